@@ -1,0 +1,47 @@
+#include "Model.h"
+
+#include <chrono>
+
+namespace radt {
+
+const char* toString(RunStatus status) {
+    switch (status) {
+    case RunStatus::Scheduled:
+        return "SCHEDULED";
+    case RunStatus::Running:
+        return "RUNNING";
+    case RunStatus::Finished:
+        return "FINISHED";
+    case RunStatus::Failed:
+        return "FAILED";
+    case RunStatus::Killed:
+        return "KILLED";
+    }
+    return "UNKNOWN";
+}
+
+std::optional<RunStatus> runStatusFromString(const std::string& text) {
+    for (RunStatus s : {RunStatus::Scheduled, RunStatus::Running, RunStatus::Finished, RunStatus::Failed,
+                        RunStatus::Killed}) {
+        if (text == toString(s))
+            return s;
+    }
+    return std::nullopt;
+}
+
+std::string Run::param(const std::string& key) const {
+    auto it = params.find(key);
+    return it == params.end() ? std::string() : it->second;
+}
+
+int64_t Run::durationMs(int64_t now) const {
+    const int64_t end = endTime ? *endTime : now;
+    return end > startTime ? end - startTime : 0;
+}
+
+int64_t nowMs() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+} // namespace radt

@@ -1,0 +1,82 @@
+#pragma once
+// Data model shared by every layer (DESIGN §3). Plain structs, no Qt.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+enum class RunStatus { Scheduled, Running, Finished, Failed, Killed };
+
+/// MLflow's spelling of a status ("RUNNING", ...).
+const char* toString(RunStatus status);
+/// Parses MLflow's spelling; std::nullopt for anything else.
+std::optional<RunStatus> runStatusFromString(const std::string& text);
+
+struct Experiment {
+    int64_t id = 0;
+    std::string name;
+    std::string artifactLocation;
+    std::string lifecycleStage = "active";
+    int64_t creationTime = 0;
+};
+
+struct Run {
+    std::string uuid; ///< 32 lowercase hex chars
+    std::string name;
+    int64_t experimentId = 0;
+    RunStatus status = RunStatus::Running;
+    int64_t startTime = 0;              ///< ms since epoch
+    std::optional<int64_t> endTime;     ///< ms since epoch, unset while running
+    std::string artifactUri;
+    std::map<std::string, std::string> params;
+    std::map<std::string, std::string> tags;
+
+    /// A param's value or "" when absent.
+    std::string param(const std::string& key) const;
+    /// radT's fields, read from params.
+    std::string workload() const { return param("workload"); }
+    std::string letter() const { return param("letter"); }
+    std::string model() const { return param("model"); }
+    std::string data() const { return param("data"); }
+    /// end - start, or now - start while the run has no end time.
+    int64_t durationMs(int64_t nowMs) const;
+};
+
+/// One metric sample as written by a collector.
+struct MetricPoint {
+    std::string key;
+    double value = 0;
+    int64_t timestamp = 0; ///< ms since epoch
+    int64_t step = 0;
+};
+
+/// A metric series as struct-of-arrays, sorted by time (DESIGN §3).
+struct Series {
+    std::vector<int64_t> t;
+    std::vector<int64_t> step;
+    std::vector<double> v;
+
+    size_t size() const { return t.size(); }
+    bool empty() const { return t.empty(); }
+    void reserve(size_t n) {
+        t.reserve(n);
+        step.reserve(n);
+        v.reserve(n);
+    }
+};
+
+/// The latest value of one metric of one run (MLflow's latest_metrics row).
+struct LatestMetric {
+    double value = 0;
+    int64_t timestamp = 0;
+    int64_t step = 0;
+};
+
+/// Current wall clock in ms since the epoch.
+int64_t nowMs();
+
+} // namespace radt

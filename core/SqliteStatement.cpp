@@ -1,0 +1,86 @@
+#include "SqliteStatement.h"
+
+#include "Store.h"
+
+#include <sqlite3.h>
+
+namespace radt {
+
+SqliteStatement::SqliteStatement(sqlite3* db, const std::string& sql) : m_db(db) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &m_stmt, nullptr) != SQLITE_OK)
+        throw StoreError(std::string("SQLite cannot prepare a statement: ") + sqlite3_errmsg(db));
+}
+
+SqliteStatement::~SqliteStatement() {
+    sqlite3_finalize(m_stmt);
+}
+
+SqliteStatement& SqliteStatement::bind(int index, int64_t value) {
+    sqlite3_bind_int64(m_stmt, index, value);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(int index, double value) {
+    sqlite3_bind_double(m_stmt, index, value);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(int index, const std::string& value) {
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bindNull(int index) {
+    sqlite3_bind_null(m_stmt, index);
+    return *this;
+}
+
+bool SqliteStatement::step() {
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    const std::string message = sqlite3_errmsg(m_db);
+    sqlite3_reset(m_stmt);
+    throw StoreError("SQLite error: " + message);
+}
+
+void SqliteStatement::execute() {
+    while (step()) {
+    }
+    reset();
+}
+
+void SqliteStatement::reset() {
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+int64_t SqliteStatement::int64(int column) const {
+    return sqlite3_column_int64(m_stmt, column);
+}
+
+double SqliteStatement::real(int column) const {
+    return sqlite3_column_double(m_stmt, column);
+}
+
+std::string SqliteStatement::text(int column) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
+    return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column))) : std::string();
+}
+
+bool SqliteStatement::isNull(int column) const {
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+
+void sqliteExec(sqlite3* db, const std::string& sql, const std::string& context) {
+    char* error = nullptr;
+    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string message = error ? error : sqlite3_errmsg(db);
+        sqlite3_free(error);
+        throw StoreError(context + ": " + message);
+    }
+}
+
+} // namespace radt

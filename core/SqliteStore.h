@@ -1,0 +1,74 @@
+#pragma once
+// The embedded default store: an MLflow tracking database in one SQLite file (DESIGN §4).
+// One instance serves one thread at a time; open one per thread (WAL lets readers run beside
+// a writer in another process).
+
+#include "Store.h"
+#include "StoreUri.h"
+
+#include <memory>
+#include <set>
+
+struct sqlite3;
+
+namespace radt {
+
+class SqliteStatement;
+
+class SqliteStore : public Store {
+public:
+    /// Opens (or, with CreateIfMissing, creates) the store at uri.path. Throws StoreError; on error
+    /// nothing is created or changed.
+    SqliteStore(const StoreUri& uri, OpenMode mode);
+    ~SqliteStore() override;
+
+    /// The alembic version the explorer writes into stores it creates.
+    static const char* schemaVersion();
+
+    std::string displayUri() const override { return m_uri.display(); }
+    /// Absolute path of the database file.
+    const std::string& path() const { return m_path; }
+    /// Where new runs' artifacts go: `<db dir>/radt-artifacts`.
+    std::string artifactRoot() const;
+    bool hasLatestMetricsTable() const { return m_hasLatestMetrics; }
+
+    int64_t getOrCreateExperiment(const std::string& name) override;
+    Run createRun(const NewRun& run) override;
+    void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) override;
+    void logParams(const std::string& runUuid,
+                   const std::vector<std::pair<std::string, std::string>>& params) override;
+    void setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) override;
+    void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
+
+    std::vector<Experiment> experiments() override;
+    std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;
+    std::optional<Run> run(const std::string& runUuid) override;
+    std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;
+    std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;
+    Series series(const std::string& runUuid, const std::string& key) override;
+    Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) override;
+
+private:
+    class Transaction;
+
+    void openFile(OpenMode mode);
+    void checkIsMlflowStore();
+    void createSchema();
+    void detectColumns();
+    void configureConnection();
+    void requireRun(const std::string& runUuid);
+    std::vector<Run> queryRuns(const std::string& where, const std::string& bindValue, bool bindInt);
+    Series querySeries(SqliteStatement& stmt);
+    std::string columnOr(const std::string& table, const std::string& column, const std::string& fallback) const;
+
+    StoreUri m_uri;
+    std::string m_path;
+    sqlite3* m_db = nullptr;
+    bool m_hasLatestMetrics = false;
+    std::map<std::string, std::set<std::string>> m_columns; ///< table -> column names
+    std::unique_ptr<SqliteStatement> m_insertMetric;
+    std::unique_ptr<SqliteStatement> m_upsertLatest;
+    std::set<std::string> m_validatedKeys; ///< metric keys already checked against MLflow's rules
+};
+
+} // namespace radt

@@ -1,0 +1,76 @@
+#pragma once
+// The tracking store interface (DESIGN §4): an MLflow tracking database behind one API, so the
+// collector, the CLI and the explorer never see SQL.
+
+#include "Model.h"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace radt {
+
+/// Every store failure: the message names the store, the table or field, and what was expected.
+class StoreError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// What a collector supplies to create a run.
+struct NewRun {
+    int64_t experimentId = 0;
+    std::string name;
+    int64_t startTime = 0; ///< ms since epoch; 0 means now
+    std::string userId;
+    std::string sourceName;
+    RunStatus status = RunStatus::Running;
+};
+
+class Store {
+public:
+    virtual ~Store() = default;
+
+    /// The URI the store was opened with, password masked.
+    virtual std::string displayUri() const = 0;
+
+    // --- writes ---
+    /// The experiment's id, creating it (active, default artifact location) when it does not exist.
+    virtual int64_t getOrCreateExperiment(const std::string& name) = 0;
+    /// Creates a run with a fresh 32-hex uuid and returns it (artifact dir recorded in artifact_uri).
+    virtual Run createRun(const NewRun& run) = 0;
+    virtual void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) = 0;
+    /// Params are immutable as in MLflow: logging the same key with another value is an error.
+    virtual void logParams(const std::string& runUuid,
+                           const std::vector<std::pair<std::string, std::string>>& params) = 0;
+    virtual void setTags(const std::string& runUuid,
+                         const std::vector<std::pair<std::string, std::string>>& tags) = 0;
+    /// One transaction: the points and latest_metrics. Exact duplicates are ignored like MLflow.
+    virtual void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) = 0;
+
+    // --- reads ---
+    virtual std::vector<Experiment> experiments() = 0;
+    /// Active runs with params and tags; all experiments when experimentId is unset.
+    virtual std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) = 0;
+    virtual std::optional<Run> run(const std::string& runUuid) = 0;
+    /// Sorted union of the metric keys the given runs have.
+    virtual std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) = 0;
+    /// Latest value per key of a run (derived from metrics on stores without latest_metrics).
+    virtual std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) = 0;
+    /// Whole series of (run, key), sorted by time then step.
+    virtual Series series(const std::string& runUuid, const std::string& key) = 0;
+    /// Points with fromMs <= timestamp <= toMs.
+    virtual Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
+                               int64_t toMs) = 0;
+};
+
+enum class OpenMode {
+    OpenExisting,    ///< the store must exist and be an MLflow tracking database
+    CreateIfMissing, ///< a missing file (in an existing directory) becomes a fresh store
+};
+
+/// Opens the store a URI names (see StoreUri.h). Throws StoreError.
+std::unique_ptr<Store> openStore(const std::string& uri, OpenMode mode);
+
+} // namespace radt

@@ -1,0 +1,30 @@
+#pragma once
+// A fresh directory under $TMPDIR for one test, removed with everything in it afterwards.
+
+#include <string>
+
+namespace radt::test {
+
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    const std::string& path() const { return m_path; }
+    /// path() + "/" + name
+    std::string file(const std::string& name) const { return m_path + "/" + name; }
+
+private:
+    std::string m_path;
+};
+
+/// Copies the real MLflow database fixture into dir and returns the copy's path.
+std::string copyMlflowFixture(const TempDir& dir);
+/// Writes text to a file (overwriting it).
+void writeFile(const std::string& path, const std::string& text);
+/// The whole content of a file, or "" when unreadable.
+std::string readFile(const std::string& path);
+
+} // namespace radt::test
