@@ -1,0 +1,211 @@
+#include "ChildProcess.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace radt {
+
+namespace {
+
+bool isExecutableFile(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+void writeAll(int fd, const char* data, size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return; // our own stdout closed: keep draining the child so it never blocks
+        }
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
+}
+
+ExitStatus decode(int status) {
+    if (WIFSIGNALED(status))
+        return {128 + WTERMSIG(status), WTERMSIG(status)};
+    return {WEXITSTATUS(status), 0};
+}
+
+} // namespace
+
+std::optional<std::string> findExecutable(const std::string& program) {
+    if (program.empty())
+        return std::nullopt;
+    if (program.find('/') != std::string::npos)
+        return isExecutableFile(program) ? std::optional<std::string>(program) : std::nullopt;
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    size_t start = 0;
+    while (start <= dirs.size()) {
+        const size_t end = dirs.find(':', start);
+        std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (dir.empty())
+            dir = ".";
+        const std::string candidate = dir + "/" + program;
+        if (isExecutableFile(candidate))
+            return candidate;
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                           const std::string& logPath) {
+    if (argv.empty())
+        throw LaunchError("no command to run");
+    const auto exe = findExecutable(argv[0]);
+    if (!exe)
+        throw LaunchError("cannot run '" + argv[0] + "': not found in PATH or not executable");
+
+    if (!logPath.empty()) {
+        m_log = std::fopen(logPath.c_str(), "wbe");
+        if (!m_log)
+            throw LaunchError("cannot write the run log " + logPath + ": " + std::strerror(errno));
+    }
+    int outPipe[2], errPipe[2];
+    if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0)
+        throw LaunchError(std::string("cannot create pipes: ") + std::strerror(errno));
+
+    // Everything the child needs is built before fork: only async-signal-safe calls after it.
+    std::vector<std::string> envStrings;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry = *e;
+        if (!env.count(entry.substr(0, entry.find('='))))
+            envStrings.push_back(entry);
+    }
+    for (const auto& [k, v] : env)
+        envStrings.push_back(k + "=" + v);
+    std::vector<char*> envp, args;
+    for (auto& s : envStrings)
+        envp.push_back(s.data());
+    envp.push_back(nullptr);
+    std::vector<std::string> argCopy = argv;
+    for (auto& a : argCopy)
+        args.push_back(a.data());
+    args.push_back(nullptr);
+    const pid_t parent = ::getpid();
+
+    m_pid = ::fork();
+    if (m_pid < 0)
+        throw LaunchError(std::string("fork failed: ") + std::strerror(errno));
+    if (m_pid == 0) {
+        ::setpgid(0, 0); // own group: Ctrl-C reaches radt, which then stops the whole workload
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent)
+            ::_exit(128 + SIGTERM);
+        ::dup2(outPipe[1], STDOUT_FILENO);
+        ::dup2(errPipe[1], STDERR_FILENO);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        ::execve(exe->c_str(), args.data(), envp.data());
+        const char msg[] = "radt: exec failed\n";
+        (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+        ::_exit(127);
+    }
+    ::setpgid(m_pid, m_pid); // also here, so the group exists before we might signal it
+    ::close(outPipe[1]);
+    ::close(errPipe[1]);
+    m_outFd = outPipe[0];
+    m_errFd = errPipe[0];
+    m_pump = std::thread([this] { pumpOutput(); });
+}
+
+ChildProcess::~ChildProcess() {
+    if (!m_status && m_pid > 0)
+        terminate(2000);
+    finishOutput(1000);
+    if (m_log)
+        std::fclose(m_log);
+}
+
+void ChildProcess::pumpOutput() {
+    pollfd fds[2] = {{m_outFd, POLLIN, 0}, {m_errFd, POLLIN, 0}};
+    const int targets[2] = {STDOUT_FILENO, STDERR_FILENO};
+    int open = 2;
+    char buf[65536];
+    while (open > 0 && !m_stopPump) {
+        const int ready = ::poll(fds, 2, 100);
+        if (ready < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+            if (n > 0) {
+                writeAll(targets[i], buf, static_cast<size_t>(n));
+                if (m_log) {
+                    std::fwrite(buf, 1, static_cast<size_t>(n), m_log);
+                    std::fflush(m_log);
+                }
+            } else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+            }
+        }
+    }
+    for (auto& f : fds)
+        if (f.fd >= 0)
+            ::close(f.fd);
+    m_pumpDone = true;
+}
+
+std::optional<ExitStatus> ChildProcess::poll() {
+    if (m_status)
+        return m_status;
+    int status = 0;
+    const pid_t r = ::waitpid(m_pid, &status, WNOHANG);
+    if (r == m_pid)
+        m_status = decode(status);
+    return m_status;
+}
+
+ExitStatus ChildProcess::terminate(int graceMs) {
+    if (poll())
+        return *m_status;
+    ::kill(-m_pid, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(graceMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (poll()) {
+            ::kill(-m_pid, SIGKILL); // grandchildren that ignored SIGTERM
+            return *m_status;
+        }
+        ::usleep(20000);
+    }
+    ::kill(-m_pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    m_status = decode(status);
+    return *m_status;
+}
+
+void ChildProcess::finishOutput(int timeoutMs) {
+    if (!m_pump.joinable())
+        return;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (!m_pumpDone && std::chrono::steady_clock::now() < deadline)
+        ::usleep(10000);
+    m_stopPump = true; // a background grandchild may hold the pipes open forever
+    m_pump.join();
+}
+
+} // namespace radt
