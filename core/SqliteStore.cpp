@@ -98,9 +98,12 @@ void SqliteStore::openFile(OpenMode mode) {
     sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
     try {
         // Reading the schema is the first access: it fails here for files that are not SQLite.
-        SqliteStatement tables(m_db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
-        tables.step();
-        const bool empty = tables.int64(0) == 0;
+        bool empty = false;
+        {
+            SqliteStatement tables(m_db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+            tables.step();
+            empty = tables.int64(0) == 0;
+        } // finalized here: an open read would keep the journal mode from switching to WAL
         if (empty && exists && mode == OpenMode::OpenExisting)
             throw StoreError("cannot open store " + shown + ": " + m_path +
                              " is an empty SQLite database, not an MLflow tracking store");

@@ -1,0 +1,93 @@
+#include "GuiTestSupport.h"
+
+#include "Store.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace radt::test {
+
+QStringList& modelTestWarnings() {
+    static QStringList warnings;
+    return warnings;
+}
+
+namespace {
+
+struct RunSpec {
+    const char* experiment;
+    const char* workload; // "" for none
+    const char* letter;
+    const char* args;
+    RunStatus status;
+    int64_t startOffsetS;
+    int64_t durationS; // < 0: still running
+};
+
+} // namespace
+
+SampleStore buildSampleStore(const std::string& dbPath, bool withMetrics) {
+    SampleStore result;
+    result.uri = "sqlite:///" + dbPath;
+    auto store = openStore(result.uri, OpenMode::CreateIfMissing);
+    const int64_t base = 1'700'000'000'000; // 2023-11-14, a fixed past so durations are stable
+    const std::vector<RunSpec> specs = {
+        {"alpha", "1", "a", "--batch-size 256 --epochs 3", RunStatus::Finished, 0, 65},
+        {"alpha", "1", "b", "--batch-size 512 --epochs 3", RunStatus::Failed, 0, 30},
+        {"alpha", "2", "a", "--lr 0.1", RunStatus::Finished, 200, 3700},
+        {"beta", "7", "a", "--model resnet50", RunStatus::Killed, 5000, 90},
+        {"beta", "7", "b", "--model vgg16", RunStatus::Running, 5001, -1},
+        {"beta", "", "", "", RunStatus::Finished, 4000, 10},
+    };
+    int index = 0;
+    for (const RunSpec& spec : specs) {
+        const std::string workload = spec.workload;
+        const std::string label = std::string(spec.experiment) + "/" +
+                                  (workload.empty() ? std::string("loose") : workload + "/" + spec.letter);
+        NewRun nr;
+        nr.experimentId = store->getOrCreateExperiment(spec.experiment);
+        nr.name = workload.empty() ? "loose-run" : "(" + workload + " " + spec.letter + ") train";
+        nr.startTime = base + spec.startOffsetS * 1000;
+        nr.status = spec.status;
+        const Run run = store->createRun(nr);
+        if (spec.durationS >= 0)
+            store->setRunStatus(run.uuid, spec.status, nr.startTime + spec.durationS * 1000);
+        std::vector<std::pair<std::string, std::string>> params = {{"model", "train.py"}};
+        if (!workload.empty()) {
+            params.push_back({"workload", workload});
+            params.push_back({"letter", spec.letter});
+            params.push_back({"params", spec.args});
+        }
+        store->logParams(run.uuid, params);
+        result.runs[label] = run.uuid;
+
+        if (withMetrics) {
+            std::vector<MetricPoint> points;
+            for (int i = 0; i < 300; ++i) {
+                double v = 20.0 * index + 10.0 + 8.0 * std::sin(i / 12.0);
+                if (label == "alpha/1/a" && i == 150)
+                    v = std::numeric_limits<double>::quiet_NaN();
+                points.push_back({"PROC - CPU Utilization", v, nr.startTime + i * 1000, i});
+                if (std::string(spec.letter) == "a")
+                    points.push_back({"TOP - CPU Utilization", 50.0 + index, nr.startTime + i * 1000, i});
+                else if (std::string(spec.letter) == "b")
+                    points.push_back({"loss", 2.0 / (1 + i), nr.startTime + i * 1000, i});
+            }
+            store->logMetrics(run.uuid, points);
+            if (label == "alpha/1/b") {
+                for (int chunk = 0; chunk < 20; ++chunk) {
+                    std::vector<MetricPoint> power;
+                    for (int i = chunk * 1000; i < (chunk + 1) * 1000; ++i)
+                        power.push_back({"GPU - Power", 100.0 + (i == 12345 ? 200.0 : std::sin(i / 50.0)),
+                                         nr.startTime + i * 10, i});
+                    store->logMetrics(run.uuid, power);
+                }
+            }
+        }
+        ++index;
+    }
+    return result;
+}
+
+} // namespace radt::test

@@ -1,0 +1,26 @@
+#pragma once
+// Shared by the GUI tests: a small radT-shaped store and the QAbstractItemModelTester warnings.
+
+#include <QStringList>
+
+#include <map>
+#include <string>
+
+namespace radt::test {
+
+/// Experiments alpha (workloads 1: a,b and 2: a) and beta (workload 7: a,b plus one run without
+/// a workload). Keys of `runs`: "alpha/1/a", ..., "beta/7/b", "beta/loose".
+struct SampleStore {
+    std::string uri;
+    std::map<std::string, std::string> runs; ///< label -> run uuid
+};
+
+/// Creates the store at dbPath. With metrics, every run gets 300 points of "PROC - CPU Utilization"
+/// (values distinct per run, one NaN in alpha/1/a), plus "TOP - CPU Utilization" on the a runs,
+/// "loss" on the b runs and 20,000 points of "GPU - Power" on alpha/1/b.
+SampleStore buildSampleStore(const std::string& dbPath, bool withMetrics);
+
+/// Messages QAbstractItemModelTester reported (category qt.modeltest) since the last clear.
+QStringList& modelTestWarnings();
+
+} // namespace radt::test

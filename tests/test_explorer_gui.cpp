@@ -1,0 +1,240 @@
+// MainWindow end to end on a temporary store, ChartPanel rendering and min/max decimation.
+
+#include "ChartPanel.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "MetricPicker.h"
+#include "SeriesDecimation.h"
+#include "TempDir.h"
+#include "models/BasketModel.h"
+#include "models/RunFilterProxy.h"
+#include "models/RunTreeModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QSet>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+
+using namespace radt;
+
+namespace {
+
+QModelIndex findChild(const QAbstractItemModel& model, const QModelIndex& parent, const QString& name) {
+    for (int row = 0; row < model.rowCount(parent); ++row) {
+        const QModelIndex index = model.index(row, 0, parent);
+        if (index.data().toString() == name)
+            return index;
+    }
+    return QModelIndex();
+}
+
+class ExplorerGuiTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        s_dir = new test::TempDir;
+        s_sample = new test::SampleStore(test::buildSampleStore(s_dir->file("store.db"), true));
+    }
+    static void TearDownTestSuite() {
+        delete s_sample;
+        delete s_dir;
+    }
+    void SetUp() override {
+        test::modelTestWarnings().clear();
+        m_window = std::make_unique<MainWindow>();
+        m_basketTester = std::make_unique<QAbstractItemModelTester>(
+            m_window->basketModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
+        QString error;
+        ASSERT_TRUE(m_window->openStore(QString::fromStdString(s_sample->uri), &error)) << error.toStdString();
+    }
+    void TearDown() override { EXPECT_EQ(test::modelTestWarnings(), QStringList()); }
+
+    QString uuid(const char* label) const { return QString::fromStdString(s_sample->runs.at(label)); }
+    QModelIndex workloadIndex(const char* experiment, const char* workload) const {
+        const RunTreeModel& model = *m_window->runTreeModel();
+        return findChild(model, findChild(model, QModelIndex(), experiment), workload);
+    }
+
+    static test::TempDir* s_dir;
+    static test::SampleStore* s_sample;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<QAbstractItemModelTester> m_basketTester;
+};
+
+test::TempDir* ExplorerGuiTest::s_dir = nullptr;
+test::SampleStore* ExplorerGuiTest::s_sample = nullptr;
+
+// Pixels that are neither white nor near-white, and the number of distinct colours.
+std::pair<int, int> inkAndColours(const QImage& image) {
+    int ink = 0;
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb p = image.pixel(x, y);
+            colours.insert(p);
+            if (qRed(p) < 235 || qGreen(p) < 235 || qBlue(p) < 235)
+                ++ink;
+        }
+    }
+    return {ink, colours.size()};
+}
+
+} // namespace
+
+TEST_F(ExplorerGuiTest, OpensTheStore) {
+    EXPECT_TRUE(m_window->hasStore());
+    EXPECT_EQ(m_window->windowTitle(), QStringLiteral("radt-explorer \u2014 ") + m_window->storeDisplayUri());
+    EXPECT_TRUE(m_window->storeDisplayUri().endsWith("store.db"));
+    EXPECT_EQ(m_window->runTreeModel()->runCount(), 6);
+    EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
+    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 0);
+}
+
+TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
+    EXPECT_EQ(m_window->addTreeIndexToBasket(workloadIndex("alpha", "1")), 2);
+    EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("alpha/1/a"), uuid("alpha/1/b")}));
+    // No duplicates, whichever way a run comes in again.
+    EXPECT_EQ(m_window->addRunsToBasket({uuid("alpha/1/b"), uuid("alpha/1/a")}), 0);
+    EXPECT_EQ(m_window->basketModel()->rowCount(), 1);
+
+    const QStringList keys = m_window->metricKeys();
+    EXPECT_EQ(keys, (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
+    // Adding a workload picks the preferred metric by itself.
+    EXPECT_EQ(m_window->metricPicker()->currentKey(), "PROC - CPU Utilization");
+
+    ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
+    ChartPanel* chart = m_window->chartPanel();
+    ASSERT_EQ(chart->seriesCount(), 2);
+    EXPECT_EQ(chart->seriesNames(), (QStringList{"1 a", "1 b"}));
+    EXPECT_EQ(chart->pointCount(0), 299); // the NaN sample is skipped
+    EXPECT_EQ(chart->pointCount(1), 300);
+
+    const QImage image = chart->renderToImage(QSize(800, 500));
+    ASSERT_EQ(image.size(), QSize(800, 500));
+    const auto [ink, colours] = inkAndColours(image);
+    EXPECT_GT(ink, 800 * 500 / 50) << "the chart looks blank";
+    EXPECT_GT(colours, 20);
+    if (qEnvironmentVariableIsSet("RADT_GUI_TEST_PNG"))
+        image.save(qEnvironmentVariable("RADT_GUI_TEST_PNG"));
+
+    // A metric only one run has gives one line.
+    ASSERT_TRUE(m_window->plotMetric("loss"));
+    EXPECT_EQ(chart->seriesNames(), QStringList{"1 b"});
+    EXPECT_FALSE(m_window->plotMetric("no such metric"));
+}
+
+TEST_F(ExplorerGuiTest, BigSeriesAreDecimatedKeepingPeaks) {
+    m_window->addRunsToBasket({uuid("alpha/1/b")});
+    ASSERT_TRUE(m_window->plotMetric("GPU - Power"));
+    ChartPanel* chart = m_window->chartPanel();
+    ASSERT_EQ(chart->seriesCount(), 1);
+    EXPECT_LT(chart->pointCount(0), 20000);
+    EXPECT_GT(chart->pointCount(0), 100);
+    const QImage image = chart->renderToImage(QSize(640, 400));
+    EXPECT_GT(inkAndColours(image).first, 640 * 400 / 50);
+}
+
+TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
+    const RunTreeModel& model = *m_window->runTreeModel();
+    EXPECT_EQ(m_window->addTreeIndexToBasket(findChild(model, QModelIndex(), "beta")), 3);
+    EXPECT_EQ(m_window->basketModel()->rowCount(), 2); // workload 7 and the unsorted bucket
+    EXPECT_EQ(m_window->addTreeIndexToBasket(model.indexOfRun(uuid("alpha/2/a"))), 1);
+    EXPECT_EQ(m_window->basketModel()->rowCount(), 3);
+    EXPECT_EQ(m_window->basketModel()->runCount(), 4);
+
+    // Removing a group removes its runs.
+    m_window->basketModel()->removeIndexes({m_window->basketModel()->index(0, 0)});
+    EXPECT_EQ(m_window->basketModel()->runCount(), 2);
+    m_window->clearBasket();
+    EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
+    EXPECT_TRUE(m_window->metricKeys().isEmpty());
+    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 0);
+}
+
+TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {
+    ASSERT_TRUE(m_window->addLatestWorkloadToBasket());
+    EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("beta/7/a"), uuid("beta/7/b")}));
+    ASSERT_TRUE(m_window->plotPreferredMetric());
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"7 a", "7 b"}));
+    m_window->reload();
+    EXPECT_EQ(m_window->basketRunUuids().size(), 2);
+    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 2);
+}
+
+TEST_F(ExplorerGuiTest, ABadStoreKeepsThePreviousOneOpen) {
+    m_window->addLatestWorkloadToBasket();
+    const QString title = m_window->windowTitle();
+    QString error;
+    EXPECT_FALSE(m_window->openStore("postgresql://alice:s3cret@db.example:99999/runs", &error));
+    EXPECT_TRUE(error.contains("port")) << error.toStdString();
+    EXPECT_FALSE(error.contains("s3cret")) << "a password leaked into: " << error.toStdString();
+
+    error.clear();
+    EXPECT_FALSE(m_window->openStore(QString::fromStdString("sqlite:///" + s_dir->file("missing/none.db")), &error));
+    EXPECT_FALSE(error.isEmpty());
+
+    EXPECT_EQ(m_window->windowTitle(), title);
+    EXPECT_EQ(m_window->runTreeModel()->runCount(), 6);
+    EXPECT_EQ(m_window->basketRunUuids().size(), 2);
+}
+
+TEST_F(ExplorerGuiTest, FilterProxyUnderTheWindow) {
+    QAbstractItemModelTester tester(m_window->runFilterProxy(), QAbstractItemModelTester::FailureReportingMode::Warning);
+    m_window->runFilterProxy()->setFilterText("vgg");
+    ASSERT_EQ(m_window->runFilterProxy()->rowCount(), 1);
+    m_window->reload();
+    EXPECT_EQ(m_window->runFilterProxy()->rowCount(), 1);
+    m_window->runFilterProxy()->setFilterText("");
+}
+
+TEST(SeriesDecimation, MillionPointsKeepTheSpike) {
+    const int n = 1'000'000;
+    QVector<QPointF> points;
+    points.reserve(n);
+    for (int i = 0; i < n; ++i)
+        points.append(QPointF(i * 0.001, i == 654'321 ? 1e6 : std::sin(i / 1000.0)));
+    const int columns = 800;
+    const QVector<QPointF> out = decimateMinMax(points, columns);
+    EXPECT_LE(out.size(), 2 * columns);
+    EXPECT_GE(out.size(), columns);
+    bool spike = false;
+    for (int i = 0; i < out.size(); ++i) {
+        spike = spike || out[i].y() == 1e6;
+        if (i > 0)
+            EXPECT_LE(out[i - 1].x(), out[i].x());
+    }
+    EXPECT_TRUE(spike);
+    EXPECT_EQ(out.first(), points.first());
+    EXPECT_EQ(out.last().x(), points.last().x());
+}
+
+TEST(SeriesDecimation, SmallSeriesPassThrough) {
+    const QVector<QPointF> points = {{0, 1}, {1, 2}, {2, 3}};
+    EXPECT_EQ(decimateMinMax(points, 800), points);
+    EXPECT_TRUE(decimateMinMax({}, 800).isEmpty());
+}
+
+TEST(SeriesDecimation, ChartPointsSkipNanAndInfinity) {
+    Series s;
+    const double values[] = {1, std::numeric_limits<double>::quiet_NaN(), 3, 1.7976931348623157e308,
+                             std::numeric_limits<double>::infinity(), 4};
+    for (int i = 0; i < 6; ++i) {
+        s.t.push_back(10'000 + i * 500);
+        s.step.push_back(i);
+        s.v.push_back(values[i]);
+    }
+    const QVector<QPointF> points = toChartPoints(s, 10'000);
+    EXPECT_EQ(points, (QVector<QPointF>{{0, 1}, {1, 3}, {2.5, 4}}));
+}
+
+TEST(MetricPicker, PreferredKey) {
+    EXPECT_EQ(MetricPicker::preferredKey({"a", "TOP - CPU Utilization", "PROC - CPU Utilization"}),
+              "PROC - CPU Utilization");
+    EXPECT_EQ(MetricPicker::preferredKey({"a", "TOP - CPU Utilization"}), "TOP - CPU Utilization");
+    EXPECT_EQ(MetricPicker::preferredKey({"b", "a"}), "b");
+    EXPECT_EQ(MetricPicker::preferredKey({}), "");
+}

@@ -1,0 +1,212 @@
+// End to end: the real `radt` binary runs the real demo workload into a temporary store.
+
+#include "Store.h"
+#include "TempDir.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fcntl.h>
+#include <filesystem>
+#include <signal.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace radt;
+using radt::test::TempDir;
+
+namespace {
+
+const std::string kRadt = std::string(RADT_BINARY_DIR) + "/app/radt";
+const std::string kDemo = std::string(RADT_SOURCE_DIR) + "/resources/examples/demo_train.py";
+
+struct Result {
+    int rc = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+Result radtRun(const TempDir& dir, const std::vector<std::string>& args) {
+    std::string cmd = quote(kRadt);
+    for (const auto& a : args)
+        cmd += " " + quote(a);
+    cmd += " >" + quote(dir.file("stdout")) + " 2>" + quote(dir.file("stderr")) + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(dir.file("stdout")),
+            test::readFile(dir.file("stderr"))};
+}
+
+std::string storeUri(const TempDir& dir) {
+    return "sqlite:///" + dir.file("e2e.db");
+}
+
+} // namespace
+
+TEST(RadtCli, RecordsTheDemoWorkloadEndToEnd) {
+    TempDir dir;
+    const Result r = radtRun(dir, {"--store", storeUri(dir), "--interval", "0.2", "-e", "demo", kDemo, "--epochs", "4",
+                               "--data-size", "6000", "--batch-size", "64"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_NE(r.out.find("epoch 4/4"), std::string::npos) << "workload stdout is passed through";
+    EXPECT_NE(r.err.find("FINISHED"), std::string::npos) << r.err;
+
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    const radt::Run& run = runs[0];
+    EXPECT_EQ(run.status, RunStatus::Finished);
+    ASSERT_TRUE(run.endTime);
+    EXPECT_EQ(store->experiments().at(1).name, "demo");
+    EXPECT_EQ(run.experimentId, store->experiments().at(1).id);
+    EXPECT_EQ(run.workload(), "0");
+    EXPECT_EQ(run.letter(), "0");
+    EXPECT_EQ(run.model(), kDemo);
+    EXPECT_EQ(run.param("params"), "--epochs 4 --data-size 6000 --batch-size 64");
+    EXPECT_EQ(run.param("epochs"), "4");
+    EXPECT_EQ(run.param("batch-size"), "64");
+    EXPECT_EQ(run.data(), "6000"); // the first flag whose name contains "data"
+    EXPECT_EQ(run.param("listeners"), "top+proc");
+    EXPECT_EQ(run.name, "(0 0) demo_train.py");
+
+    const std::string log = test::readFile(run.artifactUri + "/output.log");
+    EXPECT_NE(log.find("epoch 1/4"), std::string::npos) << "log artifact at " << run.artifactUri;
+
+    const Series cpu = store->series(run.uuid, "PROC - CPU Utilization");
+    ASSERT_FALSE(cpu.empty());
+    double peak = 0;
+    for (double v : cpu.v)
+        peak = std::max(peak, v);
+    EXPECT_GT(peak, 10.0) << "the demo keeps a core busy";
+    EXPECT_FALSE(store->series(run.uuid, "TOP - CPU Utilization").empty());
+    EXPECT_FALSE(store->series(run.uuid, "PROC - RSS MB").empty());
+    EXPECT_FALSE(store->series(run.uuid, "TOP - Memory Usage GB").empty());
+
+    // radt ls --json: the documented, stable shape.
+    const Result ls = radtRun(dir, {"ls", "--store", storeUri(dir), "--json"});
+    ASSERT_EQ(ls.rc, 0) << ls.err;
+    const auto json = nlohmann::json::parse(ls.out);
+    EXPECT_EQ(json["store"], storeUri(dir));
+    ASSERT_EQ(json["experiments"].size(), 2u);
+    const auto& exp = json["experiments"][1];
+    EXPECT_EQ(exp["name"], "demo");
+    ASSERT_EQ(exp["workloads"].size(), 1u);
+    EXPECT_EQ(exp["workloads"][0]["id"], "0");
+    const auto& jrun = exp["workloads"][0]["runs"][0];
+    EXPECT_EQ(jrun["run_uuid"], run.uuid);
+    EXPECT_EQ(jrun["status"], "FINISHED");
+    EXPECT_EQ(jrun["letter"], "0");
+    EXPECT_EQ(jrun["start_time"], run.startTime);
+    EXPECT_EQ(jrun["end_time"], *run.endTime);
+    EXPECT_EQ(jrun["params"]["epochs"], "4");
+    EXPECT_TRUE(jrun["latest_metrics"]["PROC - CPU Utilization"].is_number());
+
+    const Result text = radtRun(dir, {"ls", "--store", storeUri(dir)});
+    ASSERT_EQ(text.rc, 0);
+    EXPECT_NE(text.out.find("experiment 1 \"demo\""), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(run.uuid), std::string::npos);
+}
+
+TEST(RadtCli, FailingWorkloadIsRecordedFailedWithItsExitCode) {
+    TempDir dir;
+    test::writeFile(dir.file("fail.py"), "import sys\nprint('about to fail')\nsys.exit(3)\n");
+    const Result r = radtRun(dir, {"--store", storeUri(dir), "-w", "7", dir.file("fail.py")});
+    EXPECT_EQ(r.rc, 3);
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].status, RunStatus::Failed);
+    EXPECT_EQ(runs[0].workload(), "7");
+    EXPECT_NE(test::readFile(runs[0].artifactUri + "/output.log").find("about to fail"), std::string::npos);
+}
+
+TEST(RadtCli, SigtermStopsTheWorkloadAndClosesTheRunKilled) {
+    TempDir dir;
+    // The workload writes its pid, then sleeps; radt must terminate it when radt is told to stop.
+    test::writeFile(dir.file("sleepy.py"),
+                    "import os, time\nopen(os.environ['PIDFILE'], 'w').write(str(os.getpid()))\ntime.sleep(60)\n");
+    setenv("PIDFILE", dir.file("pid").c_str(), 1);
+    const std::string uri = storeUri(dir);
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(kRadt.c_str(), "radt", "--store", uri.c_str(), "--interval", "0.2", dir.file("sleepy.py").c_str(),
+              nullptr);
+        _exit(127);
+    }
+    std::string childPid;
+    for (int i = 0; i < 100 && childPid.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        childPid = test::readFile(dir.file("pid"));
+    }
+    ASSERT_FALSE(childPid.empty()) << "workload did not start";
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    unsetenv("PIDFILE");
+    EXPECT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+    EXPECT_NE(kill(std::stoi(childPid), 0), 0) << "the workload process must be gone";
+
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].status, RunStatus::Killed);
+    EXPECT_TRUE(runs[0].endTime);
+    EXPECT_FALSE(store->series(runs[0].uuid, "PROC - RSS MB").empty()) << "samples taken before the stop are kept";
+}
+
+TEST(RadtCli, BadInvocationsFailClearlyAndCreateNoRun) {
+    TempDir dir;
+    const std::string uri = storeUri(dir);
+    struct Case {
+        std::vector<std::string> args;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        {{"--store", uri, dir.file("missing.py")}, "script not found: " + dir.file("missing.py")},
+        {{"--store", uri, "no-such-program-xyz"}, "cannot run 'no-such-program-xyz'"},
+        {{"--store", uri, "-l", "top+gpuz", kDemo}, "unknown listener 'gpuz'"},
+        {{"--store", uri, "-d", "zero", kDemo}, "--devices expects"},
+        {{"--store", uri, "--interval", "0.01", kDemo}, "--interval must be between"},
+        {{"--store", uri, "-e", "42", kDemo}, "experiment id 42 does not exist"},
+        {{"--store", uri}, "no script or command given"},
+        {{"--store", "mysql://u@h/db", kDemo}, "unsupported scheme 'mysql'"},
+        {{"--store", "postgresql://u:hunter2@h/db", kDemo}, "not supported by this build yet"},
+    };
+    for (const Case& c : cases) {
+        const Result r = radtRun(dir, c.args);
+        EXPECT_EQ(r.rc, 2) << c.message << ": " << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << r.err;
+        EXPECT_EQ(r.err.find("hunter2"), std::string::npos) << "password printed: " << r.err;
+        EXPECT_TRUE(r.out.empty()) << "errors go to stderr: " << r.out;
+    }
+    if (std::filesystem::exists(dir.file("e2e.db"))) {
+        auto store = openStore(uri, OpenMode::OpenExisting);
+        EXPECT_TRUE(store->runs().empty());
+    }
+    const Result ls = radtRun(dir, {"ls", "--store", "sqlite:///" + dir.file("absent.db")});
+    EXPECT_EQ(ls.rc, 2);
+    EXPECT_NE(ls.err.find("no such file"), std::string::npos) << ls.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("absent.db")));
+}
+
+TEST(RadtCli, HelpListsTheOptions) {
+    TempDir dir;
+    const Result r = radtRun(dir, {"--help"});
+    EXPECT_EQ(r.rc, 0);
+    for (const char* option : {"--store", "--experiment", "--workload", "--listeners", "radt ls"})
+        EXPECT_NE(r.out.find(option), std::string::npos) << option;
+}

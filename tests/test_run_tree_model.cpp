@@ -1,0 +1,173 @@
+// RunTreeModel and RunFilterProxy, always under QAbstractItemModelTester.
+
+#include "Formatting.h"
+#include "GuiTestSupport.h"
+#include "Store.h"
+#include "TempDir.h"
+#include "models/RunFilterProxy.h"
+#include "models/RunTreeModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QColor>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace radt;
+
+namespace {
+
+class RunTreeModelTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        test::modelTestWarnings().clear();
+        m_sample = test::buildSampleStore(m_dir.file("store.db"), false);
+        m_store = openStore(m_sample.uri, OpenMode::OpenExisting);
+        m_tester = std::make_unique<QAbstractItemModelTester>(
+            &m_model, QAbstractItemModelTester::FailureReportingMode::Warning);
+        m_model.reload(*m_store);
+    }
+    void TearDown() override { EXPECT_EQ(test::modelTestWarnings(), QStringList()); }
+
+    QModelIndex child(const QModelIndex& parent, const QString& name) const {
+        for (int row = 0; row < m_model.rowCount(parent); ++row) {
+            const QModelIndex index = m_model.index(row, 0, parent);
+            if (index.data().toString() == name)
+                return index;
+        }
+        return QModelIndex();
+    }
+    QString cell(const QModelIndex& index, int column) const {
+        return index.sibling(index.row(), column).data().toString();
+    }
+
+    test::TempDir m_dir;
+    test::SampleStore m_sample;
+    std::unique_ptr<Store> m_store;
+    RunTreeModel m_model;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+};
+
+} // namespace
+
+TEST_F(RunTreeModelTest, ExperimentsWorkloadsRuns) {
+    EXPECT_EQ(m_model.columnCount(), RunTreeModel::NUM_COLUMNS);
+    EXPECT_EQ(m_model.runCount(), 6);
+    // MLflow's "Default" experiment plus alpha and beta, in id order.
+    ASSERT_EQ(m_model.rowCount(), 3);
+    EXPECT_EQ(m_model.index(0, 0).data().toString(), "Default");
+    EXPECT_EQ(m_model.rowCount(m_model.index(0, 0)), 0);
+
+    const QModelIndex alpha = child(QModelIndex(), "alpha");
+    ASSERT_TRUE(alpha.isValid());
+    EXPECT_EQ(alpha.data(RunTreeModel::NodeKindRole).toInt(), RunTreeModel::ExperimentNode);
+    ASSERT_EQ(m_model.rowCount(alpha), 2);
+    EXPECT_EQ(m_model.index(0, 0, alpha).data().toString(), "1");
+    EXPECT_EQ(m_model.index(1, 0, alpha).data().toString(), "2");
+
+    const QModelIndex w1 = m_model.index(0, 0, alpha);
+    EXPECT_EQ(w1.data(RunTreeModel::NodeKindRole).toInt(), RunTreeModel::WorkloadNode);
+    EXPECT_EQ(w1.data(RunTreeModel::WorkloadRole).toString(), "1");
+    ASSERT_EQ(m_model.rowCount(w1), 2);
+    const QModelIndex runA = m_model.index(0, 0, w1);
+    const QModelIndex runB = m_model.index(1, 0, w1);
+    EXPECT_EQ(runA.data(RunTreeModel::NodeKindRole).toInt(), RunTreeModel::RunNode);
+    EXPECT_EQ(runA.data().toString(), "(1 a) train");
+    EXPECT_EQ(cell(runA, RunTreeModel::LetterColumn), "a");
+    EXPECT_EQ(cell(runB, RunTreeModel::LetterColumn), "b");
+    EXPECT_EQ(cell(runA, RunTreeModel::StatusColumn), "FINISHED");
+    EXPECT_EQ(cell(runB, RunTreeModel::StatusColumn), "FAILED");
+    EXPECT_EQ(cell(runA, RunTreeModel::DurationColumn), "1m 05s");
+    EXPECT_EQ(cell(runA, RunTreeModel::ParamsColumn), "--batch-size 256 --epochs 3");
+    EXPECT_FALSE(cell(runA, RunTreeModel::StartColumn).isEmpty());
+    EXPECT_EQ(runA.data(RunTreeModel::RunUuidRole).toString().toStdString(), m_sample.runs["alpha/1/a"]);
+    EXPECT_EQ(runB.sibling(runB.row(), RunTreeModel::StatusColumn).data(Qt::ForegroundRole).value<QColor>(),
+              statusColor(RunStatus::Failed));
+    // A workload shows its most urgent status.
+    EXPECT_EQ(cell(w1, RunTreeModel::StatusColumn), "FAILED");
+    EXPECT_EQ(m_model.parent(runA), w1);
+    EXPECT_EQ(m_model.parent(w1), alpha);
+
+    const QModelIndex w2 = m_model.index(1, 0, alpha);
+    EXPECT_EQ(cell(m_model.index(0, 0, w2), RunTreeModel::DurationColumn), "1h 01m");
+}
+
+TEST_F(RunTreeModelTest, RunsWithoutWorkloadGoToTheUnsortedBucket) {
+    const QModelIndex beta = child(QModelIndex(), "beta");
+    ASSERT_EQ(m_model.rowCount(beta), 2);
+    EXPECT_EQ(m_model.index(0, 0, beta).data().toString(), "7");
+    const QModelIndex unsorted = m_model.index(1, 0, beta);
+    EXPECT_EQ(unsorted.data().toString(), "(unsorted)");
+    EXPECT_EQ(unsorted.data(RunTreeModel::WorkloadRole).toString(), "");
+    ASSERT_EQ(m_model.rowCount(unsorted), 1);
+    EXPECT_EQ(m_model.index(0, 0, unsorted).data().toString(), "loose-run");
+
+    const QModelIndex w7 = m_model.index(0, 0, beta);
+    EXPECT_EQ(cell(m_model.index(0, 0, w7), RunTreeModel::StatusColumn), "KILLED");
+    EXPECT_EQ(cell(m_model.index(1, 0, w7), RunTreeModel::StatusColumn), "RUNNING");
+    EXPECT_EQ(cell(w7, RunTreeModel::StatusColumn), "RUNNING");
+}
+
+TEST_F(RunTreeModelTest, RunUuidsUnderAndLatestWorkload) {
+    const QModelIndex beta = child(QModelIndex(), "beta");
+    EXPECT_EQ(m_model.runUuidsUnder(beta).size(), 3);
+    EXPECT_EQ(m_model.runUuidsUnder(m_model.index(0, 0, beta)).size(), 2);
+    const QString loose = QString::fromStdString(m_sample.runs["beta/loose"]);
+    EXPECT_EQ(m_model.runUuidsUnder(m_model.indexOfRun(loose)), QStringList{loose});
+
+    // The latest run is beta/7/b: the basket gets it and its workload mate.
+    const QStringList latest = m_model.latestWorkloadRunUuids();
+    EXPECT_EQ(latest, (QStringList{QString::fromStdString(m_sample.runs["beta/7/a"]),
+                                   QString::fromStdString(m_sample.runs["beta/7/b"])}));
+    ASSERT_NE(m_model.runByUuid(loose), nullptr);
+    EXPECT_EQ(m_model.runByUuid(loose)->name, "loose-run");
+}
+
+TEST_F(RunTreeModelTest, ReloadAndEmptyContents) {
+    m_model.setContents({}, {}, 0);
+    EXPECT_EQ(m_model.rowCount(), 0);
+    EXPECT_TRUE(m_model.latestWorkloadRunUuids().isEmpty());
+    m_model.reload(*m_store);
+    EXPECT_EQ(m_model.rowCount(), 3);
+}
+
+TEST_F(RunTreeModelTest, FilterProxyKeepsMatchesTheirAncestorsAndDescendants) {
+    RunFilterProxy proxy;
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Warning);
+    proxy.setSourceModel(&m_model);
+    EXPECT_EQ(proxy.rowCount(), 3);
+
+    proxy.setFilterText("failed"); // status, case-insensitive
+    ASSERT_EQ(proxy.rowCount(), 1);
+    QModelIndex alpha = proxy.index(0, 0);
+    EXPECT_EQ(alpha.data().toString(), "alpha");
+    ASSERT_EQ(proxy.rowCount(alpha), 1);
+    ASSERT_EQ(proxy.rowCount(proxy.index(0, 0, alpha)), 1);
+    EXPECT_EQ(proxy.index(0, 0, proxy.index(0, 0, alpha)).data().toString(), "(1 b) train");
+
+    proxy.setFilterText("BATCH-SIZE 512"); // params column
+    ASSERT_EQ(proxy.rowCount(), 1);
+    EXPECT_EQ(proxy.rowCount(proxy.index(0, 0, proxy.index(0, 0))), 1);
+
+    proxy.setFilterText("beta"); // an experiment name shows everything inside it
+    ASSERT_EQ(proxy.rowCount(), 1);
+    EXPECT_EQ(proxy.rowCount(proxy.index(0, 0)), 2);
+
+    proxy.setFilterText("no such run");
+    EXPECT_EQ(proxy.rowCount(), 0);
+
+    proxy.setFilterText("");
+    EXPECT_EQ(proxy.rowCount(), 3);
+    m_model.reload(*m_store); // a reset under an active proxy
+    EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+TEST(Formatting, Durations) {
+    EXPECT_EQ(formatDuration(850), "850ms");
+    EXPECT_EQ(formatDuration(45'000), "45s");
+    EXPECT_EQ(formatDuration(65'000), "1m 05s");
+    EXPECT_EQ(formatDuration(2 * 3600'000 + 3 * 60'000), "2h 03m");
+    EXPECT_EQ(formatDuration(3 * 86400'000LL + 4 * 3600'000), "3d 04h");
+    EXPECT_EQ(formatDuration(-5), "0ms");
+}
