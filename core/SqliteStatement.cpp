@@ -30,6 +30,11 @@ SqliteStatement& SqliteStatement::bind(int index, const std::string& value) {
     return *this;
 }
 
+SqliteStatement& SqliteStatement::bindNoCopy(int index, const std::string& value) {
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_STATIC);
+    return *this;
+}
+
 SqliteStatement& SqliteStatement::bindNull(int index) {
     sqlite3_bind_null(m_stmt, index);
     return *this;

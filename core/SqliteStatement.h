@@ -19,6 +19,8 @@ public:
     SqliteStatement& bind(int index, int64_t value);
     SqliteStatement& bind(int index, double value);
     SqliteStatement& bind(int index, const std::string& value);
+    /// Binds without copying: `value` must outlive the next step()/reset().
+    SqliteStatement& bindNoCopy(int index, const std::string& value);
     SqliteStatement& bindNull(int index);
 
     /// Advances; true while a row is available. Throws StoreError on failure.

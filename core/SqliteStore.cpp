@@ -350,7 +350,7 @@ void SqliteStore::logMetrics(const std::string& runUuid, const std::vector<Metri
         double value = isNan ? 0.0 : p.value;
         if (std::isinf(value))
             value = value > 0 ? kMlflowMaxFloat : -kMlflowMaxFloat;
-        insert.bind(1, p.key).bind(2, value).bind(3, p.timestamp).bind(4, runUuid);
+        insert.bindNoCopy(1, p.key).bind(2, value).bind(3, p.timestamp).bindNoCopy(4, runUuid);
         insert.bind(5, p.step).bind(6, static_cast<int64_t>(isNan));
         insert.execute();
         auto it = latest.find(p.key);

@@ -1,0 +1,37 @@
+#pragma once
+// Shared bits of the bench/ programs: a scratch directory, raw sqlite helpers, figure lines.
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sqlite3.h>
+#include <stdexcept>
+#include <string>
+
+namespace radt::bench {
+
+inline std::string scratchDir(const char* name) {
+    const char* base = std::getenv("TMPDIR");
+    const std::filesystem::path dir =
+        std::filesystem::path(base && *base ? base : "/tmp") / (std::string("radt-bench-") + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
+
+inline void exec(sqlite3* db, const char* sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string message = error ? error : "?";
+        sqlite3_free(error);
+        throw std::runtime_error(std::string(sql) + ": " + message);
+    }
+}
+
+/// Prints the machine-readable headline line DESIGN §11 asks for.
+inline void figure(const char* name, double value, const char* unit) {
+    std::printf("figure %s %.4g %s\n", name, value, unit);
+}
+
+} // namespace radt::bench

@@ -1,0 +1,100 @@
+// One 1M-point series read into arrays by SqliteStore::series, next to a raw sqlite3 SELECT
+// stepping loop over the same rows (the floor for any reader).
+
+#include "BenchSupport.h"
+#include "SqliteStore.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+
+using namespace radt;
+
+namespace {
+
+constexpr int kPoints = 1000000;
+std::string g_path;
+std::string g_uuid;
+std::map<std::string, double> g_seconds; // mean seconds per read
+
+void prepareStore() {
+    const std::string dir = bench::scratchDir("series-read");
+    g_path = dir + "/store.db";
+    auto store = openStore("sqlite:///" + g_path, OpenMode::CreateIfMissing);
+    const Run run = store->createRun({0, "bench", 0, "bench", "bench", RunStatus::Running});
+    g_uuid = run.uuid;
+    std::vector<MetricPoint> batch;
+    for (int i = 0; i < kPoints; ++i) {
+        batch.push_back({"SMI - Power Draw", 150.0 + (i % 1000) * 0.1, 1700000000000 + int64_t(i) * 10, 0});
+        // A second key interleaved, so the read has to pick its rows out of a mixed table.
+        batch.push_back({"TOP - CPU Utilization", double(i % 100), 1700000000000 + int64_t(i) * 10, 0});
+        if (batch.size() >= 20000) {
+            store->logMetrics(g_uuid, batch);
+            batch.clear();
+        }
+    }
+    store->logMetrics(g_uuid, batch);
+}
+
+void BM_StoreSeries(benchmark::State& state) {
+    auto store = openStore("sqlite:///" + g_path, OpenMode::OpenExisting);
+    double seconds = 0;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        Series s = store->series(g_uuid, "SMI - Power Draw");
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (s.size() != size_t(kPoints))
+            state.SkipWithError("wrong point count");
+        benchmark::DoNotOptimize(s.v.data());
+    }
+    g_seconds["store"] = seconds / state.iterations();
+}
+
+void BM_RawSelect(benchmark::State& state) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(g_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db,
+                       "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
+                       "ORDER BY timestamp, step",
+                       -1, &stmt, nullptr);
+    double seconds = 0;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        sqlite3_bind_text(stmt, 1, g_uuid.c_str(), -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, "SMI - Power Draw", -1, SQLITE_STATIC);
+        int64_t n = 0, sumT = 0;
+        double sumV = 0;
+        while (sqlite3_step(stmt) == SQLITE_ROW) {
+            sumT += sqlite3_column_int64(stmt, 0) + sqlite3_column_int64(stmt, 1) + sqlite3_column_int64(stmt, 3);
+            sumV += sqlite3_column_double(stmt, 2);
+            ++n;
+        }
+        sqlite3_reset(stmt);
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (n != kPoints)
+            state.SkipWithError("wrong point count");
+        benchmark::DoNotOptimize(sumT);
+        benchmark::DoNotOptimize(sumV);
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    g_seconds["raw"] = seconds / state.iterations();
+}
+
+} // namespace
+
+BENCHMARK(BM_RawSelect)->Iterations(8)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StoreSeries)->Iterations(8)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    prepareStore();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    const double ours = g_seconds["store"], raw = g_seconds["raw"];
+    std::printf("1M-point series: SqliteStore::series %.1f ms, raw SELECT loop %.1f ms\n", ours * 1e3, raw * 1e3);
+    bench::figure("series_read_ms", ours * 1e3, "ms");
+    bench::figure("series_read_ratio", raw > 0 ? ours / raw : 0, "x");
+    return 0;
+}
