@@ -490,11 +490,7 @@ Series SqliteStore::querySeries(SqliteStatement& stmt) {
 }
 
 Series SqliteStore::series(const std::string& runUuid, const std::string& key) {
-    const std::string step = columnOr("metrics", "step", "0");
-    SqliteStatement stmt(m_db, "SELECT timestamp, " + step + ", value, " + columnOr("metrics", "is_nan", "0") +
-                                   " FROM metrics WHERE run_uuid = ? AND \"key\" = ? ORDER BY timestamp, " + step);
-    stmt.bind(1, runUuid).bind(2, key);
-    return querySeries(stmt);
+    return seriesRange(runUuid, key, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
 }
 
 Series SqliteStore::seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) {
