@@ -119,7 +119,7 @@ TEST(ProcSampler, MeasuresABusyProcessTreeFromRealProc) {
     sampler.sample(2000, second);
     EXPECT_EQ(sampler.lastTree().size(), 2u);
     const double cpu = valueOf(second, "PROC - CPU Utilization");
-    EXPECT_GT(cpu, 40.0); // one busy core ~100 %, shared machines give less
+    EXPECT_GT(cpu, 20.0); // one busy grandchild: ~100 % alone, less on a loaded machine; ~0 if missed
     EXPECT_LT(cpu, 210.0);
     EXPECT_GT(valueOf(second, "PROC - RSS MB"), 0.1);
     EXPECT_GE(valueOf(second, "PROC - Threads"), 2.0);
