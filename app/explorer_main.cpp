@@ -10,35 +10,70 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
 
-int main(int argc, char* argv[]) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("radt"));
-    QApplication::setApplicationName(QStringLiteral("radt-explorer"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+namespace {
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Explore radt / MLflow tracking stores: experiments, workloads, runs and their metrics.\n"
-                       "Store: --store, else RADT_TRACKING_URI, else MLFLOW_TRACKING_URI, else the default store."));
+const QCommandLineOption
+    kStoreOption(QStringLiteral("store"),
+                 QStringLiteral("Tracking store URI (sqlite:///file.db, postgresql://...)."),
+                 QStringLiteral("URI"));
+const QCommandLineOption kScreenshotOption(
+    QStringLiteral("screenshot"),
+    QStringLiteral("Load the store, plot the latest workload, save the window as a PNG and exit."),
+    QStringLiteral("FILE.png"));
+
+void setUpParser(QCommandLineParser& parser) {
+    parser.setApplicationDescription(QStringLiteral(
+        "Explore radt / MLflow tracking stores: experiments, workloads, runs and their metrics.\n"
+        "Store: --store, else RADT_TRACKING_URI, else MLFLOW_TRACKING_URI, else the default store."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption storeOption(
-        QStringLiteral("store"), QStringLiteral("Tracking store URI (sqlite:///file.db, postgresql://...)."),
-        QStringLiteral("URI"));
-    const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Load the store, plot the latest workload, save the window as a PNG and exit."),
-        QStringLiteral("FILE.png"));
-    parser.addOption(storeOption);
-    parser.addOption(screenshotOption);
+    parser.addOption(kStoreOption);
+    parser.addOption(kScreenshotOption);
+}
+
+void setApplicationNames() {
+    QCoreApplication::setOrganizationName(QStringLiteral("radt"));
+    QCoreApplication::setApplicationName(QStringLiteral("radt-explorer"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+}
+
+// --help and --version must work on a server without a display, where QApplication cannot start.
+bool wantsTextOnly(int argc, char* argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        for (const char* flag : {"-h", "--help", "--help-all", "-?", "-v", "--version"}) {
+            if (std::strcmp(argv[i], flag) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    if (wantsTextOnly(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        setApplicationNames();
+        QCommandLineParser parser;
+        setUpParser(parser);
+        parser.process(core); // prints and exits
+        return 0;
+    }
+
+    QApplication app(argc, argv);
+    setApplicationNames();
+    QCommandLineParser parser;
+    setUpParser(parser);
     parser.process(app);
 
     radt::MainWindow window;
     QString error;
     bool opened = false;
     try {
-        const radt::ResolvedStoreUri resolved = radt::resolveStoreUri(parser.value(storeOption).toStdString());
+        const radt::ResolvedStoreUri resolved =
+            radt::resolveStoreUri(parser.value(kStoreOption).toStdString());
         radt::OpenMode mode = radt::OpenMode::OpenExisting;
         if (resolved.source == "default") {
             radt::createDefaultStoreDir();
@@ -49,12 +84,13 @@ int main(int argc, char* argv[]) {
         error = QString::fromStdString(e.what());
     }
 
+    // A first look shows a chart: the latest workload and a sensible metric.
     if (opened && window.basketRunUuids().isEmpty()) {
         window.addLatestWorkloadToBasket();
         window.plotPreferredMetric();
     }
 
-    if (parser.isSet(screenshotOption)) {
+    if (parser.isSet(kScreenshotOption)) {
         // A dialog would wait for a click nobody gives in an automated run.
         if (!opened) {
             std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(error));
@@ -64,7 +100,7 @@ int main(int argc, char* argv[]) {
         window.resize(1400, 860);
         window.show();
         QApplication::processEvents();
-        const QString file = parser.value(screenshotOption);
+        const QString file = parser.value(kScreenshotOption);
         if (!window.grab().save(file)) {
             std::fprintf(stderr, "radt-explorer: cannot write %s\n", qPrintable(file));
             return 1;

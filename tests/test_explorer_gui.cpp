@@ -4,6 +4,7 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
+#include "RecentStores.h"
 #include "SeriesDecimation.h"
 #include "TempDir.h"
 #include "models/BasketModel.h"
@@ -11,6 +12,9 @@
 #include "models/RunTreeModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QChartView>
+#include <QDir>
 #include <QImage>
 #include <QSet>
 
@@ -49,7 +53,8 @@ protected:
         m_basketTester = std::make_unique<QAbstractItemModelTester>(
             m_window->basketModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
         QString error;
-        ASSERT_TRUE(m_window->openStore(QString::fromStdString(s_sample->uri), &error)) << error.toStdString();
+        ASSERT_TRUE(m_window->openStore(QString::fromStdString(s_sample->uri), &error))
+            << error.toStdString();
     }
     void TearDown() override { EXPECT_EQ(test::modelTestWarnings(), QStringList()); }
 
@@ -174,7 +179,8 @@ TEST_F(ExplorerGuiTest, ABadStoreKeepsThePreviousOneOpen) {
     EXPECT_FALSE(error.contains("s3cret")) << "a password leaked into: " << error.toStdString();
 
     error.clear();
-    EXPECT_FALSE(m_window->openStore(QString::fromStdString("sqlite:///" + s_dir->file("missing/none.db")), &error));
+    EXPECT_FALSE(
+        m_window->openStore(QString::fromStdString("sqlite:///" + s_dir->file("missing/none.db")), &error));
     EXPECT_FALSE(error.isEmpty());
 
     EXPECT_EQ(m_window->windowTitle(), title);
@@ -183,7 +189,8 @@ TEST_F(ExplorerGuiTest, ABadStoreKeepsThePreviousOneOpen) {
 }
 
 TEST_F(ExplorerGuiTest, FilterProxyUnderTheWindow) {
-    QAbstractItemModelTester tester(m_window->runFilterProxy(), QAbstractItemModelTester::FailureReportingMode::Warning);
+    QAbstractItemModelTester tester(m_window->runFilterProxy(),
+                                    QAbstractItemModelTester::FailureReportingMode::Warning);
     m_window->runFilterProxy()->setFilterText("vgg");
     ASSERT_EQ(m_window->runFilterProxy()->rowCount(), 1);
     m_window->reload();
@@ -204,8 +211,9 @@ TEST(SeriesDecimation, MillionPointsKeepTheSpike) {
     bool spike = false;
     for (int i = 0; i < out.size(); ++i) {
         spike = spike || out[i].y() == 1e6;
-        if (i > 0)
+        if (i > 0) {
             EXPECT_LE(out[i - 1].x(), out[i].x());
+        }
     }
     EXPECT_TRUE(spike);
     EXPECT_EQ(out.first(), points.first());
@@ -220,8 +228,12 @@ TEST(SeriesDecimation, SmallSeriesPassThrough) {
 
 TEST(SeriesDecimation, ChartPointsSkipNanAndInfinity) {
     Series s;
-    const double values[] = {1, std::numeric_limits<double>::quiet_NaN(), 3, 1.7976931348623157e308,
-                             std::numeric_limits<double>::infinity(), 4};
+    const double values[] = {1,
+                             std::numeric_limits<double>::quiet_NaN(),
+                             3,
+                             1.7976931348623157e308,
+                             std::numeric_limits<double>::infinity(),
+                             4};
     for (int i = 0; i < 6; ++i) {
         s.t.push_back(10'000 + i * 500);
         s.step.push_back(i);
@@ -237,4 +249,39 @@ TEST(MetricPicker, PreferredKey) {
     EXPECT_EQ(MetricPicker::preferredKey({"a", "TOP - CPU Utilization"}), "TOP - CPU Utilization");
     EXPECT_EQ(MetricPicker::preferredKey({"b", "a"}), "b");
     EXPECT_EQ(MetricPicker::preferredKey({}), "");
+}
+
+TEST_F(ExplorerGuiTest, RenderingAShownChartLeavesItsLayoutAlone) {
+    m_window->addLatestWorkloadToBasket();
+    m_window->show();
+    QApplication::processEvents();
+    ChartPanel* chart = m_window->chartPanel();
+    const QSize before = chart->chartView()->size();
+    const QImage image = chart->renderToImage(QSize(1024, 640));
+    EXPECT_EQ(image.size(), QSize(1024, 640));
+    EXPECT_GT(inkAndColours(image).first, 1024 * 640 / 50);
+    EXPECT_EQ(chart->chartView()->size(), before);
+    EXPECT_EQ(chart->chart()->size().toSize(), before);
+    m_window->hide();
+}
+
+TEST(RecentStores, NormalisesKeepsNewestFirstAndCapsTheList) {
+    EXPECT_EQ(RecentStores::normalize("postgresql://alice:s3cret@db.example:5432/runs"),
+              "postgresql://alice@db.example:5432/runs");
+    EXPECT_EQ(RecentStores::normalize("postgresql://alice@db.example/runs"),
+              "postgresql://alice@db.example/runs");
+    EXPECT_EQ(RecentStores::normalize("sqlite:///rel/x.db"),
+              "sqlite:///" + QDir::current().absoluteFilePath("rel/x.db"));
+    EXPECT_EQ(RecentStores::normalize("sqlite:////abs/x.db"), "sqlite:////abs/x.db");
+
+    RecentStores recent(3);
+    recent.clear();
+    for (const char* uri : {"sqlite:////a.db", "sqlite:////b.db", "sqlite:////c.db", "sqlite:////d.db"})
+        recent.add(uri);
+    recent.add("sqlite:////b.db");
+    EXPECT_EQ(recent.entries(), (QStringList{"sqlite:////b.db", "sqlite:////d.db", "sqlite:////c.db"}));
+    recent.remove("sqlite:////d.db");
+    EXPECT_EQ(recent.entries(), (QStringList{"sqlite:////b.db", "sqlite:////c.db"}));
+    recent.clear();
+    EXPECT_TRUE(recent.entries().isEmpty());
 }

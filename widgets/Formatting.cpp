@@ -23,7 +23,7 @@ QString formatDuration(int64_t ms) {
 QString formatTimestamp(int64_t ms) {
     if (ms <= 0)
         return QString();
-    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
 QColor statusColor(RunStatus status) {

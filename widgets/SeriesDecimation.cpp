@@ -38,7 +38,8 @@ QVector<QPointF> decimateMinMax(const QVector<QPointF>& points, int columns) {
         int minAt = i;
         int maxAt = i;
         int j = i + 1;
-        for (; j < n && std::min(columns - 1, static_cast<int>((points[j].x() - x0) * scale)) == column; ++j) {
+        for (; j < n && std::min(columns - 1, static_cast<int>((points[j].x() - x0) * scale)) == column;
+             ++j) {
             if (points[j].y() < points[minAt].y())
                 minAt = j;
             if (points[j].y() > points[maxAt].y())

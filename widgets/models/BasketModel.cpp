@@ -21,7 +21,8 @@ void BasketModel::setExperimentNames(std::map<int64_t, QString> names) {
 
 QString BasketModel::groupLabel(const Group& group) const {
     const auto it = m_experimentNames.find(group.experimentId);
-    const QString experiment = it != m_experimentNames.end() ? it->second : QString::number(group.experimentId);
+    const QString experiment =
+        it != m_experimentNames.end() ? it->second : QString::number(group.experimentId);
     return experiment + QStringLiteral(" / ") + RunTreeModel::workloadLabel(group.workload);
 }
 
@@ -79,11 +80,13 @@ void BasketModel::removeIndexes(const QModelIndexList& indexes) {
         auto& runs = m_groups[g].runs;
         if (groupsToDrop.count(g))
             runs.clear();
-        runs.erase(std::remove_if(runs.begin(), runs.end(), [&](const Run& r) { return runsToDrop.count(r.uuid); }),
-                   runs.end());
+        runs.erase(
+            std::remove_if(runs.begin(), runs.end(), [&](const Run& r) { return runsToDrop.count(r.uuid); }),
+            runs.end());
     }
-    m_groups.erase(std::remove_if(m_groups.begin(), m_groups.end(), [](const Group& g) { return g.runs.empty(); }),
-                   m_groups.end());
+    m_groups.erase(
+        std::remove_if(m_groups.begin(), m_groups.end(), [](const Group& g) { return g.runs.empty(); }),
+        m_groups.end());
     endResetModel();
     emit basketChanged();
 }
@@ -113,8 +116,9 @@ void BasketModel::refresh(const std::vector<Run>& current) {
         }
         g.runs = std::move(kept);
     }
-    m_groups.erase(std::remove_if(m_groups.begin(), m_groups.end(), [](const Group& g) { return g.runs.empty(); }),
-                   m_groups.end());
+    m_groups.erase(
+        std::remove_if(m_groups.begin(), m_groups.end(), [](const Group& g) { return g.runs.empty(); }),
+        m_groups.end());
     endResetModel();
     // Statuses and end times may have changed even when the set did not: charts replot either way.
     emit basketChanged();
@@ -158,7 +162,8 @@ QModelIndex BasketModel::index(int row, int column, const QModelIndex& parent) c
     if (row < 0 || column < 0 || column >= NUM_COLUMNS)
         return QModelIndex();
     if (!parent.isValid())
-        return row < static_cast<int>(m_groups.size()) ? createIndex(row, column, quintptr(0)) : QModelIndex();
+        return row < static_cast<int>(m_groups.size()) ? createIndex(row, column, quintptr(0))
+                                                       : QModelIndex();
     if (parent.internalId() != 0 || parent.column() != 0)
         return QModelIndex();
     const Group& g = m_groups[parent.row()];

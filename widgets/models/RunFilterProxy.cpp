@@ -19,9 +19,15 @@ void RunFilterProxy::setFilterText(const QString& text) {
 }
 
 bool RunFilterProxy::rowMatches(int sourceRow, const QModelIndex& sourceParent) const {
-    static const int columns[] = {RunTreeModel::NameColumn, RunTreeModel::StatusColumn, RunTreeModel::LetterColumn,
-                                  RunTreeModel::ParamsColumn};
+    static const int columns[] = {RunTreeModel::NameColumn, RunTreeModel::StatusColumn,
+                                  RunTreeModel::LetterColumn, RunTreeModel::ParamsColumn};
+    // Groups match on their name only: a workload showing FAILED must not pull in its finished runs.
+    const bool isRun =
+        sourceModel()->index(sourceRow, 0, sourceParent).data(RunTreeModel::NodeKindRole).toInt() ==
+        RunTreeModel::RunNode;
     for (int column : columns) {
+        if (!isRun && column != RunTreeModel::NameColumn)
+            continue;
         const QModelIndex cell = sourceModel()->index(sourceRow, column, sourceParent);
         if (cell.data(Qt::DisplayRole).toString().contains(m_text, Qt::CaseInsensitive))
             return true;

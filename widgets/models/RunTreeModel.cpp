@@ -143,7 +143,8 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
             groupNode->start = first;
             groupNode->durationMs = last - first;
             experimentNode->runCount += groupNode->runCount;
-            experimentNode->start = experimentNode->start == 0 ? first : std::min(experimentNode->start, first);
+            experimentNode->start =
+                experimentNode->start == 0 ? first : std::min(experimentNode->start, first);
         }
     }
     endResetModel();
@@ -200,9 +201,8 @@ QModelIndex RunTreeModel::indexOfRun(const QString& uuid) const {
 QStringList RunTreeModel::latestWorkloadRunUuids() const {
     if (m_runs.empty())
         return {};
-    const auto latest = std::max_element(m_runs.begin(), m_runs.end(), [](const Run& a, const Run& b) {
-        return a.startTime < b.startTime;
-    });
+    const auto latest = std::max_element(
+        m_runs.begin(), m_runs.end(), [](const Run& a, const Run& b) { return a.startTime < b.startTime; });
     const QModelIndex leaf = indexOfRun(toQString(latest->uuid));
     // The unsorted bucket is not a workload: its runs did not run together.
     if (latest->workload().empty())
@@ -266,14 +266,16 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
         case NameColumn:
             return r.name.empty() ? toQString(r.uuid.substr(0, 8)) : toQString(r.name);
         case StatusColumn:
-            return raw ? QVariant(statusUrgency(r.status)) : QVariant(QString::fromLatin1(toString(r.status)));
+            return raw ? QVariant(statusUrgency(r.status))
+                       : QVariant(QString::fromLatin1(toString(r.status)));
         case LetterColumn:
             return toQString(r.letter());
         case DurationColumn:
             return raw ? QVariant(static_cast<qlonglong>(r.durationMs(m_nowMs)))
                        : QVariant(formatDuration(r.durationMs(m_nowMs)));
         case StartColumn:
-            return raw ? QVariant(static_cast<qlonglong>(r.startTime)) : QVariant(formatTimestamp(r.startTime));
+            return raw ? QVariant(static_cast<qlonglong>(r.startTime))
+                       : QVariant(formatTimestamp(r.startTime));
         case ParamsColumn:
             return toQString(r.param("params"));
         }
@@ -301,11 +303,13 @@ QVariant RunTreeModel::groupData(const Node& node, int column, int role) const {
         case StatusColumn:
             if (!hasRuns || node.kind != WorkloadNode)
                 return QVariant();
-            return raw ? QVariant(statusUrgency(node.status)) : QVariant(QString::fromLatin1(toString(node.status)));
+            return raw ? QVariant(statusUrgency(node.status))
+                       : QVariant(QString::fromLatin1(toString(node.status)));
         case DurationColumn:
             if (!hasRuns || node.kind != WorkloadNode)
                 return QVariant();
-            return raw ? QVariant(static_cast<qlonglong>(node.durationMs)) : QVariant(formatDuration(node.durationMs));
+            return raw ? QVariant(static_cast<qlonglong>(node.durationMs))
+                       : QVariant(formatDuration(node.durationMs));
         case StartColumn:
             if (!hasRuns)
                 return QVariant();

@@ -16,7 +16,15 @@ class Store;
 class RunTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Columns { NameColumn, StatusColumn, LetterColumn, DurationColumn, StartColumn, ParamsColumn, NUM_COLUMNS };
+    enum Columns {
+        NameColumn,
+        StatusColumn,
+        LetterColumn,
+        DurationColumn,
+        StartColumn,
+        ParamsColumn,
+        NUM_COLUMNS
+    };
     enum Roles {
         RunUuidRole = Qt::UserRole, ///< QString, runs only
         NodeKindRole,               ///< int NodeKind

@@ -1,0 +1,434 @@
+#include "MainWindow.h"
+
+#include "BasketPanel.h"
+#include "ChartPanel.h"
+#include "Formatting.h"
+#include "MetricPicker.h"
+#include "StoreUri.h"
+#include "models/BasketModel.h"
+#include "models/RunFilterProxy.h"
+#include "models/RunTreeModel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace radt {
+
+namespace {
+
+QString nodeKey(const QModelIndex& index) {
+    const int kind = index.data(RunTreeModel::NodeKindRole).toInt();
+    const QString experiment = QString::number(index.data(RunTreeModel::ExperimentIdRole).toLongLong());
+    if (kind == RunTreeModel::ExperimentNode)
+        return QStringLiteral("e:") + experiment;
+    if (kind == RunTreeModel::WorkloadNode)
+        return QStringLiteral("w:%1:%2").arg(experiment, index.data(RunTreeModel::WorkloadRole).toString());
+    return QString();
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_treeModel(new RunTreeModel(this)), m_proxy(new RunFilterProxy(this)),
+      m_basket(new BasketModel(this)), m_counts(new QLabel(this)) {
+    m_proxy->setSourceModel(m_treeModel);
+    m_basketPanel = new BasketPanel(m_basket, this);
+    m_metrics = new MetricPicker(this);
+    m_chart = new ChartPanel(this);
+
+    // Tree on the left; basket and metric list above the chart on the right.
+    auto* top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(m_basketPanel);
+    top->addWidget(m_metrics);
+    top->setChildrenCollapsible(false);
+
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(top);
+    right->addWidget(m_chart);
+    right->setStretchFactor(0, 0);
+    right->setStretchFactor(1, 1);
+    right->setChildrenCollapsible(false);
+
+    auto* main = new QSplitter(Qt::Horizontal, this);
+    main->addWidget(createTreePane());
+    main->addWidget(right);
+    main->setStretchFactor(0, 0);
+    main->setStretchFactor(1, 1);
+    main->setChildrenCollapsible(false);
+    main->setSizes({600, 800});
+    right->setSizes({260, 540});
+    top->setSizes({420, 380});
+    setCentralWidget(main);
+
+    createMenus();
+    statusBar()->addPermanentWidget(m_counts);
+
+    connect(m_basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
+    connect(m_metrics, &MetricPicker::metricChosen, this, &MainWindow::showMetric);
+    resize(1400, 860);
+    updateTitleAndStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::createTreePane() {
+    auto* pane = new QWidget(this);
+    m_filter = new QLineEdit(pane);
+    m_filter->setPlaceholderText(tr("Filter runs (name, status, letter, params)..."));
+    m_filter->setClearButtonEnabled(true);
+
+    m_tree = new QTreeView(pane);
+    m_tree->setModel(m_proxy);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setColumnWidth(RunTreeModel::NameColumn, 180);
+
+    auto* add = new QPushButton(tr("Add to basket"), pane);
+    add->setToolTip(
+        tr("Add the selected runs, workloads or experiments to the basket (double-click works too)"));
+
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* title = new QLabel(tr("Experiments"), pane);
+    title->setStyleSheet(QStringLiteral("font-weight: bold"));
+    layout->addWidget(title);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_tree, 1);
+    layout->addWidget(add, 0, Qt::AlignLeft);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterText(text);
+        // Matches can sit deep in the tree: show them all.
+        if (!text.trimmed().isEmpty())
+            m_tree->expandAll();
+    });
+    connect(add, &QPushButton::clicked, this, &MainWindow::addSelectedToBasket);
+    connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+        // A double-click on an experiment only expands it: adding every run of it would be a surprise.
+        if (index.data(RunTreeModel::NodeKindRole).toInt() != RunTreeModel::ExperimentNode)
+            addTreeIndexToBasket(index);
+    });
+    connect(m_tree, &QWidget::customContextMenuRequested, this, &MainWindow::onTreeContextMenu);
+    return pane;
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openFile = file->addAction(tr("Open Store &File..."), this, &MainWindow::onOpenStoreFile);
+    openFile->setShortcut(QKeySequence::Open);
+    QAction* openUri = file->addAction(tr("Open Store &URI..."), this, &MainWindow::onOpenStoreUri);
+    openUri->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    m_recentMenu = file->addMenu(tr("&Recent Stores"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
+    reloadAction->setShortcut(QKeySequence::Refresh);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* basket = menuBar()->addMenu(tr("&Basket"));
+    basket->addAction(tr("&Add Selected Runs"), this, &MainWindow::addSelectedToBasket);
+    basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); });
+    basket->addAction(tr("&Remove Selected"), m_basketPanel, &BasketPanel::removeSelected);
+    basket->addAction(tr("&Clear All"), this, &MainWindow::clearBasket);
+}
+
+bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
+    try {
+        auto store = radt::openStore(uri.toStdString(), mode);
+        // Read before swapping, so a store that opens but cannot be read leaves the old one in place.
+        auto experiments = store->experiments();
+        auto runs = store->runs();
+        m_store = std::move(store);
+        m_uri = uri;
+        m_basket->clear();
+        std::map<int64_t, QString> names;
+        for (const Experiment& e : experiments)
+            names[e.id] = toQString(e.name);
+        m_basket->setExperimentNames(std::move(names));
+        m_treeModel->setContents(std::move(experiments), std::move(runs), nowMs());
+        m_tree->expandToDepth(0);
+        fitColumns();
+        m_recent.add(uri);
+        m_chart->clear(m_treeModel->runCount() > 0
+                           ? QString()
+                           : tr("This store has no runs yet: record one with  radt train.py ..."));
+        updateTitleAndStatus();
+        statusBar()->showMessage(tr("Opened %1").arg(storeDisplayUri()), 5000);
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool MainWindow::openStoreInteractive(const QString& uri, OpenMode mode) {
+    QString error;
+    if (openStore(uri, &error, mode))
+        return true;
+    QMessageBox::critical(this, tr("Cannot open store"),
+                          tr("The store could not be opened:\n\n%1").arg(error) +
+                              (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri()) : QString()));
+    return false;
+}
+
+void MainWindow::reload() {
+    if (!m_store)
+        return;
+    try {
+        auto experiments = m_store->experiments();
+        auto runs = m_store->runs();
+        const QStringList expanded = expandedNodes();
+        std::map<int64_t, QString> names;
+        for (const Experiment& e : experiments)
+            names[e.id] = toQString(e.name);
+        m_treeModel->setContents(std::move(experiments), std::move(runs), nowMs());
+        restoreExpandedNodes(expanded);
+        fitColumns();
+        m_basket->setExperimentNames(std::move(names));
+        m_basket->refresh(m_treeModel->runs());
+        updateTitleAndStatus();
+        statusBar()->showMessage(tr("Reloaded"), 3000);
+    } catch (const std::exception& e) {
+        QMessageBox::critical(this, tr("Reload failed"), QString::fromStdString(e.what()));
+    }
+}
+
+QString MainWindow::storeDisplayUri() const {
+    return m_store ? QString::fromStdString(m_store->displayUri()) : QString();
+}
+
+int MainWindow::addRunsToBasket(const QStringList& uuids) {
+    std::vector<Run> runs;
+    for (const QString& uuid : uuids) {
+        if (const Run* run = m_treeModel->runByUuid(uuid))
+            runs.push_back(*run);
+    }
+    const int added = m_basket->addRuns(runs);
+    if (added > 0)
+        statusBar()->showMessage(added == 1 ? tr("Added 1 run to the basket")
+                                            : tr("Added %1 runs to the basket").arg(added),
+                                 3000);
+    return added;
+}
+
+int MainWindow::addTreeIndexToBasket(const QModelIndex& index) {
+    const QModelIndex source = index.model() == m_proxy ? m_proxy->mapToSource(index) : index;
+    return addRunsToBasket(m_treeModel->runUuidsUnder(source.sibling(source.row(), 0)));
+}
+
+void MainWindow::addSelectedToBasket() {
+    QStringList uuids;
+    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows())
+        uuids += m_treeModel->runUuidsUnder(m_proxy->mapToSource(index));
+    addRunsToBasket(uuids);
+}
+
+bool MainWindow::addLatestWorkloadToBasket() {
+    const QStringList uuids = m_treeModel->latestWorkloadRunUuids();
+    if (uuids.isEmpty())
+        return false;
+    addRunsToBasket(uuids);
+    const QModelIndex leaf = m_proxy->mapFromSource(m_treeModel->indexOfRun(uuids.first()));
+    if (leaf.isValid()) {
+        m_tree->expand(leaf.parent().parent());
+        m_tree->expand(leaf.parent());
+        m_tree->scrollTo(leaf);
+        fitColumns();
+    }
+    return true;
+}
+
+void MainWindow::clearBasket() {
+    m_basket->clear();
+}
+
+QStringList MainWindow::basketRunUuids() const {
+    return m_basket->runUuids();
+}
+
+QStringList MainWindow::metricKeys() const {
+    return m_metrics->keys();
+}
+
+bool MainWindow::plotMetric(const QString& key) {
+    if (!m_metrics->keys().contains(key))
+        return false;
+    if (m_metrics->currentKey() == key)
+        showMetric(key);
+    else
+        m_metrics->setCurrentKey(key); // emits metricChosen, which plots
+    return m_chart->metricKey() == key;
+}
+
+bool MainWindow::plotPreferredMetric() {
+    if (!m_metrics->currentKey().isEmpty())
+        return true;
+    const QString key = MetricPicker::preferredKey(m_metrics->keys());
+    return !key.isEmpty() && plotMetric(key);
+}
+
+void MainWindow::expandTree() {
+    m_tree->expandAll();
+    fitColumns();
+}
+
+void MainWindow::fitColumns() {
+    // Short columns fit their text (fonts differ between machines); Name and Params keep their room.
+    for (int column : {RunTreeModel::StatusColumn, RunTreeModel::LetterColumn, RunTreeModel::DurationColumn,
+                       RunTreeModel::StartColumn})
+        m_tree->resizeColumnToContents(column);
+}
+
+void MainWindow::onBasketChanged() {
+    QStringList keys;
+    const std::vector<Run> runs = m_basket->runs();
+    if (m_store && !runs.empty()) {
+        std::vector<std::string> uuids;
+        for (const Run& r : runs)
+            uuids.push_back(r.uuid);
+        try {
+            for (const std::string& key : m_store->metricKeys(uuids))
+                keys.append(toQString(key));
+        } catch (const std::exception& e) {
+            statusBar()->showMessage(tr("Cannot read metric keys: %1").arg(QString::fromStdString(e.what())));
+        }
+    }
+    const QString before = m_metrics->currentKey();
+    m_metrics->setKeys(keys); // clears the chart through metricChosen("") when the key went away
+    if (m_metrics->currentKey().isEmpty())
+        plotPreferredMetric();
+    else if (m_metrics->currentKey() == before)
+        showMetric(before); // same metric, other runs
+    updateTitleAndStatus();
+}
+
+void MainWindow::showMetric(const QString& key) {
+    const std::vector<Run> runs = m_basket->runs();
+    if (!m_store || runs.empty()) {
+        m_chart->clear();
+        return;
+    }
+    if (key.isEmpty()) {
+        m_chart->clear(tr("Choose a metric"));
+        return;
+    }
+    try {
+        m_chart->plot(*m_store, runs, key.toStdString());
+    } catch (const std::exception& e) {
+        m_chart->clear(tr("Cannot plot %1").arg(key));
+        statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, QString::fromStdString(e.what())));
+    }
+}
+
+void MainWindow::onOpenStoreFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Store File"), QString(),
+                                     tr("MLflow / radt stores (*.db *.sqlite *.sqlite3);;All files (*)"));
+    if (!path.isEmpty())
+        openStoreInteractive(QStringLiteral("sqlite:///") + QFileInfo(path).absoluteFilePath());
+}
+
+void MainWindow::onOpenStoreUri() {
+    bool ok = false;
+    const QString uri = QInputDialog::getText(
+        this, tr("Open Store URI"),
+        tr("Tracking store URI (sqlite:///relative.db, sqlite:////absolute/path.db,\n"
+           "postgresql://user@host:port/dbname; passwords come from PGPASSWORD or ~/.pgpass):"),
+        QLineEdit::Normal, QString(), &ok);
+    if (ok && !uri.trimmed().isEmpty())
+        openStoreInteractive(uri.trimmed());
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList entries = m_recent.entries();
+    for (const QString& uri : entries) {
+        m_recentMenu->addAction(QString::fromStdString(maskPassword(uri.toStdString())), this,
+                                [this, uri] { openStoreInteractive(uri); });
+    }
+    if (entries.isEmpty()) {
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear Recent Stores"), this, [this] { m_recent.clear(); });
+}
+
+void MainWindow::onTreeContextMenu(const QPoint& pos) {
+    QMenu menu(this);
+    const bool hasSelection = m_tree->selectionModel()->hasSelection();
+    menu.addAction(tr("Add to basket"), this, &MainWindow::addSelectedToBasket)->setEnabled(hasSelection);
+    menu.addSeparator();
+    menu.addAction(tr("Expand all"), m_tree, &QTreeView::expandAll);
+    menu.addAction(tr("Collapse all"), m_tree, &QTreeView::collapseAll);
+    menu.exec(m_tree->viewport()->mapToGlobal(pos));
+}
+
+void MainWindow::updateTitleAndStatus() {
+    const QString display = storeDisplayUri();
+    setWindowTitle(display.isEmpty() ? QStringLiteral("radt-explorer")
+                                     : QStringLiteral("radt-explorer \u2014 ") + display);
+    if (!m_store) {
+        m_counts->setText(tr("No store open"));
+        return;
+    }
+    const auto count = [](int n, const QString& one, const QString& many) {
+        return n == 1 ? one : many.arg(n);
+    };
+    m_counts->setText(count(m_treeModel->experimentCount(), tr("1 experiment"), tr("%1 experiments")) +
+                      QStringLiteral(", ") + count(m_treeModel->runCount(), tr("1 run"), tr("%1 runs")) +
+                      QStringLiteral(" | ") +
+                      count(m_basket->runCount(), tr("basket: 1 run"), tr("basket: %1 runs")));
+}
+
+QStringList MainWindow::expandedNodes() const {
+    QStringList keys;
+    for (int e = 0; e < m_proxy->rowCount(); ++e) {
+        const QModelIndex experiment = m_proxy->index(e, 0);
+        if (m_tree->isExpanded(experiment))
+            keys.append(nodeKey(experiment));
+        for (int w = 0; w < m_proxy->rowCount(experiment); ++w) {
+            const QModelIndex workload = m_proxy->index(w, 0, experiment);
+            if (m_tree->isExpanded(workload))
+                keys.append(nodeKey(workload));
+        }
+    }
+    return keys;
+}
+
+void MainWindow::restoreExpandedNodes(const QStringList& keys) {
+    for (int e = 0; e < m_proxy->rowCount(); ++e) {
+        const QModelIndex experiment = m_proxy->index(e, 0);
+        m_tree->setExpanded(experiment, keys.contains(nodeKey(experiment)));
+        for (int w = 0; w < m_proxy->rowCount(experiment); ++w) {
+            const QModelIndex workload = m_proxy->index(w, 0, experiment);
+            m_tree->setExpanded(workload, keys.contains(nodeKey(workload)));
+        }
+    }
+}
+
+} // namespace radt

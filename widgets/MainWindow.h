@@ -1,0 +1,98 @@
+#pragma once
+// radt-explorer's window: run tree, basket, metric list and chart panel over one open store.
+
+#include "RecentStores.h"
+#include "Store.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QModelIndex;
+class QTreeView;
+
+namespace radt {
+
+class BasketModel;
+class BasketPanel;
+class ChartPanel;
+class MetricPicker;
+class RunFilterProxy;
+class RunTreeModel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens the store and shows its runs. On failure returns false with the reason in *error;
+    /// the store open before stays open. Shows no dialog (callers decide).
+    bool openStore(const QString& uri, QString* error = nullptr, OpenMode mode = OpenMode::OpenExisting);
+    /// Like openStore, but a failure is reported in a critical message box.
+    bool openStoreInteractive(const QString& uri, OpenMode mode = OpenMode::OpenExisting);
+    /// Rereads experiments and runs (F5); keeps the basket and the tree's expanded nodes.
+    void reload();
+    bool hasStore() const { return m_store != nullptr; }
+    /// The open store's URI with any password masked; "" when none is open.
+    QString storeDisplayUri() const;
+
+    /// Adds the runs with these uuids (unknown ones are skipped); returns how many were added.
+    int addRunsToBasket(const QStringList& uuids);
+    /// Adds what a tree node holds (a run, a workload, an experiment). Index of the tree model or its proxy.
+    int addTreeIndexToBasket(const QModelIndex& index);
+    /// Puts the most recent run and the rest of its workload in the basket and reveals it in the tree.
+    bool addLatestWorkloadToBasket();
+    void clearBasket();
+    QStringList basketRunUuids() const;
+
+    /// Keys in the metric list (the union of the basket runs' keys).
+    QStringList metricKeys() const;
+    /// Chooses and plots a metric; false when no basket run has it.
+    bool plotMetric(const QString& key);
+    /// Plots the preferred metric (MetricPicker::preferredKey) when none is chosen yet.
+    bool plotPreferredMetric();
+    void expandTree();
+
+    ChartPanel* chartPanel() const { return m_chart; }
+    RunTreeModel* runTreeModel() const { return m_treeModel; }
+    RunFilterProxy* runFilterProxy() const { return m_proxy; }
+    BasketModel* basketModel() const { return m_basket; }
+    MetricPicker* metricPicker() const { return m_metrics; }
+    QTreeView* runTreeView() const { return m_tree; }
+
+private:
+    void createMenus();
+    QWidget* createTreePane();
+    void onOpenStoreFile();
+    void onOpenStoreUri();
+    void rebuildRecentMenu();
+    void onTreeContextMenu(const QPoint& pos);
+    void addSelectedToBasket();
+    void onBasketChanged();
+    void showMetric(const QString& key);
+    void updateTitleAndStatus();
+    void fitColumns();
+    QStringList expandedNodes() const;
+    void restoreExpandedNodes(const QStringList& keys);
+
+    std::unique_ptr<Store> m_store;
+    QString m_uri;
+    RecentStores m_recent;
+    RunTreeModel* m_treeModel = nullptr;
+    RunFilterProxy* m_proxy = nullptr;
+    BasketModel* m_basket = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QTreeView* m_tree = nullptr;
+    BasketPanel* m_basketPanel = nullptr;
+    MetricPicker* m_metrics = nullptr;
+    ChartPanel* m_chart = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_counts = nullptr;
+};
+
+} // namespace radt
