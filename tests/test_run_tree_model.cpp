@@ -63,7 +63,7 @@ TEST_F(RunTreeModelTest, ExperimentsWorkloadsRuns) {
     ASSERT_TRUE(alpha.isValid());
     EXPECT_EQ(alpha.data(RunTreeModel::NodeKindRole).toInt(), RunTreeModel::ExperimentNode);
     ASSERT_EQ(m_model.rowCount(alpha), 2);
-    EXPECT_EQ(m_model.index(0, 0, alpha).data().toString(), "1");
+    EXPECT_EQ(m_model.index(0, 0, alpha).data().toString(), "workload 1");
     EXPECT_EQ(m_model.index(1, 0, alpha).data().toString(), "2");
 
     const QModelIndex w1 = m_model.index(0, 0, alpha);

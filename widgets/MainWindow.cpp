@@ -101,7 +101,7 @@ QWidget* MainWindow::createTreePane() {
     m_tree->setAllColumnsShowFocus(true);
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->header()->setStretchLastSection(true);
-    m_tree->setColumnWidth(RunTreeModel::NameColumn, 180);
+    m_tree->setColumnWidth(RunTreeModel::NameColumn, 230);
 
     auto* add = new QPushButton(tr("Add to basket"), pane);
     add->setToolTip(

@@ -59,7 +59,7 @@ RunTreeModel::RunTreeModel(QObject* parent) : QAbstractItemModel(parent), m_root
 RunTreeModel::~RunTreeModel() = default;
 
 QString RunTreeModel::workloadLabel(const QString& workload) {
-    return workload.isEmpty() ? tr("(unsorted)") : workload;
+    return workload.isEmpty() ? tr("(unsorted)") : tr("workload %1").arg(workload);
 }
 
 void RunTreeModel::reload(Store& store) {
