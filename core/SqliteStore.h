@@ -58,7 +58,8 @@ private:
     void configureConnection();
     void requireRun(const std::string& runUuid);
     std::vector<Run> queryRuns(const std::string& where, const std::string& bindValue, bool bindInt);
-    Series querySeries(SqliteStatement& stmt);
+    Series querySeries(const std::string& runUuid, const std::string& key,
+                       std::optional<std::pair<int64_t, int64_t>> range);
     std::string columnOr(const std::string& table, const std::string& column, const std::string& fallback) const;
 
     StoreUri m_uri;
