@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <map>
 #include <sstream>
 
@@ -43,28 +42,6 @@ std::string formatValue(double v) {
 }
 
 } // namespace
-
-std::string formatDuration(int64_t ms) {
-    char buf[64];
-    const int64_t s = ms / 1000;
-    if (s >= 3600)
-        std::snprintf(buf, sizeof buf, "%lldh %02lldm", static_cast<long long>(s / 3600),
-                      static_cast<long long>((s % 3600) / 60));
-    else if (s >= 60)
-        std::snprintf(buf, sizeof buf, "%lldm %02llds", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
-    else
-        std::snprintf(buf, sizeof buf, "%.1fs", ms / 1000.0);
-    return buf;
-}
-
-std::string formatLocalTime(int64_t msSinceEpoch) {
-    const std::time_t t = static_cast<std::time_t>(msSinceEpoch / 1000);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    return buf;
-}
 
 nlohmann::json storeListingJson(Store& store) {
     const std::vector<Run> runs = store.runs();

@@ -3,6 +3,7 @@
 // (documented in README) and as readable text.
 
 #include "Store.h"
+#include "TextFormat.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,10 +15,5 @@ namespace radt {
 nlohmann::json storeListingJson(Store& store);
 /// The same content as an indented tree for people.
 std::string storeListingText(Store& store);
-
-/// "1h 02m", "3m 07s", "12.5s"
-std::string formatDuration(int64_t ms);
-/// Local time "YYYY-MM-DD HH:MM:SS"
-std::string formatLocalTime(int64_t msSinceEpoch);
 
 } // namespace radt

@@ -64,7 +64,7 @@ TEST_F(RunTreeModelTest, ExperimentsWorkloadsRuns) {
     EXPECT_EQ(alpha.data(RunTreeModel::NodeKindRole).toInt(), RunTreeModel::ExperimentNode);
     ASSERT_EQ(m_model.rowCount(alpha), 2);
     EXPECT_EQ(m_model.index(0, 0, alpha).data().toString(), "workload 1");
-    EXPECT_EQ(m_model.index(1, 0, alpha).data().toString(), "2");
+    EXPECT_EQ(m_model.index(1, 0, alpha).data().toString(), "workload 2");
 
     const QModelIndex w1 = m_model.index(0, 0, alpha);
     EXPECT_EQ(w1.data(RunTreeModel::NodeKindRole).toInt(), RunTreeModel::WorkloadNode);
@@ -96,7 +96,7 @@ TEST_F(RunTreeModelTest, ExperimentsWorkloadsRuns) {
 TEST_F(RunTreeModelTest, RunsWithoutWorkloadGoToTheUnsortedBucket) {
     const QModelIndex beta = child(QModelIndex(), "beta");
     ASSERT_EQ(m_model.rowCount(beta), 2);
-    EXPECT_EQ(m_model.index(0, 0, beta).data().toString(), "7");
+    EXPECT_EQ(m_model.index(0, 0, beta).data().toString(), "workload 7");
     const QModelIndex unsorted = m_model.index(1, 0, beta);
     EXPECT_EQ(unsorted.data().toString(), "(unsorted)");
     EXPECT_EQ(unsorted.data(RunTreeModel::WorkloadRole).toString(), "");

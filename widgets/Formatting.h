@@ -1,15 +1,14 @@
 #pragma once
-// How the explorer shows durations, times and statuses; shared by the item models.
+// How the explorer shows times and statuses; shared by the item models. Durations: TextFormat.h.
 
 #include "Model.h"
+#include "TextFormat.h"
 
 #include <QColor>
 #include <QString>
 
 namespace radt {
 
-/// "850ms", "45s", "1m 05s", "2h 03m", "3d 04h".
-QString formatDuration(int64_t ms);
 /// Local date and time of an epoch-ms timestamp ("2024-05-01 13:45"), "" for 0.
 QString formatTimestamp(int64_t ms);
 /// The status colour (RUNNING blue, FAILED red, KILLED orange); invalid for the others.

@@ -272,7 +272,7 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
             return toQString(r.letter());
         case DurationColumn:
             return raw ? QVariant(static_cast<qlonglong>(r.durationMs(m_nowMs)))
-                       : QVariant(formatDuration(r.durationMs(m_nowMs)));
+                       : QVariant(toQString(formatDuration(r.durationMs(m_nowMs))));
         case StartColumn:
             return raw ? QVariant(static_cast<qlonglong>(r.startTime))
                        : QVariant(formatTimestamp(r.startTime));
@@ -309,7 +309,7 @@ QVariant RunTreeModel::groupData(const Node& node, int column, int role) const {
             if (!hasRuns || node.kind != WorkloadNode)
                 return QVariant();
             return raw ? QVariant(static_cast<qlonglong>(node.durationMs))
-                       : QVariant(formatDuration(node.durationMs));
+                       : QVariant(toQString(formatDuration(node.durationMs)));
         case StartColumn:
             if (!hasRuns)
                 return QVariant();

@@ -1,0 +1,14 @@
+#pragma once
+// How durations and times read for people, the same in `radt ls` and the explorer.
+
+#include <cstdint>
+#include <string>
+
+namespace radt {
+
+/// "850ms", "45s", "1m 05s", "2h 03m", "3d 04h"; negative durations read as "0ms".
+std::string formatDuration(int64_t ms);
+/// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
+std::string formatLocalTime(int64_t msSinceEpoch);
+
+} // namespace radt
