@@ -117,16 +117,12 @@ int main(int argc, char** argv) {
 
     radt::RunOptions options;
     std::string storeValue;
-    static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
-                                         {"experiment", required_argument, nullptr, 'e'},
-                                         {"workload", required_argument, nullptr, 'w'},
-                                         {"listeners", required_argument, nullptr, 'l'},
-                                         {"devices", required_argument, nullptr, 'd'},
-                                         {"interval", required_argument, nullptr, 'I'},
-                                         {"grace", required_argument, nullptr, 'g'},
-                                         {"help", no_argument, nullptr, 'h'},
-                                         {"version", no_argument, nullptr, 'V'},
-                                         {nullptr, 0, nullptr, 0}};
+    static const option longOptions[] = {
+        {"store", required_argument, nullptr, 's'},    {"experiment", required_argument, nullptr, 'e'},
+        {"workload", required_argument, nullptr, 'w'}, {"listeners", required_argument, nullptr, 'l'},
+        {"devices", required_argument, nullptr, 'd'},  {"interval", required_argument, nullptr, 'I'},
+        {"grace", required_argument, nullptr, 'g'},    {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, 'V'},        {nullptr, 0, nullptr, 0}};
     int c;
     try {
         // '+': stop at the script name; its own flags are not ours.
@@ -147,7 +143,8 @@ int main(int argc, char** argv) {
                 break;
             case 'd':
                 options.devices = optarg;
-                if (options.devices.empty() || options.devices.find_first_not_of("0123456789+") != std::string::npos)
+                if (options.devices.empty() ||
+                    options.devices.find_first_not_of("0123456789+") != std::string::npos)
                     throw std::invalid_argument("--devices expects GPU indexes like 0 or 0+1, got '" +
                                                 options.devices + "'");
                 break;
@@ -184,7 +181,8 @@ int main(int argc, char** argv) {
         const radt::ResolvedStoreUri resolved = radt::resolveStoreUri(storeValue);
         auto store = openResolvedStore(storeValue, radt::OpenMode::CreateIfMissing);
         options.storeUri = resolved.uri;
-        radt::RunRecorder recorder(*store, options, [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
+        radt::RunRecorder recorder(*store, options,
+                                   [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
         const radt::RunOutcome outcome = recorder.record(g_stop);
         std::cerr << "radt: run " << outcome.run.uuid << " " << radt::toString(outcome.status) << " after "
                   << radt::formatDuration(radt::nowMs() - outcome.run.startTime) << ", " << outcome.samples
@@ -195,7 +193,8 @@ int main(int argc, char** argv) {
             std::cerr << " (workload exit code " << outcome.exit.code << ")";
         std::cerr << "\n";
         if (outcome.unwritten) {
-            std::cerr << "radt: error: " << outcome.unwritten << " samples could not be written to the store\n";
+            std::cerr << "radt: error: " << outcome.unwritten
+                      << " samples could not be written to the store\n";
             return 2;
         }
         if (outcome.status == radt::RunStatus::Killed)

@@ -43,7 +43,8 @@ void BM_StoreSeries(benchmark::State& state) {
     for (auto _ : state) {
         const auto start = std::chrono::steady_clock::now();
         Series s = store->series(g_uuid, "SMI - Power Draw");
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        best =
+            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         if (s.size() != size_t(kPoints))
             state.SkipWithError("wrong point count");
         benchmark::DoNotOptimize(s.v.data());
@@ -55,10 +56,11 @@ void BM_RawSelect(benchmark::State& state) {
     sqlite3* db = nullptr;
     sqlite3_open_v2(g_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
     sqlite3_stmt* stmt = nullptr;
-    sqlite3_prepare_v2(db,
-                       "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
-                       "ORDER BY timestamp, step",
-                       -1, &stmt, nullptr);
+    sqlite3_prepare_v2(
+        db,
+        "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
+        "ORDER BY timestamp, step",
+        -1, &stmt, nullptr);
     double best = 1e9;
     for (auto _ : state) {
         const auto start = std::chrono::steady_clock::now();
@@ -67,12 +69,14 @@ void BM_RawSelect(benchmark::State& state) {
         int64_t n = 0, sumT = 0;
         double sumV = 0;
         while (sqlite3_step(stmt) == SQLITE_ROW) {
-            sumT += sqlite3_column_int64(stmt, 0) + sqlite3_column_int64(stmt, 1) + sqlite3_column_int64(stmt, 3);
+            sumT +=
+                sqlite3_column_int64(stmt, 0) + sqlite3_column_int64(stmt, 1) + sqlite3_column_int64(stmt, 3);
             sumV += sqlite3_column_double(stmt, 2);
             ++n;
         }
         sqlite3_reset(stmt);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        best =
+            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         if (n != kPoints)
             state.SkipWithError("wrong point count");
         benchmark::DoNotOptimize(sumT);
@@ -97,7 +101,8 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     const double ours = g_seconds["store"], raw = g_seconds["raw"];
-    std::printf("1M-point series: SqliteStore::series %.1f ms, raw SELECT loop %.1f ms\n", ours * 1e3, raw * 1e3);
+    std::printf("1M-point series: SqliteStore::series %.1f ms, raw SELECT loop %.1f ms\n", ours * 1e3,
+                raw * 1e3);
     bench::figure("series_read_ms", ours * 1e3, "ms");
     bench::figure("series_read_ratio", raw > 0 ? ours / raw : 0, "x");
     return 0;

@@ -49,7 +49,8 @@ void BM_SqliteStore(benchmark::State& state) {
         const auto start = std::chrono::steady_clock::now();
         for (const auto& batch : batches)
             store->logMetrics(run.uuid, batch);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        best =
+            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     record(state, "store", best);
 }
@@ -85,7 +86,8 @@ void rawLoop(benchmark::State& state, const char* variant, const char* schema, c
             }
             bench::exec(db, "COMMIT");
         }
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        best =
+            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     sqlite3_finalize(insert);
     sqlite3_close(db);
@@ -95,12 +97,15 @@ void rawLoop(benchmark::State& state, const char* variant, const char* schema, c
 void BM_RawSameSchema(benchmark::State& state) {
     // MLflow's metrics table as in schema/mlflow_sqlite_c9d4e5f6a7b8.sql, its index, and ours.
     rawLoop(state, "raw_same_schema",
-            "CREATE TABLE metrics (\"key\" VARCHAR(250) NOT NULL, value FLOAT NOT NULL, timestamp BIGINT NOT NULL, "
-            "run_uuid VARCHAR(32) NOT NULL, step BIGINT DEFAULT '0' NOT NULL, is_nan BOOLEAN DEFAULT '0' NOT NULL, "
+            "CREATE TABLE metrics (\"key\" VARCHAR(250) NOT NULL, value FLOAT NOT NULL, timestamp BIGINT NOT "
+            "NULL, "
+            "run_uuid VARCHAR(32) NOT NULL, step BIGINT DEFAULT '0' NOT NULL, is_nan BOOLEAN DEFAULT '0' NOT "
+            "NULL, "
             "CONSTRAINT metric_pk PRIMARY KEY (\"key\", timestamp, step, run_uuid, value, is_nan), "
             "CHECK (is_nan IN (0, 1)));"
             "CREATE INDEX index_metrics_run_uuid ON metrics (run_uuid);"
-            "CREATE INDEX radt_metrics_run_key_time ON metrics (run_uuid, \"key\", timestamp, step, value, is_nan);",
+            "CREATE INDEX radt_metrics_run_key_time ON metrics (run_uuid, \"key\", timestamp, step, value, "
+            "is_nan);",
             "INSERT OR IGNORE INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
             "VALUES (?1, ?2, ?3, ?4, ?5, 0)");
 }
@@ -122,8 +127,8 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     const double ours = g_rate["store"], same = g_rate["raw_same_schema"], bare = g_rate["raw_bare"];
-    std::printf("SqliteStore %.0f samples/s, raw same schema %.0f samples/s, raw bare table %.0f samples/s\n", ours,
-                same, bare);
+    std::printf("SqliteStore %.0f samples/s, raw same schema %.0f samples/s, raw bare table %.0f samples/s\n",
+                ours, same, bare);
     bench::figure("store_ingest_samples_per_s", ours, "samples/s");
     bench::figure("store_ingest_ratio", same > 0 ? ours / same : 0, "x");
     bench::figure("store_ingest_vs_bare", bare > 0 ? ours / bare : 0, "x");

@@ -67,8 +67,8 @@ std::optional<std::string> findExecutable(const std::string& program) {
     return std::nullopt;
 }
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                           const std::string& logPath) {
+ChildProcess::ChildProcess(const std::vector<std::string>& argv,
+                           const std::map<std::string, std::string>& env, const std::string& logPath) {
     if (argv.empty())
         throw LaunchError("no command to run");
     const auto exe = findExecutable(argv[0]);

@@ -99,10 +99,10 @@ std::optional<ProcessStat> parseProcPidStat(const std::string& text) {
     if (f.size() < 22)
         return std::nullopt;
     try {
-        s.ppid = std::stoi(f[1]);      // field 4
-        s.utime = std::stoull(f[11]);  // field 14
-        s.stime = std::stoull(f[12]);  // field 15
-        s.threads = std::stoll(f[17]); // field 20
+        s.ppid = std::stoi(f[1]);       // field 4
+        s.utime = std::stoull(f[11]);   // field 14
+        s.stime = std::stoull(f[12]);   // field 15
+        s.threads = std::stoll(f[17]);  // field 20
         s.rssPages = std::stoll(f[21]); // field 24
     } catch (...) {
         return std::nullopt;

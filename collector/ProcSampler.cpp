@@ -36,7 +36,8 @@ void ProcSampler::sampleSystem(int64_t nowMs, std::vector<MetricPoint>& out) {
             out.push_back({"TOP - Memory Usage GB", usedKb / (1024.0 * 1024.0), nowMs, 0});
             if (mem->totalKb > 0)
                 out.push_back({"TOP - Memory Utilization", 100.0 * usedKb / mem->totalKb, nowMs, 0});
-            const double swapUsedKb = static_cast<double>(mem->swapTotalKb - std::min(mem->swapFreeKb, mem->swapTotalKb));
+            const double swapUsedKb =
+                static_cast<double>(mem->swapTotalKb - std::min(mem->swapFreeKb, mem->swapTotalKb));
             out.push_back({"TOP - Swap Memory GB", swapUsedKb / (1024.0 * 1024.0), nowMs, 0});
         }
     }
@@ -90,7 +91,8 @@ void ProcSampler::sampleTree(int64_t nowMs, std::vector<MetricPoint>& out) {
         const double pct = 100.0 * (static_cast<double>(deltaTicks) / m_ticksPerSecond) / seconds;
         out.push_back({"PROC - CPU Utilization", pct, nowMs, 0});
     }
-    out.push_back({"PROC - RSS MB", static_cast<double>(rssPages) * m_pageSize / (1024.0 * 1024.0), nowMs, 0});
+    out.push_back(
+        {"PROC - RSS MB", static_cast<double>(rssPages) * m_pageSize / (1024.0 * 1024.0), nowMs, 0});
     out.push_back({"PROC - Threads", static_cast<double>(threads), nowMs, 0});
     m_lastTicks = std::move(ticks);
     m_lastTreeSampleMs = nowMs;

@@ -42,7 +42,7 @@ std::string join(const std::vector<std::string>& parts, size_t from, const char*
 } // namespace
 
 const std::vector<std::string>& knownListeners() {
-    static const std::vector<std::string> names = {"top", "proc", "smi", "dcgmi", "ps", "iostat",
+    static const std::vector<std::string> names = {"top", "proc",       "smi",  "dcgmi",   "ps",  "iostat",
                                                    "net", "tegrastats", "nsys", "nsysraw", "ncu", "ncuraw"};
     return names;
 }
@@ -56,7 +56,8 @@ std::vector<std::string> parseListeners(const std::string& text) {
     size_t start = 0;
     while (start <= text.size()) {
         const size_t end = text.find('+', start);
-        const std::string name = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        const std::string name =
+            text.substr(start, end == std::string::npos ? std::string::npos : end - start);
         if (!name.empty()) {
             const auto& known = knownListeners();
             if (std::find(known.begin(), known.end(), name) == known.end())
@@ -72,16 +73,18 @@ std::vector<std::string> parseListeners(const std::string& text) {
     return out;
 }
 
-std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options, const std::string& model,
+std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options,
+                                                            const std::string& model,
                                                             const std::string& workload,
                                                             const std::string& letter) {
     const std::vector<std::string>& cmd = options.command;
     const size_t firstArg = 1;
     std::vector<std::pair<std::string, std::string>> params = {
-        {"workload", workload},     {"letter", letter},          {"model", model},
-        {"params", join(cmd, firstArg, " ")},
-        {"max_epoch", "0"},         {"max_time", "0"},           {"manual", "False"},
-        {"devices", options.devices}, {"collocation", "-"},      {"listeners", options.listeners}};
+        {"workload", workload}, {"letter", letter},
+        {"model", model},       {"params", join(cmd, firstArg, " ")},
+        {"max_epoch", "0"},     {"max_time", "0"},
+        {"manual", "False"},    {"devices", options.devices},
+        {"collocation", "-"},   {"listeners", options.listeners}};
     auto has = [&](const std::string& key) {
         return std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
     };
@@ -96,7 +99,8 @@ std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& op
         if (auto eq = key.find('='); eq != std::string::npos) {
             value = key.substr(eq + 1);
             key.erase(eq);
-        } else if (i + 1 < cmd.size() && (cmd[i + 1].empty() || cmd[i + 1][0] != '-' || isNumber(cmd[i + 1].substr(1)))) {
+        } else if (i + 1 < cmd.size() &&
+                   (cmd[i + 1].empty() || cmd[i + 1][0] != '-' || isNumber(cmd[i + 1].substr(1)))) {
             value = cmd[++i];
         }
         if (key.empty() || has(key))
@@ -183,7 +187,8 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
     const std::string letter = m_options.devices;
     for (const std::string& l : listeners)
         if (!listenerImplemented(l))
-            m_messages("listener '" + l + "' is not available in this build yet; the run continues without it");
+            m_messages("listener '" + l +
+                       "' is not available in this build yet; the run continues without it");
 
     NewRun spec;
     spec.experimentId = experimentId;
@@ -260,7 +265,8 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
     }
     child->finishOutput(2000);
 
-    outcome.status = stopped ? RunStatus::Killed : (outcome.exit.ok() ? RunStatus::Finished : RunStatus::Failed);
+    outcome.status =
+        stopped ? RunStatus::Killed : (outcome.exit.ok() ? RunStatus::Finished : RunStatus::Failed);
     // Retry the last batch for a while: the run must not end with samples silently dropped.
     for (int attempt = 0; attempt < 50 && !flush(pending, uuid, warned); ++attempt)
         std::this_thread::sleep_for(std::chrono::milliseconds(200));

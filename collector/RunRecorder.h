@@ -19,17 +19,17 @@ struct RunOptions {
     std::string listeners = "top+proc";
     std::string devices = "0";
     double intervalSeconds = 1.0;
-    int graceMs = 10000;          ///< SIGTERM -> SIGKILL delay when stopping the workload
+    int graceMs = 10000;              ///< SIGTERM -> SIGKILL delay when stopping the workload
     std::vector<std::string> command; ///< script.py args... or program args...
-    std::string storeUri;         ///< handed to the workload as MLFLOW_TRACKING_URI
+    std::string storeUri;             ///< handed to the workload as MLFLOW_TRACKING_URI
 };
 
 struct RunOutcome {
     Run run;
     RunStatus status = RunStatus::Finished;
     ExitStatus exit;
-    size_t samples = 0;     ///< metric points written
-    size_t unwritten = 0;   ///< points the store refused until the end (0 unless it failed)
+    size_t samples = 0;   ///< metric points written
+    size_t unwritten = 0; ///< points the store refused until the end (0 unless it failed)
 };
 
 /// The listeners this build knows, and those it can sample now.
@@ -40,7 +40,8 @@ bool listenerImplemented(const std::string& name);
 std::vector<std::string> parseListeners(const std::string& text);
 
 /// Params as radT records them: model, params (raw string), one per --flag, data, ...
-std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options, const std::string& model,
+std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options,
+                                                            const std::string& model,
                                                             const std::string& workload,
                                                             const std::string& letter);
 

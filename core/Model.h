@@ -29,8 +29,8 @@ struct Run {
     std::string name;
     int64_t experimentId = 0;
     RunStatus status = RunStatus::Running;
-    int64_t startTime = 0;              ///< ms since epoch
-    std::optional<int64_t> endTime;     ///< ms since epoch, unset while running
+    int64_t startTime = 0;          ///< ms since epoch
+    std::optional<int64_t> endTime; ///< ms since epoch, unset while running
     std::string artifactUri;
     std::map<std::string, std::string> params;
     std::map<std::string, std::string> tags;

@@ -24,9 +24,8 @@ constexpr int kBusyTimeoutMs = 10000;
 constexpr double kMlflowMaxFloat = 1.7976931348623157e308; // what MLflow stores for +-inf
 
 // Explorer read index: covers (run, key) series reads in time order. MLflow ignores it.
-constexpr const char* kReadIndexSql =
-    "CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
-    "(run_uuid, \"key\", timestamp, step, value, is_nan)";
+constexpr const char* kReadIndexSql = "CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
+                                      "(run_uuid, \"key\", timestamp, step, value, is_nan)";
 
 const char* const kRequiredTables[] = {"experiments", "runs", "metrics", "params", "tags"};
 
@@ -43,7 +42,9 @@ bool betterLatest(int64_t step, int64_t ts, double value, const LatestMetric& th
 // BEGIN IMMEDIATE ... COMMIT, rolled back when an exception leaves the scope.
 class SqliteStore::Transaction {
 public:
-    explicit Transaction(sqlite3* db) : m_db(db) { sqliteExec(db, "BEGIN IMMEDIATE", "cannot start a transaction"); }
+    explicit Transaction(sqlite3* db) : m_db(db) {
+        sqliteExec(db, "BEGIN IMMEDIATE", "cannot start a transaction");
+    }
     ~Transaction() {
         if (!m_done)
             sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -87,7 +88,8 @@ void SqliteStore::openFile(OpenMode mode) {
             throw StoreError("cannot create store " + shown + ": directory " + path.parent_path().string() +
                              " does not exist");
     } else if (::access(m_path.c_str(), R_OK) != 0) {
-        throw StoreError("cannot open store " + shown + ": " + m_path + " is not readable (permission denied)");
+        throw StoreError("cannot open store " + shown + ": " + m_path +
+                         " is not readable (permission denied)");
     }
 
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
@@ -221,7 +223,8 @@ int64_t SqliteStore::getOrCreateExperiment(const std::string& name) {
                                     ? ", creation_time, last_update_time) VALUES (?, ?, ?, 'active', ?, ?)"
                                     : ") VALUES (?, ?, ?, 'active')";
     SqliteStatement insert(m_db, "INSERT INTO experiments (experiment_id, name, artifact_location, "
-                                 "lifecycle_stage" + columns);
+                                 "lifecycle_stage" +
+                                     columns);
     insert.bind(1, id).bind(2, name).bind(3, artifactRoot() + "/" + std::to_string(id));
     if (m_columns["experiments"].count("creation_time"))
         insert.bind(4, now).bind(5, now);
@@ -247,10 +250,11 @@ Run SqliteStore::createRun(const NewRun& spec) {
     if (!exp.step())
         throw StoreError("cannot create run: experiment " + std::to_string(spec.experimentId) +
                          " does not exist in " + m_uri.display());
-    SqliteStatement insert(m_db, "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, "
-                                 "user_id, status, start_time, end_time, source_version, lifecycle_stage, "
-                                 "artifact_uri, experiment_id) "
-                                 "VALUES (?, ?, 'LOCAL', ?, '', ?, ?, ?, NULL, '', 'active', ?, ?)");
+    SqliteStatement insert(m_db,
+                           "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, "
+                           "user_id, status, start_time, end_time, source_version, lifecycle_stage, "
+                           "artifact_uri, experiment_id) "
+                           "VALUES (?, ?, 'LOCAL', ?, '', ?, ?, ?, NULL, '', 'active', ?, ?)");
     insert.bind(1, run.uuid).bind(2, run.name).bind(3, spec.sourceName).bind(4, spec.userId);
     insert.bind(5, std::string(toString(run.status))).bind(6, run.startTime).bind(7, run.artifactUri);
     insert.bind(8, spec.experimentId).execute();
@@ -312,7 +316,8 @@ void SqliteStore::logParams(const std::string& runUuid,
     tx.commit();
 }
 
-void SqliteStore::setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) {
+void SqliteStore::setTags(const std::string& runUuid,
+                          const std::vector<std::pair<std::string, std::string>>& tags) {
     for (const auto& [key, value] : tags) {
         mlflow::validateKey(key, "tag");
         mlflow::validateTagValue(key, value);
@@ -370,16 +375,18 @@ void SqliteStore::logMetrics(const std::string& runUuid, const std::vector<Metri
 }
 
 std::vector<Experiment> SqliteStore::experiments() {
-    SqliteStatement stmt(m_db, "SELECT experiment_id, name, artifact_location, lifecycle_stage, " +
-                                   columnOr("experiments", "creation_time", "NULL") +
-                                   " FROM experiments WHERE lifecycle_stage = 'active' ORDER BY experiment_id");
+    SqliteStatement stmt(m_db,
+                         "SELECT experiment_id, name, artifact_location, lifecycle_stage, " +
+                             columnOr("experiments", "creation_time", "NULL") +
+                             " FROM experiments WHERE lifecycle_stage = 'active' ORDER BY experiment_id");
     std::vector<Experiment> result;
     while (stmt.step())
         result.push_back({stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.int64(4)});
     return result;
 }
 
-std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::string& bindValue, bool bindInt) {
+std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::string& bindValue,
+                                        bool bindInt) {
     auto bindFilter = [&](SqliteStatement& stmt) {
         if (where.empty())
             return;
@@ -389,8 +396,10 @@ std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::str
             stmt.bind(1, bindValue);
     };
     const std::string filter = " WHERE r.lifecycle_stage = 'active'" + (where.empty() ? "" : " AND " + where);
-    SqliteStatement runs(m_db, "SELECT r.run_uuid, r.name, r.experiment_id, r.status, r.start_time, r.end_time, "
-                               "r.artifact_uri FROM runs r" + filter + " ORDER BY r.start_time, r.run_uuid");
+    SqliteStatement runs(m_db,
+                         "SELECT r.run_uuid, r.name, r.experiment_id, r.status, r.start_time, r.end_time, "
+                         "r.artifact_uri FROM runs r" +
+                             filter + " ORDER BY r.start_time, r.run_uuid");
     bindFilter(runs);
     std::vector<Run> result;
     std::map<std::string, size_t> index;
@@ -443,7 +452,8 @@ std::optional<Run> SqliteStore::run(const std::string& runUuid) {
 std::vector<std::string> SqliteStore::metricKeys(const std::vector<std::string>& runUuids) {
     // latest_metrics has one row per (key, run): far cheaper than DISTINCT over every sample.
     SqliteStatement stmt(m_db, std::string("SELECT DISTINCT \"key\" FROM ") +
-                                   (m_hasLatestMetrics ? "latest_metrics" : "metrics") + " WHERE run_uuid = ?");
+                                   (m_hasLatestMetrics ? "latest_metrics" : "metrics") +
+                                   " WHERE run_uuid = ?");
     std::set<std::string> keys;
     for (const std::string& uuid : runUuids) {
         stmt.bind(1, uuid);
@@ -480,7 +490,8 @@ Series SqliteStore::series(const std::string& runUuid, const std::string& key) {
     return querySeries(runUuid, key, std::nullopt);
 }
 
-Series SqliteStore::seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) {
+Series SqliteStore::seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
+                                int64_t toMs) {
     return querySeries(runUuid, key, std::make_pair(fromMs, toMs));
 }
 
@@ -488,9 +499,10 @@ Series SqliteStore::querySeries(const std::string& runUuid, const std::string& k
                                 std::optional<std::pair<int64_t, int64_t>> range) {
     // Whole series without a range test: the bound check per row costs measurably at 1M points.
     const std::string step = columnOr("metrics", "step", "0");
-    SqliteStatement stmt(m_db, "SELECT timestamp, " + step + ", value, " + columnOr("metrics", "is_nan", "0") +
-                                   " FROM metrics WHERE run_uuid = ? AND \"key\" = ?" +
-                                   (range ? " AND timestamp BETWEEN ? AND ?" : "") + " ORDER BY timestamp, " + step);
+    SqliteStatement stmt(
+        m_db, "SELECT timestamp, " + step + ", value, " + columnOr("metrics", "is_nan", "0") +
+                  " FROM metrics WHERE run_uuid = ? AND \"key\" = ?" +
+                  (range ? " AND timestamp BETWEEN ? AND ?" : "") + " ORDER BY timestamp, " + step);
     stmt.bind(1, runUuid).bind(2, key);
     if (range)
         stmt.bind(3, range->first).bind(4, range->second);

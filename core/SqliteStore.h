@@ -37,7 +37,8 @@ public:
     void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) override;
     void logParams(const std::string& runUuid,
                    const std::vector<std::pair<std::string, std::string>>& params) override;
-    void setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) override;
+    void setTags(const std::string& runUuid,
+                 const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
 
     std::vector<Experiment> experiments() override;
@@ -46,7 +47,8 @@ public:
     std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;
     std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;
     Series series(const std::string& runUuid, const std::string& key) override;
-    Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) override;
+    Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
+                       int64_t toMs) override;
 
 private:
     class Transaction;
@@ -60,7 +62,8 @@ private:
     std::vector<Run> queryRuns(const std::string& where, const std::string& bindValue, bool bindInt);
     Series querySeries(const std::string& runUuid, const std::string& key,
                        std::optional<std::pair<int64_t, int64_t>> range);
-    std::string columnOr(const std::string& table, const std::string& column, const std::string& fallback) const;
+    std::string columnOr(const std::string& table, const std::string& column,
+                         const std::string& fallback) const;
 
     StoreUri m_uri;
     std::string m_path;

@@ -40,7 +40,8 @@ public:
     virtual int64_t getOrCreateExperiment(const std::string& name) = 0;
     /// Creates a run with a fresh 32-hex uuid and returns it (artifact dir recorded in artifact_uri).
     virtual Run createRun(const NewRun& run) = 0;
-    virtual void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) = 0;
+    virtual void setRunStatus(const std::string& runUuid, RunStatus status,
+                              std::optional<int64_t> endTime) = 0;
     /// Params are immutable as in MLflow: logging the same key with another value is an error.
     virtual void logParams(const std::string& runUuid,
                            const std::vector<std::pair<std::string, std::string>>& params) = 0;

@@ -57,14 +57,16 @@ nlohmann::json storeListingJson(Store& store) {
                     nlohmann::json latest = nlohmann::json::object();
                     for (const auto& [key, m] : store.latestMetrics(r->uuid))
                         latest[key] = std::isfinite(m.value) ? nlohmann::json(m.value) : nlohmann::json();
-                    jruns.push_back({{"run_uuid", r->uuid},
-                                     {"name", r->name},
-                                     {"status", toString(r->status)},
-                                     {"letter", r->params.count("letter") ? nlohmann::json(r->letter()) : nlohmann::json()},
-                                     {"start_time", r->startTime},
-                                     {"end_time", r->endTime ? nlohmann::json(*r->endTime) : nlohmann::json()},
-                                     {"params", r->params},
-                                     {"latest_metrics", latest}});
+                    jruns.push_back(
+                        {{"run_uuid", r->uuid},
+                         {"name", r->name},
+                         {"status", toString(r->status)},
+                         {"letter",
+                          r->params.count("letter") ? nlohmann::json(r->letter()) : nlohmann::json()},
+                         {"start_time", r->startTime},
+                         {"end_time", r->endTime ? nlohmann::json(*r->endTime) : nlohmann::json()},
+                         {"params", r->params},
+                         {"latest_metrics", latest}});
                 }
                 workloads.push_back({{"id", workload.empty() ? nlohmann::json() : nlohmann::json(workload)},
                                      {"runs", jruns}});

@@ -8,14 +8,14 @@ namespace radt {
 struct StoreUri {
     enum class Kind { Sqlite, Postgres };
     Kind kind = Kind::Sqlite;
-    std::string text;     ///< as given (may hold a password: never print it, use display())
-    std::string path;     ///< Sqlite: the file path as written (relative to the working directory)
-    std::string user;     ///< Postgres fields
+    std::string text; ///< as given (may hold a password: never print it, use display())
+    std::string path; ///< Sqlite: the file path as written (relative to the working directory)
+    std::string user; ///< Postgres fields
     std::string password;
     std::string host;
     std::string port;
     std::string database;
-    std::string query;    ///< Postgres: what follows '?', e.g. host=/socket/dir
+    std::string query; ///< Postgres: what follows '?', e.g. host=/socket/dir
 
     /// The URI with any password replaced by "***".
     std::string display() const;

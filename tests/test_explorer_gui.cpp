@@ -61,7 +61,8 @@ protected:
     QString uuid(const char* label) const { return QString::fromStdString(s_sample->runs.at(label)); }
     QModelIndex workloadIndex(const char* experiment, const char* workload) const {
         const RunTreeModel& model = *m_window->runTreeModel();
-        return findChild(model, findChild(model, QModelIndex(), experiment), QStringLiteral("workload %1").arg(workload));
+        return findChild(model, findChild(model, QModelIndex(), experiment),
+                         QStringLiteral("workload %1").arg(workload));
     }
 
     static test::TempDir* s_dir;

@@ -46,9 +46,11 @@ TEST(MlflowCompat, WritesIntoRealMlflowDatabaseKeepItValid) {
         EXPECT_EQ(exps[0].name, "Default");
         const int64_t exp = store->getOrCreateExperiment("radt compat");
         EXPECT_EQ(exp, 1);
-        radt::Run run = store->createRun({exp, "(1 0) train.py", 1700000000000, "tester", "train.py", RunStatus::Running});
+        radt::Run run = store->createRun(
+            {exp, "(1 0) train.py", 1700000000000, "tester", "train.py", RunStatus::Running});
         uuid = run.uuid;
-        store->logParams(uuid, {{"workload", "1"}, {"letter", "0"}, {"model", "train.py"}, {"batch-size", "256"}});
+        store->logParams(uuid,
+                         {{"workload", "1"}, {"letter", "0"}, {"model", "train.py"}, {"batch-size", "256"}});
         store->setTags(uuid, {{"mlflow.parentRunId", uuid}});
         std::vector<MetricPoint> points;
         for (int i = 0; i < 10000; ++i)
@@ -83,15 +85,19 @@ TEST(MlflowCompat, WritesIntoRealMlflowDatabaseKeepItValid) {
     EXPECT_EQ(query(path, "SELECT count(*) FROM latest_metrics")[0][0], "3");
 
     // Storage classes MLflow's SQLAlchemy models read back.
-    EXPECT_EQ(query(path, "SELECT DISTINCT typeof(value), typeof(timestamp), typeof(step), typeof(is_nan), "
-                          "typeof(run_uuid), typeof(\"key\") FROM metrics"),
-              (std::vector<std::vector<std::string>>{{"real", "integer", "integer", "integer", "text", "text"}}));
+    EXPECT_EQ(
+        query(path, "SELECT DISTINCT typeof(value), typeof(timestamp), typeof(step), typeof(is_nan), "
+                    "typeof(run_uuid), typeof(\"key\") FROM metrics"),
+        (std::vector<std::vector<std::string>>{{"real", "integer", "integer", "integer", "text", "text"}}));
     EXPECT_EQ(query(path, "SELECT typeof(start_time), typeof(end_time), typeof(experiment_id), status, "
                           "source_type, lifecycle_stage, length(run_uuid) FROM runs"),
-              (std::vector<std::vector<std::string>>{{"integer", "integer", "integer", "FINISHED", "LOCAL", "active", "32"}}));
-    EXPECT_EQ(query(path, "SELECT DISTINCT typeof(value) FROM params"), (std::vector<std::vector<std::string>>{{"text"}}));
-    EXPECT_EQ(query(path, "SELECT typeof(experiment_id), typeof(creation_time), lifecycle_stage FROM experiments "
-                          "WHERE name = 'radt compat'"),
+              (std::vector<std::vector<std::string>>{
+                  {"integer", "integer", "integer", "FINISHED", "LOCAL", "active", "32"}}));
+    EXPECT_EQ(query(path, "SELECT DISTINCT typeof(value) FROM params"),
+              (std::vector<std::vector<std::string>>{{"text"}}));
+    EXPECT_EQ(query(path,
+                    "SELECT typeof(experiment_id), typeof(creation_time), lifecycle_stage FROM experiments "
+                    "WHERE name = 'radt compat'"),
               (std::vector<std::vector<std::string>>{{"integer", "integer", "active"}}));
     // NaN and inf as MLflow stores them.
     EXPECT_EQ(query(path, "SELECT value, is_nan FROM metrics WHERE \"key\" = 'loss' ORDER BY step"),

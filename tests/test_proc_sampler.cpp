@@ -7,9 +7,9 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-#include <sys/wait.h>
 
 using namespace radt;
 

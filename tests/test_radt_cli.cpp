@@ -53,8 +53,8 @@ std::string storeUri(const TempDir& dir) {
 
 TEST(RadtCli, RecordsTheDemoWorkloadEndToEnd) {
     TempDir dir;
-    const Result r = radtRun(dir, {"--store", storeUri(dir), "--interval", "0.2", "-e", "demo", kDemo, "--epochs", "4",
-                               "--data-size", "6000", "--batch-size", "64"});
+    const Result r = radtRun(dir, {"--store", storeUri(dir), "--interval", "0.2", "-e", "demo", kDemo,
+                                   "--epochs", "4", "--data-size", "6000", "--batch-size", "64"});
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_NE(r.out.find("epoch 4/4"), std::string::npos) << "workload stdout is passed through";
     EXPECT_NE(r.err.find("FINISHED"), std::string::npos) << r.err;
@@ -131,8 +131,9 @@ TEST(RadtCli, FailingWorkloadIsRecordedFailedWithItsExitCode) {
 TEST(RadtCli, SigtermStopsTheWorkloadAndClosesTheRunKilled) {
     TempDir dir;
     // The workload writes its pid, then sleeps; radt must terminate it when radt is told to stop.
-    test::writeFile(dir.file("sleepy.py"),
-                    "import os, time\nopen(os.environ['PIDFILE'], 'w').write(str(os.getpid()))\ntime.sleep(60)\n");
+    test::writeFile(
+        dir.file("sleepy.py"),
+        "import os, time\nopen(os.environ['PIDFILE'], 'w').write(str(os.getpid()))\ntime.sleep(60)\n");
     setenv("PIDFILE", dir.file("pid").c_str(), 1);
     const std::string uri = storeUri(dir);
     const pid_t pid = fork();
@@ -141,8 +142,8 @@ TEST(RadtCli, SigtermStopsTheWorkloadAndClosesTheRunKilled) {
         const int devnull = open("/dev/null", O_WRONLY);
         dup2(devnull, 1);
         dup2(devnull, 2);
-        execl(kRadt.c_str(), "radt", "--store", uri.c_str(), "--interval", "0.2", dir.file("sleepy.py").c_str(),
-              nullptr);
+        execl(kRadt.c_str(), "radt", "--store", uri.c_str(), "--interval", "0.2",
+              dir.file("sleepy.py").c_str(), nullptr);
         _exit(127);
     }
     std::string childPid;
@@ -165,7 +166,8 @@ TEST(RadtCli, SigtermStopsTheWorkloadAndClosesTheRunKilled) {
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].status, RunStatus::Killed);
     EXPECT_TRUE(runs[0].endTime);
-    EXPECT_FALSE(store->series(runs[0].uuid, "PROC - RSS MB").empty()) << "samples taken before the stop are kept";
+    EXPECT_FALSE(store->series(runs[0].uuid, "PROC - RSS MB").empty())
+        << "samples taken before the stop are kept";
 }
 
 TEST(RadtCli, BadInvocationsFailClearlyAndCreateNoRun) {

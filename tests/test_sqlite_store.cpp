@@ -54,8 +54,8 @@ TEST(SqliteStore, CreatesMlflowSchemaWithAlembicVersionAndDefaultExperiment) {
     sqlite3_step(stmt);
     EXPECT_EQ(sqlite3_column_int(stmt, 0), 41); // every table of MLflow's schema, as in the fixture
     sqlite3_finalize(stmt);
-    sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name='radt_metrics_run_key_time'", -1, &stmt,
-                       nullptr);
+    sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name='radt_metrics_run_key_time'", -1,
+                       &stmt, nullptr);
     sqlite3_step(stmt);
     EXPECT_EQ(sqlite3_column_int(stmt, 0), 1);
     sqlite3_finalize(stmt);
@@ -82,7 +82,8 @@ TEST(SqliteStore, RoundTripRunParamsTagsMetrics) {
         uuid = run.uuid;
         EXPECT_TRUE(isRunUuid(uuid));
         EXPECT_NE(run.artifactUri.find(uuid), std::string::npos);
-        store->logParams(uuid, {{"workload", "1"}, {"letter", "0"}, {"model", "train.py"}, {"batch-size", "256"}});
+        store->logParams(uuid,
+                         {{"workload", "1"}, {"letter", "0"}, {"model", "train.py"}, {"batch-size", "256"}});
         store->logParams(uuid, {{"letter", "0"}}); // same value again is fine, as in MLflow
         store->setTags(uuid, {{"mlflow.parentRunId", "abc"}});
         std::vector<MetricPoint> points;
@@ -137,12 +138,13 @@ TEST(SqliteStore, LatestMetricsKeepsGreatestStepThenTimestampThenValue) {
     auto store = freshStore(dir);
     radt::Run run = store->createRun({0, "r", 1000, "u", "s", RunStatus::Running});
     store->logMetrics(run.uuid, {{"acc", 0.5, 5000, 3}, {"acc", 0.7, 4000, 2}});
-    EXPECT_DOUBLE_EQ(store->latestMetrics(run.uuid).at("acc").value, 0.5); // step 3 wins over later batch order
-    store->logMetrics(run.uuid, {{"acc", 0.9, 3000, 2}});                 // smaller step: no change
+    EXPECT_DOUBLE_EQ(store->latestMetrics(run.uuid).at("acc").value,
+                     0.5);                                // step 3 wins over later batch order
+    store->logMetrics(run.uuid, {{"acc", 0.9, 3000, 2}}); // smaller step: no change
     EXPECT_DOUBLE_EQ(store->latestMetrics(run.uuid).at("acc").value, 0.5);
-    store->logMetrics(run.uuid, {{"acc", 0.6, 5000, 3}});                 // same step+ts, greater value
+    store->logMetrics(run.uuid, {{"acc", 0.6, 5000, 3}}); // same step+ts, greater value
     EXPECT_DOUBLE_EQ(store->latestMetrics(run.uuid).at("acc").value, 0.6);
-    store->logMetrics(run.uuid, {{"acc", 0.1, 6000, 3}});                 // later timestamp
+    store->logMetrics(run.uuid, {{"acc", 0.1, 6000, 3}}); // later timestamp
     EXPECT_DOUBLE_EQ(store->latestMetrics(run.uuid).at("acc").value, 0.1);
 }
 
@@ -150,26 +152,42 @@ TEST(SqliteStore, EnforcesMlflowLimitsWithClearErrors) {
     TempDir dir;
     auto store = freshStore(dir);
     radt::Run run = store->createRun({0, "r", 0, "u", "s", RunStatus::Running});
-    EXPECT_NE(errorOf([&] { store->logMetrics(run.uuid, {{"bad%key", 1, 1, 0}}); }).find("'bad%key'"),
+    EXPECT_NE(errorOf([&] {
+                  store->logMetrics(run.uuid, {{"bad%key", 1, 1, 0}});
+              }).find("'bad%key'"),
               std::string::npos);
-    EXPECT_NE(errorOf([&] { store->logMetrics(run.uuid, {{std::string(251, 'k'), 1, 1, 0}}); }).find("251 characters"),
+    EXPECT_NE(errorOf([&] {
+                  store->logMetrics(run.uuid, {{std::string(251, 'k'), 1, 1, 0}});
+              }).find("251 characters"),
               std::string::npos);
-    EXPECT_NE(errorOf([&] { store->logParams(run.uuid, {{"p", std::string(6001, 'v')}}); }).find("at most 6000"),
+    EXPECT_NE(errorOf([&] {
+                  store->logParams(run.uuid, {{"p", std::string(6001, 'v')}});
+              }).find("at most 6000"),
               std::string::npos);
-    EXPECT_NE(errorOf([&] { store->setTags(run.uuid, {{"t", std::string(8001, 'v')}}); }).find("at most 8000"),
+    EXPECT_NE(errorOf([&] {
+                  store->setTags(run.uuid, {{"t", std::string(8001, 'v')}});
+              }).find("at most 8000"),
               std::string::npos);
     EXPECT_NE(errorOf([&] { store->getOrCreateExperiment(std::string(257, 'e')); }).find("at most 256"),
               std::string::npos);
     EXPECT_NE(errorOf([&] { store->getOrCreateExperiment(""); }).find("empty"), std::string::npos);
     store->logParams(run.uuid, {{"lr", "0.1"}});
-    EXPECT_NE(errorOf([&] { store->logParams(run.uuid, {{"lr", "0.2"}}); }).find("cannot change"), std::string::npos);
-    EXPECT_NE(errorOf([&] { store->logMetrics("0123456789abcdef0123456789abcdef", {{"k", 1, 1, 0}}); })
-                  .find("not found"),
+    EXPECT_NE(errorOf([&] {
+                  store->logParams(run.uuid, {{"lr", "0.2"}});
+              }).find("cannot change"),
               std::string::npos);
-    EXPECT_NE(errorOf([&] { store->createRun({42, "r", 0, "u", "s", RunStatus::Running}); }).find("experiment 42"),
+    EXPECT_NE(errorOf([&] {
+                  store->logMetrics("0123456789abcdef0123456789abcdef", {{"k", 1, 1, 0}});
+              }).find("not found"),
+              std::string::npos);
+    EXPECT_NE(errorOf([&] {
+                  store->createRun({42, "r", 0, "u", "s", RunStatus::Running});
+              }).find("experiment 42"),
               std::string::npos);
     // A failed batch leaves nothing behind: one transaction.
-    EXPECT_FALSE(errorOf([&] { store->logMetrics(run.uuid, {{"good", 1, 1, 0}, {"b@d", 2, 2, 0}}); }).empty());
+    EXPECT_FALSE(errorOf([&] {
+                     store->logMetrics(run.uuid, {{"good", 1, 1, 0}, {"b@d", 2, 2, 0}});
+                 }).empty());
     EXPECT_TRUE(store->series(run.uuid, "good").empty());
     EXPECT_TRUE(mlflow::isValidKey("SMI - Power Draw"));
     EXPECT_TRUE(mlflow::isValidKey("a/b.c-d_e:f"));
@@ -179,12 +197,14 @@ TEST(SqliteStore, EnforcesMlflowLimitsWithClearErrors) {
 TEST(SqliteStore, MissingPathErrorsAndCreatesNothing) {
     TempDir dir;
     const std::string missing = dir.file("nope.db");
-    EXPECT_NE(errorOf([&] { openStore("sqlite:///" + missing, OpenMode::OpenExisting); }).find("no such file"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf([&] { openStore("sqlite:///" + missing, OpenMode::OpenExisting); }).find("no such file"),
+        std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(missing));
     const std::string noDir = dir.file("no/such/dir/x.db");
-    EXPECT_NE(errorOf([&] { openStore("sqlite:///" + noDir, OpenMode::CreateIfMissing); }).find("does not exist"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf([&] { openStore("sqlite:///" + noDir, OpenMode::CreateIfMissing); }).find("does not exist"),
+        std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(dir.file("no")));
 }
 
@@ -213,8 +233,8 @@ TEST(SqliteStore, ForeignSqliteDatabaseIsRejectedUnchanged) {
     const std::string path = dir.file("other.db");
     sqlite3* db = nullptr;
     sqlite3_open(path.c_str(), &db);
-    sqlite3_exec(db, "CREATE TABLE runs(x); CREATE TABLE notes(y); INSERT INTO notes VALUES (1);", nullptr, nullptr,
-                 nullptr);
+    sqlite3_exec(db, "CREATE TABLE runs(x); CREATE TABLE notes(y); INSERT INTO notes VALUES (1);", nullptr,
+                 nullptr, nullptr);
     sqlite3_close(db);
     const std::string before = fileBytes(path);
     for (OpenMode mode : {OpenMode::OpenExisting, OpenMode::CreateIfMissing}) {
@@ -251,25 +271,26 @@ TEST(SqliteStore, OldGenerationWithoutLatestMetricsDerivesThem) {
     sqlite3* db = nullptr;
     sqlite3_open(path.c_str(), &db);
     // MLflow 1.0-era tables (2019): no latest_metrics, no deleted_time, no creation_time.
-    sqlite3_exec(db,
-                 "CREATE TABLE experiments (experiment_id INTEGER PRIMARY KEY, name VARCHAR(256) UNIQUE NOT NULL, "
-                 "artifact_location VARCHAR(256), lifecycle_stage VARCHAR(32));"
-                 "CREATE TABLE runs (run_uuid VARCHAR(32) PRIMARY KEY, name VARCHAR(250), source_type VARCHAR(20), "
-                 "source_name VARCHAR(500), entry_point_name VARCHAR(50), user_id VARCHAR(256), status VARCHAR(20), "
-                 "start_time BIGINT, end_time BIGINT, source_version VARCHAR(50), lifecycle_stage VARCHAR(20), "
-                 "artifact_uri VARCHAR(200), experiment_id INTEGER);"
-                 "CREATE TABLE metrics (key VARCHAR(250), value FLOAT, timestamp BIGINT, run_uuid VARCHAR(32), "
-                 "step BIGINT DEFAULT 0, is_nan BOOLEAN DEFAULT 0);"
-                 "CREATE TABLE params (key VARCHAR(250), value VARCHAR(250), run_uuid VARCHAR(32));"
-                 "CREATE TABLE tags (key VARCHAR(250), value VARCHAR(250), run_uuid VARCHAR(32));"
-                 "INSERT INTO experiments VALUES (0, 'Default', '/mlruns/0', 'active');"
-                 "INSERT INTO runs VALUES ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', '', 'LOCAL', 'train.py', '', 'me', "
-                 "'FINISHED', 1000, 9000, '', 'active', '/mlruns/0/a', 0);"
-                 "INSERT INTO params VALUES ('workload', '3', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');"
-                 "INSERT INTO tags VALUES ('mlflow.runName', 'old run', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');"
-                 "INSERT INTO metrics VALUES ('SN Active', 0.5, 2000, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 0, 0);"
-                 "INSERT INTO metrics VALUES ('SN Active', 0.7, 3000, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 0, 0);",
-                 nullptr, nullptr, nullptr);
+    sqlite3_exec(
+        db,
+        "CREATE TABLE experiments (experiment_id INTEGER PRIMARY KEY, name VARCHAR(256) UNIQUE NOT NULL, "
+        "artifact_location VARCHAR(256), lifecycle_stage VARCHAR(32));"
+        "CREATE TABLE runs (run_uuid VARCHAR(32) PRIMARY KEY, name VARCHAR(250), source_type VARCHAR(20), "
+        "source_name VARCHAR(500), entry_point_name VARCHAR(50), user_id VARCHAR(256), status VARCHAR(20), "
+        "start_time BIGINT, end_time BIGINT, source_version VARCHAR(50), lifecycle_stage VARCHAR(20), "
+        "artifact_uri VARCHAR(200), experiment_id INTEGER);"
+        "CREATE TABLE metrics (key VARCHAR(250), value FLOAT, timestamp BIGINT, run_uuid VARCHAR(32), "
+        "step BIGINT DEFAULT 0, is_nan BOOLEAN DEFAULT 0);"
+        "CREATE TABLE params (key VARCHAR(250), value VARCHAR(250), run_uuid VARCHAR(32));"
+        "CREATE TABLE tags (key VARCHAR(250), value VARCHAR(250), run_uuid VARCHAR(32));"
+        "INSERT INTO experiments VALUES (0, 'Default', '/mlruns/0', 'active');"
+        "INSERT INTO runs VALUES ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', '', 'LOCAL', 'train.py', '', 'me', "
+        "'FINISHED', 1000, 9000, '', 'active', '/mlruns/0/a', 0);"
+        "INSERT INTO params VALUES ('workload', '3', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');"
+        "INSERT INTO tags VALUES ('mlflow.runName', 'old run', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');"
+        "INSERT INTO metrics VALUES ('SN Active', 0.5, 2000, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 0, 0);"
+        "INSERT INTO metrics VALUES ('SN Active', 0.7, 3000, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 0, 0);",
+        nullptr, nullptr, nullptr);
     sqlite3_close(db);
     auto store = openStore(path, OpenMode::OpenExisting);
     auto runs = store->runs();

@@ -61,12 +61,13 @@ TEST(StoreUri, BrokenUrisAreRejectedWithReason) {
         const char* uri;
         const char* reason;
     };
-    for (const Case& c : {Case{"", "empty"}, Case{"sqlite:/x.db", "'://'"}, Case{"sqlite:x.db", "'://'"},
-                          Case{"sqlite://host/x.db", "no host"}, Case{"sqlite:///", "no database file"},
-                          Case{"sqlite:///x.db?mode=ro", "query"}, Case{"mysql://u@h/db", "unsupported scheme 'mysql'"},
-                          Case{"http://localhost:5000", "unsupported scheme 'http'"},
-                          Case{"postgresql://host", "no database name"}, Case{"postgresql://u@h:abc/db", "port"},
-                          Case{"postgresql://:pw@h/db", "empty user"}}) {
+    for (const Case& c :
+         {Case{"", "empty"}, Case{"sqlite:/x.db", "'://'"}, Case{"sqlite:x.db", "'://'"},
+          Case{"sqlite://host/x.db", "no host"}, Case{"sqlite:///", "no database file"},
+          Case{"sqlite:///x.db?mode=ro", "query"}, Case{"mysql://u@h/db", "unsupported scheme 'mysql'"},
+          Case{"http://localhost:5000", "unsupported scheme 'http'"},
+          Case{"postgresql://host", "no database name"}, Case{"postgresql://u@h:abc/db", "port"},
+          Case{"postgresql://:pw@h/db", "empty user"}}) {
         try {
             parseStoreUri(c.uri);
             ADD_FAILURE() << "accepted: " << c.uri;
