@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <vector>
 
 using namespace radt;
@@ -29,17 +30,10 @@ std::vector<MetricPoint> makeBatch(int64_t& t) {
     return batch;
 }
 
-// Best iteration: the least disturbed by other work on a shared machine.
-void record(benchmark::State& state, const char* variant, double bestSeconds) {
-    const double samples = double(kBatch) * kBatchesPerIteration;
-    g_rate[variant] = samples / bestSeconds;
-    state.counters["samples_per_s"] = samples / bestSeconds;
-}
-
-void BM_SqliteStore(benchmark::State& state) {
-    const std::string dir = bench::scratchDir("ingest-store");
-    auto store = openStore("sqlite:///" + dir + "/store.db", OpenMode::CreateIfMissing);
-    const Run run = store->createRun({0, "bench", 0, "bench", "bench", RunStatus::Running});
+// Times `write` over kBatchesPerIteration fresh batches per iteration and records the best
+// iteration: the least disturbed by other work on a shared machine.
+void measure(benchmark::State& state, const char* variant,
+             const std::function<void(const std::vector<MetricPoint>&)>& write) {
     int64_t t = 0;
     double best = 1e9;
     for (auto _ : state) {
@@ -48,11 +42,21 @@ void BM_SqliteStore(benchmark::State& state) {
             batches.push_back(makeBatch(t));
         const auto start = std::chrono::steady_clock::now();
         for (const auto& batch : batches)
-            store->logMetrics(run.uuid, batch);
+            write(batch);
         best =
             std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    record(state, "store", best);
+    const double samples = double(kBatch) * kBatchesPerIteration;
+    g_rate[variant] = samples / best;
+    state.counters["samples_per_s"] = samples / best;
+}
+
+void BM_SqliteStore(benchmark::State& state) {
+    const std::string dir = bench::scratchDir("ingest-store");
+    auto store = openStore("sqlite:///" + dir + "/store.db", OpenMode::CreateIfMissing);
+    const Run run = store->createRun({0, "bench", 0, "bench", "bench", RunStatus::Running});
+    measure(state, "store",
+            [&](const std::vector<MetricPoint>& batch) { store->logMetrics(run.uuid, batch); });
 }
 
 // The same rows through a hand-written prepared-insert loop.
@@ -66,32 +70,21 @@ void rawLoop(benchmark::State& state, const char* variant, const char* schema, c
     sqlite3_stmt* insert = nullptr;
     sqlite3_prepare_v2(db, insertSql, -1, &insert, nullptr);
     const std::string uuid = "0123456789abcdef0123456789abcdef";
-    int64_t t = 0;
-    double best = 1e9;
-    for (auto _ : state) {
-        std::vector<std::vector<MetricPoint>> batches;
-        for (int b = 0; b < kBatchesPerIteration; ++b)
-            batches.push_back(makeBatch(t));
-        const auto start = std::chrono::steady_clock::now();
-        for (const auto& batch : batches) {
-            bench::exec(db, "BEGIN IMMEDIATE");
-            for (const MetricPoint& p : batch) {
-                sqlite3_bind_text(insert, 1, p.key.data(), int(p.key.size()), SQLITE_STATIC);
-                sqlite3_bind_double(insert, 2, p.value);
-                sqlite3_bind_int64(insert, 3, p.timestamp);
-                sqlite3_bind_text(insert, 4, uuid.data(), int(uuid.size()), SQLITE_STATIC);
-                sqlite3_bind_int64(insert, 5, p.step);
-                sqlite3_step(insert);
-                sqlite3_reset(insert);
-            }
-            bench::exec(db, "COMMIT");
+    measure(state, variant, [&](const std::vector<MetricPoint>& batch) {
+        bench::exec(db, "BEGIN IMMEDIATE");
+        for (const MetricPoint& p : batch) {
+            sqlite3_bind_text(insert, 1, p.key.data(), int(p.key.size()), SQLITE_STATIC);
+            sqlite3_bind_double(insert, 2, p.value);
+            sqlite3_bind_int64(insert, 3, p.timestamp);
+            sqlite3_bind_text(insert, 4, uuid.data(), int(uuid.size()), SQLITE_STATIC);
+            sqlite3_bind_int64(insert, 5, p.step);
+            sqlite3_step(insert);
+            sqlite3_reset(insert);
         }
-        best =
-            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+        bench::exec(db, "COMMIT");
+    });
     sqlite3_finalize(insert);
     sqlite3_close(db);
-    record(state, variant, best);
 }
 
 void BM_RawSameSchema(benchmark::State& state) {
