@@ -1,5 +1,7 @@
 // radt: the headless collector CLI. Parses arguments and wires core + collector; nothing else.
 
+#include "Listener.h"
+#include "RunReconciler.h"
 #include "RunRecorder.h"
 #include "Store.h"
 #include "StoreListing.h"
@@ -8,9 +10,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <getopt.h>
 #include <iostream>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -24,10 +28,14 @@ const char* kUsage = R"(Usage:
   radt [options] script.py [script args...]   record one run of a Python script
   radt [options] program [args...]            record one run of any program
   radt ls [--store URI] [--json]              list what a store holds
+  radt --list-listeners                       which listeners this machine can run
 
 Records a training workload into an MLflow tracking store: the run, its params (radT's
 workload/letter/model/params and each --flag of the script), its output as a log artifact,
-and metrics sampled every interval from /proc.
+pip/conda/nvidia-smi reports as artifacts, host facts as tags, hardware metrics from the
+listeners, and software metrics the script logs through the radt Python module
+(`with radt.run.RADTBenchmark() as run: run.log_metric("loss", loss, epoch)`), which
+radt puts on the script's PYTHONPATH.
 
 Options (before the script; everything after it goes to the script):
   --store URI            tracking store: sqlite:///relative.db, sqlite:////abs/path.db, or a file path
@@ -35,17 +43,30 @@ Options (before the script; everything after it goes to the script):
                          $XDG_DATA_HOME/radt/radt.db)
   -e, --experiment E     experiment id (must exist) or name (created when new); default 0 "Default"
   -w, --workload W       workload id; default: the next free number in the experiment
-  -l, --listeners L      listeners joined by '+'; default top+proc
-                           top   system CPU %, memory and swap (from /proc)
-                           proc  the run's process tree: CPU %, RSS MB, threads (from /proc)
+  -l, --listeners L      listeners joined by '+'; default top+proc. From /proc: top, ps,
+                         iostat, net, proc; GPU tools: smi (nvidia-smi), dcgmi, tegrastats.
+                         A listener whose tool is missing is reported once and skipped.
   -d, --devices D        GPU devices, e.g. 0 or 0+1; the run's letter; default 0
+  -c, --collocation C    '-', MPS or a MIG profile such as 1g.10gb (recorded; letter suffix)
+  -i, --epoch N          stop the script when it logs epoch N (radt module); 0 = no limit
+  -t, --time M           stop the workload after M minutes (SIGTERM, grace, SIGKILL); the
+                         run still counts as FINISHED; 0 = no limit
+      --manual           listeners run only inside the script's `with RADTBenchmark()` block
+      --local            record into ./radt.db in the current directory (unless --store)
+  -r, --rerun            (experiment CSV files) rerun FAILED workloads; accepted for scripts
       --interval S       sampling interval in seconds (0.1 .. 3600); default 1
       --grace S          seconds between SIGTERM and SIGKILL when stopping; default 10
+      --no-env-capture   skip the pip freeze / conda list / nvidia-smi -q artifacts
+      --list-listeners   show each listener and whether it can run on this machine
   -h, --help             this help
       --version          version
 
-Ctrl-C or SIGTERM stops the workload (its whole process group) and closes the run KILLED.
-Exit status: the workload's exit status; 2 for bad arguments or a store error.
+Ctrl-C or SIGTERM stops the workload (its whole process group), stops the listeners, writes
+every sample, and closes the run KILLED (exit 130 for Ctrl-C). Runs left RUNNING by a collector
+that was killed (kill -9, power loss) are marked FAILED by the next radt or radt-explorer that
+opens the store.
+Exit status: the workload's exit status (0 when stopped by --time); 2 for bad arguments or a
+store error.
 )";
 
 int usageError(const std::string& message) {
@@ -59,7 +80,42 @@ std::unique_ptr<radt::Store> openResolvedStore(const std::string& cliValue, radt
         radt::createDefaultStoreDir();
         mode = radt::OpenMode::CreateIfMissing;
     }
-    return radt::openStore(resolved.uri, mode);
+    auto store = radt::openStore(resolved.uri, mode);
+    radt::reconcileOrphanedRuns(*store, [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
+    return store;
+}
+
+/// Where the radt Python module lives: $RADT_PYTHON_DIR, the install tree, or the source tree.
+std::string pythonModuleDir(const char* argv0) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("RADT_PYTHON_DIR"); env && *env)
+        candidates.emplace_back(env);
+    std::error_code ec;
+    const fs::path exe = fs::canonical("/proc/self/exe", ec);
+    if (!ec)
+        candidates.push_back(exe.parent_path().parent_path() / "share/radt/python");
+    (void)argv0;
+    candidates.emplace_back(RADT_SOURCE_PYTHON_DIR);
+    for (const fs::path& dir : candidates)
+        if (fs::is_regular_file(dir / "radt" / "__init__.py", ec))
+            return dir.string();
+    return {};
+}
+
+int listListeners() {
+    for (const auto& l : radt::listenerAvailability())
+        std::printf("%-11s %-13s %s\n", l.name.c_str(), l.available ? "available" : "unavailable",
+                    l.detail.c_str());
+    return 0;
+}
+
+int parseCount(const char* text, const char* option) {
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < 0 || v > 1000000000)
+        throw std::invalid_argument(std::string(option) + " expects a whole number >= 0, got '" + text + "'");
+    return static_cast<int>(v);
 }
 
 int runLs(int argc, char** argv) {
@@ -101,11 +157,11 @@ int runLs(int argc, char** argv) {
     return 0;
 }
 
-double parseSeconds(const char* text, const char* option) {
+double parseSeconds(const char* text, const char* option, const char* unit = "seconds") {
     char* end = nullptr;
     const double v = std::strtod(text, &end);
     if (end == text || *end != '\0')
-        throw std::invalid_argument(std::string(option) + " expects a number of seconds, got '" + text + "'");
+        throw std::invalid_argument(std::string(option) + " expects a number of " + unit + ", got '" + text + "'");
     return v;
 }
 
@@ -122,11 +178,16 @@ int main(int argc, char** argv) {
         {"workload", required_argument, nullptr, 'w'}, {"listeners", required_argument, nullptr, 'l'},
         {"devices", required_argument, nullptr, 'd'},  {"interval", required_argument, nullptr, 'I'},
         {"grace", required_argument, nullptr, 'g'},    {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},        {nullptr, 0, nullptr, 0}};
+        {"version", no_argument, nullptr, 'V'},        {"collocation", required_argument, nullptr, 'c'},
+        {"epoch", required_argument, nullptr, 'i'},    {"time", required_argument, nullptr, 't'},
+        {"manual", no_argument, nullptr, 'M'},         {"local", no_argument, nullptr, 'L'},
+        {"rerun", no_argument, nullptr, 'r'},          {"list-listeners", no_argument, nullptr, 'A'},
+        {"no-env-capture", no_argument, nullptr, 'N'}, {nullptr, 0, nullptr, 0}};
+    bool local = false;
     int c;
     try {
         // '+': stop at the script name; its own flags are not ours.
-        while ((c = getopt_long(argc, argv, "+e:w:l:d:h", longOptions, nullptr)) != -1) {
+        while ((c = getopt_long(argc, argv, "+e:w:l:d:c:i:t:rh", longOptions, nullptr)) != -1) {
             switch (c) {
             case 's':
                 storeValue = optarg;
@@ -154,6 +215,35 @@ int main(int argc, char** argv) {
             case 'g':
                 options.graceMs = static_cast<int>(parseSeconds(optarg, "--grace") * 1000);
                 break;
+            case 'c':
+                options.collocation = optarg;
+                if (options.collocation.empty() || options.collocation.find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") != std::string::npos)
+                    throw std::invalid_argument("--collocation expects -, MPS or a MIG profile like 1g.10gb, got '" +
+                                                options.collocation + "'");
+                break;
+            case 'i':
+                options.maxEpoch = parseCount(optarg, "--epoch");
+                break;
+            case 't': {
+                options.maxTimeMinutes = parseSeconds(optarg, "--time", "minutes");
+                if (options.maxTimeMinutes < 0)
+                    throw std::invalid_argument("--time expects minutes >= 0");
+                break;
+            }
+            case 'M':
+                options.manual = true;
+                break;
+            case 'L':
+                local = true;
+                break;
+            case 'r':
+                break; // only experiment CSV files have FAILED workloads to rerun
+            case 'N':
+                options.captureEnvironment = false;
+                break;
+            case 'A':
+                return listListeners();
             case 'h':
                 std::cout << kUsage;
                 return 0;
@@ -170,6 +260,9 @@ int main(int argc, char** argv) {
     if (optind >= argc)
         return usageError("no script or command given");
     options.command.assign(argv + optind, argv + argc);
+    if (local && storeValue.empty())
+        storeValue = "sqlite:///radt.db";
+    options.pythonDir = pythonModuleDir(argv[0]);
 
     struct sigaction sa {};
     sa.sa_handler = onStopSignal;
@@ -199,6 +292,8 @@ int main(int argc, char** argv) {
         }
         if (outcome.status == radt::RunStatus::Killed)
             return 128 + (g_stop ? static_cast<int>(g_stop) : SIGTERM);
+        if (outcome.timeLimitReached)
+            return 0;
         return outcome.exit.code;
     } catch (const std::exception& e) {
         std::cerr << "radt: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -68,7 +69,13 @@ std::optional<std::string> findExecutable(const std::string& program) {
 }
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv,
-                           const std::map<std::string, std::string>& env, const std::string& logPath) {
+                           const std::map<std::string, std::string>& env, const std::string& logPath)
+    : ChildProcess(argv, env, ChildOptions{logPath, {}, {}, {}}) {}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv,
+                           const std::map<std::string, std::string>& env, ChildOptions options)
+    : m_options(std::move(options)) {
+    const std::string& logPath = m_options.logPath;
     if (argv.empty())
         throw LaunchError("no command to run");
     const auto exe = findExecutable(argv[0]);
@@ -102,6 +109,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
         args.push_back(a.data());
     args.push_back(nullptr);
     const pid_t parent = ::getpid();
+    const std::vector<int> inherit = m_options.inheritFds;
 
     m_pid = ::fork();
     if (m_pid < 0)
@@ -113,6 +121,8 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
             ::_exit(128 + SIGTERM);
         ::dup2(outPipe[1], STDOUT_FILENO);
         ::dup2(errPipe[1], STDERR_FILENO);
+        for (int fd : inherit)
+            ::fcntl(fd, F_SETFD, 0); // clear FD_CLOEXEC: this one survives execve
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         ::execve(exe->c_str(), args.data(), envp.data());
@@ -150,7 +160,10 @@ void ChildProcess::pumpOutput() {
                 continue;
             const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
             if (n > 0) {
-                writeAll(targets[i], buf, static_cast<size_t>(n));
+                if ((i == 0 && m_options.onStdoutLine) || (i == 1 && m_options.onStderrLine))
+                    deliver(i, buf, static_cast<size_t>(n));
+                else
+                    writeAll(targets[i], buf, static_cast<size_t>(n));
                 if (m_log) {
                     std::fwrite(buf, 1, static_cast<size_t>(n), m_log);
                     std::fflush(m_log);
@@ -165,7 +178,65 @@ void ChildProcess::pumpOutput() {
     for (auto& f : fds)
         if (f.fd >= 0)
             ::close(f.fd);
+    for (int i = 0; i < 2; ++i) // a last line without '\n'
+        if (!m_partial[i].empty()) {
+            auto& callback = i == 0 ? m_options.onStdoutLine : m_options.onStderrLine;
+            callback(m_partial[i]);
+            m_partial[i].clear();
+        }
     m_pumpDone = true;
+}
+
+void ChildProcess::deliver(int stream, const char* data, size_t size) {
+    auto& callback = stream == 0 ? m_options.onStdoutLine : m_options.onStderrLine;
+    std::string& partial = m_partial[stream];
+    constexpr size_t kMaxLine = 1 << 20; // a tool printing no newlines must not grow us forever
+    size_t start = 0;
+    for (size_t i = 0; i < size; ++i) {
+        if (data[i] != '\n')
+            continue;
+        partial.append(data + start, i - start);
+        if (!partial.empty() && partial.back() == '\r')
+            partial.pop_back();
+        callback(partial);
+        partial.clear();
+        start = i + 1;
+    }
+    partial.append(data + start, size - start);
+    if (partial.size() > kMaxLine) {
+        callback(partial);
+        partial.clear();
+    }
+}
+
+std::optional<std::string> captureOutput(const std::vector<std::string>& argv, int timeoutMs) {
+    std::string out;
+    std::mutex mutex;
+    ChildOptions options;
+    options.onStdoutLine = [&](const std::string& line) {
+        std::lock_guard<std::mutex> lock(mutex);
+        out += line;
+        out += '\n';
+    };
+    options.onStderrLine = [](const std::string&) {};
+    try {
+        ChildProcess child(argv, {}, options);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+        std::optional<ExitStatus> status;
+        while (!(status = child.poll()) && std::chrono::steady_clock::now() < deadline)
+            ::usleep(10000);
+        if (!status) {
+            child.terminate(500);
+            return std::nullopt;
+        }
+        child.finishOutput(1000);
+        if (!status->ok())
+            return std::nullopt;
+    } catch (const LaunchError&) {
+        return std::nullopt;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    return out;
 }
 
 std::optional<ExitStatus> ChildProcess::poll() {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -24,12 +25,26 @@ struct ExitStatus {
     bool ok() const { return code == 0 && signal == 0; }
 };
 
+/// How a child's output is handled. By default stdout/stderr pass through to ours (a workload the
+/// user watches); a tool the collector reads (nvidia-smi, dcgmi) gets line callbacks instead.
+struct ChildOptions {
+    std::string logPath; ///< copy of all output, when not empty
+    /// When set, stdout (resp. stderr) is split into lines (without '\n') and handed to the callback
+    /// on the pump thread instead of being passed through.
+    std::function<void(const std::string& line)> onStdoutLine;
+    std::function<void(const std::string& line)> onStderrLine;
+    /// Descriptors the child inherits under the same numbers (e.g. the metrics pipe).
+    std::vector<int> inheritFds;
+};
+
 class ChildProcess {
 public:
     /// Starts argv[0] (searched in PATH) with extra environment variables; output is copied to
     /// logPath when not empty. Throws LaunchError when the program cannot be found or started.
     ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                  const std::string& logPath);
+    ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                 ChildOptions options);
     ~ChildProcess();
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;
@@ -44,7 +59,10 @@ public:
 
 private:
     void pumpOutput();
+    void deliver(int stream, const char* data, size_t size);
 
+    ChildOptions m_options;
+    std::string m_partial[2]; ///< unfinished line per stream in line-callback mode
     int m_pid = -1;
     int m_outFd = -1;
     int m_errFd = -1;
@@ -54,6 +72,10 @@ private:
     std::atomic<bool> m_pumpDone{false};
     std::optional<ExitStatus> m_status;
 };
+
+/// Runs a short command to completion and returns its stdout (stderr is dropped); nullopt when it
+/// cannot start, exits non-zero, or runs past `timeoutMs` (then it is killed).
+std::optional<std::string> captureOutput(const std::vector<std::string>& argv, int timeoutMs);
 
 /// The full path of `program` found in PATH (or the program itself when it holds a '/');
 /// nullopt when it is not an executable file.

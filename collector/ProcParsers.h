@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace radt {
 
@@ -38,10 +39,39 @@ struct ProcessStat {
     uint64_t stime = 0;
     int64_t threads = 0;
     int64_t rssPages = 0;
+    int processor = -1; ///< CPU it last ran on (field 39); -1 on kernels that lack it
 };
 
 /// Parses one /proc/<pid>/stat line; the command name may hold spaces and parentheses.
 std::optional<ProcessStat> parseProcPidStat(const std::string& text);
+
+/// One line of /proc/diskstats (both the 14+ field layout and the 4-counter one of 2.6 partitions).
+struct DiskStat {
+    std::string name;
+    uint64_t reads = 0;          ///< completed
+    uint64_t sectorsRead = 0;    ///< 512-byte sectors, whatever the device's block size
+    uint64_t writes = 0;         ///< completed
+    uint64_t sectorsWritten = 0;
+};
+
+/// Parses /proc/diskstats; unparsable lines are counted in `skipped` (when given).
+std::vector<DiskStat> parseDiskstats(const std::string& text, size_t* skipped = nullptr);
+
+/// True when `name` is a partition of another device in `all` (sda1 of sda, nvme0n1p2 of
+/// nvme0n1, mmcblk0p1 of mmcblk0), so totals count each byte once.
+bool isPartition(const std::string& name, const std::vector<DiskStat>& all);
+
+struct NetDevStat {
+    std::string iface;
+    uint64_t rxBytes = 0;
+    uint64_t txBytes = 0;
+};
+
+/// Parses /proc/net/dev (two header lines, then `iface: rx... tx...`).
+std::vector<NetDevStat> parseNetDev(const std::string& text, size_t* skipped = nullptr);
+
+/// `name` made safe for an MLflow metric key: characters outside [\w./\- :] become '_'.
+std::string metricKeyPart(const std::string& name);
 
 /// Reads a whole (small) file; nullopt when it cannot be opened.
 std::optional<std::string> readSmallFile(const std::string& path);

@@ -1,25 +1,37 @@
 #pragma once
-// Samples the system (`top` listener) and the run's own process tree (`proc` listener) from
-// /proc directly: no child processes, exact counters (DESIGN §5).
+// The /proc listeners (DESIGN §5): top (system CPU, memory, swap), ps (per-core CPU and memory of
+// the run's threads), iostat (per-device disk rates), net (per-interface rates) and proc (the
+// run's process tree). Read from /proc directly: no child processes, exact counters.
 
 #include "Model.h"
 #include "ProcParsers.h"
 
 #include <map>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace radt {
 
+struct ProcSamplerOptions {
+    bool top = true;
+    bool ps = false;
+    bool iostat = false;
+    bool net = false;
+    bool proc = true;
+    std::string procRoot = "/proc"; ///< tests point this at a copy of /proc
+};
+
 class ProcSampler {
 public:
     /// rootPid: the workload's process; its descendants are found through their parent pids.
-    /// procRoot lets tests point at a copy of /proc.
+    ProcSampler(int rootPid, ProcSamplerOptions options);
     explicit ProcSampler(int rootPid, bool system = true, bool processTree = true,
                          std::string procRoot = "/proc");
 
     /// Appends this tick's points to `out` (timestamp `nowMs`). Rates need two ticks, so the first
-    /// call yields no CPU utilisation.
+    /// call yields no CPU, disk or network rates.
     void sample(int64_t nowMs, std::vector<MetricPoint>& out);
 
     /// Pids of the tree found by the last sample (root first when alive).
@@ -27,17 +39,28 @@ public:
 
 private:
     void sampleSystem(int64_t nowMs, std::vector<MetricPoint>& out);
-    void sampleTree(int64_t nowMs, std::vector<MetricPoint>& out);
+    void findTree(std::unordered_map<int, ProcessStat>& stats);
+    void sampleTree(int64_t nowMs, const std::unordered_map<int, ProcessStat>& stats,
+                    std::vector<MetricPoint>& out);
+    void sampleThreads(int64_t nowMs, const std::unordered_map<int, ProcessStat>& stats,
+                       std::vector<MetricPoint>& out);
+    void sampleDisks(int64_t nowMs, std::vector<MetricPoint>& out);
+    void sampleNetwork(int64_t nowMs, std::vector<MetricPoint>& out);
 
     int m_rootPid;
-    bool m_system;
-    bool m_processTree;
-    std::string m_procRoot;
+    ProcSamplerOptions m_options;
     long m_ticksPerSecond;
     long m_pageSize;
+    uint64_t m_memTotalKb = 0;
     std::optional<CpuTimes> m_lastCpu;
     std::map<int, uint64_t> m_lastTicks; ///< pid -> utime+stime at the previous sample
     int64_t m_lastTreeSampleMs = 0;
+    std::map<int, uint64_t> m_lastThreadTicks; ///< tid -> utime+stime
+    int64_t m_lastThreadSampleMs = 0;
+    std::vector<DiskStat> m_lastDisks;
+    int64_t m_lastDiskMs = 0;
+    std::vector<NetDevStat> m_lastNet;
+    int64_t m_lastNetMs = 0;
     std::vector<int> m_tree;
 };
 

@@ -1,8 +1,14 @@
 #include "RunRecorder.h"
 
-#include "ProcSampler.h"
+#include "EnvironmentCapture.h"
+#include "Listener.h"
+#include "MetricsChannel.h"
+#include "RunReconciler.h"
+#include "StoreWriter.h"
+#include "TextFormat.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -41,38 +47,6 @@ std::string join(const std::vector<std::string>& parts, size_t from, const char*
 
 } // namespace
 
-const std::vector<std::string>& knownListeners() {
-    static const std::vector<std::string> names = {"top", "proc",       "smi",  "dcgmi",   "ps",  "iostat",
-                                                   "net", "tegrastats", "nsys", "nsysraw", "ncu", "ncuraw"};
-    return names;
-}
-
-bool listenerImplemented(const std::string& name) {
-    return name == "top" || name == "proc";
-}
-
-std::vector<std::string> parseListeners(const std::string& text) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= text.size()) {
-        const size_t end = text.find('+', start);
-        const std::string name =
-            text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        if (!name.empty()) {
-            const auto& known = knownListeners();
-            if (std::find(known.begin(), known.end(), name) == known.end())
-                throw std::invalid_argument("unknown listener '" + name + "' in '" + text +
-                                            "' (known: " + join(known, 0, ", ") + ")");
-            if (std::find(out.begin(), out.end(), name) == out.end())
-                out.push_back(name);
-        }
-        if (end == std::string::npos)
-            break;
-        start = end + 1;
-    }
-    return out;
-}
-
 std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options,
                                                             const std::string& model,
                                                             const std::string& workload,
@@ -82,9 +56,12 @@ std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& op
     std::vector<std::pair<std::string, std::string>> params = {
         {"workload", workload}, {"letter", letter},
         {"model", model},       {"params", join(cmd, firstArg, " ")},
-        {"max_epoch", "0"},     {"max_time", "0"},
-        {"manual", "False"},    {"devices", options.devices},
-        {"collocation", "-"},   {"listeners", options.listeners}};
+        {"max_epoch", std::to_string(options.maxEpoch)},
+        {"max_time", std::to_string(static_cast<int64_t>(options.maxTimeMinutes * 60))},
+        {"manual", options.manual ? "True" : "False"},
+        {"devices", options.devices},
+        {"collocation", options.collocation.empty() ? "-" : options.collocation},
+        {"listeners", options.listeners}};
     auto has = [&](const std::string& key) {
         return std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
     };
@@ -114,8 +91,10 @@ std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& op
     return params;
 }
 
-RunRecorder::RunRecorder(Store& store, RunOptions options, std::function<void(const std::string&)> messages)
-    : m_store(store), m_options(std::move(options)), m_messages(std::move(messages)) {}
+RunRecorder::RunRecorder(Store& store, RunOptions options, std::function<void(const std::string&)> messages,
+                         SampleBus* bus)
+    : m_store(store), m_options(std::move(options)), m_messages(std::move(messages)),
+      m_bus(bus ? bus : &m_ownBus) {}
 
 int64_t RunRecorder::resolveExperiment() {
     if (isNumber(m_options.experiment)) {
@@ -139,32 +118,35 @@ std::string RunRecorder::nextWorkload(int64_t experimentId) {
     return std::to_string(next);
 }
 
-bool RunRecorder::flush(std::vector<MetricPoint>& pending, const std::string& runUuid, bool& warned) {
-    if (pending.empty())
-        return true;
-    try {
-        m_store.logMetrics(runUuid, pending);
-        pending.clear();
-        if (warned)
-            m_messages("store is writable again; queued samples written");
-        warned = false;
-        return true;
-    } catch (const StoreError& e) {
-        // Keep the samples and retry on the next tick: a locked or briefly unavailable store must
-        // not lose data.
-        if (!warned)
-            m_messages(std::string("cannot write samples yet (will retry): ") + e.what());
-        warned = true;
-        return false;
+namespace {
+
+std::vector<int> parseDevices(const std::string& devices) {
+    std::vector<int> out;
+    size_t start = 0;
+    while (start < devices.size()) {
+        size_t end = devices.find('+', start);
+        if (end == std::string::npos)
+            end = devices.size();
+        const std::string part = devices.substr(start, end - start);
+        if (isNumber(part))
+            out.push_back(std::stoi(part));
+        start = end + 1;
     }
+    return out;
 }
+
+} // namespace
 
 RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
     if (m_options.command.empty())
         throw std::invalid_argument("no script or command to run");
     if (!(m_options.intervalSeconds >= 0.1 && m_options.intervalSeconds <= 3600))
         throw std::invalid_argument("--interval must be between 0.1 and 3600 seconds");
-    const std::vector<std::string> listeners = parseListeners(m_options.listeners);
+    if (m_options.maxEpoch < 0)
+        throw std::invalid_argument("--epoch must be 0 (no limit) or more");
+    if (!(m_options.maxTimeMinutes >= 0))
+        throw std::invalid_argument("--time must be 0 (no limit) or more minutes");
+    const std::vector<std::string> listenerNames = parseListeners(m_options.listeners);
 
     // Resolve what to start before anything is written, so a typo creates no run.
     std::vector<std::string> argv = m_options.command;
@@ -184,11 +166,12 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
 
     const int64_t experimentId = resolveExperiment();
     const std::string workload = m_options.workload.empty() ? nextWorkload(experimentId) : m_options.workload;
-    const std::string letter = m_options.devices;
-    for (const std::string& l : listeners)
-        if (!listenerImplemented(l))
-            m_messages("listener '" + l +
-                       "' is not available in this build yet; the run continues without it");
+    std::string letter = m_options.devices;
+    if (!m_options.collocation.empty() && m_options.collocation != "-")
+        letter += "_" + m_options.collocation;
+    for (const std::string& l : listenerNames)
+        if (isWorkloadListener(l))
+            m_messages("listener '" + l + "' profiles experiment CSV workloads; a single run goes on without it");
 
     NewRun spec;
     spec.experimentId = experimentId;
@@ -199,46 +182,121 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
     outcome.run = m_store.createRun(spec);
     const std::string uuid = outcome.run.uuid;
     m_store.logParams(uuid, radtParams(m_options, model, workload, letter));
+    std::vector<std::pair<std::string, std::string>> tags = hostTags();
+    for (auto& t : collectorTags())
+        tags.push_back(std::move(t));
+    m_store.setTags(uuid, tags);
 
+    const std::string artifactDir = outcome.run.artifactUri;
     std::string logPath;
     std::error_code ec;
-    fs::create_directories(outcome.run.artifactUri, ec);
+    fs::create_directories(artifactDir, ec);
     if (ec)
-        m_messages("cannot create the artifact directory " + outcome.run.artifactUri + ": " + ec.message() +
+        m_messages("cannot create the artifact directory " + artifactDir + ": " + ec.message() +
                    "; the output is not saved");
     else
-        logPath = outcome.run.artifactUri + "/output.log";
+        logPath = artifactDir + "/output.log";
+
+    // From here on the writer thread is the only one that touches the store.
+    StoreWriter writer(m_store, m_messages);
+    const int subscription = m_bus->subscribe([&writer, uuid](const std::string& run, const std::vector<MetricPoint>& points) {
+        if (run == uuid)
+            writer.enqueue(run, points);
+    });
+    std::atomic<int> controlStart{0}, controlStop{0};
+    ChannelHandlers handlers;
+    handlers.metric = [this, &uuid](MetricPoint&& p) { m_bus->publish(uuid, {std::move(p)}); };
+    handlers.param = [this, &writer, uuid](const std::string& k, const std::string& v) {
+        writer.post([this, uuid, k, v](Store& store) {
+            try {
+                store.logParams(uuid, {{k, v}});
+            } catch (const StoreError& e) {
+                m_messages(std::string("param from the workload not recorded: ") + e.what());
+            }
+        });
+    };
+    handlers.tag = [this, &writer, uuid](const std::string& k, const std::string& v) {
+        writer.post([this, uuid, k, v](Store& store) {
+            try {
+                store.setTags(uuid, {{k, v}});
+            } catch (const StoreError& e) {
+                m_messages(std::string("tag from the workload not recorded: ") + e.what());
+            }
+        });
+    };
+    handlers.artifact = [this, artifactDir](const std::string& path) {
+        std::error_code error;
+        fs::copy_file(path, fs::path(artifactDir) / fs::path(path).filename(),
+                      fs::copy_options::overwrite_existing, error);
+        if (error)
+            m_messages("artifact '" + path + "' not stored: " + error.message());
+    };
+    handlers.control = [&](const std::string& c) { ++(c == "start" ? controlStart : controlStop); };
+    MetricsChannel channel(handlers);
 
     env["RADT_RUN_ID"] = uuid;
     env["RADT_EXPERIMENT_ID"] = std::to_string(experimentId);
     env["RADT_WORKLOAD"] = workload;
     env["RADT_LETTER"] = letter;
+    env["RADT_MAX_EPOCH"] = std::to_string(m_options.maxEpoch);
+    env["RADT_MAX_TIME"] = std::to_string(static_cast<int64_t>(std::ceil(m_options.maxTimeMinutes * 60)));
+    env["RADT_METRICS_FD"] = std::to_string(channel.childFd());
     env["MLFLOW_RUN_ID"] = uuid;
     env["MLFLOW_EXPERIMENT_ID"] = std::to_string(experimentId);
     if (!m_options.storeUri.empty())
         env["MLFLOW_TRACKING_URI"] = m_options.storeUri;
+    if (!m_options.pythonDir.empty()) {
+        const char* existing = std::getenv("PYTHONPATH");
+        env["PYTHONPATH"] = m_options.pythonDir + (existing && *existing ? std::string(":") + existing : "");
+    }
     std::string cuda = m_options.devices;
     std::replace(cuda.begin(), cuda.end(), '+', ',');
     env["CUDA_VISIBLE_DEVICES"] = cuda;
 
     std::unique_ptr<ChildProcess> child;
     try {
-        child = std::make_unique<ChildProcess>(argv, env, logPath);
-    } catch (const LaunchError& e) {
+        child = std::make_unique<ChildProcess>(argv, env, ChildOptions{logPath, {}, {}, {channel.childFd()}});
+    } catch (const LaunchError&) {
+        m_bus->unsubscribe(subscription);
+        writer.close();
         m_store.setRunStatus(uuid, RunStatus::Failed, nowMs());
         throw;
     }
+    channel.start();
     m_messages("recording run " + uuid + " '" + spec.name + "' (experiment " + std::to_string(experimentId) +
                ", workload " + workload + ") into " + m_store.displayUri());
 
-    const bool wantTop = std::count(listeners.begin(), listeners.end(), "top") > 0;
-    const bool wantProc = std::count(listeners.begin(), listeners.end(), "proc") > 0;
-    ProcSampler sampler(child->pid(), wantTop, wantProc);
-    std::vector<MetricPoint> pending;
-    bool warned = false;
-    const auto interval = std::chrono::microseconds(static_cast<int64_t>(m_options.intervalSeconds * 1e6));
-    auto next = std::chrono::steady_clock::now();
+    std::thread capture;
+    if (m_options.captureEnvironment && !logPath.empty())
+        capture = std::thread([artifactDir] { captureEnvironment(artifactDir); });
+
+    ListenerContext context;
+    context.runUuid = uuid;
+    context.rootPid = child->pid();
+    context.gpus = parseDevices(m_options.devices);
+    context.intervalMs = static_cast<int>(m_options.intervalSeconds * 1000);
+    context.emit = [this, uuid](std::vector<MetricPoint>&& points) { m_bus->publish(uuid, points); };
+    context.message = m_messages;
+    std::vector<std::unique_ptr<Listener>> listeners;
+    std::vector<Listener*> running;
+    auto startListeners = [&] {
+        listeners = makeListeners(listenerNames);
+        for (auto& l : listeners)
+            if (l->start(context))
+                running.push_back(l.get());
+    };
+    auto stopListeners = [&] {
+        for (auto it = running.rbegin(); it != running.rend(); ++it)
+            (*it)->stop();
+        running.clear();
+    };
+    if (!m_options.manual)
+        startListeners();
+
+    const auto started = std::chrono::steady_clock::now();
+    const auto timeLimit = std::chrono::milliseconds(static_cast<int64_t>(m_options.maxTimeMinutes * 60000));
     bool stopped = false;
+    int startsSeen = 0, stopsSeen = 0;
     while (true) {
         if (auto exit = child->poll()) {
             outcome.exit = *exit;
@@ -250,31 +308,54 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
             stopped = true;
             break;
         }
-        const auto now = std::chrono::steady_clock::now();
-        if (now >= next) {
-            const size_t before = pending.size();
-            sampler.sample(nowMs(), pending);
-            outcome.samples += pending.size() - before;
-            flush(pending, uuid, warned);
-            next += interval;
-            if (next < now) // we fell behind (suspended machine): skip the missed ticks
-                next = now + interval;
+        if (m_options.maxTimeMinutes > 0 && std::chrono::steady_clock::now() - started >= timeLimit) {
+            m_messages("time limit of " + formatDuration(timeLimit.count()) + " reached; stopping the workload");
+            outcome.exit = child->terminate(m_options.graceMs);
+            outcome.timeLimitReached = true;
+            break;
         }
-        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-            std::chrono::milliseconds(50), next - std::chrono::steady_clock::now()));
+        if (m_options.manual) { // listeners follow the script's `with RADTBenchmark()` block
+            if (controlStart > startsSeen && running.empty() && controlStop == stopsSeen)
+                startListeners();
+            startsSeen = controlStart;
+            if (controlStop > stopsSeen)
+                stopListeners();
+            stopsSeen = controlStop;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+    stopListeners();
+    channel.finish(2000);
     child->finishOutput(2000);
+    for (const auto& l : listeners)
+        if (const std::string s = l->summary(); !s.empty() && s.find("lines skipped") != std::string::npos)
+            m_messages(s);
+    outcome.channelMetrics = channel.lines() - channel.malformed();
+    outcome.channelMalformed = channel.malformed();
+    if (channel.malformed())
+        m_messages(std::to_string(channel.malformed()) + " malformed line(s) on RADT_METRICS_FD ignored; " +
+                   channel.firstError());
+    if (capture.joinable())
+        capture.join();
 
-    outcome.status =
-        stopped ? RunStatus::Killed : (outcome.exit.ok() ? RunStatus::Finished : RunStatus::Failed);
-    // Retry the last batch for a while: the run must not end with samples silently dropped.
-    for (int attempt = 0; attempt < 50 && !flush(pending, uuid, warned); ++attempt)
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    outcome.unwritten = pending.size();
-    outcome.samples -= pending.size();
+    m_bus->unsubscribe(subscription);
+    const StoreWriterStats stats = writer.close(30000);
+    outcome.samples = stats.written;
+    outcome.unwritten = stats.unwritten;
+    outcome.dropped = stats.dropped;
+
+    if (stopped)
+        outcome.status = RunStatus::Killed;
+    else if (outcome.timeLimitReached) // the planned end of a time-boxed benchmark, as in radT
+        outcome.status = RunStatus::Finished;
+    else
+        outcome.status = outcome.exit.ok() ? RunStatus::Finished : RunStatus::Failed;
+    if (outcome.timeLimitReached)
+        m_store.setTags(uuid, {{"radt.stop_reason", "max_time"}});
     m_store.setRunStatus(uuid, outcome.status, nowMs());
     outcome.run.status = outcome.status;
     return outcome;
 }
+
 
 } // namespace radt

@@ -6,12 +6,22 @@ prints loss and accuracy per epoch. The defaults take about a minute on one core
 radt's listeners something real to record:
 
     radt resources/examples/demo_train.py --epochs 120 --batch-size 32
+
+Loss, accuracy and epoch time go to the run through the radt helper module (software metrics,
+with the epoch as step); `radt -i 5 ...` stops it after epoch 5, as radT does.
 """
 import argparse
 import math
+import os
 import random
 import sys
 import time
+
+try:
+    import radt
+except ImportError:  # run directly from a checkout, not under radt: use the module next door
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    import radt
 
 
 def make_spirals(n, noise, rng):
@@ -94,19 +104,24 @@ def main(argv=None):
     print(f"demo_train: {args.data_size} points, {args.hidden} hidden units, batch size "
           f"{args.batch_size}, {args.epochs} epochs", flush=True)
     start = time.monotonic()
-    for epoch in range(1, args.epochs + 1):
-        rng.shuffle(train)
-        epoch_start = time.monotonic()
-        loss = 0.0
-        for i in range(0, len(train), args.batch_size):
-            loss += model.train_batch(train[i:i + args.batch_size], args.lr)
-        loss /= len(train)
-        acc = model.accuracy(test)
-        print(f"epoch {epoch}/{args.epochs}  loss {loss:.4f}  test accuracy {acc:.3f}  "
-              f"({time.monotonic() - epoch_start:.1f}s)", flush=True)
-        if args.max_seconds and time.monotonic() - start > args.max_seconds:
-            print(f"demo_train: stopping after {time.monotonic() - start:.0f}s (--max-seconds)")
-            break
+    with radt.run.RADTBenchmark() as run:
+        run.log_params({"hidden": args.hidden, "lr": args.lr, "seed": args.seed})
+        for epoch in range(1, args.epochs + 1):
+            rng.shuffle(train)
+            epoch_start = time.monotonic()
+            loss = 0.0
+            for i in range(0, len(train), args.batch_size):
+                loss += model.train_batch(train[i:i + args.batch_size], args.lr)
+            loss /= len(train)
+            acc = model.accuracy(test)
+            epoch_seconds = time.monotonic() - epoch_start
+            print(f"epoch {epoch}/{args.epochs}  loss {loss:.4f}  test accuracy {acc:.3f}  "
+                  f"({epoch_seconds:.1f}s)", flush=True)
+            if args.max_seconds and time.monotonic() - start > args.max_seconds:
+                print(f"demo_train: stopping after {time.monotonic() - start:.0f}s (--max-seconds)")
+                break
+            # Last: radT's limits stop the script here once the epoch is logged.
+            run.log_metrics({"loss": loss, "accuracy": acc, "epoch time": epoch_seconds}, epoch)
     print(f"demo_train: done in {time.monotonic() - start:.1f}s", flush=True)
     return 0
 

@@ -1,0 +1,69 @@
+#include "EnvironmentCapture.h"
+
+#include "ChildProcess.h"
+#include "ProcParsers.h"
+
+#include <fstream>
+#include <sstream>
+#include <sys/utsname.h>
+#include <thread>
+#include <unistd.h>
+
+namespace radt {
+
+std::vector<std::pair<std::string, std::string>> hostTags(const std::string& procRoot) {
+    std::vector<std::pair<std::string, std::string>> tags;
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0)
+        tags.emplace_back("radt.host.name", host);
+    if (auto cpuinfo = readSmallFile(procRoot + "/cpuinfo")) {
+        std::istringstream in(*cpuinfo);
+        std::string line;
+        while (std::getline(in, line)) {
+            // x86 says "model name", many ARM kernels only "Hardware" or "CPU part".
+            if (line.rfind("model name", 0) == 0 || line.rfind("Hardware", 0) == 0) {
+                const auto colon = line.find(':');
+                if (colon != std::string::npos && colon + 2 <= line.size()) {
+                    tags.emplace_back("radt.host.cpu", line.substr(colon + 2));
+                    break;
+                }
+            }
+        }
+    }
+    tags.emplace_back("radt.host.cores", std::to_string(std::thread::hardware_concurrency()));
+    if (auto meminfo = readSmallFile(procRoot + "/meminfo"))
+        if (auto mem = parseMeminfo(*meminfo)) {
+            std::ostringstream gib;
+            gib.precision(3);
+            gib << mem->totalKb / (1024.0 * 1024.0);
+            tags.emplace_back("radt.host.memory_gib", gib.str());
+        }
+    utsname u{};
+    if (::uname(&u) == 0)
+        tags.emplace_back("radt.host.kernel", std::string(u.sysname) + " " + u.release + " " + u.machine);
+    return tags;
+}
+
+std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> commands = {
+        {"pip.txt", {"python3", "-m", "pip", "freeze"}},
+        {"conda.txt", {"conda", "list"}},
+        {"smi.txt", {"nvidia-smi", "-q"}},
+    };
+    std::vector<std::string> written;
+    for (const auto& [file, argv] : commands) {
+        if (!findExecutable(argv[0]))
+            continue;
+        auto out = captureOutput(argv, timeoutMs);
+        if (!out)
+            continue;
+        const std::string path = artifactDir + "/" + file;
+        std::ofstream f(path, std::ios::binary);
+        f << *out;
+        if (f)
+            written.push_back(path);
+    }
+    return written;
+}
+
+} // namespace radt

@@ -1,0 +1,20 @@
+#pragma once
+// What a run ran on, recorded next to it (as radT does): package lists and the GPU report as
+// artifacts, host facts as tags.
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace radt {
+
+/// radt.host.* tags: hostname, CPU model, logical cores, memory GiB, kernel.
+std::vector<std::pair<std::string, std::string>> hostTags(const std::string& procRoot = "/proc");
+
+/// Writes pip.txt (`python3 -m pip freeze`), conda.txt (`conda list`) and smi.txt
+/// (`nvidia-smi -q`) into `artifactDir` for each tool present; returns the files written.
+/// Each command gets `timeoutMs`; a missing or failing tool is skipped silently, as in radT.
+std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs = 30000);
+
+} // namespace radt

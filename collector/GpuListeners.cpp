@@ -1,0 +1,293 @@
+#include "GpuListeners.h"
+
+#include "ChildProcess.h"
+#include "GpuParsers.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace radt {
+
+namespace {
+
+std::string joinInts(const std::vector<int>& values, const char* sep) {
+    std::string out;
+    for (size_t i = 0; i < values.size(); ++i)
+        out += (i ? sep : "") + std::to_string(values[i]);
+    return out;
+}
+
+/// A tool whose stdout (and stderr) lines go to onLine() on the pump thread; a watcher thread
+/// notices when the tool ends on its own and asks the subclass what to do.
+class StreamedToolListener : public Listener {
+public:
+    ~StreamedToolListener() override { stop(); }
+
+    bool start(const ListenerContext& context) override {
+        m_context = context;
+        if (!findExecutable(tool())) {
+            context.message("listener '" + name() + "': " + tool() +
+                            " not found in PATH; the run continues without it");
+            return false;
+        }
+        if (!prepare())
+            return false;
+        if (!launch())
+            return false;
+        m_watcher = std::thread([this] { watch(); });
+        return true;
+    }
+
+    void stop() override {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            if (m_stopped)
+                return;
+            m_stopped = m_stopping = true;
+        }
+        m_wake.notify_all();
+        if (m_watcher.joinable())
+            m_watcher.join();
+        if (m_child) {
+            m_child->terminate(1000);
+            m_child->finishOutput(1000);
+            m_child.reset();
+        }
+        cleanUp();
+    }
+
+    std::string summary() const override {
+        std::string s = name() + ": " + std::to_string(m_rows.load()) + " rows";
+        if (m_skipped)
+            s += ", " + std::to_string(m_skipped.load()) + " lines skipped (first: '" + firstSkipped() + "')";
+        return s;
+    }
+
+protected:
+    virtual std::string tool() const = 0;
+    virtual std::vector<std::string> arguments() = 0;
+    /// Before the tool starts (e.g. create a DCGM group); false after a message to give up.
+    virtual bool prepare() { return true; }
+    virtual void cleanUp() {}
+    enum class LineKind { Data, Other, Garbage };
+    /// Parses one line; returns its points (empty for header or unparsable lines).
+    virtual std::vector<MetricPoint> parse(const std::string& line, LineKind& kind) = 0;
+    /// The tool ended by itself; true when the subclass relaunched it (with other arguments).
+    virtual bool retryAfterExit() { return false; }
+
+    bool launch() {
+        ChildOptions options;
+        options.onStdoutLine = [this](const std::string& line) { onLine(line); };
+        options.onStderrLine = [this](const std::string& line) { onLine(line); };
+        try {
+            m_child = std::make_unique<ChildProcess>(arguments(), std::map<std::string, std::string>{}, options);
+        } catch (const LaunchError& e) {
+            m_context.message("listener '" + name() + "': " + e.what() + "; the run continues without it");
+            return false;
+        }
+        return true;
+    }
+
+    void onLine(const std::string& line) {
+        LineKind kind = LineKind::Garbage;
+        std::vector<MetricPoint> points = parse(line, kind);
+        if (kind == LineKind::Data)
+            ++m_rows;
+        else if (kind == LineKind::Garbage && line.find_first_not_of(" \t") != std::string::npos) {
+            std::lock_guard<std::mutex> lock(m_textMutex);
+            if (m_skipped++ == 0)
+                m_firstSkipped = line.substr(0, 200);
+        }
+        if (!points.empty())
+            m_context.emit(std::move(points));
+    }
+
+    std::string firstSkipped() const {
+        std::lock_guard<std::mutex> lock(m_textMutex);
+        return m_firstSkipped;
+    }
+
+    ListenerContext m_context;
+    std::unique_ptr<ChildProcess> m_child;
+    std::atomic<size_t> m_rows{0};
+    std::atomic<size_t> m_skipped{0};
+
+private:
+    void watch() {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        while (!m_stopping) {
+            m_wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return m_stopping; });
+            if (m_stopping || !m_child)
+                break;
+            auto status = m_child->poll();
+            if (!status)
+                continue;
+            m_child->finishOutput(1000);
+            lock.unlock();
+            const bool relaunched = retryAfterExit();
+            lock.lock();
+            if (relaunched)
+                continue;
+            const std::string why = firstSkipped();
+            m_context.message("listener '" + name() + "': " + tool() + " exited with code " +
+                              std::to_string(status->code) + (why.empty() ? "" : ": " + why) +
+                              "; the run continues without it");
+            break;
+        }
+    }
+
+    mutable std::mutex m_textMutex;
+    std::string m_firstSkipped;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stopping = false;
+    bool m_stopped = false;
+    std::thread m_watcher;
+};
+
+/// Plain radT keys for the run's first GPU (entity); the others get " - <entity>" so that
+/// several GPUs never share a series.
+std::string entityKey(const std::string& key, const std::string& entity, const std::string& primary) {
+    return entity == primary ? key : key + " - " + entity;
+}
+
+class SmiListener : public StreamedToolListener {
+public:
+    ~SmiListener() override { stop(); } // before the members parse() uses are gone
+    std::string name() const override { return "smi"; }
+
+protected:
+    std::string tool() const override { return "nvidia-smi"; }
+    std::vector<std::string> arguments() override {
+        std::vector<int> gpus = m_context.gpus.empty() ? std::vector<int>{0} : m_context.gpus;
+        return {"nvidia-smi",
+                std::string("--query-gpu=") + kSmiQueryFields,
+                "--format=csv,noheader,nounits",
+                "-lms",
+                std::to_string(std::max(100, m_context.intervalMs)),
+                "-i",
+                joinInts(gpus, ",")};
+    }
+    std::vector<MetricPoint> parse(const std::string& line, LineKind& kind) override {
+        std::vector<MetricPoint> out;
+        auto row = parseSmiLine(line);
+        if (!row)
+            return out;
+        kind = LineKind::Data;
+        const int primary = m_context.gpus.empty() ? 0 : m_context.gpus.front();
+        const int64_t now = nowMs();
+        for (const NamedValue& v : row->values)
+            out.push_back({row->gpuIndex == primary ? v.key : v.key + " - GPU " + std::to_string(row->gpuIndex),
+                           v.value, now, 0});
+        return out;
+    }
+};
+
+class DcgmiListener : public StreamedToolListener {
+public:
+    ~DcgmiListener() override { stop(); } // before the members parse() uses are gone
+    std::string name() const override { return "dcgmi"; }
+
+protected:
+    std::string tool() const override { return "dcgmi"; }
+
+    bool prepare() override {
+        std::vector<int> gpus = m_context.gpus.empty() ? std::vector<int>{0} : m_context.gpus;
+        const std::string group = "radt-" + m_context.runUuid.substr(0, 12);
+        auto out = captureOutput({"dcgmi", "group", "-c", group, "-a", joinInts(gpus, ",")}, 15000);
+        if (out)
+            m_group = parseDcgmiGroupId(*out);
+        if (!m_group) {
+            m_context.message("listener 'dcgmi': cannot create a DCGM group for GPU " + joinInts(gpus, ",") +
+                              " (is nv-hostengine running?)" + (out ? ": " + out->substr(0, 200) : std::string()) +
+                              "; the run continues without it");
+            return false;
+        }
+        return true;
+    }
+
+    void cleanUp() override {
+        if (m_group)
+            captureOutput({"dcgmi", "group", "-d", std::to_string(*m_group)}, 15000);
+        m_group.reset();
+    }
+
+    std::vector<std::string> arguments() override {
+        return {"dcgmi", "dmon", "-e", joinInts(dcgmiFieldSets().at(m_fieldSet), ","), "-g",
+                std::to_string(*m_group), "-d", std::to_string(std::max(100, m_context.intervalMs))};
+    }
+
+    std::vector<MetricPoint> parse(const std::string& line, LineKind& kind) override {
+        std::vector<MetricPoint> out;
+        const size_t skippedBefore = m_parser.skippedLines();
+        auto row = m_parser.feed(line);
+        if (!row) {
+            // Header and unit lines are not problems; only what the parser itself skipped is.
+            kind = m_parser.skippedLines() == skippedBefore ? LineKind::Other : LineKind::Garbage;
+            return out;
+        }
+        kind = LineKind::Data;
+        if (m_primary.empty())
+            m_primary = row->entity;
+        const int64_t now = nowMs();
+        for (const NamedValue& v : row->values)
+            out.push_back({entityKey(v.key, row->entity, m_primary), v.value, now, 0});
+        return out;
+    }
+
+    bool retryAfterExit() override {
+        if (!m_parser.sawWatchError() || m_fieldSet + 1 >= dcgmiFieldSets().size())
+            return false;
+        ++m_fieldSet;
+        m_context.message("listener 'dcgmi': this GPU refused some fields (Error setting watches); "
+                          "continuing with fields " + joinInts(dcgmiFieldSets()[m_fieldSet], ","));
+        m_parser = DcgmiDmonParser();
+        return launch();
+    }
+
+private:
+    std::optional<int> m_group;
+    size_t m_fieldSet = 0;
+    DcgmiDmonParser m_parser;
+    std::string m_primary;
+};
+
+class TegrastatsListener : public StreamedToolListener {
+public:
+    ~TegrastatsListener() override { stop(); } // before the members parse() uses are gone
+    std::string name() const override { return "tegrastats"; }
+
+protected:
+    std::string tool() const override { return "tegrastats"; }
+    std::vector<std::string> arguments() override {
+        return {"tegrastats", "--interval", std::to_string(std::max(100, m_context.intervalMs))};
+    }
+    std::vector<MetricPoint> parse(const std::string& line, LineKind& kind) override {
+        std::vector<MetricPoint> out;
+        auto sample = parseTegrastatsLine(line);
+        if (!sample)
+            return out;
+        kind = LineKind::Data;
+        const int64_t now = nowMs();
+        for (const NamedValue& v : sample->values)
+            out.push_back({v.key, v.value, now, 0});
+        return out;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Listener> makeSmiListener() {
+    return std::make_unique<SmiListener>();
+}
+std::unique_ptr<Listener> makeDcgmiListener() {
+    return std::make_unique<DcgmiListener>();
+}
+std::unique_ptr<Listener> makeTegrastatsListener() {
+    return std::make_unique<TegrastatsListener>();
+}
+
+} // namespace radt

@@ -1,0 +1,55 @@
+#pragma once
+// A listener samples one source (DESIGN §5) for one run and publishes points through its context.
+// /proc listeners share one sampling thread; GPU tools are started once per run and streamed.
+
+#include "Model.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+struct ListenerContext {
+    std::string runUuid;
+    int rootPid = -1;      ///< the workload's process
+    std::vector<int> gpus; ///< from --devices
+    int intervalMs = 1000;
+    std::function<void(std::vector<MetricPoint>&& points)> emit; ///< thread-safe
+    std::function<void(const std::string& line)> message;      ///< one-line notices for stderr
+};
+
+class Listener {
+public:
+    virtual ~Listener() = default;
+    virtual std::string name() const = 0;
+    /// Starts sampling. False, after one message naming the listener and why, when it cannot run
+    /// here; the run then goes on without it.
+    virtual bool start(const ListenerContext& context) = 0;
+    /// Stops sampling and releases what start() created. Idempotent.
+    virtual void stop() = 0;
+    /// One line for the end of the run ("smi: 120 rows, 2 lines skipped"); empty when nothing to say.
+    virtual std::string summary() const { return {}; }
+};
+
+/// The names `-l` accepts, in the order --list-listeners shows them.
+const std::vector<std::string>& knownListeners();
+/// nsys/ncu wrap the workload's command (experiment CSV workloads); they sample nothing themselves.
+bool isWorkloadListener(const std::string& name);
+/// Splits "smi+top+proc"; throws std::invalid_argument naming an unknown listener.
+std::vector<std::string> parseListeners(const std::string& text);
+
+struct ListenerAvailability {
+    std::string name;
+    bool available = false;
+    std::string detail; ///< what it records, or why it cannot run here
+};
+/// What each listener needs and whether this machine has it (tools on PATH, /proc readable).
+std::vector<ListenerAvailability> listenerAvailability(const std::string& procRoot = "/proc");
+
+/// The listeners for `names`: the /proc ones merged into one sampler, one per GPU tool. Workload
+/// listeners are not included.
+std::vector<std::unique_ptr<Listener>> makeListeners(const std::vector<std::string>& names);
+
+} // namespace radt

@@ -1,0 +1,84 @@
+#pragma once
+// The writer thread between the sample bus and the store (DESIGN §8): a bounded queue, flushed
+// every <= 250 ms or 10k samples as one transaction per run. A store that refuses writes (locked,
+// server gone) keeps the samples queued and retried; the user sees one warning and one recovery
+// line. While a StoreWriter runs, it is the only thread that touches the store: other writes
+// (params, tags from the metrics channel) are posted to it and run in order.
+
+#include "Store.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace radt {
+
+struct StoreWriterOptions {
+    int flushMs = 250;
+    size_t maxBatch = 10000;
+    size_t capacity = 2'000'000; ///< queued points beyond this are dropped (and counted)
+    int retryMs = 500;           ///< pause between attempts while the store refuses writes
+};
+
+struct StoreWriterStats {
+    size_t written = 0;   ///< points committed
+    size_t dropped = 0;   ///< points refused because the queue was full
+    size_t unwritten = 0; ///< points still queued when close() gave up
+    size_t transactions = 0;
+};
+
+class StoreWriter {
+public:
+    StoreWriter(Store& store, std::function<void(const std::string&)> messages,
+                StoreWriterOptions options = {});
+    ~StoreWriter();
+    StoreWriter(const StoreWriter&) = delete;
+    StoreWriter& operator=(const StoreWriter&) = delete;
+
+    /// Thread-safe and non-blocking (a SampleBus subscriber).
+    void enqueue(const std::string& runUuid, const std::vector<MetricPoint>& points);
+    /// Runs `action` on the writer thread, in order with the points queued before it. A StoreError
+    /// it throws is retried like a metric batch; any other exception is reported and dropped.
+    void post(std::function<void(Store&)> action);
+    /// Writes everything queued (retrying for up to `retryForMs` while the store refuses) and stops
+    /// the thread. Idempotent.
+    StoreWriterStats close(int retryForMs = 10000);
+    /// Blocks until everything queued so far is committed or `timeoutMs` passed; true when drained.
+    bool drain(int timeoutMs);
+
+    StoreWriterStats stats() const;
+
+private:
+    struct Item {
+        std::string runUuid;
+        std::vector<MetricPoint> points;
+        std::function<void(Store&)> action;
+    };
+    void loop();
+    /// Writes items from the front; false (with the failed items left in `batch`) on a StoreError.
+    bool writeSome(std::deque<Item>& batch);
+    void reportFailure(const std::string& error);
+
+    Store& m_store;
+    std::function<void(const std::string&)> m_messages;
+    StoreWriterOptions m_options;
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_drained;
+    std::deque<Item> m_queue;
+    size_t m_queuedPoints = 0;
+    bool m_inFlight = false;
+    bool m_closing = false;
+    bool m_giveUp = false;
+    bool m_warnedFull = false;
+    bool m_failing = false; ///< touched by the writer thread only
+    StoreWriterStats m_stats;
+    std::thread m_thread;
+};
+
+} // namespace radt
