@@ -12,9 +12,16 @@ const char* const kSmiQueryFields =
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+// ' ' and \t \n \v \f \r (9..13): two compares per byte, dmon rows are mostly padding.
+bool isSpace(char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool isAlpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && isSpace(s.front()))
@@ -24,11 +31,13 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool startsWith(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
 
-/// Parses a number at the start of s; `used` gets how many chars it took. from_chars is
-/// locale-independent (a German locale must not turn "185.300" into 185300), but it also accepts
-/// "inf"/"nan" spellings and overflows to errors we must not crash on, hence the guards.
+/// Parses a number at the start of s; `used` gets how many chars it took. from_chars, because it
+/// ignores the locale (strtod under a German locale reads "185.300" as 185); the guards, because it
+/// also accepts "inf"/"nan" and a tool's garbage must become "missing", not a value.
 bool parseNumberPrefix(std::string_view s, double limit, double& out, size_t& used) {
     size_t i = 0;
     if (i < s.size() && s[i] == '-')
@@ -76,7 +85,8 @@ std::optional<double> parseWithUnit(std::string_view s, std::string_view unit, d
 /// MLflow accepts only ^[/\w.\- :]*$ as a key; anything else from a tool's text becomes '_'.
 std::string sanitizeKey(std::string key) {
     for (char& c : key)
-        if (!(isAlpha(c) || isDigit(c) || c == '_' || c == '/' || c == '.' || c == '-' || c == ' ' || c == ':'))
+        if (!(isAlpha(c) || isDigit(c) || c == '_' || c == '/' || c == '.' || c == '-' || c == ' ' ||
+              c == ':'))
             c = '_';
     return key;
 }
@@ -85,7 +95,9 @@ std::string sanitizeKey(std::string key) {
 
 constexpr double kSmiLimit = 1e15; // no smi quantity comes near; larger text is garbage
 
-bool leapYear(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool leapYear(int y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 /// "2019/08/23 14:41:50.273" as local time (nvidia-smi prints the host's local clock).
 std::optional<double> parseSmiTimestamp(std::string_view s) {
@@ -160,7 +172,9 @@ void splitWhitespace(std::string_view line, std::vector<std::string_view>& out) 
 constexpr double kDcgmiLimit = 1e18; // TOTEC (mJ since driver load) and byte counters grow large
 
 /// dmon prints "N/A" for blank values; older builds also print other "N/x" markers.
-bool isBlankValue(std::string_view v) { return startsWith(v, "N/"); }
+bool isBlankValue(std::string_view v) {
+    return startsWith(v, "N/");
+}
 
 /// Entity labels are one or more (name words, integer id) groups: "GPU 0", "GPU-I 1", "GPU 0 LINK 3".
 bool validEntity(const std::vector<std::string_view>& tokens, size_t count) {
@@ -182,7 +196,7 @@ bool validEntity(const std::vector<std::string_view>& tokens, size_t count) {
 
 constexpr double kTegraLimit = 1e12;
 
-/// "2020/7852MB", "0/252kB", "5012mW/5012mW" -> the two numbers, in MB for memory units.
+/// "2020/7852MB", "0/252kB", "5012mW/5012mW" -> the two numbers and what follows the second.
 bool parsePair(std::string_view s, double& first, double& second, std::string_view& unit) {
     size_t used;
     if (!parseNumberPrefix(s, kTegraLimit, first, used))
@@ -263,7 +277,8 @@ std::optional<SmiRow> parseSmiLine(std::string_view line) {
         if (n == kColumns)
             return std::nullopt; // more columns than our query: someone else's output
         const size_t comma = line.find(',', start);
-        f[n++] = trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+        f[n++] = trim(
+            line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
         if (comma == std::string_view::npos)
             break;
         start = comma + 1;
@@ -309,36 +324,21 @@ const std::vector<std::vector<int>>& dcgmiFieldSets() {
 std::string dcgmiKeyForColumn(const std::string& shortName) {
     // DESIGN §5 names for the fields the listener asks for, then readable names for the rest of
     // DCGM's reference table (dcgm_fields.cpp) so a user-chosen field set also reads well.
+    // clang-format off
     static const std::unordered_map<std::string, const char*> names = {
-        {"POWER", "Power Usage"},
-        {"TOTEC", "Total Energy Consumption"},
-        {"TXPCI", "PCIE TX Throughput"},
-        {"RXPCI", "PCIE RX Throughput"},
-        {"GPUTL", "GPU Utilization"},
-        {"MCUTL", "Memory Copy Utilization"},
-        {"GRACT", "GR Engine Active"},
-        {"SMACT", "SM Active"},
-        {"SMOCC", "SM Occupancy"},
-        {"TENSO", "Tensor Active"},
-        {"DRAMA", "DRAM Active"},
-        {"FP64A", "FP64 Active"},
-        {"FP32A", "FP32 Active"},
-        {"FP16A", "FP16 Active"},
-        {"PCITX", "PCIE TX Bytes"},
-        {"PCIRX", "PCIE RX Bytes"},
-        {"NVLTX", "NVlink TX Bytes"},
-        {"NVLRX", "NVlink RX Bytes"},
-        {"SMCLK", "SM Clock"},
-        {"MMCLK", "Memory Clock"},
-        {"MMTMP", "Memory Temperature"},
-        {"TMPTR", "GPU Temperature"},
-        {"POWINST", "Power Usage Instant"},
-        {"FBTTL", "FB Total"},
-        {"FBFRE", "FB Free"},
-        {"FBUSD", "FB Used"},
-        {"ESVTL", "ECC SBE Volatile Total"},
+        {"POWER", "Power Usage"}, {"TOTEC", "Total Energy Consumption"}, {"TXPCI", "PCIE TX Throughput"},
+        {"RXPCI", "PCIE RX Throughput"}, {"GPUTL", "GPU Utilization"}, {"MCUTL", "Memory Copy Utilization"},
+        {"GRACT", "GR Engine Active"}, {"SMACT", "SM Active"}, {"SMOCC", "SM Occupancy"},
+        {"TENSO", "Tensor Active"}, {"DRAMA", "DRAM Active"}, {"FP64A", "FP64 Active"},
+        {"FP32A", "FP32 Active"}, {"FP16A", "FP16 Active"}, {"PCITX", "PCIE TX Bytes"},
+        {"PCIRX", "PCIE RX Bytes"}, {"NVLTX", "NVlink TX Bytes"}, {"NVLRX", "NVlink RX Bytes"},
+        // not asked for by the listener
+        {"SMCLK", "SM Clock"}, {"MMCLK", "Memory Clock"}, {"MMTMP", "Memory Temperature"},
+        {"TMPTR", "GPU Temperature"}, {"POWINST", "Power Usage Instant"}, {"FBTTL", "FB Total"},
+        {"FBFRE", "FB Free"}, {"FBUSD", "FB Used"}, {"ESVTL", "ECC SBE Volatile Total"},
         {"EDVTL", "ECC DBE Volatile Total"},
     };
+    // clang-format on
     const auto it = names.find(shortName);
     return "DCGMI - " + (it != names.end() ? std::string(it->second) : sanitizeKey(shortName));
 }
@@ -410,14 +410,12 @@ std::optional<int> parseDcgmiGroupId(std::string_view output) {
     const size_t at = output.find(marker, created);
     if (at == std::string_view::npos)
         return std::nullopt;
-    std::string_view rest = output.substr(at + marker.size());
-    size_t len = 0;
-    while (len < rest.size() && isDigit(rest[len]))
-        ++len;
-    const auto id = parseInteger(rest.substr(0, len));
-    if (!id || *id < 0 || *id > 1 << 30)
+    const char* begin = output.data() + at + marker.size();
+    int id = -1;
+    const auto [end, ec] = std::from_chars(begin, output.data() + output.size(), id);
+    if (ec != std::errc() || end == begin || id < 0)
         return std::nullopt;
-    return static_cast<int>(*id);
+    return id;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -464,7 +462,8 @@ std::optional<TegraSample> parseTegrastatsLine(std::string_view line) {
             ++i;
             // "[9%@345,off,...]" (per-core clocks) or "[17%,13%]@408" (TX1: one clock for all).
             const size_t close = next.find(']');
-            const std::string_view inner = next.substr(1, close == std::string_view::npos ? next.size() - 1 : close - 1);
+            const std::string_view inner =
+                next.substr(1, close == std::string_view::npos ? next.size() - 1 : close - 1);
             std::optional<double> sharedMhz;
             if (close != std::string_view::npos && next.size() > close + 2 && next[close + 1] == '@')
                 if (auto m = parseNumber(next.substr(close + 2), kTegraLimit))
@@ -472,8 +471,8 @@ std::optional<TegraSample> parseTegrastatsLine(std::string_view line) {
             size_t core = 0, from = 0;
             for (;;) {
                 const size_t comma = inner.find(',', from);
-                const std::string_view item =
-                    inner.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
+                const std::string_view item = inner.substr(
+                    from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
                 std::optional<double> util, mhz;
                 if (item != "off") {
                     if (parsePercentAt(item, util, mhz)) {

@@ -21,7 +21,8 @@ struct NamedValue {
 
 /// The query the smi listener runs:
 /// nvidia-smi --query-gpu=<kSmiQueryFields> --format=csv,noheader,nounits -lms N -i <gpus>
-extern const char* const kSmiQueryFields; // "index,timestamp,power.draw,utilization.gpu,utilization.memory,memory.used,pstate"
+/// = "index,timestamp,power.draw,utilization.gpu,utilization.memory,memory.used,pstate"
+extern const char* const kSmiQueryFields;
 
 struct SmiRow {
     int gpuIndex = 0;
@@ -54,7 +55,7 @@ std::string dcgmiKeyForColumn(const std::string& shortName);
 class DcgmiDmonParser {
 public:
     struct Row {
-        std::string entity; ///< "GPU 0", "GPU-I 1", "GPU 0 LINK 3"
+        std::string entity;             ///< "GPU 0", "GPU-I 1", "GPU 0 LINK 3"
         std::vector<NamedValue> values; ///< N/A values left out
     };
 
@@ -70,7 +71,7 @@ public:
     size_t skippedLines() const { return m_skipped; }
 
 private:
-    std::vector<std::string> m_keys; ///< metric key per column of the last header
+    std::vector<std::string> m_keys;        ///< metric key per column of the last header
     std::vector<std::string_view> m_tokens; ///< scratch, reused between lines
     bool m_watchError = false;
     size_t m_rows = 0;
@@ -88,10 +89,11 @@ struct TegraSample {
     size_t skippedTokens = 0; ///< tokens no rule understood
 };
 
-/// One tegrastats line of any generation (TX1 L4T 28 to Orin). Keys: "TEGRA - RAM Used MB",
-/// "TEGRA - RAM Total MB", "TEGRA - SWAP Used MB", "TEGRA - CPU <i> Util" (percent),
-/// "TEGRA - CPU <i> MHz", "TEGRA - EMC Util", "TEGRA - EMC MHz", "TEGRA - GPU Util" (GR3D),
-/// "TEGRA - GPU MHz", "TEGRA - Temp <sensor> C", "TEGRA - Power <rail> mW" (current value).
+/// One tegrastats line (TX1 L4T 28, TX2, Nano, Xavier and newer JetPacks' mW/date forms).
+/// Keys: "TEGRA - RAM Used MB", "TEGRA - RAM Total MB", "TEGRA - SWAP Used MB",
+/// "TEGRA - CPU <i> Util" (percent), "TEGRA - CPU <i> MHz", "TEGRA - EMC Util", "TEGRA - EMC MHz",
+/// "TEGRA - GPU Util" (GR3D), "TEGRA - GPU MHz", "TEGRA - Temp <sensor> C",
+/// "TEGRA - Power <rail> mW" (current value).
 /// Cores printed as `off` are left out. nullopt when the line has no RAM field.
 std::optional<TegraSample> parseTegrastatsLine(std::string_view line);
 

@@ -57,7 +57,7 @@ bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handler
     }
     auto keyOf = [&](const char* field) -> std::optional<std::string> {
         const auto& k = j[field];
-        if (!k.is_string() || !mlflow::isValidKey(k.get<std::string>()) ||
+        if (!k.is_string() || k.get<std::string>().empty() || !mlflow::isValidKey(k.get<std::string>()) ||
             k.get<std::string>().size() > mlflow::kMaxKeyLength) {
             error = std::string("\"") + field + "\" must be a name of letters, digits and _ - . / : space (at most 250)";
             return std::nullopt;

@@ -29,9 +29,11 @@ void StoreWriter::enqueue(const std::string& runUuid, const std::vector<MetricPo
             warn = !m_warnedFull;
             m_warnedFull = true;
         } else {
+            const bool wasEmpty = m_queue.empty();
             m_queue.push_back({runUuid, points, {}});
             m_queuedPoints += points.size();
-            if (m_queuedPoints >= m_options.maxBatch)
+            // Wake the writer to start the flush timer, or to write a full batch at once.
+            if (wasEmpty || m_queuedPoints >= m_options.maxBatch)
                 m_wake.notify_one();
         }
     }

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
@@ -136,4 +138,133 @@ TEST(ProcSampler, VanishedRootYieldsOnlySystemMetrics) {
     sampler.sample(1000, pts);
     EXPECT_FALSE(hasKey(pts, "PROC - RSS MB"));
     EXPECT_TRUE(hasKey(pts, "TOP - Memory Usage GB"));
+}
+
+TEST(ProcParsers, PidStatProcessorFieldForPerCoreCpu) {
+    // A full 52-field line of Linux 5.x: field 39 (processor) is 3.
+    const std::string line = "77 (worker) R 1 77 77 0 -1 4194560 100 0 0 0 50 10 0 0 20 0 4 0 1000 1000000 200 "
+                             "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 3 0 0 0 0 0 0 0 0 0 0 0 0 0";
+    auto s = parseProcPidStat(line);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->processor, 3);
+    EXPECT_EQ(parseProcPidStat("4242 (x) S 17 4242 17 0 -1 4194304 5 0 0 0 123 45 0 0 20 0 7 0 28309 3133440 381 1")
+                  ->processor,
+              -1)
+        << "short (old or truncated) lines still parse, without a processor";
+}
+
+TEST(ProcParsers, DiskstatsFixtureAndPartitions) {
+    size_t skipped = 0;
+    const auto disks = parseDiskstats(fixture("proc_diskstats_1.txt"), &skipped);
+    EXPECT_EQ(skipped, 0u);
+    ASSERT_EQ(disks.size(), 15u);
+    auto find = [&](const std::string& name) {
+        return *std::find_if(disks.begin(), disks.end(), [&](const DiskStat& d) { return d.name == name; });
+    };
+    const DiskStat sda = find("sda");
+    EXPECT_EQ(sda.reads, 14200u);
+    EXPECT_EQ(sda.sectorsRead, 892828u);
+    EXPECT_EQ(sda.writes, 18736u);
+    EXPECT_EQ(sda.sectorsWritten, 715384u);
+    EXPECT_EQ(find("dm-0").sectorsWritten, 715168u);
+    EXPECT_TRUE(isPartition("sda1", disks));
+    EXPECT_TRUE(isPartition("sda3", disks));
+    EXPECT_FALSE(isPartition("sda", disks));
+    EXPECT_FALSE(isPartition("dm-0", disks));
+    EXPECT_FALSE(isPartition("loop1", disks)) << "loop1 is not a partition of some loop";
+    const std::vector<DiskStat> nvme = {{"nvme0n1", 0, 0, 0, 0}, {"nvme0n1p2", 0, 0, 0, 0}, {"mmcblk0", 0, 0, 0, 0}};
+    EXPECT_TRUE(isPartition("nvme0n1p2", nvme));
+    EXPECT_FALSE(isPartition("nvme0n1", nvme));
+    EXPECT_FALSE(isPartition("mmcblk01", nvme)) << "digit-ended parents separate partitions with 'p'";
+
+    // Linux 2.6 partitions print four counters; garbage and truncated lines are counted.
+    skipped = 0;
+    const auto old = parseDiskstats("   3    1 hda1 35486 38030 38030 5\n garbage\n   8 0 sdb 1 2\n\n", &skipped);
+    ASSERT_EQ(old.size(), 1u);
+    EXPECT_EQ(old[0].reads, 35486u);
+    EXPECT_EQ(old[0].sectorsWritten, 5u);
+    EXPECT_EQ(skipped, 2u);
+}
+
+TEST(ProcParsers, NetDevFixtureAndBrokenInput) {
+    size_t skipped = 0;
+    const auto ifaces = parseNetDev(fixture("proc_net_dev_1.txt"), &skipped);
+    ASSERT_EQ(ifaces.size(), 2u);
+    EXPECT_EQ(ifaces[1].iface, "ens33");
+    EXPECT_EQ(ifaces[1].rxBytes, 60600053u);
+    EXPECT_EQ(ifaces[1].txBytes, 44256546u);
+    EXPECT_EQ(skipped, 0u);
+    const auto broken = parseNetDev("eth0: 1 2 3\nwlan0:99999999999999999999999 0 0 0 0 0 0 0 5\nno colon\n", &skipped);
+    EXPECT_TRUE(broken.empty());
+    EXPECT_EQ(skipped, 2u);
+    EXPECT_EQ(metricKeyPart("veth@if3 (x)%"), "veth_if3 _x__");
+}
+
+TEST(ProcSampler, DiskNetworkAndPerCoreListenersFromAProcCopy) {
+    // A fake /proc with two readings of diskstats and net/dev one second apart.
+    radt::test::TempDir dir;
+    const std::string root = dir.path();
+    std::filesystem::create_directories(root + "/net");
+    radt::test::writeFile(root + "/diskstats", "   8 0 sda 100 0 2048 0 50 0 4096 0 0 0 0\n"
+                                               "   8 1 sda1 100 0 2048 0 50 0 4096 0 0 0 0\n"
+                                               "   7 0 loop0 5 0 10 0 0 0 0 0 0 0 0\n");
+    radt::test::writeFile(root + "/net/dev", "Inter-|x\n face |x\n    lo: 5 0 0 0 0 0 0 0 5 0 0 0 0 0 0 0\n"
+                                             "  eth0: 1048576 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+    ProcSamplerOptions options;
+    options.top = options.proc = false;
+    options.iostat = options.net = options.ps = true;
+    options.procRoot = root;
+    ProcSampler sampler(1, options);
+    std::vector<MetricPoint> first, second;
+    sampler.sample(1000, first);
+    EXPECT_TRUE(first.empty()) << "rates need two readings";
+    radt::test::writeFile(root + "/diskstats", "   8 0 sda 110 0 4096 0 60 0 8192 0 0 0 0\n"
+                                               "   8 1 sda1 110 0 4096 0 60 0 8192 0 0 0 0\n"
+                                               "   7 0 loop0 9 0 20 0 0 0 0 0 0 0 0\n");
+    radt::test::writeFile(root + "/net/dev", "Inter-|x\n face |x\n    lo: 9 0 0 0 0 0 0 0 9 0 0 0 0 0 0 0\n"
+                                             "  eth0: 3145728 0 0 0 0 0 0 0 524288 0 0 0 0 0 0 0\n");
+    sampler.sample(2000, second);
+    EXPECT_DOUBLE_EQ(valueOf(second, "sda - tps"), 20.0);
+    EXPECT_DOUBLE_EQ(valueOf(second, "sda - MB read/s"), 1.0); // 2048 sectors of 512 bytes
+    EXPECT_DOUBLE_EQ(valueOf(second, "sda - MB written/s"), 2.0);
+    EXPECT_DOUBLE_EQ(valueOf(second, "iostat - Total MB read/s"), 1.0) << "sda1 is inside sda: counted once";
+    EXPECT_FALSE(hasKey(second, "loop0 - tps"));
+    EXPECT_DOUBLE_EQ(valueOf(second, "NET - eth0 RX MB/s"), 2.0);
+    EXPECT_DOUBLE_EQ(valueOf(second, "NET - eth0 TX MB/s"), 0.5);
+    EXPECT_FALSE(hasKey(second, "NET - lo RX MB/s"));
+}
+
+TEST(ProcSampler, PerCoreCpuOfTheRunsThreadsFromRealProc) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        volatile double x = 0;
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+        while (std::chrono::steady_clock::now() < end)
+            x = x + 1;
+        _exit(0);
+    }
+    ProcSamplerOptions options;
+    options.top = options.proc = false;
+    options.ps = true;
+    ProcSampler sampler(pid, options);
+    std::vector<MetricPoint> first, second;
+    sampler.sample(nowMs(), first);
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    sampler.sample(nowMs(), second);
+    double total = 0;
+    int cores = 0;
+    for (const auto& p : second)
+        if (p.key.rfind("PS - CPU ", 0) == 0) {
+            total += p.value;
+            ++cores;
+        }
+    EXPECT_GE(cores, 1);
+    EXPECT_GT(total, 20.0) << "one busy thread: up to 100 % of a core";
+    EXPECT_LT(total, 120.0);
+    EXPECT_TRUE(std::any_of(second.begin(), second.end(), [](const MetricPoint& p) {
+        return p.key.rfind("PS - MEM ", 0) == 0 && p.value > 0;
+    }));
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
 }

@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "RunReconciler.h"
+
 #include "BasketPanel.h"
 #include "ChartPanel.h"
 #include "Formatting.h"
@@ -158,6 +160,12 @@ void MainWindow::createMenus() {
 bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
     try {
         auto store = radt::openStore(uri.toStdString(), mode);
+        // Runs whose collector was killed would otherwise show RUNNING forever (DESIGN §8). A
+        // read-only store simply keeps them as they are.
+        try {
+            radt::reconcileOrphanedRuns(*store);
+        } catch (const std::exception&) {
+        }
         // Read before swapping, so a store that opens but cannot be read leaves the old one in place.
         auto experiments = store->experiments();
         auto runs = store->runs();

@@ -1,0 +1,428 @@
+// End to end: the real `radt` with every listener against fake nvidia-smi / dcgmi executables that
+// replay the recorded real output (tests/fakes), real Python workloads using the radt module, and
+// the crash paths: kill -9 of the collector, Ctrl-C, the time limit.
+
+#include "RunReconciler.h"
+#include "Store.h"
+#include "TempDir.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <dirent.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <signal.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+using namespace radt;
+using radt::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kRadt = std::string(RADT_BINARY_DIR) + "/app/radt";
+const std::string kDemo = std::string(RADT_SOURCE_DIR) + "/resources/examples/demo_train.py";
+const std::string kFakes = std::string(RADT_SOURCE_DIR) + "/tests/fakes";
+
+// Logs one "tick" per 50 ms through the radt module and writes its progress to a side file.
+const char* kTickWorkload = R"PY(import sys, time
+import radt
+progress, count = sys.argv[1], int(sys.argv[2])
+with radt.run.RADTBenchmark() as run:
+    for i in range(count):
+        run.log_metric("tick", i, i)
+        with open(progress, "w") as f:
+            f.write(str(i))
+        time.sleep(0.05)
+)PY";
+
+struct Radt {
+    pid_t pid = -1;
+    std::string outPath, errPath;
+
+    /// Waits for the exit code (128+signal when killed).
+    int wait() {
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::string out() const { return test::readFile(outPath); }
+    std::string err() const { return test::readFile(errPath); }
+};
+
+/// Starts radt with `args`; `env` entries are added to (or replace) ours.
+Radt startRadt(const TempDir& dir, const std::vector<std::string>& args,
+               const std::map<std::string, std::string>& env = {}) {
+    static int counter = 0;
+    Radt r;
+    r.outPath = dir.file("radt" + std::to_string(++counter) + ".out");
+    r.errPath = dir.file("radt" + std::to_string(counter) + ".err");
+    std::vector<std::string> envStrings;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry = *e;
+        if (!env.count(entry.substr(0, entry.find('='))))
+            envStrings.push_back(entry);
+    }
+    for (const auto& [k, v] : env)
+        envStrings.push_back(k + "=" + v);
+    std::vector<std::string> argv{kRadt};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> cargv, cenv;
+    for (auto& a : argv)
+        cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    for (auto& e : envStrings)
+        cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+    r.pid = ::fork();
+    if (r.pid == 0) {
+        std::freopen(r.outPath.c_str(), "w", stdout);
+        std::freopen(r.errPath.c_str(), "w", stderr);
+        std::freopen("/dev/null", "r", stdin);
+        ::execve(kRadt.c_str(), cargv.data(), cenv.data());
+        ::_exit(127);
+    }
+    return r;
+}
+
+std::string storeUri(const TempDir& dir) {
+    return "sqlite:///" + dir.file("e2e.db");
+}
+
+/// PATH with a private copy of the fakes first, so a test can tell its own fake processes apart.
+std::string fakePath(const TempDir& dir) {
+    fs::create_directories(dir.file("bin"));
+    for (const char* tool : {"nvidia-smi", "dcgmi"})
+        fs::copy_file(kFakes + "/" + tool, dir.file("bin/") + tool, fs::copy_options::overwrite_existing);
+    return dir.file("bin") + ":" + std::getenv("PATH");
+}
+
+std::map<std::string, std::string> fakeEnv(const TempDir& dir) {
+    return {{"PATH", fakePath(dir)},
+            {"RADT_FAKE_LOG", dir.file("fake.log")},
+            {"RADT_FIXTURES_DIR", RADT_FIXTURES_DIR}};
+}
+
+/// Processes whose command line mentions `marker` (our private fakes, our workloads).
+int processesMentioning(const std::string& marker) {
+    int count = 0;
+    if (DIR* d = opendir("/proc")) {
+        while (dirent* e = readdir(d)) {
+            if (!std::isdigit(static_cast<unsigned char>(e->d_name[0])))
+                continue;
+            std::string cmd = test::readFile(std::string("/proc/") + e->d_name + "/cmdline");
+            std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+            count += cmd.find(marker) != std::string::npos;
+        }
+        closedir(d);
+    }
+    return count;
+}
+
+bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return condition();
+}
+
+size_t seriesSize(const std::string& uri, const std::string& key) {
+    try {
+        auto store = openStore(uri, OpenMode::OpenExisting);
+        auto runs = store->runs();
+        return runs.empty() ? 0 : store->series(runs[0].uuid, key).v.size();
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+        out.push_back(line);
+    return out;
+}
+
+int countContaining(const std::string& text, const std::string& needle) {
+    int n = 0;
+    for (const auto& l : lines(text))
+        n += l.find(needle) != std::string::npos;
+    return n;
+}
+
+} // namespace
+
+TEST(CollectorE2E, GpuAndProcListenersWithSoftwareMetricsAndMaxEpoch) {
+    TempDir dir;
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi+dcgmi+top+ps+iostat+net+proc", "-d", "0+1",
+                             "--interval", "0.2", "-i", "3", kDemo, "--epochs", "10", "--data-size", "4000"},
+                       fakeEnv(dir));
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    EXPECT_NE(r.out().find("Maximum epoch reached"), std::string::npos) << "the module stopped it at epoch 3";
+    EXPECT_EQ(r.out().find("epoch 4/10"), std::string::npos);
+
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_EQ(run.status, RunStatus::Finished);
+    EXPECT_EQ(run.param("max_epoch"), "3");
+    EXPECT_EQ(run.param("hidden"), "48") << "a param the script logged through the module";
+    EXPECT_EQ(run.letter(), "0+1");
+
+    // Software metrics with their epochs as steps.
+    const Series loss = store->series(run.uuid, "loss");
+    ASSERT_EQ(loss.step, (std::vector<int64_t>{1, 2, 3}));
+    EXPECT_LT(loss.v.back(), 0.8);
+    EXPECT_EQ(store->series(run.uuid, "accuracy").v.size(), 3u);
+
+    // Hardware series from the replayed nvidia-smi and dcgmi output (DESIGN §5 keys).
+    const Series power = store->series(run.uuid, "SMI - Power Draw");
+    ASSERT_FALSE(power.v.empty());
+    EXPECT_DOUBLE_EQ(power.v.front(), 631.95);
+    EXPECT_DOUBLE_EQ(store->series(run.uuid, "SMI - GPU Util").v.at(0), 1.0);
+    EXPECT_DOUBLE_EQ(store->series(run.uuid, "SMI - Mem Used").v.at(0), 19818);
+    EXPECT_DOUBLE_EQ(store->series(run.uuid, "SMI - Performance State").v.at(0), 0);
+    EXPECT_FALSE(store->series(run.uuid, "SMI - Power Draw - GPU 1").v.empty()) << "second GPU, own series";
+    EXPECT_DOUBLE_EQ(store->series(run.uuid, "DCGMI - Power Usage").v.at(0), 185.3);
+    EXPECT_FALSE(store->series(run.uuid, "DCGMI - SM Active").v.empty());
+    const auto keys = store->metricKeys(std::vector<std::string>{run.uuid});
+    for (const char* key : {"TOP - CPU Utilization", "TOP - Memory Usage GB", "PROC - CPU Utilization",
+                            "PROC - RSS MB", "iostat - Total MB read/s"})
+        EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+    EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.rfind("PS - CPU ", 0) == 0; }));
+
+    // The tools were called as the real ones would be, once per run, and the DCGM group removed.
+    const auto calls = lines(test::readFile(dir.file("fake.log")));
+    std::vector<std::string> streaming;
+    for (const auto& c : calls)
+        if (c.find(" -q") == std::string::npos) // the environment report runs concurrently
+            streaming.push_back(c);
+    ASSERT_EQ(streaming.size(), 4u) << test::readFile(dir.file("fake.log"));
+    EXPECT_EQ(countContaining(test::readFile(dir.file("fake.log")),
+                              "nvidia-smi --query-gpu=index,timestamp,power.draw,utilization.gpu,utilization.memory,"
+                              "memory.used,pstate --format=csv,noheader,nounits -lms 200 -i 0,1"),
+              1);
+    const auto group = std::find_if(streaming.begin(), streaming.end(),
+                                    [](const std::string& c) { return c.rfind("dcgmi group -c radt-", 0) == 0; });
+    ASSERT_NE(group, streaming.end());
+    EXPECT_NE(group->find(" -a 0,1"), std::string::npos) << *group;
+    EXPECT_LT(group - streaming.begin(),
+              std::find_if(streaming.begin(), streaming.end(),
+                           [](const std::string& c) { return c.rfind("dcgmi dmon", 0) == 0; }) - streaming.begin())
+        << "the group exists before dmon watches it";
+    const int dmon = countContaining(test::readFile(dir.file("fake.log")),
+                                     "dcgmi dmon -e 155,156,200,201,203,204,1001,1002,1003,1004,1005,1006,1007,"
+                                     "1008,1009,1010,1011,1012 -g 8 -d 200");
+    EXPECT_EQ(dmon, 1);
+    EXPECT_EQ(streaming.back(), "dcgmi group -d 8") << "the group is removed when the run ends";
+
+    // Environment capture: the GPU report and host facts.
+    EXPECT_NE(test::readFile(run.artifactUri + "/smi.txt").find("NVSMI LOG"), std::string::npos);
+    EXPECT_FALSE(run.tags.at("radt.host.cores").empty());
+    EXPECT_FALSE(run.tags.at("radt.host.kernel").empty());
+    EXPECT_EQ(processesMentioning(dir.path()), 0) << "no tool left running";
+}
+
+TEST(CollectorE2E, DcgmiFallsBackWhenTheGpuRefusesProfilingFields) {
+    TempDir dir;
+    auto env = fakeEnv(dir);
+    env["RADT_FAKE_DCGMI_REFUSE"] = "1002";
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "dcgmi", "--interval", "0.2", "--no-env-capture",
+                             "python3", "-c", "import time; time.sleep(2)"},
+                       env);
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    EXPECT_EQ(countContaining(r.err(), "refused some fields (Error setting watches); continuing with fields "
+                                       "155,156,200,201,203,204"),
+              1)
+        << r.err();
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_FALSE(store->series(run.uuid, "DCGMI - Power Usage").v.empty());
+    EXPECT_FALSE(store->series(run.uuid, "DCGMI - GPU Utilization").v.empty());
+    EXPECT_TRUE(store->series(run.uuid, "DCGMI - SM Active").v.empty());
+    EXPECT_EQ(countContaining(test::readFile(dir.file("fake.log")), "dcgmi dmon"), 2);
+}
+
+TEST(CollectorE2E, MissingToolsAreNamedOnceAndTheRunGoesOn) {
+    TempDir dir;
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi+dcgmi+tegrastats+top", "--interval", "0.2",
+                             "--no-env-capture", "python3", "-c", "import time; time.sleep(1)"},
+                       {{"PATH", "/usr/bin:/bin"}});
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    EXPECT_EQ(countContaining(r.err(), "listener 'smi': nvidia-smi not found in PATH; the run continues without it"), 1)
+        << r.err();
+    EXPECT_EQ(countContaining(r.err(), "listener 'dcgmi': dcgmi not found in PATH"), 1) << r.err();
+    EXPECT_EQ(countContaining(r.err(), "listener 'tegrastats': tegrastats not found in PATH"), 1) << r.err();
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_EQ(run.status, RunStatus::Finished);
+    EXPECT_FALSE(store->series(run.uuid, "TOP - Memory Usage GB").v.empty());
+}
+
+TEST(CollectorE2E, ListListenersShowsWhatThisMachineHas) {
+    TempDir dir;
+    Radt with = startRadt(dir, {"--list-listeners"}, fakeEnv(dir));
+    ASSERT_EQ(with.wait(), 0);
+    Radt without = startRadt(dir, {"--list-listeners"}, {{"PATH", "/usr/bin:/bin"}});
+    ASSERT_EQ(without.wait(), 0);
+    auto lineFor = [](const std::string& text, const std::string& name) {
+        for (const auto& l : lines(text))
+            if (l.rfind(name + " ", 0) == 0)
+                return l;
+        return std::string();
+    };
+    EXPECT_NE(lineFor(with.out(), "smi").find("available"), std::string::npos) << with.out();
+    EXPECT_EQ(lineFor(with.out(), "smi").find("unavailable"), std::string::npos) << with.out();
+    EXPECT_NE(lineFor(without.out(), "smi").find("unavailable"), std::string::npos) << without.out();
+    EXPECT_NE(lineFor(without.out(), "smi").find("nvidia-smi not found in PATH"), std::string::npos);
+    EXPECT_NE(lineFor(without.out(), "top").find("available"), std::string::npos);
+    EXPECT_EQ(lineFor(without.out(), "top").find("unavailable"), std::string::npos);
+}
+
+TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
+    TempDir dir;
+    test::writeFile(dir.file("tick.py"), kTickWorkload);
+    const std::string progress = dir.file("progress");
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "top+proc", "--interval", "0.1", "--no-env-capture",
+                             dir.file("tick.py"), progress, "600"});
+    ASSERT_TRUE(waitFor([&] { return seriesSize(storeUri(dir), "tick") >= 20; }, 20000)) << r.err();
+    ::kill(r.pid, SIGKILL);
+    EXPECT_EQ(r.wait(), 128 + SIGKILL);
+    const int lastLogged = std::stoi(test::readFile(progress));
+    // The workload dies with its collector (PDEATHSIG) instead of running on unobserved.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_EQ(test::readFile(progress), std::to_string(lastLogged)) << "the workload stopped";
+    EXPECT_EQ(processesMentioning(dir.path()), 0);
+
+    {
+        auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+        const radt::Run run = store->runs().at(0);
+        EXPECT_EQ(run.status, RunStatus::Running) << "nobody closed it yet";
+        const Series ticks = store->series(run.uuid, "tick");
+        // 50 ms per tick, flush every 250 ms: at most ~5 ticks (plus scheduling slack) are lost.
+        EXPECT_GE(ticks.step.back(), lastLogged - 12) << "written before the kill: up to the last flush";
+        for (size_t i = 0; i < ticks.step.size(); ++i)
+            ASSERT_EQ(ticks.step[i], static_cast<int64_t>(i)) << "a consistent prefix, no gaps";
+    }
+    // The next radt invocation notices the collector is gone.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    Radt ls = startRadt(dir, {"ls", "--store", storeUri(dir)});
+    ASSERT_EQ(ls.wait(), 0) << ls.err();
+    EXPECT_EQ(countContaining(ls.err(), "marked FAILED: its collector (pid " + std::to_string(r.pid)), 1) << ls.err();
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_EQ(run.status, RunStatus::Failed);
+    ASSERT_TRUE(run.endTime);
+    int64_t lastSample = 0;
+    for (const auto& [key, latest] : store->latestMetrics(run.uuid))
+        lastSample = std::max(lastSample, latest.timestamp);
+    EXPECT_EQ(*run.endTime, lastSample) << "the end time is the last sample's, not the time somebody looked";
+    EXPECT_NE(run.tags.at(kFailureTag).find("ended without closing the run"), std::string::npos);
+    EXPECT_EQ(reconcileOrphanedRuns(*store), 0u) << "idempotent";
+}
+
+TEST(CollectorE2E, CtrlCStopsEverythingFlushesAndClosesTheRunKilled) {
+    TempDir dir;
+    test::writeFile(dir.file("tick.py"), kTickWorkload);
+    const std::string progress = dir.file("progress");
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi+top+proc", "--interval", "0.1", "--no-env-capture",
+                             dir.file("tick.py"), progress, "600"},
+                       fakeEnv(dir));
+    ASSERT_TRUE(waitFor([&] { return seriesSize(storeUri(dir), "tick") >= 10; }, 20000)) << r.err();
+    ASSERT_GE(processesMentioning(dir.file("bin/nvidia-smi")), 1) << "the smi listener streams";
+    ::kill(r.pid, SIGINT);
+    EXPECT_EQ(r.wait(), 130) << r.err();
+    EXPECT_NE(r.err().find("KILLED"), std::string::npos) << r.err();
+    EXPECT_EQ(processesMentioning(dir.path()), 0) << "workload and nvidia-smi are gone";
+
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_EQ(run.status, RunStatus::Killed);
+    ASSERT_TRUE(run.endTime);
+    const int lastLogged = std::stoi(test::readFile(progress));
+    const Series ticks = store->series(run.uuid, "tick");
+    EXPECT_GE(ticks.step.back(), lastLogged - 1) << "everything the workload logged is written";
+    EXPECT_FALSE(store->series(run.uuid, "SMI - Power Draw").v.empty());
+}
+
+TEST(CollectorE2E, TimeLimitStopsAWorkloadThatNeverLogs) {
+    TempDir dir;
+    const auto start = std::chrono::steady_clock::now();
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-t", "0.03", "--grace", "1", "--no-env-capture", "sleep", "60"});
+    EXPECT_EQ(r.wait(), 0) << r.err();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+    EXPECT_EQ(countContaining(r.err(), "time limit of 1s reached; stopping the workload"), 1) << r.err();
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_EQ(run.status, RunStatus::Finished) << "a time-boxed benchmark ends as planned";
+    EXPECT_EQ(run.tags.at("radt.stop_reason"), "max_time");
+    EXPECT_EQ(run.param("max_time"), "1");
+}
+
+TEST(CollectorE2E, MalformedChannelLinesAreCountedAndReportedNotFatal) {
+    TempDir dir;
+    test::writeFile(dir.file("noisy.py"), R"PY(import os
+f = os.fdopen(int(os.environ["RADT_METRICS_FD"]), "w")
+f.write('{"metric": "good", "value": 1.5, "step": 1}\n')
+f.write('this is not json\n')
+f.write('{"metric": "bad%key", "value": 1}\n')
+f.write('{"metric": "good", "value": 2.5, "step": 2}\n')
+)PY");
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "--no-env-capture", dir.file("noisy.py")});
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    EXPECT_EQ(countContaining(r.err(), "2 malformed line(s) on RADT_METRICS_FD ignored; line 2: not a JSON object "
+                                       "('this is not json')"),
+              1)
+        << r.err();
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_EQ(run.status, RunStatus::Finished);
+    EXPECT_EQ(store->series(run.uuid, "good").v, (std::vector<double>{1.5, 2.5}));
+}
+
+TEST(CollectorE2E, ManualModeSamplesOnlyInsideTheBenchmarkBlock) {
+    TempDir dir;
+    test::writeFile(dir.file("manual.py"), R"PY(import sys, time
+import radt
+time.sleep(1.5)
+with open(sys.argv[1], "w") as f:
+    f.write(str(int(time.time() * 1000)))
+with radt.run.RADTBenchmark() as run:
+    time.sleep(1.5)
+time.sleep(1.5)
+)PY");
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "--manual", "-l", "top", "--interval", "0.1",
+                             "--no-env-capture", dir.file("manual.py"), dir.file("entered")});
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    const int64_t entered = std::stoll(test::readFile(dir.file("entered")));
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    EXPECT_EQ(run.param("manual"), "True");
+    const Series mem = store->series(run.uuid, "TOP - Memory Usage GB");
+    ASSERT_GE(mem.t.size(), 5u);
+    EXPECT_GE(mem.t.front(), entered - 50) << "nothing sampled before the block";
+    EXPECT_LE(mem.t.back() - mem.t.front(), 1900) << "nor after it";
+}
+
+TEST(CollectorE2E, ThePythonModuleIsANoOpOutsideRadt) {
+    TempDir dir;
+    const std::string cmd = "PYTHONPATH=" + std::string(RADT_SOURCE_DIR) +
+                            "/resources/python RADT_MAX_EPOCH=1 python3 -c \"import radt\n"
+                            "with radt.run.RADTBenchmark() as run:\n"
+                            "    for e in range(5): run.log_metric('loss', 1.0, e)\n"
+                            "print('ran', e)\" > " + dir.file("out") + " 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << test::readFile(dir.file("out"));
+    EXPECT_EQ(test::readFile(dir.file("out")), "ran 4\n") << "no channel: no output, no limits";
+}

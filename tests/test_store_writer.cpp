@@ -1,0 +1,236 @@
+// The live bus and the writer thread in front of a real SQLite store (DESIGN §8).
+
+#include "SampleBus.h"
+#include "Store.h"
+#include "StoreWriter.h"
+#include "TempDir.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+using namespace radt;
+using radt::test::TempDir;
+
+namespace {
+
+std::unique_ptr<Store> freshStore(const TempDir& dir) {
+    return openStore("sqlite:///" + dir.file("w.db"), OpenMode::CreateIfMissing);
+}
+
+std::string newRun(Store& store) {
+    NewRun spec;
+    spec.name = "w";
+    return store.createRun(spec).uuid;
+}
+
+std::vector<MetricPoint> points(const std::string& key, int64_t from, int count) {
+    std::vector<MetricPoint> out;
+    for (int i = 0; i < count; ++i)
+        out.push_back({key, static_cast<double>(from + i), 1'700'000'000'000 + from + i, 0});
+    return out;
+}
+
+/// A real store that refuses writes while `down` is set: the outage of a server or a locked file,
+/// without waiting out SQLite's 10 s busy timeout in a test.
+class OutageStore : public Store {
+public:
+    explicit OutageStore(Store& real) : m_real(real) {}
+    std::atomic<bool> down{false};
+    std::atomic<int> refused{0};
+
+    std::string displayUri() const override { return m_real.displayUri(); }
+    int64_t getOrCreateExperiment(const std::string& n) override { return m_real.getOrCreateExperiment(n); }
+    Run createRun(const NewRun& r) override { return m_real.createRun(r); }
+    void setRunStatus(const std::string& u, RunStatus s, std::optional<int64_t> e) override {
+        m_real.setRunStatus(u, s, e);
+    }
+    void logParams(const std::string& u, const std::vector<std::pair<std::string, std::string>>& p) override {
+        check();
+        m_real.logParams(u, p);
+    }
+    void setTags(const std::string& u, const std::vector<std::pair<std::string, std::string>>& t) override {
+        check();
+        m_real.setTags(u, t);
+    }
+    void logMetrics(const std::string& u, const std::vector<MetricPoint>& p) override {
+        check();
+        m_real.logMetrics(u, p);
+    }
+    std::vector<Experiment> experiments() override { return m_real.experiments(); }
+    std::vector<Run> runs(std::optional<int64_t> e) override { return m_real.runs(e); }
+    std::optional<Run> run(const std::string& u) override { return m_real.run(u); }
+    std::vector<std::string> metricKeys(const std::vector<std::string>& u) override { return m_real.metricKeys(u); }
+    std::map<std::string, LatestMetric> latestMetrics(const std::string& u) override {
+        return m_real.latestMetrics(u);
+    }
+    Series series(const std::string& u, const std::string& k) override { return m_real.series(u, k); }
+    Series seriesRange(const std::string& u, const std::string& k, int64_t a, int64_t b) override {
+        return m_real.seriesRange(u, k, a, b);
+    }
+
+private:
+    void check() {
+        if (down) {
+            ++refused;
+            throw StoreError("server closed the connection unexpectedly");
+        }
+    }
+    Store& m_real;
+};
+
+} // namespace
+
+TEST(SampleBus, FansOutToEverySubscriberUntilUnsubscribed) {
+    SampleBus bus;
+    std::vector<std::string> a, b;
+    const int ida = bus.subscribe([&](const std::string& run, const std::vector<MetricPoint>& p) {
+        a.push_back(run + ":" + std::to_string(p.size()));
+    });
+    const int idb = bus.subscribe([&](const std::string& run, const std::vector<MetricPoint>&) { b.push_back(run); });
+    bus.publish("r1", points("k", 0, 3));
+    bus.publish("r2", {});
+    bus.unsubscribe(ida);
+    bus.publish("r3", points("k", 0, 1));
+    EXPECT_EQ(a, (std::vector<std::string>{"r1:3"}));
+    EXPECT_EQ(b, (std::vector<std::string>{"r1", "r3"}));
+    EXPECT_EQ(bus.published(), 4u);
+    bus.unsubscribe(idb);
+    bus.unsubscribe(12345); // unknown ids are harmless
+}
+
+TEST(SampleBus, UnsubscribeWaitsForARunningCallback) {
+    SampleBus bus;
+    std::atomic<bool> inside{false}, finished{false};
+    const int id = bus.subscribe([&](const std::string&, const std::vector<MetricPoint>&) {
+        inside = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        finished = true;
+    });
+    std::thread publisher([&] { bus.publish("r", points("k", 0, 1)); });
+    while (!inside)
+        std::this_thread::yield();
+    bus.unsubscribe(id);
+    EXPECT_TRUE(finished) << "after unsubscribe() returns the callback is not running";
+    publisher.join();
+}
+
+TEST(StoreWriter, BatchesConcurrentPublishersIntoFewTransactions) {
+    TempDir dir;
+    auto store = freshStore(dir);
+    const std::string run = newRun(*store);
+    StoreWriter writer(*store, [](const std::string&) {});
+    SampleBus bus;
+    bus.subscribe([&](const std::string& r, const std::vector<MetricPoint>& p) { writer.enqueue(r, p); });
+    std::vector<std::thread> publishers;
+    for (int t = 0; t < 4; ++t)
+        publishers.emplace_back([&, t] {
+            for (int i = 0; i < 50; ++i)
+                bus.publish(run, points("key " + std::to_string(t), i * 100, 100));
+        });
+    for (auto& p : publishers)
+        p.join();
+    const StoreWriterStats stats = writer.close();
+    EXPECT_EQ(stats.written, 20000u);
+    EXPECT_EQ(stats.unwritten, 0u);
+    EXPECT_EQ(stats.dropped, 0u);
+    EXPECT_LE(stats.transactions, 12u) << "20k points arrive in a burst: batches, not one write each";
+    for (int t = 0; t < 4; ++t) {
+        const Series s = store->series(run, "key " + std::to_string(t));
+        ASSERT_EQ(s.v.size(), 5000u);
+        EXPECT_EQ(s.v.front(), 0);
+        EXPECT_EQ(s.v.back(), 4999);
+    }
+}
+
+TEST(StoreWriter, FlushesWithinAQuarterSecond) {
+    TempDir dir;
+    auto store = freshStore(dir);
+    const std::string run = newRun(*store);
+    StoreWriter writer(*store, [](const std::string&) {});
+    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // the writer is idle, waiting
+    writer.enqueue(run, points("k", 0, 5));
+    // A second connection reads while the writer owns the first, as the explorer does (WAL).
+    auto reader = openStore("sqlite:///" + dir.file("w.db"), OpenMode::OpenExisting);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (reader->series(run, "k").v.size() < 5 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(reader->series(run, "k").v.size(), 5u) << "a few samples are written without waiting for 10k";
+    EXPECT_EQ(writer.close().written, 5u);
+}
+
+TEST(StoreWriter, KeepsSamplesThroughAnOutageAndSaysSoOnce) {
+    TempDir dir;
+    auto real = freshStore(dir);
+    const std::string run = newRun(*real);
+    OutageStore store(*real);
+    std::vector<std::string> messages;
+    std::mutex m;
+    StoreWriterOptions options;
+    options.retryMs = 50;
+    StoreWriter writer(store, [&](const std::string& s) {
+        std::lock_guard<std::mutex> lock(m);
+        messages.push_back(s);
+    }, options);
+    writer.enqueue(run, points("k", 0, 10));
+    ASSERT_TRUE(writer.drain(5000));
+    store.down = true;
+    writer.post([&](Store& s) { s.setTags(run, {{"during", "outage"}}); });
+    for (int i = 1; i <= 20; ++i) {
+        writer.enqueue(run, points("k", i * 10, 10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_GE(store.refused.load(), 2) << "the writer keeps retrying";
+    store.down = false;
+    const StoreWriterStats stats = writer.close();
+    EXPECT_EQ(stats.written, 210u);
+    EXPECT_EQ(stats.unwritten, 0u);
+    const Series s = real->series(run, "k");
+    ASSERT_EQ(s.v.size(), 210u);
+    for (size_t i = 0; i < s.v.size(); ++i)
+        ASSERT_EQ(s.v[i], static_cast<double>(i)) << "order and content survive the outage";
+    EXPECT_EQ(real->run(run)->tags.at("during"), "outage") << "posted writes are retried in order too";
+    ASSERT_EQ(messages.size(), 2u);
+    EXPECT_NE(messages[0].find("cannot write to the store yet"), std::string::npos) << messages[0];
+    EXPECT_NE(messages[0].find("server closed the connection"), std::string::npos) << messages[0];
+    EXPECT_NE(messages[1].find("accepts writes again"), std::string::npos) << messages[1];
+}
+
+TEST(StoreWriter, GivesUpAfterTheRetryWindowAndCountsWhatIsLeft) {
+    TempDir dir;
+    auto real = freshStore(dir);
+    const std::string run = newRun(*real);
+    OutageStore store(*real);
+    store.down = true;
+    StoreWriterOptions options;
+    options.retryMs = 20;
+    StoreWriter writer(store, [](const std::string&) {}, options);
+    writer.enqueue(run, points("k", 0, 7));
+    const StoreWriterStats stats = writer.close(300);
+    EXPECT_EQ(stats.written, 0u);
+    EXPECT_EQ(stats.unwritten, 7u);
+}
+
+TEST(StoreWriter, DropsAndCountsBeyondItsBound) {
+    TempDir dir;
+    auto real = freshStore(dir);
+    const std::string run = newRun(*real);
+    OutageStore store(*real);
+    store.down = true;
+    StoreWriterOptions options;
+    options.capacity = 100;
+    options.retryMs = 20;
+    int warnings = 0;
+    StoreWriter writer(store, [&](const std::string& m) { warnings += m.find("dropped") != std::string::npos; }, options);
+    for (int i = 0; i < 5; ++i)
+        writer.enqueue(run, points("k", i * 40, 40));
+    store.down = false;
+    const StoreWriterStats stats = writer.close();
+    EXPECT_EQ(stats.dropped, 120u);
+    EXPECT_EQ(stats.written, 80u);
+    EXPECT_EQ(warnings, 1);
+}
