@@ -135,6 +135,8 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
     ::close(errPipe[1]);
     m_outFd = outPipe[0];
     m_errFd = errPipe[0];
+    if (::pipe2(m_wakeFds, O_CLOEXEC) != 0)
+        m_wakeFds[0] = m_wakeFds[1] = -1; // then the pump polls with a timeout instead
     m_pump = std::thread([this] { pumpOutput(); });
 }
 
@@ -147,12 +149,14 @@ ChildProcess::~ChildProcess() {
 }
 
 void ChildProcess::pumpOutput() {
-    pollfd fds[2] = {{m_outFd, POLLIN, 0}, {m_errFd, POLLIN, 0}};
+    // The wake pipe lets finishOutput() interrupt a poll that otherwise sleeps until output
+    // arrives: an idle workload costs no wake-ups.
+    pollfd fds[3] = {{m_outFd, POLLIN, 0}, {m_errFd, POLLIN, 0}, {m_wakeFds[0], POLLIN, 0}};
     const int targets[2] = {STDOUT_FILENO, STDERR_FILENO};
     int open = 2;
     char buf[65536];
     while (open > 0 && !m_stopPump) {
-        const int ready = ::poll(fds, 2, 100);
+        const int ready = ::poll(fds, m_wakeFds[0] >= 0 ? 3 : 2, m_wakeFds[0] >= 0 ? -1 : 100);
         if (ready < 0 && errno != EINTR)
             break;
         for (int i = 0; i < 2; ++i) {
@@ -175,9 +179,9 @@ void ChildProcess::pumpOutput() {
             }
         }
     }
-    for (auto& f : fds)
-        if (f.fd >= 0)
-            ::close(f.fd);
+    for (int i = 0; i < 2; ++i)
+        if (fds[i].fd >= 0)
+            ::close(fds[i].fd);
     for (int i = 0; i < 2; ++i) // a last line without '\n'
         if (!m_partial[i].empty()) {
             auto& callback = i == 0 ? m_options.onStdoutLine : m_options.onStderrLine;
@@ -276,7 +280,14 @@ void ChildProcess::finishOutput(int timeoutMs) {
     while (!m_pumpDone && std::chrono::steady_clock::now() < deadline)
         ::usleep(10000);
     m_stopPump = true; // a background grandchild may hold the pipes open forever
+    if (m_wakeFds[1] >= 0)
+        (void)!::write(m_wakeFds[1], "x", 1);
     m_pump.join();
+    for (int& fd : m_wakeFds)
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
 }
 
 } // namespace radt

@@ -69,6 +69,7 @@ private:
     std::FILE* m_log = nullptr;
     std::thread m_pump;
     std::atomic<bool> m_stopPump{false};
+    int m_wakeFds[2] = {-1, -1}; ///< written by finishOutput() to end the pump's poll
     std::atomic<bool> m_pumpDone{false};
     std::optional<ExitStatus> m_status;
 };

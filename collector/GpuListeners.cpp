@@ -119,7 +119,7 @@ private:
     void watch() {
         std::unique_lock<std::mutex> lock(m_mutex);
         while (!m_stopping) {
-            m_wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return m_stopping; });
+            m_wake.wait_for(lock, std::chrono::milliseconds(500), [this] { return m_stopping; });
             if (m_stopping || !m_child)
                 break;
             auto status = m_child->poll();

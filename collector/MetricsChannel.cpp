@@ -140,6 +140,8 @@ MetricsChannel::MetricsChannel(ChannelHandlers handlers) : m_handlers(std::move(
         throw std::runtime_error(std::string("cannot create the metrics pipe: ") + std::strerror(errno));
     m_readFd = fds[0];
     m_writeFd = fds[1];
+    if (::pipe2(m_wakeFds, O_CLOEXEC) != 0)
+        m_wakeFds[0] = m_wakeFds[1] = -1;
 }
 
 MetricsChannel::~MetricsChannel() {
@@ -162,8 +164,15 @@ void MetricsChannel::finish(int timeoutMs) {
         while (!m_eof && std::chrono::steady_clock::now() < deadline)
             ::usleep(10000);
         m_stop = true; // a detached grandchild may hold the write end forever
+        if (m_wakeFds[1] >= 0)
+            (void)!::write(m_wakeFds[1], "x", 1);
         m_reader.join();
     }
+    for (int& fd : m_wakeFds)
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
     if (m_readFd >= 0) {
         ::close(m_readFd);
         m_readFd = -1;
@@ -179,12 +188,14 @@ void MetricsChannel::readLoop() {
     std::string partial;
     bool discarding = false; // inside an over-long line: drop until its newline
     char buf[65536];
-    pollfd pfd{m_readFd, POLLIN, 0};
+    // Sleeps in poll until a line or the wake pipe arrives: no periodic wake-ups.
+    pollfd pfd[2] = {{m_readFd, POLLIN, 0}, {m_wakeFds[0], POLLIN, 0}};
+    const bool canWake = m_wakeFds[0] >= 0;
     while (!m_stop) {
-        const int ready = ::poll(&pfd, 1, 100);
+        const int ready = ::poll(pfd, canWake ? 2 : 1, canWake ? -1 : 100);
         if (ready < 0 && errno != EINTR)
             break;
-        if (ready <= 0)
+        if (ready <= 0 || !(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
             continue;
         const ssize_t n = ::read(m_readFd, buf, sizeof buf);
         if (n == 0)

@@ -57,6 +57,7 @@ private:
     ChannelHandlers m_handlers;
     int m_readFd = -1;
     int m_writeFd = -1;
+    int m_wakeFds[2] = {-1, -1}; ///< written by finish() to end the reader's poll
     std::thread m_reader;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_eof{false};

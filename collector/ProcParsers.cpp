@@ -1,34 +1,86 @@
 #include "ProcParsers.h"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <fcntl.h>
-#include <sstream>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
 namespace radt {
 
+namespace {
+
+// /proc files are read every tick: parse with string_view and from_chars, not iostreams (whose
+// locale machinery cost more than the reads themselves in a profile of the collector).
+
+template <typename Fn>
+void forEachLine(std::string_view text, Fn fn) {
+    while (!text.empty()) {
+        const size_t end = text.find('\n');
+        fn(text.substr(0, end));
+        if (end == std::string_view::npos)
+            break;
+        text.remove_prefix(end + 1);
+    }
+}
+
+/// Whitespace-separated tokens of one line.
+class Tokens {
+public:
+    explicit Tokens(std::string_view line) : m_rest(line) {}
+    bool next(std::string_view& token) {
+        const size_t begin = m_rest.find_first_not_of(" \t\r\n");
+        if (begin == std::string_view::npos) {
+            m_rest = {};
+            return false;
+        }
+        m_rest.remove_prefix(begin);
+        const size_t end = std::min(m_rest.find_first_of(" \t\r\n"), m_rest.size());
+        token = m_rest.substr(0, end);
+        m_rest.remove_prefix(end);
+        return true;
+    }
+    /// Appends numbers until `max` or the first token that is not one.
+    template <typename T>
+    void numbers(std::vector<T>& out, size_t max) {
+        std::string_view token;
+        T value{};
+        while (out.size() < max && next(token) && toNumber(token, value))
+            out.push_back(value);
+    }
+    template <typename T>
+    static bool toNumber(std::string_view token, T& out) {
+        const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), out);
+        return error == std::errc() && end == token.data() + token.size();
+    }
+
+private:
+    std::string_view m_rest;
+};
+
+} // namespace
+
 std::optional<CpuTimes> parseProcStatCpu(const std::string& text) {
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("cpu ", 0) != 0)
-            continue;
-        std::istringstream fields(line.substr(4));
+    std::optional<CpuTimes> result;
+    bool seen = false;
+    forEachLine(text, [&](std::string_view line) {
+        if (seen || line.substr(0, 4) != "cpu ")
+            return;
+        seen = true;
         std::vector<uint64_t> v;
-        uint64_t x;
-        while (fields >> x)
-            v.push_back(x);
+        Tokens(line.substr(4)).numbers(v, 10);
         if (v.size() < 4) // user nice system idle are in every kernel's format
-            return std::nullopt;
+            return;
         CpuTimes t;
         // user nice system idle iowait irq softirq steal guest guest_nice: guest is part of user.
         for (size_t i = 0; i < v.size() && i < 8; ++i)
             t.total += v[i];
         t.idle = v[3] + (v.size() > 4 ? v[4] : 0);
-        return t;
-    }
-    return std::nullopt;
+        result = t;
+    });
+    return result;
 }
 
 std::optional<double> cpuUtilizationPercent(const CpuTimes& before, const CpuTimes& after) {
@@ -41,18 +93,15 @@ std::optional<double> cpuUtilizationPercent(const CpuTimes& before, const CpuTim
 }
 
 std::optional<MemInfo> parseMeminfo(const std::string& text) {
-    std::istringstream in(text);
-    std::string key;
-    uint64_t value = 0;
-    std::string unit;
     MemInfo m;
     bool haveTotal = false, haveAvailable = false;
     uint64_t memFree = 0, buffers = 0, cached = 0;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream fields(line);
-        if (!(fields >> key >> value))
-            continue;
+    forEachLine(text, [&](std::string_view line) {
+        Tokens tokens(line);
+        std::string_view key, number;
+        uint64_t value = 0;
+        if (!tokens.next(key) || !tokens.next(number) || !Tokens::toNumber(number, value))
+            return;
         if (key == "MemTotal:") {
             m.totalKb = value;
             haveTotal = true;
@@ -70,7 +119,7 @@ std::optional<MemInfo> parseMeminfo(const std::string& text) {
         } else if (key == "SwapFree:") {
             m.swapFreeKb = value;
         }
-    }
+    });
     if (!haveTotal)
         return std::nullopt;
     if (!haveAvailable)
@@ -87,49 +136,61 @@ std::optional<ProcessStat> parseProcPidStat(const std::string& text) {
     if (open == std::string::npos || close == std::string::npos || close < open)
         return std::nullopt;
     ProcessStat s;
-    try {
-        s.pid = std::stoi(text.substr(0, open));
-    } catch (...) {
+    std::string_view pidText(text.data(), open);
+    while (!pidText.empty() && pidText.back() == ' ')
+        pidText.remove_suffix(1);
+    if (!Tokens::toNumber(pidText, s.pid))
         return std::nullopt;
-    }
-    std::istringstream in(text.substr(close + 1));
-    std::vector<std::string> f; // f[0] is field 3 (state)
-    std::string tok;
-    while (in >> tok && f.size() < 37)
-        f.push_back(tok);
+    std::vector<std::string_view> f; // f[0] is field 3 (state)
+    Tokens tokens(std::string_view(text).substr(close + 1));
+    std::string_view token;
+    while (f.size() < 37 && tokens.next(token))
+        f.push_back(token);
     if (f.size() < 22)
         return std::nullopt;
-    try {
-        s.ppid = std::stoi(f[1]);       // field 4
-        s.utime = std::stoull(f[11]);   // field 14
-        s.stime = std::stoull(f[12]);   // field 15
-        s.threads = std::stoll(f[17]);  // field 20
-        s.rssPages = std::stoll(f[21]); // field 24
-        if (f.size() >= 37)
-            s.processor = std::stoi(f[36]); // field 39
-    } catch (...) {
+    const bool ok = Tokens::toNumber(f[1], s.ppid) &&   // field 4
+                    Tokens::toNumber(f[11], s.utime) && // field 14
+                    Tokens::toNumber(f[12], s.stime) && // field 15
+                    Tokens::toNumber(f[17], s.threads) && // field 20
+                    Tokens::toNumber(f[19], s.startTicks) && // field 22
+                    Tokens::toNumber(f[21], s.rssPages);  // field 24
+    if (!ok)
         return std::nullopt;
-    }
+    s.zombie = f[0] == "Z" || f[0] == "X";
+    if (f.size() >= 37 && !Tokens::toNumber(f[36], s.processor)) // field 39
+        s.processor = -1;
     return s;
+}
+
+std::optional<long> parseLoadavgLastPid(const std::string& text) {
+    // "0.41 0.67 0.79 1/234 5678"
+    Tokens tokens(text);
+    std::string_view token, last;
+    int count = 0;
+    while (tokens.next(token)) {
+        last = token;
+        ++count;
+    }
+    long pid = 0;
+    if (count != 5 || !Tokens::toNumber(last, pid))
+        return std::nullopt;
+    return pid;
 }
 
 std::vector<DiskStat> parseDiskstats(const std::string& text, size_t* skipped) {
     std::vector<DiskStat> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream fields(line);
-        std::string major, minor;
-        DiskStat d;
-        std::vector<uint64_t> v;
-        if (!(fields >> major >> minor >> d.name)) {
-            if (skipped && line.find_first_not_of(" \t") != std::string::npos)
+    forEachLine(text, [&](std::string_view line) {
+        Tokens tokens(line);
+        std::string_view major, minor, name;
+        if (!tokens.next(major) || !tokens.next(minor) || !tokens.next(name)) {
+            if (skipped && line.find_first_not_of(" \t\r") != std::string_view::npos)
                 ++*skipped;
-            continue;
+            return;
         }
-        uint64_t x;
-        while (v.size() < 11 && fields >> x)
-            v.push_back(x);
+        std::vector<uint64_t> v;
+        tokens.numbers(v, 11);
+        DiskStat d;
+        d.name = std::string(name);
         if (v.size() >= 11) {
             d.reads = v[0];
             d.sectorsRead = v[2];
@@ -143,10 +204,10 @@ std::vector<DiskStat> parseDiskstats(const std::string& text, size_t* skipped) {
         } else {
             if (skipped)
                 ++*skipped;
-            continue;
+            return;
         }
         out.push_back(std::move(d));
-    }
+    });
     return out;
 }
 
@@ -173,29 +234,24 @@ bool isPartition(const std::string& name, const std::vector<DiskStat>& all) {
 
 std::vector<NetDevStat> parseNetDev(const std::string& text, size_t* skipped) {
     std::vector<NetDevStat> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
+    forEachLine(text, [&](std::string_view line) {
         const auto colon = line.find(':');
-        if (colon == std::string::npos || line.find('|') != std::string::npos)
-            continue; // the two header lines
-        NetDevStat n;
+        if (colon == std::string_view::npos || line.find('|') != std::string_view::npos)
+            return; // the two header lines
         const auto begin = line.find_first_not_of(' ');
-        n.iface = line.substr(begin, colon - begin);
-        std::istringstream fields(line.substr(colon + 1));
+        NetDevStat n;
+        n.iface = std::string(line.substr(begin, colon - begin));
         std::vector<uint64_t> v;
-        uint64_t x;
-        while (v.size() < 9 && fields >> x)
-            v.push_back(x);
+        Tokens(line.substr(colon + 1)).numbers(v, 9);
         if (v.size() < 9 || n.iface.empty()) {
             if (skipped)
                 ++*skipped;
-            continue;
+            return;
         }
         n.rxBytes = v[0];
         n.txBytes = v[8];
         out.push_back(std::move(n));
-    }
+    });
     return out;
 }
 

@@ -39,6 +39,8 @@ struct ProcessStat {
     uint64_t stime = 0;
     int64_t threads = 0;
     int64_t rssPages = 0;
+    bool zombie = false;     ///< exited, not yet reaped (state Z or X)
+    uint64_t startTicks = 0; ///< start time after boot (field 22): tells a recycled pid apart
     int processor = -1; ///< CPU it last ran on (field 39); -1 on kernels that lack it
 };
 
@@ -72,6 +74,10 @@ std::vector<NetDevStat> parseNetDev(const std::string& text, size_t* skipped = n
 
 /// `name` made safe for an MLflow metric key: characters outside [\w./\- :] become '_'.
 std::string metricKeyPart(const std::string& name);
+
+/// The last field of /proc/loadavg: the most recently created pid. When it has not changed, no
+/// process was created since, so the collector need not list /proc again.
+std::optional<long> parseLoadavgLastPid(const std::string& text);
 
 /// Reads a whole (small) file; nullopt when it cannot be opened.
 std::optional<std::string> readSmallFile(const std::string& path);

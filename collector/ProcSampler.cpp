@@ -83,28 +83,62 @@ void ProcSampler::sampleSystem(int64_t nowMs, std::vector<MetricPoint>& out) {
 }
 
 void ProcSampler::findTree(std::unordered_map<int, ProcessStat>& stats) {
-    // One pass over /proc/<pid>/stat, then walk the parent links down from the root.
-    std::unordered_map<int, std::vector<int>> children;
-    forEachNumericEntry(m_options.procRoot, [&](const char* pid) {
-        auto text = readSmallFile(m_options.procRoot + "/" + pid + "/stat");
-        if (!text)
-            return; // the process exited between readdir and open
-        if (auto s = parseProcPidStat(*text)) {
-            children[s->ppid].push_back(s->pid);
-            stats.emplace(s->pid, *s);
-        }
-    });
+    // Listing /proc and reading every process's stat each tick would cost more than everything
+    // else the collector does. /proc/loadavg names the last pid created: while it stays the
+    // same, no process was born, so re-reading the tree's own pids is enough.
+    std::optional<long> lastPid;
+    if (auto text = readSmallFile(m_options.procRoot + "/loadavg"))
+        lastPid = parseLoadavgLastPid(*text);
+    const bool rescan = !lastPid || !m_lastPid || *lastPid != *m_lastPid;
+    m_lastPid = lastPid;
+
+    std::unordered_map<int, uint64_t> previous = std::move(m_treeStarts);
+    m_treeStarts.clear();
     m_tree.clear();
-    if (!stats.count(m_rootPid))
-        return;
-    std::vector<int> stack{m_rootPid};
+    auto sameProcess = [&](int pid, const ProcessStat& s) {
+        auto it = previous.find(pid);
+        return it != previous.end() && it->second == s.startTicks;
+    };
+    if (!rescan) {
+        for (const auto& [pid, start] : previous) {
+            auto text = readSmallFile(m_options.procRoot + "/" + std::to_string(pid) + "/stat");
+            auto s = text ? parseProcPidStat(*text) : std::nullopt;
+            if (s && !s->zombie && s->startTicks == start) // else gone, or the pid was recycled
+                stats.emplace(pid, *s);
+        }
+    } else {
+        forEachNumericEntry(m_options.procRoot, [&](const char* pid) {
+            auto text = readSmallFile(m_options.procRoot + "/" + pid + "/stat");
+            if (!text)
+                return; // the process exited between readdir and open
+            if (auto s = parseProcPidStat(*text); s && !s->zombie)
+                stats.emplace(s->pid, *s);
+        });
+    }
+    // The tree: the root and its descendants through parent links, plus earlier members still
+    // alive (a daemonised data loader reparented to init stays part of the run).
+    std::unordered_map<int, std::vector<int>> children;
+    for (const auto& [pid, s] : stats)
+        children[s.ppid].push_back(pid);
+    std::vector<int> stack;
+    if (stats.count(m_rootPid))
+        stack.push_back(m_rootPid);
+    for (const auto& [pid, s] : stats)
+        if (pid != m_rootPid && sameProcess(pid, s))
+            stack.push_back(pid);
     while (!stack.empty()) {
         const int pid = stack.back();
         stack.pop_back();
+        if (m_treeStarts.count(pid))
+            continue;
+        m_treeStarts.emplace(pid, stats.at(pid).startTicks);
         m_tree.push_back(pid);
         for (int child : children[pid])
             stack.push_back(child);
     }
+    std::sort(m_tree.begin(), m_tree.end(), [this](int a, int b) {
+        return (a == m_rootPid) != (b == m_rootPid) ? a == m_rootPid : a < b; // root first
+    });
 }
 
 void ProcSampler::sampleTree(int64_t nowMs, const std::unordered_map<int, ProcessStat>& stats,
@@ -198,10 +232,15 @@ void ProcSampler::sampleDisks(int64_t nowMs, std::vector<MetricPoint>& out) {
             const double tps = (delta(last->reads, d.reads) + delta(last->writes, d.writes)) / seconds;
             const double readMb = delta(last->sectorsRead, d.sectorsRead) * 512.0 / kMiB / seconds;
             const double writtenMb = delta(last->sectorsWritten, d.sectorsWritten) * 512.0 / kMiB / seconds;
-            const std::string name = metricKeyPart(d.name);
-            out.push_back({name + " - tps", tps, nowMs, 0});
-            out.push_back({name + " - MB read/s", readMb, nowMs, 0});
-            out.push_back({name + " - MB written/s", writtenMb, nowMs, 0});
+            // Devices that never moved a sector during the run (spare disks, optical drives)
+            // would add rows of zeros every tick: they appear once they are used.
+            if (tps > 0 || m_activeDisks.count(d.name)) {
+                m_activeDisks.insert(d.name);
+                const std::string name = metricKeyPart(d.name);
+                out.push_back({name + " - tps", tps, nowMs, 0});
+                out.push_back({name + " - MB read/s", readMb, nowMs, 0});
+                out.push_back({name + " - MB written/s", writtenMb, nowMs, 0});
+            }
             if (!isPartition(d.name, disks)) {
                 totalTps += tps;
                 totalRead += readMb;
@@ -230,9 +269,13 @@ void ProcSampler::sampleNetwork(int64_t nowMs, std::vector<MetricPoint>& out) {
                                      [&](const NetDevStat& l) { return l.iface == n.iface; });
             if (last == m_lastNet.end())
                 continue;
+            const double rx = delta(last->rxBytes, n.rxBytes), tx = delta(last->txBytes, n.txBytes);
+            if (rx == 0 && tx == 0 && !m_activeIfaces.count(n.iface))
+                continue; // idle bridges and tunnels appear once they carry traffic
+            m_activeIfaces.insert(n.iface);
             const std::string name = "NET - " + metricKeyPart(n.iface);
-            out.push_back({name + " RX MB/s", delta(last->rxBytes, n.rxBytes) / kMiB / seconds, nowMs, 0});
-            out.push_back({name + " TX MB/s", delta(last->txBytes, n.txBytes) / kMiB / seconds, nowMs, 0});
+            out.push_back({name + " RX MB/s", rx / kMiB / seconds, nowMs, 0});
+            out.push_back({name + " TX MB/s", tx / kMiB / seconds, nowMs, 0});
         }
     }
     m_lastNet = std::move(ifaces);

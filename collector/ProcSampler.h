@@ -59,9 +59,13 @@ private:
     int64_t m_lastThreadSampleMs = 0;
     std::vector<DiskStat> m_lastDisks;
     int64_t m_lastDiskMs = 0;
+    std::set<std::string> m_activeDisks;  ///< devices that moved data since the run started
+    std::set<std::string> m_activeIfaces; ///< interfaces that carried traffic since then
     std::vector<NetDevStat> m_lastNet;
     int64_t m_lastNetMs = 0;
     std::vector<int> m_tree;
+    std::unordered_map<int, uint64_t> m_treeStarts; ///< the tree's pids -> their start time
+    std::optional<long> m_lastPid;                   ///< /proc/loadavg's last pid at the last tick
 };
 
 } // namespace radt

@@ -322,7 +322,8 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
                 stopListeners();
             stopsSeen = controlStop;
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        // 5 checks a second: prompt enough for Ctrl-C and exits, cheap for a long idle run.
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     stopListeners();
     channel.finish(2000);

@@ -11,7 +11,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_GUI=ON -DBUILD_T
 cmake --build "$build" -j"$jobs" --target radt radt-explorer
 
 echo "quickstart: recording the demo workload (about 30 s) into the default store"
-"$build/app/radt" -e "demo" -l top+proc "$root/resources/examples/demo_train.py" --epochs 60 --batch-size 32
+"$build/app/radt" -e "demo" -l top+ps+iostat+net+proc "$root/resources/examples/demo_train.py" --epochs 60 --batch-size 32
 "$build/app/radt" ls | tail -n 12
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -307,6 +308,18 @@ TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
     EXPECT_EQ(processesMentioning(dir.path()), 0);
 
     {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(dir.file("e2e.db").c_str(), &db), SQLITE_OK);
+        std::string check;
+        sqlite3_exec(
+            db, "PRAGMA integrity_check",
+            [](void* out, int, char** values, char**) {
+                *static_cast<std::string*>(out) += values[0] ? values[0] : "";
+                return 0;
+            },
+            &check, nullptr);
+        sqlite3_close(db);
+        EXPECT_EQ(check, "ok") << "the store is consistent after the kill";
         auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
         const radt::Run run = store->runs().at(0);
         EXPECT_EQ(run.status, RunStatus::Running) << "nobody closed it yet";

@@ -207,9 +207,11 @@ TEST(ProcSampler, DiskNetworkAndPerCoreListenersFromAProcCopy) {
     std::filesystem::create_directories(root + "/net");
     radt::test::writeFile(root + "/diskstats", "   8 0 sda 100 0 2048 0 50 0 4096 0 0 0 0\n"
                                                "   8 1 sda1 100 0 2048 0 50 0 4096 0 0 0 0\n"
+                                               "   8 16 sdb 7 0 7 0 7 0 7 0 0 0 0\n"
                                                "   7 0 loop0 5 0 10 0 0 0 0 0 0 0 0\n");
     radt::test::writeFile(root + "/net/dev", "Inter-|x\n face |x\n    lo: 5 0 0 0 0 0 0 0 5 0 0 0 0 0 0 0\n"
-                                             "  eth0: 1048576 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+                                             "  eth0: 1048576 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+                                             "  ifb0: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
     ProcSamplerOptions options;
     options.top = options.proc = false;
     options.iostat = options.net = options.ps = true;
@@ -220,9 +222,11 @@ TEST(ProcSampler, DiskNetworkAndPerCoreListenersFromAProcCopy) {
     EXPECT_TRUE(first.empty()) << "rates need two readings";
     radt::test::writeFile(root + "/diskstats", "   8 0 sda 110 0 4096 0 60 0 8192 0 0 0 0\n"
                                                "   8 1 sda1 110 0 4096 0 60 0 8192 0 0 0 0\n"
+                                               "   8 16 sdb 7 0 7 0 7 0 7 0 0 0 0\n"
                                                "   7 0 loop0 9 0 20 0 0 0 0 0 0 0 0\n");
     radt::test::writeFile(root + "/net/dev", "Inter-|x\n face |x\n    lo: 9 0 0 0 0 0 0 0 9 0 0 0 0 0 0 0\n"
-                                             "  eth0: 3145728 0 0 0 0 0 0 0 524288 0 0 0 0 0 0 0\n");
+                                             "  eth0: 3145728 0 0 0 0 0 0 0 524288 0 0 0 0 0 0 0\n"
+                                             "  ifb0: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
     sampler.sample(2000, second);
     EXPECT_DOUBLE_EQ(valueOf(second, "sda - tps"), 20.0);
     EXPECT_DOUBLE_EQ(valueOf(second, "sda - MB read/s"), 1.0); // 2048 sectors of 512 bytes
@@ -232,6 +236,16 @@ TEST(ProcSampler, DiskNetworkAndPerCoreListenersFromAProcCopy) {
     EXPECT_DOUBLE_EQ(valueOf(second, "NET - eth0 RX MB/s"), 2.0);
     EXPECT_DOUBLE_EQ(valueOf(second, "NET - eth0 TX MB/s"), 0.5);
     EXPECT_FALSE(hasKey(second, "NET - lo RX MB/s"));
+    EXPECT_FALSE(hasKey(second, "sdb - tps")) << "a disk that moved nothing adds no rows";
+    EXPECT_FALSE(hasKey(second, "NET - ifb0 RX MB/s")) << "nor an idle interface";
+    // Once active, always reported, zeros included: a chart of it has no gaps.
+    radt::test::writeFile(root + "/net/dev", "Inter-|x\n face |x\n"
+                                             "  eth0: 3145728 0 0 0 0 0 0 0 524288 0 0 0 0 0 0 0\n"
+                                             "  ifb0: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+    std::vector<MetricPoint> third;
+    sampler.sample(3000, third);
+    EXPECT_DOUBLE_EQ(valueOf(third, "NET - eth0 RX MB/s"), 0.0);
+    EXPECT_DOUBLE_EQ(valueOf(third, "sda - tps"), 0.0);
 }
 
 TEST(ProcSampler, PerCoreCpuOfTheRunsThreadsFromRealProc) {
@@ -267,4 +281,46 @@ TEST(ProcSampler, PerCoreCpuOfTheRunsThreadsFromRealProc) {
     }));
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
+}
+
+TEST(ProcSampler, ADaemonisedChildStaysInTheTreeAfterItsParentExits) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const pid_t parent = fork();
+    ASSERT_GE(parent, 0);
+    if (parent == 0) {
+        const pid_t child = fork();
+        if (child == 0) {
+            sleep(3); // outlives its parent, reparented to init (a daemonised data loader)
+            _exit(0);
+        }
+        (void)!write(fds[1], &child, sizeof child);
+        usleep(400000);
+        _exit(0);
+    }
+    pid_t child = 0;
+    ASSERT_EQ(read(fds[0], &child, sizeof child), static_cast<ssize_t>(sizeof child));
+    ProcSampler sampler(parent);
+    std::vector<MetricPoint> pts;
+    sampler.sample(1000, pts);
+    EXPECT_EQ(sampler.lastTree(), (std::vector<int>{parent, child}));
+    waitpid(parent, nullptr, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    sampler.sample(2000, pts);
+    EXPECT_EQ(sampler.lastTree(), (std::vector<int>{child})) << "the orphan is still the run's";
+    sampler.sample(3000, pts);
+    EXPECT_EQ(sampler.lastTree(), (std::vector<int>{child}));
+    kill(child, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    sampler.sample(4000, pts);
+    EXPECT_TRUE(sampler.lastTree().empty());
+    close(fds[0]);
+    close(fds[1]);
+}
+
+TEST(ProcParsers, LoadavgLastPid) {
+    EXPECT_EQ(parseLoadavgLastPid("0.41 0.67 0.79 1/234 5678\n"), 5678);
+    EXPECT_FALSE(parseLoadavgLastPid(""));
+    EXPECT_FALSE(parseLoadavgLastPid("0.41 0.67 0.79 1/234"));
+    EXPECT_FALSE(parseLoadavgLastPid("0.41 0.67 0.79 1/234 x"));
 }

@@ -1,0 +1,89 @@
+// CPU the collector costs: the real `radt` sampling top+ps+iostat+net+proc at 1 Hz and at 10 Hz
+// (writing into a real SQLite store) around an idle workload, next to `top -b -d 1` -- the way
+// radT sampled -- run over the same minute in the same run. All three run at once, so they see
+// the same machine; each one's CPU time comes from wait4().
+
+#include "BenchSupport.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+const std::string kRadt = std::string(RADT_BINARY_DIR) + "/app/radt";
+int g_seconds = 60;
+double g_cpu1Hz = 0, g_cpu10Hz = 0, g_cpuTop = 0;
+
+pid_t spawn(std::vector<std::string> argv) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::freopen("/dev/null", "w", stdout);
+        std::freopen("/dev/null", "w", stderr);
+        std::vector<char*> args;
+        for (auto& a : argv)
+            args.push_back(a.data());
+        args.push_back(nullptr);
+        ::execvp(args[0], args.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+/// User + system CPU seconds of the process (and what it waited for), once it exits.
+double cpuSecondsOf(pid_t pid) {
+    int status = 0;
+    rusage usage{};
+    ::wait4(pid, &status, 0, &usage);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        std::fprintf(stderr, "bench: process %d failed (status %d)\n", pid, status);
+    return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
+           usage.ru_stime.tv_usec / 1e6;
+}
+
+void BM_CollectorVsTop(benchmark::State& state) {
+    const std::string dir = radt::bench::scratchDir("collector-overhead");
+    const std::string seconds = std::to_string(g_seconds);
+    for (auto _ : state) {
+        auto radtAt = [&](const char* interval, const char* db) {
+            return spawn({kRadt, "--store", "sqlite:///" + dir + "/" + db, "-l", "top+ps+iostat+net+proc",
+                          "--interval", interval, "--no-env-capture", "sleep", seconds});
+        };
+        const pid_t at1Hz = radtAt("1", "1hz.db");
+        const pid_t at10Hz = radtAt("0.1", "10hz.db");
+        const pid_t top = spawn({"top", "-b", "-d", "1", "-n", seconds});
+        g_cpuTop = cpuSecondsOf(top);
+        g_cpu1Hz = cpuSecondsOf(at1Hz);
+        g_cpu10Hz = cpuSecondsOf(at10Hz);
+    }
+    state.counters["radt_1hz_cpu_s"] = g_cpu1Hz;
+    state.counters["radt_10hz_cpu_s"] = g_cpu10Hz;
+    state.counters["top_cpu_s"] = g_cpuTop;
+}
+
+BENCHMARK(BM_CollectorVsTop)->Iterations(1)->Unit(benchmark::kSecond);
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (const char* s = std::getenv("RADT_BENCH_SECONDS"))
+        g_seconds = std::max(5, std::atoi(s));
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    const double perMinute = 60.0 / g_seconds;
+    std::printf("over %d s: radt 1 Hz %.3f CPU s, radt 10 Hz %.3f CPU s, top -b -d 1 %.3f CPU s\n", g_seconds,
+                g_cpu1Hz, g_cpu10Hz, g_cpuTop);
+    radt::bench::figure("collector_cpu_s_per_min_1hz", g_cpu1Hz * perMinute, "s");
+    radt::bench::figure("collector_cpu_s_per_min_10hz", g_cpu10Hz * perMinute, "s");
+    radt::bench::figure("top_cpu_s_per_min", g_cpuTop * perMinute, "s");
+    radt::bench::figure("collector_cpu_ratio_vs_top", g_cpuTop > 0 ? g_cpu1Hz / g_cpuTop : 0, "x");
+    radt::bench::figure("collector_core_percent_1hz", 100.0 * g_cpu1Hz / g_seconds, "%");
+    radt::bench::figure("collector_core_percent_10hz", 100.0 * g_cpu10Hz / g_seconds, "%");
+    return 0;
+}
