@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <getopt.h>
 #include <iostream>
@@ -19,9 +20,12 @@
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
+int g_wakePipe[2] = {-1, -1};
 
 void onStopSignal(int signal) {
     g_stop = signal;
+    if (g_wakePipe[1] >= 0)
+        (void)!::write(g_wakePipe[1], "x", 1); // the recorder sleeps in poll() on the read end
 }
 
 const char* kUsage = R"(Usage:
@@ -264,6 +268,8 @@ int main(int argc, char** argv) {
         storeValue = "sqlite:///radt.db";
     options.pythonDir = pythonModuleDir(argv[0]);
 
+    if (::pipe2(g_wakePipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        g_wakePipe[0] = g_wakePipe[1] = -1;
     struct sigaction sa {};
     sa.sa_handler = onStopSignal;
     sigemptyset(&sa.sa_mask);
@@ -276,6 +282,7 @@ int main(int argc, char** argv) {
         options.storeUri = resolved.uri;
         radt::RunRecorder recorder(*store, options,
                                    [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
+        recorder.setWakeFd(g_wakePipe[0]);
         const radt::RunOutcome outcome = recorder.record(g_stop);
         std::cerr << "radt: run " << outcome.run.uuid << " " << radt::toString(outcome.status) << " after "
                   << radt::formatDuration(radt::nowMs() - outcome.run.startTime) << ", " << outcome.samples

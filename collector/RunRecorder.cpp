@@ -12,7 +12,10 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fcntl.h>
+#include <poll.h>
 #include <pwd.h>
+#include <sys/syscall.h>
 #include <stdexcept>
 #include <thread>
 #include <unistd.h>
@@ -204,6 +207,9 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
             writer.enqueue(run, points);
     });
     std::atomic<int> controlStart{0}, controlStop{0};
+    int wakePipe[2] = {-1, -1}; // the channel's start/stop wakes the loop below
+    if (::pipe2(wakePipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        wakePipe[0] = wakePipe[1] = -1;
     ChannelHandlers handlers;
     handlers.metric = [this, &uuid](MetricPoint&& p) { m_bus->publish(uuid, {std::move(p)}); };
     handlers.param = [this, &writer, uuid](const std::string& k, const std::string& v) {
@@ -231,7 +237,11 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
         if (error)
             m_messages("artifact '" + path + "' not stored: " + error.message());
     };
-    handlers.control = [&](const std::string& c) { ++(c == "start" ? controlStart : controlStop); };
+    handlers.control = [&](const std::string& c) {
+        ++(c == "start" ? controlStart : controlStop);
+        if (wakePipe[1] >= 0)
+            (void)!::write(wakePipe[1], "x", 1);
+    };
     MetricsChannel channel(handlers);
 
     env["RADT_RUN_ID"] = uuid;
@@ -297,6 +307,26 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
     const auto timeLimit = std::chrono::milliseconds(static_cast<int64_t>(m_options.maxTimeMinutes * 60000));
     bool stopped = false;
     int startsSeen = 0, stopsSeen = 0;
+    // Sleep until the workload exits, a signal arrives (it interrupts poll or writes the wake
+    // fd), the channel asks for the listeners, or the time limit: no periodic wake-ups.
+    // syscall(): glibc 2.36's <sys/pidfd.h> lacks extern "C", so its wrapper does not link from C++.
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, child->pid(), 0));
+    auto waitForEvent = [this](int processFd, int controlFd, auto start, auto limit) {
+        pollfd fds[3] = {{processFd, POLLIN, 0}, {controlFd, POLLIN, 0}, {m_wakeFd, POLLIN, 0}};
+        int timeout = processFd >= 0 ? -1 : 200; // without pidfd (Linux < 5.3): poll waitpid
+        if (m_options.maxTimeMinutes > 0) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                limit - (std::chrono::steady_clock::now() - start));
+            const int ms = static_cast<int>(std::max<int64_t>(0, left.count()) + 1);
+            timeout = timeout < 0 ? ms : std::min(timeout, ms);
+        }
+        ::poll(fds, 3, timeout);
+        char drain[64];
+        for (int fd : {controlFd, m_wakeFd})
+            if (fd >= 0)
+                while (::read(fd, drain, sizeof drain) > 0) {
+                }
+    };
     while (true) {
         if (auto exit = child->poll()) {
             outcome.exit = *exit;
@@ -322,9 +352,11 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
                 stopListeners();
             stopsSeen = controlStop;
         }
-        // 5 checks a second: prompt enough for Ctrl-C and exits, cheap for a long idle run.
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        waitForEvent(pidfd, wakePipe[0], started, timeLimit);
     }
+    for (int fd : {pidfd, wakePipe[0], wakePipe[1]})
+        if (fd >= 0)
+            ::close(fd);
     stopListeners();
     channel.finish(2000);
     child->finishOutput(2000);

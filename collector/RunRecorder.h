@@ -61,6 +61,11 @@ public:
     /// Throws std::exception for problems found before the run is created (nothing is written).
     RunOutcome record(const volatile std::sig_atomic_t& stopSignal);
 
+    /// A non-blocking fd whose readability wakes record() to look at `stopSignal` at once (the
+    /// read end of a pipe a signal handler writes to). Without it a signal still interrupts the
+    /// wait when it lands on the recording thread.
+    void setWakeFd(int fd) { m_wakeFd = fd; }
+
 private:
     int64_t resolveExperiment();
     std::string nextWorkload(int64_t experimentId);
@@ -69,6 +74,7 @@ private:
     RunOptions m_options;
     std::function<void(const std::string&)> m_messages;
     SampleBus m_ownBus;
+    int m_wakeFd = -1;
     SampleBus* m_bus;
 };
 
