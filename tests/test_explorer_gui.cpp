@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "MetricPicker.h"
 #include "RecentStores.h"
+#include "RunReconciler.h"
 #include "SeriesDecimation.h"
 #include "TempDir.h"
 #include "models/BasketModel.h"
@@ -23,6 +24,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace radt;
 
@@ -285,4 +288,40 @@ TEST(RecentStores, NormalisesKeepsNewestFirstAndCapsTheList) {
     EXPECT_EQ(recent.entries(), (QStringList{"sqlite:////b.db", "sqlite:////c.db"}));
     recent.clear();
     EXPECT_TRUE(recent.entries().isEmpty());
+}
+
+TEST(ExplorerReconcile, OpeningAStoreClosesRunsWhoseCollectorIsGone) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("crashed.db");
+    std::string orphan, alive;
+    int64_t lastSample = 0;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        NewRun spec;
+        spec.name = "crashed";
+        const radt::Run crashed = store->createRun(spec);
+        orphan = crashed.uuid;
+        lastSample = crashed.startTime + 1500;
+        spec.name = "recording";
+        alive = store->createRun(spec).uuid;
+        // A collector pid that is certainly gone: a child we started and reaped.
+        const pid_t gone = fork();
+        if (gone == 0)
+            _exit(0);
+        waitpid(gone, nullptr, 0);
+        auto tags = collectorTags(); // this host; our own pid and start time: alive
+        store->setTags(alive, tags);
+        for (auto& [key, value] : tags)
+            if (key == kCollectorPidTag)
+                value = std::to_string(gone);
+        store->setTags(orphan, tags);
+        store->logMetrics(orphan, {{"loss", 1.0, lastSample, 1}});
+    }
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    EXPECT_EQ(store->run(orphan)->status, RunStatus::Failed);
+    EXPECT_EQ(store->run(orphan)->endTime, std::optional<int64_t>(lastSample)) << "its last sample";
+    EXPECT_EQ(store->run(alive)->status, RunStatus::Running) << "a live collector's run is left alone";
 }
