@@ -212,23 +212,22 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
         wakePipe[0] = wakePipe[1] = -1;
     ChannelHandlers handlers;
     handlers.metric = [this, &uuid](MetricPoint&& p) { m_bus->publish(uuid, {std::move(p)}); };
-    handlers.param = [this, &writer, uuid](const std::string& k, const std::string& v) {
-        writer.post([this, uuid, k, v](Store& store) {
+    // Params and tags go through the writer, in order with the samples. A value MLflow refuses
+    // (a param logged twice with another value) is reported, not retried.
+    auto postWrite = [this, &writer, uuid](const char* what, auto write) {
+        writer.post([this, uuid, what, write](Store& store) {
             try {
-                store.logParams(uuid, {{k, v}});
+                write(store, uuid);
             } catch (const StoreError& e) {
-                m_messages(std::string("param from the workload not recorded: ") + e.what());
+                m_messages(std::string(what) + " from the workload not recorded: " + e.what());
             }
         });
     };
-    handlers.tag = [this, &writer, uuid](const std::string& k, const std::string& v) {
-        writer.post([this, uuid, k, v](Store& store) {
-            try {
-                store.setTags(uuid, {{k, v}});
-            } catch (const StoreError& e) {
-                m_messages(std::string("tag from the workload not recorded: ") + e.what());
-            }
-        });
+    handlers.param = [postWrite](const std::string& k, const std::string& v) {
+        postWrite("param", [k, v](Store& store, const std::string& run) { store.logParams(run, {{k, v}}); });
+    };
+    handlers.tag = [postWrite](const std::string& k, const std::string& v) {
+        postWrite("tag", [k, v](Store& store, const std::string& run) { store.setTags(run, {{k, v}}); });
     };
     handlers.artifact = [this, artifactDir](const std::string& path) {
         std::error_code error;

@@ -134,12 +134,7 @@ inline std::pair<std::string, int> runCommand(const std::string& command) {
 }
 
 inline std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line))
-        out.push_back(line);
-    return out;
+    return splitLines(text);
 }
 
 inline std::vector<DcgmiDmonParser::Row> feedAll(DcgmiDmonParser& parser, const std::vector<std::string>& input) {

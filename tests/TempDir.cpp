@@ -50,4 +50,13 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
+std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+        out.push_back(line);
+    return out;
+}
+
 } // namespace radt::test

@@ -2,6 +2,7 @@
 // A fresh directory under $TMPDIR for one test, removed with everything in it afterwards.
 
 #include <string>
+#include <vector>
 
 namespace radt::test {
 
@@ -26,5 +27,7 @@ std::string copyMlflowFixture(const TempDir& dir);
 void writeFile(const std::string& path, const std::string& text);
 /// The whole content of a file, or "" when unreadable.
 std::string readFile(const std::string& path);
+/// The lines of `text`, without their '\n'.
+std::vector<std::string> splitLines(const std::string& text);
 
 } // namespace radt::test

@@ -2,6 +2,7 @@
 // replay the recorded real output (tests/fakes), real Python workloads using the radt module, and
 // the crash paths: kill -9 of the collector, Ctrl-C, the time limit.
 
+#include "ChildProcess.h"
 #include "RunReconciler.h"
 #include "Store.h"
 #include "TempDir.h"
@@ -14,13 +15,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
-extern char** environ;
 
 using namespace radt;
 using radt::test::TempDir;
@@ -44,54 +44,49 @@ with radt.run.RADTBenchmark() as run:
         time.sleep(0.05)
 )PY";
 
-struct Radt {
-    pid_t pid = -1;
-    std::string outPath, errPath;
-
-    /// Waits for the exit code (128+signal when killed).
-    int wait() {
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+/// A radt process whose stdout and stderr are collected in memory.
+class Radt {
+public:
+    Radt(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+        std::vector<std::string> argv{kRadt};
+        argv.insert(argv.end(), args.begin(), args.end());
+        ChildOptions options;
+        options.onStdoutLine = [this](const std::string& line) { append(m_out, line); };
+        options.onStderrLine = [this](const std::string& line) { append(m_err, line); };
+        m_process = std::make_unique<ChildProcess>(argv, env, options);
     }
-    std::string out() const { return test::readFile(outPath); }
-    std::string err() const { return test::readFile(errPath); }
+    int pid() const { return m_process->pid(); }
+    /// The exit code (128+signal when killed), once radt and its output are done.
+    int wait() {
+        std::optional<ExitStatus> status;
+        while (!(status = m_process->poll()))
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        m_process->finishOutput(5000);
+        return status->code;
+    }
+    std::string out() const {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_out;
+    }
+    std::string err() const {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_err;
+    }
+
+private:
+    void append(std::string& to, const std::string& line) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        to += line + "\n";
+    }
+    mutable std::mutex m_mutex;
+    std::string m_out, m_err;
+    std::unique_ptr<ChildProcess> m_process;
 };
 
 /// Starts radt with `args`; `env` entries are added to (or replace) ours.
-Radt startRadt(const TempDir& dir, const std::vector<std::string>& args,
+Radt startRadt(const TempDir&, const std::vector<std::string>& args,
                const std::map<std::string, std::string>& env = {}) {
-    static int counter = 0;
-    Radt r;
-    r.outPath = dir.file("radt" + std::to_string(++counter) + ".out");
-    r.errPath = dir.file("radt" + std::to_string(counter) + ".err");
-    std::vector<std::string> envStrings;
-    for (char** e = environ; *e; ++e) {
-        const std::string entry = *e;
-        if (!env.count(entry.substr(0, entry.find('='))))
-            envStrings.push_back(entry);
-    }
-    for (const auto& [k, v] : env)
-        envStrings.push_back(k + "=" + v);
-    std::vector<std::string> argv{kRadt};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> cargv, cenv;
-    for (auto& a : argv)
-        cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    for (auto& e : envStrings)
-        cenv.push_back(e.data());
-    cenv.push_back(nullptr);
-    r.pid = ::fork();
-    if (r.pid == 0) {
-        std::freopen(r.outPath.c_str(), "w", stdout);
-        std::freopen(r.errPath.c_str(), "w", stderr);
-        std::freopen("/dev/null", "r", stdin);
-        ::execve(kRadt.c_str(), cargv.data(), cenv.data());
-        ::_exit(127);
-    }
-    return r;
+    return Radt(args, env);
 }
 
 std::string storeUri(const TempDir& dir) {
@@ -148,18 +143,9 @@ size_t seriesSize(const std::string& uri, const std::string& key) {
     }
 }
 
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line))
-        out.push_back(line);
-    return out;
-}
-
 int countContaining(const std::string& text, const std::string& needle) {
     int n = 0;
-    for (const auto& l : lines(text))
+    for (const auto& l : test::splitLines(text))
         n += l.find(needle) != std::string::npos;
     return n;
 }
@@ -205,7 +191,7 @@ TEST(CollectorE2E, GpuAndProcListenersWithSoftwareMetricsAndMaxEpoch) {
     EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.rfind("PS - CPU ", 0) == 0; }));
 
     // The tools were called as the real ones would be, once per run, and the DCGM group removed.
-    const auto calls = lines(test::readFile(dir.file("fake.log")));
+    const auto calls = test::splitLines(test::readFile(dir.file("fake.log")));
     std::vector<std::string> streaming;
     for (const auto& c : calls)
         if (c.find(" -q") == std::string::npos) // the environment report runs concurrently
@@ -279,7 +265,7 @@ TEST(CollectorE2E, ListListenersShowsWhatThisMachineHas) {
     Radt without = startRadt(dir, {"--list-listeners"}, {{"PATH", "/usr/bin:/bin"}});
     ASSERT_EQ(without.wait(), 0);
     auto lineFor = [](const std::string& text, const std::string& name) {
-        for (const auto& l : lines(text))
+        for (const auto& l : test::splitLines(text))
             if (l.rfind(name + " ", 0) == 0)
                 return l;
         return std::string();
@@ -299,7 +285,7 @@ TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
     Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "top+proc", "--interval", "0.1", "--no-env-capture",
                              dir.file("tick.py"), progress, "600"});
     ASSERT_TRUE(waitFor([&] { return seriesSize(storeUri(dir), "tick") >= 20; }, 20000)) << r.err();
-    ::kill(r.pid, SIGKILL);
+    ::kill(r.pid(), SIGKILL);
     EXPECT_EQ(r.wait(), 128 + SIGKILL);
     const int lastLogged = std::stoi(test::readFile(progress));
     // The workload dies with its collector (PDEATHSIG) instead of running on unobserved.
@@ -333,7 +319,7 @@ TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     Radt ls = startRadt(dir, {"ls", "--store", storeUri(dir)});
     ASSERT_EQ(ls.wait(), 0) << ls.err();
-    EXPECT_EQ(countContaining(ls.err(), "marked FAILED: its collector (pid " + std::to_string(r.pid)), 1) << ls.err();
+    EXPECT_EQ(countContaining(ls.err(), "marked FAILED: its collector (pid " + std::to_string(r.pid())), 1) << ls.err();
     auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
     const radt::Run run = store->runs().at(0);
     EXPECT_EQ(run.status, RunStatus::Failed);
@@ -355,7 +341,7 @@ TEST(CollectorE2E, CtrlCStopsEverythingFlushesAndClosesTheRunKilled) {
                        fakeEnv(dir));
     ASSERT_TRUE(waitFor([&] { return seriesSize(storeUri(dir), "tick") >= 10; }, 20000)) << r.err();
     ASSERT_GE(processesMentioning(dir.file("bin/nvidia-smi")), 1) << "the smi listener streams";
-    ::kill(r.pid, SIGINT);
+    ::kill(r.pid(), SIGINT);
     EXPECT_EQ(r.wait(), 130) << r.err();
     EXPECT_NE(r.err().find("KILLED"), std::string::npos) << r.err();
     EXPECT_EQ(processesMentioning(dir.path()), 0) << "workload and nvidia-smi are gone";
