@@ -110,6 +110,11 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
     args.push_back(nullptr);
     const pid_t parent = ::getpid();
     const std::vector<int> inherit = m_options.inheritFds;
+    const int gate = m_options.gateFd;
+    int inPipe[2] = {-1, -1};
+    if (m_options.stdinText && ::pipe2(inPipe, O_CLOEXEC) != 0)
+        throw LaunchError(std::string("cannot create pipes: ") + std::strerror(errno));
+    const int devNull = m_options.stdinText ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
 
     m_pid = ::fork();
     if (m_pid < 0)
@@ -121,10 +126,22 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
             ::_exit(128 + SIGTERM);
         ::dup2(outPipe[1], STDOUT_FILENO);
         ::dup2(errPipe[1], STDERR_FILENO);
+        if (inPipe[0] >= 0)
+            ::dup2(inPipe[0], STDIN_FILENO);
+        else if (devNull >= 0) // a workload never competes with radt for the terminal
+            ::dup2(devNull, STDIN_FILENO);
         for (int fd : inherit)
             ::fcntl(fd, F_SETFD, 0); // clear FD_CLOEXEC: this one survives execve
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        if (gate >= 0) {
+            char go = 0;
+            ssize_t n;
+            while ((n = ::read(gate, &go, 1)) < 0 && errno == EINTR) {
+            }
+            if (n != 1)
+                ::_exit(125);
+        }
         ::execve(exe->c_str(), args.data(), envp.data());
         const char msg[] = "radt: exec failed\n";
         (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
@@ -133,6 +150,15 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
     ::setpgid(m_pid, m_pid); // also here, so the group exists before we might signal it
     ::close(outPipe[1]);
     ::close(errPipe[1]);
+    if (devNull >= 0)
+        ::close(devNull);
+    if (inPipe[0] >= 0) {
+        ::close(inPipe[0]);
+        const std::string& text = *m_options.stdinText;
+        // Small control commands ("quit"): they fit the pipe buffer, so this never blocks.
+        (void)!::write(inPipe[1], text.data(), text.size());
+        ::close(inPipe[1]);
+    }
     m_outFd = outPipe[0];
     m_errFd = errPipe[0];
     if (::pipe2(m_wakeFds, O_CLOEXEC) != 0)
@@ -214,33 +240,49 @@ void ChildProcess::deliver(int stream, const char* data, size_t size) {
 }
 
 std::optional<std::string> captureOutput(const std::vector<std::string>& argv, int timeoutMs) {
+    return captureOutput(argv, timeoutMs, {}, std::nullopt).output;
+}
+
+CapturedOutput captureOutput(const std::vector<std::string>& argv, int timeoutMs,
+                             const std::map<std::string, std::string>& env,
+                             const std::optional<std::string>& stdinText) {
+    CapturedOutput result;
     std::string out;
     std::mutex mutex;
     ChildOptions options;
+    options.stdinText = stdinText;
     options.onStdoutLine = [&](const std::string& line) {
         std::lock_guard<std::mutex> lock(mutex);
         out += line;
         out += '\n';
     };
-    options.onStderrLine = [](const std::string&) {};
+    options.onStderrLine = [&](const std::string& line) {
+        std::lock_guard<std::mutex> lock(mutex);
+        result.errors += line;
+        result.errors += '\n';
+    };
     try {
-        ChildProcess child(argv, {}, options);
+        ChildProcess child(argv, env, options);
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
         std::optional<ExitStatus> status;
         while (!(status = child.poll()) && std::chrono::steady_clock::now() < deadline)
             ::usleep(10000);
         if (!status) {
             child.terminate(500);
-            return std::nullopt;
+            result.errors += argv[0] + " did not finish within " + std::to_string(timeoutMs / 1000) + " s\n";
+            return result;
         }
         child.finishOutput(1000);
-        if (!status->ok())
-            return std::nullopt;
-    } catch (const LaunchError&) {
-        return std::nullopt;
+        result.exit = status;
+    } catch (const LaunchError& e) {
+        result.errors = e.what();
+        return result;
     }
     std::lock_guard<std::mutex> lock(mutex);
-    return out;
+    result.stdoutText = out;
+    if (result.exit && result.exit->ok())
+        result.output = out;
+    return result;
 }
 
 std::optional<ExitStatus> ChildProcess::poll() {

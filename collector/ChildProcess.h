@@ -35,6 +35,12 @@ struct ChildOptions {
     std::function<void(const std::string& line)> onStderrLine;
     /// Descriptors the child inherits under the same numbers (e.g. the metrics pipe).
     std::vector<int> inheritFds;
+    /// When >= 0: the child waits before execve until one byte can be read from this fd (the
+    /// read end of a pipe; see release()), so several runs can be set up and then start together.
+    /// EOF without a byte makes it exit with 125 instead.
+    int gateFd = -1;
+    /// When set, written to the child's stdin (then closed); otherwise stdin is /dev/null.
+    std::optional<std::string> stdinText;
 };
 
 class ChildProcess {
@@ -77,6 +83,17 @@ private:
 /// Runs a short command to completion and returns its stdout (stderr is dropped); nullopt when it
 /// cannot start, exits non-zero, or runs past `timeoutMs` (then it is killed).
 std::optional<std::string> captureOutput(const std::vector<std::string>& argv, int timeoutMs);
+
+struct CapturedOutput {
+    std::optional<ExitStatus> exit;    ///< unset when it could not start or ran too long
+    std::string stdoutText;            ///< whatever it printed, also on failure
+    std::string errors;                ///< its stderr, or why it could not run
+    std::optional<std::string> output; ///< stdoutText when it exited 0
+};
+/// The same with extra environment variables, optional stdin text, and what went wrong.
+CapturedOutput captureOutput(const std::vector<std::string>& argv, int timeoutMs,
+                             const std::map<std::string, std::string>& env,
+                             const std::optional<std::string>& stdinText);
 
 /// The full path of `program` found in PATH (or the program itself when it holds a '/');
 /// nullopt when it is not an executable file.

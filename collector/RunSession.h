@@ -1,0 +1,125 @@
+#pragma once
+// One recorded run in phases, so that the runs of a collocated workload can be set up one by one
+// and then started together (DESIGN §6): prepare() creates the run and starts the workload held
+// just before exec, with its listeners already sampling; release() lets it run; finish() stops the
+// listeners, writes everything and closes the run.
+
+#include "ChildProcess.h"
+#include "SampleBus.h"
+#include "Store.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+struct RunOptions {
+    std::string experiment = "0"; ///< an experiment id that exists, or a name (created when new)
+    std::string workload;         ///< empty: the next free workload number of the experiment
+    std::string listeners = "top+proc";
+    std::string devices = "0";
+    std::string collocation = "-"; ///< "-", "MPS" or a MIG profile; part of the letter
+    std::string letter;            ///< empty: devices, plus "_<collocation>" when collocated
+    double intervalSeconds = 1.0;
+    int graceMs = 10000;              ///< SIGTERM -> SIGKILL delay when stopping the workload
+    int maxEpoch = 0;                 ///< RADT_MAX_EPOCH for the helper module; 0 = no limit
+    double maxTimeMinutes = 0;        ///< enforced by the collector too; 0 = no limit
+    bool manual = false;              ///< listeners run only inside `with RADTBenchmark()`
+    bool captureEnvironment = true;   ///< pip/conda/nvidia-smi -q artifacts
+    std::vector<std::string> command; ///< script.py args... or program args...
+    std::string storeUri;             ///< handed to the workload as MLFLOW_TRACKING_URI
+    std::string pythonDir;            ///< put first on the workload's PYTHONPATH (the radt module)
+    /// A numeric experiment that does not exist is created under that name instead of being an
+    /// error (experiment CSV files name experiments by number).
+    bool createNumberedExperiments = false;
+    std::map<std::string, std::string> extraEnv; ///< e.g. CUDA_VISIBLE_DEVICES of a MIG slice
+    std::vector<std::pair<std::string, std::string>> extraTags; ///< e.g. mlflow.parentRunId
+    /// When set, the workload's output lines go here (prefixed on the console by the caller)
+    /// instead of passing straight through; output.log gets them either way.
+    std::function<void(bool isStderr, const std::string& line)> outputLine;
+};
+
+struct RunOutcome {
+    Run run;
+    RunStatus status = RunStatus::Finished;
+    ExitStatus exit;
+    bool timeLimitReached = false;
+    size_t samples = 0;         ///< metric points written
+    size_t unwritten = 0;       ///< points the store refused until the end (0 unless it failed)
+    size_t dropped = 0;         ///< points dropped because the store fell too far behind
+    size_t channelMetrics = 0;  ///< software metrics received on RADT_METRICS_FD
+    size_t channelMalformed = 0;
+};
+
+/// Params as radT records them: model, params (raw string), one per --flag, data, ...
+std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options,
+                                                            const std::string& model,
+                                                            const std::string& workload,
+                                                            const std::string& letter);
+
+class RunSession {
+public:
+    RunSession(Store& store, RunOptions options, std::function<void(const std::string&)> messages, SampleBus& bus);
+    ~RunSession();
+    RunSession(const RunSession&) = delete;
+    RunSession& operator=(const RunSession&) = delete;
+
+    /// Validates (throwing before anything is written), creates the run, starts the workload
+    /// held before exec, and starts the listeners (unless --manual).
+    void prepare();
+    /// The workload could not be set up (MIG, MPS, a sibling's failure): the run is created and
+    /// closed FAILED with `reason` as its radt.failure tag.
+    RunOutcome failBeforeStart(const std::string& reason);
+    /// Lets the held workload exec.
+    void release();
+    /// Non-blocking: the exit status once the workload has ended.
+    std::optional<ExitStatus> poll();
+    /// Readable when the workload ends (a pidfd); -1 where the kernel has none.
+    int exitFd() const { return m_pidfd; }
+    /// Starts or stops the listeners of a --manual run when the script asked for it; returns fast.
+    void followManualControl();
+    /// Readable when the script asked --manual listeners to start or stop.
+    int controlFd() const { return m_controlPipe[0]; }
+    /// Terminates the workload (SIGTERM, grace, SIGKILL); the run ends KILLED, or FINISHED when
+    /// it was the time limit.
+    void stop(bool timeLimit);
+    /// Stops the listeners, writes everything, closes the run.
+    RunOutcome finish();
+
+    const Run& run() const { return m_outcome.run; }
+    const std::string& letter() const { return m_letter; }
+
+private:
+    struct Plan;
+    void plan();
+    int64_t resolveExperiment();
+    std::string nextWorkload(int64_t experimentId);
+    void createRun(const std::vector<std::pair<std::string, std::string>>& extraTags);
+    void wrapForProfilers(std::vector<std::string>& argv);
+
+    Store& m_store;
+    RunOptions m_options;
+    std::function<void(const std::string&)> m_messages;
+    SampleBus& m_bus;
+
+    std::vector<std::string> m_listenerNames;
+    std::vector<std::string> m_argv;
+    std::map<std::string, std::string> m_env;
+    int64_t m_experimentId = 0;
+    std::string m_workload, m_letter, m_model;
+    bool m_planned = false;
+
+    RunOutcome m_outcome;
+    std::string m_artifactDir;
+    struct Live; ///< writer, channel, child, listeners: alive between prepare() and finish()
+    std::unique_ptr<Live> m_live;
+    int m_pidfd = -1;
+    int m_controlPipe[2] = {-1, -1};
+    int m_gate[2] = {-1, -1};
+    bool m_stopped = false;
+};
+
+} // namespace radt

@@ -1,0 +1,58 @@
+#include "SynchronizedStore.h"
+
+namespace radt {
+
+// One lock per call: each Store call is one transaction, so nothing larger needs holding.
+#define RADT_LOCKED(call)                                                                                    \
+    std::lock_guard<std::mutex> lock(m_mutex);                                                               \
+    return m_store.call
+
+std::string SynchronizedStore::displayUri() const {
+    RADT_LOCKED(displayUri());
+}
+int64_t SynchronizedStore::getOrCreateExperiment(const std::string& name) {
+    RADT_LOCKED(getOrCreateExperiment(name));
+}
+Run SynchronizedStore::createRun(const NewRun& run) {
+    RADT_LOCKED(createRun(run));
+}
+void SynchronizedStore::setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) {
+    RADT_LOCKED(setRunStatus(runUuid, status, endTime));
+}
+void SynchronizedStore::logParams(const std::string& runUuid,
+                                  const std::vector<std::pair<std::string, std::string>>& params) {
+    RADT_LOCKED(logParams(runUuid, params));
+}
+void SynchronizedStore::setTags(const std::string& runUuid,
+                                const std::vector<std::pair<std::string, std::string>>& tags) {
+    RADT_LOCKED(setTags(runUuid, tags));
+}
+void SynchronizedStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
+    RADT_LOCKED(logMetrics(runUuid, points));
+}
+std::vector<Experiment> SynchronizedStore::experiments() {
+    RADT_LOCKED(experiments());
+}
+std::vector<Run> SynchronizedStore::runs(std::optional<int64_t> experimentId) {
+    RADT_LOCKED(runs(experimentId));
+}
+std::optional<Run> SynchronizedStore::run(const std::string& runUuid) {
+    RADT_LOCKED(run(runUuid));
+}
+std::vector<std::string> SynchronizedStore::metricKeys(const std::vector<std::string>& runUuids) {
+    RADT_LOCKED(metricKeys(runUuids));
+}
+std::map<std::string, LatestMetric> SynchronizedStore::latestMetrics(const std::string& runUuid) {
+    RADT_LOCKED(latestMetrics(runUuid));
+}
+Series SynchronizedStore::series(const std::string& runUuid, const std::string& key) {
+    RADT_LOCKED(series(runUuid, key));
+}
+Series SynchronizedStore::seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
+                                      int64_t toMs) {
+    RADT_LOCKED(seriesRange(runUuid, key, fromMs, toMs));
+}
+
+#undef RADT_LOCKED
+
+} // namespace radt

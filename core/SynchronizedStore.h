@@ -1,0 +1,37 @@
+#pragma once
+// A Store that several threads may use at once: every call runs under one mutex. The collector
+// records the runs of a collocated workload concurrently (each with its writer thread) into one
+// connection; SQLite connections and prepared statements are not to be shared unlocked.
+
+#include "Store.h"
+
+#include <mutex>
+
+namespace radt {
+
+class SynchronizedStore : public Store {
+public:
+    explicit SynchronizedStore(Store& store) : m_store(store) {}
+
+    std::string displayUri() const override;
+    int64_t getOrCreateExperiment(const std::string& name) override;
+    Run createRun(const NewRun& run) override;
+    void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) override;
+    void logParams(const std::string& runUuid,
+                   const std::vector<std::pair<std::string, std::string>>& params) override;
+    void setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) override;
+    void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
+    std::vector<Experiment> experiments() override;
+    std::vector<Run> runs(std::optional<int64_t> experimentId) override;
+    std::optional<Run> run(const std::string& runUuid) override;
+    std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;
+    std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;
+    Series series(const std::string& runUuid, const std::string& key) override;
+    Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) override;
+
+private:
+    Store& m_store;
+    mutable std::mutex m_mutex;
+};
+
+} // namespace radt
