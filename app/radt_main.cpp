@@ -1,11 +1,13 @@
 // radt: the headless collector CLI. Parses arguments and wires core + collector; nothing else.
 
+#include "ExperimentRunner.h"
 #include "Listener.h"
 #include "RunReconciler.h"
 #include "RunRecorder.h"
 #include "Store.h"
 #include "StoreListing.h"
 #include "StoreUri.h"
+#include "SynchronizedStore.h"
 
 #include <csignal>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include <getopt.h>
 #include <iostream>
 #include <string>
+#include <strings.h>
 #include <unistd.h>
 
 namespace {
@@ -107,6 +110,10 @@ std::string pythonModuleDir(const char* argv0) {
     return {};
 }
 
+bool isExperimentFile(const std::string& path) {
+    return path.size() > 4 && strcasecmp(path.c_str() + path.size() - 4, ".csv") == 0;
+}
+
 int listListeners() {
     for (const auto& l : radt::listenerAvailability())
         std::printf("%-11s %-13s %s\n", l.name.c_str(), l.available ? "available" : "unavailable",
@@ -186,8 +193,9 @@ int main(int argc, char** argv) {
         {"epoch", required_argument, nullptr, 'i'},    {"time", required_argument, nullptr, 't'},
         {"manual", no_argument, nullptr, 'M'},         {"local", no_argument, nullptr, 'L'},
         {"rerun", no_argument, nullptr, 'r'},          {"list-listeners", no_argument, nullptr, 'A'},
-        {"no-env-capture", no_argument, nullptr, 'N'}, {nullptr, 0, nullptr, 0}};
-    bool local = false;
+        {"no-env-capture", no_argument, nullptr, 'N'}, {"dry-run", no_argument, nullptr, 'D'},
+        {nullptr, 0, nullptr, 0}};
+    bool local = false, rerun = false, dryRun = false;
     int c;
     try {
         // '+': stop at the script name; its own flags are not ours.
@@ -242,7 +250,11 @@ int main(int argc, char** argv) {
                 local = true;
                 break;
             case 'r':
-                break; // only experiment CSV files have FAILED workloads to rerun
+                rerun = true; // only experiment CSV files have FAILED workloads to rerun
+                break;
+            case 'D':
+                dryRun = true;
+                break;
             case 'N':
                 options.captureEnvironment = false;
                 break;
@@ -267,6 +279,24 @@ int main(int argc, char** argv) {
     if (local && storeValue.empty())
         storeValue = "sqlite:///radt.db";
     options.pythonDir = pythonModuleDir(argv[0]);
+    const bool experimentFile = isExperimentFile(options.command[0]);
+    if (dryRun && !experimentFile)
+        return usageError("--dry-run is for experiment CSV files");
+    std::optional<radt::ExperimentFile> experiment;
+    if (experimentFile) {
+        if (options.command.size() > 1)
+            return usageError("an experiment file takes no further arguments (got '" + options.command[1] + "')");
+        try {
+            experiment = radt::readExperimentCsv(options.command[0]);
+        } catch (const std::exception& e) {
+            std::cerr << "radt: " << e.what() << "\n";
+            return 2;
+        }
+        if (dryRun) {
+            radt::ExperimentRunner::printPlan(*experiment, {options, rerun, false}, std::cout);
+            return 0;
+        }
+    }
 
     if (::pipe2(g_wakePipe, O_CLOEXEC | O_NONBLOCK) != 0)
         g_wakePipe[0] = g_wakePipe[1] = -1;
@@ -280,6 +310,17 @@ int main(int argc, char** argv) {
         const radt::ResolvedStoreUri resolved = radt::resolveStoreUri(storeValue);
         auto store = openResolvedStore(storeValue, radt::OpenMode::CreateIfMissing);
         options.storeUri = resolved.uri;
+        if (experiment) {
+            // The runs of a workload are recorded concurrently into one connection.
+            radt::SynchronizedStore shared(*store);
+            options.command.clear();
+            radt::ExperimentOptions experimentOptions{options, rerun,
+                                                      ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR")};
+            radt::ExperimentRunner runner(shared, *experiment, experimentOptions,
+                                          [](const std::string& m) { std::cerr << "radt: " << m << "\n"; },
+                                          std::cout, std::cerr);
+            return runner.run(g_stop, g_wakePipe[0]);
+        }
         radt::RunRecorder recorder(*store, options,
                                    [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
         recorder.setWakeFd(g_wakePipe[0]);

@@ -70,7 +70,11 @@ std::optional<std::string> findExecutable(const std::string& program) {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv,
                            const std::map<std::string, std::string>& env, const std::string& logPath)
-    : ChildProcess(argv, env, ChildOptions{logPath, {}, {}, {}}) {}
+    : ChildProcess(argv, env, [&] {
+          ChildOptions options;
+          options.logPath = logPath;
+          return options;
+      }()) {}
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv,
                            const std::map<std::string, std::string>& env, ChildOptions options)

@@ -415,10 +415,15 @@ void RunSession::followManualControl() {
     live.stopsSeen = stops;
 }
 
+RunOutcome RunSession::abort(const std::string& reason) {
+    m_abortReason = reason;
+    stop(false); // still held at the gate: SIGTERM ends it before it ever execs
+    return finish();
+}
+
 void RunSession::stop(bool timeLimit) {
     if (!m_live || !m_live->child)
         return;
-    release(); // a held workload must not start now, but it must be able to end
     if (m_live->child->poll())
         return;
     m_outcome.exit = m_live->child->terminate(m_options.graceMs);
@@ -457,7 +462,10 @@ RunOutcome RunSession::finish() {
     m_live.reset();
 
     const std::string& uuid = m_outcome.run.uuid;
-    if (m_stopped)
+    if (!m_abortReason.empty()) {
+        m_outcome.status = RunStatus::Failed;
+        m_store.setTags(uuid, {{kFailureTag, m_abortReason}});
+    } else if (m_stopped)
         m_outcome.status = RunStatus::Killed;
     else if (m_outcome.timeLimitReached) // the planned end of a time-boxed benchmark, as in radT
         m_outcome.status = RunStatus::Finished;

@@ -75,6 +75,9 @@ public:
     RunOutcome failBeforeStart(const std::string& reason);
     /// Lets the held workload exec.
     void release();
+    /// After prepare(), when the workload must not run after all (a sibling run could not be set
+    /// up): the held workload is killed before exec and the run closed FAILED with `reason`.
+    RunOutcome abort(const std::string& reason);
     /// Non-blocking: the exit status once the workload has ended.
     std::optional<ExitStatus> poll();
     /// Readable when the workload ends (a pidfd); -1 where the kernel has none.
@@ -120,6 +123,7 @@ private:
     int m_controlPipe[2] = {-1, -1};
     int m_gate[2] = {-1, -1};
     bool m_stopped = false;
+    std::string m_abortReason;
 };
 
 } // namespace radt

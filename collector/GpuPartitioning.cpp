@@ -1,0 +1,140 @@
+#include "GpuPartitioning.h"
+
+#include "ChildProcess.h"
+
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace radt {
+
+namespace {
+
+constexpr int kToolTimeoutMs = 60000;
+
+std::string commandLine(const std::vector<std::string>& argv) {
+    std::string out;
+    for (const auto& a : argv)
+        out += (out.empty() ? "" : " ") + a;
+    return out;
+}
+
+/// The tool's own explanation: its last non-empty output line ("Failed to create GPU instances:
+/// Insufficient Resources"), or how it ended.
+std::string reasonOf(const CapturedOutput& r) {
+    std::string last;
+    std::istringstream in(r.stdoutText + r.errors);
+    for (std::string line; std::getline(in, line);)
+        if (line.find_first_not_of(" \t") != std::string::npos)
+            last = line;
+    if (!last.empty())
+        return last;
+    return r.exit ? "exit code " + std::to_string(r.exit->code) : "it did not run";
+}
+
+} // namespace
+
+MigCreated parseMigCreate(const std::string& output) {
+    static const std::regex gi(R"(created GPU instance ID\s+(\d+) on GPU\s+(\d+))");
+    static const std::regex ci(R"(created compute instance ID\s+(\d+) on GPU\s+(\d+) GPU instance ID\s+(\d+))");
+    MigCreated created;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, ci))
+            created.computeInstances.emplace_back(std::stoi(m[1]), std::stoi(m[3]));
+        else if (std::regex_search(line, m, gi))
+            created.gpuInstances.push_back(std::stoi(m[1]));
+    }
+    return created;
+}
+
+std::vector<std::string> parseMigUuids(const std::string& listOutput) {
+    static const std::regex uuid(R"(\(UUID:\s*(MIG-[^)\s]+)\))");
+    std::vector<std::string> out;
+    std::istringstream in(listOutput);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, uuid))
+            out.push_back(m[1]);
+    }
+    return out;
+}
+
+GpuPartitioner::GpuPartitioner(std::function<void(const std::string&)> log) : m_log(std::move(log)) {}
+
+GpuPartitioner::~GpuPartitioner() {
+    teardown();
+}
+
+std::string GpuPartitioner::createMigInstance(int gpu, const std::string& profile) {
+    const std::string index = std::to_string(gpu);
+    const auto before = captureOutput({"nvidia-smi", "-L"}, kToolTimeoutMs, {}, std::nullopt);
+    if (!before.output)
+        throw std::runtime_error("nvidia-smi -L failed: " + reasonOf(before));
+    const std::vector<std::string> argv = {"nvidia-smi", "mig", "-cgi", profile, "-C", "-i", index};
+    m_log(commandLine(argv));
+    const auto result = captureOutput(argv, kToolTimeoutMs, {}, std::nullopt);
+    // Whatever was created is torn down later, also when the command as a whole failed.
+    const MigCreated created = parseMigCreate(result.stdoutText);
+    for (int giId : created.gpuInstances) {
+        std::optional<int> ciId;
+        for (const auto& [ci, owner] : created.computeInstances)
+            if (owner == giId)
+                ciId = ci;
+        m_mig.push_back({gpu, giId, ciId});
+    }
+    if (!result.output || created.gpuInstances.empty() || created.computeInstances.empty())
+        throw std::runtime_error("cannot create a MIG " + profile + " instance on GPU " + index + ": " +
+                                 reasonOf(result));
+    m_log(result.stdoutText.substr(0, result.stdoutText.find_last_not_of('\n') + 1));
+    const auto after = captureOutput({"nvidia-smi", "-L"}, kToolTimeoutMs, {}, std::nullopt);
+    if (!after.output)
+        throw std::runtime_error("nvidia-smi -L failed: " + reasonOf(after));
+    const std::vector<std::string> old = parseMigUuids(*before.output);
+    const std::set<std::string> known(old.begin(), old.end());
+    for (const std::string& uuid : parseMigUuids(*after.output))
+        if (!known.count(uuid))
+            return uuid;
+    throw std::runtime_error("created a MIG " + profile + " instance on GPU " + index +
+                             " but nvidia-smi -L lists no new MIG device");
+}
+
+void GpuPartitioner::startMps(const std::string& cudaVisibleDevices) {
+    const std::vector<std::string> argv = {"nvidia-cuda-mps-control", "-d"};
+    m_log("CUDA_VISIBLE_DEVICES=" + cudaVisibleDevices + " " + commandLine(argv));
+    const auto result = captureOutput(argv, kToolTimeoutMs, {{"CUDA_VISIBLE_DEVICES", cudaVisibleDevices}}, std::nullopt);
+    if (!result.output)
+        throw std::runtime_error("cannot start the MPS control daemon for GPU " + cudaVisibleDevices + ": " +
+                                 reasonOf(result));
+    m_mpsDevices = cudaVisibleDevices;
+}
+
+void GpuPartitioner::teardown() {
+    if (m_mpsDevices) {
+        m_log("echo quit | nvidia-cuda-mps-control");
+        const auto r = captureOutput({"nvidia-cuda-mps-control"}, kToolTimeoutMs,
+                                     {{"CUDA_VISIBLE_DEVICES", *m_mpsDevices}}, std::string("quit\n"));
+        if (!r.output)
+            m_log("stopping the MPS control daemon failed: " + reasonOf(r));
+        m_mpsDevices.reset();
+    }
+    for (auto it = m_mig.rbegin(); it != m_mig.rend(); ++it) {
+        const std::string gpu = std::to_string(it->gpu), gi = std::to_string(it->gpuInstance);
+        std::vector<std::vector<std::string>> commands;
+        if (it->computeInstance)
+            commands.push_back({"nvidia-smi", "mig", "-dci", "-ci", std::to_string(*it->computeInstance), "-gi", gi,
+                                "-i", gpu});
+        commands.push_back({"nvidia-smi", "mig", "-dgi", "-gi", gi, "-i", gpu});
+        for (const auto& argv : commands) {
+            m_log(commandLine(argv));
+            const auto r = captureOutput(argv, kToolTimeoutMs, {}, std::nullopt);
+            if (!r.output)
+                m_log(commandLine(argv) + " failed: " + reasonOf(r));
+        }
+    }
+    m_mig.clear();
+}
+
+} // namespace radt
