@@ -5,6 +5,7 @@
 #include "ChildProcess.h"
 #include "RunReconciler.h"
 #include "Store.h"
+#include "RadtProcess.h"
 #include "TempDir.h"
 
 #include <gtest/gtest.h>
@@ -24,13 +25,12 @@
 
 using namespace radt;
 using radt::test::TempDir;
+using namespace radt::test;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kRadt = std::string(RADT_BINARY_DIR) + "/app/radt";
 const std::string kDemo = std::string(RADT_SOURCE_DIR) + "/resources/examples/demo_train.py";
-const std::string kFakes = std::string(RADT_SOURCE_DIR) + "/tests/fakes";
 
 // Logs one "tick" per 50 ms through the radt module and writes its progress to a side file.
 const char* kTickWorkload = R"PY(import sys, time
@@ -44,93 +44,8 @@ with radt.run.RADTBenchmark() as run:
         time.sleep(0.05)
 )PY";
 
-/// A radt process whose stdout and stderr are collected in memory.
-class Radt {
-public:
-    Radt(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
-        std::vector<std::string> argv{kRadt};
-        argv.insert(argv.end(), args.begin(), args.end());
-        ChildOptions options;
-        options.onStdoutLine = [this](const std::string& line) { append(m_out, line); };
-        options.onStderrLine = [this](const std::string& line) { append(m_err, line); };
-        m_process = std::make_unique<ChildProcess>(argv, env, options);
-    }
-    int pid() const { return m_process->pid(); }
-    /// The exit code (128+signal when killed), once radt and its output are done.
-    int wait() {
-        std::optional<ExitStatus> status;
-        while (!(status = m_process->poll()))
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        m_process->finishOutput(5000);
-        return status->code;
-    }
-    std::string out() const {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        return m_out;
-    }
-    std::string err() const {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        return m_err;
-    }
-
-private:
-    void append(std::string& to, const std::string& line) {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        to += line + "\n";
-    }
-    mutable std::mutex m_mutex;
-    std::string m_out, m_err;
-    std::unique_ptr<ChildProcess> m_process;
-};
-
-/// Starts radt with `args`; `env` entries are added to (or replace) ours.
-Radt startRadt(const TempDir&, const std::vector<std::string>& args,
-               const std::map<std::string, std::string>& env = {}) {
-    return Radt(args, env);
-}
-
 std::string storeUri(const TempDir& dir) {
     return "sqlite:///" + dir.file("e2e.db");
-}
-
-/// PATH with a private copy of the fakes first, so a test can tell its own fake processes apart.
-std::string fakePath(const TempDir& dir) {
-    fs::create_directories(dir.file("bin"));
-    for (const char* tool : {"nvidia-smi", "dcgmi"})
-        fs::copy_file(kFakes + "/" + tool, dir.file("bin/") + tool, fs::copy_options::overwrite_existing);
-    return dir.file("bin") + ":" + std::getenv("PATH");
-}
-
-std::map<std::string, std::string> fakeEnv(const TempDir& dir) {
-    return {{"PATH", fakePath(dir)},
-            {"RADT_FAKE_LOG", dir.file("fake.log")},
-            {"RADT_FIXTURES_DIR", RADT_FIXTURES_DIR}};
-}
-
-/// Processes whose command line mentions `marker` (our private fakes, our workloads).
-int processesMentioning(const std::string& marker) {
-    int count = 0;
-    if (DIR* d = opendir("/proc")) {
-        while (dirent* e = readdir(d)) {
-            if (!std::isdigit(static_cast<unsigned char>(e->d_name[0])))
-                continue;
-            std::string cmd = test::readFile(std::string("/proc/") + e->d_name + "/cmdline");
-            std::replace(cmd.begin(), cmd.end(), '\0', ' ');
-            count += cmd.find(marker) != std::string::npos;
-        }
-        closedir(d);
-    }
-    return count;
-}
-
-bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (condition())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return condition();
 }
 
 size_t seriesSize(const std::string& uri, const std::string& key) {
@@ -141,13 +56,6 @@ size_t seriesSize(const std::string& uri, const std::string& key) {
     } catch (const std::exception&) {
         return 0;
     }
-}
-
-int countContaining(const std::string& text, const std::string& needle) {
-    int n = 0;
-    for (const auto& l : test::splitLines(text))
-        n += l.find(needle) != std::string::npos;
-    return n;
 }
 
 } // namespace

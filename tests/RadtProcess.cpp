@@ -1,0 +1,98 @@
+#include "RadtProcess.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <dirent.h>
+#include <filesystem>
+#include <thread>
+
+namespace radt::test {
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kRadt = std::string(RADT_BINARY_DIR) + "/app/radt";
+const std::string kFakes = std::string(RADT_SOURCE_DIR) + "/tests/fakes";
+} // namespace
+
+Radt::Radt(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+    std::vector<std::string> argv{kRadt};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ChildOptions options;
+    options.onStdoutLine = [this](const std::string& line) { append(m_out, line); };
+    options.onStderrLine = [this](const std::string& line) { append(m_err, line); };
+    m_process = std::make_unique<ChildProcess>(argv, env, options);
+}
+
+int Radt::wait() {
+    std::optional<ExitStatus> status;
+    while (!(status = m_process->poll()))
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    m_process->finishOutput(5000);
+    return status->code;
+}
+
+std::string Radt::out() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_out;
+}
+
+std::string Radt::err() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_err;
+}
+
+void Radt::append(std::string& to, const std::string& line) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    to += line + "\n";
+}
+
+Radt startRadt(const TempDir&, const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+    return Radt(args, env);
+}
+
+std::map<std::string, std::string> fakeEnv(const TempDir& dir) {
+    fs::create_directories(dir.file("bin"));
+    for (const auto& tool : fs::directory_iterator(kFakes))
+        fs::copy_file(tool.path(), dir.file("bin/") + tool.path().filename().string(),
+                      fs::copy_options::overwrite_existing);
+    return {{"PATH", dir.file("bin") + ":" + std::getenv("PATH")},
+            {"RADT_FAKE_LOG", dir.file("fake.log")},
+            {"RADT_FAKE_STATE", dir.file("gpu-state.json")},
+            {"RADT_FIXTURES_DIR", RADT_FIXTURES_DIR}};
+}
+
+int processesMentioning(const std::string& marker) {
+    int count = 0;
+    if (DIR* d = opendir("/proc")) {
+        while (dirent* e = readdir(d)) {
+            if (!std::isdigit(static_cast<unsigned char>(e->d_name[0])))
+                continue;
+            std::string cmd = readFile(std::string("/proc/") + e->d_name + "/cmdline");
+            std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+            count += cmd.find(marker) != std::string::npos;
+        }
+        closedir(d);
+    }
+    return count;
+}
+
+bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return condition();
+}
+
+int countContaining(const std::string& text, const std::string& needle) {
+    int n = 0;
+    for (const auto& l : splitLines(text))
+        n += l.find(needle) != std::string::npos;
+    return n;
+}
+
+} // namespace radt::test

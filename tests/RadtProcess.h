@@ -1,0 +1,51 @@
+#pragma once
+// End-to-end test support: the real `radt` binary as a child process with its output collected,
+// the fake GPU tools of tests/fakes on a private PATH, and small polling helpers.
+
+#include "ChildProcess.h"
+#include "TempDir.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace radt::test {
+
+/// A radt process whose stdout and stderr are collected in memory.
+class Radt {
+public:
+    Radt(const std::vector<std::string>& args, const std::map<std::string, std::string>& env);
+    int pid() const { return m_process->pid(); }
+    /// The exit code (128+signal when killed), once radt and its output are done.
+    int wait();
+    std::string out() const;
+    std::string err() const;
+
+private:
+    void append(std::string& to, const std::string& line);
+    mutable std::mutex m_mutex;
+    std::string m_out, m_err;
+    std::unique_ptr<ChildProcess> m_process;
+};
+
+/// Starts radt with `args`; `env` entries are added to (or replace) ours.
+Radt startRadt(const TempDir& dir, const std::vector<std::string>& args,
+               const std::map<std::string, std::string>& env = {});
+
+/// PATH with a private copy of every fake tool first, so a test can tell its own fake processes
+/// apart; with RADT_FAKE_LOG (dir/fake.log), RADT_FAKE_STATE (dir/gpu-state.json) and the fixtures.
+std::map<std::string, std::string> fakeEnv(const TempDir& dir);
+
+/// Processes whose command line mentions `marker` (our private fakes, our workloads).
+int processesMentioning(const std::string& marker);
+
+/// Polls `condition` every 50 ms until it holds or `timeoutMs` passed; its last value.
+bool waitFor(const std::function<bool()>& condition, int timeoutMs);
+
+/// How many lines of `text` contain `needle`.
+int countContaining(const std::string& text, const std::string& needle);
+
+} // namespace radt::test
