@@ -34,6 +34,7 @@ void onStopSignal(int signal) {
 const char* kUsage = R"(Usage:
   radt [options] script.py [script args...]   record one run of a Python script
   radt [options] program [args...]            record one run of any program
+  radt [options] experiment.csv               run a radT experiment file, workload by workload
   radt ls [--store URI] [--json]              list what a store holds
   radt --list-listeners                       which listeners this machine can run
 
@@ -60,13 +61,19 @@ Options (before the script; everything after it goes to the script):
                          run still counts as FINISHED; 0 = no limit
       --manual           listeners run only inside the script's `with RADTBenchmark()` block
       --local            record into ./radt.db in the current directory (unless --store)
-  -r, --rerun            (experiment CSV files) rerun FAILED workloads; accepted for scripts
+  -r, --rerun            (experiment files) run FAILED workloads again; FINISHED ones are skipped
+      --dry-run          (experiment files) print the plan: workloads, letters, commands,
+                         environment, MIG/MPS set-up; runs and writes nothing
       --interval S       sampling interval in seconds (0.1 .. 3600); default 1
       --grace S          seconds between SIGTERM and SIGKILL when stopping; default 10
       --no-env-capture   skip the pip freeze / conda list / nvidia-smi -q artifacts
       --list-listeners   show each listener and whether it can run on this machine
   -h, --help             this help
       --version          version
+
+An experiment file has radT's columns Experiment,Workload,Status,Run,Devices,Collocation,File,
+Listeners,Params; rows of one (Experiment, Workload) start together. After each workload the
+Run and Status cells are written back, so running the file again resumes where it stopped.
 
 Ctrl-C or SIGTERM stops the workload (its whole process group), stops the listeners, writes
 every sample, and closes the run KILLED (exit 130 for Ctrl-C). Runs left RUNNING by a collector

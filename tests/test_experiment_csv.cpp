@@ -476,7 +476,7 @@ TEST(ExperimentCsvErrors, ParamsThatCannotBeSplit) {
 
 TEST(ExperimentCsvErrors, BadRunCell) {
     CsvDir d;
-    for (const std::string bad : Strings{"abc", "0123456789ABCDEF0123456789ABCDEF", kRunId + "0", kRunId.substr(1) + "g"}) {
+    for (const std::string& bad : Strings{"abc", "0123456789ABCDEF0123456789ABCDEF", kRunId + "0", kRunId.substr(1) + "g"}) {
         SCOPED_TRACE(bad);
         expectCsvError(d.csv(kHeader + "1,1,FINISHED,,0,-,train.py,smi,\n1,1,FINISHED," + bad + ",0,-,train.py,smi,\n"),
                        3, 4, "32 lowercase hex");

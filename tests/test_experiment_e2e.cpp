@@ -298,3 +298,28 @@ TEST(ExperimentE2E, ABrokenFileIsNamedWithLineAndColumnAndNothingRuns) {
     EXPECT_EQ(readFile(e.csv), before);
     EXPECT_FALSE(fs::exists(e.dir.file("store.db")));
 }
+
+TEST(ExperimentE2E, MigSlicesAreDestroyedAfterAFailingRunAndAfterCtrlC) {
+    {
+        ExperimentDir e("1,1,,,0,1g.5gb,work.py,top,--steps 1 --fail\n");
+        Radt r = e.start();
+        EXPECT_EQ(r.wait(), 1) << r.err();
+        EXPECT_EQ(e.file().rows[0].status, "FAILED (1 0_1g.5gb) work.py (0_1g.5gb)");
+        const auto calls = e.calls();
+        ASSERT_GE(calls.size(), 2u);
+        EXPECT_EQ(calls[calls.size() - 2], "nvidia-smi mig -dci -ci 0 -gi 1 -i 0");
+        EXPECT_EQ(calls.back(), "nvidia-smi mig -dgi -gi 1 -i 0");
+    }
+    {
+        ExperimentDir e("1,1,,,0,1g.5gb,work.py,top,--steps 100\n"
+                        "1,1,,,0,MPS,work.py,top,--steps 100\n");
+        Radt r = e.start();
+        ASSERT_TRUE(waitFor([&] { return fs::exists(e.dir.file("started-0_B_MPS")); }, 20000)) << r.err();
+        ::kill(r.pid(), SIGINT);
+        EXPECT_EQ(r.wait(), 130) << r.err();
+        const auto calls = e.calls();
+        EXPECT_NE(indexOf(calls, "nvidia-cuda-mps-control quit"), std::string::npos) << r.err();
+        EXPECT_NE(indexOf(calls, "nvidia-smi mig -dgi -gi 1 -i 0"), std::string::npos) << r.err();
+        EXPECT_EQ(e.file().rows[0].status, "KILLED (1 0_A_1g.5gb) work.py (0_A_1g.5gb)");
+    }
+}
