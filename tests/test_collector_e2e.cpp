@@ -33,14 +33,16 @@ namespace {
 const std::string kDemo = std::string(RADT_SOURCE_DIR) + "/resources/examples/demo_train.py";
 
 // Logs one "tick" per 50 ms through the radt module and writes its progress to a side file.
-const char* kTickWorkload = R"PY(import sys, time
+const char* kTickWorkload = R"PY(import os, sys, time
 import radt
 progress, count = sys.argv[1], int(sys.argv[2])
 with radt.run.RADTBenchmark() as run:
     for i in range(count):
         run.log_metric("tick", i, i)
-        with open(progress, "w") as f:
+        # Atomically: a SIGTERM between truncating and writing must not leave it empty.
+        with open(progress + ".tmp", "w") as f:
             f.write(str(i))
+        os.replace(progress + ".tmp", progress)
         time.sleep(0.05)
 )PY";
 

@@ -25,11 +25,13 @@ const std::string kHeader = "Experiment,Workload,Status,Run,Devices,Collocation,
 const std::string kRunId = "0123456789abcdef0123456789abcdef";
 
 /// The radT example of DESIGN §6, padded as radT's own files are.
-const std::string kExample = kHeader +
-                             "         1,       2,      ,   ,      0,          -,train.py,smi+top,--batch-size 128\n"
-                             "         1,       2,      ,   ,      0,        MPS,train.py,smi+top,--batch-size 128\n";
+const std::string kExample =
+    kHeader + "         1,       2,      ,   ,      0,          -,train.py,smi+top,--batch-size 128\n"
+              "         1,       2,      ,   ,      0,        MPS,train.py,smi+top,--batch-size 128\n";
 
-std::string absoluteNormal(const std::string& p) { return fs::absolute(p).lexically_normal().string(); }
+std::string absoluteNormal(const std::string& p) {
+    return fs::absolute(p).lexically_normal().string();
+}
 
 /// A directory with train.py, the script most rows name.
 struct CsvDir {
@@ -65,7 +67,8 @@ std::vector<const ExperimentRow*> pointers(const std::vector<ExperimentRow>& row
     return out;
 }
 
-std::vector<std::string> letters(const std::vector<std::string>& devices, const std::vector<std::string>& colloc) {
+std::vector<std::string> letters(const std::vector<std::string>& devices,
+                                 const std::vector<std::string>& colloc) {
     std::vector<ExperimentRow> rows(devices.size());
     for (size_t i = 0; i < rows.size(); ++i) {
         rows[i].devices = devices[i];
@@ -90,8 +93,8 @@ TEST(ExperimentCsv, ReadsRadtExampleWithPaddedCells) {
     CsvDir d;
     const auto file = readExperimentCsv(d.csv(kExample));
     EXPECT_EQ(file.path, d.dir.file("exp.csv"));
-    EXPECT_EQ(file.header, (Strings{"Experiment", "Workload", "Status", "Run", "Devices", "Collocation", "File",
-                                    "Listeners", "Params"}));
+    EXPECT_EQ(file.header, (Strings{"Experiment", "Workload", "Status", "Run", "Devices", "Collocation",
+                                    "File", "Listeners", "Params"}));
     ASSERT_EQ(file.rows.size(), 2u);
     const auto& r = file.rows[0];
     EXPECT_EQ(r.line, 2);
@@ -113,7 +116,8 @@ TEST(ExperimentCsv, ReadsRadtExampleWithPaddedCells) {
 TEST(ExperimentCsv, QuotedCellsKeepCommasAndDoubledQuotes) {
     CsvDir d;
     const auto file = readExperimentCsv(
-        d.csv(kHeader + "\"exp, one\",1,\"FINISHED (a, b)\",,0,-,train.py,smi,\"--tags a,b --name \"\"x y\"\"\"\n"));
+        d.csv(kHeader +
+              "\"exp, one\",1,\"FINISHED (a, b)\",,0,-,train.py,smi,\"--tags a,b --name \"\"x y\"\"\"\n"));
     ASSERT_EQ(file.rows.size(), 1u);
     const auto& r = file.rows[0];
     EXPECT_EQ(r.experiment, "exp, one");
@@ -124,7 +128,8 @@ TEST(ExperimentCsv, QuotedCellsKeepCommasAndDoubledQuotes) {
 
 TEST(ExperimentCsv, EmptyStatusRunCollocationListenersAndParams) {
     CsvDir d;
-    const auto file = readExperimentCsv(d.csv(kHeader + "1,1,,,0+1,,train.py,,\n" + "1,1,FAILED x (0),," + "0,  ,train.py,top,\n"));
+    const auto file = readExperimentCsv(
+        d.csv(kHeader + "1,1,,,0+1,,train.py,,\n" + "1,1,FAILED x (0),," + "0,  ,train.py,top,\n"));
     ASSERT_EQ(file.rows.size(), 2u);
     EXPECT_EQ(file.rows[0].status, "");
     EXPECT_EQ(file.rows[0].run, "");
@@ -152,12 +157,12 @@ TEST(ExperimentCsv, BothParamsStyles) {
 
 TEST(ExperimentCsv, ParamsSplitLikeAPosixShell) {
     CsvDir d;
-    const auto file = readExperimentCsv(
-        d.csv(kHeader + "1,1,,,0,-,train.py,smi,--name 'a b'  --msg \"say \\\"hi\\\" $x\" --path a\\ b --empty '' "
-                        "--lit '\\n' \"\\n\" x\"y\"'z'\n"));
+    const auto file = readExperimentCsv(d.csv(
+        kHeader + "1,1,,,0,-,train.py,smi,--name 'a b'  --msg \"say \\\"hi\\\" $x\" --path a\\ b --empty '' "
+                  "--lit '\\n' \"\\n\" x\"y\"'z'\n"));
     ASSERT_EQ(file.rows.size(), 1u);
-    EXPECT_EQ(file.rows[0].params, (Strings{"--name", "a b", "--msg", "say \"hi\" $x", "--path", "a b", "--empty", "",
-                                            "--lit", "\\n", "\\n", "xyz"}));
+    EXPECT_EQ(file.rows[0].params, (Strings{"--name", "a b", "--msg", "say \"hi\" $x", "--path", "a b",
+                                            "--empty", "", "--lit", "\\n", "\\n", "xyz"}));
 }
 
 TEST(ExperimentCsv, CrlfAndByteOrderMark) {
@@ -176,8 +181,9 @@ TEST(ExperimentCsv, CrlfAndByteOrderMark) {
 
 TEST(ExperimentCsv, HeaderCaseAndSpacesAndColumnOrder) {
     CsvDir d;
-    const auto file = readExperimentCsv(d.csv(
-        "experiment , WORKLOAD,status,  Run,devices,collocation,file,listeners,  params  \n1,1,,,0,MPS,train.py,smi,\n"));
+    const auto file =
+        readExperimentCsv(d.csv("experiment , WORKLOAD,status,  Run,devices,collocation,file,listeners,  "
+                                "params  \n1,1,,,0,MPS,train.py,smi,\n"));
     EXPECT_EQ(file.header[0], "Experiment");
     EXPECT_EQ(file.rows.at(0).collocation, "MPS");
 
@@ -205,8 +211,8 @@ TEST(ExperimentCsv, BlankLinesSkippedWithTrueLineNumbers) {
 
 TEST(ExperimentCsv, QuotedCellSpanningLinesKeepsLineNumbers) {
     CsvDir d;
-    const auto file =
-        readExperimentCsv(d.csv(kHeader + "1,1,\"two\nlines\",,0,-,train.py,smi,\n1,2,,,0,-,train.py,smi,\n"));
+    const auto file = readExperimentCsv(
+        d.csv(kHeader + "1,1,\"two\nlines\",,0,-,train.py,smi,\n1,2,,,0,-,train.py,smi,\n"));
     ASSERT_EQ(file.rows.size(), 2u);
     EXPECT_EQ(file.rows[0].status, "two\nlines");
     EXPECT_EQ(file.rows[1].line, 4);
@@ -218,8 +224,8 @@ TEST(ExperimentCsv, ScriptsResolvedRelativeToCsvDirectory) {
     writeFile(dir.file("sub/scripts/train.py"), "");
     writeFile(dir.file("top.py"), "");
     writeFile(dir.file("sub/exp.csv"),
-              kHeader + "1,1,,,0,-,scripts/train.py,smi,\n1,1,,,0,-,../top.py,smi,\n1,1,,,0,-," + dir.file("top.py") +
-                  ",smi,\n");
+              kHeader + "1,1,,,0,-,scripts/train.py,smi,\n1,1,,,0,-,../top.py,smi,\n1,1,,,0,-," +
+                  dir.file("top.py") + ",smi,\n");
     const auto file = readExperimentCsv(dir.file("sub/exp.csv"));
     ASSERT_EQ(file.rows.size(), 3u);
     EXPECT_EQ(file.rows[0].file, "scripts/train.py");
@@ -241,7 +247,8 @@ TEST(ExperimentCsv, ScriptRelativeToCurrentDirectoryWins) {
     ASSERT_EQ(file.rows.size(), 2u);
     // equivalent(): current_path() may spell $TMPDIR through a resolved symlink.
     EXPECT_TRUE(fs::equivalent(file.rows[0].scriptPath, cwdDir.file("train.py"))) << file.rows[0].scriptPath;
-    EXPECT_TRUE(fs::equivalent(file.rows[1].scriptPath, csvDir.file("only_here.py"))) << file.rows[1].scriptPath;
+    EXPECT_TRUE(fs::equivalent(file.rows[1].scriptPath, csvDir.file("only_here.py")))
+        << file.rows[1].scriptPath;
     EXPECT_TRUE(fs::path(file.rows[1].scriptPath).is_absolute());
 }
 
@@ -258,7 +265,8 @@ TEST(ExperimentCsv, LettersForRepeatsCollocationAndMultiGpu) {
     EXPECT_EQ(letters({"0"}, {"-"}), (Strings{"0"}));
     EXPECT_EQ(letters({"0", "1"}, {"-", "-"}), (Strings{"0", "1"}));
     EXPECT_EQ(letters({"0", "1", "0", "0"}, {"-", "-", "-", "-"}), (Strings{"0_A", "1", "0_B", "0_C"}));
-    EXPECT_EQ(letters({"0+1", "0+1", "2"}, {"-", "MPS", "3g.20gb"}), (Strings{"0+1_A", "0+1_B_MPS", "2_3g.20gb"}));
+    EXPECT_EQ(letters({"0+1", "0+1", "2"}, {"-", "MPS", "3g.20gb"}),
+              (Strings{"0+1_A", "0+1_B_MPS", "2_3g.20gb"}));
     EXPECT_EQ(letters({"0", "0"}, {"3g.20gb", "1c.3g.40gb"}), (Strings{"0_A_3g.20gb", "0_B_1c.3g.40gb"}));
     EXPECT_TRUE(letters({}, {}).empty());
     const auto many = letters(Strings(28, "0"), Strings(28, "-"));
@@ -270,14 +278,15 @@ TEST(ExperimentCsv, MigProfileNames) {
     for (const char* p : {"1g.5gb", "3g.20gb", "7g.80gb", "1g.10gb+me", "1c.3g.40gb", "2c.7g.40gb", "1g.24gb",
                           "4g.47gb", "1g.20gb+gfx"})
         EXPECT_TRUE(isMigProfile(p)) << p;
-    for (const char* p : {"", "-", "MPS", "3g", "3g.20", "g.20gb", "3g.20GB", "3g.20gb+", "0g.5gb", " 3g.20gb",
-                          "3g.20gb ", "1c3g.40gb", "1c.3g.40gb.1", "mig"})
+    for (const char* p : {"", "-", "MPS", "3g", "3g.20", "g.20gb", "3g.20GB", "3g.20gb+", "0g.5gb",
+                          " 3g.20gb", "3g.20gb ", "1c3g.40gb", "1c.3g.40gb.1", "mig"})
         EXPECT_FALSE(isMigProfile(p)) << p;
 }
 
 TEST(ExperimentCsv, MigCollocationAccepted) {
     CsvDir d;
-    const auto file = readExperimentCsv(d.csv(kHeader + "1,1,,,0,3g.20gb,train.py,smi,\n1,1,,,0,1c.3g.40gb,train.py,smi,\n"));
+    const auto file = readExperimentCsv(
+        d.csv(kHeader + "1,1,,,0,3g.20gb,train.py,smi,\n1,1,,,0,1c.3g.40gb,train.py,smi,\n"));
     ASSERT_EQ(file.rows.size(), 2u);
     EXPECT_EQ(file.rows[0].collocation, "3g.20gb");
     EXPECT_EQ(file.rows[1].collocation, "1c.3g.40gb");
@@ -287,7 +296,8 @@ TEST(ExperimentCsv, MigCollocationAccepted) {
 
 TEST(ExperimentCsv, RoundTripKeepsRowsAndPermissions) {
     CsvDir d;
-    const std::string path = d.csv(kExample + "  exp b , 3 ,,,1,3g.20gb,train.py,,\"--name 'a, b' --q \"\"x\"\"\"\n");
+    const std::string path =
+        d.csv(kExample + "  exp b , 3 ,,,1,3g.20gb,train.py,,\"--name 'a, b' --q \"\"x\"\"\"\n");
     ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
     auto file = readExperimentCsv(path);
     ASSERT_EQ(file.rows.size(), 3u);
@@ -302,7 +312,8 @@ TEST(ExperimentCsv, RoundTripKeepsRowsAndPermissions) {
     ASSERT_EQ(::stat(path.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 07777, 0640u);
     for (const auto& entry : fs::directory_iterator(d.dir.path())) // no temp file left behind
-        EXPECT_TRUE(entry.path().filename() == "exp.csv" || entry.path().filename() == "train.py") << entry.path();
+        EXPECT_TRUE(entry.path().filename() == "exp.csv" || entry.path().filename() == "train.py")
+            << entry.path();
 
     const auto again = readExperimentCsv(path);
     EXPECT_EQ(again.header, file.header);
@@ -393,18 +404,20 @@ TEST(ExperimentCsvErrors, MissingFileAndEmptyFile) {
 
 TEST(ExperimentCsvErrors, MissingColumns) {
     CsvDir d;
-    expectCsvError(d.csv("Experiment,Workload,Status,Run,Devices,Collocation,File\n1,1,,,0,-,train.py\n"), 1, 8,
-                   "Listeners, Params");
+    expectCsvError(d.csv("Experiment,Workload,Status,Run,Devices,Collocation,File\n1,1,,,0,-,train.py\n"), 1,
+                   8, "Listeners, Params");
     expectCsvError(d.csv("Workload,Status,Run,Devices,Collocation,File,Listeners,Params\n", "b.csv"), 1, 9,
                    "Experiment");
 }
 
 TEST(ExperimentCsvErrors, DuplicateAndUnknownHeaderColumns) {
     CsvDir d;
-    expectCsvError(d.csv("Experiment,Workload,Status,Run,Devices,Collocation,File,Listeners,Params,workload\n"), 1,
-                   10, "duplicate header column 'workload'");
-    expectCsvError(d.csv("Experiment,Workload,Status,Run,Devices,Colocation,File,Listeners,Params\n", "b.csv"), 1, 6,
-                   "unknown header column 'Colocation'");
+    expectCsvError(
+        d.csv("Experiment,Workload,Status,Run,Devices,Collocation,File,Listeners,Params,workload\n"), 1, 10,
+        "duplicate header column 'workload'");
+    expectCsvError(
+        d.csv("Experiment,Workload,Status,Run,Devices,Colocation,File,Listeners,Params\n", "b.csv"), 1, 6,
+        "unknown header column 'Colocation'");
     expectCsvError(d.csv(kHeader.substr(0, kHeader.size() - 1) + ",Notes\n", "c.csv"), 1, 10, "'Notes'");
 }
 
@@ -444,10 +457,12 @@ TEST(ExperimentCsvErrors, NonUtf8Bytes) {
     CsvDir d;
     expectCsvError(d.csv(kExample.substr(0, kExample.size() - 1) + "\xff\n"), 3, 9, "not valid UTF-8");
     expectCsvError(d.csv(kHeader + "1,1,,,0,-,tr\xC0\xAFin.py,smi,\n", "overlong.csv"), 2, 7, "UTF-8");
-    expectCsvError(d.csv(kHeader + "1,1,\"a,\n\xED\xA0\x80\",,0,-,train.py,smi,\n", "surrogate.csv"), 3, 3, "0xED");
+    expectCsvError(d.csv(kHeader + "1,1,\"a,\n\xED\xA0\x80\",,0,-,train.py,smi,\n", "surrogate.csv"), 3, 3,
+                   "0xED");
     expectCsvError(d.csv("Experiment,Work\xE9load\n", "latin1.csv"), 1, 2, "UTF-8");
     // Valid multi-byte text passes.
-    const auto ok = readExperimentCsv(d.csv(kHeader + "Größe ✓ 😀,1,,,0,-,train.py,smi,--name 'é'\n", "ok.csv"));
+    const auto ok =
+        readExperimentCsv(d.csv(kHeader + "Größe ✓ 😀,1,,,0,-,train.py,smi,--name 'é'\n", "ok.csv"));
     EXPECT_EQ(ok.rows.at(0).experiment, "Größe ✓ 😀");
     EXPECT_EQ(ok.rows.at(0).params, (Strings{"--name", "é"}));
 }
@@ -455,7 +470,8 @@ TEST(ExperimentCsvErrors, NonUtf8Bytes) {
 TEST(ExperimentCsvErrors, WrongCellCount) {
     CsvDir d;
     expectCsvError(d.csv(kHeader + "1,1,,,0,-,train.py,smi\n"), 2, 9, "row has 8 cells: expected 9");
-    expectCsvError(d.csv(kExample + "1,1,,,0,-,train.py,smi,--a 1,--b 2\n", "b.csv"), 4, 10, "row has 10 cells");
+    expectCsvError(d.csv(kExample + "1,1,,,0,-,train.py,smi,--a 1,--b 2\n", "b.csv"), 4, 10,
+                   "row has 10 cells");
 }
 
 TEST(ExperimentCsvErrors, UnterminatedQuote) {
@@ -468,7 +484,8 @@ TEST(ExperimentCsvErrors, UnterminatedQuote) {
 
 TEST(ExperimentCsvErrors, ParamsThatCannotBeSplit) {
     CsvDir d;
-    expectCsvError(d.csv(kHeader + "1,1,,,0,-,train.py,smi,--name 'a b\n"), 2, 9, "unterminated single quote");
+    expectCsvError(d.csv(kHeader + "1,1,,,0,-,train.py,smi,--name 'a b\n"), 2, 9,
+                   "unterminated single quote");
     expectCsvError(d.csv(kHeader + "1,1,,,0,-,train.py,smi,\"--name \"\"a b\"\n", "b.csv"), 2, 9,
                    "unterminated double quote");
     expectCsvError(d.csv(kHeader + "1,1,,,0,-,train.py,smi,--x \\\n", "c.csv"), 2, 9, "backslash");
@@ -476,10 +493,12 @@ TEST(ExperimentCsvErrors, ParamsThatCannotBeSplit) {
 
 TEST(ExperimentCsvErrors, BadRunCell) {
     CsvDir d;
-    for (const std::string& bad : Strings{"abc", "0123456789ABCDEF0123456789ABCDEF", kRunId + "0", kRunId.substr(1) + "g"}) {
+    for (const std::string& bad :
+         Strings{"abc", "0123456789ABCDEF0123456789ABCDEF", kRunId + "0", kRunId.substr(1) + "g"}) {
         SCOPED_TRACE(bad);
-        expectCsvError(d.csv(kHeader + "1,1,FINISHED,,0,-,train.py,smi,\n1,1,FINISHED," + bad + ",0,-,train.py,smi,\n"),
-                       3, 4, "32 lowercase hex");
+        expectCsvError(
+            d.csv(kHeader + "1,1,FINISHED,,0,-,train.py,smi,\n1,1,FINISHED," + bad + ",0,-,train.py,smi,\n"),
+            3, 4, "32 lowercase hex");
     }
     EXPECT_EQ(readExperimentCsv(d.csv(kHeader + "1,1,FINISHED," + kRunId + ",0,-,train.py,smi,\n", "ok.csv"))
                   .rows.at(0)
@@ -502,8 +521,9 @@ TEST(ExperimentCsvErrors, FirstProblemInFileOrderWins) {
     CsvDir d;
     // Bad device (column 5) and bad listener (column 8) in one row; an earlier row with a bad run.
     expectCsvError(d.csv(kHeader + "1,1,,,x,-,train.py,foo,\n"), 2, 5, "Devices");
-    expectCsvError(d.csv(kHeader + "1,1,,,0,-,train.py,smi,\n1,1,,zz,0,-,train.py,smi,\n1,1,,,x,-,train.py,foo,\n"),
-                   3, 4, "Run");
+    expectCsvError(
+        d.csv(kHeader + "1,1,,,0,-,train.py,smi,\n1,1,,zz,0,-,train.py,smi,\n1,1,,,x,-,train.py,foo,\n"), 3,
+        4, "Run");
     // A bad byte before an unterminated quote is reported first.
     expectCsvError(d.csv(kHeader + "\xff,1,,,0,-,train.py,smi,\"open\n"), 2, 1, "UTF-8");
 }
@@ -532,9 +552,10 @@ struct FakeEnv {
     TempDir dir;
     std::string state = dir.file("state.json");
     std::string log = dir.file("calls.log");
-    std::pair<std::string, int> run(const std::string& tool, const std::string& args, const std::string& env = "") {
-        return shell("cd '" + dir.path() + "' && RADT_FAKE_STATE='" + state + "' RADT_FAKE_LOG='" + log + "' " + env +
-                     " '" + kFakes + tool + "' " + args);
+    std::pair<std::string, int> run(const std::string& tool, const std::string& args,
+                                    const std::string& env = "") {
+        return shell("cd '" + dir.path() + "' && RADT_FAKE_STATE='" + state + "' RADT_FAKE_LOG='" + log +
+                     "' " + env + " '" + kFakes + tool + "' " + args);
     }
 };
 
@@ -544,12 +565,13 @@ TEST(ExperimentFakes, NvidiaSmiMigCreateListDestroy) {
     FakeEnv f;
     const auto [created, rc] = f.run("nvidia-smi", "mig -cgi 3g.20gb,3g.20gb -C -i 0");
     EXPECT_EQ(rc, 0);
-    EXPECT_EQ(created, "Successfully created GPU instance ID  1 on GPU  0 using profile MIG 3g.20gb (ID  9)\n"
-                       "Successfully created compute instance ID  0 on GPU  0 GPU instance ID  1 using profile MIG "
-                       "3g.20gb (ID  2)\n"
-                       "Successfully created GPU instance ID  2 on GPU  0 using profile MIG 3g.20gb (ID  9)\n"
-                       "Successfully created compute instance ID  0 on GPU  0 GPU instance ID  2 using profile MIG "
-                       "3g.20gb (ID  2)\n");
+    EXPECT_EQ(created,
+              "Successfully created GPU instance ID  1 on GPU  0 using profile MIG 3g.20gb (ID  9)\n"
+              "Successfully created compute instance ID  0 on GPU  0 GPU instance ID  1 using profile MIG "
+              "3g.20gb (ID  2)\n"
+              "Successfully created GPU instance ID  2 on GPU  0 using profile MIG 3g.20gb (ID  9)\n"
+              "Successfully created compute instance ID  0 on GPU  0 GPU instance ID  2 using profile MIG "
+              "3g.20gb (ID  2)\n");
     const auto [full, fullRc] = f.run("nvidia-smi", "mig -cgi 3g.20gb -C -i 0");
     EXPECT_EQ(fullRc, 2);
     EXPECT_EQ(full, "Unable to create a GPU instance on GPU  0 using profile 9: Insufficient Resources\n"
@@ -564,7 +586,8 @@ TEST(ExperimentFakes, NvidiaSmiMigCreateListDestroy) {
     // -lgi: the fixture's table (its two rows differ from ours only in placement order).
     const auto [lgi, lgiRc] = f.run("nvidia-smi", "mig -lgi");
     EXPECT_EQ(lgiRc, 0);
-    auto fixture = test::splitLines(readFile(std::string(RADT_FIXTURES_DIR) + "/tools/nvidia-smi_mig_lgi_1.txt"));
+    auto fixture =
+        test::splitLines(readFile(std::string(RADT_FIXTURES_DIR) + "/tools/nvidia-smi_mig_lgi_1.txt"));
     fixture.erase(fixture.begin()); // provenance line
     const auto ours = test::splitLines(lgi);
     ASSERT_EQ(ours.size(), fixture.size()) << lgi;
@@ -628,14 +651,15 @@ TEST(ExperimentFakes, MpsControlStartQuitAndQuitAgain) {
     const auto [again, againRc] = f.run("nvidia-cuda-mps-control", "-d 2>&1", "CUDA_VISIBLE_DEVICES=0");
     EXPECT_EQ(againRc, 1);
     EXPECT_NE(again.find("already running"), std::string::npos);
-    EXPECT_EQ(shell("cd '" + f.dir.path() + "' && echo quit | RADT_FAKE_STATE='" + f.state + "' RADT_FAKE_LOG='" +
-                    f.log + "' CUDA_VISIBLE_DEVICES=0 '" + kFakes + "nvidia-cuda-mps-control'")
+    EXPECT_EQ(shell("cd '" + f.dir.path() + "' && echo quit | RADT_FAKE_STATE='" + f.state +
+                    "' RADT_FAKE_LOG='" + f.log + "' CUDA_VISIBLE_DEVICES=0 '" + kFakes +
+                    "nvidia-cuda-mps-control'")
                   .second,
               0);
     EXPECT_FALSE(fs::exists(marker));
     const auto [quit, quitRc] =
-        shell("cd '" + f.dir.path() + "' && echo quit | RADT_FAKE_STATE='" + f.state + "' RADT_FAKE_LOG='" + f.log +
-              "' CUDA_VISIBLE_DEVICES=0 '" + kFakes + "nvidia-cuda-mps-control' 2>&1");
+        shell("cd '" + f.dir.path() + "' && echo quit | RADT_FAKE_STATE='" + f.state + "' RADT_FAKE_LOG='" +
+              f.log + "' CUDA_VISIBLE_DEVICES=0 '" + kFakes + "nvidia-cuda-mps-control' 2>&1");
     EXPECT_EQ(quitRc, 1);
     EXPECT_EQ(quit, "Cannot find MPS control daemon process\n");
     EXPECT_EQ(f.run("nvidia-cuda-mps-control", "-d 2>/dev/null", "RADT_FAKE_MPS_FAIL=1").second, 1);
@@ -647,25 +671,29 @@ TEST(ExperimentFakes, MpsControlStartQuitAndQuitAgain) {
 
 TEST(ExperimentFakes, NsysAndNcuRunTheCommandAndWriteReports) {
     FakeEnv f;
-    const auto [out, rc] = f.run("nsys", "profile -t cuda,nvtx --capture-range=nvtx -f true -o prof python3 -c "
-                                         "\"print(42)\"");
+    const auto [out, rc] =
+        f.run("nsys", "profile -t cuda,nvtx --capture-range=nvtx -f true -o prof python3 -c "
+                      "\"print(42)\"");
     EXPECT_EQ(rc, 0);
     EXPECT_EQ(out, "42\n");
     const std::string report = readFile(f.dir.file("prof.nsys-rep"));
     EXPECT_NE(report.find("python3 -c print(42)"), std::string::npos) << report;
 
-    const auto [failed, failedRc] = f.run("nsys", "profile --output=second.nsys-rep python3 -c 'import sys; sys.exit(3)'");
+    const auto [failed, failedRc] =
+        f.run("nsys", "profile --output=second.nsys-rep python3 -c 'import sys; sys.exit(3)'");
     EXPECT_EQ(failedRc, 3);
     EXPECT_TRUE(fs::exists(f.dir.file("second.nsys-rep")));
     EXPECT_FALSE(fs::exists(f.dir.file("second.nsys-rep.nsys-rep")));
     EXPECT_EQ(f.run("nsys", "launch python3 2>/dev/null").second, 1);
 
-    const auto [ncu, ncuRc] = f.run("ncu", "--nvtx --nvtx-include profile/ -f --export kern python3 -c \"print(7)\"");
+    const auto [ncu, ncuRc] =
+        f.run("ncu", "--nvtx --nvtx-include profile/ -f --export kern python3 -c \"print(7)\"");
     EXPECT_EQ(ncuRc, 0);
     EXPECT_EQ(ncu, "7\n");
     EXPECT_NE(readFile(f.dir.file("kern.ncu-rep")).find("python3 -c print(7)"), std::string::npos);
-    EXPECT_EQ(readFile(f.log), "nsys profile -t cuda,nvtx --capture-range=nvtx -f true -o prof python3 -c print(42)\n"
-                               "nsys profile --output=second.nsys-rep python3 -c import sys; sys.exit(3)\n"
-                               "nsys launch python3\n"
-                               "ncu --nvtx --nvtx-include profile/ -f --export kern python3 -c print(7)\n");
+    EXPECT_EQ(readFile(f.log),
+              "nsys profile -t cuda,nvtx --capture-range=nvtx -f true -o prof python3 -c print(42)\n"
+              "nsys profile --output=second.nsys-rep python3 -c import sys; sys.exit(3)\n"
+              "nsys launch python3\n"
+              "ncu --nvtx --nvtx-include profile/ -f --export kern python3 -c print(7)\n");
 }
