@@ -9,8 +9,10 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,7 +41,9 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
     return out;
 }
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool isBlank(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
 
 std::string trimmed(const std::string& s) {
     size_t b = 0, e = s.size();
@@ -63,30 +67,18 @@ std::string headerKey(const std::string& s) {
 /// surrogates and code points past U+10FFFF included). NUL counts as invalid too: a cell holding
 /// one would be cut short when it becomes an argv entry.
 size_t utf8Length(const std::string& text, size_t i) {
-    const auto byte = [&](size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
-    const unsigned c = byte(i);
-    if (c == 0)
-        return 0;
-    if (c < 0x80)
+    const auto at = [&](size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+    const unsigned c = at(i);
+    if (c > 0 && c < 0x80)
         return 1;
-    size_t n;
-    unsigned lo = 0x80, hi = 0xBF; // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else
-        return 0;
-    if (byte(i + 1) < lo || byte(i + 1) > hi)
+    // Lead byte -> length, and the range the second byte may take (the RFC 3629 table).
+    const size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    const unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    const unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (n == 0 || at(i + 1) < lo || at(i + 1) > hi)
         return 0;
     for (size_t k = 2; k < n; ++k)
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF)
+        if (at(i + k) < 0x80 || at(i + k) > 0xBF)
             return 0;
     return n;
 }
@@ -110,7 +102,7 @@ std::vector<Record> tokenize(const std::string& path, const std::string& text, s
         Record record;
         record.line = line;
         bool quotedAny = false;
-        for (;;) {
+        for (bool more = true; more;) {
             const int column = static_cast<int>(record.cells.size()) + 1;
             std::string cell;
             auto take = [&]() {
@@ -137,39 +129,33 @@ std::vector<Record> tokenize(const std::string& path, const std::string& text, s
                 for (;;) {
                     if (i >= n)
                         throw CsvError(path, openLine, column,
-                                       "unterminated quoted cell: expected a closing '\"' before the end of the "
-                                       "file (write a quote inside a quoted cell as \"\")");
-                    if (text[i] == '"') {
-                        if (i + 1 < n && text[i + 1] == '"') {
-                            cell += '"';
-                            i += 2;
-                            continue;
-                        }
-                        ++i;
+                                       "unterminated quoted cell: expected a closing '\"' before the end of "
+                                       "the file (write a quote inside a quoted cell as \"\")");
+                    if (text[i] != '"')
+                        take();
+                    else if (i + 1 < n && text[i + 1] == '"')
+                        cell += '"', i += 2; // "" is one quote
+                    else
                         break;
-                    }
-                    take();
                 }
+                ++i; // the closing quote
                 while (i < n && isBlank(text[i]))
                     ++i;
                 if (i < n && text[i] != ',' && text[i] != '\n')
-                    throw CsvError(path, line, column,
-                                   "unexpected text after the closing quote of a quoted cell: expected ',' or the "
-                                   "end of the line (quote the whole cell and write inner quotes as \"\")");
+                    throw CsvError(
+                        path, line, column,
+                        "unexpected text after the closing quote of a quoted cell: expected ',' or the "
+                        "end of the line (quote the whole cell and write inner quotes as \"\")");
             } else {
                 while (i < n && text[i] != ',' && text[i] != '\n')
                     take();
             }
             record.cells.push_back(trimmed(cell));
-            if (i < n && text[i] == ',') {
-                ++i;
-                continue;
-            }
-            if (i < n) { // '\n'
-                ++i;
+            more = i < n && text[i] == ',';
+            if (i < n && !more) // '\n'
                 ++line;
-            }
-            break;
+            if (i < n)
+                ++i;
         }
         record.blank = !quotedAny && record.cells.size() == 1 && record.cells[0].empty();
         records.push_back(std::move(record));
@@ -178,31 +164,17 @@ std::vector<Record> tokenize(const std::string& path, const std::string& text, s
 }
 
 std::string readWhole(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw CsvError(path, 0, 0,
+                       "cannot read the experiment file: it is a directory (expected a CSV file)");
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    if (in)
+        text << in.rdbuf();
+    if (!in || in.bad())
         throw CsvError(path, 0, 0, std::string("cannot read the experiment file: ") + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        throw CsvError(path, 0, 0, "cannot read the experiment file: it is a directory (expected a CSV file)");
-    }
-    std::string text;
-    char buf[65536];
-    for (;;) {
-        const ssize_t got = ::read(fd, buf, sizeof buf);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            const int err = errno;
-            ::close(fd);
-            throw CsvError(path, 0, 0, std::string("cannot read the experiment file: ") + std::strerror(err));
-        }
-        if (got == 0)
-            break;
-        text.append(buf, static_cast<size_t>(got));
-    }
-    ::close(fd);
-    return text;
+    return text.str();
 }
 
 bool allDigits(const std::string& s) {
@@ -210,99 +182,66 @@ bool allDigits(const std::string& s) {
 }
 
 bool isDevices(const std::string& s) {
-    size_t start = 0;
-    for (;;) {
-        const size_t plus = s.find('+', start);
-        if (!allDigits(s.substr(start, plus == std::string::npos ? std::string::npos : plus - start)))
-            return false;
-        if (plus == std::string::npos)
-            return true;
-        start = plus + 1;
-    }
+    static const std::regex devices("^[0-9]+(\\+[0-9]+)*$");
+    return std::regex_match(s, devices);
 }
 
 bool isRunUuid(const std::string& s) {
-    return s.size() == 32 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    static const std::regex uuid("^[0-9a-f]{32}$");
+    return std::regex_match(s, uuid);
 }
 
 /// POSIX shell word splitting without expansions: the script is executed without a shell, so
-/// quotes and backslashes must be resolved here exactly as the user's shell habits expect.
-/// Returns false (with `why`) on an unterminated quote or a trailing backslash.
-bool shellSplit(const std::string& text, std::vector<std::string>& out, std::string& why) {
-    out.clear();
+/// quotes and backslashes must be resolved here as the user's shell habits expect. Returns what is
+/// wrong (an unterminated quote, a trailing backslash), or "" when the text splits.
+std::string shellSplit(const std::string& text, std::vector<std::string>& out) {
     std::string word;
     bool inWord = false;
-    size_t i = 0;
-    const size_t n = text.size();
-    while (i < n) {
+    for (size_t i = 0, n = text.size(); i < n; ++i) {
         const char c = text[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
             if (inWord)
                 out.push_back(word);
             word.clear();
             inWord = false;
-            ++i;
-        } else if (c == '\\') {
-            if (i + 1 >= n) {
-                why = "it ends with a backslash that escapes nothing";
-                return false;
-            }
-            word += text[i + 1];
-            inWord = true;
-            i += 2;
+            continue;
+        }
+        inWord = true;
+        if (c == '\\') {
+            if (++i >= n)
+                return "it ends with a backslash that escapes nothing";
+            word += text[i];
         } else if (c == '\'') {
             const size_t close = text.find('\'', i + 1);
-            if (close == std::string::npos) {
-                why = "unterminated single quote";
-                return false;
-            }
+            if (close == std::string::npos)
+                return "unterminated single quote";
             word.append(text, i + 1, close - i - 1);
-            inWord = true;
-            i = close + 1;
+            i = close;
         } else if (c == '"') {
-            inWord = true;
-            ++i;
-            for (;;) {
-                if (i >= n) {
-                    why = "unterminated double quote";
-                    return false;
-                }
-                if (text[i] == '"') {
+            // Inside double quotes a backslash escapes only $ ` " \ and newline (POSIX 2.2.3).
+            for (++i; i < n && text[i] != '"'; ++i) {
+                if (text[i] == '\\' && i + 1 < n && std::strchr("$`\"\\\n", text[i + 1]))
                     ++i;
-                    break;
-                }
-                // Inside double quotes a backslash only escapes these (POSIX 2.2.3).
-                if (text[i] == '\\' && i + 1 < n && std::strchr("$`\"\\\n", text[i + 1])) {
-                    word += text[i + 1];
-                    i += 2;
-                } else
-                    word += text[i++];
+                word += text[i];
             }
-        } else {
+            if (i >= n)
+                return "unterminated double quote";
+        } else
             word += c;
-            inWord = true;
-            ++i;
-        }
     }
     if (inWord)
         out.push_back(word);
-    return true;
+    return "";
 }
 
 /// radT's older "batch-size=128 lr=0.1" becomes "--batch-size 128 --lr 0.1"; anything with a
 /// token starting with '-' or without '=' is taken as already being the script's arguments.
 std::vector<std::string> radtParams(const std::vector<std::string>& tokens) {
-    if (tokens.empty())
-        return tokens;
-    for (const auto& t : tokens) {
-        const size_t eq = t.find('=');
-        if (t.empty() || t[0] == '-' || eq == std::string::npos || eq == 0)
-            return tokens;
-    }
     std::vector<std::string> out;
     for (const auto& t : tokens) {
         const size_t eq = t.find('=');
+        if (eq == std::string::npos || eq == 0 || t[0] == '-')
+            return tokens;
         out.push_back("--" + t.substr(0, eq));
         out.push_back(t.substr(eq + 1));
     }
@@ -310,16 +249,11 @@ std::vector<std::string> radtParams(const std::vector<std::string>& tokens) {
 }
 
 std::string resolveScript(const std::string& csvPath, int line, int column, const std::string& file) {
-    std::vector<fs::path> candidates;
     const fs::path written(file);
     std::error_code ec;
-    if (written.is_absolute())
-        candidates.push_back(written);
-    else {
-        candidates.push_back(fs::absolute(written, ec));
-        const fs::path csvDir = fs::absolute(fs::path(csvPath), ec).parent_path();
-        candidates.push_back(csvDir / written);
-    }
+    std::vector<fs::path> candidates = {fs::absolute(written, ec)}; // as written, from the current directory
+    if (!written.is_absolute())
+        candidates.push_back(fs::absolute(fs::path(csvPath), ec).parent_path() / written);
     std::vector<std::string> tried;
     for (const auto& c : candidates) {
         const fs::path normal = c.lexically_normal();
@@ -333,15 +267,12 @@ std::string resolveScript(const std::string& csvPath, int line, int column, cons
                        "; expected a file relative to the current directory or to the CSV's directory)");
 }
 
-std::string* field(ExperimentRow& row, const std::string& column) {
-    static const std::map<std::string, std::string ExperimentRow::*> members = {
-        {"Experiment", &ExperimentRow::experiment}, {"Workload", &ExperimentRow::workload},
-        {"Status", &ExperimentRow::status},         {"Run", &ExperimentRow::run},
-        {"Devices", &ExperimentRow::devices},       {"Collocation", &ExperimentRow::collocation},
-        {"File", &ExperimentRow::file},             {"Listeners", &ExperimentRow::listeners},
-        {"Params", &ExperimentRow::rawParams}};
-    const auto it = members.find(column);
-    return it == members.end() ? nullptr : &(row.*(it->second));
+std::string* field(ExperimentRow& r, const std::string& column) {
+    std::string* const cells[] = {&r.experiment,  &r.workload, &r.status,    &r.run,      &r.devices,
+                                  &r.collocation, &r.file,     &r.listeners, &r.rawParams};
+    const auto& names = columnNames(); // same order
+    const auto it = std::find(names.begin(), names.end(), column);
+    return it == names.end() ? nullptr : cells[it - names.begin()];
 }
 
 /// Checks one cell (already stored in `row`) of column `name`; the File column also resolves.
@@ -356,7 +287,8 @@ void validateCell(const std::string& path, ExperimentRow& row, int column, const
     else if (name == "Run" && !row.run.empty() && !isRunUuid(row.run))
         fail("Run '" + row.run + "' is not a run id: expected an empty cell or 32 lowercase hex characters");
     else if (name == "Devices" && !isDevices(row.devices))
-        fail("Devices '" + row.devices + "' is not a device list: expected GPU indices joined by '+', like 0 or 0+1");
+        fail("Devices '" + row.devices +
+             "' is not a device list: expected GPU indices joined by '+', like 0 or 0+1");
     else if (name == "Collocation") {
         if (row.collocation.empty())
             row.collocation = "-";
@@ -375,8 +307,8 @@ void validateCell(const std::string& path, ExperimentRow& row, int column, const
         }
     } else if (name == "Params") {
         std::vector<std::string> tokens;
-        std::string why;
-        if (!shellSplit(row.rawParams, tokens, why))
+        const std::string why = shellSplit(row.rawParams, tokens);
+        if (!why.empty())
             fail("Params cannot be split into arguments: " + why +
                  " (expected shell-style words, e.g. --batch-size 128 --name 'a b')");
         row.params = radtParams(tokens);
@@ -385,42 +317,36 @@ void validateCell(const std::string& path, ExperimentRow& row, int column, const
 
 std::vector<std::string> parseHeader(const std::string& path, const Record& record) {
     const auto& names = columnNames();
-    std::vector<std::string> header;
-    std::vector<std::string> present;
-    for (size_t c = 0; c < record.cells.size(); ++c) {
-        const std::string key = headerKey(record.cells[c]);
-        const auto known = std::find_if(names.begin(), names.end(), [&](const std::string& n) { return headerKey(n) == key; });
+    std::vector<std::string> keys, missing, header;
+    for (const auto& cell : record.cells)
+        keys.push_back(headerKey(cell));
+    for (const auto& name : names)
+        if (std::find(keys.begin(), keys.end(), headerKey(name)) == keys.end())
+            missing.push_back(name);
+    const std::string expected = "expected the columns " + joined(names, ",");
+    for (size_t c = 0; c < keys.size(); ++c) {
+        const auto known =
+            std::find_if(names.begin(), names.end(), [&](auto& n) { return headerKey(n) == keys[c]; });
         const int column = static_cast<int>(c) + 1;
-        if (known == names.end()) {
-            std::vector<std::string> missing;
-            for (const auto& n : names)
-                if (std::find_if(record.cells.begin(), record.cells.end(),
-                                 [&](const std::string& cell) { return headerKey(cell) == headerKey(n); }) ==
-                    record.cells.end())
-                    missing.push_back(n);
+        if (known == names.end())
             throw CsvError(path, record.line, column,
-                           "unknown header column '" + record.cells[c] + "': expected the columns " +
-                               joined(names, ",") +
+                           "unknown header column '" + record.cells[c] + "': " + expected +
                                (missing.empty() ? "" : " (missing: " + joined(missing, ", ") + ")"));
-        }
         if (std::find(header.begin(), header.end(), *known) != header.end())
             throw CsvError(path, record.line, column,
-                           "duplicate header column '" + record.cells[c] + "': each of " + joined(names, ",") +
-                               " must appear once");
+                           "duplicate header column '" + record.cells[c] + "': " + expected + ", each once");
         header.push_back(*known);
     }
-    std::vector<std::string> missing;
-    for (const auto& n : names)
-        if (std::find(header.begin(), header.end(), n) == header.end())
-            missing.push_back(n);
     if (!missing.empty())
         throw CsvError(path, record.line, static_cast<int>(header.size()) + 1,
                        "header is missing the column" + std::string(missing.size() > 1 ? "s " : " ") +
-                           joined(missing, ", ") + ": expected the columns " + joined(names, ","));
+                           joined(missing, ", ") + ": " + expected);
     return header;
 }
 
-bool needsQuotes(const std::string& cell) { return cell.find_first_of(",\"\n\r") != std::string::npos; }
+bool needsQuotes(const std::string& cell) {
+    return cell.find_first_of(",\"\n\r") != std::string::npos;
+}
 
 std::string csvCell(const std::string& raw) {
     const std::string cell = trimmed(raw);
@@ -434,8 +360,7 @@ std::string csvCell(const std::string& raw) {
 
 /// Writes all of `data` to fd, retrying short writes.
 bool writeAll(int fd, const std::string& data) {
-    size_t done = 0;
-    while (done < data.size()) {
+    for (size_t done = 0; done < data.size();) {
         const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
@@ -457,7 +382,8 @@ std::string excelLetters(size_t index) {
 
 bool isMigProfile(const std::string& collocation) {
     // [<c>c.]<g>g.<mem>gb, optionally with a media-extension / graphics suffix (+me, +gfx, -me, +me.all).
-    static const std::regex profile(R"(^([1-9][0-9]*c\.)?[1-9][0-9]*g\.[1-9][0-9]*gb(\+me|\+gfx|-me|\+me\.all)?$)");
+    static const std::regex profile(
+        R"(^([1-9][0-9]*c\.)?[1-9][0-9]*g\.[1-9][0-9]*gb(\+me|\+gfx|-me|\+me\.all)?$)");
     return std::regex_match(collocation, profile);
 }
 
@@ -470,7 +396,8 @@ ExperimentFile readExperimentCsv(const std::string& path) {
     while (next != records.end() && next->blank)
         ++next;
     if (next == records.end())
-        throw CsvError(path, 1, 1, "empty experiment file: expected the header line " + joined(columnNames(), ","));
+        throw CsvError(path, 1, 1,
+                       "empty experiment file: expected the header line " + joined(columnNames(), ","));
 
     ExperimentFile file;
     file.path = path;
@@ -501,36 +428,24 @@ void writeExperimentCsv(const ExperimentFile& file) {
                                   (err ? std::string(": ") + std::strerror(err) : std::string()));
     };
     std::string text = joined(file.header, ",") + "\n";
-    for (const auto& r : file.rows) {
-        ExperimentRow copy = r;
-        std::string line;
+    for (ExperimentRow row : file.rows) { // a copy: field() hands out mutable cells
         for (size_t c = 0; c < file.header.size(); ++c) {
-            const std::string* cell = field(copy, file.header[c]);
+            const std::string* cell = field(row, file.header[c]);
             if (!cell)
                 throw failure("unknown column '" + file.header[c] + "'", 0);
-            line += (c ? "," : "") + csvCell(*cell);
+            text += (c ? "," : "") + csvCell(*cell);
         }
-        text += line + "\n";
+        text += "\n";
     }
 
     // Replace the file a symlink points at, not the link; the temp file lives beside the target so
     // rename() stays within one filesystem and is atomic.
     std::error_code ec;
-    fs::path target = fs::path(file.path);
-    if (fs::is_symlink(target, ec)) {
-        const fs::path resolved = fs::canonical(target, ec);
-        if (!ec)
-            target = resolved;
-    }
-    mode_t mode = 0644;
+    fs::path target = file.path;
+    if (const fs::path real = fs::canonical(target, ec); !ec)
+        target = real;
     struct stat st {};
-    if (::stat(target.c_str(), &st) == 0)
-        mode = st.st_mode & 07777;
-    else {
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        mode = 0666 & ~mask;
-    }
+    const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
     const int fd = ::mkstemp(temp.data());
