@@ -1,5 +1,6 @@
 #include "Store.h"
 
+#include "PostgresStore.h"
 #include "SqliteStore.h"
 #include "StoreUri.h"
 
@@ -8,9 +9,7 @@ namespace radt {
 std::unique_ptr<Store> openStore(const std::string& text, OpenMode mode) {
     const StoreUri uri = parseStoreUri(text);
     if (uri.kind == StoreUri::Kind::Postgres)
-        throw StoreError("cannot open store " + uri.display() +
-                         ": PostgreSQL stores are recognised but not supported by this build yet; "
-                         "use a sqlite:/// URI");
+        return std::make_unique<PostgresStore>(uri, mode);
     return std::make_unique<SqliteStore>(uri, mode);
 }
 

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
-  libsqlite3-dev nlohmann-json3-dev
+  libsqlite3-dev nlohmann-json3-dev libpqxx-dev
+  postgresql postgresql-common
   qtbase5-dev libqt5charts5-dev libqt5svg5-dev
   libgtest-dev libbenchmark-dev
   python3 xvfb xauth

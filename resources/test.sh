@@ -9,4 +9,12 @@ bash "$root/resources/install-deps.sh"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_GUI=ON -DBUILD_TESTING=ON
 cmake --build "$build" -j"$jobs"
 cd "$build"
-QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$jobs" --timeout 300
+# The PostgreSQL store tests need a server: pg_virtualenv (postgresql-common) starts a throwaway
+# cluster on loopback, sets PGHOST/PGUSER/PGPASSWORD for the tests and removes it afterwards.
+run=()
+if command -v pg_virtualenv >/dev/null; then
+  run=(pg_virtualenv)
+else
+  echo "test.sh: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
+fi
+QT_QPA_PLATFORM=offscreen "${run[@]}" ctest --output-on-failure -j"$jobs" --timeout 300

@@ -1,0 +1,401 @@
+#include "PostgresStore.h"
+
+#include "MlflowLimits.h"
+#include "Uuid.h"
+
+#include <pqxx/pqxx>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+
+namespace radt {
+
+extern const char* const kMlflowPostgresSchema;
+extern const char* const kMlflowSqliteSchemaVersion;
+
+namespace {
+
+constexpr double kMlflowMaxFloat = 1.7976931348623157e308;
+
+/// libpq's text without the trailing newline; it names host and port, never the password.
+std::string trimmed(const std::string& text) {
+    const auto end = text.find_last_not_of("\n ");
+    return end == std::string::npos ? text : text.substr(0, end + 1);
+}
+
+} // namespace
+
+struct PostgresStore::Connection {
+    explicit Connection(const std::string& options) : c(options) {}
+    pqxx::connection c;
+};
+
+std::string PostgresStore::connectionString(const StoreUri& uri) {
+    // postgresql+psycopg2://... is SQLAlchemy's spelling (MLflow's); libpq wants postgresql://.
+    const auto schemeEnd = uri.text.find("://");
+    return "postgresql" + uri.text.substr(schemeEnd);
+}
+
+PostgresStore::PostgresStore(const StoreUri& uri, OpenMode mode) : m_uri(uri) {
+    connect();
+    checkOrCreateSchema(mode);
+}
+
+PostgresStore::~PostgresStore() = default;
+
+void PostgresStore::connect() {
+    try {
+        m_conn = std::make_unique<Connection>(connectionString(m_uri));
+    } catch (const std::exception& e) {
+        m_conn.reset();
+        throw StoreError("cannot connect to " + m_uri.display() + ": " + trimmed(e.what()));
+    }
+    // A session-private staging table for COPY: duplicates and latest_metrics are then resolved
+    // with one INSERT ... SELECT each, inside the batch's transaction.
+    pqxx::work tx(m_conn->c);
+    tx.exec("CREATE TEMP TABLE IF NOT EXISTS radt_metrics_in (\"key\" VARCHAR(250), value FLOAT(53), "
+            "timestamp BIGINT, run_uuid VARCHAR(32), step BIGINT, is_nan BOOLEAN) ON COMMIT DELETE ROWS");
+    tx.commit();
+}
+
+template <typename Fn>
+auto PostgresStore::withConnection(const char* what, Fn fn) {
+    if (!m_conn || !m_conn->c.is_open())
+        connect(); // the server came back: carry on where we were
+    try {
+        return fn(m_conn->c);
+    } catch (const pqxx::broken_connection& e) {
+        m_conn.reset();
+        throw StoreError(std::string("lost the connection to ") + m_uri.display() + " (" + what +
+                         "): " + trimmed(e.what()));
+    } catch (const pqxx::sql_error& e) {
+        if (!m_conn->c.is_open())
+            m_conn.reset();
+        throw StoreError(std::string(what) + " in " + m_uri.display() + ": " + trimmed(e.what()));
+    }
+}
+
+void PostgresStore::checkOrCreateSchema(OpenMode mode) {
+    withConnection("checking the schema", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        const pqxx::result tables = tx.exec(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()");
+        std::set<std::string> names;
+        for (const auto& row : tables)
+            names.insert(row[0].as<std::string>());
+        if (names.empty()) {
+            if (mode != OpenMode::CreateIfMissing)
+                throw StoreError("cannot open store " + m_uri.display() +
+                                 ": the database is empty, not an MLflow tracking database");
+            // MLflow's own schema, then what MLflow's first start inserts.
+            tx.exec(kMlflowPostgresSchema);
+            tx.exec_params("INSERT INTO alembic_version (version_num) VALUES ($1)",
+                           std::string(kMlflowSqliteSchemaVersion));
+            const int64_t now = nowMs();
+            tx.exec_params("INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, "
+                           "creation_time, last_update_time) VALUES (0, 'Default', $1, 'active', $2, $2)",
+                           artifactRoot() + "/0", now);
+        } else {
+            for (const char* required : {"experiments", "runs", "metrics", "params", "tags", "alembic_version"})
+                if (!names.count(required))
+                    throw StoreError("cannot open store " + m_uri.display() +
+                                     ": not an MLflow tracking database (no table '" + required + "')");
+        }
+        // The explorer reads whole series by (run, key) ordered by time: one covering index.
+        tx.exec("CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
+                "(run_uuid, \"key\", timestamp, step) INCLUDE (value, is_nan)");
+        tx.commit();
+        return 0;
+    });
+}
+
+std::string PostgresStore::artifactRoot() const {
+    if (const char* root = std::getenv("RADT_ARTIFACT_ROOT"); root && *root)
+        return root;
+    return defaultStoreDir() + "/artifacts";
+}
+
+int64_t PostgresStore::getOrCreateExperiment(const std::string& name) {
+    mlflow::validateExperimentName(name);
+    return withConnection("creating an experiment", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        // ON CONFLICT: two collectors creating the same experiment at once get the same id.
+        const int64_t now = nowMs();
+        tx.exec_params("INSERT INTO experiments (name, artifact_location, lifecycle_stage, creation_time, "
+                       "last_update_time) VALUES ($1, '', 'active', $2, $2) ON CONFLICT (name) DO NOTHING",
+                       name, now);
+        const pqxx::row row =
+            tx.exec_params1("SELECT experiment_id, lifecycle_stage, artifact_location FROM experiments WHERE name = $1",
+                            name);
+        const int64_t id = row[0].as<int64_t>();
+        if (row[1].as<std::string>() == "deleted")
+            throw StoreError("experiment '" + name + "' (id " + std::to_string(id) +
+                             ") is deleted; restore it in MLflow or choose another name");
+        if (row[2].is_null() || row[2].as<std::string>().empty())
+            tx.exec_params("UPDATE experiments SET artifact_location = $1 WHERE experiment_id = $2",
+                           artifactRoot() + "/" + std::to_string(id), id);
+        tx.commit();
+        return id;
+    });
+}
+
+Run PostgresStore::createRun(const NewRun& spec) {
+    mlflow::validateRunName(spec.name);
+    Run run;
+    run.uuid = newRunUuid();
+    run.name = spec.name;
+    run.experimentId = spec.experimentId;
+    run.status = spec.status;
+    run.startTime = spec.startTime ? spec.startTime : nowMs();
+    run.artifactUri = artifactRoot() + "/" + std::to_string(spec.experimentId) + "/" + run.uuid + "/artifacts";
+    withConnection("creating a run", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        if (tx.exec_params("SELECT 1 FROM experiments WHERE experiment_id = $1", spec.experimentId).empty())
+            throw StoreError("cannot create run: experiment " + std::to_string(spec.experimentId) +
+                             " does not exist in " + m_uri.display());
+        tx.exec_params("INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, user_id, "
+                       "status, start_time, end_time, source_version, lifecycle_stage, artifact_uri, experiment_id) "
+                       "VALUES ($1, $2, 'LOCAL', $3, '', $4, $5, $6, NULL, '', 'active', $7, $8)",
+                       run.uuid, run.name, spec.sourceName, spec.userId, std::string(toString(run.status)),
+                       run.startTime, run.artifactUri, spec.experimentId);
+        tx.commit();
+        return 0;
+    });
+    std::vector<std::pair<std::string, std::string>> tags = {{"mlflow.runName", run.name},
+                                                             {"mlflow.user", spec.userId},
+                                                             {"mlflow.source.name", spec.sourceName},
+                                                             {"mlflow.source.type", "LOCAL"}};
+    setTags(run.uuid, tags);
+    for (auto& [k, v] : tags)
+        run.tags[k] = v;
+    return run;
+}
+
+namespace {
+void requireRun(pqxx::work& tx, const std::string& runUuid, const std::string& where) {
+    if (tx.exec_params("SELECT 1 FROM runs WHERE run_uuid = $1", runUuid).empty())
+        throw StoreError("run '" + runUuid + "' not found in " + where);
+}
+} // namespace
+
+void PostgresStore::setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) {
+    withConnection("closing a run", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        requireRun(tx, runUuid, m_uri.display());
+        tx.exec_params("UPDATE runs SET status = $1, end_time = $2 WHERE run_uuid = $3",
+                       std::string(toString(status)), endTime, runUuid);
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::logParams(const std::string& runUuid,
+                              const std::vector<std::pair<std::string, std::string>>& params) {
+    for (const auto& [key, value] : params) {
+        mlflow::validateKey(key, "param");
+        mlflow::validateParamValue(key, value);
+    }
+    withConnection("logging params", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        requireRun(tx, runUuid, m_uri.display());
+        for (const auto& [key, value] : params) {
+            tx.exec_params("INSERT INTO params (\"key\", value, run_uuid) VALUES ($1, $2, $3) "
+                           "ON CONFLICT (\"key\", run_uuid) DO NOTHING",
+                           key, value, runUuid);
+            const std::string old =
+                tx.exec_params1("SELECT value FROM params WHERE \"key\" = $1 AND run_uuid = $2", key, runUuid)[0]
+                    .as<std::string>();
+            if (old != value)
+                throw StoreError("param '" + key + "' of run " + runUuid + " is already '" + old +
+                                 "'; MLflow params cannot change (new value '" + value + "')");
+        }
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) {
+    for (const auto& [key, value] : tags) {
+        mlflow::validateKey(key, "tag");
+        mlflow::validateTagValue(key, value);
+    }
+    withConnection("setting tags", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        requireRun(tx, runUuid, m_uri.display());
+        for (const auto& [key, value] : tags)
+            tx.exec_params("INSERT INTO tags (\"key\", value, run_uuid) VALUES ($1, $2, $3) "
+                           "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value",
+                           key, value, runUuid);
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
+    if (points.empty())
+        return;
+    for (const MetricPoint& p : points)
+        if (!m_validatedKeys.count(p.key)) {
+            mlflow::validateKey(p.key, "metric");
+            m_validatedKeys.insert(p.key);
+        }
+    withConnection("writing metrics", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        requireRun(tx, runUuid, m_uri.display());
+        {
+            pqxx::stream_to copy(tx, "radt_metrics_in",
+                                 std::vector<std::string>{"key", "value", "timestamp", "run_uuid", "step", "is_nan"});
+            for (const MetricPoint& p : points) {
+                // MLflow's encoding: NaN as 0 with is_nan, +-inf as +-max float.
+                const bool isNan = std::isnan(p.value);
+                double value = isNan ? 0.0 : p.value;
+                if (std::isinf(value))
+                    value = value > 0 ? kMlflowMaxFloat : -kMlflowMaxFloat;
+                copy << std::make_tuple(p.key, value, p.timestamp, runUuid, p.step, isNan);
+            }
+            copy.complete();
+        }
+        // Exact duplicates are ignored, as MLflow's primary key makes them.
+        tx.exec("INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
+                "SELECT \"key\", value, timestamp, run_uuid, step, is_nan FROM radt_metrics_in "
+                "ON CONFLICT DO NOTHING");
+        // One candidate per key, upserted in key order (a fixed lock order: concurrent batches
+        // cannot deadlock) and only when it is newer by (step, timestamp, value), so concurrent
+        // writers never move latest_metrics backwards.
+        tx.exec("INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
+                "SELECT DISTINCT ON (\"key\") \"key\", value, timestamp, step, is_nan, run_uuid "
+                "FROM radt_metrics_in ORDER BY \"key\", step DESC, timestamp DESC, value DESC "
+                "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value, "
+                "timestamp = excluded.timestamp, step = excluded.step, is_nan = excluded.is_nan "
+                "WHERE (excluded.step, excluded.timestamp, excluded.value) > "
+                "(latest_metrics.step, latest_metrics.timestamp, latest_metrics.value)");
+        tx.commit();
+        return 0;
+    });
+}
+
+std::vector<Experiment> PostgresStore::experiments() {
+    return withConnection("reading experiments", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        std::vector<Experiment> result;
+        for (const auto& row : tx.exec("SELECT experiment_id, name, coalesce(artifact_location, ''), "
+                                       "lifecycle_stage, coalesce(creation_time, 0) FROM experiments "
+                                       "WHERE lifecycle_stage = 'active' ORDER BY experiment_id"))
+            result.push_back({row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<std::string>(),
+                              row[3].as<std::string>(), row[4].as<int64_t>()});
+        return result;
+    });
+}
+
+std::vector<Run> PostgresStore::queryRuns(const std::string& where, const std::string& value) {
+    return withConnection("reading runs", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        const std::string filter = " WHERE r.lifecycle_stage = 'active'" + (where.empty() ? "" : " AND " + where);
+        auto exec = [&](const std::string& sql) {
+            return where.empty() ? tx.exec(sql) : tx.exec_params(sql, value);
+        };
+        std::vector<Run> result;
+        std::map<std::string, size_t> index;
+        for (const auto& row : exec("SELECT r.run_uuid, coalesce(r.name, ''), r.experiment_id, r.status, "
+                                    "coalesce(r.start_time, 0), r.end_time, coalesce(r.artifact_uri, '') FROM runs r" +
+                                    filter + " ORDER BY r.start_time, r.run_uuid")) {
+            Run run;
+            run.uuid = row[0].as<std::string>();
+            run.name = row[1].as<std::string>();
+            run.experimentId = row[2].as<int64_t>();
+            run.status = runStatusFromString(row[3].as<std::string>()).value_or(RunStatus::Running);
+            run.startTime = row[4].as<int64_t>();
+            if (!row[5].is_null())
+                run.endTime = row[5].as<int64_t>();
+            run.artifactUri = row[6].as<std::string>();
+            index[run.uuid] = result.size();
+            result.push_back(std::move(run));
+        }
+        for (const char* table : {"params", "tags"}) {
+            const bool isParams = table[0] == 'p';
+            for (const auto& row : exec(std::string("SELECT t.run_uuid, t.\"key\", coalesce(t.value, '') FROM ") +
+                                        table + " t JOIN runs r ON r.run_uuid = t.run_uuid" + filter)) {
+                auto it = index.find(row[0].as<std::string>());
+                if (it != index.end())
+                    (isParams ? result[it->second].params : result[it->second].tags)[row[1].as<std::string>()] =
+                        row[2].as<std::string>();
+            }
+        }
+        for (Run& run : result)
+            if (run.name.empty())
+                run.name = run.tags.count("mlflow.runName") ? run.tags["mlflow.runName"] : run.uuid;
+        return result;
+    });
+}
+
+std::vector<Run> PostgresStore::runs(std::optional<int64_t> experimentId) {
+    if (experimentId)
+        return queryRuns("r.experiment_id = $1::integer", std::to_string(*experimentId));
+    return queryRuns("", "");
+}
+
+std::optional<Run> PostgresStore::run(const std::string& runUuid) {
+    auto found = queryRuns("r.run_uuid = $1", runUuid);
+    if (found.empty())
+        return std::nullopt;
+    return found.front();
+}
+
+std::vector<std::string> PostgresStore::metricKeys(const std::vector<std::string>& runUuids) {
+    return withConnection("reading metric keys", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        std::set<std::string> keys;
+        for (const std::string& uuid : runUuids)
+            for (const auto& row : tx.exec_params("SELECT \"key\" FROM latest_metrics WHERE run_uuid = $1", uuid))
+                keys.insert(row[0].as<std::string>());
+        return std::vector<std::string>(keys.begin(), keys.end());
+    });
+}
+
+std::map<std::string, LatestMetric> PostgresStore::latestMetrics(const std::string& runUuid) {
+    return withConnection("reading latest metrics", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        std::map<std::string, LatestMetric> result;
+        for (const auto& row : tx.exec_params("SELECT \"key\", value, coalesce(timestamp, 0), step, is_nan "
+                                              "FROM latest_metrics WHERE run_uuid = $1",
+                                              runUuid)) {
+            const double value =
+                row[4].as<bool>() ? std::numeric_limits<double>::quiet_NaN() : row[1].as<double>();
+            result.emplace(row[0].as<std::string>(), LatestMetric{value, row[2].as<int64_t>(), row[3].as<int64_t>()});
+        }
+        return result;
+    });
+}
+
+Series PostgresStore::series(const std::string& runUuid, const std::string& key) {
+    return querySeries(runUuid, key, std::nullopt);
+}
+
+Series PostgresStore::seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) {
+    return querySeries(runUuid, key, std::make_pair(fromMs, toMs));
+}
+
+Series PostgresStore::querySeries(const std::string& runUuid, const std::string& key,
+                                  std::optional<std::pair<int64_t, int64_t>> range) {
+    return withConnection("reading a series", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        const std::string sql = "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = $1 AND "
+                                "\"key\" = $2" +
+                                std::string(range ? " AND timestamp BETWEEN $3 AND $4" : "") +
+                                " ORDER BY timestamp, step";
+        const pqxx::result rows = range ? tx.exec_params(sql, runUuid, key, range->first, range->second)
+                                        : tx.exec_params(sql, runUuid, key);
+        Series s;
+        s.reserve(rows.size());
+        for (const auto& row : rows) {
+            s.t.push_back(row[0].as<int64_t>());
+            s.step.push_back(row[1].as<int64_t>());
+            s.v.push_back(row[3].as<bool>() ? std::numeric_limits<double>::quiet_NaN() : row[2].as<double>());
+        }
+        return s;
+    });
+}
+
+} // namespace radt

@@ -1,0 +1,64 @@
+#pragma once
+// A shared tracking server: an MLflow tracking database on PostgreSQL (DESIGN §4), read and
+// written through libpqxx with the same schema MLflow creates there. Many collectors write into
+// one server at once; metric batches go in with COPY and latest_metrics is upserted atomically,
+// so concurrent writers lose nothing. One instance serves one thread at a time.
+
+#include "Store.h"
+#include "StoreUri.h"
+
+#include <memory>
+#include <set>
+
+namespace radt {
+
+class PostgresStore : public Store {
+public:
+    /// Connects (password from the URI, PGPASSWORD or ~/.pgpass, as libpq does) and checks the
+    /// schema; with CreateIfMissing an empty database gets MLflow's schema. Throws StoreError with
+    /// the password masked.
+    PostgresStore(const StoreUri& uri, OpenMode mode);
+    ~PostgresStore() override;
+
+    std::string displayUri() const override { return m_uri.display(); }
+    /// Where new runs' artifacts go on this machine: $RADT_ARTIFACT_ROOT, else
+    /// <default store dir>/artifacts (artifacts stay with the collector, as MLflow's local root).
+    std::string artifactRoot() const;
+
+    int64_t getOrCreateExperiment(const std::string& name) override;
+    Run createRun(const NewRun& run) override;
+    void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) override;
+    void logParams(const std::string& runUuid,
+                   const std::vector<std::pair<std::string, std::string>>& params) override;
+    void setTags(const std::string& runUuid,
+                 const std::vector<std::pair<std::string, std::string>>& tags) override;
+    void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
+
+    std::vector<Experiment> experiments() override;
+    std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;
+    std::optional<Run> run(const std::string& runUuid) override;
+    std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;
+    std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;
+    Series series(const std::string& runUuid, const std::string& key) override;
+    Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
+                       int64_t toMs) override;
+
+    /// libpq's connection string for a URI: the scheme without SQLAlchemy's "+driver".
+    static std::string connectionString(const StoreUri& uri);
+
+private:
+    template <typename Fn>
+    auto withConnection(const char* what, Fn fn);
+    void connect();
+    void checkOrCreateSchema(OpenMode mode);
+    std::vector<Run> queryRuns(const std::string& where, const std::string& value);
+    Series querySeries(const std::string& runUuid, const std::string& key,
+                       std::optional<std::pair<int64_t, int64_t>> range);
+
+    StoreUri m_uri;
+    struct Connection; ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
+    std::unique_ptr<Connection> m_conn;
+    std::set<std::string> m_validatedKeys;
+};
+
+} // namespace radt

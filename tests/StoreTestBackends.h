@@ -1,0 +1,26 @@
+#pragma once
+// Where the Store contract tests put a fresh, empty store: a SQLite file in a temporary directory,
+// or a new database on the PostgreSQL server the environment names (PGHOST, PGUSER, PGPASSWORD,
+// PGPORT as pg_virtualenv sets them), dropped again afterwards.
+
+#include <memory>
+#include <string>
+
+namespace radt::test {
+
+class StoreBackend {
+public:
+    virtual ~StoreBackend() = default;
+    virtual bool available() const { return true; }
+    virtual std::string unavailableReason() const { return {}; }
+    /// The URI of a new empty store (each call a new one).
+    virtual std::string freshUri() = 0;
+};
+
+/// "sqlite" or "postgresql".
+std::unique_ptr<StoreBackend> makeBackend(const std::string& name);
+
+/// Runs a shell command, returns its exit status (for createdb/dropdb/pg_ctl in tests).
+int shell(const std::string& command);
+
+} // namespace radt::test
