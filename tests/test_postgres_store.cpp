@@ -1,0 +1,128 @@
+// PostgreSQL-only behaviour of the store: connection errors that name the problem without the
+// password, schemas that are not MLflow's, and concurrent writers on one run.
+
+#include "Store.h"
+#include "StoreTestBackends.h"
+#include "StoreUri.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace radt;
+
+namespace {
+
+class PostgresStoreTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_backend = test::makeBackend("postgresql");
+        if (!m_backend->available())
+            GTEST_SKIP() << m_backend->unavailableReason();
+    }
+    static std::string env(const char* name, const char* fallback = "") {
+        const char* v = std::getenv(name);
+        return v ? v : fallback;
+    }
+    std::string errorOpening(const std::string& uri, OpenMode mode = OpenMode::OpenExisting) {
+        try {
+            openStore(uri, mode);
+        } catch (const StoreError& e) {
+            return e.what();
+        }
+        return "";
+    }
+    std::unique_ptr<test::StoreBackend> m_backend;
+};
+
+} // namespace
+
+TEST_F(PostgresStoreTest, WrongPasswordIsReportedWithoutThePassword) {
+    const std::string db = m_backend->freshUri().substr(std::string("postgresql:///").size());
+    const std::string uri = "postgresql://" + env("PGUSER") + ":Secr3tWrong@" + env("PGHOST") + ":" +
+                            env("PGPORT", "5432") + "/" + db;
+    const std::string error = errorOpening(uri, OpenMode::CreateIfMissing);
+    EXPECT_NE(error.find("cannot connect to postgresql://" + env("PGUSER") + ":***@"), std::string::npos) << error;
+    EXPECT_NE(error.find("password authentication failed"), std::string::npos) << error;
+    EXPECT_EQ(error.find("Secr3tWrong"), std::string::npos) << error;
+}
+
+TEST_F(PostgresStoreTest, UnreachableHostAndMissingDatabaseAreNamed) {
+    const std::string refused = errorOpening("postgresql://someone:pw@127.0.0.1:1/mlflow");
+    EXPECT_NE(refused.find("cannot connect to postgresql://someone:***@127.0.0.1:1/mlflow"), std::string::npos)
+        << refused;
+    EXPECT_NE(refused.find("Connection refused"), std::string::npos) << refused;
+    const std::string missing = errorOpening("postgresql:///radt_no_such_database");
+    EXPECT_NE(missing.find("database \"radt_no_such_database\" does not exist"), std::string::npos) << missing;
+}
+
+TEST_F(PostgresStoreTest, EmptyOrForeignDatabasesAreNotMlflowStoresAndStayUntouched) {
+    const std::string uri = m_backend->freshUri();
+    EXPECT_NE(errorOpening(uri).find("the database is empty, not an MLflow tracking database"), std::string::npos);
+    const std::string db = uri.substr(std::string("postgresql:///").size());
+    ASSERT_EQ(test::shell("psql -q -d " + db + " -c 'CREATE TABLE inventory (item text)' >/dev/null"), 0);
+    for (OpenMode mode : {OpenMode::OpenExisting, OpenMode::CreateIfMissing})
+        EXPECT_NE(errorOpening(uri, mode).find("not an MLflow tracking database (no table 'experiments')"),
+                  std::string::npos);
+    EXPECT_EQ(test::shell("psql -Atq -d " + db +
+                          " -c \"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'\" "
+                          "| grep -qx 1"),
+              0)
+        << "nothing was created in a database that is not ours";
+}
+
+TEST_F(PostgresStoreTest, SqlalchemyStyleUrisAndTheSchemaVersion) {
+    const std::string uri = m_backend->freshUri();
+    const std::string db = uri.substr(std::string("postgresql:///").size());
+    {
+        auto store = openStore("postgresql+psycopg2:///" + db, OpenMode::CreateIfMissing);
+        EXPECT_EQ(store->experiments().size(), 1u);
+    }
+    EXPECT_EQ(test::shell("psql -Atq -d " + db + " -c 'SELECT version_num FROM alembic_version' | grep -qx c9d4e5f6a7b8"),
+              0);
+    EXPECT_EQ(test::shell("psql -Atq -d " + db +
+                          " -c \"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'\" "
+                          "| grep -qx 41"),
+              0)
+        << "every table of MLflow's schema";
+}
+
+TEST_F(PostgresStoreTest, ConcurrentWritersToOneRunLoseNothingAndKeepLatestRight) {
+    const std::string uri = m_backend->freshUri();
+    std::string run;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        run = store->createRun({0, "shared", 0, "u", "s", RunStatus::Running}).uuid;
+    }
+    // 8 connections write interleaved steps of the same keys at once.
+    constexpr int kWriters = 8, kBatches = 20, kPerBatch = 50;
+    std::vector<std::thread> writers;
+    std::atomic<int> failures{0};
+    for (int w = 0; w < kWriters; ++w)
+        writers.emplace_back([&, w] {
+            try {
+                auto store = openStore(uri, OpenMode::OpenExisting);
+                for (int b = 0; b < kBatches; ++b) {
+                    std::vector<MetricPoint> batch;
+                    for (int i = 0; i < kPerBatch; ++i) {
+                        const int64_t step = (b * kPerBatch + i) * kWriters + w;
+                        for (const char* key : {"loss", "GPU util"})
+                            batch.push_back({key, double(step), 1'700'000'000'000 + step, step});
+                    }
+                    store->logMetrics(run, batch);
+                }
+            } catch (const std::exception& e) {
+                ++failures;
+                ADD_FAILURE() << e.what();
+            }
+        });
+    for (auto& t : writers)
+        t.join();
+    EXPECT_EQ(failures.load(), 0);
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    const int64_t total = kWriters * kBatches * kPerBatch;
+    EXPECT_EQ(store->series(run, "loss").v.size(), size_t(total));
+    const auto latest = store->latestMetrics(run);
+    EXPECT_EQ(latest.at("loss").step, total - 1) << "no lost update";
+    EXPECT_EQ(latest.at("GPU util").value, double(total - 1));
+}
