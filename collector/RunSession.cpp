@@ -113,8 +113,9 @@ std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& op
 }
 
 struct RunSession::Live {
-    Live(Store& store, std::function<void(const std::string&)> messages, ChannelHandlers handlers)
-        : writer(store, std::move(messages)), channel(std::move(handlers)) {}
+    Live(Store& store, std::function<void(const std::string&)> messages, ChannelHandlers handlers,
+         StoreWriterOptions writerOptions)
+        : writer(store, std::move(messages), std::move(writerOptions)), channel(std::move(handlers)) {}
     StoreWriter writer;
     int subscription = 0;
     MetricsChannel channel;
@@ -324,7 +325,10 @@ void RunSession::prepare() {
         ++(c == "start" ? m_live->controlStart : m_live->controlStop);
         (void)!::write(m_controlPipe[1], "x", 1);
     };
-    m_live = std::make_unique<Live>(m_store, m_messages, handlers);
+    StoreWriterOptions writerOptions;
+    if (!logPath.empty()) // past the in-memory bound, an unreachable store's samples wait here
+        writerOptions.spillPath = m_artifactDir + "/unwritten-samples.tsv";
+    m_live = std::make_unique<Live>(m_store, m_messages, handlers, writerOptions);
     Live& live = *m_live;
     // From here on samples reach the store through the writer thread.
     live.subscription = m_bus.subscribe([&live, uuid](const std::string& run, const std::vector<MetricPoint>& points) {

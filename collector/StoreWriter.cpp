@@ -1,6 +1,7 @@
 #include "StoreWriter.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -14,20 +15,32 @@ StoreWriter::StoreWriter(Store& store, std::function<void(const std::string&)> m
 
 StoreWriter::~StoreWriter() {
     close(0);
+    if (m_spill)
+        std::fclose(m_spill);
 }
 
 void StoreWriter::enqueue(const std::string& runUuid, const std::vector<MetricPoint>& points) {
     if (points.empty())
         return;
-    bool warn = false;
+    bool warn = false, warnSpill = false;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         if (m_closing && m_giveUp)
             return;
-        if (m_queuedPoints + points.size() > m_options.capacity) {
-            m_stats.dropped += points.size();
-            warn = !m_warnedFull;
-            m_warnedFull = true;
+        // Once spilling, keep spilling until the file is drained: memory stays bounded and the
+        // file is read back in order.
+        if (m_queuedPoints + points.size() > m_options.capacity || m_spillPending > 0) {
+            if (appendSpill(runUuid, points)) {
+                m_spillPending += points.size();
+                m_stats.spilled += points.size();
+                warnSpill = !m_warnedSpill;
+                m_warnedSpill = true;
+                m_wake.notify_one();
+            } else {
+                m_stats.dropped += points.size();
+                warn = !m_warnedFull;
+                m_warnedFull = true;
+            }
         } else {
             const bool wasEmpty = m_queue.empty();
             m_queue.push_back({runUuid, points, {}});
@@ -37,10 +50,47 @@ void StoreWriter::enqueue(const std::string& runUuid, const std::vector<MetricPo
                 m_wake.notify_one();
         }
     }
+    if (warnSpill)
+        m_messages(std::to_string(m_options.capacity) + " samples are waiting in memory for the store; newer ones wait in " +
+                   m_options.spillPath + " until it is back");
     if (warn)
         m_messages("the store has not accepted samples for a while and " +
                    std::to_string(m_options.capacity) +
                    " are queued; newer samples are dropped until it catches up");
+}
+
+bool StoreWriter::appendSpill(const std::string& runUuid, const std::vector<MetricPoint>& points) {
+    if (m_options.spillPath.empty())
+        return false;
+    if (!m_spill && !(m_spill = std::fopen(m_options.spillPath.c_str(), "w+be")))
+        return false;
+    std::fseek(m_spill, 0, SEEK_END);
+    for (const MetricPoint& p : points) // keys never hold tabs or newlines (MLflow's key rule)
+        std::fprintf(m_spill, "%s\t%lld\t%lld\t%.17g\t%s\n", runUuid.c_str(), static_cast<long long>(p.timestamp),
+                     static_cast<long long>(p.step), p.value, p.key.c_str());
+    return std::fflush(m_spill) == 0;
+}
+
+std::deque<StoreWriter::Item> StoreWriter::readSpill(size_t maxPoints, long& next, size_t& count) {
+    std::deque<Item> items;
+    count = 0;
+    next = m_spillRead;
+    if (!m_spill || std::fseek(m_spill, m_spillRead, SEEK_SET) != 0)
+        return items;
+    char line[1024];
+    while (count < maxPoints && std::fgets(line, sizeof line, m_spill)) {
+        char run[64], key[512];
+        long long timestamp = 0, step = 0;
+        char value[64];
+        ++count;
+        if (std::sscanf(line, "%63[^\t]\t%lld\t%lld\t%63[^\t]\t%511[^\n]", run, &timestamp, &step, value, key) != 5)
+            continue; // a line torn by a crash mid-write: nothing to recover from it
+        if (items.empty() || items.back().runUuid != run)
+            items.push_back({run, {}, {}});
+        items.back().points.push_back({key, std::strtod(value, nullptr), timestamp, step});
+    }
+    next = std::ftell(m_spill);
+    return items;
 }
 
 void StoreWriter::post(std::function<void(Store&)> action) {
@@ -52,8 +102,7 @@ void StoreWriter::post(std::function<void(Store&)> action) {
 bool StoreWriter::drain(int timeoutMs) {
     std::unique_lock<std::mutex> lock(m_mutex);
     m_wake.notify_one();
-    return m_drained.wait_for(lock, std::chrono::milliseconds(timeoutMs),
-                              [this] { return m_queue.empty() && !m_inFlight; });
+    return m_drained.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] { return idle(); });
 }
 
 StoreWriterStats StoreWriter::close(int retryForMs) {
@@ -63,15 +112,16 @@ StoreWriterStats StoreWriter::close(int retryForMs) {
             return m_stats;
         m_closing = true;
         m_wake.notify_all();
-        if (!m_drained.wait_for(lock, std::chrono::milliseconds(retryForMs),
-                                [this] { return m_queue.empty() && !m_inFlight; })) {
+        if (!m_drained.wait_for(lock, std::chrono::milliseconds(retryForMs), [this] { return idle(); })) {
             m_giveUp = true;
             m_wake.notify_all();
         }
     }
     m_thread.join();
     std::lock_guard<std::mutex> lock(m_mutex);
-    m_stats.unwritten = m_queuedPoints;
+    m_stats.unwritten = m_queuedPoints + m_spillPending;
+    if (m_spillPending)
+        m_messages(std::to_string(m_spillPending) + " samples remain in " + m_options.spillPath);
     return m_stats;
 }
 
@@ -85,11 +135,40 @@ void StoreWriter::loop() {
     while (true) {
         if (m_giveUp)
             break;
+        if (m_queue.empty() && m_spillPending > 0) {
+            // Memory is written; now what waited on disk, a batch at a time.
+            long next = 0;
+            size_t count = 0;
+            std::deque<Item> batch = readSpill(m_options.maxBatch, next, count);
+            m_inFlight = true;
+            lock.unlock();
+            const bool ok = writeSome(batch);
+            lock.lock();
+            m_inFlight = false;
+            if (ok) {
+                m_spillRead = next;
+                m_spillPending -= std::min(m_spillPending, count);
+                if (m_spillPending == 0 || count == 0) {
+                    std::fclose(m_spill);
+                    m_spill = nullptr;
+                    std::remove(m_options.spillPath.c_str());
+                    m_spillRead = 0;
+                    m_spillPending = 0;
+                    m_warnedSpill = false;
+                }
+                if (m_failing)
+                    m_messages("the store accepts writes again; queued samples written");
+                m_failing = false;
+            } else {
+                m_wake.wait_for(lock, std::chrono::milliseconds(m_options.retryMs), [this] { return m_giveUp; });
+            }
+            continue;
+        }
         if (m_queue.empty()) {
             m_drained.notify_all();
             if (m_closing)
                 break;
-            m_wake.wait(lock, [this] { return !m_queue.empty() || m_closing; });
+            m_wake.wait(lock, [this] { return !m_queue.empty() || m_spillPending > 0 || m_closing; });
             continue;
         }
         // Let a batch build up for at most one flush interval: fewer, larger transactions.

@@ -8,6 +8,7 @@
 #include "Store.h"
 
 #include <condition_variable>
+#include <cstdio>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -20,13 +21,17 @@ namespace radt {
 struct StoreWriterOptions {
     int flushMs = 250;
     size_t maxBatch = 10000;
-    size_t capacity = 2'000'000; ///< queued points beyond this are dropped (and counted)
+    size_t capacity = 2'000'000; ///< queued points in memory; beyond, they go to the spill file
     int retryMs = 500;           ///< pause between attempts while the store refuses writes
+    /// Where points beyond `capacity` wait while the store is away (one line per point), read
+    /// back once it accepts writes again. Empty: such points are dropped (and counted).
+    std::string spillPath;
 };
 
 struct StoreWriterStats {
     size_t written = 0;   ///< points committed
-    size_t dropped = 0;   ///< points refused because the queue was full
+    size_t dropped = 0;   ///< points refused because the queue was full and nothing could spill
+    size_t spilled = 0;   ///< points that went through the spill file
     size_t unwritten = 0; ///< points still queued when close() gave up
     size_t transactions = 0;
 };
@@ -62,6 +67,10 @@ private:
     /// Writes items from the front; false (with the failed items left in `batch`) on a StoreError.
     bool writeSome(std::deque<Item>& batch);
     void reportFailure(const std::string& error);
+    bool appendSpill(const std::string& runUuid, const std::vector<MetricPoint>& points);
+    /// Up to `maxPoints` spilled points from the read position; `next` gets the position after them.
+    std::deque<Item> readSpill(size_t maxPoints, long& next, size_t& count);
+    bool idle() const { return m_queue.empty() && m_spillPending == 0 && !m_inFlight; }
 
     Store& m_store;
     std::function<void(const std::string&)> m_messages;
@@ -77,6 +86,10 @@ private:
     bool m_giveUp = false;
     bool m_warnedFull = false;
     bool m_failing = false; ///< touched by the writer thread only
+    std::FILE* m_spill = nullptr;
+    long m_spillRead = 0;       ///< file offset of the first point not yet written
+    size_t m_spillPending = 0;  ///< points in the file not yet written
+    bool m_warnedSpill = false;
     StoreWriterStats m_stats;
     std::thread m_thread;
 };

@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <limits>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -233,4 +237,46 @@ TEST(StoreWriter, DropsAndCountsBeyondItsBound) {
     EXPECT_EQ(stats.dropped, 120u);
     EXPECT_EQ(stats.written, 80u);
     EXPECT_EQ(warnings, 1);
+}
+
+TEST(StoreWriter, BeyondItsBoundAnOutageSpillsToDiskAndIsReadBackInOrder) {
+    TempDir dir;
+    auto real = freshStore(dir);
+    const std::string run = newRun(*real);
+    OutageStore store(*real);
+    store.down = true;
+    StoreWriterOptions options;
+    options.capacity = 100;
+    options.maxBatch = 64; // several read-back batches
+    options.retryMs = 20;
+    options.spillPath = dir.file("spill.tsv");
+    std::vector<std::string> messages;
+    std::mutex m;
+    StoreWriter writer(store, [&](const std::string& s) {
+        std::lock_guard<std::mutex> lock(m);
+        messages.push_back(s);
+    }, options);
+    for (int i = 0; i < 10; ++i)
+        writer.enqueue(run, points("k", i * 40, 40));
+    writer.enqueue(run, {{"odd", std::numeric_limits<double>::quiet_NaN(), 1'700'000'000'000, 7}});
+    EXPECT_TRUE(std::filesystem::exists(dir.file("spill.tsv")));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    store.down = false;
+    const StoreWriterStats stats = writer.close();
+    EXPECT_EQ(stats.dropped, 0u) << "nothing dropped: the bound spilled to disk";
+    EXPECT_EQ(stats.spilled, 321u);
+    EXPECT_EQ(stats.written, 401u);
+    EXPECT_EQ(stats.unwritten, 0u);
+    const Series s = real->series(run, "k");
+    ASSERT_EQ(s.v.size(), 400u);
+    for (size_t i = 0; i < s.v.size(); ++i)
+        ASSERT_EQ(s.v[i], double(i));
+    const Series odd = real->series(run, "odd");
+    ASSERT_EQ(odd.v.size(), 1u);
+    EXPECT_TRUE(std::isnan(odd.v[0]));
+    EXPECT_EQ(odd.step[0], 7);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("spill.tsv"))) << "removed once read back";
+    std::lock_guard<std::mutex> lock(m);
+    EXPECT_TRUE(std::any_of(messages.begin(), messages.end(),
+                            [](const std::string& s) { return s.find("newer ones wait in") != std::string::npos; }));
 }
