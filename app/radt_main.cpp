@@ -1,6 +1,7 @@
 // radt: the headless collector CLI. Parses arguments and wires core + collector; nothing else.
 
 #include "ExperimentRunner.h"
+#include "StoreCopy.h"
 #include "Listener.h"
 #include "RunReconciler.h"
 #include "RunRecorder.h"
@@ -36,6 +37,7 @@ const char* kUsage = R"(Usage:
   radt [options] program [args...]            record one run of any program
   radt [options] experiment.csv               run a radT experiment file, workload by workload
   radt ls [--store URI] [--json]              list what a store holds
+  radt store copy SRC DEST                    copy a whole store (e.g. SQLite -> PostgreSQL)
   radt --list-listeners                       which listeners this machine can run
 
 Records a training workload into an MLflow tracking store: the run, its params (radT's
@@ -46,7 +48,9 @@ listeners, and software metrics the script logs through the radt Python module
 radt puts on the script's PYTHONPATH.
 
 Options (before the script; everything after it goes to the script):
-  --store URI            tracking store: sqlite:///relative.db, sqlite:////abs/path.db, or a file path
+  --store URI            tracking store: sqlite:///relative.db, sqlite:////abs/path.db, a file path,
+                         or postgresql://user[:password]@host[:port]/db (password also from
+                         PGPASSWORD or ~/.pgpass), postgresql:///db?host=/socket/dir
                          (default: $RADT_TRACKING_URI, $MLFLOW_TRACKING_URI, then
                          $XDG_DATA_HOME/radt/radt.db)
   -e, --experiment E     experiment id (must exist) or name (created when new); default 0 "Default"
@@ -175,6 +179,39 @@ int runLs(int argc, char** argv) {
     return 0;
 }
 
+int runStoreCommand(int argc, char** argv) {
+    if (argc < 2 || std::strcmp(argv[1], "copy") != 0 || argc != 4) {
+        if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+            std::cout << "Usage: radt store copy SRC DEST\n";
+            return 0;
+        }
+        return usageError("usage: radt store copy SRC DEST (store URIs or SQLite paths)");
+    }
+    try {
+        auto source = radt::openStore(argv[2], radt::OpenMode::OpenExisting);
+        auto destination = radt::openStore(argv[3], radt::OpenMode::CreateIfMissing);
+        const bool tty = ::isatty(STDERR_FILENO);
+        const radt::StoreCopyStats stats =
+            radt::copyStore(*source, *destination, [&](size_t done, size_t total, size_t samples) {
+                // A live counter on a terminal; in a log, a line per tenth.
+                if (tty)
+                    std::cerr << "\rradt: copied " << done << "/" << total << " runs, " << samples << " samples"
+                              << std::flush;
+                else if (total < 10 || done % (total / 10) == 0 || done == total)
+                    std::cerr << "radt: copied " << done << "/" << total << " runs, " << samples << " samples\n";
+            });
+        if (tty)
+            std::cerr << "\n";
+        std::cerr << "radt: " << source->displayUri() << " -> " << destination->displayUri() << ": "
+                  << stats.experiments << " experiments, " << stats.runs << " runs, " << stats.samples
+                  << " samples (already present ones skipped)\n";
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "radt: " << e.what() << "\n";
+        return 2;
+    }
+}
+
 double parseSeconds(const char* text, const char* option, const char* unit = "seconds") {
     char* end = nullptr;
     const double v = std::strtod(text, &end);
@@ -188,6 +225,8 @@ double parseSeconds(const char* text, const char* option, const char* unit = "se
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "ls") == 0)
         return runLs(argc - 1, argv + 1);
+    if (argc >= 2 && std::strcmp(argv[1], "store") == 0)
+        return runStoreCommand(argc - 1, argv + 1);
 
     radt::RunOptions options;
     std::string storeValue;

@@ -276,6 +276,26 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
     });
 }
 
+void PostgresStore::importRun(const Run& run) {
+    mlflow::validateRunName(run.name);
+    const auto tag = [&](const char* key) {
+        auto it = run.tags.find(key);
+        return it == run.tags.end() ? std::string() : it->second;
+    };
+    withConnection("copying a run", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        tx.exec_params("INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, user_id, "
+                       "status, start_time, end_time, source_version, lifecycle_stage, artifact_uri, experiment_id) "
+                       "VALUES ($1, $2, 'LOCAL', $3, '', $4, $5, $6, $7, '', 'active', $8, $9) "
+                       "ON CONFLICT (run_uuid) DO UPDATE SET status = excluded.status, end_time = excluded.end_time",
+                       run.uuid, run.name, tag("mlflow.source.name"), tag("mlflow.user"),
+                       std::string(toString(run.status)), run.startTime, run.endTime, run.artifactUri,
+                       run.experimentId);
+        tx.commit();
+        return 0;
+    });
+}
+
 std::vector<Experiment> PostgresStore::experiments() {
     return withConnection("reading experiments", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);

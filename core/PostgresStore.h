@@ -33,6 +33,7 @@ public:
     void setTags(const std::string& runUuid,
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
+    void importRun(const Run& run) override;
 
     std::vector<Experiment> experiments() override;
     std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;

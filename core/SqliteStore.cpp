@@ -374,6 +374,28 @@ void SqliteStore::logMetrics(const std::string& runUuid, const std::vector<Metri
     tx.commit();
 }
 
+void SqliteStore::importRun(const Run& run) {
+    mlflow::validateRunName(run.name);
+    Transaction tx(m_db);
+    SqliteStatement insert(m_db,
+                           "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, "
+                           "user_id, status, start_time, end_time, source_version, lifecycle_stage, "
+                           "artifact_uri, experiment_id) VALUES (?, ?, 'LOCAL', ?, '', ?, ?, ?, ?, '', 'active', ?, ?) "
+                           "ON CONFLICT (run_uuid) DO UPDATE SET status = excluded.status, end_time = excluded.end_time");
+    const auto tag = [&](const char* key) {
+        auto it = run.tags.find(key);
+        return it == run.tags.end() ? std::string() : it->second;
+    };
+    insert.bind(1, run.uuid).bind(2, run.name).bind(3, tag("mlflow.source.name")).bind(4, tag("mlflow.user"));
+    insert.bind(5, std::string(toString(run.status))).bind(6, run.startTime);
+    if (run.endTime)
+        insert.bind(7, *run.endTime);
+    else
+        insert.bindNull(7);
+    insert.bind(8, run.artifactUri).bind(9, run.experimentId).execute();
+    tx.commit();
+}
+
 std::vector<Experiment> SqliteStore::experiments() {
     SqliteStatement stmt(m_db,
                          "SELECT experiment_id, name, artifact_location, lifecycle_stage, " +

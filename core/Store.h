@@ -49,6 +49,9 @@ public:
                          const std::vector<std::pair<std::string, std::string>>& tags) = 0;
     /// One transaction: the points and latest_metrics. Exact duplicates are ignored like MLflow.
     virtual void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) = 0;
+    /// Adds a run recorded elsewhere under its own uuid (store copy); when it exists already, only
+    /// its status and end time follow `run`. Params, tags and metrics are logged separately.
+    virtual void importRun(const Run& run) = 0;
 
     // --- reads ---
     virtual std::vector<Experiment> experiments() = 0;

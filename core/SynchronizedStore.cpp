@@ -30,6 +30,9 @@ void SynchronizedStore::setTags(const std::string& runUuid,
 void SynchronizedStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
     RADT_LOCKED(logMetrics(runUuid, points));
 }
+void SynchronizedStore::importRun(const Run& run) {
+    RADT_LOCKED(importRun(run));
+}
 std::vector<Experiment> SynchronizedStore::experiments() {
     RADT_LOCKED(experiments());
 }

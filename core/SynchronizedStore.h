@@ -21,6 +21,7 @@ public:
                    const std::vector<std::pair<std::string, std::string>>& params) override;
     void setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
+    void importRun(const Run& run) override;
     std::vector<Experiment> experiments() override;
     std::vector<Run> runs(std::optional<int64_t> experimentId) override;
     std::optional<Run> run(const std::string& runUuid) override;

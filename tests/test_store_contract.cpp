@@ -5,6 +5,7 @@
 
 #include "MlflowLimits.h"
 #include "Store.h"
+#include "StoreCopy.h"
 #include "StoreTestBackends.h"
 #include "Uuid.h"
 
@@ -178,6 +179,62 @@ TEST_P(StoreContract, EnforcesMlflowLimitsWithClearErrors) {
     EXPECT_TRUE(mlflow::isValidKey("SMI - Power Draw"));
     EXPECT_TRUE(mlflow::isValidKey("a/b.c-d_e:f"));
     EXPECT_FALSE(mlflow::isValidKey("GPU %"));
+}
+
+TEST_P(StoreContract, CopyIsLosslessAndIdempotent) {
+    // A source with two experiments, a finished run with params, tags and metrics (NaN among
+    // them), and a running one.
+    auto sqlite = test::makeBackend("sqlite");
+    const std::string sourceUri = sqlite->freshUri();
+    std::string finished, running;
+    {
+        auto source = openStore(sourceUri, OpenMode::CreateIfMissing);
+        const int64_t exp = source->getOrCreateExperiment("sweep");
+        finished = source->createRun({exp, "(1 0) train.py", 1'700'000'000'000, "ana", "train.py", RunStatus::Running}).uuid;
+        source->logParams(finished, {{"workload", "1"}, {"letter", "0"}});
+        source->setTags(finished, {{"mlflow.parentRunId", "x"}});
+        std::vector<MetricPoint> points;
+        for (int i = 0; i < 2500; ++i)
+            points.push_back({"SMI - Power Draw", 100.0 + i, 1'700'000'000'000 + i * 100, i});
+        points.push_back({"loss", std::numeric_limits<double>::quiet_NaN(), 1'700'000'000'000, 1});
+        source->logMetrics(finished, points);
+        source->setRunStatus(finished, RunStatus::Finished, 1'700'000'300'000);
+        running = source->createRun({0, "live", 1'700'000'000'000, "ana", "x.py", RunStatus::Running}).uuid;
+        source->logMetrics(running, {{"tick", 1, 1'700'000'000'001, 1}});
+    }
+    auto source = openStore(sourceUri, OpenMode::OpenExisting);
+    auto destination = openStore(m_uri, OpenMode::CreateIfMissing);
+    const StoreCopyStats first = copyStore(*source, *destination);
+    EXPECT_EQ(first.runs, 2u);
+    EXPECT_EQ(first.samples, 2502u);
+    // Later the running run finished and logged more: a second copy brings exactly that.
+    source->logMetrics(running, {{"tick", 2, 1'700'000'000'002, 2}});
+    source->setRunStatus(running, RunStatus::Finished, 1'700'000'000'500);
+    copyStore(*source, *destination);
+
+    auto check = [&](Store& store) {
+        const auto runs = store.runs();
+        ASSERT_EQ(runs.size(), 2u);
+        const radt::Run a = *store.run(finished);
+        EXPECT_EQ(a.name, "(1 0) train.py");
+        EXPECT_EQ(a.status, RunStatus::Finished);
+        EXPECT_EQ(a.endTime, std::optional<int64_t>(1'700'000'300'000));
+        EXPECT_EQ(a.param("letter"), "0");
+        EXPECT_EQ(a.tags.at("mlflow.parentRunId"), "x");
+        EXPECT_EQ(store.experiments().at(1).name, "sweep");
+        const Series power = store.series(finished, "SMI - Power Draw");
+        ASSERT_EQ(power.size(), 2500u) << "copied twice, stored once";
+        EXPECT_EQ(power.v[2499], 2599.0);
+        EXPECT_TRUE(std::isnan(store.series(finished, "loss").v.at(0)));
+        EXPECT_EQ(store.latestMetrics(finished).at("SMI - Power Draw").step, 2499);
+        EXPECT_EQ(store.run(running)->status, RunStatus::Finished);
+        EXPECT_EQ(store.series(running, "tick").v, (std::vector<double>{1, 2}));
+    };
+    check(*destination);
+    // And back into a new SQLite file: the round trip is lossless.
+    auto back = openStore(sqlite->freshUri(), OpenMode::CreateIfMissing);
+    copyStore(*destination, *back);
+    check(*back);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreContract, ::testing::Values("sqlite", "postgresql"),

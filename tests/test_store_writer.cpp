@@ -64,6 +64,7 @@ public:
         check();
         m_real.logMetrics(u, p);
     }
+    void importRun(const radt::Run& r) override { m_real.importRun(r); }
     std::vector<Experiment> experiments() override { return m_real.experiments(); }
     std::vector<Run> runs(std::optional<int64_t> e) override { return m_real.runs(e); }
     std::optional<Run> run(const std::string& u) override { return m_real.run(u); }

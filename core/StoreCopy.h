@@ -1,0 +1,22 @@
+#pragma once
+// `radt store copy SRC DEST`: a whole store moved between backends (publish a laptop's SQLite
+// experiments to the lab's PostgreSQL server, or take a server's runs home). Runs keep their
+// uuids, so copying again adds only what is new: idempotent.
+
+#include "Store.h"
+
+#include <functional>
+
+namespace radt {
+
+struct StoreCopyStats {
+    size_t experiments = 0;
+    size_t runs = 0;
+    size_t samples = 0; ///< metric points read from the source (duplicates in DEST are skipped)
+};
+
+/// `progress(runsDone, runsTotal, samplesSoFar)` after each run.
+StoreCopyStats copyStore(Store& source, Store& destination,
+                         const std::function<void(size_t, size_t, size_t)>& progress = {});
+
+} // namespace radt
