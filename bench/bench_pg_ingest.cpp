@@ -1,0 +1,108 @@
+// Metric ingest into PostgresStore (COPY into a staging table, then one INSERT ... ON CONFLICT and
+// the latest_metrics upsert) next to plain INSERT batches of the same rows: one prepared INSERT per
+// row in one transaction per batch, with the same latest_metrics upsert per key afterwards.
+// Needs a server: run it under pg_virtualenv (see README).
+
+#include "BenchSupport.h"
+#include "Store.h"
+
+#include <benchmark/benchmark.h>
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <vector>
+
+using namespace radt;
+
+namespace {
+
+constexpr int kBatch = 10000;
+constexpr int kBatchesPerIteration = 5;
+const char* kKeys[] = {"SMI - Power Draw", "SMI - GPU Util", "TOP - CPU Utilization", "PROC - RSS MB"};
+std::map<std::string, double> g_rate;
+std::string g_uri, g_db;
+
+std::vector<MetricPoint> makeBatch(int64_t& t) {
+    std::vector<MetricPoint> batch;
+    batch.reserve(kBatch);
+    for (int i = 0; i < kBatch; ++i, ++t)
+        batch.push_back({kKeys[i % 4], 100.0 + (t % 977) * 0.25, 1700000000000 + t * 25, t / 4});
+    return batch;
+}
+
+void measure(benchmark::State& state, const char* variant,
+             const std::function<void(const std::vector<MetricPoint>&)>& write) {
+    int64_t t = variant[0] == 'c' ? 0 : 1'000'000'000; // distinct rows per variant
+    double best = 1e9;
+    for (auto _ : state) {
+        std::vector<std::vector<MetricPoint>> batches;
+        for (int b = 0; b < kBatchesPerIteration; ++b)
+            batches.push_back(makeBatch(t));
+        const auto start = std::chrono::steady_clock::now();
+        for (const auto& batch : batches)
+            write(batch);
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    g_rate[variant] = double(kBatch) * kBatchesPerIteration / best;
+    state.counters["samples_per_s"] = g_rate[variant];
+}
+
+void BM_PostgresStoreCopy(benchmark::State& state) {
+    auto store = openStore(g_uri, OpenMode::OpenExisting);
+    const Run run = store->createRun({0, "copy", 0, "bench", "bench", RunStatus::Running});
+    measure(state, "copy", [&](const std::vector<MetricPoint>& batch) { store->logMetrics(run.uuid, batch); });
+}
+
+void BM_PlainInsertBatches(benchmark::State& state) {
+    auto store = openStore(g_uri, OpenMode::OpenExisting);
+    const Run run = store->createRun({0, "insert", 0, "bench", "bench", RunStatus::Running});
+    pqxx::connection c("postgresql:///" + g_db);
+    c.prepare("insert", "INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
+                        "VALUES ($1, $2, $3, $4, $5, false) ON CONFLICT DO NOTHING");
+    c.prepare("latest", "INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
+                        "VALUES ($1, $2, $3, $4, false, $5) ON CONFLICT (\"key\", run_uuid) DO UPDATE SET "
+                        "value = excluded.value, timestamp = excluded.timestamp, step = excluded.step "
+                        "WHERE (excluded.step, excluded.timestamp) > (latest_metrics.step, latest_metrics.timestamp)");
+    measure(state, "insert", [&](const std::vector<MetricPoint>& batch) {
+        pqxx::work tx(c);
+        std::map<std::string, const MetricPoint*> latest;
+        for (const MetricPoint& p : batch) {
+            tx.exec_prepared("insert", p.key, p.value, p.timestamp, run.uuid, p.step);
+            latest[p.key] = &p;
+        }
+        for (const auto& [key, p] : latest)
+            tx.exec_prepared("latest", key, p->value, p->timestamp, p->step, run.uuid);
+        tx.commit();
+    });
+}
+
+} // namespace
+
+// Alternated rounds, best of each: drift on a shared machine hits both alike.
+BENCHMARK(BM_PlainInsertBatches)->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PostgresStoreCopy)->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlainInsertBatches)->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PostgresStoreCopy)->Iterations(2)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+    if (!std::getenv("PGHOST")) {
+        std::fprintf(stderr, "bench_pg_ingest: no PostgreSQL server (PGHOST unset); run it under pg_virtualenv\n");
+        return 2;
+    }
+    g_db = "radt_bench_ingest";
+    std::system(("dropdb --if-exists " + g_db + " 2>/dev/null; createdb " + g_db).c_str());
+    g_uri = "postgresql:///" + g_db;
+    openStore(g_uri, OpenMode::CreateIfMissing);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    std::printf("PostgresStore (COPY) %.0f samples/s, plain INSERT batches %.0f samples/s\n", g_rate["copy"],
+                g_rate["insert"]);
+    bench::figure("pg_ingest_samples_per_s", g_rate["copy"], "samples/s");
+    bench::figure("pg_copy_vs_insert_ratio", g_rate["insert"] > 0 ? g_rate["copy"] / g_rate["insert"] : 0, "x");
+    return 0;
+}
