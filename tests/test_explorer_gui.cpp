@@ -6,6 +6,8 @@
 #include "MetricPicker.h"
 #include "RecentStores.h"
 #include "RunReconciler.h"
+#include "StoreCopy.h"
+#include "StoreTestBackends.h"
 #include "SeriesDecimation.h"
 #include "TempDir.h"
 #include "models/BasketModel.h"
@@ -324,4 +326,30 @@ TEST(ExplorerReconcile, OpeningAStoreClosesRunsWhoseCollectorIsGone) {
     EXPECT_EQ(store->run(orphan)->status, RunStatus::Failed);
     EXPECT_EQ(store->run(orphan)->endTime, std::optional<int64_t>(lastSample)) << "its last sample";
     EXPECT_EQ(store->run(alive)->status, RunStatus::Running) << "a live collector's run is left alone";
+}
+
+TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
+    auto backend = test::makeBackend("postgresql");
+    if (!backend->available())
+        GTEST_SKIP() << backend->unavailableReason();
+    test::TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("sample.db"), true);
+    const std::string uri = backend->freshUri();
+    {
+        auto source = openStore(sample.uri, OpenMode::OpenExisting);
+        auto server = openStore(uri, OpenMode::CreateIfMissing);
+        copyStore(*source, *server);
+    }
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    EXPECT_EQ(window.runTreeModel()->runCount(), 6);
+    EXPECT_EQ(window.addRunsToBasket({QString::fromStdString(sample.runs.at("alpha/1/a")),
+                                      QString::fromStdString(sample.runs.at("alpha/1/b"))}),
+              2);
+    ASSERT_TRUE(window.plotMetric(QStringLiteral("PROC - CPU Utilization")));
+    ASSERT_EQ(window.chartPanel()->seriesCount(), 2);
+    EXPECT_EQ(window.chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
+    EXPECT_EQ(window.chartPanel()->pointCount(0), 299) << "read from the server; the NaN sample skipped";
+    EXPECT_EQ(window.chartPanel()->pointCount(1), 300);
 }
