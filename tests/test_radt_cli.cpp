@@ -186,7 +186,8 @@ TEST(RadtCli, BadInvocationsFailClearlyAndCreateNoRun) {
         {{"--store", uri, "-e", "42", kDemo}, "experiment id 42 does not exist"},
         {{"--store", uri}, "no script or command given"},
         {{"--store", "mysql://u@h/db", kDemo}, "unsupported scheme 'mysql'"},
-        {{"--store", "postgresql://u:hunter2@h/db", kDemo}, "not supported by this build yet"},
+        {{"--store", "postgresql://u:hunter2@no-such-host.invalid/db", kDemo},
+         "cannot connect to postgresql://u:***@no-such-host.invalid/db"},
     };
     for (const Case& c : cases) {
         const Result r = radtRun(dir, c.args);
