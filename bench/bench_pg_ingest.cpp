@@ -22,17 +22,8 @@ namespace {
 
 constexpr int kBatch = 10000;
 constexpr int kBatchesPerIteration = 5;
-const char* kKeys[] = {"SMI - Power Draw", "SMI - GPU Util", "TOP - CPU Utilization", "PROC - RSS MB"};
 std::map<std::string, double> g_rate;
 std::string g_uri, g_db;
-
-std::vector<MetricPoint> makeBatch(int64_t& t) {
-    std::vector<MetricPoint> batch;
-    batch.reserve(kBatch);
-    for (int i = 0; i < kBatch; ++i, ++t)
-        batch.push_back({kKeys[i % 4], 100.0 + (t % 977) * 0.25, 1700000000000 + t * 25, t / 4});
-    return batch;
-}
 
 void measure(benchmark::State& state, const char* variant,
              const std::function<void(const std::vector<MetricPoint>&)>& write) {
@@ -41,7 +32,7 @@ void measure(benchmark::State& state, const char* variant,
     for (auto _ : state) {
         std::vector<std::vector<MetricPoint>> batches;
         for (int b = 0; b < kBatchesPerIteration; ++b)
-            batches.push_back(makeBatch(t));
+            batches.push_back(bench::makeIngestBatch(t, kBatch));
         const auto start = std::chrono::steady_clock::now();
         for (const auto& batch : batches)
             write(batch);

@@ -140,12 +140,7 @@ void StoreWriter::loop() {
             long next = 0;
             size_t count = 0;
             std::deque<Item> batch = readSpill(m_options.maxBatch, next, count);
-            m_inFlight = true;
-            lock.unlock();
-            const bool ok = writeSome(batch);
-            lock.lock();
-            m_inFlight = false;
-            if (ok) {
+            if (writeUnlocked(lock, batch)) {
                 m_spillRead = next;
                 m_spillPending -= std::min(m_spillPending, count);
                 if (m_spillPending == 0 || count == 0) {
@@ -156,9 +151,6 @@ void StoreWriter::loop() {
                     m_spillPending = 0;
                     m_warnedSpill = false;
                 }
-                if (m_failing)
-                    m_messages("the store accepts writes again; queued samples written");
-                m_failing = false;
             } else {
                 m_wake.wait_for(lock, std::chrono::milliseconds(m_options.retryMs), [this] { return m_giveUp; });
             }
@@ -178,17 +170,8 @@ void StoreWriter::loop() {
         std::deque<Item> batch;
         batch.swap(m_queue);
         m_queuedPoints = 0;
-        m_inFlight = true;
-        lock.unlock();
-        const bool ok = writeSome(batch);
-        lock.lock();
-        m_inFlight = false;
-        if (ok) {
-            if (m_failing)
-                m_messages("the store accepts writes again; queued samples written");
-            m_failing = false;
+        if (writeUnlocked(lock, batch))
             continue;
-        }
         // Put what failed back in front of anything that arrived meanwhile, in order.
         size_t points = 0;
         for (const Item& item : batch)
@@ -200,6 +183,19 @@ void StoreWriter::loop() {
         m_wake.wait_for(lock, std::chrono::milliseconds(m_options.retryMs), [this] { return m_giveUp; });
     }
     m_drained.notify_all();
+}
+
+bool StoreWriter::writeUnlocked(std::unique_lock<std::mutex>& lock, std::deque<Item>& batch) {
+    m_inFlight = true;
+    lock.unlock();
+    const bool ok = writeSome(batch);
+    lock.lock();
+    m_inFlight = false;
+    if (ok && m_failing)
+        m_messages("the store accepts writes again; queued samples written");
+    if (ok)
+        m_failing = false;
+    return ok;
 }
 
 bool StoreWriter::writeSome(std::deque<Item>& batch) {

@@ -64,6 +64,8 @@ private:
         std::function<void(Store&)> action;
     };
     void loop();
+    /// writeSome() with the lock released meanwhile; notes the recovery after a failure.
+    bool writeUnlocked(std::unique_lock<std::mutex>& lock, std::deque<Item>& batch);
     /// Writes items from the front; false (with the failed items left in `batch`) on a StoreError.
     bool writeSome(std::deque<Item>& batch);
     void reportFailure(const std::string& error);

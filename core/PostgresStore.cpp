@@ -143,13 +143,7 @@ int64_t PostgresStore::getOrCreateExperiment(const std::string& name) {
 
 Run PostgresStore::createRun(const NewRun& spec) {
     mlflow::validateRunName(spec.name);
-    Run run;
-    run.uuid = newRunUuid();
-    run.name = spec.name;
-    run.experimentId = spec.experimentId;
-    run.status = spec.status;
-    run.startTime = spec.startTime ? spec.startTime : nowMs();
-    run.artifactUri = artifactRoot() + "/" + std::to_string(spec.experimentId) + "/" + run.uuid + "/artifacts";
+    Run run = newRunFor(spec, artifactRoot());
     withConnection("creating a run", [&](pqxx::connection& c) {
         pqxx::work tx(c);
         if (tx.exec_params("SELECT 1 FROM experiments WHERE experiment_id = $1", spec.experimentId).empty())
@@ -163,13 +157,7 @@ Run PostgresStore::createRun(const NewRun& spec) {
         tx.commit();
         return 0;
     });
-    std::vector<std::pair<std::string, std::string>> tags = {{"mlflow.runName", run.name},
-                                                             {"mlflow.user", spec.userId},
-                                                             {"mlflow.source.name", spec.sourceName},
-                                                             {"mlflow.source.type", "LOCAL"}};
-    setTags(run.uuid, tags);
-    for (auto& [k, v] : tags)
-        run.tags[k] = v;
+    setTags(run.uuid, mlflowRunTags(spec));
     return run;
 }
 

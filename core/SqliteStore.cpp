@@ -235,14 +235,7 @@ int64_t SqliteStore::getOrCreateExperiment(const std::string& name) {
 
 Run SqliteStore::createRun(const NewRun& spec) {
     mlflow::validateRunName(spec.name);
-    Run run;
-    run.uuid = newRunUuid();
-    run.name = spec.name;
-    run.experimentId = spec.experimentId;
-    run.status = spec.status;
-    run.startTime = spec.startTime ? spec.startTime : nowMs();
-    run.artifactUri =
-        artifactRoot() + "/" + std::to_string(spec.experimentId) + "/" + run.uuid + "/artifacts";
+    Run run = newRunFor(spec, artifactRoot());
 
     Transaction tx(m_db);
     SqliteStatement exp(m_db, "SELECT lifecycle_stage FROM experiments WHERE experiment_id = ?");
@@ -260,13 +253,7 @@ Run SqliteStore::createRun(const NewRun& spec) {
     insert.bind(8, spec.experimentId).execute();
     tx.commit();
 
-    std::vector<std::pair<std::string, std::string>> tags = {{"mlflow.runName", run.name},
-                                                             {"mlflow.user", spec.userId},
-                                                             {"mlflow.source.name", spec.sourceName},
-                                                             {"mlflow.source.type", "LOCAL"}};
-    setTags(run.uuid, tags);
-    for (auto& [k, v] : tags)
-        run.tags[k] = v;
+    setTags(run.uuid, mlflowRunTags(spec));
     return run;
 }
 

@@ -69,6 +69,12 @@ public:
                                int64_t toMs) = 0;
 };
 
+/// The Run a store creates for `spec`: a fresh uuid, the start time (now when unset), and the
+/// artifact directory under `artifactRoot`. Shared by the stores so they create runs alike.
+Run newRunFor(const NewRun& spec, const std::string& artifactRoot);
+/// The tags MLflow itself sets on a new run (mlflow.runName, mlflow.user, mlflow.source.*).
+std::vector<std::pair<std::string, std::string>> mlflowRunTags(const NewRun& spec);
+
 enum class OpenMode {
     OpenExisting,    ///< the store must exist and be an MLflow tracking database
     CreateIfMissing, ///< a missing file (in an existing directory) becomes a fresh store

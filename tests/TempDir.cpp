@@ -50,6 +50,15 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
 std::vector<std::string> splitLines(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream in(text);

@@ -1,6 +1,7 @@
 #pragma once
 // A fresh directory under $TMPDIR for one test, removed with everything in it afterwards.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ std::string copyMlflowFixture(const TempDir& dir);
 void writeFile(const std::string& path, const std::string& text);
 /// The whole content of a file, or "" when unreadable.
 std::string readFile(const std::string& path);
+/// What `f` threw (its what()), or "" when it did not throw.
+std::string errorOf(const std::function<void()>& f);
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> splitLines(const std::string& text);
 

@@ -12,21 +12,13 @@
 #include <unistd.h>
 
 using namespace radt;
+using radt::test::errorOf;
 using radt::test::TempDir;
 
 namespace {
 
 std::unique_ptr<Store> freshStore(const TempDir& dir) {
     return openStore("sqlite:///" + dir.file("s.db"), OpenMode::CreateIfMissing);
-}
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
 }
 
 std::string fileBytes(const std::string& path) {

@@ -7,6 +7,7 @@
 #include "Store.h"
 #include "StoreCopy.h"
 #include "StoreTestBackends.h"
+#include "TempDir.h"
 #include "Uuid.h"
 
 #include <gtest/gtest.h>
@@ -16,17 +17,9 @@
 #include <limits>
 
 using namespace radt;
+using radt::test::errorOf;
 
 namespace {
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
-}
 
 class StoreContract : public ::testing::TestWithParam<std::string> {
 protected:
