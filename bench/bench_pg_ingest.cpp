@@ -71,7 +71,37 @@ void BM_PlainInsertBatches(benchmark::State& state) {
     });
 }
 
+// A chart of 800 pixel columns over a 200k-point series: the envelope reduced in the server
+// against pulling every point to the client.
+void BM_ChartReadFullVsEnvelope(benchmark::State& state) {
+    auto store = openStore(g_uri, OpenMode::OpenExisting);
+    const Run run = store->createRun({0, "chart", 0, "bench", "bench", RunStatus::Running});
+    int64_t t = 0;
+    for (int b = 0; b < 20; ++b) {
+        std::vector<MetricPoint> batch;
+        for (int i = 0; i < kBatch; ++i, ++t)
+            batch.push_back({"SMI - Power Draw", 100.0 + (t % 977) * 0.25, 1700000000000 + t * 100, t});
+        store->logMetrics(run.uuid, batch);
+    }
+    double bestFull = 1e9, bestEnvelope = 1e9;
+    for (auto _ : state) {
+        auto start = std::chrono::steady_clock::now();
+        const Series full = store->series(run.uuid, "SMI - Power Draw");
+        bestFull = std::min(bestFull, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        start = std::chrono::steady_clock::now();
+        const Series envelope = store->seriesEnvelope(run.uuid, "SMI - Power Draw", std::nullopt, 1600);
+        bestEnvelope =
+            std::min(bestEnvelope, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        if (full.size() != 200000u || envelope.size() > 3200u)
+            state.SkipWithError("wrong point counts");
+    }
+    g_rate["full_ms"] = bestFull * 1e3;
+    g_rate["envelope_ms"] = bestEnvelope * 1e3;
+}
+
 } // namespace
+
+BENCHMARK(BM_ChartReadFullVsEnvelope)->Iterations(3)->Unit(benchmark::kMillisecond);
 
 // Alternated rounds, best of each: drift on a shared machine hits both alike.
 BENCHMARK(BM_PlainInsertBatches)->Iterations(2)->Unit(benchmark::kMillisecond);
@@ -95,5 +125,11 @@ int main(int argc, char** argv) {
                 g_rate["insert"]);
     bench::figure("pg_ingest_samples_per_s", g_rate["copy"], "samples/s");
     bench::figure("pg_copy_vs_insert_ratio", g_rate["insert"] > 0 ? g_rate["copy"] / g_rate["insert"] : 0, "x");
+    std::printf("200k-point series for 800 columns: whole series %.0f ms, server envelope %.0f ms\n",
+                g_rate["full_ms"], g_rate["envelope_ms"]);
+    bench::figure("pg_chart_envelope_ms", g_rate["envelope_ms"], "ms");
+    bench::figure("pg_chart_envelope_vs_full_ratio",
+                  g_rate["full_ms"] > 0 ? g_rate["envelope_ms"] / g_rate["full_ms"] : 0, "x");
+    bench::figure("pg_chart_envelope_rows_ratio", 200000.0 / 1600.0, "x"); // rows sent: whole / envelope (at most)
     return 0;
 }

@@ -385,6 +385,49 @@ Series PostgresStore::seriesRange(const std::string& runUuid, const std::string&
     return querySeries(runUuid, key, std::make_pair(fromMs, toMs));
 }
 
+Series PostgresStore::seriesEnvelope(const std::string& runUuid, const std::string& key,
+                                     std::optional<std::pair<int64_t, int64_t>> range, int buckets) {
+    if (buckets < 1)
+        return {};
+    return withConnection("reading a series envelope", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        std::pair<int64_t, int64_t> bounds;
+        if (range) {
+            bounds = *range;
+        } else { // the whole series: its ends come from the covering index alone
+            const pqxx::row ends = tx.exec_params1(
+                "SELECT min(timestamp), max(timestamp) FROM metrics WHERE run_uuid = $1 AND \"key\" = $2", runUuid, key);
+            if (ends[0].is_null())
+                return Series{};
+            bounds = {ends[0].as<int64_t>(), ends[1].as<int64_t>()};
+        }
+        // Per bucket the lowest and the highest point (ties: the earliest), reduced in the
+        // server; the client gets at most 2 rows per pixel column. One hashed pass finds each
+        // bucket's extremes, a hash join picks the rows holding them, and only those few are
+        // sorted. A freshly written series has no statistics yet, and the planner would then
+        // pick a nested loop over the CTE (seconds instead of milliseconds): rule it out.
+        tx.exec("SET LOCAL enable_nestloop = off");
+        tx.exec("SET LOCAL work_mem = '64MB'");
+        const pqxx::result rows = tx.exec_params(
+            "WITH b AS (SELECT timestamp, step, value, width_bucket(timestamp::float8, $3::float8, "
+            "$4::float8 + 1, $5) AS bucket FROM metrics WHERE run_uuid = $1 AND \"key\" = $2 "
+            "AND timestamp BETWEEN $3 AND $4 AND NOT is_nan), "
+            "e AS (SELECT bucket, min(value) AS lo, max(value) AS hi FROM b GROUP BY bucket) "
+            "SELECT timestamp, step, value FROM (SELECT DISTINCT ON (b.bucket, b.value) b.timestamp, b.step, b.value "
+            "FROM b JOIN e ON b.bucket = e.bucket AND (b.value = e.lo OR b.value = e.hi) "
+            "ORDER BY b.bucket, b.value, b.timestamp, b.step) x ORDER BY timestamp, step",
+            runUuid, key, bounds.first, bounds.second, buckets);
+        Series s;
+        s.reserve(rows.size());
+        for (const auto& row : rows) {
+            s.t.push_back(row[0].as<int64_t>());
+            s.step.push_back(row[1].as<int64_t>());
+            s.v.push_back(row[2].as<double>());
+        }
+        return s;
+    });
+}
+
 Series PostgresStore::querySeries(const std::string& runUuid, const std::string& key,
                                   std::optional<std::pair<int64_t, int64_t>> range) {
     return withConnection("reading a series", [&](pqxx::connection& c) {

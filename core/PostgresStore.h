@@ -43,6 +43,9 @@ public:
     Series series(const std::string& runUuid, const std::string& key) override;
     Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
                        int64_t toMs) override;
+    Series seriesEnvelope(const std::string& runUuid, const std::string& key,
+                          std::optional<std::pair<int64_t, int64_t>> range, int buckets) override;
+    bool prefersEnvelopes() const override { return true; }
 
     /// libpq's connection string for a URI: the scheme without SQLAlchemy's "+driver".
     static std::string connectionString(const StoreUri& uri);

@@ -5,6 +5,9 @@
 #include "StoreUri.h"
 #include "Uuid.h"
 
+#include <cmath>
+#include <cstdint>
+
 namespace radt {
 
 Run newRunFor(const NewRun& spec, const std::string& artifactRoot) {
@@ -25,6 +28,47 @@ std::vector<std::pair<std::string, std::string>> mlflowRunTags(const NewRun& spe
             {"mlflow.user", spec.userId},
             {"mlflow.source.name", spec.sourceName},
             {"mlflow.source.type", "LOCAL"}};
+}
+
+Series Store::seriesEnvelope(const std::string& runUuid, const std::string& key,
+                             std::optional<std::pair<int64_t, int64_t>> range, int buckets) {
+    const Series all = range ? seriesRange(runUuid, key, range->first, range->second) : series(runUuid, key);
+    return envelopeOf(all, range ? range->first : (all.t.empty() ? 0 : all.t.front()),
+                      range ? range->second : (all.t.empty() ? 0 : all.t.back()), buckets);
+}
+
+Series envelopeOf(const Series& s, int64_t fromMs, int64_t toMs, int buckets) {
+    Series out;
+    if (s.t.empty() || buckets < 1 || toMs < fromMs)
+        return out;
+    // The same arithmetic as PostgreSQL's width_bucket over float8, so both stores cut alike.
+    const double width = double(toMs) + 1 - double(fromMs);
+    size_t i = 0;
+    while (i < s.t.size()) {
+        const int bucket = static_cast<int>((double(s.t[i]) - double(fromMs)) / width * buckets);
+        size_t lo = SIZE_MAX, hi = SIZE_MAX;
+        for (; i < s.t.size() && static_cast<int>((double(s.t[i]) - double(fromMs)) / width * buckets) == bucket;
+             ++i) {
+            if (std::isnan(s.v[i]))
+                continue;
+            // Ties go to the earliest point, as the server's ORDER BY value, timestamp, step does.
+            if (lo == SIZE_MAX || s.v[i] < s.v[lo])
+                lo = i;
+            if (hi == SIZE_MAX || s.v[i] > s.v[hi])
+                hi = i;
+        }
+        if (lo == SIZE_MAX)
+            continue;
+        auto push = [&](size_t k) {
+            out.t.push_back(s.t[k]);
+            out.step.push_back(s.step[k]);
+            out.v.push_back(s.v[k]);
+        };
+        push(std::min(lo, hi));
+        if (hi != lo)
+            push(std::max(lo, hi));
+    }
+    return out;
 }
 
 std::unique_ptr<Store> openStore(const std::string& text, OpenMode mode) {

@@ -67,6 +67,14 @@ public:
     /// Points with fromMs <= timestamp <= toMs.
     virtual Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
                                int64_t toMs) = 0;
+    /// What a chart of `buckets` pixel columns needs: the range (whole series when unset) cut into
+    /// `buckets` equal time slices, and per slice its lowest and highest point, in time order, so
+    /// peaks survive. NaN samples are left out. This default reduces the range here; a server store
+    /// reduces it where the data is, so a million points never cross the network for 1000 pixels.
+    virtual Series seriesEnvelope(const std::string& runUuid, const std::string& key,
+                                  std::optional<std::pair<int64_t, int64_t>> range, int buckets);
+    /// True for a remote store, where charts should ask for envelopes rather than whole series.
+    virtual bool prefersEnvelopes() const { return false; }
 };
 
 /// The Run a store creates for `spec`: a fresh uuid, the start time (now when unset), and the
@@ -74,6 +82,9 @@ public:
 Run newRunFor(const NewRun& spec, const std::string& artifactRoot);
 /// The tags MLflow itself sets on a new run (mlflow.runName, mlflow.user, mlflow.source.*).
 std::vector<std::pair<std::string, std::string>> mlflowRunTags(const NewRun& spec);
+
+/// Store::seriesEnvelope's reduction of an in-memory series over [fromMs, toMs].
+Series envelopeOf(const Series& series, int64_t fromMs, int64_t toMs, int buckets);
 
 enum class OpenMode {
     OpenExisting,    ///< the store must exist and be an MLflow tracking database

@@ -56,6 +56,11 @@ Series SynchronizedStore::seriesRange(const std::string& runUuid, const std::str
     RADT_LOCKED(seriesRange(runUuid, key, fromMs, toMs));
 }
 
+Series SynchronizedStore::seriesEnvelope(const std::string& runUuid, const std::string& key,
+                                         std::optional<std::pair<int64_t, int64_t>> range, int buckets) {
+    RADT_LOCKED(seriesEnvelope(runUuid, key, range, buckets));
+}
+
 #undef RADT_LOCKED
 
 } // namespace radt

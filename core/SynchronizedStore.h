@@ -29,6 +29,9 @@ public:
     std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;
     Series series(const std::string& runUuid, const std::string& key) override;
     Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) override;
+    Series seriesEnvelope(const std::string& runUuid, const std::string& key,
+                          std::optional<std::pair<int64_t, int64_t>> range, int buckets) override;
+    bool prefersEnvelopes() const override { return m_store.prefersEnvelopes(); }
 
 private:
     Store& m_store;

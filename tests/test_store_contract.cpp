@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -228,6 +229,39 @@ TEST_P(StoreContract, CopyIsLosslessAndIdempotent) {
     auto back = openStore(sqlite->freshUri(), OpenMode::CreateIfMissing);
     copyStore(*destination, *back);
     check(*back);
+}
+
+TEST_P(StoreContract, EnvelopesKeepPeaksWithAtMostTwoPointsPerBucket) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const std::string run = store->createRun({0, "big", 0, "u", "s", RunStatus::Running}).uuid;
+    constexpr int kPoints = 100000;
+    std::vector<MetricPoint> points;
+    for (int i = 0; i < kPoints; ++i)
+        points.push_back({"SMI - Power Draw", 100.0 + (i % 50) * 0.1, 1'700'000'000'000 + int64_t(i) * 10, i});
+    points[31337].value = 900.0; // one spike
+    points[77777].value = -5.0;  // one dip
+    points[500].value = std::numeric_limits<double>::quiet_NaN();
+    store->logMetrics(run, points);
+
+    const Series envelope = store->seriesEnvelope(run, "SMI - Power Draw", std::nullopt, 800);
+    EXPECT_LE(envelope.size(), 1600u);
+    EXPECT_GE(envelope.size(), 1500u);
+    EXPECT_EQ(*std::max_element(envelope.v.begin(), envelope.v.end()), 900.0) << "the spike survives";
+    EXPECT_EQ(*std::min_element(envelope.v.begin(), envelope.v.end()), -5.0) << "the dip too";
+    EXPECT_TRUE(std::none_of(envelope.v.begin(), envelope.v.end(), [](double v) { return std::isnan(v); }));
+    EXPECT_TRUE(std::is_sorted(envelope.t.begin(), envelope.t.end()));
+    EXPECT_EQ(envelope.t.front(), 1'700'000'000'000);
+    // Whichever store reduces it, the result is the same as reducing the whole series here.
+    const Series here = store->Store::seriesEnvelope(run, "SMI - Power Draw", std::nullopt, 800);
+    EXPECT_EQ(envelope.t, here.t);
+    EXPECT_EQ(envelope.v, here.v);
+    EXPECT_EQ(envelope.step, here.step);
+
+    // A zoomed range at full resolution: fewer points than buckets come back unchanged.
+    const std::pair<int64_t, int64_t> zoom{1'700'000'000'000 + 313300, 1'700'000'000'000 + 313400};
+    const Series close = store->seriesEnvelope(run, "SMI - Power Draw", zoom, 800);
+    EXPECT_EQ(close.t, store->seriesRange(run, "SMI - Power Draw", zoom.first, zoom.second).t);
+    EXPECT_TRUE(store->seriesEnvelope(run, "no such key", std::nullopt, 800).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreContract, ::testing::Values("sqlite", "postgresql"),

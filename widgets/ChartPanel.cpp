@@ -70,7 +70,11 @@ void ChartPanel::plot(Store& store, const std::vector<Run>& runs, const std::str
     std::vector<Line> lines;
     std::map<QString, int> labelUses;
     for (const Run& run : runs) {
-        const Series series = store.series(run.uuid, metricKey);
+        // A server store reduces large series where they are: at most 2 points per bucket, with
+        // room to spare for a wider window; the local decimation below does the rest.
+        const Series series = store.prefersEnvelopes()
+                                  ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * plotColumns())
+                                  : store.series(run.uuid, metricKey);
         if (series.empty())
             continue;
         const int64_t origin = run.startTime > 0 ? run.startTime : series.t.front();
