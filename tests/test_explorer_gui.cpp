@@ -8,7 +8,6 @@
 #include "RunReconciler.h"
 #include "StoreCopy.h"
 #include "StoreTestBackends.h"
-#include "SeriesDecimation.h"
 #include "TempDir.h"
 #include "models/BasketModel.h"
 #include "models/RunFilterProxy.h"
@@ -119,6 +118,11 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
 
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
     ChartPanel* chart = m_window->chartPanel();
+    // As in radT's front end, the runs of a workload are one series named by the workload...
+    EXPECT_EQ(chart->seriesNames(), QStringList{"1"});
+    ASSERT_EQ(chart->workloadKeys().size(), 1);
+    // ... until its runs are shown one by one.
+    chart->setShowRuns(chart->workloadKeys().front(), true);
     ASSERT_EQ(chart->seriesCount(), 2);
     EXPECT_EQ(chart->seriesNames(), (QStringList{"1 a", "1 b"}));
     EXPECT_EQ(chart->pointCount(0), 299); // the NaN sample is skipped
@@ -170,10 +174,10 @@ TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {
     ASSERT_TRUE(m_window->addLatestWorkloadToBasket());
     EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("beta/7/a"), uuid("beta/7/b")}));
     ASSERT_TRUE(m_window->plotPreferredMetric());
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"7 a", "7 b"}));
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), QStringList{"7"});
     m_window->reload();
     EXPECT_EQ(m_window->basketRunUuids().size(), 2);
-    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 2);
+    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 1);
 }
 
 TEST_F(ExplorerGuiTest, ABadStoreKeepsThePreviousOneOpen) {
@@ -202,51 +206,6 @@ TEST_F(ExplorerGuiTest, FilterProxyUnderTheWindow) {
     m_window->reload();
     EXPECT_EQ(m_window->runFilterProxy()->rowCount(), 1);
     m_window->runFilterProxy()->setFilterText("");
-}
-
-TEST(SeriesDecimation, MillionPointsKeepTheSpike) {
-    const int n = 1'000'000;
-    QVector<QPointF> points;
-    points.reserve(n);
-    for (int i = 0; i < n; ++i)
-        points.append(QPointF(i * 0.001, i == 654'321 ? 1e6 : std::sin(i / 1000.0)));
-    const int columns = 800;
-    const QVector<QPointF> out = decimateMinMax(points, columns);
-    EXPECT_LE(out.size(), 2 * columns);
-    EXPECT_GE(out.size(), columns);
-    bool spike = false;
-    for (int i = 0; i < out.size(); ++i) {
-        spike = spike || out[i].y() == 1e6;
-        if (i > 0) {
-            EXPECT_LE(out[i - 1].x(), out[i].x());
-        }
-    }
-    EXPECT_TRUE(spike);
-    EXPECT_EQ(out.first(), points.first());
-    EXPECT_EQ(out.last().x(), points.last().x());
-}
-
-TEST(SeriesDecimation, SmallSeriesPassThrough) {
-    const QVector<QPointF> points = {{0, 1}, {1, 2}, {2, 3}};
-    EXPECT_EQ(decimateMinMax(points, 800), points);
-    EXPECT_TRUE(decimateMinMax({}, 800).isEmpty());
-}
-
-TEST(SeriesDecimation, ChartPointsSkipNanAndInfinity) {
-    Series s;
-    const double values[] = {1,
-                             std::numeric_limits<double>::quiet_NaN(),
-                             3,
-                             1.7976931348623157e308,
-                             std::numeric_limits<double>::infinity(),
-                             4};
-    for (int i = 0; i < 6; ++i) {
-        s.t.push_back(10'000 + i * 500);
-        s.step.push_back(i);
-        s.v.push_back(values[i]);
-    }
-    const QVector<QPointF> points = toChartPoints(s, 10'000);
-    EXPECT_EQ(points, (QVector<QPointF>{{0, 1}, {1, 3}, {2.5, 4}}));
 }
 
 TEST(MetricPicker, PreferredKey) {
@@ -348,6 +307,7 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
                                       QString::fromStdString(sample.runs.at("alpha/1/b"))}),
               2);
     ASSERT_TRUE(window.plotMetric(QStringLiteral("PROC - CPU Utilization")));
+    window.chartPanel()->setShowRuns(window.chartPanel()->workloadKeys().front(), true);
     ASSERT_EQ(window.chartPanel()->seriesCount(), 2);
     EXPECT_EQ(window.chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
     EXPECT_EQ(window.chartPanel()->pointCount(0), 299) << "read from the server; the NaN sample skipped";

@@ -1,0 +1,244 @@
+#include "SeriesMath.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace radt {
+
+namespace {
+
+// Level-0 blocks hold 16 points: a column's ragged ends cost at most 2*15 plain comparisons,
+// and the pyramid stays near 2 bytes per point next to the series' own 16.
+constexpr unsigned kBaseShift = 4;
+constexpr size_t kBase = size_t(1) << kBaseShift;
+
+unsigned trailingZeros(size_t x) {
+    return x == 0 ? 63u : unsigned(__builtin_ctzll(static_cast<unsigned long long>(x)));
+}
+
+unsigned floorLog2(size_t x) { // x > 0
+    return 63u - unsigned(__builtin_clzll(static_cast<unsigned long long>(x)));
+}
+
+// numpy's _lerp: the second form for t >= 0.5 keeps the result exact at t == 1 and monotonic.
+double lerp(double a, double b, double t) {
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+// Percentile of `x` (finite values, reordered in place) the way numpy.percentile's default
+// "linear" method does it, with nth_element instead of a full sort.
+double percentile(std::vector<double>& x, double fraction) {
+    const double position = fraction * double(x.size() - 1);
+    const size_t below = static_cast<size_t>(std::floor(position));
+    std::nth_element(x.begin(), x.begin() + below, x.end());
+    const double low = x[below];
+    if (below + 1 >= x.size())
+        return low;
+    const double high = *std::min_element(x.begin() + below + 1, x.end());
+    return lerp(low, high, position - double(below));
+}
+
+void checkSorted(const std::vector<int64_t>& t, const std::vector<double>& v, const char* what) {
+    if (t.size() != v.size())
+        throw std::invalid_argument(std::string(what) + ": t and v differ in size");
+    if (!std::is_sorted(t.begin(), t.end()))
+        throw std::invalid_argument(std::string(what) + ": t is not sorted ascending");
+}
+
+} // namespace
+
+std::vector<double> emaSmooth(const std::vector<double>& v, int percent) {
+    if (percent <= 0)
+        return v;
+    const double w = std::min(percent, 99) / 100.0;
+    std::vector<double> out(v.size());
+    double s = 0;
+    bool started = false;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const double x = v[i];
+        if (std::isnan(x)) {
+            // A gap in the samples is shown as a gap, not folded into the average.
+            out[i] = x;
+            continue;
+        }
+        s = started ? w * s + (1 - w) * x : x;
+        started = true;
+        out[i] = s;
+    }
+    return out;
+}
+
+SeriesStats seriesStats(const Series& s) {
+    SeriesStats stats;
+    if (!s.t.empty())
+        stats.durationMs = s.t.back() - s.t.front();
+    std::vector<double> finite;
+    finite.reserve(s.v.size());
+    double sum = 0;
+    for (double x : s.v) {
+        if (std::isnan(x))
+            continue;
+        if (finite.empty() || x < stats.min)
+            stats.min = x;
+        if (finite.empty() || x > stats.max)
+            stats.max = x;
+        sum += x;
+        finite.push_back(x);
+    }
+    stats.samples = finite.size();
+    if (finite.empty())
+        return stats;
+    for (auto it = s.v.rbegin(); it != s.v.rend(); ++it)
+        if (!std::isnan(*it)) {
+            stats.last = *it;
+            break;
+        }
+    stats.mean = sum / double(finite.size());
+    stats.p50 = percentile(finite, 0.50);
+    stats.p95 = percentile(finite, 0.95);
+    return stats;
+}
+
+SeriesPyramid::SeriesPyramid(std::vector<int64_t> t, std::vector<double> v) {
+    checkSorted(t, v, "SeriesPyramid");
+    m_t = std::move(t);
+    m_v = std::move(v);
+    extendLevels();
+}
+
+void SeriesPyramid::append(const std::vector<int64_t>& t, const std::vector<double>& v) {
+    checkSorted(t, v, "SeriesPyramid::append");
+    if (t.empty())
+        return;
+    if (!m_t.empty() && t.front() < m_t.back())
+        throw std::invalid_argument("SeriesPyramid::append: points older than lastTime()");
+    m_t.insert(m_t.end(), t.begin(), t.end());
+    m_v.insert(m_v.end(), v.begin(), v.end());
+    extendLevels();
+}
+
+// Adds the blocks that became complete. Stored blocks never change, so a level whose count did
+// not grow cannot make the next one grow either: the walk stops there, which keeps appends of a
+// few points at a time O(1) amortised instead of O(levels).
+void SeriesPyramid::extendLevels() {
+    const size_t n = m_t.size();
+    for (unsigned k = 0;; ++k) {
+        const size_t blocks = n >> (k + kBaseShift);
+        if (blocks == 0)
+            return;
+        if (m_levels.size() <= k)
+            m_levels.emplace_back();
+        const size_t had = m_levels[k].size();
+        if (had == blocks)
+            return;
+        m_levels[k].reserve(blocks);
+        for (size_t i = had; i < blocks; ++i) {
+            MinMax m;
+            if (k == 0) {
+                scan(m, i << kBaseShift, (i + 1) << kBaseShift);
+            } else {
+                m = m_levels[k - 1][2 * i];
+                merge(m, m_levels[k - 1][2 * i + 1]);
+            }
+            m_levels[k].push_back(m);
+        }
+    }
+}
+
+// `other` covers points after `into`'s, so strict comparisons keep the earliest of equal values.
+void SeriesPyramid::merge(MinMax& into, const MinMax& other) const {
+    if (other.lo != kNone && (into.lo == kNone || m_v[other.lo] < m_v[into.lo]))
+        into.lo = other.lo;
+    if (other.hi != kNone && (into.hi == kNone || m_v[other.hi] > m_v[into.hi]))
+        into.hi = other.hi;
+}
+
+void SeriesPyramid::scan(MinMax& into, size_t from, size_t to) const {
+    for (size_t i = from; i < to; ++i) {
+        const double x = m_v[i];
+        if (std::isnan(x))
+            continue;
+        if (into.lo == kNone || x < m_v[into.lo])
+            into.lo = i;
+        if (into.hi == kNone || x > m_v[into.hi])
+            into.hi = i;
+    }
+}
+
+// Ragged ends point by point, the aligned middle as the fewest stored blocks (each the largest
+// one that starts at the current position and still fits), all in index order.
+SeriesPyramid::MinMax SeriesPyramid::minMax(size_t from, size_t to) const {
+    MinMax m;
+    const size_t alignedFrom = (from + kBase - 1) & ~(kBase - 1);
+    const size_t alignedTo = to & ~(kBase - 1);
+    if (alignedFrom >= alignedTo || m_levels.empty()) {
+        scan(m, from, to);
+        return m;
+    }
+    scan(m, from, alignedFrom);
+    const unsigned topLevel = unsigned(m_levels.size() - 1);
+    for (size_t p = alignedFrom; p < alignedTo;) {
+        const unsigned shift = std::min(trailingZeros(p), floorLog2(alignedTo - p));
+        const unsigned k = std::min(shift - kBaseShift, topLevel);
+        merge(m, m_levels[k][p >> (k + kBaseShift)]);
+        p += size_t(1) << (k + kBaseShift);
+    }
+    scan(m, alignedTo, to);
+    return m;
+}
+
+void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
+                          std::vector<double>& outV) const {
+    outT.clear();
+    outV.clear();
+    if (m_t.empty() || columns < 1 || toMs < fromMs)
+        return;
+    const auto begin = m_t.begin();
+    const size_t a = size_t(std::lower_bound(begin, m_t.end(), fromMs) - begin);
+    const size_t b = size_t(std::upper_bound(begin + a, m_t.end(), toMs) - begin);
+    auto push = [&](size_t i) {
+        outT.push_back(m_t[i]);
+        outV.push_back(m_v[i]);
+    };
+    if (b - a < 2 * size_t(columns)) {
+        for (size_t i = a; i < b; ++i)
+            if (!std::isnan(m_v[i]))
+                push(i);
+        return;
+    }
+    // Column c starts at fromMs + ceil(c * W / columns) with W = toMs - fromMs + 1. W is split
+    // into q * columns + r from toMs - fromMs, so nothing overflows even for the whole int64
+    // range, and every boundary is exact (no double rounding moving a point between columns).
+    const uint64_t cols = uint64_t(columns);
+    const uint64_t span = uint64_t(toMs) - uint64_t(fromMs);
+    uint64_t q = span / cols, r = span % cols + 1;
+    if (r == cols) {
+        ++q;
+        r = 0;
+    }
+    outT.reserve(2 * cols);
+    outV.reserve(2 * cols);
+    size_t lo = a;
+    for (uint64_t c = 1; c <= cols && lo < b; ++c) {
+        size_t hi = b;
+        if (c < cols) {
+            const uint64_t offset = q * c + (r * c + cols - 1) / cols;
+            const auto edge = static_cast<int64_t>(uint64_t(fromMs) + offset);
+            hi = size_t(std::lower_bound(begin + lo, begin + b, edge) - begin);
+        }
+        if (hi > lo) {
+            const MinMax m = minMax(lo, hi);
+            if (m.lo != kNone) {
+                push(std::min(m.lo, m.hi));
+                if (m.hi != m.lo)
+                    push(std::max(m.lo, m.hi));
+            }
+        }
+        lo = hi;
+    }
+}
+
+} // namespace radt

@@ -1,0 +1,78 @@
+#pragma once
+// Chart-side arithmetic on series (DESIGN §8): radT's EMA smoothing, summary statistics, and the
+// min/max pyramid that lets a chart redraw in O(pixels) whatever the number of points.
+
+#include "Model.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace radt {
+
+/// radT's EMA smoothing (DESIGN §8): s_i = w*s_{i-1} + (1-w)*x_i with w = percent/100 (0..99),
+/// s_0 = x_0. NaN inputs give NaN at that index and do not disturb the running value (the next
+/// finite value continues from the last finite s); the first finite value starts the average.
+/// percent <= 0 returns v unchanged; percent is clamped to 99.
+std::vector<double> emaSmooth(const std::vector<double>& v, int percent);
+
+/// Summary statistics of a series' finite values.
+struct SeriesStats {
+    static constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+    size_t samples = 0; ///< finite values
+    double min = NaN, mean = NaN, p50 = NaN, p95 = NaN, max = NaN;
+    double last = NaN;       ///< the last finite value in time order
+    int64_t durationMs = 0;  ///< t.back() - t.front() over all points, NaN or not
+};
+
+/// Percentiles interpolate linearly between closest ranks (numpy's default). O(n).
+SeriesStats seriesStats(const Series& s);
+
+/// A min/max pyramid over one series (DESIGN §8), built once in O(n); each query for a visible
+/// x range costs O(columns * log n), not O(points): per pixel column the minimum and the maximum
+/// point (in time order, at their own timestamps), so a single spike among a million points is
+/// still drawn; when the range holds fewer points than 2*columns, every point is returned (full
+/// resolution on zoom). NaN values are never returned. Equal values: the earliest point wins.
+class SeriesPyramid {
+public:
+    SeriesPyramid() = default;
+    /// t must be sorted ascending; t and v have equal size (std::invalid_argument otherwise).
+    /// Takes the vectors by value so a caller that no longer needs them can move them in.
+    SeriesPyramid(std::vector<int64_t> t, std::vector<double> v);
+
+    size_t size() const { return m_t.size(); }
+    /// Of all points; 0 when empty.
+    int64_t firstTime() const { return m_t.empty() ? 0 : m_t.front(); }
+    int64_t lastTime() const { return m_t.empty() ? 0 : m_t.back(); }
+
+    /// Points with fromMs <= t <= toMs reduced to at most 2 per column (columns >= 1). Column c
+    /// holds the times with floor((t - fromMs) * columns / (toMs - fromMs + 1)) == c, computed
+    /// exactly. Output: parallel vectors (t, v) sorted by t; both are cleared first.
+    void query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
+               std::vector<double>& outV) const;
+
+    /// Appends newer points (live data): t[0] >= lastTime(), t sorted; amortised O(1) per point.
+    void append(const std::vector<int64_t>& t, const std::vector<double>& v);
+
+private:
+    static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+    /// Indices of the earliest minimum and earliest maximum finite value; kNone when all NaN.
+    struct MinMax {
+        size_t lo = kNone;
+        size_t hi = kNone;
+    };
+
+    void merge(MinMax& into, const MinMax& other) const;
+    void scan(MinMax& into, size_t from, size_t to) const;
+    MinMax minMax(size_t from, size_t to) const;
+    void extendLevels();
+
+    std::vector<int64_t> m_t;
+    std::vector<double> m_v;
+    /// m_levels[k][i] covers points [i * 2^(k+kBaseShift), (i+1) * 2^(k+kBaseShift)); only
+    /// complete blocks are stored, so appending never invalidates an entry.
+    std::vector<std::vector<MinMax>> m_levels;
+};
+
+} // namespace radt

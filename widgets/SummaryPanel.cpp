@@ -1,0 +1,103 @@
+#include "SummaryPanel.h"
+
+#include "ChartPanel.h"
+#include "Formatting.h"
+#include "Store.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace radt {
+
+SummaryPanel::SummaryPanel(QWidget* parent)
+    : QWidget(parent), m_model(new SummaryModel(this)), m_proxy(new SummarySortProxy(this)),
+      m_view(new QTableView(this)), m_copy(new QPushButton(tr("Copy as TSV"), this)) {
+    m_proxy->setSourceModel(m_model);
+    m_view->setModel(m_proxy);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // Unsorted until the user clicks a header: rows first read metric by metric, as rowsFor built them.
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_view->setSortingEnabled(true);
+    m_copy->setToolTip(tr("Copy the selected rows, or all rows when none is selected, as "
+                          "tab-separated text (Ctrl+C)"));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_copy);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view, 1);
+    layout->addLayout(buttons);
+
+    // Ctrl+C in the table copies whole rows as TSV rather than one cell's display text.
+    auto* copyAction = new QAction(tr("Copy as TSV"), m_view);
+    copyAction->setShortcut(QKeySequence::Copy);
+    copyAction->setShortcutContext(Qt::WidgetShortcut);
+    m_view->addAction(copyAction);
+    connect(copyAction, &QAction::triggered, this, [this] { copyToClipboard(); });
+    connect(m_copy, &QPushButton::clicked, this, [this] { copyToClipboard(); });
+}
+
+void SummaryPanel::setRows(std::vector<SummaryRow> rows) {
+    m_model->setRows(std::move(rows));
+    m_copy->setEnabled(m_model->rowCount() > 0);
+    m_view->resizeColumnsToContents();
+}
+
+QString SummaryPanel::copyToClipboard() {
+    // Proxy rows in ascending order are the rows as the table shows them; a cell selection
+    // counts for its whole row.
+    std::set<int> proxyRows;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedIndexes())
+        proxyRows.insert(index.row());
+    if (proxyRows.empty()) {
+        for (int row = 0; row < m_proxy->rowCount(); ++row)
+            proxyRows.insert(row);
+    }
+    QModelIndexList rows;
+    for (int row : proxyRows)
+        rows.append(m_proxy->mapToSource(m_proxy->index(row, 0)));
+    // An empty table still copies its header, not every row of an empty selection.
+    const QString tsv = rows.isEmpty() ? m_model->toTsv() : m_model->toTsv(rows);
+    QApplication::clipboard()->setText(tsv);
+    return tsv;
+}
+
+std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Run>& runs,
+                                              const std::vector<std::string>& metrics,
+                                              const std::map<int64_t, QString>& experimentNames) {
+    std::vector<SummaryRow> rows;
+    for (const std::string& metric : metrics) {
+        for (const Run& run : runs) {
+            const Series series = store.series(run.uuid, metric);
+            if (series.empty())
+                continue;
+            SummaryRow row;
+            row.label = ChartPanel::seriesLabel(run);
+            const auto name = experimentNames.find(run.experimentId);
+            row.experiment = name != experimentNames.end() ? name->second : QString::number(run.experimentId);
+            row.workload = toQString(run.workload());
+            row.letter = toQString(run.letter());
+            row.metric = toQString(metric);
+            row.runUuid = run.uuid;
+            row.stats = seriesStats(series);
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+} // namespace radt

@@ -1,0 +1,51 @@
+#pragma once
+// The summary table on screen: statistics of every (run, metric) shown, sortable by any column,
+// and "Copy as TSV" for a spreadsheet.
+
+#include "Model.h"
+#include "models/SummaryModel.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <map>
+#include <string>
+#include <vector>
+
+class QPushButton;
+class QTableView;
+
+namespace radt {
+
+class Store;
+
+class SummaryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryPanel(QWidget* parent = nullptr);
+
+    void setRows(std::vector<SummaryRow> rows);
+    SummaryModel* model() const { return m_model; }
+    /// The view shows the model through a SummarySortProxy.
+    QTableView* view() const { return m_view; }
+    SummarySortProxy* proxy() const { return m_proxy; }
+
+    /// Puts the selected rows (all rows when none is selected) on the clipboard as TSV, in the
+    /// order the table shows them, and returns that text.
+    QString copyToClipboard();
+
+    /// The rows for `metrics` x `runs`, metric by metric so one metric's runs sit together; a run
+    /// without a metric gets no row for it. Reads whole series (Store::series); StoreError
+    /// propagates so the caller can keep the table as it was.
+    static std::vector<SummaryRow> rowsFor(Store& store, const std::vector<Run>& runs,
+                                           const std::vector<std::string>& metrics,
+                                           const std::map<int64_t, QString>& experimentNames);
+
+private:
+    SummaryModel* m_model;
+    SummarySortProxy* m_proxy;
+    QTableView* m_view;
+    QPushButton* m_copy;
+};
+
+} // namespace radt
