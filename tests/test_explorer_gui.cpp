@@ -1,6 +1,9 @@
 // MainWindow end to end on a temporary store, ChartPanel rendering and min/max decimation.
 
+#include "ChartCard.h"
 #include "ChartPanel.h"
+#include "SummaryPanel.h"
+#include "models/SummaryModel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
@@ -18,6 +21,9 @@
 #include <QChartView>
 #include <QDir>
 #include <QImage>
+#include <QMenu>
+#include <QSlider>
+#include <QToolButton>
 #include <QSet>
 
 #include <gtest/gtest.h>
@@ -312,4 +318,22 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
     EXPECT_EQ(window.chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
     EXPECT_EQ(window.chartPanel()->pointCount(0), 299) << "read from the server; the NaN sample skipped";
     EXPECT_EQ(window.chartPanel()->pointCount(1), 300);
+}
+
+TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
+    m_window->addTreeIndexToBasket(workloadIndex("alpha", "1"));
+    ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
+    // The summary table lists every run with the metric, whatever the chart merges.
+    EXPECT_EQ(m_window->summaryPanel()->model()->rowCount(), 2);
+    ChartCard* card = m_window->chartCard();
+    card->smoothingSlider()->setValue(50);
+    EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50);
+    // The runs menu lists the workload; checking it shows the runs one by one.
+    QMenu* menu = card->runsButton()->menu();
+    emit menu->aboutToShow();
+    ASSERT_EQ(menu->actions().size(), 1);
+    EXPECT_EQ(menu->actions().front()->text(), "Workload 1: individual runs");
+    menu->actions().front()->setChecked(true);
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
+    EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50) << "other options stay";
 }

@@ -3,7 +3,9 @@
 #include "RunReconciler.h"
 
 #include "BasketPanel.h"
+#include "ChartCard.h"
 #include "ChartPanel.h"
+#include "SummaryPanel.h"
 #include "Formatting.h"
 #include "MetricPicker.h"
 #include "StoreUri.h"
@@ -52,7 +54,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_proxy->setSourceModel(m_treeModel);
     m_basketPanel = new BasketPanel(m_basket, this);
     m_metrics = new MetricPicker(this);
-    m_chart = new ChartPanel(this);
+    m_chartCard = new ChartCard(this);
+    m_chart = m_chartCard->chart();
+    m_summary = new SummaryPanel(this);
 
     // Tree on the left; basket and metric list above the chart on the right.
     auto* top = new QSplitter(Qt::Horizontal, this);
@@ -62,9 +66,11 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(top);
-    right->addWidget(m_chart);
+    right->addWidget(m_chartCard);
+    right->addWidget(m_summary);
     right->setStretchFactor(0, 0);
     right->setStretchFactor(1, 1);
+    right->setStretchFactor(2, 0);
     right->setChildrenCollapsible(false);
 
     auto* main = new QSplitter(Qt::Horizontal, this);
@@ -74,7 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
     main->setStretchFactor(1, 1);
     main->setChildrenCollapsible(false);
     main->setSizes({600, 800});
-    right->setSizes({260, 540});
+    right->setSizes({240, 460, 140});
     top->setSizes({420, 380});
     setCentralWidget(main);
 
@@ -175,6 +181,7 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         std::map<int64_t, QString> names;
         for (const Experiment& e : experiments)
             names[e.id] = toQString(e.name);
+        m_experimentNames = names;
         m_basket->setExperimentNames(std::move(names));
         m_treeModel->setContents(std::move(experiments), std::move(runs), nowMs());
         m_tree->expandToDepth(0);
@@ -216,6 +223,7 @@ void MainWindow::reload() {
         m_treeModel->setContents(std::move(experiments), std::move(runs), nowMs());
         restoreExpandedNodes(expanded);
         fitColumns();
+        m_experimentNames = names;
         m_basket->setExperimentNames(std::move(names));
         m_basket->refresh(m_treeModel->runs());
         updateTitleAndStatus();
@@ -336,6 +344,8 @@ void MainWindow::onBasketChanged() {
 
 void MainWindow::showMetric(const QString& key) {
     const std::vector<Run> runs = m_basket->runs();
+    if (!m_store || runs.empty() || key.isEmpty())
+        m_summary->setRows({});
     if (!m_store || runs.empty()) {
         m_chart->clear();
         return;
@@ -346,6 +356,7 @@ void MainWindow::showMetric(const QString& key) {
     }
     try {
         m_chart->plot(*m_store, runs, key.toStdString());
+        m_summary->setRows(SummaryPanel::rowsFor(*m_store, runs, {key.toStdString()}, m_experimentNames));
     } catch (const std::exception& e) {
         m_chart->clear(tr("Cannot plot %1").arg(key));
         statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, QString::fromStdString(e.what())));

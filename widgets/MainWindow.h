@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 
 class QLabel;
@@ -19,7 +20,9 @@ namespace radt {
 
 class BasketModel;
 class BasketPanel;
+class ChartCard;
 class ChartPanel;
+class SummaryPanel;
 class MetricPicker;
 class RunFilterProxy;
 class RunTreeModel;
@@ -59,6 +62,8 @@ public:
     void expandTree();
 
     ChartPanel* chartPanel() const { return m_chart; }
+    ChartCard* chartCard() const { return m_chartCard; }
+    SummaryPanel* summaryPanel() const { return m_summary; }
     RunTreeModel* runTreeModel() const { return m_treeModel; }
     RunFilterProxy* runFilterProxy() const { return m_proxy; }
     BasketModel* basketModel() const { return m_basket; }
@@ -90,7 +95,10 @@ private:
     QTreeView* m_tree = nullptr;
     BasketPanel* m_basketPanel = nullptr;
     MetricPicker* m_metrics = nullptr;
-    ChartPanel* m_chart = nullptr;
+    ChartCard* m_chartCard = nullptr;
+    ChartPanel* m_chart = nullptr; ///< the card's chart
+    SummaryPanel* m_summary = nullptr;
+    std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_counts = nullptr;
 };

@@ -1,0 +1,41 @@
+#pragma once
+// A chart with its controls, as each chart of radT's board has them: smoothing slider, a menu
+// of workloads whose runs are shown one by one, log y, monochrome, line width, x axis, reset zoom.
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QToolButton;
+
+namespace radt {
+
+class ChartPanel;
+
+class ChartCard : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartCard(QWidget* parent = nullptr);
+    ChartPanel* chart() const { return m_chart; }
+    QSlider* smoothingSlider() const { return m_smoothing; }
+    QToolButton* runsButton() const { return m_runs; }
+
+private:
+    void syncFromChart(); ///< the controls follow the chart's options (after plot, legend clicks)
+    void rebuildRunsMenu();
+
+    ChartPanel* m_chart;
+    QSlider* m_smoothing;
+    QLabel* m_smoothingValue;
+    QToolButton* m_runs;
+    QCheckBox* m_logY;
+    QCheckBox* m_mono;
+    QDoubleSpinBox* m_width;
+    QComboBox* m_xAxis;
+    QToolButton* m_resetZoom;
+};
+
+} // namespace radt
