@@ -22,8 +22,8 @@ struct SeriesStats {
     static constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
     size_t samples = 0; ///< finite values
     double min = NaN, mean = NaN, p50 = NaN, p95 = NaN, max = NaN;
-    double last = NaN;       ///< the last finite value in time order
-    int64_t durationMs = 0;  ///< t.back() - t.front() over all points, NaN or not
+    double last = NaN;      ///< the last finite value in time order
+    int64_t durationMs = 0; ///< t.back() - t.front() over all points, NaN or not
 };
 
 /// Percentiles interpolate linearly between closest ranks (numpy's default). O(n).

@@ -246,8 +246,8 @@ TEST(SeriesPyramid, EmptyAndDegenerateQueries) {
     EXPECT_EQ(p.size(), 3u);
     EXPECT_EQ(p.firstTime(), 10);
     EXPECT_EQ(p.lastTime(), 30);
-    EXPECT_TRUE(query(p, 10, 30, 0).t.empty());   // no columns
-    EXPECT_TRUE(query(p, 30, 10, 100).t.empty());  // reversed range
+    EXPECT_TRUE(query(p, 10, 30, 0).t.empty());     // no columns
+    EXPECT_TRUE(query(p, 30, 10, 100).t.empty());   // reversed range
     EXPECT_TRUE(query(p, 31, 1000, 100).t.empty()); // after the data
     EXPECT_TRUE(query(p, -50, 9, 100).t.empty());   // before the data
     EXPECT_EQ(query(p, 20, 20, 5), (Points{{20}, {2}}));
@@ -334,7 +334,8 @@ TEST(SeriesPyramid, ZoomToFewPointsReturnsThemAll) {
     const SeriesPyramid pyramid(t, v);
     const size_t first = 43210;
     const Points got = query(pyramid, t[first], t[first + 99], 1000);
-    const Points expected{{t.begin() + first, t.begin() + first + 100}, {v.begin() + first, v.begin() + first + 100}};
+    const Points expected{{t.begin() + first, t.begin() + first + 100},
+                          {v.begin() + first, v.begin() + first + 100}};
     EXPECT_EQ(got, expected);
     // Margins that hold no further point change nothing.
     EXPECT_EQ(query(pyramid, t[first] - 24, t[first + 99] + 24, 1000), expected);
@@ -348,8 +349,8 @@ TEST(SeriesPyramid, NaNRunsAndAllNaNRanges) {
         v[i] = double(i % 97);
     }
     std::fill(v.begin() + 1000, v.begin() + 3000, kNaN); // spans whole stored blocks at every level
-    v[1999] = 500;                                         // one finite point inside the run
-    std::fill(v.begin() + 4990, v.end(), kNaN);            // the tail, where blocks are incomplete
+    v[1999] = 500;                                       // one finite point inside the run
+    std::fill(v.begin() + 4990, v.end(), kNaN);          // the tail, where blocks are incomplete
     const SeriesPyramid pyramid(t, v);
     for (int columns : {1, 3, 10, 50, 400}) {
         const Points got = query(pyramid, t.front(), t.back(), columns);
@@ -376,7 +377,8 @@ TEST(SeriesPyramid, TiesAndDuplicateTimes) {
     for (int i = 0; i < 64; ++i)
         t.push_back(kEpoch + i / 8);
     const SeriesPyramid flat(t, v);
-    EXPECT_EQ(query(flat, kEpoch, kEpoch + 7, 4), (Points{{kEpoch, kEpoch + 2, kEpoch + 4, kEpoch + 6}, {3, 3, 3, 3}}));
+    EXPECT_EQ(query(flat, kEpoch, kEpoch + 7, 4),
+              (Points{{kEpoch, kEpoch + 2, kEpoch + 4, kEpoch + 6}, {3, 3, 3, 3}}));
     // Extremes that share a timestamp come back in index order.
     v[20] = -1;
     v[21] = 9;
@@ -389,7 +391,8 @@ TEST(SeriesPyramid, WholeInt64RangeDoesNotOverflow) {
     std::mt19937_64 rng(3);
     const Points data = randomSeries(rng, 10000, 0.01);
     const SeriesPyramid pyramid(data.t, data.v);
-    const Points got = query(pyramid, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), 1000);
+    const Points got =
+        query(pyramid, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), 1000);
     // Every point lands in the same column of so wide a range: the global extremes, nothing else.
     double lo = 1e9, hi = -1e9;
     for (double x : data.v)
