@@ -1,5 +1,6 @@
 // MainWindow end to end on a temporary store, ChartPanel rendering and min/max decimation.
 
+#include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartPanel.h"
 #include "SummaryPanel.h"
@@ -336,4 +337,33 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     menu->actions().front()->setChecked(true);
     EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
     EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50) << "other options stay";
+}
+
+TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
+    m_window->addTreeIndexToBasket(workloadIndex("alpha", "1"));
+    ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
+    BoardPanel* board = m_window->board();
+    ChartCard* first = board->current();
+    ChartCard* second = board->addChart();
+    EXPECT_EQ(board->chartCount(), 2);
+    EXPECT_EQ(board->current(), second);
+    EXPECT_EQ(second->chart()->seriesCount(), 0) << "a new chart waits for its metric";
+    ASSERT_TRUE(m_window->plotMetric("TOP - CPU Utilization"));
+    EXPECT_EQ(second->chart()->metricKey(), "TOP - CPU Utilization");
+    EXPECT_EQ(first->chart()->metricKey(), "PROC - CPU Utilization") << "the first chart keeps its metric";
+    // The summary lists both metrics; a basket change redraws both charts.
+    EXPECT_EQ(m_window->summaryPanel()->model()->rowCount(), 3); // PROC for a and b, TOP for a
+    m_window->addRunsToBasket({uuid("alpha/2/a")});
+    first->chart()->setShowRuns(first->chart()->workloadKeys().front(), true);
+    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{"1 a", "1 b", "2"}));
+    // Clicking back into the first chart selects its metric in the list.
+    board->setCurrent(first);
+    EXPECT_EQ(m_window->metricPicker()->currentKey(), "PROC - CPU Utilization");
+    emit second->removeRequested();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    EXPECT_EQ(board->chartCount(), 1);
+    EXPECT_EQ(board->current(), first);
+    emit first->removeRequested(); // the last chart is cleared, not removed
+    EXPECT_EQ(board->chartCount(), 1);
+    EXPECT_EQ(first->chart()->seriesCount(), 0);
 }

@@ -3,7 +3,9 @@
 #include "ChartPanel.h"
 
 #include <QCheckBox>
+#include <QChartView>
 #include <QComboBox>
+#include <QEvent>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,7 +20,7 @@ namespace radt {
 ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(this)) {
     m_smoothing = new QSlider(Qt::Horizontal, this);
     m_smoothing->setRange(0, 99);
-    m_smoothing->setMinimumWidth(90);
+    m_smoothing->setMinimumWidth(70);
     m_smoothing->setMaximumWidth(160);
     m_smoothing->setToolTip(tr("Smoothing (radT's exponential moving average), 0-99 %"));
     m_smoothingValue = new QLabel(QStringLiteral("0 %"), this);
@@ -29,21 +31,26 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_runs->setPopupMode(QToolButton::InstantPopup);
     m_runs->setMenu(new QMenu(m_runs));
     m_logY = new QCheckBox(tr("Log y"), this);
-    m_mono = new QCheckBox(tr("Monochrome"), this);
+    m_mono = new QCheckBox(tr("Mono"), this);
+    m_mono->setToolTip(tr("Monochrome: black lines told apart by dash patterns, for print"));
     m_width = new QDoubleSpinBox(this);
     m_width->setRange(0.5, 8);
     m_width->setSingleStep(0.5);
-    m_width->setPrefix(tr("width "));
+    m_width->setToolTip(tr("Line width"));
     m_xAxis = new QComboBox(this);
-    m_xAxis->addItem(tr("time since start"));
+    m_xAxis->addItem(tr("time"));
     m_xAxis->addItem(tr("step"));
+    m_xAxis->setToolTip(tr("x axis: time since each run's start, or the logged step"));
     m_resetZoom = new QToolButton(this);
-    m_resetZoom->setText(tr("Reset zoom"));
-    m_resetZoom->setToolTip(tr("Drag across the chart to zoom into a time range"));
+    m_resetZoom->setText(tr("Reset"));
+    m_resetZoom->setToolTip(tr("Reset zoom (drag across the chart to zoom into a range)"));
+    m_remove = new QToolButton(this);
+    m_remove->setText(QStringLiteral("\u2715"));
+    m_remove->setToolTip(tr("Remove this chart from the board"));
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
-    bar->addWidget(new QLabel(tr("Smoothing"), this));
+    bar->addWidget(new QLabel(tr("Smooth"), this));
     bar->addWidget(m_smoothing);
     bar->addWidget(m_smoothingValue);
     bar->addWidget(m_runs);
@@ -53,6 +60,7 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     bar->addWidget(m_xAxis);
     bar->addStretch(1);
     bar->addWidget(m_resetZoom);
+    bar->addWidget(m_remove);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -72,7 +80,22 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     connect(m_resetZoom, &QToolButton::clicked, m_chart, &ChartPanel::resetZoom);
     connect(m_runs->menu(), &QMenu::aboutToShow, this, &ChartCard::rebuildRunsMenu);
     connect(m_chart, &ChartPanel::optionsChanged, this, &ChartCard::syncFromChart);
+    connect(m_remove, &QToolButton::clicked, this, &ChartCard::removeRequested);
+    // A click anywhere in the chart makes it the board's current chart.
+    m_chart->chartView()->viewport()->installEventFilter(this);
     syncFromChart();
+}
+
+bool ChartCard::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::MouseButtonPress)
+        emit activated();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChartCard::setCurrent(bool current) {
+    // A frame around the current chart: the one the metric list plots into.
+    setStyleSheet(current ? QStringLiteral("radt--ChartCard { border: 2px solid palette(highlight); }") : QString());
+    setAttribute(Qt::WA_StyledBackground, true);
 }
 
 void ChartCard::syncFromChart() {

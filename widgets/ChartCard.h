@@ -22,6 +22,16 @@ public:
     ChartPanel* chart() const { return m_chart; }
     QSlider* smoothingSlider() const { return m_smoothing; }
     QToolButton* runsButton() const { return m_runs; }
+    QToolButton* removeButton() const { return m_remove; }
+    /// The board's current chart is framed; the metric list plots into it.
+    void setCurrent(bool current);
+
+signals:
+    void activated();       ///< the user clicked into this chart
+    void removeRequested(); ///< its close button
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void syncFromChart(); ///< the controls follow the chart's options (after plot, legend clicks)
@@ -36,6 +46,7 @@ private:
     QDoubleSpinBox* m_width;
     QComboBox* m_xAxis;
     QToolButton* m_resetZoom;
+    QToolButton* m_remove;
 };
 
 } // namespace radt

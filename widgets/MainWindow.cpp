@@ -3,6 +3,7 @@
 #include "RunReconciler.h"
 
 #include "BasketPanel.h"
+#include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartPanel.h"
 #include "SummaryPanel.h"
@@ -30,6 +31,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace radt {
@@ -54,8 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_proxy->setSourceModel(m_treeModel);
     m_basketPanel = new BasketPanel(m_basket, this);
     m_metrics = new MetricPicker(this);
-    m_chartCard = new ChartCard(this);
-    m_chart = m_chartCard->chart();
+    m_board = new BoardPanel(this);
     m_summary = new SummaryPanel(this);
 
     // Tree on the left; basket and metric list above the chart on the right.
@@ -66,7 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(top);
-    right->addWidget(m_chartCard);
+    right->addWidget(m_board);
     right->addWidget(m_summary);
     right->setStretchFactor(0, 0);
     right->setStretchFactor(1, 1);
@@ -79,7 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
     main->setStretchFactor(0, 0);
     main->setStretchFactor(1, 1);
     main->setChildrenCollapsible(false);
-    main->setSizes({600, 800});
+    main->setSizes({480, 920});
     right->setSizes({240, 460, 140});
     top->setSizes({420, 380});
     setCentralWidget(main);
@@ -89,6 +90,12 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
     connect(m_metrics, &MetricPicker::metricChosen, this, &MainWindow::showMetric);
+    // Selecting another chart selects its metric in the list (an empty chart: none).
+    connect(m_board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
+        const QString key = card->chart()->metricKey();
+        if (!key.isEmpty() && m_metrics->keys().contains(key) && m_metrics->currentKey() != key)
+            m_metrics->setCurrentKey(key);
+    });
     resize(1400, 860);
     updateTitleAndStatus();
 }
@@ -187,7 +194,8 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         m_tree->expandToDepth(0);
         fitColumns();
         m_recent.add(uri);
-        m_chart->clear(m_treeModel->runCount() > 0
+        for (int i = 0; i < m_board->chartCount(); ++i)
+            m_board->chartAt(i)->chart()->clear(m_treeModel->runCount() > 0
                            ? QString()
                            : tr("This store has no runs yet: record one with  radt train.py ..."));
         updateTitleAndStatus();
@@ -297,7 +305,7 @@ bool MainWindow::plotMetric(const QString& key) {
         showMetric(key);
     else
         m_metrics->setCurrentKey(key); // emits metricChosen, which plots
-    return m_chart->metricKey() == key;
+    return chartPanel()->metricKey() == key;
 }
 
 bool MainWindow::plotPreferredMetric() {
@@ -343,24 +351,68 @@ void MainWindow::onBasketChanged() {
 }
 
 void MainWindow::showMetric(const QString& key) {
+    ChartPanel* chart = chartPanel();
     const std::vector<Run> runs = m_basket->runs();
-    if (!m_store || runs.empty() || key.isEmpty())
-        m_summary->setRows({});
     if (!m_store || runs.empty()) {
-        m_chart->clear();
-        return;
+        chart->clear();
+    } else if (key.isEmpty()) {
+        chart->clear(tr("Choose a metric"));
+    } else {
+        try {
+            chart->plot(*m_store, runs, key.toStdString());
+        } catch (const std::exception& e) {
+            chart->clear(tr("Cannot plot %1").arg(key));
+            statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, QString::fromStdString(e.what())));
+        }
     }
-    if (key.isEmpty()) {
-        m_chart->clear(tr("Choose a metric"));
+    refreshOtherCharts();
+    updateSummary();
+}
+
+void MainWindow::refreshOtherCharts() {
+    // The other charts keep their metrics and follow the basket.
+    const std::vector<Run> runs = m_basket->runs();
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        ChartPanel* chart = m_board->chartAt(i)->chart();
+        if (chart == chartPanel() || chart->metricKey().isEmpty())
+            continue;
+        try {
+            if (!m_store || runs.empty())
+                chart->clear();
+            else
+                chart->plot(*m_store, runs, chart->metricKey().toStdString());
+        } catch (const std::exception& e) {
+            chart->clear(tr("Cannot plot %1").arg(chart->metricKey()));
+        }
+    }
+}
+
+void MainWindow::updateSummary() {
+    // One row per run and metric of the board's charts.
+    std::vector<std::string> metrics;
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        const std::string key = m_board->chartAt(i)->chart()->metricKey().toStdString();
+        if (!key.empty() && std::find(metrics.begin(), metrics.end(), key) == metrics.end())
+            metrics.push_back(key);
+    }
+    const std::vector<Run> runs = m_basket->runs();
+    if (!m_store || runs.empty() || metrics.empty()) {
+        m_summary->setRows({});
         return;
     }
     try {
-        m_chart->plot(*m_store, runs, key.toStdString());
-        m_summary->setRows(SummaryPanel::rowsFor(*m_store, runs, {key.toStdString()}, m_experimentNames));
+        m_summary->setRows(SummaryPanel::rowsFor(*m_store, runs, metrics, m_experimentNames));
     } catch (const std::exception& e) {
-        m_chart->clear(tr("Cannot plot %1").arg(key));
-        statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, QString::fromStdString(e.what())));
+        m_summary->setRows({});
     }
+}
+
+ChartPanel* MainWindow::chartPanel() const {
+    return m_board->current()->chart();
+}
+
+ChartCard* MainWindow::chartCard() const {
+    return m_board->current();
 }
 
 void MainWindow::onOpenStoreFile() {

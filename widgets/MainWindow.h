@@ -20,6 +20,7 @@ namespace radt {
 
 class BasketModel;
 class BasketPanel;
+class BoardPanel;
 class ChartCard;
 class ChartPanel;
 class SummaryPanel;
@@ -61,8 +62,10 @@ public:
     bool plotPreferredMetric();
     void expandTree();
 
-    ChartPanel* chartPanel() const { return m_chart; }
-    ChartCard* chartCard() const { return m_chartCard; }
+    /// The board's current chart: the metric list plots into it.
+    ChartPanel* chartPanel() const;
+    ChartCard* chartCard() const;
+    BoardPanel* board() const { return m_board; }
     SummaryPanel* summaryPanel() const { return m_summary; }
     RunTreeModel* runTreeModel() const { return m_treeModel; }
     RunFilterProxy* runFilterProxy() const { return m_proxy; }
@@ -80,6 +83,8 @@ private:
     void addSelectedToBasket();
     void onBasketChanged();
     void showMetric(const QString& key);
+    void refreshOtherCharts();
+    void updateSummary();
     void updateTitleAndStatus();
     void fitColumns();
     QStringList expandedNodes() const;
@@ -95,8 +100,7 @@ private:
     QTreeView* m_tree = nullptr;
     BasketPanel* m_basketPanel = nullptr;
     MetricPicker* m_metrics = nullptr;
-    ChartCard* m_chartCard = nullptr;
-    ChartPanel* m_chart = nullptr; ///< the card's chart
+    BoardPanel* m_board = nullptr;
     SummaryPanel* m_summary = nullptr;
     std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;
