@@ -367,3 +367,41 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     EXPECT_EQ(board->chartCount(), 1);
     EXPECT_EQ(first->chart()->seriesCount(), 0);
 }
+
+TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("live.db");
+    // The collector: another connection, as another process or machine would write.
+    auto collector = openStore(uri, OpenMode::CreateIfMissing);
+    const int64_t start = nowMs() - 60'000;
+    const std::string run = collector->createRun({0, "(0 0) train.py", start, "u", "train.py", RunStatus::Running}).uuid;
+    collector->logParams(run, {{"workload", "0"}, {"letter", "0"}});
+    std::vector<MetricPoint> first;
+    for (int i = 0; i < 10; ++i)
+        first.push_back({"loss", 1.0 / (i + 1), start + i * 1000, i});
+    collector->logMetrics(run, first);
+
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    window.addRunsToBasket({QString::fromStdString(run)});
+    ASSERT_TRUE(window.plotMetric("loss"));
+    EXPECT_EQ(window.chartPanel()->pointCount(0), 10);
+    EXPECT_FALSE(window.pollLiveRuns()) << "nothing new yet";
+
+    collector->logMetrics(run, {{"loss", 0.05, start + 10'000, 10}, {"loss", 0.04, start + 11'000, 11}});
+    EXPECT_TRUE(window.pollLiveRuns());
+    EXPECT_EQ(window.chartPanel()->pointCount(0), 12) << "the new rows, read by polling";
+    EXPECT_EQ(window.chartPanel()->seriesPoints(0).back().x(), 11.0);
+
+    // A zoom the user chose is kept while data arrives.
+    window.chartPanel()->zoomX(2, 5);
+    collector->logMetrics(run, {{"loss", 0.03, start + 12'000, 12}});
+    EXPECT_TRUE(window.pollLiveRuns());
+    EXPECT_TRUE(window.chartPanel()->isZoomed());
+
+    collector->setRunStatus(run, RunStatus::Finished, start + 13'000);
+    EXPECT_TRUE(window.pollLiveRuns());
+    EXPECT_FALSE(window.chartPanel()->hasRunningRuns()) << "a finished run is no longer polled";
+    EXPECT_FALSE(window.pollLiveRuns());
+}

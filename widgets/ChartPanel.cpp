@@ -101,13 +101,46 @@ void ChartPanel::plot(Store& store, const std::vector<Run>& runs, const std::str
         Series series = store.prefersEnvelopes()
                             ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * plotColumns())
                             : store.series(run.uuid, metricKey);
-        if (!series.empty())
+        // A running run stays even before its first sample of this metric: it is followed.
+        if (!series.empty() || run.status == RunStatus::Running)
             data.push_back({run, std::move(series)});
     }
     m_runs = std::move(data);
     m_key = toQString(metricKey);
     m_zoom.reset();
     rebuild();
+}
+
+bool ChartPanel::hasRunningRuns() const {
+    return std::any_of(m_runs.begin(), m_runs.end(),
+                       [](const RunData& r) { return r.run.status == RunStatus::Running; });
+}
+
+bool ChartPanel::pollNewData(Store& store) {
+    if (m_key.isEmpty())
+        return false;
+    bool changed = false;
+    const std::string key = m_key.toStdString();
+    for (RunData& r : m_runs) {
+        if (r.run.status != RunStatus::Running)
+            continue;
+        const int64_t after = r.series.t.empty() ? std::numeric_limits<int64_t>::min() : r.series.t.back() + 1;
+        const Series fresh = store.seriesRange(r.run.uuid, key, after, std::numeric_limits<int64_t>::max());
+        if (!fresh.empty()) {
+            r.series.t.insert(r.series.t.end(), fresh.t.begin(), fresh.t.end());
+            r.series.step.insert(r.series.step.end(), fresh.step.begin(), fresh.step.end());
+            r.series.v.insert(r.series.v.end(), fresh.v.begin(), fresh.v.end());
+            changed = true;
+        }
+        if (auto now = store.run(r.run.uuid); now && now->status != RunStatus::Running) {
+            r.run.status = now->status; // finished: no more polling for it
+            r.run.endTime = now->endTime;
+            changed = true;
+        }
+    }
+    if (changed)
+        rebuild(); // a user's zoom (m_zoom) survives; otherwise the range grows with the data
+    return changed;
 }
 
 void ChartPanel::clear(const QString& hint) {
@@ -222,6 +255,8 @@ void ChartPanel::rebuild() {
         std::vector<std::pair<int64_t, double>> points;
         for (const RunData* r : g.runs) {
             const Series& s = r->series;
+            if (s.empty())
+                continue;
             const int64_t origin = r->run.startTime > 0 ? r->run.startTime : s.t.front();
             for (size_t i = 0; i < s.size(); ++i) {
                 // MLflow stores +-inf as +-DBL_MAX: missing, like NaN, or the y axis collapses.

@@ -53,6 +53,13 @@ public:
     void plot(Store& store, const std::vector<Run>& runs, const std::string& metricKey);
     /// Removes every line and shows `hint` in their place.
     void clear(const QString& hint = QString());
+    /// Follows running runs (recorded by this or another process or machine): reads the rows
+    /// newer than the last one seen, and each run's status. Redraws when something changed,
+    /// keeping a zoom the user chose (otherwise the x range follows the newest data). Returns
+    /// whether anything changed. Throws StoreError.
+    bool pollNewData(Store& store);
+    /// True while any plotted run is RUNNING.
+    bool hasRunningRuns() const;
 
     const ChartOptions& options() const { return m_options; }
     void setOptions(const ChartOptions& options);

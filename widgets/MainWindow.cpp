@@ -96,8 +96,36 @@ MainWindow::MainWindow(QWidget* parent)
         if (!key.isEmpty() && m_metrics->keys().contains(key) && m_metrics->currentKey() != key)
             m_metrics->setCurrentKey(key);
     });
+    // Runs recorded by another process or machine are followed by polling new rows (DESIGN §8).
+    m_liveTimer = new QTimer(this);
+    m_liveTimer->setInterval(1000);
+    connect(m_liveTimer, &QTimer::timeout, this, [this] { pollLiveRuns(); });
+    m_liveTimer->start();
     resize(1400, 860);
     updateTitleAndStatus();
+}
+
+bool MainWindow::pollLiveRuns() {
+    if (!m_store)
+        return false;
+    bool changed = false, finished = false;
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        ChartPanel* chart = m_board->chartAt(i)->chart();
+        if (!chart->hasRunningRuns())
+            continue;
+        try {
+            changed |= chart->pollNewData(*m_store);
+        } catch (const std::exception& e) {
+            statusBar()->showMessage(tr("Cannot follow running runs: %1").arg(QString::fromStdString(e.what())), 5000);
+            return false;
+        }
+        finished |= !chart->hasRunningRuns();
+    }
+    if (changed)
+        updateSummary();
+    if (finished)
+        reload(); // statuses and durations in the tree
+    return changed;
 }
 
 MainWindow::~MainWindow() = default;

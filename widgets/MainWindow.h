@@ -5,6 +5,7 @@
 #include "Store.h"
 
 #include <QMainWindow>
+#include <QTimer>
 #include <QStringList>
 
 #include <map>
@@ -62,6 +63,9 @@ public:
     bool plotPreferredMetric();
     void expandTree();
 
+    /// One round of following running runs in every chart (the 1 s timer calls it).
+    /// Returns whether any chart changed.
+    bool pollLiveRuns();
     /// The board's current chart: the metric list plots into it.
     ChartPanel* chartPanel() const;
     ChartCard* chartCard() const;
@@ -101,6 +105,7 @@ private:
     BasketPanel* m_basketPanel = nullptr;
     MetricPicker* m_metrics = nullptr;
     BoardPanel* m_board = nullptr;
+    QTimer* m_liveTimer = nullptr;
     SummaryPanel* m_summary = nullptr;
     std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;
