@@ -3,6 +3,8 @@
 
 #include "Model.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -40,6 +42,63 @@ inline std::vector<MetricPoint> makeIngestBatch(int64_t& t, int size) {
     for (int i = 0; i < size; ++i, ++t)
         batch.push_back({keys[i % 4], 100.0 + (t % 977) * 0.25, 1700000000000 + t * 25, t / 4});
     return batch;
+}
+
+/// The floor for any series reader: a bare prepared SELECT of one metric's rows, stepped through
+/// in time order as a store would read them.
+class RawSeriesReader {
+public:
+    explicit RawSeriesReader(const std::string& dbPath) {
+        sqlite3_open_v2(dbPath.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr);
+        sqlite3_prepare_v2(m_db,
+                           "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
+                           "ORDER BY timestamp, step",
+                           -1, &m_stmt, nullptr);
+    }
+    ~RawSeriesReader() {
+        sqlite3_finalize(m_stmt);
+        sqlite3_close(m_db);
+    }
+    /// Rows of (run, key); every column is touched so nothing is optimised away.
+    int64_t read(const std::string& runUuid, const char* key) {
+        sqlite3_bind_text(m_stmt, 1, runUuid.c_str(), -1, SQLITE_STATIC);
+        sqlite3_bind_text(m_stmt, 2, key, -1, SQLITE_STATIC);
+        int64_t n = 0;
+        while (sqlite3_step(m_stmt) == SQLITE_ROW) {
+            m_sumT += sqlite3_column_int64(m_stmt, 0) + sqlite3_column_int64(m_stmt, 1) + sqlite3_column_int64(m_stmt, 3);
+            m_sumV += sqlite3_column_double(m_stmt, 2);
+            ++n;
+        }
+        sqlite3_reset(m_stmt);
+        return n;
+    }
+    double checksum() const { return double(m_sumT) + m_sumV; }
+
+private:
+    sqlite3* m_db = nullptr;
+    sqlite3_stmt* m_stmt = nullptr;
+    int64_t m_sumT = 0;
+    double m_sumV = 0;
+};
+
+/// Samples/s of `write` over `batches` fresh batches of `batchSize` per benchmark iteration, from
+/// the best iteration: the least disturbed by other work on a shared machine. `t` numbers the
+/// samples (distinct start values keep variants' rows apart).
+template <typename State, typename Write>
+double bestIngestRate(State& state, int batchSize, int batches, int64_t t, Write write) {
+    double best = 1e9;
+    for (auto _ : state) {
+        std::vector<std::vector<MetricPoint>> fresh;
+        for (int b = 0; b < batches; ++b)
+            fresh.push_back(makeIngestBatch(t, batchSize));
+        const auto start = std::chrono::steady_clock::now();
+        for (const auto& batch : fresh)
+            write(batch);
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    const double rate = double(batchSize) * batches / best;
+    state.counters["samples_per_s"] = rate;
+    return rate;
 }
 
 /// Prints the machine-readable headline line DESIGN §11 asks for.

@@ -92,38 +92,18 @@ void BM_ChartFirstFrame(benchmark::State& state) {
 
 // Baseline B: the same 8M rows stepped through by a bare prepared statement.
 void BM_RawSelect(benchmark::State& state) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(g_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* stmt = nullptr;
-    sqlite3_prepare_v2(
-        db,
-        "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
-        "ORDER BY timestamp, step",
-        -1, &stmt, nullptr);
+    bench::RawSeriesReader reader(g_path);
     double best = 1e9;
     for (auto _ : state) {
-        int64_t n = 0, sumT = 0;
-        double sumV = 0;
+        int64_t n = 0;
         const auto start = std::chrono::steady_clock::now();
-        for (const std::string& uuid : g_uuids) {
-            sqlite3_bind_text(stmt, 1, uuid.c_str(), -1, SQLITE_STATIC);
-            sqlite3_bind_text(stmt, 2, kKey, -1, SQLITE_STATIC);
-            while (sqlite3_step(stmt) == SQLITE_ROW) {
-                sumT += sqlite3_column_int64(stmt, 0) + sqlite3_column_int64(stmt, 1) +
-                        sqlite3_column_int64(stmt, 3);
-                sumV += sqlite3_column_double(stmt, 2);
-                ++n;
-            }
-            sqlite3_reset(stmt);
-        }
+        for (const std::string& uuid : g_uuids)
+            n += reader.read(uuid, kKey);
         best = std::min(best, since(start));
         if (n != int64_t(kRuns) * kPoints)
             state.SkipWithError("wrong point count");
-        benchmark::DoNotOptimize(sumT);
-        benchmark::DoNotOptimize(sumV);
     }
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
+    benchmark::DoNotOptimize(reader.checksum());
     keepBest("raw", best);
 }
 

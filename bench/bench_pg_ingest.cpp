@@ -27,19 +27,8 @@ std::string g_uri, g_db;
 
 void measure(benchmark::State& state, const char* variant,
              const std::function<void(const std::vector<MetricPoint>&)>& write) {
-    int64_t t = variant[0] == 'c' ? 0 : 1'000'000'000; // distinct rows per variant
-    double best = 1e9;
-    for (auto _ : state) {
-        std::vector<std::vector<MetricPoint>> batches;
-        for (int b = 0; b < kBatchesPerIteration; ++b)
-            batches.push_back(bench::makeIngestBatch(t, kBatch));
-        const auto start = std::chrono::steady_clock::now();
-        for (const auto& batch : batches)
-            write(batch);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    g_rate[variant] = double(kBatch) * kBatchesPerIteration / best;
-    state.counters["samples_per_s"] = g_rate[variant];
+    const int64_t first = variant[0] == 'c' ? 0 : 1'000'000'000; // distinct rows per variant
+    g_rate[variant] = bench::bestIngestRate(state, kBatch, kBatchesPerIteration, first, write);
 }
 
 void BM_PostgresStoreCopy(benchmark::State& state) {

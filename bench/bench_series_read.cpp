@@ -53,37 +53,17 @@ void BM_StoreSeries(benchmark::State& state) {
 }
 
 void BM_RawSelect(benchmark::State& state) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(g_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* stmt = nullptr;
-    sqlite3_prepare_v2(
-        db,
-        "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
-        "ORDER BY timestamp, step",
-        -1, &stmt, nullptr);
+    bench::RawSeriesReader reader(g_path);
     double best = 1e9;
     for (auto _ : state) {
         const auto start = std::chrono::steady_clock::now();
-        sqlite3_bind_text(stmt, 1, g_uuid.c_str(), -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 2, "SMI - Power Draw", -1, SQLITE_STATIC);
-        int64_t n = 0, sumT = 0;
-        double sumV = 0;
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            sumT +=
-                sqlite3_column_int64(stmt, 0) + sqlite3_column_int64(stmt, 1) + sqlite3_column_int64(stmt, 3);
-            sumV += sqlite3_column_double(stmt, 2);
-            ++n;
-        }
-        sqlite3_reset(stmt);
+        const int64_t n = reader.read(g_uuid, "SMI - Power Draw");
         best =
             std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         if (n != kPoints)
             state.SkipWithError("wrong point count");
-        benchmark::DoNotOptimize(sumT);
-        benchmark::DoNotOptimize(sumV);
     }
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
+    benchmark::DoNotOptimize(reader.checksum());
     g_seconds["raw"] = g_seconds.count("raw") ? std::min(g_seconds["raw"], best) : best;
 }
 

@@ -21,25 +21,9 @@ constexpr int kBatchesPerIteration = 10; // 100k samples per iteration
 
 std::map<std::string, double> g_rate; // samples/s per variant, from its fastest iteration
 
-// Times `write` over kBatchesPerIteration fresh batches per iteration and records the best
-// iteration: the least disturbed by other work on a shared machine.
 void measure(benchmark::State& state, const char* variant,
              const std::function<void(const std::vector<MetricPoint>&)>& write) {
-    int64_t t = 0;
-    double best = 1e9;
-    for (auto _ : state) {
-        std::vector<std::vector<MetricPoint>> batches;
-        for (int b = 0; b < kBatchesPerIteration; ++b)
-            batches.push_back(bench::makeIngestBatch(t, kBatch));
-        const auto start = std::chrono::steady_clock::now();
-        for (const auto& batch : batches)
-            write(batch);
-        best =
-            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    const double samples = double(kBatch) * kBatchesPerIteration;
-    g_rate[variant] = samples / best;
-    state.counters["samples_per_s"] = samples / best;
+    g_rate[variant] = bench::bestIngestRate(state, kBatch, kBatchesPerIteration, 0, write);
 }
 
 void BM_SqliteStore(benchmark::State& state) {
