@@ -100,6 +100,8 @@ int main(int argc, char* argv[]) {
         window.resize(1400, 860);
         window.show();
         QApplication::processEvents();
+        window.waitForLoads();
+        QApplication::processEvents();
         const QString file = parser.value(kScreenshotOption);
         if (!window.grab().save(file)) {
             std::fprintf(stderr, "radt-explorer: cannot write %s\n", qPrintable(file));

@@ -190,6 +190,27 @@ SeriesPyramid::MinMax SeriesPyramid::minMax(size_t from, size_t to) const {
     return m;
 }
 
+std::optional<std::pair<int64_t, double>> SeriesPyramid::nearest(int64_t t) const {
+    const size_t at = size_t(std::lower_bound(m_t.begin(), m_t.end(), t) - m_t.begin());
+    // The closest finite point on each side; NaNs are gaps, not values.
+    size_t before = at, after = at;
+    while (before > 0 && std::isnan(m_v[before - 1]))
+        --before;
+    while (after < m_t.size() && std::isnan(m_v[after]))
+        ++after;
+    const bool hasBefore = before > 0, hasAfter = after < m_t.size();
+    if (!hasBefore && !hasAfter)
+        return std::nullopt;
+    size_t pick;
+    if (!hasAfter)
+        pick = before - 1;
+    else if (!hasBefore)
+        pick = after;
+    else // compare distances without overflow: both points bracket t
+        pick = uint64_t(t) - uint64_t(m_t[before - 1]) <= uint64_t(m_t[after]) - uint64_t(t) ? before - 1 : after;
+    return std::make_pair(m_t[pick], m_v[pick]);
+}
+
 void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
                           std::vector<double>& outV) const {
     outT.clear();

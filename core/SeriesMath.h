@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace radt {
@@ -51,6 +53,10 @@ public:
     /// exactly. Output: parallel vectors (t, v) sorted by t; both are cleared first.
     void query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
                std::vector<double>& outV) const;
+
+    /// The finite point nearest to t (the earlier one on a tie): what a crosshair at t reads.
+    /// nullopt when the series has no finite value. O(log n) unless NaNs surround t.
+    std::optional<std::pair<int64_t, double>> nearest(int64_t t) const;
 
     /// Appends newer points (live data): t[0] >= lastTime(), t sorted; amortised O(1) per point.
     void append(const std::vector<int64_t>& t, const std::vector<double>& v);

@@ -1,14 +1,20 @@
 // The chart panel on a real store, offscreen, checking what is drawn: radT's series rules,
 // smoothing by radT's formula, legend hiding, log y, monochrome, step axis, and zoom at full
-// resolution with peaks kept (DESIGN §8, §9).
+// resolution with peaks kept (DESIGN §8, §9); beyond radT: wall-clock axis, workload mean with a
+// min–max band, crosshair, tooltip, navigator.
 
+#include "ChartNavigator.h"
 #include "ChartPanel.h"
 #include "SeriesMath.h"
 #include "Store.h"
 #include "TempDir.h"
 
 #include <QChart>
+#include <QChartView>
+#include <QDateTimeAxis>
 #include <QLegend>
+#include <QSignalSpy>
+#include <QTest>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -38,6 +44,8 @@ protected:
             return uuid;
         };
         const std::string a = addRun("1", "a"), b = addRun("1", "b"), big = addRun("2", "a");
+        store->logParams(a, {{"model", "resnet18"}, {"batch-size", "256"}});
+        store->setTags(a, {{"mlflow.source.name", "train.py"}});
         std::vector<MetricPoint> pa, pb;
         for (int i = 0; i < 100; ++i) {
             pa.push_back({"loss", i % 2 ? 10.0 : 0.0, kStart + i * 1000, i});
@@ -177,4 +185,135 @@ TEST_F(ChartPanelTest, ASpikeInAMillionPointsSurvivesAndZoomShowsFullResolution)
     EXPECT_EQ(m_chart.seriesPoints(0).size(), overview.size());
     const QImage image = m_chart.renderToImage(QSize(800, 400));
     EXPECT_EQ(image.size(), QSize(800, 400));
+}
+
+TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
+    plot("1", "loss");
+    m_chart.setAggregate(ChartOptions::Aggregate::MeanBand);
+    ASSERT_EQ(m_chart.seriesNames(), QStringList{"1"}) << "still one series per workload, one legend entry";
+    ASSERT_TRUE(m_chart.hasBand(0));
+    EXPECT_EQ(m_chart.chart()->legend()->markers().size(), 2);
+    m_chart.show();
+    QApplication::processEvents();
+    int visibleMarkers = 0;
+    for (QLegendMarker* m : m_chart.chart()->legend()->markers())
+        visibleMarkers += m->isVisible();
+    EXPECT_EQ(visibleMarkers, 1) << "the band has no legend entry of its own";
+    // Run a: 0, 10, 0, ... at i s; run b: 5 + i at i + 0.5 s. Binned by the 1 s sampling interval.
+    const QVector<QPointF> mean = m_chart.seriesPoints(0);
+    const QVector<QPointF> upper = m_chart.bandPoints(0, true), lower = m_chart.bandPoints(0, false);
+    ASSERT_EQ(mean.size(), 100);
+    ASSERT_EQ(upper.size(), 100);
+    ASSERT_EQ(lower.size(), 100);
+    for (int i = 0; i < 100; ++i) {
+        const double a = i % 2 ? 10.0 : 0.0, b = 5.0 + i;
+        ASSERT_EQ(mean[i].x(), double(i));
+        ASSERT_DOUBLE_EQ(mean[i].y(), (a + b) / 2) << i;
+        ASSERT_EQ(upper[i].y(), std::max(a, b)) << i;
+        ASSERT_EQ(lower[i].y(), std::min(a, b)) << i;
+    }
+    // Smoothing applies to each run before they are combined.
+    m_chart.setSmoothing(50);
+    EXPECT_DOUBLE_EQ(m_chart.seriesPoints(0)[1].y(), ((0.5 * 0 + 0.5 * 10) + (0.5 * 5 + 0.5 * 6)) / 2);
+    // Runs shown one by one have no band; hiding the line hides its band.
+    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
+    EXPECT_FALSE(m_chart.hasBand(0));
+    m_chart.setShowRuns(m_chart.workloadKeys().front(), false);
+    m_chart.setSeriesHidden("1", true);
+    EXPECT_FALSE(m_chart.chart()->series().at(0)->isVisible());
+    m_chart.setAggregate(ChartOptions::Aggregate::Merge);
+    EXPECT_FALSE(m_chart.hasBand(0));
+    EXPECT_EQ(m_chart.pointCount(0), 200);
+}
+
+TEST_F(ChartPanelTest, WallClockAxisShowsTheTimeOfDay) {
+    plot("1", "loss");
+    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
+    m_chart.setXAxis(ChartOptions::XAxis::WallClock);
+    const auto horizontal = m_chart.chart()->axes(Qt::Horizontal);
+    ASSERT_EQ(horizontal.size(), 1);
+    auto* axis = qobject_cast<QDateTimeAxis*>(horizontal.front());
+    ASSERT_NE(axis, nullptr);
+    EXPECT_EQ(m_chart.xAxisTitle(), "wall clock");
+    EXPECT_EQ(m_chart.seriesPoints(1)[7].x(), double(kStart + 7500)) << "ms since the epoch";
+    EXPECT_EQ(axis->min().toMSecsSinceEpoch(), kStart);
+    EXPECT_EQ(axis->max().toMSecsSinceEpoch(), kStart + 99'500);
+    // Zooming works on the time axis too, and a switch of axis drops the zoom.
+    m_chart.zoomX(double(kStart + 10'000), double(kStart + 20'000));
+    EXPECT_EQ(m_chart.seriesPoints(0).size(), 11);
+    m_chart.setXAxis(ChartOptions::XAxis::SinceStart);
+    EXPECT_FALSE(m_chart.isZoomed());
+    EXPECT_EQ(m_chart.seriesPoints(0).size(), 100);
+}
+
+TEST_F(ChartPanelTest, CrosshairReadsEveryVisibleLineAtTheCursor) {
+    plot("1", "loss");
+    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
+    // At 10.2 s: run a's nearest point is 10 s (value 0), run b's is 10.5 s (value 15).
+    const QString text = m_chart.showCrosshairAt(10.2);
+    EXPECT_EQ(text, "time since start (s): 10.2\n1 a: 0\n1 b: 15");
+    EXPECT_EQ(m_chart.crosshairText(), text);
+    m_chart.setSeriesHidden("1 a", true);
+    EXPECT_EQ(m_chart.showCrosshairAt(10.2), "time since start (s): 10.2\n1 b: 15") << "hidden lines are not read";
+    m_chart.hideCrosshair();
+    EXPECT_EQ(m_chart.crosshairText(), "");
+    // The mouse drives it: a move over the plot area shows it, leaving the view hides it.
+    m_chart.show();
+    QApplication::processEvents();
+    const QRectF plotArea = m_chart.chart()->plotArea();
+    const QPoint inView = m_chart.chartView()->mapFromScene(m_chart.chart()->mapToScene(plotArea.center()));
+    QMouseEvent move(QEvent::MouseMove, inView, Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(m_chart.chartView()->viewport(), &move);
+    EXPECT_TRUE(m_chart.crosshairText().contains("1 b: ")) << m_chart.crosshairText().toStdString();
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(m_chart.chartView()->viewport(), &leave);
+    EXPECT_EQ(m_chart.crosshairText(), "");
+}
+
+TEST_F(ChartPanelTest, TooltipDescribesTheRunsOfALine) {
+    plot("1", "loss");
+    const QString tip = m_chart.seriesTooltip(0);
+    for (const radt::Run& r : runsOfWorkload("1"))
+        EXPECT_TRUE(tip.contains(QString::fromStdString(r.uuid))) << "every run of the merged line";
+    EXPECT_TRUE(tip.contains("model: resnet18"));
+    EXPECT_TRUE(tip.contains("source: train.py"));
+    EXPECT_TRUE(tip.contains("params: batch-size=256"));
+    EXPECT_TRUE(tip.contains("<b>1 a</b>"));
+    EXPECT_TRUE(tip.contains("<b>1 b</b>"));
+    EXPECT_TRUE(tip.contains("status: FINISHED"));
+    EXPECT_EQ(m_chart.seriesTooltip(5), "");
+}
+
+TEST_F(ChartPanelTest, TheNavigatorShowsEverythingAndZoomsByDragging) {
+    plot("2", "power");
+    m_chart.show();
+    QApplication::processEvents();
+    ChartNavigator* nav = m_chart.navigator();
+    ASSERT_TRUE(nav->isVisible());
+    EXPECT_EQ(nav->fullFrom(), 0);
+    EXPECT_EQ(nav->fullTo(), 9'999'990);
+    QSignalSpy zoomed(&m_chart, &ChartPanel::userZoomChanged);
+    // Drag across the middle fifth of the overview: the chart zooms to that range.
+    const int y = nav->height() / 2;
+    const int x0 = int(nav->pixelOf(4'000'000)), x1 = int(nav->pixelOf(6'000'000));
+    QTest::mousePress(nav, Qt::LeftButton, Qt::NoModifier, QPoint(x0, y));
+    QTest::mouseMove(nav, QPoint(x1, y));
+    QTest::mouseRelease(nav, Qt::LeftButton, Qt::NoModifier, QPoint(x1, y));
+    ASSERT_TRUE(m_chart.isZoomed());
+    EXPECT_EQ(zoomed.count(), 1);
+    EXPECT_NEAR(double(m_chart.zoomRange()->first), 4e6, 2e4);
+    EXPECT_NEAR(double(m_chart.zoomRange()->second), 6e6, 2e4);
+    EXPECT_EQ(nav->window(), m_chart.zoomRange()) << "the overview marks the window";
+    const auto [from, to] = m_chart.visibleXRange();
+    EXPECT_NEAR(from, 4000, 20);
+    EXPECT_NEAR(to, 6000, 20);
+    // A click moves the window (same width) to where the user clicked.
+    const int64_t width = m_chart.zoomRange()->second - m_chart.zoomRange()->first;
+    QTest::mouseClick(nav, Qt::LeftButton, Qt::NoModifier, QPoint(int(nav->pixelOf(2'000'000)), y));
+    EXPECT_EQ(m_chart.zoomRange()->second - m_chart.zoomRange()->first, width);
+    EXPECT_NEAR(double(m_chart.zoomRange()->first + width / 2), 2e6, 2e4);
+    QTest::mouseDClick(nav, Qt::LeftButton, Qt::NoModifier, QPoint(x0, y));
+    EXPECT_FALSE(m_chart.isZoomed());
+    const QImage image = m_chart.grab().toImage();
+    EXPECT_FALSE(image.isNull());
 }

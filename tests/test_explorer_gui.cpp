@@ -2,6 +2,7 @@
 
 #include "BoardPanel.h"
 #include "ChartCard.h"
+#include "ChartLoader.h"
 #include "ChartPanel.h"
 #include "SummaryPanel.h"
 #include "models/SummaryModel.h"
@@ -20,12 +21,15 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QImage>
 #include <QMenu>
 #include <QSlider>
 #include <QToolButton>
 #include <QSet>
+#include <QSignalSpy>
 
 #include <gtest/gtest.h>
 
@@ -113,9 +117,11 @@ TEST_F(ExplorerGuiTest, OpensTheStore) {
 
 TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     EXPECT_EQ(m_window->addTreeIndexToBasket(workloadIndex("alpha", "1")), 2);
+    m_window->waitForLoads();
     EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("alpha/1/a"), uuid("alpha/1/b")}));
     // No duplicates, whichever way a run comes in again.
     EXPECT_EQ(m_window->addRunsToBasket({uuid("alpha/1/b"), uuid("alpha/1/a")}), 0);
+    m_window->waitForLoads();
     EXPECT_EQ(m_window->basketModel()->rowCount(), 1);
 
     const QStringList keys = m_window->metricKeys();
@@ -124,6 +130,7 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     EXPECT_EQ(m_window->metricPicker()->currentKey(), "PROC - CPU Utilization");
 
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
+    m_window->waitForLoads();
     ChartPanel* chart = m_window->chartPanel();
     // As in radT's front end, the runs of a workload are one series named by the workload...
     EXPECT_EQ(chart->seriesNames(), QStringList{"1"});
@@ -145,13 +152,27 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
 
     // A metric only one run has gives one line.
     ASSERT_TRUE(m_window->plotMetric("loss"));
+    m_window->waitForLoads();
     EXPECT_EQ(chart->seriesNames(), QStringList{"1 b"});
     EXPECT_FALSE(m_window->plotMetric("no such metric"));
+    m_window->waitForLoads();
 }
 
 TEST_F(ExplorerGuiTest, BigSeriesAreDecimatedKeepingPeaks) {
     m_window->addRunsToBasket({uuid("alpha/1/b")});
+    m_window->waitForLoads();
+    // The read happens on the loader's thread: the chart names the metric at once, says it is
+    // loading, and the progress signal counts the runs read.
+    QSignalSpy progress(m_window->loader(), &ChartLoader::progress);
     ASSERT_TRUE(m_window->plotMetric("GPU - Power"));
+    EXPECT_TRUE(m_window->chartPanel()->isLoading());
+    EXPECT_EQ(m_window->chartPanel()->chart()->title(), "Loading GPU - Power…");
+    EXPECT_EQ(m_window->loader()->pending(), 2) << "the chart and the summary";
+    ASSERT_TRUE(m_window->waitForLoads());
+    EXPECT_FALSE(m_window->chartPanel()->isLoading());
+    ASSERT_GE(progress.count(), 1);
+    EXPECT_EQ(progress.last().at(1).toInt(), 1);
+    EXPECT_EQ(progress.last().at(2).toInt(), 1);
     ChartPanel* chart = m_window->chartPanel();
     ASSERT_EQ(chart->seriesCount(), 1);
     EXPECT_LT(chart->pointCount(0), 20000);
@@ -163,8 +184,10 @@ TEST_F(ExplorerGuiTest, BigSeriesAreDecimatedKeepingPeaks) {
 TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
     const RunTreeModel& model = *m_window->runTreeModel();
     EXPECT_EQ(m_window->addTreeIndexToBasket(findChild(model, QModelIndex(), "beta")), 3);
+    m_window->waitForLoads();
     EXPECT_EQ(m_window->basketModel()->rowCount(), 2); // workload 7 and the unsorted bucket
     EXPECT_EQ(m_window->addTreeIndexToBasket(model.indexOfRun(uuid("alpha/2/a"))), 1);
+    m_window->waitForLoads();
     EXPECT_EQ(m_window->basketModel()->rowCount(), 3);
     EXPECT_EQ(m_window->basketModel()->runCount(), 4);
 
@@ -172,6 +195,7 @@ TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
     m_window->basketModel()->removeIndexes({m_window->basketModel()->index(0, 0)});
     EXPECT_EQ(m_window->basketModel()->runCount(), 2);
     m_window->clearBasket();
+    m_window->waitForLoads();
     EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
     EXPECT_TRUE(m_window->metricKeys().isEmpty());
     EXPECT_EQ(m_window->chartPanel()->seriesCount(), 0);
@@ -179,8 +203,10 @@ TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
 
 TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {
     ASSERT_TRUE(m_window->addLatestWorkloadToBasket());
+    m_window->waitForLoads();
     EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("beta/7/a"), uuid("beta/7/b")}));
     ASSERT_TRUE(m_window->plotPreferredMetric());
+    m_window->waitForLoads();
     EXPECT_EQ(m_window->chartPanel()->seriesNames(), QStringList{"7"});
     m_window->reload();
     EXPECT_EQ(m_window->basketRunUuids().size(), 2);
@@ -189,6 +215,7 @@ TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {
 
 TEST_F(ExplorerGuiTest, ABadStoreKeepsThePreviousOneOpen) {
     m_window->addLatestWorkloadToBasket();
+    m_window->waitForLoads();
     const QString title = m_window->windowTitle();
     QString error;
     EXPECT_FALSE(m_window->openStore("postgresql://alice:s3cret@db.example:99999/runs", &error));
@@ -225,6 +252,7 @@ TEST(MetricPicker, PreferredKey) {
 
 TEST_F(ExplorerGuiTest, RenderingAShownChartLeavesItsLayoutAlone) {
     m_window->addLatestWorkloadToBasket();
+    m_window->waitForLoads();
     m_window->show();
     QApplication::processEvents();
     ChartPanel* chart = m_window->chartPanel();
@@ -313,7 +341,9 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
     EXPECT_EQ(window.addRunsToBasket({QString::fromStdString(sample.runs.at("alpha/1/a")),
                                       QString::fromStdString(sample.runs.at("alpha/1/b"))}),
               2);
+    window.waitForLoads();
     ASSERT_TRUE(window.plotMetric(QStringLiteral("PROC - CPU Utilization")));
+    window.waitForLoads();
     window.chartPanel()->setShowRuns(window.chartPanel()->workloadKeys().front(), true);
     ASSERT_EQ(window.chartPanel()->seriesCount(), 2);
     EXPECT_EQ(window.chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
@@ -323,7 +353,9 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
 
 TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     m_window->addTreeIndexToBasket(workloadIndex("alpha", "1"));
+    m_window->waitForLoads();
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
+    m_window->waitForLoads();
     // The summary table lists every run with the metric, whatever the chart merges.
     EXPECT_EQ(m_window->summaryPanel()->model()->rowCount(), 2);
     ChartCard* card = m_window->chartCard();
@@ -332,16 +364,24 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     // The runs menu lists the workload; checking it shows the runs one by one.
     QMenu* menu = card->runsButton()->menu();
     emit menu->aboutToShow();
-    ASSERT_EQ(menu->actions().size(), 1);
+    ASSERT_EQ(menu->actions().size(), 3); // the workload, a separator, the band
     EXPECT_EQ(menu->actions().front()->text(), "Workload 1: individual runs");
+    menu->actions().back()->setChecked(true);
+    EXPECT_TRUE(m_window->chartPanel()->hasBand(0)) << "merged runs drawn as mean and band";
+    emit menu->aboutToShow();
+    EXPECT_TRUE(menu->actions().back()->isChecked());
     menu->actions().front()->setChecked(true);
     EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
     EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50) << "other options stay";
+    card->xAxisBox()->setCurrentIndex(2);
+    EXPECT_EQ(m_window->chartPanel()->xAxisTitle(), "wall clock");
 }
 
 TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     m_window->addTreeIndexToBasket(workloadIndex("alpha", "1"));
+    m_window->waitForLoads();
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
+    m_window->waitForLoads();
     BoardPanel* board = m_window->board();
     ChartCard* first = board->current();
     ChartCard* second = board->addChart();
@@ -349,11 +389,13 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     EXPECT_EQ(board->current(), second);
     EXPECT_EQ(second->chart()->seriesCount(), 0) << "a new chart waits for its metric";
     ASSERT_TRUE(m_window->plotMetric("TOP - CPU Utilization"));
+    m_window->waitForLoads();
     EXPECT_EQ(second->chart()->metricKey(), "TOP - CPU Utilization");
     EXPECT_EQ(first->chart()->metricKey(), "PROC - CPU Utilization") << "the first chart keeps its metric";
     // The summary lists both metrics; a basket change redraws both charts.
     EXPECT_EQ(m_window->summaryPanel()->model()->rowCount(), 3); // PROC for a and b, TOP for a
     m_window->addRunsToBasket({uuid("alpha/2/a")});
+    m_window->waitForLoads();
     first->chart()->setShowRuns(first->chart()->workloadKeys().front(), true);
     EXPECT_EQ(first->chart()->seriesNames(), (QStringList{"1 a", "1 b", "2"}));
     // Clicking back into the first chart selects its metric in the list.
@@ -366,6 +408,31 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     emit first->removeRequested(); // the last chart is cleared, not removed
     EXPECT_EQ(board->chartCount(), 1);
     EXPECT_EQ(first->chart()->seriesCount(), 0);
+}
+
+TEST_F(ExplorerGuiTest, LinkedChartsZoomTogether) {
+    m_window->addTreeIndexToBasket(workloadIndex("alpha", "1"));
+    m_window->waitForLoads();
+    ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
+    m_window->waitForLoads();
+    BoardPanel* board = m_window->board();
+    ChartCard* first = board->current();
+    ChartCard* second = board->addChart();
+    ASSERT_TRUE(m_window->plotMetric("TOP - CPU Utilization"));
+    m_window->waitForLoads();
+    first->chart()->zoomX(10, 20);
+    EXPECT_FALSE(second->chart()->isZoomed()) << "not linked yet";
+    board->linkZoomBox()->setChecked(true);
+    EXPECT_EQ(second->chart()->zoomRange(), first->chart()->zoomRange()) << "linking starts from the current chart";
+    second->chart()->zoomX(30, 60);
+    EXPECT_EQ(first->chart()->zoomRange(), (std::make_pair(int64_t(30000), int64_t(60000))));
+    EXPECT_EQ(first->chart()->visibleXRange(), (std::make_pair(30.0, 60.0)));
+    first->chart()->resetZoom();
+    EXPECT_FALSE(second->chart()->isZoomed());
+    // Charts on another kind of x axis are left alone: seconds are not steps.
+    second->chart()->setXAxis(ChartOptions::XAxis::Step);
+    first->chart()->zoomX(5, 8);
+    EXPECT_FALSE(second->chart()->isZoomed());
 }
 
 TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
@@ -385,7 +452,9 @@ TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
     window.addRunsToBasket({QString::fromStdString(run)});
+    window.waitForLoads();
     ASSERT_TRUE(window.plotMetric("loss"));
+    window.waitForLoads();
     EXPECT_EQ(window.chartPanel()->pointCount(0), 10);
     EXPECT_FALSE(window.pollLiveRuns()) << "nothing new yet";
 

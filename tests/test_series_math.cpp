@@ -438,3 +438,16 @@ TEST(SeriesPyramid, AppendEqualsBuildingAtOnce) {
     EXPECT_EQ(p.size(), 4u);
     EXPECT_EQ(p.lastTime(), 30);
 }
+
+TEST(SeriesPyramid, NearestPointForTheCrosshair) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    SeriesPyramid p({0, 10, 20, 30, 40}, {1.0, nan, 3.0, nan, 5.0});
+    EXPECT_EQ(p.nearest(-100), std::make_pair(int64_t(0), 1.0));
+    EXPECT_EQ(p.nearest(9), std::make_pair(int64_t(0), 1.0)); // 10 is NaN: 0 and 20 bracket it
+    EXPECT_EQ(p.nearest(11), std::make_pair(int64_t(20), 3.0));
+    EXPECT_EQ(p.nearest(30), std::make_pair(int64_t(20), 3.0)); // a tie goes to the earlier point
+    EXPECT_EQ(p.nearest(31), std::make_pair(int64_t(40), 5.0));
+    EXPECT_EQ(p.nearest(1000), std::make_pair(int64_t(40), 5.0));
+    EXPECT_FALSE(SeriesPyramid({1, 2}, {nan, nan}).nearest(1));
+    EXPECT_FALSE(SeriesPyramid().nearest(0));
+}

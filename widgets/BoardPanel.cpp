@@ -3,6 +3,7 @@
 #include "ChartCard.h"
 #include "ChartPanel.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -20,6 +21,9 @@ BoardPanel::BoardPanel(QWidget* parent) : QWidget(parent) {
     bar->setContentsMargins(4, 2, 4, 2);
     bar->addWidget(new QLabel(tr("Board"), this));
     bar->addStretch(1);
+    m_linkZoom = new QCheckBox(tr("Link x zoom"), this);
+    m_linkZoom->setToolTip(tr("Zooming one chart zooms every chart with the same x axis"));
+    bar->addWidget(m_linkZoom);
     bar->addWidget(add);
 
     auto* content = new QWidget;
@@ -37,6 +41,10 @@ BoardPanel::BoardPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(bar);
     layout->addWidget(scroll, 1);
     connect(add, &QPushButton::clicked, this, [this] { addChart(); });
+    connect(m_linkZoom, &QCheckBox::toggled, this, [this](bool on) {
+        if (on && m_current) // linking starts from what the current chart shows
+            propagateZoom(m_current);
+    });
     addChart();
 }
 
@@ -50,6 +58,7 @@ ChartCard* BoardPanel::addChart() {
     m_cards.push_back(card);
     connect(card, &ChartCard::activated, this, [this, card] { setCurrent(card); });
     connect(card, &ChartCard::removeRequested, this, [this, card] { removeChart(card); });
+    connect(card->chart(), &ChartPanel::userZoomChanged, this, [this, card] { propagateZoom(card); });
     emit chartAdded(card);
     setCurrent(card);
     return card;
@@ -81,6 +90,23 @@ void BoardPanel::setCurrent(ChartCard* card) {
     for (ChartCard* c : m_cards)
         c->setCurrent(c == card);
     emit currentChanged(card);
+}
+
+void BoardPanel::setZoomLinked(bool linked) {
+    m_linkZoom->setChecked(linked);
+}
+
+bool BoardPanel::zoomLinked() const {
+    return m_linkZoom->isChecked();
+}
+
+void BoardPanel::propagateZoom(ChartCard* from) {
+    if (!zoomLinked())
+        return;
+    const ChartPanel* source = from->chart();
+    for (ChartCard* card : m_cards)
+        if (card != from)
+            card->chart()->applyLinkedZoom(source->options().xAxis, source->zoomRange());
 }
 
 } // namespace radt

@@ -1,11 +1,13 @@
 #pragma once
 // The board (DESIGN §9): many charts, each one metric over the basket's runs. One chart is the
-// current one; the metric list plots into it. Charts are added and removed by the user.
+// current one; the metric list plots into it. Charts are added and removed by the user, and
+// their x zoom may be linked.
 
 #include <QWidget>
 
 #include <vector>
 
+class QCheckBox;
 class QVBoxLayout;
 
 namespace radt {
@@ -25,13 +27,20 @@ public:
     ChartCard* chartAt(int i) const { return m_cards.at(static_cast<size_t>(i)); }
     ChartCard* current() const { return m_current; }
     void setCurrent(ChartCard* card);
+    /// Linked x zoom: zooming one chart zooms every chart with the same kind of x axis.
+    void setZoomLinked(bool linked);
+    bool zoomLinked() const;
+    QCheckBox* linkZoomBox() const { return m_linkZoom; }
 
 signals:
     void currentChanged(ChartCard* card);
     void chartAdded(ChartCard* card);
 
 private:
+    void propagateZoom(ChartCard* from);
+
     QVBoxLayout* m_list;
+    QCheckBox* m_linkZoom;
     std::vector<ChartCard*> m_cards;
     ChartCard* m_current = nullptr;
 };

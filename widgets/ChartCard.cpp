@@ -27,7 +27,7 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_smoothingValue->setMinimumWidth(36);
     m_runs = new QToolButton(this);
     m_runs->setText(tr("Runs"));
-    m_runs->setToolTip(tr("Show a workload's runs one by one instead of merged"));
+    m_runs->setToolTip(tr("Show a workload's runs one by one instead of merged, or merged as their mean with a band"));
     m_runs->setPopupMode(QToolButton::InstantPopup);
     m_runs->setMenu(new QMenu(m_runs));
     m_logY = new QCheckBox(tr("Log y"), this);
@@ -40,7 +40,8 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_xAxis = new QComboBox(this);
     m_xAxis->addItem(tr("time"));
     m_xAxis->addItem(tr("step"));
-    m_xAxis->setToolTip(tr("x axis: time since each run's start, or the logged step"));
+    m_xAxis->addItem(tr("wall clock"));
+    m_xAxis->setToolTip(tr("x axis: time since each run's start, the logged step, or the time of day"));
     m_resetZoom = new QToolButton(this);
     m_resetZoom->setText(tr("Reset"));
     m_resetZoom->setToolTip(tr("Reset zoom (drag across the chart to zoom into a range)"));
@@ -75,7 +76,9 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     connect(m_mono, &QCheckBox::toggled, m_chart, &ChartPanel::setMonochrome);
     connect(m_width, qOverload<double>(&QDoubleSpinBox::valueChanged), m_chart, &ChartPanel::setLineWidth);
     connect(m_xAxis, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        m_chart->setXAxis(i == 1 ? ChartOptions::XAxis::Step : ChartOptions::XAxis::SinceStart);
+        m_chart->setXAxis(i == 1   ? ChartOptions::XAxis::Step
+                          : i == 2 ? ChartOptions::XAxis::WallClock
+                                   : ChartOptions::XAxis::SinceStart);
     });
     connect(m_resetZoom, &QToolButton::clicked, m_chart, &ChartPanel::resetZoom);
     connect(m_runs->menu(), &QMenu::aboutToShow, this, &ChartCard::rebuildRunsMenu);
@@ -106,7 +109,7 @@ void ChartCard::syncFromChart() {
     m_logY->setChecked(o.logY);
     m_mono->setChecked(o.monochrome);
     m_width->setValue(o.lineWidth);
-    m_xAxis->setCurrentIndex(o.xAxis == ChartOptions::XAxis::Step ? 1 : 0);
+    m_xAxis->setCurrentIndex(o.xAxis == ChartOptions::XAxis::Step ? 1 : o.xAxis == ChartOptions::XAxis::WallClock ? 2 : 0);
 }
 
 void ChartCard::rebuildRunsMenu() {
@@ -122,6 +125,13 @@ void ChartCard::rebuildRunsMenu() {
         action->setChecked(m_chart->options().shownRuns.count(key) > 0);
         connect(action, &QAction::toggled, this, [this, key](bool on) { m_chart->setShowRuns(key, on); });
     }
+    menu->addSeparator();
+    QAction* band = menu->addAction(tr("Merged workloads as mean with min–max band"));
+    band->setCheckable(true);
+    band->setChecked(m_chart->options().aggregate == ChartOptions::Aggregate::MeanBand);
+    connect(band, &QAction::toggled, this, [this](bool on) {
+        m_chart->setAggregate(on ? ChartOptions::Aggregate::MeanBand : ChartOptions::Aggregate::Merge);
+    });
 }
 
 } // namespace radt

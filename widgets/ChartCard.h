@@ -23,6 +23,7 @@ public:
     QSlider* smoothingSlider() const { return m_smoothing; }
     QToolButton* runsButton() const { return m_runs; }
     QToolButton* removeButton() const { return m_remove; }
+    QComboBox* xAxisBox() const { return m_xAxis; }
     /// The board's current chart is framed; the metric list plots into it.
     void setCurrent(bool current);
 

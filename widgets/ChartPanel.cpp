@@ -1,15 +1,24 @@
 #include "ChartPanel.h"
 
+#include "ChartNavigator.h"
 #include "Formatting.h"
 #include "Store.h"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
+#include <QDateTime>
+#include <QDateTimeAxis>
 #include <QGraphicsLayout>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -26,13 +35,6 @@ namespace radt {
 
 namespace {
 
-QString workloadKeyOf(const Run& run) {
-    // Runs without a workload are their own group: nothing to merge them with.
-    if (run.workload().empty())
-        return QStringLiteral("run:") + toQString(run.uuid);
-    return QString::number(run.experimentId) + QLatin1Char('-') + toQString(run.workload());
-}
-
 // Tableau's ten categorical colours: distinct on screen and in print.
 const QRgb kPalette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
                          0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
@@ -43,8 +45,8 @@ const Qt::PenStyle kMonochromeStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLi
 } // namespace
 
 ChartPanel::ChartPanel(QWidget* parent)
-    : QWidget(parent), m_chart(new QChart), m_x(new QValueAxis(this)), m_y(new QValueAxis(this)),
-      m_logY(new QLogValueAxis(this)) {
+    : QWidget(parent), m_chart(new QChart), m_x(new QValueAxis(this)), m_xTime(new QDateTimeAxis(this)),
+      m_y(new QValueAxis(this)), m_logY(new QLogValueAxis(this)) {
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->setVisible(true);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
@@ -53,6 +55,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_chart->setBackgroundRoundness(0);
 
     m_x->setLabelFormat(QStringLiteral("%g"));
+    m_xTime->setFormat(QStringLiteral("HH:mm:ss"));
+    m_xTime->setTitleText(tr("wall clock"));
     m_y->setLabelFormat(QStringLiteral("%g"));
     m_logY->setLabelFormat(QStringLiteral("%g"));
     m_logY->setBase(10);
@@ -63,17 +67,42 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_view->setRenderHint(QPainter::Antialiasing, true);
     m_view->setMinimumSize(320, 240);
     m_view->setRubberBand(QChartView::HorizontalRubberBand);
+    m_view->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
+    m_navigator = new ChartNavigator(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(2);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_navigator);
+    connect(m_navigator, &ChartNavigator::windowChosen, this,
+            [this](int64_t from, int64_t to) { setUserZoom(std::make_pair(from, to)); });
+    connect(m_navigator, &ChartNavigator::resetRequested, this, [this] { resetZoom(); });
+
+    // The crosshair: a vertical line and a box listing each line's value, drawn over the plot.
+    m_crosshairLine = new QGraphicsLineItem(m_chart);
+    m_crosshairLine->setPen(QPen(QColor(80, 80, 80, 160), 1, Qt::DashLine));
+    m_crosshairBox = new QGraphicsRectItem(m_chart);
+    m_crosshairBox->setBrush(QColor(255, 255, 255, 225));
+    m_crosshairBox->setPen(QPen(QColor(160, 160, 160)));
+    m_crosshairLabel = new QGraphicsSimpleTextItem(m_crosshairBox);
+    for (QGraphicsItem* item : {static_cast<QGraphicsItem*>(m_crosshairLine), static_cast<QGraphicsItem*>(m_crosshairBox)}) {
+        item->setZValue(1000);
+        item->hide();
+    }
 
     // The rubber band (and right-click zoom out) move the x axis: fetch that range at full
     // resolution, once the user has stopped (~40 ms), not on every intermediate step.
-    connect(m_x, &QValueAxis::rangeChanged, this, [this](qreal min, qreal max) {
+    auto onAxisMoved = [this](double min, double max) {
         if (m_updatingAxes || m_lines.empty())
             return;
         m_zoom = std::make_pair(fromAxis(min), fromAxis(max));
         m_requeryTimer.start();
+        emit userZoomChanged();
+    };
+    connect(m_x, &QValueAxis::rangeChanged, this, onAxisMoved);
+    connect(m_xTime, &QDateTimeAxis::rangeChanged, this, [onAxisMoved](const QDateTime& min, const QDateTime& max) {
+        onAxisMoved(double(min.toMSecsSinceEpoch()), double(max.toMSecsSinceEpoch()));
     });
     m_requeryTimer.setSingleShot(true);
     m_requeryTimer.setInterval(40);
@@ -83,45 +112,54 @@ ChartPanel::ChartPanel(QWidget* parent)
 
 ChartPanel::~ChartPanel() = default;
 
-QString ChartPanel::seriesLabel(const Run& run) {
-    if (run.workload().empty())
-        return run.name.empty() ? toQString(run.uuid.substr(0, 8)) : toQString(run.name);
-    QString label = toQString(run.workload());
-    if (!run.letter().empty())
-        label += QLatin1Char(' ') + toQString(run.letter());
-    return label;
+std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<Run>& runs, const std::string& metricKey,
+                                               int columns, const std::function<void(size_t, size_t)>& progress) {
+    std::vector<ChartRunData> data;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const Run& run = runs[i];
+        // A server store reduces large series where they are (DESIGN §8); generous resolution,
+        // so a wider window or a moderate zoom still has real points.
+        Series series = store.prefersEnvelopes() ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns)
+                                                 : store.series(run.uuid, metricKey);
+        // A running run stays even before its first sample of this metric: it is followed.
+        if (!series.empty() || run.status == RunStatus::Running)
+            data.push_back({run, std::move(series)});
+        if (progress)
+            progress(i + 1, runs.size());
+    }
+    return data;
 }
 
 void ChartPanel::plot(Store& store, const std::vector<Run>& runs, const std::string& metricKey) {
     // Read everything first so that a store error leaves the chart as it was.
-    std::vector<RunData> data;
-    for (const Run& run : runs) {
-        // A server store reduces large series where they are (DESIGN §8); generous resolution,
-        // so a wider window or a moderate zoom still has real points.
-        Series series = store.prefersEnvelopes()
-                            ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * plotColumns())
-                            : store.series(run.uuid, metricKey);
-        // A running run stays even before its first sample of this metric: it is followed.
-        if (!series.empty() || run.status == RunStatus::Running)
-            data.push_back({run, std::move(series)});
-    }
-    m_runs = std::move(data);
-    m_key = toQString(metricKey);
+    setData(loadRuns(store, runs, metricKey, plotColumns()), toQString(metricKey));
+}
+
+void ChartPanel::setLoading(const QString& metricKey) {
+    m_loading = true;
+    m_key = metricKey;
+    m_chart->setTitle(tr("Loading %1…").arg(metricKey));
+}
+
+void ChartPanel::setData(std::vector<ChartRunData> runs, const QString& metricKey) {
+    m_loading = false;
+    m_runs = std::move(runs);
+    m_key = metricKey;
     m_zoom.reset();
     rebuild();
 }
 
 bool ChartPanel::hasRunningRuns() const {
     return std::any_of(m_runs.begin(), m_runs.end(),
-                       [](const RunData& r) { return r.run.status == RunStatus::Running; });
+                       [](const ChartRunData& r) { return r.run.status == RunStatus::Running; });
 }
 
 bool ChartPanel::pollNewData(Store& store) {
-    if (m_key.isEmpty())
+    if (m_key.isEmpty() || m_loading) // the load on its way has the newest rows
         return false;
     bool changed = false;
     const std::string key = m_key.toStdString();
-    for (RunData& r : m_runs) {
+    for (ChartRunData& r : m_runs) {
         if (r.run.status != RunStatus::Running)
             continue;
         const int64_t after = r.series.t.empty() ? std::numeric_limits<int64_t>::min() : r.series.t.back() + 1;
@@ -144,6 +182,7 @@ bool ChartPanel::pollNewData(Store& store) {
 }
 
 void ChartPanel::clear(const QString& hint) {
+    m_loading = false;
     m_runs.clear();
     m_key.clear();
     m_zoom.reset();
@@ -152,6 +191,8 @@ void ChartPanel::clear(const QString& hint) {
 }
 
 void ChartPanel::setOptions(const ChartOptions& options) {
+    if (options.xAxis != m_options.xAxis)
+        m_zoom.reset(); // a time range means nothing in steps
     m_options = options;
     m_options.smoothing = std::clamp(m_options.smoothing, 0, 99);
     rebuild();
@@ -185,7 +226,12 @@ void ChartPanel::setLineWidth(double width) {
 void ChartPanel::setXAxis(ChartOptions::XAxis axis) {
     ChartOptions o = m_options;
     o.xAxis = axis;
-    m_zoom.reset(); // a time range means nothing in steps
+    setOptions(o);
+}
+
+void ChartPanel::setAggregate(ChartOptions::Aggregate aggregate) {
+    ChartOptions o = m_options;
+    o.aggregate = aggregate;
     setOptions(o);
 }
 
@@ -209,7 +255,7 @@ void ChartPanel::setSeriesHidden(const QString& name, bool hidden) {
 
 QStringList ChartPanel::workloadKeys() const {
     std::set<QString> keys;
-    for (const RunData& r : m_runs)
+    for (const ChartRunData& r : m_runs)
         if (!r.run.workload().empty())
             keys.insert(workloadKeyOf(r.run));
     return QStringList(keys.begin(), keys.end());
@@ -223,114 +269,90 @@ int64_t ChartPanel::fromAxis(double x) const {
     return static_cast<int64_t>(std::llround(m_options.xAxis == ChartOptions::XAxis::SinceStart ? x * 1000.0 : x));
 }
 
-void ChartPanel::rebuild() {
-    // Group the runs into lines: one per workload, or per run where shown individually.
-    struct Group {
-        QString name;
-        QString workloadKey;
-        std::vector<const RunData*> runs;
-    };
-    std::vector<Group> groups;
-    std::map<QString, size_t> byKey;
-    for (const RunData& r : m_runs) {
-        const QString key = workloadKeyOf(r.run);
-        const bool merged = !r.run.workload().empty() && !m_options.shownRuns.count(key);
-        const QString groupKey = merged ? key : key + QLatin1Char('/') + toQString(r.run.uuid);
-        auto it = byKey.find(groupKey);
-        if (it == byKey.end()) {
-            it = byKey.emplace(groupKey, groups.size()).first;
-            groups.push_back({merged ? toQString(r.run.workload()) : seriesLabel(r.run), key, {}});
-        }
-        groups[it->second].runs.push_back(&r);
-    }
-    // Two groups named alike (the same workload id in two experiments) must stay apart.
-    std::map<QString, int> uses;
-    for (const Group& g : groups)
-        ++uses[g.name];
+QAbstractAxis* ChartPanel::xAxisObject() const {
+    return m_options.xAxis == ChartOptions::XAxis::WallClock ? static_cast<QAbstractAxis*>(m_xTime) : m_x;
+}
 
-    m_lines.clear();
-    const bool bySteps = m_options.xAxis == ChartOptions::XAxis::Step;
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-        const Group& g = groups[gi];
-        std::vector<std::pair<int64_t, double>> points;
-        for (const RunData* r : g.runs) {
-            const Series& s = r->series;
-            if (s.empty())
-                continue;
-            const int64_t origin = r->run.startTime > 0 ? r->run.startTime : s.t.front();
-            for (size_t i = 0; i < s.size(); ++i) {
-                // MLflow stores +-inf as +-DBL_MAX: missing, like NaN, or the y axis collapses.
-                if (!std::isfinite(s.v[i]) || std::fabs(s.v[i]) >= DBL_MAX)
-                    continue;
-                points.emplace_back(bySteps ? s.step[i] : s.t[i] - origin, s.v[i]);
-            }
-        }
-        std::stable_sort(points.begin(), points.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::vector<int64_t> x;
-        std::vector<double> y;
-        x.reserve(points.size());
-        y.reserve(points.size());
-        for (const auto& [px, py] : points) {
-            x.push_back(px);
-            y.push_back(py);
-        }
-        // Smoothing runs on full resolution, before any decimation (DESIGN §8).
-        y = emaSmooth(y, m_options.smoothing);
-        if (m_options.logY) { // a log axis has no place for zero or negative values
-            size_t kept = 0;
-            for (size_t i = 0; i < y.size(); ++i)
-                if (y[i] > 0) {
-                    x[kept] = x[i];
-                    y[kept++] = y[i];
-                }
-            x.resize(kept);
-            y.resize(kept);
-        }
-        if (x.empty())
-            continue;
-        QString name = g.name;
-        if (uses[name] > 1)
-            name += QStringLiteral(" #%1").arg(gi + 1);
-        m_lines.push_back({name, g.workloadKey, SeriesPyramid(std::move(x), std::move(y))});
+QString ChartPanel::xAxisTitle() const {
+    switch (m_options.xAxis) {
+    case ChartOptions::XAxis::Step: return tr("step");
+    case ChartOptions::XAxis::WallClock: return tr("wall clock");
+    case ChartOptions::XAxis::SinceStart: break;
     }
+    return tr("time since start (s)");
+}
+
+QColor ChartPanel::lineColour(size_t line) const {
+    return m_options.monochrome ? QColor(Qt::black) : QColor(kPalette[line % 10]);
+}
+
+void ChartPanel::rebuild() {
+    m_lines = buildChartLines(m_runs, m_options);
 
     // Adding and attaching series makes QtCharts re-range the axes: that is not the user zooming.
     m_updatingAxes = true;
     m_chart->removeAllSeries();
     m_series.clear();
-    for (QAbstractAxis* axis : m_chart->axes(Qt::Vertical))
+    m_bands.clear();
+    for (QAbstractAxis* axis : m_chart->axes())
         m_chart->removeAxis(axis);
+    QAbstractAxis* xAxis = xAxisObject();
     QAbstractAxis* yAxis = m_options.logY ? static_cast<QAbstractAxis*>(m_logY) : m_y;
+    m_chart->addAxis(xAxis, Qt::AlignBottom);
     m_chart->addAxis(yAxis, Qt::AlignLeft);
-    for (const Line& line : m_lines) {
+    // Bands first, so that every line is drawn over every band.
+    for (const ChartLine& line : m_lines) {
+        QAreaSeries* band = nullptr;
+        if (line.bandLow) {
+            band = new QAreaSeries; // the band owns its edges (QAreaSeries itself does not)
+            band->setUpperSeries(new QLineSeries(band));
+            band->setLowerSeries(new QLineSeries(band));
+            band->setName(line.name + tr(" (min–max)"));
+            m_chart->addSeries(band);
+            band->attachAxis(xAxis);
+            band->attachAxis(yAxis);
+        }
+        m_bands.push_back(band);
+    }
+    for (size_t i = 0; i < m_lines.size(); ++i) {
         auto* series = new QLineSeries;
-        series->setName(line.name);
+        series->setName(m_lines[i].name);
         m_chart->addSeries(series);
-        series->attachAxis(m_x);
+        series->attachAxis(xAxis);
         series->attachAxis(yAxis);
         m_series.push_back(series);
+        connect(series, &QLineSeries::hovered, this, [this, i](const QPointF&, bool state) {
+            if (state)
+                QToolTip::showText(QCursor::pos(), seriesTooltip(int(i)), m_view);
+        });
     }
-    // Legend clicks hide and show a series; the marker stays, dimmed, to bring it back.
+    // Legend clicks hide and show a series; the marker stays, dimmed, to bring it back. Bands
+    // have no marker of their own: they follow their line.
     for (QLegendMarker* marker : m_chart->legend()->markers()) {
+        if (qobject_cast<QAreaSeries*>(marker->series())) {
+            marker->setVisible(false);
+            continue;
+        }
         connect(marker, &QLegendMarker::clicked, this, [this, marker] {
             const QString name = marker->series()->name();
             setSeriesHidden(name, !m_options.hiddenSeries.count(name));
         });
     }
     m_updatingAxes = false;
-    m_x->setTitleText(bySteps ? tr("step") : tr("time since start (s)"));
+    m_x->setTitleText(xAxisTitle());
     m_chart->setTitle(m_lines.empty() && !m_key.isEmpty() ? tr("No data for \"%1\" in the basket's runs").arg(m_key)
                                                           : QString());
+    hideCrosshair();
     styleSeries();
     requery();
+    updateNavigator();
 }
 
 void ChartPanel::styleSeries() {
     const auto markers = m_chart->legend()->markers();
     for (size_t i = 0; i < m_series.size(); ++i) {
         QLineSeries* series = m_series[i];
-        QColor colour = m_options.monochrome ? QColor(Qt::black) : QColor(kPalette[i % 10]);
+        const QColor colour = lineColour(i);
         const bool hidden = m_options.hiddenSeries.count(series->name()) > 0;
         // A hidden series is drawn transparent rather than setVisible(false): QtCharts would
         // drop its legend marker too, and the marker is how the user brings it back.
@@ -341,6 +363,13 @@ void ChartPanel::styleSeries() {
         pen.setStyle(m_options.monochrome ? kMonochromeStyles[i % 5] : Qt::SolidLine);
         pen.setWidthF(m_options.lineWidth);
         series->setPen(pen);
+        if (QAreaSeries* band = m_bands[i]) {
+            QColor fill = m_options.monochrome ? QColor(Qt::gray) : colour;
+            fill.setAlphaF(0.22);
+            band->setBrush(fill);
+            band->setPen(Qt::NoPen);
+            band->setVisible(!hidden);
+        }
         for (QLegendMarker* marker : markers)
             if (marker->series() == series) {
                 QColor faded = colour;
@@ -351,19 +380,21 @@ void ChartPanel::styleSeries() {
                 marker->setLabelBrush(label);
             }
     }
+    updateNavigator();
 }
 
 void ChartPanel::requery() {
     const bool hasData = !m_lines.empty();
-    m_x->setVisible(hasData);
+    xAxisObject()->setVisible(hasData);
     (m_options.logY ? static_cast<QAbstractAxis*>(m_logY) : m_y)->setVisible(hasData);
     m_chart->legend()->setVisible(hasData);
+    m_navigator->setVisible(hasData);
     m_y->setTitleText(m_key);
     m_logY->setTitleText(m_key);
     if (!hasData)
         return;
     int64_t from = std::numeric_limits<int64_t>::max(), to = std::numeric_limits<int64_t>::min();
-    for (const Line& line : m_lines) {
+    for (const ChartLine& line : m_lines) {
         from = std::min(from, line.pyramid.firstTime());
         to = std::max(to, line.pyramid.lastTime());
     }
@@ -375,29 +406,73 @@ void ChartPanel::requery() {
     double yMin = std::numeric_limits<double>::max(), yMax = std::numeric_limits<double>::lowest();
     std::vector<int64_t> t;
     std::vector<double> v;
-    for (size_t i = 0; i < m_lines.size(); ++i) {
-        m_lines[i].pyramid.query(from, to, columns, t, v);
+    auto fetch = [&](const SeriesPyramid& pyramid, bool visible) {
+        pyramid.query(from, to, columns, t, v);
         QVector<QPointF> points;
         points.reserve(static_cast<int>(t.size()));
         for (size_t k = 0; k < t.size(); ++k) {
             points.append(QPointF(toAxis(t[k]), v[k]));
-            if (!m_options.hiddenSeries.count(m_lines[i].name)) {
+            if (visible) {
                 yMin = std::min(yMin, v[k]);
                 yMax = std::max(yMax, v[k]);
             }
         }
-        m_series[i]->replace(points); // one replace per series, never per-point appends
+        return points;
+    };
+    for (size_t i = 0; i < m_lines.size(); ++i) {
+        const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
+        // One replace per series, never per-point appends.
+        m_series[i]->replace(fetch(m_lines[i].pyramid, visible));
+        if (m_bands[i]) {
+            m_bands[i]->upperSeries()->replace(fetch(*m_lines[i].bandHigh, visible));
+            m_bands[i]->lowerSeries()->replace(fetch(*m_lines[i].bandLow, visible));
+        }
     }
     if (yMin > yMax) // everything hidden or nothing in range
         yMin = yMax = 0;
     m_updatingAxes = true;
-    const double x0 = toAxis(from), x1 = to > from ? toAxis(to) : toAxis(from) + 1;
-    m_x->setRange(x0, x1);
-    m_x->setTickCount(7);
-    if (!m_zoom)
-        m_x->applyNiceNumbers(); // a zoomed range stays exactly what the user chose
+    if (m_options.xAxis == ChartOptions::XAxis::WallClock) {
+        m_xTime->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(to > from ? to : from + 1000));
+        m_xTime->setTickCount(6);
+        // Seconds matter on a short range, the date on a long one.
+        const int64_t span = to - from;
+        m_xTime->setFormat(span > 2 * 86400000LL ? QStringLiteral("MM-dd HH:mm")
+                           : span > 600000LL     ? QStringLiteral("HH:mm")
+                                                 : QStringLiteral("HH:mm:ss"));
+    } else {
+        const double x0 = toAxis(from), x1 = to > from ? toAxis(to) : toAxis(from) + 1;
+        m_x->setRange(x0, x1);
+        m_x->setTickCount(7);
+        if (!m_zoom)
+            m_x->applyNiceNumbers(); // a zoomed range stays exactly what the user chose
+    }
     updateAxes(yMin, yMax);
     m_updatingAxes = false;
+    m_navigator->setWindow(m_zoom);
+}
+
+void ChartPanel::updateNavigator() {
+    std::vector<ChartNavigator::Line> lines;
+    int64_t from = std::numeric_limits<int64_t>::max(), to = std::numeric_limits<int64_t>::min();
+    for (const ChartLine& line : m_lines) {
+        from = std::min(from, line.pyramid.firstTime());
+        to = std::max(to, line.pyramid.lastTime());
+    }
+    const int columns = std::max(100, m_navigator->width());
+    std::vector<int64_t> t;
+    std::vector<double> v;
+    for (size_t i = 0; i < m_lines.size(); ++i) {
+        if (m_options.hiddenSeries.count(m_lines[i].name))
+            continue;
+        m_lines[i].pyramid.query(from, to, columns, t, v);
+        ChartNavigator::Line line{lineColour(i), {}};
+        line.points.reserve(int(t.size()));
+        for (size_t k = 0; k < t.size(); ++k)
+            line.points.append(QPointF(double(t[k]), v[k]));
+        lines.push_back(std::move(line));
+    }
+    m_navigator->setLines(std::move(lines), m_lines.empty() ? 0 : from, m_lines.empty() ? 1 : to);
+    m_navigator->setWindow(m_zoom);
 }
 
 void ChartPanel::updateAxes(double yMin, double yMax) {
@@ -416,16 +491,145 @@ void ChartPanel::updateAxes(double yMin, double yMax) {
     m_y->applyNiceNumbers();
 }
 
-void ChartPanel::zoomX(double from, double to) {
-    if (m_lines.empty() || !(to > from))
+void ChartPanel::setUserZoom(std::optional<std::pair<int64_t, int64_t>> range) {
+    if (m_lines.empty() || (range && range->second <= range->first))
         return;
-    m_zoom = std::make_pair(fromAxis(from), fromAxis(to));
+    m_zoom = range;
     requery();
+    emit userZoomChanged();
+}
+
+void ChartPanel::zoomX(double from, double to) {
+    if (to > from)
+        setUserZoom(std::make_pair(fromAxis(from), fromAxis(to)));
 }
 
 void ChartPanel::resetZoom() {
-    m_zoom.reset();
+    if (m_lines.empty()) {
+        m_zoom.reset();
+        return;
+    }
+    setUserZoom(std::nullopt);
+}
+
+void ChartPanel::applyLinkedZoom(ChartOptions::XAxis axis, std::optional<std::pair<int64_t, int64_t>> range) {
+    if (axis != m_options.xAxis || range == m_zoom || m_lines.empty())
+        return;
+    m_zoom = range;
     requery();
+}
+
+std::pair<double, double> ChartPanel::visibleXRange() const {
+    if (m_options.xAxis == ChartOptions::XAxis::WallClock)
+        return {double(m_xTime->min().toMSecsSinceEpoch()), double(m_xTime->max().toMSecsSinceEpoch())};
+    return {m_x->min(), m_x->max()};
+}
+
+QString ChartPanel::showCrosshairAt(double axisX) {
+    if (m_lines.empty()) {
+        hideCrosshair();
+        return QString();
+    }
+    const int64_t x = fromAxis(axisX);
+    QStringList rows;
+    rows << (m_options.xAxis == ChartOptions::XAxis::WallClock
+                 ? QDateTime::fromMSecsSinceEpoch(x).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"))
+                 : xAxisTitle() + QStringLiteral(": ") + QString::number(axisX, 'g', 8));
+    for (const ChartLine& line : m_lines) {
+        if (m_options.hiddenSeries.count(line.name))
+            continue;
+        if (const auto point = line.pyramid.nearest(x)) {
+            QString row = line.name + QStringLiteral(": ") + QString::number(point->second, 'g', 6);
+            if (line.bandLow)
+                if (auto lo = line.bandLow->nearest(x), hi = line.bandHigh->nearest(x); lo && hi)
+                    row += QStringLiteral("  [%1 – %2]").arg(lo->second, 0, 'g', 6).arg(hi->second, 0, 'g', 6);
+            rows << row;
+        }
+    }
+    const QString text = rows.join(QLatin1Char('\n'));
+    // Draw it: the line across the plot at x, the box beside it (flipped near the right edge).
+    const QRectF plot = m_chart->plotArea();
+    const QPointF at = m_chart->mapToPosition(QPointF(axisX, 0), m_series.front());
+    m_crosshairLine->setLine(at.x(), plot.top(), at.x(), plot.bottom());
+    m_crosshairLabel->setText(text);
+    const QRectF textRect = m_crosshairLabel->boundingRect();
+    m_crosshairLabel->setPos(6, 4);
+    m_crosshairBox->setRect(0, 0, textRect.width() + 12, textRect.height() + 8);
+    const double left = at.x() + 12 + m_crosshairBox->rect().width() > plot.right()
+                            ? at.x() - 12 - m_crosshairBox->rect().width()
+                            : at.x() + 12;
+    m_crosshairBox->setPos(std::max(plot.left(), left), plot.top() + 4);
+    m_crosshairLine->show();
+    m_crosshairBox->show();
+    return text;
+}
+
+void ChartPanel::hideCrosshair() {
+    m_crosshairLine->hide();
+    m_crosshairBox->hide();
+}
+
+QString ChartPanel::crosshairText() const {
+    return m_crosshairBox->isVisible() ? m_crosshairLabel->text() : QString();
+}
+
+bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport()) {
+        if (event->type() == QEvent::MouseMove && !m_lines.empty()) {
+            const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(static_cast<QMouseEvent*>(event)->pos()));
+            if (m_chart->plotArea().contains(inChart))
+                showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
+            else
+                hideCrosshair();
+        } else if (event->type() == QEvent::Leave) {
+            hideCrosshair();
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString ChartPanel::seriesTooltip(int series) const {
+    if (series < 0 || series >= seriesCount())
+        return QString();
+    const ChartLine& line = m_lines[size_t(series)];
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QString html = QStringLiteral("<b>%1</b> — %2").arg(line.name.toHtmlEscaped(), m_key.toHtmlEscaped());
+    if (line.bandLow)
+        html += tr("<br><i>mean of %1 runs, band from min to max</i>").arg(line.runs.size());
+    for (size_t index : line.runs) {
+        const Run& run = m_runs[index].run;
+        html += QStringLiteral("<hr><b>%1</b>").arg(seriesLabelOf(run).toHtmlEscaped());
+        auto row = [&html](const QString& label, const std::string& value) {
+            if (!value.empty())
+                html += QStringLiteral("<br>%1: %2").arg(label, toQString(value).toHtmlEscaped());
+        };
+        row(tr("run"), run.uuid);
+        row(tr("experiment"), std::to_string(run.experimentId));
+        row(tr("model"), run.model());
+        row(tr("data"), run.data());
+        const auto source = run.tags.find("mlflow.source.name");
+        row(tr("source"), source == run.tags.end() ? std::string() : source->second);
+        row(tr("status"), toString(run.status));
+        html += QStringLiteral("<br>%1: %2").arg(tr("duration"), toQString(formatDuration(run.durationMs(now.toMSecsSinceEpoch()))));
+        QStringList params;
+        for (const auto& [key, value] : run.params)
+            if (key != "workload" && key != "letter" && key != "model" && key != "data")
+                params << toQString(key + "=" + value).toHtmlEscaped();
+        if (!params.isEmpty())
+            html += QStringLiteral("<br>%1: %2").arg(tr("params"), params.join(QStringLiteral(", ")));
+    }
+    return html;
+}
+
+bool ChartPanel::hasBand(int series) const {
+    return series >= 0 && series < seriesCount() && m_bands[size_t(series)] != nullptr;
+}
+
+QVector<QPointF> ChartPanel::bandPoints(int series, bool upper) const {
+    if (!hasBand(series))
+        return {};
+    QAreaSeries* band = m_bands[size_t(series)];
+    return (upper ? band->upperSeries() : band->lowerSeries())->pointsVector();
 }
 
 int ChartPanel::plotColumns() const {

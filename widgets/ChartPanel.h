@@ -2,11 +2,12 @@
 // One chart of the board: a metric over the basket's runs (DESIGN §8, §9). Runs of one workload
 // are merged into one series named by the workload, as radT's front end does, unless the
 // workload's runs are shown one by one. Per chart: EMA smoothing, log y, monochrome, line width,
-// x as time since start or step, legend clicks hide series, rubber-band x zoom at full resolution.
+// x as time since start, step or wall clock, workloads merged or as mean with a min–max band,
+// legend clicks hide series, rubber-band x zoom at full resolution with an overview navigator,
+// a crosshair reading every line at the cursor, and a detailed tooltip per line.
 // Points reach QtCharts only through a min/max pyramid: at most 2 per pixel column.
 
-#include "Model.h"
-#include "SeriesMath.h"
+#include "ChartLines.h"
 
 #include <QImage>
 #include <QPointF>
@@ -15,33 +16,30 @@
 #include <QVector>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
+class QGraphicsLineItem;
+class QGraphicsRectItem;
+class QGraphicsSimpleTextItem;
+
 namespace QtCharts {
+class QAreaSeries;
 class QChart;
 class QChartView;
+class QDateTimeAxis;
 class QValueAxis;
 class QLogValueAxis;
 class QLineSeries;
+class QAbstractAxis;
 } // namespace QtCharts
 
 namespace radt {
 
+class ChartNavigator;
 class Store;
-
-struct ChartOptions {
-    enum class XAxis { SinceStart, Step };
-    int smoothing = 0; ///< radT's EMA slider, 0..99
-    bool logY = false;
-    bool monochrome = false; ///< black lines told apart by dash patterns
-    double lineWidth = 1.5;
-    XAxis xAxis = XAxis::SinceStart;
-    std::set<QString> shownRuns;    ///< workload keys ("<experiment>-<workload>") drawn run by run
-    std::set<QString> hiddenSeries; ///< series names hidden through the legend
-};
 
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -51,6 +49,20 @@ public:
 
     /// Reads the metric of every run. Throws StoreError; the chart is unchanged then.
     void plot(Store& store, const std::vector<Run>& runs, const std::string& metricKey);
+    /// What plot() reads, without touching any widget: callable on a worker thread. `columns` is
+    /// the resolution a server store reduces large series to. `progress(done, total)` is called
+    /// after each run. Throws StoreError.
+    static std::vector<ChartRunData> loadRuns(Store& store, const std::vector<Run>& runs, const std::string& metricKey,
+                                              int columns, const std::function<void(size_t, size_t)>& progress = {});
+    /// A load of `metricKey` has started (off the GUI thread): the chart names it at once and
+    /// says so in its title; the lines shown stay until setData replaces them.
+    void setLoading(const QString& metricKey);
+    bool isLoading() const { return m_loading; }
+    /// Shows runs read by loadRuns (on the GUI thread).
+    void setData(std::vector<ChartRunData> runs, const QString& metricKey);
+    const std::vector<ChartRunData>& runs() const { return m_runs; }
+    /// Plot width in pixel columns: what loadRuns' `columns` should be.
+    int plotColumns() const;
     /// Removes every line and shows `hint` in their place.
     void clear(const QString& hint = QString());
     /// Follows running runs (recorded by this or another process or machine): reads the rows
@@ -68,6 +80,7 @@ public:
     void setMonochrome(bool on);
     void setLineWidth(double width);
     void setXAxis(ChartOptions::XAxis axis);
+    void setAggregate(ChartOptions::Aggregate aggregate);
     /// Shows the runs of a workload one by one (or merged again).
     void setShowRuns(const QString& workloadKey, bool individually);
     void setSeriesHidden(const QString& name, bool hidden);
@@ -78,6 +91,25 @@ public:
     void zoomX(double from, double to);
     void resetZoom();
     bool isZoomed() const { return m_zoom.has_value(); }
+    /// The zoomed x range in line units (ms since start, steps or ms since the epoch).
+    std::optional<std::pair<int64_t, int64_t>> zoomRange() const { return m_zoom; }
+    /// Another chart's zoom, when boards link their x axes: applied only when this chart has
+    /// the same kind of x axis; emits nothing (no echo between linked charts).
+    void applyLinkedZoom(ChartOptions::XAxis axis, std::optional<std::pair<int64_t, int64_t>> range);
+    /// The x axis' visible range in axis units (seconds, steps or ms since the epoch).
+    std::pair<double, double> visibleXRange() const;
+
+    /// Crosshair at an x value (axis units): every visible line's nearest value there, as the
+    /// mouse shows it. Returns the text shown; "" when nothing is plotted.
+    QString showCrosshairAt(double axisX);
+    void hideCrosshair();
+    QString crosshairText() const;
+    /// The detailed tooltip of a line: its runs' experiment, model, source, status, params.
+    QString seriesTooltip(int series) const;
+    /// Lines drawn with a min–max band (Aggregate::MeanBand); the band's two edges.
+    bool hasBand(int series) const;
+    QVector<QPointF> bandPoints(int series, bool upper) const;
+    ChartNavigator* navigator() const { return m_navigator; }
 
     int seriesCount() const;
     QStringList seriesNames() const;
@@ -86,6 +118,8 @@ public:
     QVector<QPointF> seriesPoints(int series) const;
     bool seriesVisible(int series) const;
     QString metricKey() const { return m_key; }
+    /// The x axis' title as drawn ("time since start (s)", "step", "wall clock").
+    QString xAxisTitle() const;
     /// The chart drawn at `size`, whether or not the panel is on screen.
     QImage renderToImage(const QSize& size);
 
@@ -93,45 +127,48 @@ public:
     QtCharts::QChartView* chartView() const { return m_view; }
 
     /// Legend name of a single run: "<workload> <letter>", or its name when it has no workload.
-    static QString seriesLabel(const Run& run);
+    static QString seriesLabel(const Run& run) { return seriesLabelOf(run); }
 
 signals:
     void optionsChanged();
+    /// The user zoomed or reset the zoom (rubber band, navigator, zoomX, resetZoom).
+    void userZoomChanged();
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    struct RunData {
-        Run run;
-        Series series;
-    };
-    struct Line {
-        QString name;
-        QString workloadKey;
-        SeriesPyramid pyramid; ///< x in ms since start (or steps), y smoothed, NaN-free
-    };
-
     void rebuild();  ///< lines from runs and options
     void requery();  ///< points for the visible range into the QtCharts series
+    void updateNavigator();
     void styleSeries();
     void updateAxes(double yMin, double yMax);
-    int plotColumns() const;
+    void setUserZoom(std::optional<std::pair<int64_t, int64_t>> range);
+    QtCharts::QAbstractAxis* xAxisObject() const;
     double toAxis(int64_t x) const;
     int64_t fromAxis(double x) const;
+    QColor lineColour(size_t line) const;
 
     QtCharts::QChart* m_chart = nullptr;
     QtCharts::QChartView* m_view = nullptr;
     QtCharts::QValueAxis* m_x = nullptr;
+    QtCharts::QDateTimeAxis* m_xTime = nullptr; ///< the wall-clock x axis
     QtCharts::QValueAxis* m_y = nullptr;
     QtCharts::QLogValueAxis* m_logY = nullptr;
-    std::vector<RunData> m_runs;
-    std::vector<Line> m_lines;
+    ChartNavigator* m_navigator = nullptr;
+    std::vector<ChartRunData> m_runs;
+    std::vector<ChartLine> m_lines;
     std::vector<QtCharts::QLineSeries*> m_series; ///< one per line, same order
+    std::vector<QtCharts::QAreaSeries*> m_bands;  ///< one per line, null where it has no band
+    QGraphicsLineItem* m_crosshairLine = nullptr;
+    QGraphicsRectItem* m_crosshairBox = nullptr;
+    QGraphicsSimpleTextItem* m_crosshairLabel = nullptr;
     ChartOptions m_options;
     QString m_key;
     std::optional<std::pair<int64_t, int64_t>> m_zoom; ///< visible x range, when zoomed
     bool m_updatingAxes = false;
+    bool m_loading = false;
     QTimer m_requeryTimer; ///< coalesces resizes and zoom steps (~40 ms)
 };
 

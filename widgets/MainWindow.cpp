@@ -3,6 +3,7 @@
 #include "RunReconciler.h"
 
 #include "BasketPanel.h"
+#include "ChartLoader.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartPanel.h"
@@ -25,6 +26,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
@@ -96,6 +98,30 @@ MainWindow::MainWindow(QWidget* parent)
         if (!key.isEmpty() && m_metrics->keys().contains(key) && m_metrics->currentKey() != key)
             m_metrics->setCurrentKey(key);
     });
+    // Chart data and summaries are read on a worker thread; the status bar shows the progress.
+    m_loader = new ChartLoader(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_progress);
+    connect(m_loader, &ChartLoader::progress, this, [this](const QString& key, int done, int total) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        m_progress->setFormat(tr("%1: %v/%m runs").arg(key));
+        m_progress->show();
+    });
+    connect(m_loader, &ChartLoader::idle, m_progress, &QWidget::hide);
+    connect(m_loader, &ChartLoader::chartFailed, this, [this](ChartPanel* chart, const QString& key, const QString& error) {
+        chart->clear(tr("Cannot plot %1").arg(key));
+        statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, error));
+    });
+    connect(m_loader, &ChartLoader::summaryReady, this,
+            [this](const std::vector<SummaryRow>& rows) { m_summary->setRows(rows); });
+    connect(m_loader, &ChartLoader::summaryFailed, this, [this](const QString& error) {
+        m_summary->setRows({});
+        statusBar()->showMessage(tr("Cannot compute the summary: %1").arg(error), 5000);
+    });
     // Runs recorded by another process or machine are followed by polling new rows (DESIGN §8).
     m_liveTimer = new QTimer(this);
     m_liveTimer->setInterval(1000);
@@ -129,6 +155,10 @@ bool MainWindow::pollLiveRuns() {
 }
 
 MainWindow::~MainWindow() = default;
+
+bool MainWindow::waitForLoads(int timeoutMs) {
+    return m_loader->waitIdle(timeoutMs);
+}
 
 QWidget* MainWindow::createTreePane() {
     auto* pane = new QWidget(this);
@@ -212,6 +242,7 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         auto runs = store->runs();
         m_store = std::move(store);
         m_uri = uri;
+        m_loader->setStoreUri(uri.toStdString());
         m_basket->clear();
         std::map<int64_t, QString> names;
         for (const Experiment& e : experiments)
@@ -222,6 +253,8 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         m_tree->expandToDepth(0);
         fitColumns();
         m_recent.add(uri);
+        for (int i = 0; i < m_board->chartCount(); ++i)
+            m_loader->cancelChart(m_board->chartAt(i)->chart());
         for (int i = 0; i < m_board->chartCount(); ++i)
             m_board->chartAt(i)->chart()->clear(m_treeModel->runCount() > 0
                            ? QString()
@@ -382,16 +415,13 @@ void MainWindow::showMetric(const QString& key) {
     ChartPanel* chart = chartPanel();
     const std::vector<Run> runs = m_basket->runs();
     if (!m_store || runs.empty()) {
+        m_loader->cancelChart(chart);
         chart->clear();
     } else if (key.isEmpty()) {
+        m_loader->cancelChart(chart);
         chart->clear(tr("Choose a metric"));
     } else {
-        try {
-            chart->plot(*m_store, runs, key.toStdString());
-        } catch (const std::exception& e) {
-            chart->clear(tr("Cannot plot %1").arg(key));
-            statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, QString::fromStdString(e.what())));
-        }
+        m_loader->requestChart(chart, runs, key);
     }
     refreshOtherCharts();
     updateSummary();
@@ -404,13 +434,11 @@ void MainWindow::refreshOtherCharts() {
         ChartPanel* chart = m_board->chartAt(i)->chart();
         if (chart == chartPanel() || chart->metricKey().isEmpty())
             continue;
-        try {
-            if (!m_store || runs.empty())
-                chart->clear();
-            else
-                chart->plot(*m_store, runs, chart->metricKey().toStdString());
-        } catch (const std::exception& e) {
-            chart->clear(tr("Cannot plot %1").arg(chart->metricKey()));
+        if (!m_store || runs.empty()) {
+            m_loader->cancelChart(chart);
+            chart->clear();
+        } else {
+            m_loader->requestChart(chart, runs, chart->metricKey());
         }
     }
 }
@@ -424,15 +452,9 @@ void MainWindow::updateSummary() {
             metrics.push_back(key);
     }
     const std::vector<Run> runs = m_basket->runs();
-    if (!m_store || runs.empty() || metrics.empty()) {
-        m_summary->setRows({});
-        return;
-    }
-    try {
-        m_summary->setRows(SummaryPanel::rowsFor(*m_store, runs, metrics, m_experimentNames));
-    } catch (const std::exception& e) {
-        m_summary->setRows({});
-    }
+    if (!m_store)
+        return m_summary->setRows({});
+    m_loader->requestSummary(runs, metrics, m_experimentNames);
 }
 
 ChartPanel* MainWindow::chartPanel() const {

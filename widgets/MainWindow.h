@@ -14,6 +14,7 @@
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QProgressBar;
 class QModelIndex;
 class QTreeView;
 
@@ -22,6 +23,7 @@ namespace radt {
 class BasketModel;
 class BasketPanel;
 class BoardPanel;
+class ChartLoader;
 class ChartCard;
 class ChartPanel;
 class SummaryPanel;
@@ -62,6 +64,11 @@ public:
     /// Plots the preferred metric (MetricPicker::preferredKey) when none is chosen yet.
     bool plotPreferredMetric();
     void expandTree();
+
+    /// Chart data and summaries load on a worker thread; this waits (processing events) until
+    /// every pending load has landed. False on timeout. For tests and the screenshot mode.
+    bool waitForLoads(int timeoutMs = 60000);
+    ChartLoader* loader() const { return m_loader; }
 
     /// One round of following running runs in every chart (the 1 s timer calls it).
     /// Returns whether any chart changed.
@@ -107,6 +114,8 @@ private:
     BoardPanel* m_board = nullptr;
     QTimer* m_liveTimer = nullptr;
     SummaryPanel* m_summary = nullptr;
+    ChartLoader* m_loader = nullptr;
+    QProgressBar* m_progress = nullptr;
     std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_counts = nullptr;

@@ -1,0 +1,229 @@
+#include "ChartLines.h"
+
+#include "Formatting.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <map>
+
+namespace radt {
+
+QString workloadKeyOf(const Run& run) {
+    // Runs without a workload are their own group: nothing to merge them with.
+    if (run.workload().empty())
+        return QStringLiteral("run:") + toQString(run.uuid);
+    return QString::number(run.experimentId) + QLatin1Char('-') + toQString(run.workload());
+}
+
+QString seriesLabelOf(const Run& run) {
+    if (run.workload().empty())
+        return run.name.empty() ? toQString(run.uuid.substr(0, 8)) : toQString(run.name);
+    QString label = toQString(run.workload());
+    if (!run.letter().empty())
+        label += QLatin1Char(' ') + toQString(run.letter());
+    return label;
+}
+
+namespace {
+
+struct Points {
+    std::vector<int64_t> x;
+    std::vector<double> y;
+};
+
+// One run's points on the chart's x axis, in x order, without values a chart cannot place.
+Points runPoints(const ChartRunData& r, ChartOptions::XAxis axis) {
+    const Series& s = r.series;
+    Points p;
+    if (s.empty())
+        return p;
+    const int64_t origin = r.run.startTime > 0 ? r.run.startTime : s.t.front();
+    std::vector<std::pair<int64_t, double>> points;
+    points.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        // MLflow stores +-inf as +-DBL_MAX: missing, like NaN, or the y axis collapses.
+        if (!std::isfinite(s.v[i]) || std::fabs(s.v[i]) >= DBL_MAX)
+            continue;
+        const int64_t x = axis == ChartOptions::XAxis::Step        ? s.step[i]
+                          : axis == ChartOptions::XAxis::WallClock ? s.t[i]
+                                                                   : s.t[i] - origin;
+        points.emplace_back(x, s.v[i]);
+    }
+    // Time order already is x order except on the step axis; stable keeps time order in a step.
+    if (axis == ChartOptions::XAxis::Step)
+        std::stable_sort(points.begin(), points.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+    p.x.reserve(points.size());
+    p.y.reserve(points.size());
+    for (const auto& [x, y] : points) {
+        p.x.push_back(x);
+        p.y.push_back(y);
+    }
+    return p;
+}
+
+// radT's merge: the runs' points interleaved into one line in x order.
+Points concatenated(std::vector<Points> parts) {
+    if (parts.size() == 1)
+        return std::move(parts.front());
+    std::vector<std::pair<int64_t, double>> all;
+    for (const Points& p : parts)
+        for (size_t i = 0; i < p.x.size(); ++i)
+            all.emplace_back(p.x[i], p.y[i]);
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    Points out;
+    out.x.reserve(all.size());
+    out.y.reserve(all.size());
+    for (const auto& [x, y] : all) {
+        out.x.push_back(x);
+        out.y.push_back(y);
+    }
+    return out;
+}
+
+// The bin a mean is taken over: one step, or the runs' typical sampling interval, so that each
+// run contributes about one value per bin however their clocks are offset.
+int64_t binWidth(const std::vector<Points>& parts, ChartOptions::XAxis axis) {
+    if (axis == ChartOptions::XAxis::Step)
+        return 1;
+    std::vector<int64_t> gaps;
+    for (const Points& p : parts)
+        for (size_t i = 1; i < p.x.size() && gaps.size() < 4096; ++i)
+            if (p.x[i] > p.x[i - 1])
+                gaps.push_back(p.x[i] - p.x[i - 1]);
+    if (gaps.empty())
+        return 1;
+    std::nth_element(gaps.begin(), gaps.begin() + long(gaps.size() / 2), gaps.end());
+    return std::max<int64_t>(1, gaps[gaps.size() / 2]);
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+}
+
+// Mean, min and max over the runs per bin. A run's several points in a bin count as their mean,
+// so a run sampled faster than the others does not outweigh them.
+void meanBand(const std::vector<Points>& parts, ChartOptions::XAxis axis, Points& mean, Points& low, Points& high) {
+    const int64_t width = binWidth(parts, axis);
+    struct Cell {
+        int64_t bin;
+        double value;
+    };
+    std::vector<Cell> cells;
+    for (const Points& p : parts) {
+        for (size_t i = 0; i < p.x.size();) {
+            const int64_t bin = floorDiv(p.x[i], width);
+            double sum = 0;
+            size_t n = 0;
+            for (; i < p.x.size() && floorDiv(p.x[i], width) == bin; ++i, ++n)
+                sum += p.y[i];
+            cells.push_back({bin, sum / double(n)});
+        }
+    }
+    std::stable_sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return a.bin < b.bin; });
+    for (size_t i = 0; i < cells.size();) {
+        const int64_t bin = cells[i].bin;
+        double sum = 0, lo = cells[i].value, hi = cells[i].value;
+        size_t n = 0;
+        for (; i < cells.size() && cells[i].bin == bin; ++i, ++n) {
+            sum += cells[i].value;
+            lo = std::min(lo, cells[i].value);
+            hi = std::max(hi, cells[i].value);
+        }
+        const int64_t x = bin * width;
+        mean.x.push_back(x);
+        mean.y.push_back(sum / double(n));
+        low.x.push_back(x);
+        low.y.push_back(lo);
+        high.x.push_back(x);
+        high.y.push_back(hi);
+    }
+}
+
+// A log axis has no place for zero or negative values.
+void keepPositive(Points& p) {
+    size_t kept = 0;
+    for (size_t i = 0; i < p.y.size(); ++i)
+        if (p.y[i] > 0) {
+            p.x[kept] = p.x[i];
+            p.y[kept++] = p.y[i];
+        }
+    p.x.resize(kept);
+    p.y.resize(kept);
+}
+
+} // namespace
+
+std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
+    struct Group {
+        QString name;
+        QString workloadKey;
+        bool merged;
+        std::vector<size_t> runs;
+    };
+    std::vector<Group> groups;
+    std::map<QString, size_t> byKey;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const Run& run = runs[i].run;
+        const QString key = workloadKeyOf(run);
+        const bool merged = !run.workload().empty() && !options.shownRuns.count(key);
+        const QString groupKey = merged ? key : key + QLatin1Char('/') + toQString(run.uuid);
+        auto it = byKey.find(groupKey);
+        if (it == byKey.end()) {
+            it = byKey.emplace(groupKey, groups.size()).first;
+            groups.push_back({merged ? toQString(run.workload()) : seriesLabelOf(run), key, merged, {}});
+        }
+        groups[it->second].runs.push_back(i);
+    }
+    // Two groups named alike (the same workload id in two experiments) must stay apart.
+    std::map<QString, int> uses;
+    for (const Group& g : groups)
+        ++uses[g.name];
+
+    std::vector<ChartLine> lines;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        const Group& g = groups[gi];
+        std::vector<Points> parts;
+        for (size_t r : g.runs) {
+            Points p = runPoints(runs[r], options.xAxis);
+            if (!p.x.empty())
+                parts.push_back(std::move(p));
+        }
+        if (parts.empty())
+            continue;
+        ChartLine line;
+        line.name = uses[g.name] > 1 ? g.name + QStringLiteral(" #%1").arg(gi + 1) : g.name;
+        line.workloadKey = g.workloadKey;
+        line.runs = g.runs;
+        if (g.merged && parts.size() > 1 && options.aggregate == ChartOptions::Aggregate::MeanBand) {
+            // Each run is smoothed on its own, then the runs are combined.
+            for (Points& p : parts)
+                p.y = emaSmooth(p.y, options.smoothing);
+            Points mean, low, high;
+            meanBand(parts, options.xAxis, mean, low, high);
+            if (options.logY) {
+                keepPositive(mean);
+                keepPositive(low); // a band reaching zero loses its lower edge there, not its line
+                keepPositive(high);
+            }
+            if (mean.x.empty())
+                continue;
+            line.pyramid = SeriesPyramid(std::move(mean.x), std::move(mean.y));
+            line.bandLow.emplace(std::move(low.x), std::move(low.y));
+            line.bandHigh.emplace(std::move(high.x), std::move(high.y));
+        } else {
+            Points p = concatenated(std::move(parts));
+            p.y = emaSmooth(p.y, options.smoothing); // radT smooths the merged line as one
+            if (options.logY)
+                keepPositive(p);
+            if (p.x.empty())
+                continue;
+            line.pyramid = SeriesPyramid(std::move(p.x), std::move(p.y));
+        }
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+} // namespace radt

@@ -1,0 +1,56 @@
+#pragma once
+// From the runs of a chart to the lines it draws (DESIGN §9 series rules): runs of one workload
+// merge into one line named by the workload unless the workload is shown run by run; a merged
+// workload may instead be drawn as the mean of its runs with a min–max band. Smoothing runs here,
+// on full-resolution data, before any decimation (DESIGN §8).
+
+#include "Model.h"
+#include "SeriesMath.h"
+
+#include <QString>
+
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace radt {
+
+struct ChartOptions {
+    enum class XAxis { SinceStart, Step, WallClock };
+    enum class Aggregate { Merge, MeanBand };
+    int smoothing = 0; ///< radT's EMA slider, 0..99
+    bool logY = false;
+    bool monochrome = false; ///< black lines told apart by dash patterns
+    double lineWidth = 1.5;
+    XAxis xAxis = XAxis::SinceStart;
+    /// How a workload's runs are drawn when they are not shown one by one: radT concatenates
+    /// their points into one line; MeanBand draws their mean with a band from min to max.
+    Aggregate aggregate = Aggregate::Merge;
+    std::set<QString> shownRuns;    ///< workload keys ("<experiment>-<workload>") drawn run by run
+    std::set<QString> hiddenSeries; ///< series names hidden through the legend
+};
+
+/// A run of a chart with its points of the chart's metric.
+struct ChartRunData {
+    Run run;
+    Series series;
+};
+
+struct ChartLine {
+    QString name;
+    QString workloadKey;
+    std::vector<size_t> runs; ///< indices into the chart's runs
+    /// x: ms since the run's start, steps, or ms since the epoch (ChartOptions::XAxis); y smoothed.
+    SeriesPyramid pyramid;
+    /// The band of a MeanBand line: per x bin the smallest and largest run value.
+    std::optional<SeriesPyramid> bandLow, bandHigh;
+};
+
+/// "<experiment>-<workload>", radT's workload id; runs without a workload get "run:<uuid>".
+QString workloadKeyOf(const Run& run);
+/// Legend name of a single run: "<workload> <letter>", or its name when it has no workload.
+QString seriesLabelOf(const Run& run);
+
+std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options);
+
+} // namespace radt

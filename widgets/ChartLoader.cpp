@@ -1,0 +1,186 @@
+#include "ChartLoader.h"
+
+#include "ChartPanel.h"
+#include "SummaryPanel.h"
+#include "Store.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+
+namespace radt {
+
+struct ChartLoader::Shared {
+    std::mutex mutex;
+    std::string uri;                           ///< what the worker should read
+    std::map<ChartPanel*, uint64_t> latest;    ///< newest request per chart
+    uint64_t latestSummary = 0;
+    uint64_t next = 0;
+    // Worker thread only: its connection and the URI it was opened for.
+    std::unique_ptr<Store> store;
+    std::string openedUri;
+
+    bool current(ChartPanel* chart, uint64_t generation) {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = latest.find(chart);
+        return it != latest.end() && it->second == generation;
+    }
+    bool currentSummary(uint64_t generation) {
+        std::lock_guard<std::mutex> lock(mutex);
+        return latestSummary == generation;
+    }
+    /// The worker's connection, (re)opened when the window switched stores. Throws StoreError.
+    Store& connection() {
+        std::string wanted;
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            wanted = uri;
+        }
+        if (!store || openedUri != wanted) {
+            store.reset();
+            if (wanted.empty())
+                throw StoreError("no store is open");
+            store = openStore(wanted, OpenMode::OpenExisting);
+            openedUri = wanted;
+        }
+        return *store;
+    }
+};
+
+ChartLoader::ChartLoader(QObject* parent)
+    : QObject(parent), m_thread(new QThread(this)), m_worker(new QObject), m_shared(std::make_shared<Shared>()) {
+    m_thread->setObjectName(QStringLiteral("radt chart loader"));
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+}
+
+ChartLoader::~ChartLoader() {
+    {
+        std::lock_guard<std::mutex> lock(m_shared->mutex);
+        m_shared->latest.clear(); // queued jobs see themselves stale and return at once
+        m_shared->latestSummary = ~uint64_t(0);
+    }
+    m_thread->quit();
+    m_thread->wait();
+    // The connection belongs to the worker thread, which is gone: close it here.
+    m_shared->store.reset();
+}
+
+void ChartLoader::setStoreUri(const std::string& uri) {
+    std::lock_guard<std::mutex> lock(m_shared->mutex);
+    m_shared->uri = uri;
+}
+
+void ChartLoader::finishOne() {
+    if (--m_pending == 0)
+        emit idle();
+}
+
+void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, const QString& key) {
+    uint64_t generation;
+    {
+        std::lock_guard<std::mutex> lock(m_shared->mutex);
+        generation = ++m_shared->next;
+        m_shared->latest[chart] = generation;
+    }
+    ++m_pending;
+    chart->setLoading(key);
+    const int columns = chart->plotColumns();
+    QPointer<ChartPanel> target(chart);
+    std::shared_ptr<Shared> shared = m_shared;
+    QPointer<ChartLoader> self(this);
+    QMetaObject::invokeMethod(m_worker, [=] {
+        auto deliver = [self](auto&& job) { QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection); };
+        if (!shared->current(chart, generation)) { // superseded before it started
+            deliver([self] { if (self) self->finishOne(); });
+            return;
+        }
+        try {
+            auto data = std::make_shared<std::vector<ChartRunData>>(ChartPanel::loadRuns(
+                shared->connection(), runs, key.toStdString(), columns, [&](size_t done, size_t total) {
+                    deliver([self, key, done, total] {
+                        if (self)
+                            emit self->progress(key, int(done), int(total));
+                    });
+                }));
+            deliver([self, target, data, key, shared, chart, generation] {
+                if (!self)
+                    return;
+                // Only the newest request lands, and only on a chart that still exists.
+                if (target && shared->current(chart, generation)) {
+                    target->setData(std::move(*data), key);
+                    emit self->chartLoaded(target);
+                }
+                self->finishOne();
+            });
+        } catch (const std::exception& e) {
+            const QString error = QString::fromStdString(e.what());
+            deliver([self, target, key, error, shared, chart, generation] {
+                if (!self)
+                    return;
+                if (target && shared->current(chart, generation))
+                    emit self->chartFailed(target, key, error);
+                self->finishOne();
+            });
+        }
+    }, Qt::QueuedConnection);
+}
+
+void ChartLoader::cancelChart(ChartPanel* chart) {
+    std::lock_guard<std::mutex> lock(m_shared->mutex);
+    m_shared->latest.erase(chart);
+}
+
+void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector<std::string>& metrics,
+                                 const std::map<int64_t, QString>& experimentNames) {
+    uint64_t generation;
+    {
+        std::lock_guard<std::mutex> lock(m_shared->mutex);
+        generation = ++m_shared->next;
+        m_shared->latestSummary = generation;
+    }
+    ++m_pending;
+    std::shared_ptr<Shared> shared = m_shared;
+    QPointer<ChartLoader> self(this);
+    QMetaObject::invokeMethod(m_worker, [=] {
+        auto deliver = [self](auto&& job) { QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection); };
+        std::shared_ptr<std::vector<SummaryRow>> rows;
+        QString error;
+        if (runs.empty() || metrics.empty()) {
+            rows = std::make_shared<std::vector<SummaryRow>>(); // nothing to read, no store needed
+        } else if (shared->currentSummary(generation)) {
+            try {
+                rows = std::make_shared<std::vector<SummaryRow>>(
+                    SummaryPanel::rowsFor(shared->connection(), runs, metrics, experimentNames));
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+        }
+        deliver([self, rows, error, shared, generation] {
+            if (!self)
+                return;
+            if (shared->currentSummary(generation)) {
+                if (rows)
+                    emit self->summaryReady(*rows);
+                else if (!error.isEmpty())
+                    emit self->summaryFailed(error);
+            }
+            self->finishOne();
+        });
+    }, Qt::QueuedConnection);
+}
+
+bool ChartLoader::waitIdle(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (m_pending > 0) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(1);
+    }
+    return true;
+}
+
+} // namespace radt

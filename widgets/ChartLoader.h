@@ -1,0 +1,65 @@
+#pragma once
+// Reads chart data and summary statistics off the GUI thread (issue: the window stays responsive
+// while 8 x 1M points load). One worker thread with its own connection to the open store, so
+// reads never wait on the GUI thread's connection; requests for a chart that has asked again are
+// dropped before and after reading, so only the newest view lands.
+
+#include "ChartLines.h"
+#include "models/SummaryModel.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+class QThread;
+
+namespace radt {
+
+class ChartPanel;
+
+class ChartLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit ChartLoader(QObject* parent = nullptr);
+    ~ChartLoader() override;
+
+    /// The store the worker reads (its own connection, opened on first use); "" closes it.
+    void setStoreUri(const std::string& uri);
+    /// Reads `key` of `runs` and hands it to chart->setData on the GUI thread.
+    void requestChart(ChartPanel* chart, const std::vector<Run>& runs, const QString& key);
+    /// Drops what is pending for the chart (it is being cleared or reused).
+    void cancelChart(ChartPanel* chart);
+    /// Computes summary rows; summaryReady carries them (only the newest request's).
+    void requestSummary(const std::vector<Run>& runs, const std::vector<std::string>& metrics,
+                        const std::map<int64_t, QString>& experimentNames);
+    /// Requests not finished yet (charts and summary).
+    int pending() const { return m_pending; }
+    /// Processes events until every request has landed; false on timeout.
+    bool waitIdle(int timeoutMs);
+
+signals:
+    /// A chart request is being read: `done` of `total` runs.
+    void progress(const QString& key, int done, int total);
+    void chartLoaded(ChartPanel* chart);
+    void chartFailed(ChartPanel* chart, const QString& key, const QString& error);
+    void summaryReady(const std::vector<SummaryRow>& rows);
+    void summaryFailed(const QString& error);
+    void idle();
+
+private:
+    struct Shared; // what the worker and the GUI thread both touch, under its mutex
+    void finishOne();
+
+    QThread* m_thread;
+    QObject* m_worker; ///< lives in m_thread; jobs run as its queued calls
+    std::shared_ptr<Shared> m_shared;
+    int m_pending = 0;
+};
+
+} // namespace radt

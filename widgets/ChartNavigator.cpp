@@ -1,0 +1,133 @@
+#include "ChartNavigator.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace radt {
+
+ChartNavigator::ChartNavigator(QWidget* parent) : QWidget(parent) {
+    setFixedHeight(44);
+    setCursor(Qt::CrossCursor);
+    setToolTip(tr("Overview: drag to zoom to a range, click to move the window, double-click to show all"));
+}
+
+void ChartNavigator::setLines(std::vector<Line> lines, int64_t from, int64_t to) {
+    m_lines = std::move(lines);
+    m_from = from;
+    m_to = std::max(to, from + 1);
+    m_yMin = std::numeric_limits<double>::max();
+    m_yMax = std::numeric_limits<double>::lowest();
+    for (const Line& line : m_lines)
+        for (const QPointF& p : line.points) {
+            m_yMin = std::min(m_yMin, p.y());
+            m_yMax = std::max(m_yMax, p.y());
+        }
+    if (m_yMin > m_yMax)
+        m_yMin = m_yMax = 0;
+    if (m_yMax - m_yMin <= 0) {
+        m_yMin -= 1;
+        m_yMax += 1;
+    }
+    update();
+}
+
+void ChartNavigator::setWindow(std::optional<std::pair<int64_t, int64_t>> window) {
+    m_window = window;
+    update();
+}
+
+QRectF ChartNavigator::plotRect() const {
+    return QRectF(rect()).adjusted(4, 3, -4, -3);
+}
+
+int64_t ChartNavigator::valueAt(double px) const {
+    const QRectF r = plotRect();
+    const double f = std::clamp((px - r.left()) / std::max(1.0, r.width()), 0.0, 1.0);
+    return m_from + static_cast<int64_t>(std::llround(f * double(m_to - m_from)));
+}
+
+double ChartNavigator::pixelOf(int64_t x) const {
+    const QRectF r = plotRect();
+    return r.left() + double(x - m_from) / double(m_to - m_from) * r.width();
+}
+
+void ChartNavigator::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const QRectF r = plotRect();
+    painter.fillRect(rect(), palette().base());
+    painter.setPen(QPen(palette().mid().color(), 1));
+    painter.drawRect(r);
+    auto toPixel = [&](const QPointF& p) {
+        return QPointF(pixelOf(static_cast<int64_t>(p.x())),
+                       r.bottom() - (p.y() - m_yMin) / (m_yMax - m_yMin) * r.height());
+    };
+    for (const Line& line : m_lines) {
+        if (line.points.isEmpty())
+            continue;
+        QPainterPath path(toPixel(line.points.front()));
+        for (int i = 1; i < line.points.size(); ++i)
+            path.lineTo(toPixel(line.points[i]));
+        painter.setPen(QPen(line.colour, 1));
+        painter.drawPath(path);
+    }
+    // Dim what lies outside the window, frame the window itself.
+    std::optional<std::pair<double, double>> band;
+    if (m_pressX && std::abs(m_dragX - *m_pressX) > 3)
+        band = std::make_pair(std::min(*m_pressX, m_dragX), std::max(*m_pressX, m_dragX));
+    else if (m_window)
+        band = std::make_pair(pixelOf(m_window->first), pixelOf(m_window->second));
+    if (band) {
+        const double a = std::clamp(band->first, r.left(), r.right());
+        const double b = std::clamp(band->second, r.left(), r.right());
+        const QColor shade(0, 0, 0, 40);
+        painter.fillRect(QRectF(r.left(), r.top(), a - r.left(), r.height()), shade);
+        painter.fillRect(QRectF(b, r.top(), r.right() - b, r.height()), shade);
+        painter.setPen(QPen(palette().highlight().color(), 1.5));
+        painter.drawRect(QRectF(a, r.top(), std::max(1.0, b - a), r.height()));
+    }
+}
+
+void ChartNavigator::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || m_lines.empty())
+        return;
+    m_pressX = event->localPos().x();
+    m_dragX = *m_pressX;
+}
+
+void ChartNavigator::mouseMoveEvent(QMouseEvent* event) {
+    if (!m_pressX)
+        return;
+    m_dragX = event->localPos().x();
+    update();
+}
+
+void ChartNavigator::mouseReleaseEvent(QMouseEvent* event) {
+    if (!m_pressX || event->button() != Qt::LeftButton)
+        return;
+    const double a = *m_pressX, b = event->localPos().x();
+    m_pressX.reset();
+    if (std::abs(b - a) > 3) { // a drag: zoom to what it covered
+        const int64_t from = valueAt(std::min(a, b)), to = valueAt(std::max(a, b));
+        if (to > from)
+            emit windowChosen(from, to);
+    } else if (m_window) { // a click: the same window, centred where the user clicked
+        const int64_t width = m_window->second - m_window->first;
+        int64_t from = valueAt(a) - width / 2;
+        from = std::clamp(from, m_from, std::max(m_from, m_to - width));
+        emit windowChosen(from, from + width);
+    }
+    update();
+}
+
+void ChartNavigator::mouseDoubleClickEvent(QMouseEvent*) {
+    m_pressX.reset();
+    emit resetRequested();
+}
+
+} // namespace radt
