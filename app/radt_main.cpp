@@ -104,23 +104,6 @@ std::unique_ptr<radt::Store> openResolvedStore(const std::string& cliValue, radt
 }
 
 /// Where the radt Python module lives: $RADT_PYTHON_DIR, the install tree, or the source tree.
-std::string pythonModuleDir(const char* argv0) {
-    namespace fs = std::filesystem;
-    std::vector<fs::path> candidates;
-    if (const char* env = std::getenv("RADT_PYTHON_DIR"); env && *env)
-        candidates.emplace_back(env);
-    std::error_code ec;
-    const fs::path exe = fs::canonical("/proc/self/exe", ec);
-    if (!ec)
-        candidates.push_back(exe.parent_path().parent_path() / "share/radt/python");
-    (void)argv0;
-    candidates.emplace_back(RADT_SOURCE_PYTHON_DIR);
-    for (const fs::path& dir : candidates)
-        if (fs::is_regular_file(dir / "radt" / "__init__.py", ec))
-            return dir.string();
-    return {};
-}
-
 bool isExperimentFile(const std::string& path) {
     return path.size() > 4 && strcasecmp(path.c_str() + path.size() - 4, ".csv") == 0;
 }
@@ -324,7 +307,7 @@ int main(int argc, char** argv) {
     options.command.assign(argv + optind, argv + argc);
     if (local && storeValue.empty())
         storeValue = "sqlite:///radt.db";
-    options.pythonDir = pythonModuleDir(argv[0]);
+    options.pythonDir = radt::findPythonModuleDir();
     const bool experimentFile = isExperimentFile(options.command[0]);
     if (dryRun && !experimentFile)
         return usageError("--dry-run is for experiment CSV files");

@@ -493,4 +493,8 @@ std::vector<std::string> workloadLetters(const std::vector<const ExperimentRow*>
     return out;
 }
 
+std::string splitShellWords(const std::string& text, std::vector<std::string>& out) {
+    return shellSplit(text, out);
+}
+
 } // namespace radt

@@ -57,6 +57,10 @@ struct ExperimentFile {
 /// Reads and validates the whole file; throws CsvError for the first problem, naming line and column
 /// (1-based; column = the cell's 1-based index in the row, i.e. the CSV column number; 0:0 when the
 /// file cannot be read). Nothing is run or written.
+/// POSIX shell word splitting without expansions (quotes, backslashes), as the Params column
+/// uses; the GUI's argument field too. Returns "" or what is wrong (an unterminated quote).
+std::string splitShellWords(const std::string& text, std::vector<std::string>& out);
+
 ExperimentFile readExperimentCsv(const std::string& path);
 
 /// Writes `file` back (Status and Run as now in rows) atomically: temp file in the same directory +

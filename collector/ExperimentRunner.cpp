@@ -164,7 +164,8 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
     note("workload " + w.id + " of experiment " + w.experiment + " (" + std::to_string(number) + "/" +
          std::to_string(total) + "): " + std::to_string(w.rows.size()) + " run(s)");
 
-    SampleBus bus;
+    SampleBus ownBus;
+    SampleBus& bus = m_options.bus ? *m_options.bus : ownBus;
     std::mutex consoleMutex;
     std::vector<RunOptions> options;
     for (size_t i = 0; i < w.rows.size(); ++i) {

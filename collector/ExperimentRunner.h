@@ -6,6 +6,7 @@
 // and status, written back atomically, so an interrupted experiment resumes where it stopped.
 
 #include "ExperimentCsv.h"
+#include "SampleBus.h"
 #include "RunSession.h"
 
 #include <csignal>
@@ -18,6 +19,7 @@ struct ExperimentOptions {
     RunOptions common;    ///< interval, grace, epoch/time limits, store URI, python dir, ...
     bool rerun = false;   ///< run FAILED workloads again (FINISHED ones are always skipped)
     bool colour = false;  ///< colour the [RUN <letter>] prefixes (a terminal)
+    SampleBus* bus = nullptr; ///< where samples are published (an embedding GUI); null: a private bus
 };
 
 class ExperimentRunner {

@@ -68,6 +68,21 @@ void closeFd(int& fd) {
 
 } // namespace
 
+std::string findPythonModuleDir() {
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("RADT_PYTHON_DIR"); env && *env)
+        candidates.emplace_back(env);
+    std::error_code ec;
+    const fs::path exe = fs::canonical("/proc/self/exe", ec);
+    if (!ec)
+        candidates.push_back(exe.parent_path().parent_path() / "share/radt/python");
+    candidates.emplace_back(RADT_SOURCE_PYTHON_DIR);
+    for (const fs::path& dir : candidates)
+        if (fs::is_regular_file(dir / "radt" / "__init__.py", ec))
+            return dir.string();
+    return {};
+}
+
 std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options,
                                                             const std::string& model,
                                                             const std::string& workload,

@@ -54,6 +54,11 @@ struct RunOutcome {
     size_t channelMalformed = 0;
 };
 
+/// Where the radt Python module lives, to put first on a workload's PYTHONPATH:
+/// $RADT_PYTHON_DIR, the install tree next to the running executable (../share/radt/python), or
+/// the source tree. "" when none holds radt/__init__.py.
+std::string findPythonModuleDir();
+
 /// Params as radT records them: model, params (raw string), one per --flag, data, ...
 std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& options,
                                                             const std::string& model,

@@ -47,6 +47,8 @@ public:
     /// Of all points; 0 when empty.
     int64_t firstTime() const { return m_t.empty() ? 0 : m_t.front(); }
     int64_t lastTime() const { return m_t.empty() ? 0 : m_t.back(); }
+    /// The value of the last point (NaN when empty): where a live EMA continues from.
+    double lastValue() const { return m_v.empty() ? std::numeric_limits<double>::quiet_NaN() : m_v.back(); }
 
     /// Points with fromMs <= t <= toMs reduced to at most 2 per column (columns >= 1). Column c
     /// holds the times with floor((t - fromMs) * columns / (toMs - fromMs + 1)) == c, computed

@@ -25,6 +25,12 @@ QString seriesLabelOf(const Run& run) {
     return label;
 }
 
+int64_t chartX(const ChartRunData& r, size_t i, ChartOptions::XAxis axis) {
+    const Series& s = r.series;
+    const int64_t origin = r.run.startTime > 0 ? r.run.startTime : s.t.front();
+    return axis == ChartOptions::XAxis::Step ? s.step[i] : axis == ChartOptions::XAxis::WallClock ? s.t[i] : s.t[i] - origin;
+}
+
 namespace {
 
 struct Points {
@@ -38,17 +44,13 @@ Points runPoints(const ChartRunData& r, ChartOptions::XAxis axis) {
     Points p;
     if (s.empty())
         return p;
-    const int64_t origin = r.run.startTime > 0 ? r.run.startTime : s.t.front();
     std::vector<std::pair<int64_t, double>> points;
     points.reserve(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
         // MLflow stores +-inf as +-DBL_MAX: missing, like NaN, or the y axis collapses.
         if (!std::isfinite(s.v[i]) || std::fabs(s.v[i]) >= DBL_MAX)
             continue;
-        const int64_t x = axis == ChartOptions::XAxis::Step        ? s.step[i]
-                          : axis == ChartOptions::XAxis::WallClock ? s.t[i]
-                                                                   : s.t[i] - origin;
-        points.emplace_back(x, s.v[i]);
+        points.emplace_back(chartX(r, i, axis), s.v[i]);
     }
     // Time order already is x order except on the step axis; stable keeps time order in a step.
     if (axis == ChartOptions::XAxis::Step)

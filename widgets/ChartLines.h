@@ -34,6 +34,9 @@ struct ChartOptions {
 struct ChartRunData {
     Run run;
     Series series;
+    /// Trailing points of `series` that came over the live bus and the store has not yet
+    /// confirmed: polling the store continues from before them and replaces them if they differ.
+    size_t liveTail = 0;
 };
 
 struct ChartLine {
@@ -45,6 +48,9 @@ struct ChartLine {
     /// The band of a MeanBand line: per x bin the smallest and largest run value.
     std::optional<SeriesPyramid> bandLow, bandHigh;
 };
+
+/// A live point appended to a line without rebuilding it: x on the chart's axis for this run.
+int64_t chartX(const ChartRunData& run, size_t index, ChartOptions::XAxis axis);
 
 /// "<experiment>-<workload>", radT's workload id; runs without a workload get "run:<uuid>".
 QString workloadKeyOf(const Run& run);

@@ -70,6 +70,10 @@ public:
     /// keeping a zoom the user chose (otherwise the x range follows the newest data). Returns
     /// whether anything changed. Throws StoreError.
     bool pollNewData(Store& store);
+    /// Points of a run recorded in this process, straight from the live bus (DESIGN §8): the
+    /// chart's metric among them is appended and drawn at once; the store confirms them later
+    /// (pollNewData). Returns whether anything was drawn.
+    bool appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points);
     /// True while any plotted run is RUNNING.
     bool hasRunningRuns() const;
 
@@ -140,6 +144,10 @@ protected:
 
 private:
     void rebuild();  ///< lines from runs and options
+    /// Grows the line of m_runs[runIndex] by its points from `from` on, without a rebuild;
+    /// false when the line cannot grow in place (merged with other runs, log y, out of order).
+    bool extendLine(size_t runIndex, size_t from);
+    void redrawAfterAppend(bool rebuildNeeded);
     void requery();  ///< points for the visible range into the QtCharts series
     void updateNavigator();
     void styleSeries();

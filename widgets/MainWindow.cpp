@@ -4,6 +4,8 @@
 
 #include "BasketPanel.h"
 #include "ChartLoader.h"
+#include "ConsolePane.h"
+#include "LaunchDialog.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartPanel.h"
@@ -18,6 +20,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QFileDialog>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -87,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent)
     top->setSizes({420, 380});
     setCentralWidget(main);
 
+    createLaunching();
     createMenus();
     statusBar()->addPermanentWidget(m_counts);
 
@@ -154,7 +158,89 @@ bool MainWindow::pollLiveRuns() {
     return changed;
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The launch thread publishes on the bus and the bridge is subscribed to it: both go before
+    // the bus does (QObject children would otherwise outlive this member).
+    delete m_launcher;
+    delete m_live;
+}
+
+void MainWindow::createLaunching() {
+    m_bus = std::make_unique<SampleBus>();
+    m_live = new LiveBridge(*m_bus, 40, this);
+    m_launcher = new LaunchController(*m_bus, this);
+    m_console = new ConsolePane(this);
+    m_consoleDock = new QDockWidget(tr("Console"), this);
+    m_consoleDock->setObjectName(QStringLiteral("console"));
+    m_consoleDock->setWidget(m_console);
+    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
+    m_consoleDock->hide();
+    connect(m_console, &ConsolePane::stopRequested, m_launcher, &LaunchController::stop);
+    connect(m_launcher, &LaunchController::output, m_console, &ConsolePane::appendOutput);
+    connect(m_launcher, &LaunchController::message, m_console, &ConsolePane::appendMessage);
+    connect(m_launcher, &LaunchController::finished, this, [this](int code) {
+        m_console->setFinished(code);
+        reload(); // final statuses and durations
+        pollLiveRuns();
+    });
+    // A run launched here starts publishing: show it in the tree and put it in the basket.
+    connect(m_live, &LiveBridge::runSeen, this, [this](const QString& uuid) {
+        reload();
+        addRunsToBasket({uuid});
+    });
+    connect(m_live, &LiveBridge::samples, this,
+            [this](std::shared_ptr<const LiveBridge::Batch> batch) { onLiveSamples(*batch); });
+}
+
+void MainWindow::onLiveSamples(const LiveBridge::Batch& batch) {
+    // Keys the store does not have yet still belong in the metric list of a basket run.
+    bool newKeyInBasket = false;
+    const QStringList basket = basketRunUuids();
+    for (const auto& [run, points] : batch) {
+        std::set<std::string>& known = m_liveKeys[run];
+        for (const MetricPoint& p : points)
+            if (known.insert(p.key).second && basket.contains(toQString(run)))
+                newKeyInBasket = true;
+    }
+    if (newKeyInBasket) {
+        m_metrics->setKeys(basketMetricKeys());
+        if (m_metrics->currentKey().isEmpty())
+            plotPreferredMetric();
+    }
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        ChartPanel* chart = m_board->chartAt(i)->chart();
+        for (const auto& [run, points] : batch)
+            chart->appendLive(run, points);
+    }
+}
+
+void MainWindow::showLaunchDialog() {
+    if (!m_store) {
+        QMessageBox::information(this, tr("Launch"), tr("Open or create a store first: runs are recorded into it."));
+        return;
+    }
+    LaunchDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    LaunchRequest request;
+    QString error;
+    if (!dialog.request(request, &error) || !launch(request, &error))
+        QMessageBox::warning(this, tr("Launch"), error);
+}
+
+bool MainWindow::launch(const LaunchRequest& request, QString* error) {
+    if (!m_store) {
+        if (error)
+            *error = tr("no store is open");
+        return false;
+    }
+    if (!m_launcher->start(m_uri.toStdString(), request, error))
+        return false;
+    m_consoleDock->show();
+    m_console->appendMessage(tr("launching %1").arg(QString::fromStdString(request.target)));
+    m_console->setRunning(QFileInfo(QString::fromStdString(request.target)).fileName());
+    return true;
+}
 
 bool MainWindow::waitForLoads(int timeoutMs) {
     return m_loader->waitIdle(timeoutMs);
@@ -220,6 +306,12 @@ void MainWindow::createMenus() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QAction* launchAction = run->addAction(tr("&Launch…"), this, &MainWindow::showLaunchDialog);
+    launchAction->setShortcut(QKeySequence(tr("Ctrl+L")));
+    run->addAction(tr("&Stop"), m_launcher, &LaunchController::stop);
+    run->addAction(m_consoleDock->toggleViewAction());
 
     QMenu* basket = menuBar()->addMenu(tr("&Basket"));
     basket->addAction(tr("&Add Selected Runs"), this, &MainWindow::addSelectedToBasket);
@@ -388,20 +480,31 @@ void MainWindow::fitColumns() {
         m_tree->resizeColumnToContents(column);
 }
 
-void MainWindow::onBasketChanged() {
-    QStringList keys;
+QStringList MainWindow::basketMetricKeys() const {
+    std::set<std::string> keys;
     const std::vector<Run> runs = m_basket->runs();
     if (m_store && !runs.empty()) {
         std::vector<std::string> uuids;
-        for (const Run& r : runs)
+        for (const Run& r : runs) {
             uuids.push_back(r.uuid);
+            if (auto live = m_liveKeys.find(r.uuid); live != m_liveKeys.end())
+                keys.insert(live->second.begin(), live->second.end());
+        }
         try {
             for (const std::string& key : m_store->metricKeys(uuids))
-                keys.append(toQString(key));
+                keys.insert(key);
         } catch (const std::exception& e) {
             statusBar()->showMessage(tr("Cannot read metric keys: %1").arg(QString::fromStdString(e.what())));
         }
     }
+    QStringList out;
+    for (const std::string& key : keys)
+        out.append(toQString(key));
+    return out;
+}
+
+void MainWindow::onBasketChanged() {
+    const QStringList keys = basketMetricKeys();
     const QString before = m_metrics->currentKey();
     m_metrics->setKeys(keys); // clears the chart through metricChosen("") when the key went away
     if (m_metrics->currentKey().isEmpty())

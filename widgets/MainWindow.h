@@ -1,7 +1,10 @@
 #pragma once
 // radt-explorer's window: run tree, basket, metric list and chart panel over one open store.
 
+#include "LaunchController.h"
 #include "RecentStores.h"
+#include "LiveBridge.h"
+#include "SampleBus.h"
 #include "Store.h"
 
 #include <QMainWindow>
@@ -9,10 +12,12 @@
 #include <QStringList>
 
 #include <map>
+#include <set>
 #include <memory>
 
 class QLabel;
 class QLineEdit;
+class QDockWidget;
 class QMenu;
 class QProgressBar;
 class QModelIndex;
@@ -24,6 +29,7 @@ class BasketModel;
 class BasketPanel;
 class BoardPanel;
 class ChartLoader;
+class ConsolePane;
 class ChartCard;
 class ChartPanel;
 class SummaryPanel;
@@ -70,6 +76,17 @@ public:
     bool waitForLoads(int timeoutMs = 60000);
     ChartLoader* loader() const { return m_loader; }
 
+    /// Starts a workload in this process (the Launch dialog's request): its runs join the tree
+    /// and the basket as they start, stream into the charts over the live bus, and print into
+    /// the console pane. False with the reason when it cannot start.
+    bool launch(const LaunchRequest& request, QString* error = nullptr);
+    /// Opens the Launch dialog (Run > Launch…).
+    void showLaunchDialog();
+    LaunchController* launcher() const { return m_launcher; }
+    ConsolePane* consolePane() const { return m_console; }
+    SampleBus& liveBus() { return *m_bus; }
+    LiveBridge* liveBridge() const { return m_live; }
+
     /// One round of following running runs in every chart (the 1 s timer calls it).
     /// Returns whether any chart changed.
     bool pollLiveRuns();
@@ -86,6 +103,11 @@ public:
 
 private:
     void createMenus();
+    void createLaunching();
+    void onLiveSamples(const LiveBridge::Batch& batch);
+    /// The metric list: the basket runs' keys in the store, plus keys already seen on the live
+    /// bus that the store writer has not flushed yet.
+    QStringList basketMetricKeys() const;
     QWidget* createTreePane();
     void onOpenStoreFile();
     void onOpenStoreUri();
@@ -115,6 +137,12 @@ private:
     QTimer* m_liveTimer = nullptr;
     SummaryPanel* m_summary = nullptr;
     ChartLoader* m_loader = nullptr;
+    std::unique_ptr<SampleBus> m_bus; ///< samples of runs launched from this window
+    LiveBridge* m_live = nullptr;
+    LaunchController* m_launcher = nullptr;
+    ConsolePane* m_console = nullptr;
+    std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
+    QDockWidget* m_consoleDock = nullptr;
     QProgressBar* m_progress = nullptr;
     std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,147 @@
+// Launching from the explorer: the Launch dialog's form, and a real workload (the bundled demo
+// under the real collector, in this process) whose run joins the tree and basket, streams into
+// the chart over the live bus ahead of the store, prints into the console, and stops cleanly.
+
+#include "ChartPanel.h"
+#include "ConsolePane.h"
+#include "LaunchDialog.h"
+#include "LiveBridge.h"
+#include "MainWindow.h"
+#include "Store.h"
+#include "TempDir.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using namespace radt;
+
+namespace {
+
+bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    return true;
+}
+
+} // namespace
+
+TEST(LaunchDialog, ListenersThisMachineCannotRunAreDisabled) {
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", "/usr/bin:/bin"); // no nvidia-smi here
+    {
+        LaunchDialog dialog;
+        ASSERT_NE(dialog.listenerBox("top"), nullptr);
+        EXPECT_TRUE(dialog.listenerBox("top")->isEnabled());
+        EXPECT_TRUE(dialog.listenerBox("top")->isChecked());
+        ASSERT_NE(dialog.listenerBox("smi"), nullptr);
+        EXPECT_FALSE(dialog.listenerBox("smi")->isEnabled());
+        EXPECT_FALSE(dialog.listenerBox("smi")->toolTip().isEmpty()) << "says why";
+    }
+    // With the (fake) tool on PATH it can be chosen.
+    qputenv("PATH", QByteArray(RADT_SOURCE_DIR "/tests/fakes:") + path);
+    {
+        LaunchDialog dialog;
+        EXPECT_TRUE(dialog.listenerBox("smi")->isEnabled());
+    }
+    qputenv("PATH", path);
+}
+
+TEST(LaunchDialog, TheFormBecomesARequestOrSaysWhatIsWrong) {
+    LaunchDialog dialog;
+    LaunchRequest r;
+    QString error;
+    EXPECT_FALSE(dialog.request(r, &error));
+    EXPECT_EQ(error, "Choose a script or an experiment CSV file.");
+    dialog.targetEdit()->setText("train.py");
+    dialog.argumentsEdit()->setText("--name 'a b");
+    EXPECT_FALSE(dialog.request(r, &error));
+    EXPECT_TRUE(error.startsWith("Arguments: ")) << error.toStdString();
+    dialog.argumentsEdit()->setText("--batch-size 256 --name 'a b'");
+    dialog.experimentEdit()->setText("resnet");
+    ASSERT_TRUE(dialog.request(r, &error)) << error.toStdString();
+    EXPECT_EQ(r.target, "train.py");
+    EXPECT_EQ(r.args, (std::vector<std::string>{"--batch-size", "256", "--name", "a b"}));
+    EXPECT_EQ(r.options.experiment, "resnet");
+    EXPECT_NE(r.options.listeners.find("top"), std::string::npos);
+    EXPECT_FALSE(r.isExperimentFile());
+    dialog.targetEdit()->setText("experiment.CSV");
+    EXPECT_FALSE(dialog.argumentsEdit()->isEnabled()) << "a CSV carries its own arguments";
+}
+
+TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("launch.db");
+    openStore(uri, OpenMode::CreateIfMissing);
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    QSignalSpy batches(window.liveBridge(), &LiveBridge::samples);
+    QSignalSpy finished(window.launcher(), &LaunchController::finished);
+
+    LaunchRequest request;
+    request.target = RADT_SOURCE_DIR "/resources/examples/demo_train.py";
+    request.args = {"--epochs", "100000", "--data-size", "2000"};
+    request.options.listeners = "top+proc";
+    request.options.intervalSeconds = 0.1;
+    request.options.captureEnvironment = false;
+    request.options.graceMs = 3000;
+    ASSERT_TRUE(window.launch(request, &error)) << error.toStdString();
+    QString again;
+    EXPECT_FALSE(window.launch(request, &again)) << "one launch at a time";
+    EXPECT_TRUE(again.contains("still running"));
+
+    // The run shows up in the tree and the basket as soon as it publishes.
+    ASSERT_TRUE(waitUntil([&] { return window.basketRunUuids().size() == 1; }, 30000));
+    const std::string run = window.basketRunUuids().front().toStdString();
+    // The metric list learns keys from the bus before the store has them (CPU needs two ticks).
+    ASSERT_TRUE(waitUntil([&] { return window.metricKeys().contains("TOP - CPU Utilization"); }, 30000));
+    ASSERT_TRUE(window.plotMetric("TOP - CPU Utilization"));
+    ASSERT_TRUE(window.waitForLoads());
+    ChartPanel* chart = window.chartPanel();
+    // It grows while it runs, and points arrive over the bus before the store has them.
+    const int before = chart->pointCount(0);
+    bool aheadOfTheStore = false;
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            for (const ChartRunData& r : chart->runs())
+                aheadOfTheStore |= r.liveTail > 0;
+            return aheadOfTheStore && chart->pointCount(0) >= before + 5;
+        },
+        30000))
+        << "points drawn: " << chart->pointCount(0) << ", before: " << before;
+    EXPECT_GT(batches.count(), 0);
+    ASSERT_TRUE(waitUntil([&] { return window.consolePane()->plainText().contains("epoch "); }, 30000))
+        << window.consolePane()->plainText().toStdString();
+
+    // Stop: the workload is terminated, the run ends KILLED with its samples flushed.
+    window.launcher()->stop();
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 30000));
+    EXPECT_EQ(finished.first().at(0).toInt(), 130);
+    EXPECT_FALSE(window.launcher()->isRunning());
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    const auto recorded = store->run(run);
+    ASSERT_TRUE(recorded);
+    EXPECT_EQ(recorded->status, RunStatus::Killed);
+    EXPECT_GE(store->series(run, "TOP - CPU Utilization").size(), size_t(chart->pointCount(0)) / 2);
+    // The spy sees `finished` on the launch thread; the console gets its lines through the queue.
+    EXPECT_TRUE(waitUntil([&] { return window.consolePane()->plainText().contains("KILLED"); }, 5000));
+    // Once finished, the chart holds exactly what the store holds (the live tail was confirmed).
+    window.pollLiveRuns();
+    EXPECT_FALSE(chart->hasRunningRuns());
+    size_t drawnRaw = 0;
+    for (const ChartRunData& r : chart->runs())
+        drawnRaw += r.series.size();
+    EXPECT_EQ(drawnRaw, store->series(run, "TOP - CPU Utilization").size());
+}
