@@ -2,9 +2,11 @@
 // Shared bits of the bench/ programs: a scratch directory, raw sqlite helpers, figure lines.
 
 #include "Model.h"
+#include "Store.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -42,6 +44,39 @@ inline std::vector<MetricPoint> makeIngestBatch(int64_t& t, int size) {
     for (int i = 0; i < size; ++i, ++t)
         batch.push_back({keys[i % 4], 100.0 + (t % 977) * 0.25, 1700000000000 + t * 25, t / 4});
     return batch;
+}
+
+/// A store at `path` with `runs` runs of `points` samples of `key` each, 10 ms apart, as a chart
+/// of large data sees them: a power trace with a slow swing, fine jitter, rare spikes and the odd
+/// NaN. Returns the runs' uuids. The runs of a workload log side by side, so ingest goes chunk by
+/// chunk across all of them in time order like a live collector; run after run would scatter every
+/// insert over the (key, timestamp, ...) primary key the earlier runs already fill.
+inline std::vector<std::string> makeChartStore(const std::string& path, int runs, int points, const char* key) {
+    auto store = openStore("sqlite:///" + path, OpenMode::CreateIfMissing);
+    std::vector<std::string> uuids;
+    for (int r = 0; r < runs; ++r) {
+        Run run = store->createRun({0, "chart-" + std::to_string(r), 1700000000000, "bench", "bench", RunStatus::Finished});
+        store->logParams(run.uuid, {{"workload", std::to_string(r + 1)}, {"letter", "0"}});
+        uuids.push_back(run.uuid);
+    }
+    constexpr int kBatch = 20000;
+    std::vector<MetricPoint> batch;
+    batch.reserve(kBatch);
+    for (int chunk = 0; chunk < points; chunk += kBatch) {
+        for (int r = 0; r < runs; ++r) {
+            for (int i = chunk; i < std::min(chunk + kBatch, points); ++i) {
+                double value = 150.0 + 40.0 * std::sin(i * 2e-5 + r) + (i * 7919 % 101) * 0.05;
+                if (i % 250000 == 12345)
+                    value = 400.0;
+                if (i % 100000 == 777)
+                    value = std::nan("");
+                batch.push_back({key, value, 1700000000000 + int64_t(i) * 10 + r, i});
+            }
+            store->logMetrics(uuids[size_t(r)], batch);
+            batch.clear();
+        }
+    }
+    return uuids;
 }
 
 /// The floor for any series reader: a bare prepared SELECT of one metric's rows, stepped through

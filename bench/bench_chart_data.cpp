@@ -33,35 +33,9 @@ void keepBest(const char* name, double seconds) {
     g_seconds[name] = g_seconds.count(name) ? std::min(g_seconds[name], seconds) : seconds;
 }
 
-// The runs of a workload log side by side, so ingest goes chunk by chunk across all of them, in
-// time order like a live collector; run after run would scatter every insert over the
-// (key, timestamp, ...) primary key the earlier runs already fill, at many times the cost.
 void prepareStore() {
-    const std::string dir = bench::scratchDir("chart-data");
-    g_path = dir + "/store.db";
-    auto store = openStore("sqlite:///" + g_path, OpenMode::CreateIfMissing);
-    for (int r = 0; r < kRuns; ++r)
-        g_uuids.push_back(
-            store->createRun({0, "chart-" + std::to_string(r), 0, "bench", "bench", RunStatus::Running})
-                .uuid);
-    constexpr int kBatch = 20000;
-    std::vector<MetricPoint> batch;
-    batch.reserve(kBatch);
-    for (int chunk = 0; chunk < kPoints; chunk += kBatch) {
-        for (int r = 0; r < kRuns; ++r) {
-            for (int i = chunk; i < std::min(chunk + kBatch, kPoints); ++i) {
-                // A power trace: slow swing, fine jitter, a rare spike, the odd NaN sample.
-                double value = 150.0 + 40.0 * std::sin(i * 2e-5 + r) + (i * 7919 % 101) * 0.05;
-                if (i % 250000 == 12345)
-                    value = 400.0;
-                if (i % 100000 == 777)
-                    value = std::nan("");
-                batch.push_back({kKey, value, 1700000000000 + int64_t(i) * 10 + r, i});
-            }
-            store->logMetrics(g_uuids[size_t(r)], batch);
-            batch.clear();
-        }
-    }
+    g_path = bench::scratchDir("chart-data") + "/store.db";
+    g_uuids = bench::makeChartStore(g_path, kRuns, kPoints, kKey);
 }
 
 // Variant A: everything a chart needs to show its first frame.
