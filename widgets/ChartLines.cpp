@@ -157,14 +157,8 @@ void keepPositive(Points& p) {
 
 } // namespace
 
-std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
-    struct Group {
-        QString name;
-        QString workloadKey;
-        bool merged;
-        std::vector<size_t> runs;
-    };
-    std::vector<Group> groups;
+std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
+    std::vector<ChartLineGroup> groups;
     std::map<QString, size_t> byKey;
     for (size_t i = 0; i < runs.size(); ++i) {
         const Run& run = runs[i].run;
@@ -180,12 +174,18 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
     }
     // Two groups named alike (the same workload id in two experiments) must stay apart.
     std::map<QString, int> uses;
-    for (const Group& g : groups)
+    for (const ChartLineGroup& g : groups)
         ++uses[g.name];
+    for (size_t gi = 0; gi < groups.size(); ++gi)
+        if (uses[groups[gi].name] > 1)
+            groups[gi].name += QStringLiteral(" #%1").arg(gi + 1);
+    return groups;
+}
 
+std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
+    const std::vector<ChartLineGroup> groups = groupChartRuns(runs, options);
     std::vector<ChartLine> lines;
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-        const Group& g = groups[gi];
+    for (const ChartLineGroup& g : groups) {
         std::vector<Points> parts;
         for (size_t r : g.runs) {
             Points p = runPoints(runs[r], options.xAxis);
@@ -195,7 +195,7 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
         if (parts.empty())
             continue;
         ChartLine line;
-        line.name = uses[g.name] > 1 ? g.name + QStringLiteral(" #%1").arg(gi + 1) : g.name;
+        line.name = g.name;
         line.workloadKey = g.workloadKey;
         line.runs = g.runs;
         if (g.merged && parts.size() > 1 && options.aggregate == ChartOptions::Aggregate::MeanBand) {
@@ -226,6 +226,41 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
         lines.push_back(std::move(line));
     }
     return lines;
+}
+
+std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
+    std::vector<std::vector<ChartLineRow>> out;
+    for (const ChartLineGroup& g : groupChartRuns(runs, options)) {
+        // Every drawable raw point of the group's runs, in x order as buildChartLines merges them.
+        std::vector<ChartLineRow> rows;
+        for (size_t r : g.runs) {
+            const Series& s = runs[r].series;
+            for (size_t i = 0; i < s.size(); ++i)
+                if (std::isfinite(s.v[i]) && std::fabs(s.v[i]) < DBL_MAX)
+                    rows.push_back({r, i, chartX(runs[r], i, options.xAxis), s.v[i]});
+        }
+        if (rows.empty())
+            continue;
+        std::stable_sort(rows.begin(), rows.end(), [](const ChartLineRow& a, const ChartLineRow& b) { return a.x < b.x; });
+        const bool band = g.merged && g.runs.size() > 1 && options.aggregate == ChartOptions::Aggregate::MeanBand;
+        // The EMA drawn: over the merged line, or per run where runs are combined as a band.
+        const double w = std::min(options.smoothing, 99) / 100.0;
+        std::map<size_t, double> state; // per run (band) or one shared entry (merged)
+        std::vector<ChartLineRow> kept;
+        kept.reserve(rows.size());
+        for (ChartLineRow& row : rows) {
+            const size_t slot = band ? row.run : 0;
+            auto it = state.find(slot);
+            const double s = options.smoothing <= 0 || it == state.end() ? row.smoothed : w * it->second + (1 - w) * row.smoothed;
+            state[slot] = s;
+            row.smoothed = s;
+            if (!options.logY || s > 0)
+                kept.push_back(row);
+        }
+        if (!kept.empty())
+            out.push_back(std::move(kept));
+    }
+    return out;
 }
 
 } // namespace radt

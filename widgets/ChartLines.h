@@ -57,6 +57,28 @@ QString workloadKeyOf(const Run& run);
 /// Legend name of a single run: "<workload> <letter>", or its name when it has no workload.
 QString seriesLabelOf(const Run& run);
 
+/// The series rules alone: which runs make which line, and its name (ChartLine::name).
+struct ChartLineGroup {
+    QString name;
+    QString workloadKey;
+    bool merged; ///< a workload's runs merged (or banded), not one run on its own
+    std::vector<size_t> runs;
+};
+std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs, const ChartOptions& options);
+
 std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options);
+
+/// A raw point of a line at full resolution: runs[run].series[index], at x on the chart's axis,
+/// with the smoothed value drawn for it (radT's EMA over the merged line, or over its own run in a
+/// mean-band line; equal to the value at smoothing 0).
+struct ChartLineRow {
+    size_t run;
+    size_t index;
+    int64_t x;
+    double smoothed;
+};
+/// Per group of groupChartRuns that has points (the lines' order), every drawable point in x
+/// order: what a CSV export writes (never the decimated points). Log y leaves out what it cannot draw.
+std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs, const ChartOptions& options);
 
 } // namespace radt

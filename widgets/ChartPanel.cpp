@@ -751,22 +751,32 @@ bool ChartPanel::seriesVisible(int series) const {
 QImage ChartPanel::renderToImage(const QSize& size) {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
+    QPainter painter(&image);
+    render(painter, size);
+    return image;
+}
+
+void ChartPanel::render(QPainter& painter, const QSize& size, const QRectF& target) {
     // Lay the chart out at the requested size inside its scene, draw it, then put it back, so
-    // the same code serves a hidden panel (tests, exports) and one on screen.
+    // the same code serves a hidden panel (tests, exports) and one on screen, and every paint
+    // device (image, SVG, PDF) gets the same drawing.
     const QSizeF oldSize = m_chart->size();
+    const bool crosshair = m_crosshairBox->isVisible();
+    hideCrosshair();
     m_chart->resize(size);
     m_chart->layout()->activate();
     requery();
-    {
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing, true);
-        painter.setRenderHint(QPainter::TextAntialiasing, true);
-        m_chart->scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(m_chart->pos(), size));
-    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    m_chart->scene()->render(&painter, target.isNull() ? QRectF(QPointF(0, 0), size) : target,
+                             QRectF(m_chart->pos(), size));
     m_chart->resize(oldSize);
     m_chart->layout()->activate();
     requery();
-    return image;
+    if (crosshair) {
+        m_crosshairBox->show();
+        m_crosshairLine->show();
+    }
 }
 
 void ChartPanel::resizeEvent(QResizeEvent* event) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 class QGraphicsLineItem;
+class QPainter;
 class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 
@@ -126,6 +127,9 @@ public:
     QString xAxisTitle() const;
     /// The chart drawn at `size`, whether or not the panel is on screen.
     QImage renderToImage(const QSize& size);
+    /// Draws the chart laid out at `size` onto any paint device (image, SVG, PDF) into `target`
+    /// (default: the rectangle at the origin of that size). Vector devices get vector output.
+    void render(QPainter& painter, const QSize& size, const QRectF& target = QRectF());
 
     QtCharts::QChart* chart() const { return m_chart; }
     QtCharts::QChartView* chartView() const { return m_view; }
