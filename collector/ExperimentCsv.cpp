@@ -1,5 +1,6 @@
 #include "ExperimentCsv.h"
 
+#include "AtomicFile.h"
 #include "Listener.h"
 
 #include <algorithm>
@@ -7,14 +8,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace radt {
 
@@ -358,19 +356,6 @@ std::string csvCell(const std::string& raw) {
     return out + "\"";
 }
 
-/// Writes all of `data` to fd, retrying short writes.
-bool writeAll(int fd, const std::string& data) {
-    for (size_t done = 0; done < data.size();) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += static_cast<size_t>(n);
-    }
-    return true;
-}
-
 std::string excelLetters(size_t index) {
     std::string out;
     for (size_t k = index + 1; k > 0; k = (k - 1) / 26)
@@ -438,42 +423,10 @@ void writeExperimentCsv(const ExperimentFile& file) {
         text += "\n";
     }
 
-    // Replace the file a symlink points at, not the link; the temp file lives beside the target so
-    // rename() stays within one filesystem and is atomic.
-    std::error_code ec;
-    fs::path target = file.path;
-    if (const fs::path real = fs::canonical(target, ec); !ec)
-        target = real;
-    struct stat st {};
-    const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0) {
-        const int err = errno;
-        throw failure("cannot create a temporary file in " + dir.string(), err);
-    }
-    int err = 0;
-    std::string step;
-    if (::fchmod(fd, mode) != 0)
-        err = errno, step = "cannot set permissions";
-    else if (!writeAll(fd, text))
-        err = errno, step = "write failed";
-    else if (::fsync(fd) != 0)
-        err = errno, step = "fsync failed";
-    if (::close(fd) != 0 && step.empty())
-        err = errno, step = "close failed";
-    if (step.empty() && ::rename(temp.c_str(), target.c_str()) != 0)
-        err = errno, step = "rename failed";
-    if (!step.empty()) {
-        ::unlink(temp.c_str());
-        throw failure(step, err);
-    }
-    // The rename itself is durable only once the directory is synced; best effort.
-    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd >= 0) {
-        ::fsync(dirFd);
-        ::close(dirFd);
+    try {
+        writeFileAtomically(file.path, text);
+    } catch (const AtomicFileError& e) {
+        throw failure(e.detail(), 0);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "BoardFile.h"
 
+#include "BoardFileDetail.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -19,26 +21,13 @@ namespace {
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
+using board_detail::jsonString;
 
 // Per run the first few bad points are listed one by one and the rest counted in one line: a
 // file with thousands of bad samples still gives a report a person can read.
 constexpr size_t kListedPointProblems = 5;
 // Strings quoted in a problem are cut to this many bytes, so one problem stays one line.
 constexpr size_t kQuotedBytes = 40;
-
-const char* const kChartKeys[] = {"id", "data", "metric", "context"};
-const char* const kContextKeys[] = {"smoothing", "shownRuns", "hiddenSeries", "range"};
-const char* const kRunKeys[] = {"name",  "experimentId", "duration", "startTime", "source",         "letter",
-                                "model", "params",       "status",   "workload",  "experimentName", "data"};
-
-template <size_t N> bool isKnown(const char* const (&keys)[N], const std::string& key) {
-    return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
-}
-
-/// JSON text of a string, valid UTF-8 whatever the input (bad bytes become U+FFFD).
-std::string jsonString(const std::string& text) {
-    return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
-}
 
 /// How a value reads in a problem: 12, 1e+300, "abc", null, an object.
 std::string describe(const json& j) {
@@ -651,120 +640,7 @@ private:
     std::vector<ChartId> m_ids; // per kept chart, in order
 };
 
-// ---------------------------------------------------------------------------------------------
-// Writing: keys and order as radT's front end builds a chart ({id, data, metric, context}) and a
-// run (api.js fetchRuns, then DataPicker adds experimentName and ChartPicker appends data).
-
-std::string dump(const json& j) {
-    return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-std::string text(const std::optional<int64_t>& v) {
-    return v ? std::to_string(*v) : "null";
-}
-std::string text(const std::optional<std::string>& v) {
-    return v ? jsonString(*v) : "null";
-}
-
-void appendInteger(std::string& out, int64_t value) {
-    char buffer[24];
-    out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
-}
-
-void appendNumber(std::string& out, double value) {
-    if (!std::isfinite(value) || value == 0) { // NaN/inf are not JSON: null, as JSON.stringify writes
-        out += !std::isfinite(value) ? "null" : std::signbit(value) ? "-0.0" : "0"; // "-0" would read as 0
-        return;
-    }
-    char buffer[32]; // the shortest text that reads back as the same double
-    out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
-}
-
-template <size_t N> std::string extras(const json& extra, const char* const (&known)[N]) {
-    std::string out;
-    if (extra.is_object())
-        for (const auto& [key, value] : extra.get_ref<const json::object_t&>())
-            if (!isKnown(known, key)) // a known key is written from its field, never twice
-                out += "," + jsonString(key) + ":" + dump(value);
-    return out;
-}
-
-void writeRun(std::string& out, const BoardRun& r) {
-    out += "{\"name\":" + jsonString(r.uuid) + ",\"experimentId\":" + text(r.experimentId) +
-           ",\"duration\":" + text(r.duration) + ",\"startTime\":" + text(r.startTime) +
-           ",\"source\":" + text(r.source) + ",\"letter\":" + text(r.letter) + ",\"model\":" + text(r.model) +
-           ",\"params\":" + dump(r.params) + ",\"status\":" + text(r.status) +
-           ",\"workload\":" + text(r.workload) + ",\"experimentName\":" + text(r.experimentName) +
-           extras(r.extra, kRunKeys) + ",\"data\":[";
-    const Series& s = r.points;
-    for (size_t i = 0; i < s.size(); ++i) {
-        out += i ? ",{\"timestamp\":" : "{\"timestamp\":";
-        appendInteger(out, s.t[i]);
-        out += ",\"value\":";
-        appendNumber(out, s.v[i]);
-        out += ",\"step\":";
-        appendInteger(out, i < s.step.size() ? s.step[i] : 0);
-        out += '}';
-    }
-    out += "]}";
-}
-
-void writeChart(std::string& out, const BoardChart& c) {
-    out += "{\"id\":" + std::to_string(c.id) + ",\"data\":[";
-    for (size_t r = 0; r < c.runs.size(); ++r) {
-        if (r)
-            out += ',';
-        writeRun(out, c.runs[r]);
-    }
-    std::string min, max;
-    appendNumber(min, c.rangeMin);
-    appendNumber(max, c.rangeMax);
-    out += "],\"metric\":" + jsonString(c.metric) +
-           ",\"context\":{\"smoothing\":" + std::to_string(c.smoothing) +
-           ",\"shownRuns\":" + dump(json(c.shownRuns)) + ",\"hiddenSeries\":" + dump(json(c.hiddenSeries)) +
-           ",\"range\":{\"min\":" + min + ",\"max\":" + max + "}" + extras(c.contextExtra, kContextKeys) +
-           "}" + extras(c.extra, kChartKeys) + "}";
-}
-
-bool sameSeries(const Series& a, const Series& b) {
-    if (a.t != b.t || a.step != b.step || a.v.size() != b.v.size())
-        return false;
-    for (size_t i = 0; i < a.v.size(); ++i)
-        if (!(a.v[i] == b.v[i] || (std::isnan(a.v[i]) && std::isnan(b.v[i]))))
-            return false;
-    return true;
-}
-
-bool writeAll(int fd, const std::string& text) {
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += size_t(n);
-    }
-    return true;
-}
-
 } // namespace
-
-bool operator==(const BoardRun& a, const BoardRun& b) {
-    return a.uuid == b.uuid && a.experimentId == b.experimentId && a.experimentName == b.experimentName &&
-           a.workload == b.workload && a.letter == b.letter && a.model == b.model && a.source == b.source &&
-           a.params == b.params && a.status == b.status && a.startTime == b.startTime &&
-           a.duration == b.duration && sameSeries(a.points, b.points) && a.extra == b.extra;
-}
-
-bool operator==(const BoardChart& a, const BoardChart& b) {
-    return a.id == b.id && a.metric == b.metric && a.runs == b.runs && a.smoothing == b.smoothing &&
-           a.shownRuns == b.shownRuns && a.hiddenSeries == b.hiddenSeries && a.rangeMin == b.rangeMin &&
-           a.rangeMax == b.rangeMax && a.extra == b.extra && a.contextExtra == b.contextExtra;
-}
-
-bool operator==(const Board& a, const Board& b) {
-    return a.charts == b.charts;
-}
 
 Board parseBoard(std::string_view text, const std::string& sourceName, std::vector<BoardProblem>& problems) {
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
@@ -782,22 +658,6 @@ Board parseBoard(std::string_view text, const std::string& sourceName, std::vect
                          (early ? " (the file ends early: truncated?)" : ""));
     }
     return BoardReader(sourceName, problems, sax.arrays).read(sax.root);
-}
-
-std::string writeBoard(const Board& board) {
-    size_t points = 0;
-    for (const BoardChart& c : board.charts)
-        for (const BoardRun& r : c.runs)
-            points += r.points.size();
-    std::string out; // a point takes about 56 bytes: {"timestamp":13 digits,"value":...,"step":...}
-    out.reserve(points * 56 + board.charts.size() * 1024 + 64);
-    out += '[';
-    for (size_t c = 0; c < board.charts.size(); ++c) {
-        if (c)
-            out += ',';
-        writeChart(out, board.charts[c]);
-    }
-    return out += ']';
 }
 
 Board loadBoardFile(const std::string& path, std::vector<BoardProblem>& problems) {
@@ -827,71 +687,6 @@ Board loadBoardFile(const std::string& path, std::vector<BoardProblem>& problems
         throw BoardError("cannot read the board file " + path + ": " + std::strerror(err));
     text.resize(done);
     return parseBoard(text, fs::path(path).filename().string(), problems);
-}
-
-void saveBoardFile(const std::string& path, const Board& board) {
-    const std::string text = writeBoard(board);
-    auto failure = [&](const std::string& step, int err) {
-        return BoardError("cannot save the board file " + path + ": " + step +
-                          (err ? std::string(": ") + std::strerror(err) : std::string()));
-    };
-    // Replace the file a symlink points at, not the link; the temp file lives beside the target so
-    // rename() stays within one filesystem and is atomic.
-    std::error_code ec;
-    fs::path target = path;
-    if (const fs::path real = fs::canonical(target, ec); !ec)
-        target = real;
-    struct stat st {};
-    const bool exists = ::stat(target.c_str(), &st) == 0;
-    if (exists && S_ISDIR(st.st_mode))
-        throw failure("it is a directory", 0);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0)
-        throw failure("cannot create a temporary file in " + dir.string(), errno);
-    int err = 0;
-    std::string step;
-    // mkstemp makes 0600; a board is a document to share, so keep the old file's mode or use 0644.
-    if (::fchmod(fd, exists ? (st.st_mode & 07777) : 0644) != 0)
-        err = errno, step = "cannot set permissions";
-    else if (!writeAll(fd, text))
-        err = errno, step = "write failed";
-    else if (::fsync(fd) != 0)
-        err = errno, step = "fsync failed";
-    if (::close(fd) != 0 && step.empty())
-        err = errno, step = "close failed";
-    if (step.empty() && ::rename(temp.c_str(), target.c_str()) != 0)
-        err = errno, step = "rename failed";
-    if (!step.empty()) {
-        ::unlink(temp.c_str());
-        throw failure(step, err);
-    }
-    // The rename itself is durable only once the directory is synced; best effort.
-    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd >= 0) {
-        ::fsync(dirFd);
-        ::close(dirFd);
-    }
-}
-
-std::string metricSlug(const std::string& metric) {
-    std::string slug;
-    slug.reserve(metric.size());
-    bool gap = false;
-    for (const char ch : metric) {
-        const bool lower = ch >= 'a' && ch <= 'z', upper = ch >= 'A' && ch <= 'Z',
-                   digit = ch >= '0' && ch <= '9';
-        if (!lower && !upper && !digit) {
-            gap = true; // anything else, non-ASCII bytes included, is one separator
-            continue;
-        }
-        if (gap && !slug.empty())
-            slug += '-';
-        gap = false;
-        slug += upper ? char(ch - 'A' + 'a') : ch;
-    }
-    return slug.empty() ? "chart" : slug;
 }
 
 } // namespace radt

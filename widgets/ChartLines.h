@@ -21,7 +21,7 @@ struct ChartOptions {
     int smoothing = 0; ///< radT's EMA slider, 0..99
     bool logY = false;
     bool monochrome = false; ///< black lines told apart by dash patterns
-    double lineWidth = 1.5;
+    double lineWidth = 1.0;
     XAxis xAxis = XAxis::SinceStart;
     /// How a workload's runs are drawn when they are not shown one by one: radT concatenates
     /// their points into one line; MeanBand draws their mean with a band from min to max.
