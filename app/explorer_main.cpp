@@ -1,11 +1,13 @@
 // radt-explorer: argument parsing and wiring only (DESIGN §2).
 
+#include "BoardExport.h"
 #include "MainWindow.h"
 #include "Store.h"
 #include "StoreUri.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -23,6 +25,16 @@ const QCommandLineOption kScreenshotOption(
     QStringLiteral("Load the store, plot the latest workload, save the window as a PNG and exit."),
     QStringLiteral("FILE.png"));
 
+const QCommandLineOption kExportOption(
+    QStringLiteral("export"),
+    QStringLiteral("Render every chart of the board file offscreen into DIR as <NN>-<metric>.<ext> and exit "
+                   "(no display needed)."),
+    QStringLiteral("DIR"));
+const QCommandLineOption kFormatOption(QStringLiteral("format"),
+                                       QStringLiteral("Formats for --export, comma-separated: png,svg,pdf,csv,json "
+                                                      "(default: all)."),
+                                       QStringLiteral("LIST"));
+
 void setUpParser(QCommandLineParser& parser) {
     parser.setApplicationDescription(QStringLiteral(
         "Explore radt / MLflow tracking stores: experiments, workloads, runs and their metrics.\n"
@@ -31,6 +43,43 @@ void setUpParser(QCommandLineParser& parser) {
     parser.addVersionOption();
     parser.addOption(kStoreOption);
     parser.addOption(kScreenshotOption);
+    parser.addOption(kExportOption);
+    parser.addOption(kFormatOption);
+    parser.addPositionalArgument(QStringLiteral("board.json"), QStringLiteral("A radT board file to open."),
+                                 QStringLiteral("[board.json]"));
+}
+
+// --export: the board's charts drawn as the explorer draws them, written to files; 0 on success.
+int exportHeadless(const QCommandLineParser& parser) {
+    const QStringList boards = parser.positionalArguments();
+    if (boards.size() != 1) {
+        std::fprintf(stderr, "radt-explorer: --export needs exactly one board file (got %d)\n", int(boards.size()));
+        return 2;
+    }
+    QStringList formats = radt::boardExportFormats();
+    if (parser.isSet(kFormatOption))
+        formats = parser.value(kFormatOption).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    try {
+        std::vector<radt::BoardProblem> problems;
+        const radt::Board board = radt::loadBoardFile(boards.front().toStdString(), problems);
+        const QStringList files = radt::exportBoardFiles(board, QFileInfo(boards.front()).fileName().toStdString(),
+                                                         parser.value(kExportOption), formats, problems);
+        for (const radt::BoardProblem& p : problems)
+            std::fprintf(stderr, "radt-explorer: %s\n", p.message.c_str());
+        for (const QString& file : files)
+            std::printf("%s\n", qPrintable(file));
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "radt-explorer: %s\n", e.what());
+        return 1;
+    }
+}
+
+bool hasFlag(int argc, char* argv[], const char* flag) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0)
+            return true;
+    return false;
 }
 
 void setApplicationNames() {
@@ -62,11 +111,20 @@ int main(int argc, char* argv[]) {
         return 0;
     }
 
+    // A headless export draws with Qt's offscreen platform: no display is needed.
+    if (hasFlag(argc, argv, "--export") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     setApplicationNames();
     QCommandLineParser parser;
     setUpParser(parser);
     parser.process(app);
+    if (parser.isSet(kExportOption))
+        return exportHeadless(parser);
+    if (parser.isSet(kFormatOption)) {
+        std::fprintf(stderr, "radt-explorer: --format goes with --export\n");
+        return 2;
+    }
 
     radt::MainWindow window;
     QString error;
@@ -84,10 +142,30 @@ int main(int argc, char* argv[]) {
         error = QString::fromStdString(e.what());
     }
 
+    // A board named on the command line opens over whatever the store shows.
+    const QStringList boards = parser.positionalArguments();
+    if (boards.size() > 1) {
+        std::fprintf(stderr, "radt-explorer: one board file at a time (got %d)\n", int(boards.size()));
+        return 2;
+    }
     // A first look shows a chart: the latest workload and a sensible metric.
     if (opened && window.basketRunUuids().isEmpty()) {
         window.addLatestWorkloadToBasket();
         window.plotPreferredMetric();
+    }
+
+    // Without a display to show dialogs on (--screenshot), problems go to stderr.
+    if (!boards.isEmpty() && parser.isSet(kScreenshotOption)) {
+        QStringList problems;
+        QString boardError;
+        if (!window.openBoard(boards.front(), &problems, &boardError)) {
+            std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(boardError));
+            return 1;
+        }
+        for (const QString& p : problems)
+            std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(p));
+    } else if (!boards.isEmpty()) {
+        QTimer::singleShot(0, &window, [&window, board = boards.front()] { window.openBoardInteractive(board); });
     }
 
     if (parser.isSet(kScreenshotOption)) {

@@ -4,11 +4,13 @@
 // workload may instead be drawn as the mean of its runs with a min–max band. Smoothing runs here,
 // on full-resolution data, before any decimation (DESIGN §8).
 
+#include "BoardFile.h"
 #include "Model.h"
 #include "SeriesMath.h"
 
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -37,6 +39,9 @@ struct ChartRunData {
     /// Trailing points of `series` that came over the live bus and the store has not yet
     /// confirmed: polling the store continues from before them and replaces them if they differ.
     size_t liveTail = 0;
+    /// What a board file said about this run (its points moved into `series`), so saving the
+    /// board again writes back radT's fields and unknown keys unchanged. Null for store runs.
+    std::shared_ptr<const BoardRun> boardRun;
 };
 
 struct ChartLine {

@@ -143,14 +143,29 @@ void ChartPanel::setLoading(const QString& metricKey) {
 
 void ChartPanel::setData(std::vector<ChartRunData> runs, const QString& metricKey) {
     m_loading = false;
+    m_detached = false;
     m_runs = std::move(runs);
     m_key = metricKey;
     m_zoom.reset();
     rebuild();
 }
 
+void ChartPanel::showDetached(std::vector<ChartRunData> runs, const QString& metricKey, const ChartOptions& options,
+                              std::optional<std::pair<int64_t, int64_t>> zoom) {
+    m_loading = false;
+    m_detached = true;
+    m_runs = std::move(runs);
+    m_key = metricKey;
+    m_options = options;
+    m_options.smoothing = std::clamp(m_options.smoothing, 0, 99);
+    m_zoom = zoom;
+    rebuild();
+    emit optionsChanged();
+}
+
 bool ChartPanel::hasRunningRuns() const {
-    return std::any_of(m_runs.begin(), m_runs.end(),
+    // A board's runs are a snapshot: what the file says, not something to follow.
+    return !m_detached && std::any_of(m_runs.begin(), m_runs.end(),
                        [](const ChartRunData& r) { return r.run.status == RunStatus::Running; });
 }
 
@@ -195,7 +210,7 @@ void ChartPanel::redrawAfterAppend(bool rebuildNeeded) {
 }
 
 bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points) {
-    if (m_key.isEmpty() || m_loading) // a load on its way brings these from the store
+    if (m_key.isEmpty() || m_loading || m_detached) // a load on its way brings these from the store
         return false;
     const std::string key = m_key.toStdString();
     bool changed = false, rebuildNeeded = false;
@@ -223,7 +238,7 @@ bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<Metric
 }
 
 bool ChartPanel::pollNewData(Store& store) {
-    if (m_key.isEmpty() || m_loading) // the load on its way has the newest rows
+    if (m_key.isEmpty() || m_loading || m_detached) // the load on its way has the newest rows
         return false;
     bool changed = false, grown = false, rebuildNeeded = false;
     const std::string key = m_key.toStdString();
@@ -269,6 +284,7 @@ bool ChartPanel::pollNewData(Store& store) {
 
 void ChartPanel::clear(const QString& hint) {
     m_loading = false;
+    m_detached = false;
     m_runs.clear();
     m_key.clear();
     m_zoom.reset();

@@ -62,6 +62,11 @@ public:
     /// Shows runs read by loadRuns (on the GUI thread).
     void setData(std::vector<ChartRunData> runs, const QString& metricKey);
     const std::vector<ChartRunData>& runs() const { return m_runs; }
+    /// Shows runs that do not come from the open store (a board file carries its data), with
+    /// the board's options and zoom. Such a chart keeps its data when the basket changes.
+    void showDetached(std::vector<ChartRunData> runs, const QString& metricKey, const ChartOptions& options,
+                      std::optional<std::pair<int64_t, int64_t>> zoom);
+    bool isDetached() const { return m_detached; }
     /// Plot width in pixel columns: what loadRuns' `columns` should be.
     int plotColumns() const;
     /// Removes every line and shows `hint` in their place.
@@ -181,6 +186,7 @@ private:
     std::optional<std::pair<int64_t, int64_t>> m_zoom; ///< visible x range, when zoomed
     bool m_updatingAxes = false;
     bool m_loading = false;
+    bool m_detached = false; ///< data from a board file, not the store
     QTimer m_requeryTimer; ///< coalesces resizes and zoom steps (~40 ms)
 };
 

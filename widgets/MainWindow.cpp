@@ -132,6 +132,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_liveTimer, &QTimer::timeout, this, [this] { pollLiveRuns(); });
     m_liveTimer->start();
     resize(1400, 860);
+    setAcceptDrops(true); // a board file dropped on the window opens
     updateTitleAndStatus();
 }
 
@@ -303,6 +304,8 @@ void MainWindow::createMenus() {
     file->addSeparator();
     QAction* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     reloadAction->setShortcut(QKeySequence::Refresh);
+    file->addSeparator();
+    createBoardMenu(file);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -535,8 +538,8 @@ void MainWindow::refreshOtherCharts() {
     const std::vector<Run> runs = m_basket->runs();
     for (int i = 0; i < m_board->chartCount(); ++i) {
         ChartPanel* chart = m_board->chartAt(i)->chart();
-        if (chart == chartPanel() || chart->metricKey().isEmpty())
-            continue;
+        if (chart == chartPanel() || chart->metricKey().isEmpty() || chart->isDetached())
+            continue; // a board file's chart keeps the data the file carries
         if (!m_store || runs.empty()) {
             m_loader->cancelChart(chart);
             chart->clear();

@@ -1,6 +1,7 @@
 #pragma once
 // radt-explorer's window: run tree, basket, metric list and chart panel over one open store.
 
+#include "BoardFile.h"
 #include "LaunchController.h"
 #include "RecentStores.h"
 #include "LiveBridge.h"
@@ -87,6 +88,17 @@ public:
     SampleBus& liveBus() { return *m_bus; }
     LiveBridge* liveBridge() const { return m_live; }
 
+    /// Replaces the board's charts by a board file's (DESIGN §9): each chart with its runs and
+    /// points from the file, its series rules, smoothing and range. Problems in the file that
+    /// did not stop it opening are listed in *problems. False with *error when nothing opened.
+    bool openBoard(const QString& path, QStringList* problems = nullptr, QString* error = nullptr);
+    /// openBoard with dialogs: an error, or the list of what was skipped.
+    bool openBoardInteractive(const QString& path);
+    /// Writes every chart in radT's board format plus the explorer's own keys. Throws BoardError.
+    void saveBoard(const QString& path) const;
+    /// The board as radT's format holds it (what saveBoard writes).
+    Board currentBoard() const;
+
     /// One round of following running runs in every chart (the 1 s timer calls it).
     /// Returns whether any chart changed.
     bool pollLiveRuns();
@@ -101,8 +113,15 @@ public:
     MetricPicker* metricPicker() const { return m_metrics; }
     QTreeView* runTreeView() const { return m_tree; }
 
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
 private:
     void createMenus();
+    void createBoardMenu(QMenu* file);
+    void exportCurrentChart(const QString& format);
+    void exportBoardPdf();
     void createLaunching();
     void onLiveSamples(const LiveBridge::Batch& batch);
     /// The metric list: the basket runs' keys in the store, plus keys already seen on the live

@@ -1,0 +1,249 @@
+// Boards in the explorer (DESIGN §9): a board saved by radT's front end opens with the same view
+// (series rules, hidden series, smoothing, range), round trips radT -> explorer -> radT and
+// explorer -> explorer, bad boards open what they can and name the rest, a dropped file opens,
+// and the headless export writes every chart in every format as the GUI draws it.
+
+#include "BoardExport.h"
+#include "BoardFile.h"
+#include "BoardIo.h"
+#include "BoardPanel.h"
+#include "ChartCard.h"
+#include "ChartExport.h"
+#include "ChartPanel.h"
+#include "MainWindow.h"
+#include "TempDir.h"
+
+#include <QApplication>
+#include <QDropEvent>
+#include <QFile>
+#include <QImage>
+#include <QMimeData>
+#include <QProcess>
+#include <QUrl>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+using namespace radt;
+
+namespace {
+
+constexpr int64_t kStart = 1'700'000'000'000;
+
+// The shape radT's front end downloads: chart keys id, data, metric, context; smoothing as the
+// slider's string; params as an object; an unknown run key ("key") its table adds.
+std::string radtBoard() {
+    std::string runs;
+    auto run = [&](const char* uuid, const char* workload, const char* letter, double base, int n) {
+        std::string points;
+        for (int i = 0; i < n; ++i)
+            points += (i ? "," : "") + std::string("{\"timestamp\":") + std::to_string(kStart + i * 1000) +
+                      ",\"value\":" + std::to_string(base + (i % 2 ? 10 : 0)) + ",\"step\":" + std::to_string(i) + "}";
+        return std::string("{\"name\":\"") + uuid + "\",\"experimentId\":1,\"duration\":" + std::to_string(n * 1000) +
+               ",\"startTime\":" + std::to_string(kStart) +
+               ",\"source\":\"imagenet\",\"letter\":\"" + letter + "\",\"model\":\"resnet50\",\"params\":{\"batch-size\":\"256\"},"
+               "\"status\":\"FINISHED\",\"workload\":\"" + workload + "\",\"experimentName\":\"resnet\",\"key\":7,\"data\":[" +
+               points + "]}";
+    };
+    const std::string power = run("aaaa0000000000000000000000000001", "1-1", "0_A", 100, 100) + "," +
+                              run("bbbb0000000000000000000000000002", "1-1", "0_B", 200, 100) + "," +
+                              run("cccc0000000000000000000000000003", "1-2", "0", 300, 60);
+    const std::string loss = run("aaaa0000000000000000000000000001", "1-1", "0_A", 1, 30);
+    return "[{\"id\":1700000000002,\"data\":[" + power +
+           "],\"metric\":\"SMI - Power Draw\",\"context\":{\"smoothing\":\"35\",\"shownRuns\":[\"1-1\"],"
+           "\"hiddenSeries\":[\"2\"],\"range\":{\"min\":10000,\"max\":40000}}},"
+           "{\"id\":1700000000001,\"data\":[" + loss + "],\"metric\":\"loss\",\"context\":{\"smoothing\":0,"
+           "\"shownRuns\":[],\"hiddenSeries\":[],\"range\":{\"min\":0,\"max\":0}}}]";
+}
+
+std::string writeFile(test::TempDir& dir, const std::string& name, const std::string& text) {
+    const std::string path = dir.file(name);
+    std::ofstream(path) << text;
+    return path;
+}
+
+} // namespace
+
+TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
+    test::TempDir dir;
+    MainWindow window;
+    QStringList problems;
+    QString error;
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard())), &problems, &error))
+        << error.toStdString();
+    EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
+    BoardPanel* board = window.board();
+    ASSERT_EQ(board->chartCount(), 2);
+    ChartPanel* power = board->chartAt(0)->chart();
+    EXPECT_EQ(power->metricKey(), "SMI - Power Draw");
+    EXPECT_TRUE(power->isDetached());
+    EXPECT_EQ(power->seriesNames(), (QStringList{"1 0_A", "1 0_B", "2"})) << "workload 1-1 in shownRuns";
+    EXPECT_FALSE(power->seriesVisible(2)) << "hidden via the legend in radT";
+    EXPECT_EQ(power->options().smoothing, 35);
+    ASSERT_TRUE(power->isZoomed());
+    EXPECT_EQ(power->zoomRange(), (std::make_pair(int64_t(10000), int64_t(40000))));
+    // Drawn values: radT's EMA at w = 0.35 over run A's points, inside the range.
+    const QVector<QPointF> a = power->seriesPoints(0);
+    ASSERT_EQ(a.size(), 31);
+    double s = 0;
+    for (int i = 0; i <= 40; ++i) {
+        const double x = 100 + (i % 2 ? 10 : 0);
+        s = i == 0 ? x : 0.35 * s + 0.65 * x;
+        if (i >= 10)
+            ASSERT_NEAR(a[i - 10].y(), s, 1e-9) << i;
+    }
+    ChartPanel* loss = board->chartAt(1)->chart();
+    EXPECT_EQ(loss->seriesNames(), QStringList{"1"}) << "runs of a workload merge by default";
+    EXPECT_FALSE(loss->isZoomed()) << "range 0/0 is the whole range";
+    // The basket does not take board charts over: they carry their own data.
+    EXPECT_TRUE(window.basketRunUuids().isEmpty());
+}
+
+TEST(BoardGui, RadtToExplorerToRadtLosesNothing) {
+    test::TempDir dir;
+    std::vector<BoardProblem> problems;
+    const Board original = parseBoard(radtBoard(), "board.json", problems);
+    MainWindow window;
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
+    const QString out = QString::fromStdString(dir.file("out.json"));
+    window.saveBoard(out);
+    const Board saved = loadBoardFile(out.toStdString(), problems);
+    EXPECT_TRUE(problems.empty());
+    ASSERT_EQ(saved.charts.size(), original.charts.size());
+    for (size_t i = 0; i < saved.charts.size(); ++i) {
+        const BoardChart& o = original.charts[i];
+        const BoardChart& s = saved.charts[i];
+        EXPECT_EQ(s.metric, o.metric);
+        EXPECT_EQ(s.runs, o.runs) << "runs, their radT fields, unknown keys and every point";
+        EXPECT_EQ(s.smoothing, o.smoothing);
+        EXPECT_EQ(s.shownRuns, o.shownRuns);
+        EXPECT_EQ(s.hiddenSeries, o.hiddenSeries);
+        EXPECT_EQ(s.rangeMin, o.rangeMin);
+        EXPECT_EQ(s.rangeMax, o.rangeMax);
+        EXPECT_TRUE(s.extra.contains("explorer")) << "the explorer's own state rides along";
+    }
+    EXPECT_GT(saved.charts[0].id, saved.charts[1].id) << "radT shows charts newest id first";
+}
+
+TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
+    test::TempDir dir;
+    MainWindow first;
+    ASSERT_TRUE(first.openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
+    ChartPanel* chart = first.board()->chartAt(0)->chart();
+    chart->setLogY(true);
+    chart->setMonochrome(true);
+    chart->setLineWidth(2.5);
+    chart->setXAxis(ChartOptions::XAxis::Step);
+    chart->setAggregate(ChartOptions::Aggregate::MeanBand);
+    chart->zoomX(5, 50);
+    const QString out = QString::fromStdString(dir.file("explorer.json"));
+    first.saveBoard(out);
+
+    MainWindow second;
+    QStringList problems;
+    ASSERT_TRUE(second.openBoard(out, &problems));
+    EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
+    ChartPanel* again = second.board()->chartAt(0)->chart();
+    EXPECT_TRUE(again->options().logY);
+    EXPECT_TRUE(again->options().monochrome);
+    EXPECT_EQ(again->options().lineWidth, 2.5);
+    EXPECT_EQ(again->options().xAxis, ChartOptions::XAxis::Step);
+    EXPECT_EQ(again->options().aggregate, ChartOptions::Aggregate::MeanBand);
+    EXPECT_EQ(again->zoomRange(), chart->zoomRange());
+    EXPECT_EQ(again->seriesNames(), chart->seriesNames());
+    for (int i = 0; i < chart->seriesCount(); ++i)
+        EXPECT_EQ(again->seriesPoints(i), chart->seriesPoints(i)) << i;
+}
+
+TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
+    test::TempDir dir;
+    MainWindow window;
+    QString error;
+    EXPECT_FALSE(window.openBoard(QString::fromStdString(writeFile(dir, "notjson.json", "{\"charts\": [1, 2")), nullptr, &error));
+    EXPECT_TRUE(error.contains("notjson.json")) << error.toStdString();
+    EXPECT_FALSE(window.openBoard(QString::fromStdString(writeFile(dir, "empty.json", "[]")), nullptr, &error));
+    EXPECT_TRUE(error.contains("empty.json")) << error.toStdString();
+    EXPECT_FALSE(window.openBoard(QString::fromStdString(dir.file("missing.json")), nullptr, &error));
+    EXPECT_TRUE(error.contains("missing.json"));
+
+    // One chart without a metric, one with bad explorer settings: the second opens, both named.
+    std::string text = radtBoard();
+    text.replace(text.find("\"metric\":\"SMI - Power Draw\","), std::string("\"metric\":\"SMI - Power Draw\",").size(), "");
+    text.replace(text.find("\"metric\":\"loss\""), std::string("\"metric\":\"loss\"").size(),
+                 "\"metric\":\"loss\",\"explorer\":{\"xAxis\":\"sideways\",\"lineWidth\":1e300}");
+    QStringList problems;
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "partly.json", text)), &problems, &error))
+        << error.toStdString();
+    EXPECT_EQ(window.board()->chartCount(), 1);
+    EXPECT_EQ(window.board()->chartAt(0)->chart()->metricKey(), "loss");
+    const QString all = problems.join('\n');
+    EXPECT_TRUE(all.contains("partly.json: chart 1")) << all.toStdString();
+    EXPECT_TRUE(all.contains("explorer.xAxis: expected \"time\", \"step\" or \"wallclock\", got \"sideways\""))
+        << all.toStdString();
+    EXPECT_TRUE(all.contains("explorer.lineWidth")) << all.toStdString();
+    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().xAxis, ChartOptions::XAxis::SinceStart);
+}
+
+TEST(BoardGui, ABoardDroppedOnTheWindowOpens) {
+    test::TempDir dir;
+    MainWindow window;
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(QString::fromStdString(writeFile(dir, "dropped.json", radtBoard())))});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted()) << "a .json file is welcome";
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    EXPECT_EQ(window.board()->chartCount(), 2);
+    EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "loss");
+    delete mime;
+}
+
+TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
+    test::TempDir dir;
+    const std::string board = writeFile(dir, "board.json", radtBoard());
+    const QString out = QString::fromStdString(dir.file("export"));
+    QProcess explorer;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("QT_QPA_PLATFORM"); // it must not need a display on its own
+    env.remove("DISPLAY");
+    explorer.setProcessEnvironment(env);
+    explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--export", out, QString::fromStdString(board)});
+    ASSERT_TRUE(explorer.waitForFinished(60000));
+    EXPECT_EQ(explorer.exitCode(), 0) << explorer.readAllStandardError().toStdString();
+    for (const char* name : {"01-smi-power-draw.png", "01-smi-power-draw.svg", "01-smi-power-draw.pdf",
+                             "01-smi-power-draw.csv", "01-smi-power-draw.json", "02-loss.png", "02-loss.csv"})
+        EXPECT_TRUE(QFile::exists(out + "/" + name)) << name;
+    const QImage headless(out + "/01-smi-power-draw.png");
+    ASSERT_EQ(headless.size(), kExportChartSize);
+
+    // The GUI's chart, exported the same way, is the same picture.
+    MainWindow window;
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(board)));
+    const QString gui = QString::fromStdString(dir.file("gui.png"));
+    exportChartPng(*window.board()->chartAt(0)->chart(), gui, kExportChartSize, 1.0);
+    EXPECT_EQ(QImage(gui).convertToFormat(QImage::Format_RGB32), headless.convertToFormat(QImage::Format_RGB32));
+
+    // The CSV carries the points inside the board's range at full resolution; the one-chart
+    // board opens again with the same view.
+    QFile csv(out + "/01-smi-power-draw.csv");
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    EXPECT_EQ(lines.front(), "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed");
+    EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
+    MainWindow reopened;
+    ASSERT_TRUE(reopened.openBoard(out + "/01-smi-power-draw.json"));
+    EXPECT_EQ(reopened.board()->chartAt(0)->chart()->seriesNames(), (QStringList{"1 0_A", "1 0_B", "2"}));
+
+    // Bad invocations say what is wrong and fail.
+    explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--export", out, "--format", "png,gif", QString::fromStdString(board)});
+    ASSERT_TRUE(explorer.waitForFinished(60000));
+    EXPECT_NE(explorer.exitCode(), 0);
+    EXPECT_TRUE(explorer.readAllStandardError().contains("unknown export format 'gif'"));
+    explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--export", out, QString::fromStdString(dir.file("nope.json"))});
+    ASSERT_TRUE(explorer.waitForFinished(60000));
+    EXPECT_NE(explorer.exitCode(), 0);
+    EXPECT_TRUE(explorer.readAllStandardError().contains("nope.json"));
+}

@@ -1,0 +1,215 @@
+// MainWindow's board files and exports (DESIGN §9): File > Open Board, Save Board, Export, and
+// boards dropped onto the window. Kept apart from MainWindow.cpp, which wires the store views.
+
+#include "MainWindow.h"
+
+#include "BoardExport.h"
+#include "BoardIo.h"
+#include "BoardPanel.h"
+#include "ChartCard.h"
+#include "ChartExport.h"
+#include "ChartLoader.h"
+#include "ChartPanel.h"
+
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QStatusBar>
+
+namespace radt {
+
+namespace {
+
+QString boardFileIn(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls())
+        return QString();
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+            return url.toLocalFile();
+    return QString();
+}
+
+} // namespace
+
+void MainWindow::createBoardMenu(QMenu* file) {
+    QAction* open = file->addAction(tr("Open &Board..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a board"), QString(),
+                                                          tr("Boards (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openBoardInteractive(path);
+    });
+    open->setShortcut(QKeySequence(tr("Ctrl+B")));
+    file->addAction(tr("&Save Board As..."), this, [this] {
+        // The dialog asks before replacing a file; the write itself is atomic.
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the board"), QStringLiteral("board.json"),
+                                                          tr("Boards (*.json)"));
+        if (path.isEmpty())
+            return;
+        try {
+            saveBoard(path);
+            statusBar()->showMessage(tr("Saved the board to %1").arg(path), 5000);
+        } catch (const std::exception& e) {
+            QMessageBox::critical(this, tr("Save board"), QString::fromStdString(e.what()));
+        }
+    });
+    QMenu* exports = file->addMenu(tr("&Export"));
+    exports->addAction(tr("Chart as &PNG..."), this, [this] { exportCurrentChart(QStringLiteral("png")); });
+    exports->addAction(tr("Chart as &SVG..."), this, [this] { exportCurrentChart(QStringLiteral("svg")); });
+    exports->addAction(tr("Chart as P&DF..."), this, [this] { exportCurrentChart(QStringLiteral("pdf")); });
+    exports->addAction(tr("Chart data as &CSV..."), this, [this] { exportCurrentChart(QStringLiteral("csv")); });
+    exports->addSeparator();
+    exports->addAction(tr("&Board as PDF..."), this, &MainWindow::exportBoardPdf);
+}
+
+Board MainWindow::currentBoard() const {
+    Board board;
+    // radT sorts charts by id, newest first: ids count down so the board keeps its order there.
+    const int64_t base = nowMs();
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        const ChartPanel* chart = m_board->chartAt(i)->chart();
+        if (!chart->metricKey().isEmpty())
+            board.charts.push_back(boardFromChart(*chart, base - i, m_experimentNames));
+    }
+    return board;
+}
+
+void MainWindow::saveBoard(const QString& path) const {
+    const Board board = currentBoard();
+    if (board.charts.empty())
+        throw BoardError("the board has no chart with a metric to save");
+    saveBoardFile(path.toStdString(), board);
+}
+
+bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* error) {
+    std::vector<BoardProblem> found;
+    Board board;
+    try {
+        board = loadBoardFile(path.toStdString(), found);
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    const std::string name = QFileInfo(path).fileName().toStdString();
+    // The file's charts replace the board's: the first card is reused, the others go.
+    while (m_board->chartCount() > 1)
+        m_board->removeChart(m_board->chartAt(m_board->chartCount() - 1));
+    for (size_t i = 0; i < board.charts.size(); ++i) {
+        ChartCard* card = i == 0 ? m_board->chartAt(0) : m_board->addChart();
+        m_loader->cancelChart(card->chart());
+        BoardChartView view = viewFromBoard(board.charts[i], int(i), name, found);
+        card->chart()->showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
+    }
+    m_board->setCurrent(m_board->chartAt(0));
+    if (problems)
+        for (const BoardProblem& p : found)
+            problems->append(QString::fromStdString(p.message));
+    statusBar()->showMessage(tr("Opened the board %1: %n chart(s)", nullptr, int(board.charts.size())).arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::openBoardInteractive(const QString& path) {
+    QStringList problems;
+    QString error;
+    if (!openBoard(path, &problems, &error)) {
+        QMessageBox::critical(this, tr("Open board"), error);
+        return false;
+    }
+    if (!problems.isEmpty()) {
+        // The rest of the board opened; say what was left out, without a wall of text.
+        QStringList shown = problems.mid(0, 15);
+        if (problems.size() > shown.size())
+            shown << tr("... and %n more", nullptr, problems.size() - shown.size());
+        QMessageBox::warning(this, tr("Open board"),
+                             tr("The board opened, but parts of it were skipped:\n\n%1").arg(shown.join(QLatin1Char('\n'))));
+    }
+    return true;
+}
+
+void MainWindow::exportCurrentChart(const QString& format) {
+    ChartPanel* chart = chartPanel();
+    if (chart->metricKey().isEmpty()) {
+        QMessageBox::information(this, tr("Export"), tr("The current chart shows nothing yet: choose a metric."));
+        return;
+    }
+    double scale = 1;
+    if (format == QLatin1String("png")) {
+        bool ok = false;
+        scale = QInputDialog::getInt(this, tr("Export PNG"), tr("Scale (1x-4x):"), 2, 1, 4, 1, &ok);
+        if (!ok)
+            return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the chart"), suggestedFileName(*chart, format),
+                                                      QStringLiteral("*.%1").arg(format));
+    if (path.isEmpty())
+        return;
+    QProgressDialog progress(tr("Exporting %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300); // only long exports (a CSV of millions of rows) show it
+    try {
+        if (format == QLatin1String("png"))
+            exportChartPng(*chart, path, kExportChartSize, scale);
+        else if (format == QLatin1String("svg"))
+            exportChartSvg(*chart, path, kExportChartSize);
+        else if (format == QLatin1String("pdf"))
+            exportChartPdf(*chart, path, kExportChartSize);
+        else
+            exportChartCsv(*chart, path, [&progress](size_t done, size_t total) {
+                progress.setValue(total ? int(done * 100 / total) : 100);
+                QApplication::processEvents();
+                if (progress.wasCanceled()) // the partial file is discarded, an old one kept
+                    throw std::runtime_error("cancelled");
+            });
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    } catch (const std::exception& e) {
+        if (!progress.wasCanceled())
+            QMessageBox::critical(this, tr("Export"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::exportBoardPdf() {
+    std::vector<ChartPanel*> charts;
+    for (int i = 0; i < m_board->chartCount(); ++i)
+        if (!m_board->chartAt(i)->chart()->metricKey().isEmpty())
+            charts.push_back(m_board->chartAt(i)->chart());
+    if (charts.empty()) {
+        QMessageBox::information(this, tr("Export"), tr("No chart shows anything yet."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the board"), QStringLiteral("board.pdf"),
+                                                      QStringLiteral("*.pdf"));
+    if (path.isEmpty())
+        return;
+    QProgressDialog progress(tr("Exporting the board..."), QString(), 0, int(charts.size()), this);
+    progress.setWindowModality(Qt::WindowModal);
+    try {
+        radt::exportBoardPdf(charts, path, kExportChartSize, [&progress](int done, int) {
+            progress.setValue(done);
+            QApplication::processEvents();
+        });
+    } catch (const std::exception& e) {
+        QMessageBox::critical(this, tr("Export"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!boardFileIn(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = boardFileIn(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openBoardInteractive(path);
+}
+
+} // namespace radt
