@@ -53,7 +53,7 @@ std::string radtBoard() {
     const std::string loss = run("aaaa0000000000000000000000000001", "1-1", "0_A", 1, 30);
     return "[{\"id\":1700000000002,\"data\":[" + power +
            "],\"metric\":\"SMI - Power Draw\",\"context\":{\"smoothing\":\"35\",\"shownRuns\":[\"1-1\"],"
-           "\"hiddenSeries\":[\"2\"],\"range\":{\"min\":10000,\"max\":40000}}},"
+           "\"hiddenSeries\":[\"1-2\"],\"range\":{\"min\":10000,\"max\":40000}}},"
            "{\"id\":1700000000001,\"data\":[" + loss + "],\"metric\":\"loss\",\"context\":{\"smoothing\":0,"
            "\"shownRuns\":[],\"hiddenSeries\":[],\"range\":{\"min\":0,\"max\":0}}}]";
 }
@@ -79,7 +79,7 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
     ChartPanel* power = board->chartAt(0)->chart();
     EXPECT_EQ(power->metricKey(), "SMI - Power Draw");
     EXPECT_TRUE(power->isDetached());
-    EXPECT_EQ(power->seriesNames(), (QStringList{"1 0_A", "1 0_B", "2"})) << "workload 1-1 in shownRuns";
+    EXPECT_EQ(power->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"})) << "workload 1-1 in shownRuns";
     EXPECT_FALSE(power->seriesVisible(2)) << "hidden via the legend in radT";
     EXPECT_EQ(power->options().smoothing, 35);
     ASSERT_TRUE(power->isZoomed());
@@ -95,7 +95,7 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
             ASSERT_NEAR(a[i - 10].y(), s, 1e-9) << i;
     }
     ChartPanel* loss = board->chartAt(1)->chart();
-    EXPECT_EQ(loss->seriesNames(), QStringList{"1"}) << "runs of a workload merge by default";
+    EXPECT_EQ(loss->seriesNames(), QStringList{"1-1"}) << "runs of a workload merge by default";
     EXPECT_FALSE(loss->isZoomed()) << "range 0/0 is the whole range";
     // The basket does not take board charts over: they carry their own data.
     EXPECT_TRUE(window.basketRunUuids().isEmpty());
@@ -235,7 +235,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
     MainWindow reopened;
     ASSERT_TRUE(reopened.openBoard(out + "/01-smi-power-draw.json"));
-    EXPECT_EQ(reopened.board()->chartAt(0)->chart()->seriesNames(), (QStringList{"1 0_A", "1 0_B", "2"}));
+    EXPECT_EQ(reopened.board()->chartAt(0)->chart()->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
 
     // Bad invocations say what is wrong and fail.
     explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--export", out, "--format", "png,gif", QString::fromStdString(board)});

@@ -153,6 +153,15 @@ std::vector<CsvRow> rowsOf(const std::vector<CsvRow>& rows, const std::string& s
     return out;
 }
 
+// Rows of a run shown on its own: radT names it "<workload id> <letter> (<first 5 of its id>)".
+std::vector<CsvRow> rowsOfRun(const std::vector<CsvRow>& rows, const std::string& workloadAndLetter) {
+    std::vector<CsvRow> out;
+    for (const CsvRow& r : rows)
+        if (r.series == workloadAndLetter + " (" + r.run.substr(0, 5) + ")")
+            out.push_back(r);
+    return out;
+}
+
 // The content streams of a PDF, inflated: Qt compresses them and offers no switch.
 std::string pdfContent(const QByteArray& pdf) {
     std::string all;
@@ -218,9 +227,9 @@ TEST_F(ChartExportTest, CsvHasEveryVisiblePointAtFullResolutionWithRadtsEma) {
     EXPECT_EQ(calls.back(), std::make_pair(size_t(250), size_t(250)));
     EXPECT_TRUE(contains(text, std::string(",2,\"c,\"\"q\"\"\",loss,"))) << "the letter is quoted";
 
-    for (const std::string series : {"1", "2"}) {
+    for (const std::string series : {"0-1", "0-2"}) {
         const std::vector<CsvRow> line = rowsOf(rows, series);
-        ASSERT_EQ(line.size(), series == "1" ? 200u : 50u);
+        ASSERT_EQ(line.size(), series == "0-1" ? 200u : 50u);
         double s = 0; // radT's EMA over the merged line: s_0 = x_0, s_i = w s_{i-1} + (1 - w) x_i
         for (size_t i = 0; i < line.size(); ++i) {
             const CsvRow& r = line[i];
@@ -243,7 +252,7 @@ TEST_F(ChartExportTest, CsvHasEveryVisiblePointAtFullResolutionWithRadtsEma) {
         }
     }
     // Merged runs interleave: a at 0 s, b at 0.5 s, a at 1 s ...
-    const std::vector<CsvRow> one = rowsOf(rows, "1");
+    const std::vector<CsvRow> one = rowsOf(rows, "0-1");
     EXPECT_EQ(one[0].letter, "a");
     EXPECT_EQ(one[1].letter, "b");
     EXPECT_EQ(one[1].elapsed, 500);
@@ -259,9 +268,9 @@ TEST_F(ChartExportTest, CsvSmoothedEqualsValueWithoutSmoothingAndRunsShownOneByO
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
     ASSERT_EQ(rows.size(), 250u);
-    EXPECT_EQ(rowsOf(rows, "1 a").size(), 100u);
-    EXPECT_EQ(rowsOf(rows, "1 b").size(), 100u);
-    EXPECT_EQ(rowsOf(rows, "2").size(), 50u);
+    EXPECT_EQ(rowsOfRun(rows, "0-1 a").size(), 100u);
+    EXPECT_EQ(rowsOfRun(rows, "0-1 b").size(), 100u);
+    EXPECT_EQ(rowsOf(rows, "0-2").size(), 50u);
     for (const CsvRow& r : rows)
         EXPECT_EQ(r.smoothed, r.value);
 }
@@ -272,9 +281,9 @@ TEST_F(ChartExportTest, CsvOfAMeanBandLineHasEachRunsOwnEma) {
     const QString path = out("band.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
-    ASSERT_EQ(rowsOf(rows, "1").size(), 200u) << "the runs' raw points, not the mean";
+    ASSERT_EQ(rowsOf(rows, "0-1").size(), 200u) << "the runs' raw points, not the mean";
     std::map<std::string, double> ema; // per run: the band's runs are smoothed one by one
-    for (const CsvRow& r : rowsOf(rows, "1")) {
+    for (const CsvRow& r : rowsOf(rows, "0-1")) {
         auto it = ema.find(r.run);
         const double s = it == ema.end() ? r.value : 0.5 * it->second + 0.5 * r.value;
         ema[r.run] = s;
@@ -298,7 +307,7 @@ TEST_F(ChartExportTest, CsvOnTheWallClockAxisKeepsToTheTimeRange) {
 }
 
 TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
-    ChartRunData data{runOf(s_runs.front().uuid), {}, 0};
+    ChartRunData data{runOf(s_runs.front().uuid), {}, 0, nullptr};
     const size_t n = 150'000;
     data.series.reserve(n);
     for (size_t i = 0; i < n; ++i) {
@@ -318,7 +327,7 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
     EXPECT_EQ(calls, (std::vector<std::pair<size_t, size_t>>{{65536, n}, {131072, n}, {n, n}}));
     const std::vector<std::string> lines = test::splitLines(test::readFile(path.toStdString()));
     ASSERT_EQ(lines.size(), n + 1) << "every point, not the decimated ones";
-    EXPECT_EQ(lines[1000].substr(0, 2), "1,");
+    EXPECT_EQ(lines[1000].substr(0, 4), "0-1,");
     const std::vector<std::vector<std::string>> last = parseCsv(lines.back() + "\n");
     ASSERT_EQ(last.front().size(), 10u);
     EXPECT_EQ(last.front()[7], "149999");
@@ -326,12 +335,12 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
 }
 
 TEST_F(ChartExportTest, CsvLeavesOutHiddenSeries) {
-    m_chart.setSeriesHidden("1", true);
+    m_chart.setSeriesHidden("0-1", true);
     const QString path = out("hidden.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
     ASSERT_EQ(rows.size(), 50u);
-    EXPECT_EQ(rowsOf(rows, "2").size(), 50u);
+    EXPECT_EQ(rowsOf(rows, "0-2").size(), 50u);
 }
 
 TEST_F(ChartExportTest, CsvKeepsToTheZoomedRange) {
@@ -342,8 +351,8 @@ TEST_F(ChartExportTest, CsvKeepsToTheZoomedRange) {
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
     // a: 10..20 s (11 points), b: 10.5..19.5 s (10), workload 2: 10, 12, ..., 20 s (6)
-    EXPECT_EQ(rowsOf(rows, "1").size(), 21u);
-    EXPECT_EQ(rowsOf(rows, "2").size(), 6u);
+    EXPECT_EQ(rowsOf(rows, "0-1").size(), 21u);
+    EXPECT_EQ(rowsOf(rows, "0-2").size(), 6u);
     for (const CsvRow& r : rows) {
         EXPECT_GE(r.elapsed, 10'000);
         EXPECT_LE(r.elapsed, 20'000);
@@ -360,8 +369,8 @@ TEST_F(ChartExportTest, CsvOnTheStepAxisKeepsToTheStepRange) {
     const QString path = out("steps.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
-    EXPECT_EQ(rowsOf(rows, "1").size(), 40u) << "steps 20..39 of runs a and b";
-    EXPECT_EQ(rowsOf(rows, "2").size(), 2u) << "steps 20 and 30";
+    EXPECT_EQ(rowsOf(rows, "0-1").size(), 40u) << "steps 20..39 of runs a and b";
+    EXPECT_EQ(rowsOf(rows, "0-2").size(), 2u) << "steps 20 and 30";
     for (const CsvRow& r : rows) {
         EXPECT_GE(r.step, 20);
         EXPECT_LE(r.step, 39);

@@ -73,6 +73,13 @@ protected:
         std::sort(out.begin(), out.end(), [](auto& x, auto& y) { return x.letter() < y.letter(); });
         return out;
     }
+    /// radT's legend name of a run of workload 1 shown on its own: "0-1 a (<5 of its id>)".
+    QString shown(const std::string& letter) {
+        for (const radt::Run& r : runsOfWorkload("1"))
+            if (r.letter() == letter)
+                return QString::fromStdString("0-1 " + letter + " (" + r.uuid.substr(0, 5) + ")");
+        return QString();
+    }
     void plot(const std::string& workload, const std::string& key) {
         auto store = openStore("sqlite:///" + s_dir->file("chart.db"), OpenMode::OpenExisting);
         m_chart.resize(900, 500);
@@ -91,14 +98,28 @@ std::vector<radt::Run> ChartPanelTest::s_runs;
 
 TEST_F(ChartPanelTest, WorkloadRunsMergeIntoOneSeriesUnlessShownOneByOne) {
     plot("1", "loss");
-    ASSERT_EQ(m_chart.seriesNames(), QStringList{"1"});
+    ASSERT_EQ(m_chart.seriesNames(), QStringList{"0-1"});
     EXPECT_EQ(m_chart.pointCount(0), 200) << "both runs' points, in time order";
     const QVector<QPointF> merged = m_chart.seriesPoints(0);
     EXPECT_TRUE(std::is_sorted(merged.begin(), merged.end(), [](auto& p, auto& q) { return p.x() < q.x(); }));
     m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
-    EXPECT_EQ(m_chart.seriesNames(), (QStringList{"1 a", "1 b"}));
+    EXPECT_EQ(m_chart.seriesNames(), (QStringList{shown("a"), shown("b")}));
     m_chart.setShowRuns(m_chart.workloadKeys().front(), false);
-    EXPECT_EQ(m_chart.seriesNames(), QStringList{"1"});
+    EXPECT_EQ(m_chart.seriesNames(), QStringList{"0-1"});
+}
+
+TEST(ChartSeriesNames, FollowRadtsFrontEnd) {
+    radt::Run run;
+    run.uuid = "abcdef0123456789abcdef0123456789";
+    run.experimentId = 3;
+    EXPECT_EQ(seriesLabelOf(run), "3 (abcde)") << "no workload: radT's \"3-null\"";
+    run.params = {{"workload", "7"}};
+    EXPECT_EQ(workloadKeyOf(run), "3-7");
+    EXPECT_EQ(seriesLabelOf(run), "3-7 (abcde)");
+    run.params["letter"] = "0_A";
+    EXPECT_EQ(seriesLabelOf(run), "3-7 0_A");
+    run.params["letter"] = "A";
+    EXPECT_EQ(seriesLabelOf(run), "3-7 A (abcde)") << "a one-character letter is not unique";
 }
 
 TEST_F(ChartPanelTest, SmoothingIsRadtsEmaOnFullResolution) {
@@ -123,11 +144,11 @@ TEST_F(ChartPanelTest, LegendClicksHideAndShowASeries) {
     plot("1", "loss");
     m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
     QLegendMarker* marker = m_chart.chart()->legend()->markers().at(0);
-    ASSERT_EQ(marker->series()->name(), "1 a");
+    ASSERT_EQ(marker->series()->name(), shown("a"));
     emit marker->clicked();
     EXPECT_FALSE(m_chart.seriesVisible(0));
     EXPECT_TRUE(m_chart.seriesVisible(1));
-    EXPECT_TRUE(m_chart.options().hiddenSeries.count("1 a"));
+    EXPECT_TRUE(m_chart.options().hiddenSeries.count(shown("a")));
     ASSERT_EQ(m_chart.chart()->legend()->markers().size(), 2) << "the marker stays to bring it back";
     EXPECT_LT(m_chart.chart()->legend()->markers().at(0)->labelBrush().color().alphaF(), 0.5) << "dimmed";
     EXPECT_EQ(static_cast<QLineSeries*>(m_chart.chart()->series().at(0))->pen().color().alpha(), 0) << "not drawn";
@@ -190,7 +211,7 @@ TEST_F(ChartPanelTest, ASpikeInAMillionPointsSurvivesAndZoomShowsFullResolution)
 TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
     plot("1", "loss");
     m_chart.setAggregate(ChartOptions::Aggregate::MeanBand);
-    ASSERT_EQ(m_chart.seriesNames(), QStringList{"1"}) << "still one series per workload, one legend entry";
+    ASSERT_EQ(m_chart.seriesNames(), QStringList{"0-1"}) << "still one series per workload, one legend entry";
     ASSERT_TRUE(m_chart.hasBand(0));
     EXPECT_EQ(m_chart.chart()->legend()->markers().size(), 2);
     m_chart.show();
@@ -219,7 +240,7 @@ TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
     m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
     EXPECT_FALSE(m_chart.hasBand(0));
     m_chart.setShowRuns(m_chart.workloadKeys().front(), false);
-    m_chart.setSeriesHidden("1", true);
+    m_chart.setSeriesHidden("0-1", true);
     EXPECT_FALSE(m_chart.chart()->series().at(0)->isVisible());
     m_chart.setAggregate(ChartOptions::Aggregate::Merge);
     EXPECT_FALSE(m_chart.hasBand(0));
@@ -251,10 +272,11 @@ TEST_F(ChartPanelTest, CrosshairReadsEveryVisibleLineAtTheCursor) {
     m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
     // At 10.2 s: run a's nearest point is 10 s (value 0), run b's is 10.5 s (value 15).
     const QString text = m_chart.showCrosshairAt(10.2);
-    EXPECT_EQ(text, "time since start (s): 10.2\n1 a: 0\n1 b: 15");
+    EXPECT_EQ(text, "time since start (s): 10.2\n" + shown("a") + ": 0\n" + shown("b") + ": 15");
     EXPECT_EQ(m_chart.crosshairText(), text);
-    m_chart.setSeriesHidden("1 a", true);
-    EXPECT_EQ(m_chart.showCrosshairAt(10.2), "time since start (s): 10.2\n1 b: 15") << "hidden lines are not read";
+    m_chart.setSeriesHidden(shown("a"), true);
+    EXPECT_EQ(m_chart.showCrosshairAt(10.2), "time since start (s): 10.2\n" + shown("b") + ": 15")
+        << "hidden lines are not read";
     m_chart.hideCrosshair();
     EXPECT_EQ(m_chart.crosshairText(), "");
     // The mouse drives it: a move over the plot area shows it, leaving the view hides it.
@@ -264,7 +286,7 @@ TEST_F(ChartPanelTest, CrosshairReadsEveryVisibleLineAtTheCursor) {
     const QPoint inView = m_chart.chartView()->mapFromScene(m_chart.chart()->mapToScene(plotArea.center()));
     QMouseEvent move(QEvent::MouseMove, inView, Qt::NoButton, Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(m_chart.chartView()->viewport(), &move);
-    EXPECT_TRUE(m_chart.crosshairText().contains("1 b: ")) << m_chart.crosshairText().toStdString();
+    EXPECT_TRUE(m_chart.crosshairText().contains(shown("b") + ": ")) << m_chart.crosshairText().toStdString();
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(m_chart.chartView()->viewport(), &leave);
     EXPECT_EQ(m_chart.crosshairText(), "");
@@ -278,8 +300,8 @@ TEST_F(ChartPanelTest, TooltipDescribesTheRunsOfALine) {
     EXPECT_TRUE(tip.contains("model: resnet18"));
     EXPECT_TRUE(tip.contains("source: train.py"));
     EXPECT_TRUE(tip.contains("params: batch-size=256"));
-    EXPECT_TRUE(tip.contains("<b>1 a</b>"));
-    EXPECT_TRUE(tip.contains("<b>1 b</b>"));
+    EXPECT_TRUE(tip.contains("<b>" + shown("a") + "</b>"));
+    EXPECT_TRUE(tip.contains("<b>" + shown("b") + "</b>"));
     EXPECT_TRUE(tip.contains("status: FINISHED"));
     EXPECT_EQ(m_chart.seriesTooltip(5), "");
 }

@@ -43,6 +43,11 @@ using namespace radt;
 
 namespace {
 
+// radT's legend name of a run shown on its own: "<experiment>-<workload> <letter> (<5 of its id>)".
+QString shownName(const QString& workloadKey, const QString& letter, const QString& uuid) {
+    return workloadKey + " " + letter + " (" + uuid.left(5) + ")";
+}
+
 QModelIndex findChild(const QAbstractItemModel& model, const QModelIndex& parent, const QString& name) {
     for (int row = 0; row < model.rowCount(parent); ++row) {
         const QModelIndex index = model.index(row, 0, parent);
@@ -133,12 +138,12 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     m_window->waitForLoads();
     ChartPanel* chart = m_window->chartPanel();
     // As in radT's front end, the runs of a workload are one series named by the workload...
-    EXPECT_EQ(chart->seriesNames(), QStringList{"1"});
+    EXPECT_EQ(chart->seriesNames(), QStringList{"1-1"});
     ASSERT_EQ(chart->workloadKeys().size(), 1);
     // ... until its runs are shown one by one.
     chart->setShowRuns(chart->workloadKeys().front(), true);
     ASSERT_EQ(chart->seriesCount(), 2);
-    EXPECT_EQ(chart->seriesNames(), (QStringList{"1 a", "1 b"}));
+    EXPECT_EQ(chart->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")), shownName("1-1", "b", uuid("alpha/1/b"))}));
     EXPECT_EQ(chart->pointCount(0), 299); // the NaN sample is skipped
     EXPECT_EQ(chart->pointCount(1), 300);
 
@@ -153,7 +158,7 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     // A metric only one run has gives one line.
     ASSERT_TRUE(m_window->plotMetric("loss"));
     m_window->waitForLoads();
-    EXPECT_EQ(chart->seriesNames(), QStringList{"1 b"});
+    EXPECT_EQ(chart->seriesNames(), QStringList{shownName("1-1", "b", uuid("alpha/1/b"))});
     EXPECT_FALSE(m_window->plotMetric("no such metric"));
     m_window->waitForLoads();
 }
@@ -207,7 +212,7 @@ TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {
     EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("beta/7/a"), uuid("beta/7/b")}));
     ASSERT_TRUE(m_window->plotPreferredMetric());
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), QStringList{"7"});
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), QStringList{"2-7"});
     m_window->reload();
     EXPECT_EQ(m_window->basketRunUuids().size(), 2);
     EXPECT_EQ(m_window->chartPanel()->seriesCount(), 1);
@@ -346,7 +351,9 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
     window.waitForLoads();
     window.chartPanel()->setShowRuns(window.chartPanel()->workloadKeys().front(), true);
     ASSERT_EQ(window.chartPanel()->seriesCount(), 2);
-    EXPECT_EQ(window.chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
+    EXPECT_EQ(window.chartPanel()->seriesNames(),
+              (QStringList{shownName("1-1", "a", QString::fromStdString(sample.runs.at("alpha/1/a"))),
+                           shownName("1-1", "b", QString::fromStdString(sample.runs.at("alpha/1/b")))}));
     EXPECT_EQ(window.chartPanel()->pointCount(0), 299) << "read from the server; the NaN sample skipped";
     EXPECT_EQ(window.chartPanel()->pointCount(1), 300);
 }
@@ -371,7 +378,7 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     emit menu->aboutToShow();
     EXPECT_TRUE(menu->actions().back()->isChecked());
     menu->actions().front()->setChecked(true);
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"1 a", "1 b"}));
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")), shownName("1-1", "b", uuid("alpha/1/b"))}));
     EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50) << "other options stay";
     card->xAxisBox()->setCurrentIndex(2);
     EXPECT_EQ(m_window->chartPanel()->xAxisTitle(), "wall clock");
@@ -397,7 +404,7 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     m_window->addRunsToBasket({uuid("alpha/2/a")});
     m_window->waitForLoads();
     first->chart()->setShowRuns(first->chart()->workloadKeys().front(), true);
-    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{"1 a", "1 b", "2"}));
+    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")), shownName("1-1", "b", uuid("alpha/1/b")), "1-2"}));
     // Clicking back into the first chart selects its metric in the list.
     board->setCurrent(first);
     EXPECT_EQ(m_window->metricPicker()->currentKey(), "PROC - CPU Utilization");

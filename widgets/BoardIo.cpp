@@ -40,7 +40,9 @@ Run runFromBoard(const BoardRun& b) {
     }
     if (b.workload) {
         const std::string prefix = std::to_string(run.experimentId) + "-";
-        run.params["workload"] = b.workload->rfind(prefix, 0) == 0 ? b.workload->substr(prefix.size()) : *b.workload;
+        const std::string workload = b.workload->rfind(prefix, 0) == 0 ? b.workload->substr(prefix.size()) : *b.workload;
+        if (workload != "null") // radT's "<experiment>-null": a run outside any workload, drawn alone
+            run.params["workload"] = workload;
     }
     if (b.letter)
         run.params["letter"] = *b.letter;

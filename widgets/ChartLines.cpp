@@ -17,12 +17,19 @@ QString workloadKeyOf(const Run& run) {
 }
 
 QString seriesLabelOf(const Run& run) {
+    // radT's front end names a run shown on its own "<workload id> <letter>"; a one-character
+    // letter (or none) is not unique across experiments' runs, so the run id's first 5 characters
+    // follow in parentheses. Board files store hidden series under these names.
+    const QString id5 = toQString(run.uuid.substr(0, 5));
     if (run.workload().empty())
-        return run.name.empty() ? toQString(run.uuid.substr(0, 8)) : toQString(run.name);
-    QString label = toQString(run.workload());
-    if (!run.letter().empty())
-        label += QLatin1Char(' ') + toQString(run.letter());
-    return label;
+        return QString::number(run.experimentId) + QStringLiteral(" (") + id5 + QLatin1Char(')');
+    const QString key = workloadKeyOf(run);
+    const QString letter = toQString(run.letter());
+    if (letter.isEmpty())
+        return key + QStringLiteral(" (") + id5 + QLatin1Char(')');
+    if (letter.size() > 1)
+        return key + QLatin1Char(' ') + letter;
+    return key + QLatin1Char(' ') + letter + QStringLiteral(" (") + id5 + QLatin1Char(')');
 }
 
 int64_t chartX(const ChartRunData& r, size_t i, ChartOptions::XAxis axis) {
@@ -168,7 +175,8 @@ std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs
         auto it = byKey.find(groupKey);
         if (it == byKey.end()) {
             it = byKey.emplace(groupKey, groups.size()).first;
-            groups.push_back({merged ? toQString(run.workload()) : seriesLabelOf(run), key, merged, {}});
+            // Merged runs are named by the workload id, as radT names them ("1-3").
+            groups.push_back({merged ? key : seriesLabelOf(run), key, merged, {}});
         }
         groups[it->second].runs.push_back(i);
     }

@@ -59,7 +59,9 @@ int64_t chartX(const ChartRunData& run, size_t index, ChartOptions::XAxis axis);
 
 /// "<experiment>-<workload>", radT's workload id; runs without a workload get "run:<uuid>".
 QString workloadKeyOf(const Run& run);
-/// Legend name of a single run: "<workload> <letter>", or its name when it has no workload.
+/// radT's legend name of a run shown on its own: "<workload id> <letter>", plus "(<first 5 of
+/// the run id>)" when the letter is one character or missing; "<experiment> (<id5>)" without a
+/// workload. Merged runs are named by their workload id alone.
 QString seriesLabelOf(const Run& run);
 
 /// The series rules alone: which runs make which line, and its name (ChartLine::name).

@@ -139,7 +139,7 @@ public:
     QtCharts::QChart* chart() const { return m_chart; }
     QtCharts::QChartView* chartView() const { return m_view; }
 
-    /// Legend name of a single run: "<workload> <letter>", or its name when it has no workload.
+    /// Legend name of a single run (seriesLabelOf: radT's rule).
     static QString seriesLabel(const Run& run) { return seriesLabelOf(run); }
 
 signals:
