@@ -9,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QSettings>
 #include <QTimer>
 
 #include <cstdio>
@@ -148,8 +149,15 @@ int main(int argc, char* argv[]) {
         std::fprintf(stderr, "radt-explorer: one board file at a time (got %d)\n", int(boards.size()));
         return 2;
     }
-    // A first look shows a chart: the latest workload and a sensible metric.
-    if (opened && window.basketRunUuids().isEmpty()) {
+    // The last session comes back (File > Restore Last Session at Start), unless a board was named
+    // or a screenshot is wanted: the screenshot shows the latest workload, reproducibly.
+    bool restored = false;
+    if (opened && boards.isEmpty() && !parser.isSet(kScreenshotOption)) {
+        QSettings settings;
+        restored = radt::MainWindow::sessionRestoreEnabled(settings) && window.restoreSession(settings);
+    }
+    // Otherwise a first look shows a chart: the latest workload and a sensible metric.
+    if (opened && !restored && window.basketRunUuids().isEmpty()) {
         window.addLatestWorkloadToBasket();
         window.plotPreferredMetric();
     }

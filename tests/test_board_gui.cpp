@@ -11,6 +11,7 @@
 #include "ChartExport.h"
 #include "ChartPanel.h"
 #include "MainWindow.h"
+#include "Store.h"
 #include "TempDir.h"
 
 #include <QApplication>
@@ -19,6 +20,7 @@
 #include <QImage>
 #include <QMimeData>
 #include <QProcess>
+#include <QSettings>
 #include <QUrl>
 
 #include <gtest/gtest.h>
@@ -246,4 +248,49 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     ASSERT_TRUE(explorer.waitForFinished(60000));
     EXPECT_NE(explorer.exitCode(), 0);
     EXPECT_TRUE(explorer.readAllStandardError().contains("nope.json"));
+}
+
+TEST(BoardGui, TheLastSessionComesBack) {
+    test::TempDir dir;
+    QSettings settings(QString::fromStdString(dir.file("session.ini")), QSettings::IniFormat);
+    const std::string uri = "sqlite:///" + dir.file("store.db");
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        for (const char* letter : {"0_A", "0_B"}) {
+            const std::string run = store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid;
+            store->logParams(run, {{"workload", "1"}, {"letter", letter}});
+            store->logMetrics(run, {{"loss", 1.0, kStart, 0}, {"loss", 2.0, kStart + 1000, 1}, {"acc", 0.5, kStart, 0}});
+        }
+    }
+    QStringList basket;
+    {
+        MainWindow window;
+        ASSERT_TRUE(window.openStore(QString::fromStdString(uri)));
+        ASSERT_TRUE(window.addLatestWorkloadToBasket());
+        ASSERT_TRUE(window.plotMetric("loss"));
+        window.chartPanel()->setSmoothing(40);
+        window.chartPanel()->setShowRuns("0-1", true);
+        window.board()->addChart();
+        ASSERT_TRUE(window.plotMetric("acc"));
+        window.waitForLoads();
+        basket = window.basketRunUuids();
+        window.saveSession(settings);
+    }
+    EXPECT_TRUE(MainWindow::sessionRestoreEnabled(settings)) << "on unless switched off";
+    MainWindow window;
+    EXPECT_FALSE(window.restoreSession(settings)) << "no store open: nothing to restore into";
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri)));
+    ASSERT_TRUE(window.restoreSession(settings));
+    window.waitForLoads();
+    EXPECT_EQ(window.basketRunUuids(), basket);
+    ASSERT_EQ(window.board()->chartCount(), 2);
+    ChartPanel* loss = window.board()->chartAt(0)->chart();
+    EXPECT_EQ(loss->metricKey(), "loss");
+    EXPECT_EQ(loss->options().smoothing, 40);
+    EXPECT_EQ(loss->seriesCount(), 2) << "the workload's runs shown one by one again";
+    EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "acc");
+    // Another store: the session belongs to the first one.
+    MainWindow other;
+    ASSERT_TRUE(other.openStore(QString::fromStdString("sqlite:///" + dir.file("other.db")), nullptr, OpenMode::CreateIfMissing));
+    EXPECT_FALSE(other.restoreSession(settings));
 }

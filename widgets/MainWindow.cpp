@@ -519,6 +519,7 @@ void MainWindow::onBasketChanged() {
 
 void MainWindow::showMetric(const QString& key) {
     ChartPanel* chart = chartPanel();
+    m_boardFile.clear(); // the board now differs from the file it came from
     const std::vector<Run> runs = m_basket->runs();
     if (!m_store || runs.empty()) {
         m_loader->cancelChart(chart);

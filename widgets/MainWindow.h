@@ -18,7 +18,9 @@
 
 class QLabel;
 class QLineEdit;
+class QCloseEvent;
 class QDockWidget;
+class QSettings;
 class QMenu;
 class QProgressBar;
 class QModelIndex;
@@ -99,6 +101,14 @@ public:
     /// The board as radT's format holds it (what saveBoard writes).
     Board currentBoard() const;
 
+    /// The session: the store, the basket and each chart's metric and settings (charts opened
+    /// from a board file remember that file). Written on close when "Restore last session" is on.
+    void saveSession(QSettings& settings) const;
+    /// Restores a saved session if it was saved for the store now open; returns whether it did.
+    bool restoreSession(QSettings& settings);
+    /// Settings > Restore last session (on by default).
+    static bool sessionRestoreEnabled(QSettings& settings);
+
     /// One round of following running runs in every chart (the 1 s timer calls it).
     /// Returns whether any chart changed.
     bool pollLiveRuns();
@@ -114,6 +124,7 @@ public:
     QTreeView* runTreeView() const { return m_tree; }
 
 protected:
+    void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -161,6 +172,7 @@ private:
     LaunchController* m_launcher = nullptr;
     ConsolePane* m_console = nullptr;
     std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
+    QString m_boardFile; ///< the board file the charts came from, if they did
     QDockWidget* m_consoleDock = nullptr;
     QProgressBar* m_progress = nullptr;
     std::map<int64_t, QString> m_experimentNames;

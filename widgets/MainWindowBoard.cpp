@@ -21,6 +21,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QCloseEvent>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
 #include <QStatusBar>
 
 namespace radt {
@@ -59,6 +64,14 @@ void MainWindow::createBoardMenu(QMenu* file) {
             QMessageBox::critical(this, tr("Save board"), QString::fromStdString(e.what()));
         }
     });
+    QAction* restore = file->addAction(tr("Restore Last Session at Start"));
+    restore->setCheckable(true);
+    {
+        QSettings settings;
+        restore->setChecked(sessionRestoreEnabled(settings));
+    }
+    connect(restore, &QAction::toggled, this,
+            [](bool on) { QSettings().setValue(QStringLiteral("session/restore"), on); });
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->addAction(tr("Chart as &PNG..."), this, [this] { exportCurrentChart(QStringLiteral("png")); });
     exports->addAction(tr("Chart as &SVG..."), this, [this] { exportCurrentChart(QStringLiteral("svg")); });
@@ -108,6 +121,7 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         card->chart()->showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
     }
     m_board->setCurrent(m_board->chartAt(0));
+    m_boardFile = QFileInfo(path).absoluteFilePath();
     if (problems)
         for (const BoardProblem& p : found)
             problems->append(QString::fromStdString(p.message));
@@ -197,6 +211,78 @@ void MainWindow::exportBoardPdf() {
     } catch (const std::exception& e) {
         QMessageBox::critical(this, tr("Export"), QString::fromStdString(e.what()));
     }
+}
+
+bool MainWindow::sessionRestoreEnabled(QSettings& settings) {
+    return settings.value(QStringLiteral("session/restore"), true).toBool();
+}
+
+void MainWindow::saveSession(QSettings& settings) const {
+    QJsonArray charts;
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        const ChartPanel* chart = m_board->chartAt(i)->chart();
+        // Only what is needed to rebuild the view: the data comes back from the store.
+        const ChartOptions& o = chart->options();
+        QJsonObject c{{QStringLiteral("metric"), chart->metricKey()},
+                      {QStringLiteral("smoothing"), o.smoothing},
+                      {QStringLiteral("logY"), o.logY},
+                      {QStringLiteral("monochrome"), o.monochrome},
+                      {QStringLiteral("lineWidth"), o.lineWidth},
+                      {QStringLiteral("xAxis"), int(o.xAxis)},
+                      {QStringLiteral("aggregate"), int(o.aggregate)},
+                      {QStringLiteral("shownRuns"), QJsonArray::fromStringList(QStringList(o.shownRuns.begin(), o.shownRuns.end()))},
+                      {QStringLiteral("hiddenSeries"),
+                       QJsonArray::fromStringList(QStringList(o.hiddenSeries.begin(), o.hiddenSeries.end()))}};
+        charts.append(c);
+    }
+    settings.setValue(QStringLiteral("session/store"), m_uri);
+    settings.setValue(QStringLiteral("session/basket"), basketRunUuids());
+    settings.setValue(QStringLiteral("session/board"), QString::fromUtf8(QJsonDocument(charts).toJson(QJsonDocument::Compact)));
+    settings.setValue(QStringLiteral("session/boardFile"), m_boardFile);
+}
+
+bool MainWindow::restoreSession(QSettings& settings) {
+    if (!m_store || settings.value(QStringLiteral("session/store")).toString() != m_uri)
+        return false;
+    const QString boardFile = settings.value(QStringLiteral("session/boardFile")).toString();
+    if (!boardFile.isEmpty() && QFileInfo::exists(boardFile))
+        return openBoard(boardFile); // a board carries its own data and settings
+    const QStringList basket = settings.value(QStringLiteral("session/basket")).toStringList();
+    const QJsonArray charts =
+        QJsonDocument::fromJson(settings.value(QStringLiteral("session/board")).toString().toUtf8()).array();
+    if (basket.isEmpty())
+        return false;
+    clearBasket();
+    addRunsToBasket(basket);
+    for (int i = 0; i < charts.size(); ++i) {
+        const QJsonObject c = charts[i].toObject();
+        ChartCard* card = i == 0 ? m_board->chartAt(0) : m_board->addChart();
+        m_board->setCurrent(card);
+        const QString metric = c.value(QStringLiteral("metric")).toString();
+        if (!metric.isEmpty())
+            plotMetric(metric);
+        ChartOptions o;
+        o.smoothing = c.value(QStringLiteral("smoothing")).toInt();
+        o.logY = c.value(QStringLiteral("logY")).toBool();
+        o.monochrome = c.value(QStringLiteral("monochrome")).toBool();
+        o.lineWidth = c.value(QStringLiteral("lineWidth")).toDouble(o.lineWidth);
+        o.xAxis = ChartOptions::XAxis(std::clamp(c.value(QStringLiteral("xAxis")).toInt(), 0, 2));
+        o.aggregate = ChartOptions::Aggregate(std::clamp(c.value(QStringLiteral("aggregate")).toInt(), 0, 1));
+        for (const QJsonValue& v : c.value(QStringLiteral("shownRuns")).toArray())
+            o.shownRuns.insert(v.toString());
+        for (const QJsonValue& v : c.value(QStringLiteral("hiddenSeries")).toArray())
+            o.hiddenSeries.insert(v.toString());
+        card->chart()->setOptions(o);
+    }
+    m_board->setCurrent(m_board->chartAt(0));
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    if (sessionRestoreEnabled(settings))
+        saveSession(settings);
+    QMainWindow::closeEvent(event);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
