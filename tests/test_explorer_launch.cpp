@@ -2,6 +2,7 @@
 // under the real collector, in this process) whose run joins the tree and basket, streams into
 // the chart over the live bus ahead of the store, prints into the console, and stops cleanly.
 
+#include "BoardPanel.h"
 #include "ChartPanel.h"
 #include "ConsolePane.h"
 #include "LaunchDialog.h"
@@ -124,6 +125,23 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     EXPECT_GT(batches.count(), 0);
     ASSERT_TRUE(waitUntil([&] { return window.consolePane()->plainText().contains("epoch "); }, 30000))
         << window.consolePane()->plainText().toStdString();
+
+    // A busy board for the README: several charts of the live run, saved when asked for.
+    if (qEnvironmentVariableIsSet("RADT_BUSY_BOARD_PNG")) {
+        ASSERT_TRUE(waitUntil([&] { return window.metricKeys().contains("loss"); }, 30000));
+        window.chartPanel()->setSmoothing(30);
+        for (const char* key : {"loss", "PROC - CPU Utilization", "TOP - Memory Utilization"}) {
+            window.board()->addChart();
+            window.plotMetric(key);
+        }
+        window.board()->setZoomLinked(true);
+        window.resize(1600, 1500);
+        window.show();
+        window.expandTree();
+        ASSERT_TRUE(window.waitForLoads());
+        waitUntil([] { return false; }, 4000); // a few more seconds of live data
+        window.grab().save(qEnvironmentVariable("RADT_BUSY_BOARD_PNG"));
+    }
 
     // Stop: the workload is terminated, the run ends KILLED with its samples flushed.
     window.launcher()->stop();

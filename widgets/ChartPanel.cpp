@@ -396,12 +396,17 @@ void ChartPanel::rebuild() {
     m_chart->removeAllSeries();
     m_series.clear();
     m_bands.clear();
-    for (QAbstractAxis* axis : m_chart->axes())
-        m_chart->removeAxis(axis);
+    // Axes stay in the chart while they are the right kind: QtCharts leaves a stale drawing of
+    // an axis behind (in the corner, laid out at zero size) when one is removed and added again.
     QAbstractAxis* xAxis = xAxisObject();
     QAbstractAxis* yAxis = m_options.logY ? static_cast<QAbstractAxis*>(m_logY) : m_y;
-    m_chart->addAxis(xAxis, Qt::AlignBottom);
-    m_chart->addAxis(yAxis, Qt::AlignLeft);
+    for (QAbstractAxis* axis : m_chart->axes())
+        if (axis != xAxis && axis != yAxis)
+            m_chart->removeAxis(axis);
+    if (!m_chart->axes(Qt::Horizontal).contains(xAxis))
+        m_chart->addAxis(xAxis, Qt::AlignBottom);
+    if (!m_chart->axes(Qt::Vertical).contains(yAxis))
+        m_chart->addAxis(yAxis, Qt::AlignLeft);
     // Bands first, so that every line is drawn over every band.
     for (const ChartLine& line : m_lines) {
         QAreaSeries* band = nullptr;
