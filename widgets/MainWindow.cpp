@@ -154,8 +154,12 @@ bool MainWindow::pollLiveRuns() {
     }
     if (changed)
         updateSummary();
-    if (finished)
-        reload(); // statuses and durations in the tree
+    // Running runs update in place in the tree (status, duration; new runs of other collectors):
+    // at once when one finished, otherwise every 5 s, a full reread being cheap next to a chart.
+    const bool treeHasRunning = std::any_of(m_treeModel->runs().begin(), m_treeModel->runs().end(),
+                                            [](const Run& r) { return r.status == RunStatus::Running; });
+    if (finished || (treeHasRunning && ++m_treeTicks % 5 == 0))
+        reload();
     return changed;
 }
 

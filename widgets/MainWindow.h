@@ -173,6 +173,7 @@ private:
     ConsolePane* m_console = nullptr;
     std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
     QString m_boardFile; ///< the board file the charts came from, if they did
+    int m_treeTicks = 0; ///< live timer ticks, to reread a tree with running runs every 5 s
     QDockWidget* m_consoleDock = nullptr;
     QProgressBar* m_progress = nullptr;
     std::map<int64_t, QString> m_experimentNames;
