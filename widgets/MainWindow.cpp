@@ -12,6 +12,7 @@
 #include "SummaryPanel.h"
 #include "Formatting.h"
 #include "MetricPicker.h"
+#include "SavedSelections.h"
 #include "StoreUri.h"
 #include "models/BasketModel.h"
 #include "models/RunFilterProxy.h"
@@ -31,6 +32,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTreeView>
@@ -96,6 +98,23 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
     connect(m_metrics, &MetricPicker::metricChosen, this, &MainWindow::showMetric);
+    // Named selections live beside Recent Stores (the same settings), keyed by the store.
+    m_selectionSettings = std::make_unique<QSettings>(QStringLiteral("radt"), QStringLiteral("radt-explorer"));
+    m_selections = std::make_unique<SavedSelections>(*m_selectionSettings);
+    connect(m_basketPanel, &BasketPanel::selectionChosen, this,
+            [this](const QStringList& uuids, const QString& name) {
+                // Clearing forgets the chart's metric; the comparison goes on with the one on screen.
+                const QString metric = m_metrics->currentKey();
+                clearBasket();
+                addRunsToBasket(uuids); // runs deleted from the store since are skipped
+                if (!metric.isEmpty() && metric != m_metrics->currentKey())
+                    plotMetric(metric);
+                statusBar()->showMessage(tr("Restored selection %1: %2 of %3 runs")
+                                             .arg(name)
+                                             .arg(m_basket->runCount())
+                                             .arg(uuids.size()),
+                                         5000);
+            });
     // Selecting another chart selects its metric in the list (an empty chart: none).
     connect(m_board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
         const QString key = card->chart()->metricKey();
@@ -164,6 +183,7 @@ bool MainWindow::pollLiveRuns() {
 }
 
 MainWindow::~MainWindow() {
+    m_basketPanel->setSelectionStore(nullptr, QString()); // the panel outlives m_selections
     // The launch thread publishes on the bus and the bridge is subscribed to it: both go before
     // the bus does (QObject children would otherwise outlive this member).
     delete m_launcher;
@@ -352,6 +372,8 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         m_tree->expandToDepth(0);
         fitColumns();
         m_recent.add(uri);
+        // Keyed like Recent Stores: absolute SQLite path, no password written to disk.
+        m_basketPanel->setSelectionStore(m_selections.get(), RecentStores::normalize(uri));
         for (int i = 0; i < m_board->chartCount(); ++i)
             m_loader->cancelChart(m_board->chartAt(i)->chart());
         for (int i = 0; i < m_board->chartCount(); ++i)

@@ -39,6 +39,7 @@ class SummaryPanel;
 class MetricPicker;
 class RunFilterProxy;
 class RunTreeModel;
+class SavedSelections;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -156,6 +157,8 @@ private:
     std::unique_ptr<Store> m_store;
     QString m_uri;
     RecentStores m_recent;
+    std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
+    std::unique_ptr<SavedSelections> m_selections;   ///< the basket's named selections
     RunTreeModel* m_treeModel = nullptr;
     RunFilterProxy* m_proxy = nullptr;
     BasketModel* m_basket = nullptr;
