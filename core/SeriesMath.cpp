@@ -41,6 +41,14 @@ double percentile(std::vector<double>& x, double fraction) {
     return lerp(low, high, position - double(below));
 }
 
+// x + offset, saturating: a query over the whole int64 range stays the whole range.
+int64_t shifted(int64_t x, int64_t offset) {
+    int64_t out;
+    if (__builtin_add_overflow(x, offset, &out))
+        return offset > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    return out;
+}
+
 void checkSorted(const std::vector<int64_t>& t, const std::vector<double>& v, const char* what) {
     if (t.size() != v.size())
         throw std::invalid_argument(std::string(what) + ": t and v differ in size");
@@ -109,7 +117,34 @@ SeriesPyramid::SeriesPyramid(std::vector<int64_t> t, std::vector<double> v) {
     extendLevels();
 }
 
+SeriesPyramid SeriesPyramid::borrowing(const std::vector<int64_t>& t, const std::vector<double>& v, int64_t offset) {
+    checkSorted(t, v, "SeriesPyramid::borrowing");
+    SeriesPyramid p;
+    p.m_offset = offset;
+    p.m_borrowT = t.data() ? t.data() : reinterpret_cast<const int64_t*>(&p); // non-null marks borrowing
+    p.m_borrowV = v.data();
+    p.m_borrowN = t.size();
+    p.extendLevels();
+    return p;
+}
+
+void SeriesPyramid::rebind(const std::vector<int64_t>& t, const std::vector<double>& v) {
+    if (!m_borrowT)
+        throw std::logic_error("SeriesPyramid::rebind: the pyramid owns its points");
+    if (t.size() != v.size() || t.size() < m_borrowN)
+        throw std::invalid_argument("SeriesPyramid::rebind: the arrays must only grow");
+    for (size_t i = std::max<size_t>(m_borrowN, 1); i < t.size(); ++i)
+        if (t[i] < t[i - 1])
+            throw std::invalid_argument("SeriesPyramid::rebind: times out of order");
+    m_borrowT = t.data() ? t.data() : m_borrowT;
+    m_borrowV = v.data();
+    m_borrowN = t.size();
+    extendLevels();
+}
+
 void SeriesPyramid::append(const std::vector<int64_t>& t, const std::vector<double>& v) {
+    if (m_borrowT)
+        throw std::logic_error("SeriesPyramid::append: a borrowing pyramid grows through rebind()");
     checkSorted(t, v, "SeriesPyramid::append");
     if (t.empty())
         return;
@@ -124,7 +159,7 @@ void SeriesPyramid::append(const std::vector<int64_t>& t, const std::vector<doub
 // not grow cannot make the next one grow either: the walk stops there, which keeps appends of a
 // few points at a time O(1) amortised instead of O(levels).
 void SeriesPyramid::extendLevels() {
-    const size_t n = m_t.size();
+    const size_t n = count();
     for (unsigned k = 0;; ++k) {
         const size_t blocks = n >> (k + kBaseShift);
         if (blocks == 0)
@@ -150,20 +185,22 @@ void SeriesPyramid::extendLevels() {
 
 // `other` covers points after `into`'s, so strict comparisons keep the earliest of equal values.
 void SeriesPyramid::merge(MinMax& into, const MinMax& other) const {
-    if (other.lo != kNone && (into.lo == kNone || m_v[other.lo] < m_v[into.lo]))
+    const double* v = values();
+    if (other.lo != kNone && (into.lo == kNone || v[other.lo] < v[into.lo]))
         into.lo = other.lo;
-    if (other.hi != kNone && (into.hi == kNone || m_v[other.hi] > m_v[into.hi]))
+    if (other.hi != kNone && (into.hi == kNone || v[other.hi] > v[into.hi]))
         into.hi = other.hi;
 }
 
 void SeriesPyramid::scan(MinMax& into, size_t from, size_t to) const {
+    const double* v = values();
     for (size_t i = from; i < to; ++i) {
-        const double x = m_v[i];
+        const double x = v[i];
         if (std::isnan(x))
             continue;
-        if (into.lo == kNone || x < m_v[into.lo])
+        if (into.lo == kNone || x < v[into.lo])
             into.lo = i;
-        if (into.hi == kNone || x > m_v[into.hi])
+        if (into.hi == kNone || x > v[into.hi])
             into.hi = i;
     }
 }
@@ -190,15 +227,19 @@ SeriesPyramid::MinMax SeriesPyramid::minMax(size_t from, size_t to) const {
     return m;
 }
 
-std::optional<std::pair<int64_t, double>> SeriesPyramid::nearest(int64_t t) const {
-    const size_t at = size_t(std::lower_bound(m_t.begin(), m_t.end(), t) - m_t.begin());
+std::optional<std::pair<int64_t, double>> SeriesPyramid::nearest(int64_t x) const {
+    const int64_t* T = times();
+    const double* V = values();
+    const size_t n = count();
+    const int64_t t = shifted(x, m_offset);
+    const size_t at = size_t(std::lower_bound(T, T + n, t) - T);
     // The closest finite point on each side; NaNs are gaps, not values.
     size_t before = at, after = at;
-    while (before > 0 && std::isnan(m_v[before - 1]))
+    while (before > 0 && std::isnan(V[before - 1]))
         --before;
-    while (after < m_t.size() && std::isnan(m_v[after]))
+    while (after < n && std::isnan(V[after]))
         ++after;
-    const bool hasBefore = before > 0, hasAfter = after < m_t.size();
+    const bool hasBefore = before > 0, hasAfter = after < n;
     if (!hasBefore && !hasAfter)
         return std::nullopt;
     size_t pick;
@@ -207,26 +248,31 @@ std::optional<std::pair<int64_t, double>> SeriesPyramid::nearest(int64_t t) cons
     else if (!hasBefore)
         pick = after;
     else // compare distances without overflow: both points bracket t
-        pick = uint64_t(t) - uint64_t(m_t[before - 1]) <= uint64_t(m_t[after]) - uint64_t(t) ? before - 1 : after;
-    return std::make_pair(m_t[pick], m_v[pick]);
+        pick = uint64_t(t) - uint64_t(T[before - 1]) <= uint64_t(T[after]) - uint64_t(t) ? before - 1 : after;
+    return std::make_pair(T[pick] - m_offset, V[pick]);
 }
 
 void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
                           std::vector<double>& outV) const {
     outT.clear();
     outV.clear();
-    if (m_t.empty() || columns < 1 || toMs < fromMs)
+    if (count() == 0 || columns < 1 || toMs < fromMs)
         return;
-    const auto begin = m_t.begin();
-    const size_t a = size_t(std::lower_bound(begin, m_t.end(), fromMs) - begin);
-    const size_t b = size_t(std::upper_bound(begin + a, m_t.end(), toMs) - begin);
+    // Stored times are x + offset: the range moves there, the output comes back.
+    fromMs = shifted(fromMs, m_offset);
+    toMs = shifted(toMs, m_offset);
+    const int64_t* const begin = times();
+    const double* const V = values();
+    const int64_t* const end = begin + count();
+    const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
+    const size_t b = size_t(std::upper_bound(begin + a, end, toMs) - begin);
     auto push = [&](size_t i) {
-        outT.push_back(m_t[i]);
-        outV.push_back(m_v[i]);
+        outT.push_back(begin[i] - m_offset);
+        outV.push_back(V[i]);
     };
     if (b - a < 2 * size_t(columns)) {
         for (size_t i = a; i < b; ++i)
-            if (!std::isnan(m_v[i]))
+            if (!std::isnan(V[i]))
                 push(i);
         return;
     }

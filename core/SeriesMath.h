@@ -42,13 +42,20 @@ public:
     /// t must be sorted ascending; t and v have equal size (std::invalid_argument otherwise).
     /// Takes the vectors by value so a caller that no longer needs them can move them in.
     SeriesPyramid(std::vector<int64_t> t, std::vector<double> v);
+    /// A pyramid over arrays it does not copy (a chart's run series, so a loaded point is held
+    /// once): x = t[i] - offset. The vectors must stay alive and unchanged until rebind() or the
+    /// pyramid's end; the pyramid stores only its levels.
+    static SeriesPyramid borrowing(const std::vector<int64_t>& t, const std::vector<double>& v, int64_t offset);
+    /// After the borrowed vectors grew (they may have moved): points them again and adds levels.
+    void rebind(const std::vector<int64_t>& t, const std::vector<double>& v);
+    bool isBorrowed() const { return m_borrowT != nullptr; }
 
-    size_t size() const { return m_t.size(); }
+    size_t size() const { return count(); }
     /// Of all points; 0 when empty.
-    int64_t firstTime() const { return m_t.empty() ? 0 : m_t.front(); }
-    int64_t lastTime() const { return m_t.empty() ? 0 : m_t.back(); }
+    int64_t firstTime() const { return count() == 0 ? 0 : times()[0] - m_offset; }
+    int64_t lastTime() const { return count() == 0 ? 0 : times()[count() - 1] - m_offset; }
     /// The value of the last point (NaN when empty): where a live EMA continues from.
-    double lastValue() const { return m_v.empty() ? std::numeric_limits<double>::quiet_NaN() : m_v.back(); }
+    double lastValue() const { return count() == 0 ? std::numeric_limits<double>::quiet_NaN() : values()[count() - 1]; }
 
     /// Points with fromMs <= t <= toMs reduced to at most 2 per column (columns >= 1). Column c
     /// holds the times with floor((t - fromMs) * columns / (toMs - fromMs + 1)) == c, computed
@@ -61,6 +68,7 @@ public:
     std::optional<std::pair<int64_t, double>> nearest(int64_t t) const;
 
     /// Appends newer points (live data): t[0] >= lastTime(), t sorted; amortised O(1) per point.
+    /// Not for a borrowing pyramid (std::logic_error): its owner grows the arrays and rebinds.
     void append(const std::vector<int64_t>& t, const std::vector<double>& v);
 
 private:
@@ -76,8 +84,16 @@ private:
     MinMax minMax(size_t from, size_t to) const;
     void extendLevels();
 
-    std::vector<int64_t> m_t;
+    const int64_t* times() const { return m_borrowT ? m_borrowT : m_t.data(); }
+    const double* values() const { return m_borrowT ? m_borrowV : m_v.data(); }
+    size_t count() const { return m_borrowT ? m_borrowN : m_t.size(); }
+
+    std::vector<int64_t> m_t; ///< owned points (empty when borrowing)
     std::vector<double> m_v;
+    const int64_t* m_borrowT = nullptr; ///< borrowed points, when set
+    const double* m_borrowV = nullptr;
+    size_t m_borrowN = 0;
+    int64_t m_offset = 0; ///< x = stored time - offset
     /// m_levels[k][i] covers points [i * 2^(k+kBaseShift), (i+1) * 2^(k+kBaseShift)); only
     /// complete blocks are stored, so appending never invalidates an entry.
     std::vector<std::vector<MinMax>> m_levels;

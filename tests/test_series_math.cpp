@@ -451,3 +451,49 @@ TEST(SeriesPyramid, NearestPointForTheCrosshair) {
     EXPECT_FALSE(SeriesPyramid({1, 2}, {nan, nan}).nearest(1));
     EXPECT_FALSE(SeriesPyramid().nearest(0));
 }
+
+TEST(SeriesPyramid, ABorrowingPyramidAnswersLikeAnOwningOne) {
+    // A run's arrays, viewed with x = t - start, against a copy shifted by hand.
+    const int64_t start = 1'700'000'000'000;
+    std::vector<int64_t> t;
+    std::vector<double> v;
+    for (int i = 0; i < 5000; ++i) {
+        t.push_back(start + i * 10);
+        v.push_back(i == 3210 ? 999.0 : (i % 97 == 0 ? std::nan("") : std::sin(i * 0.01)));
+    }
+    std::vector<int64_t> x;
+    for (int64_t ti : t)
+        x.push_back(ti - start);
+    SeriesPyramid owned(x, v);
+    SeriesPyramid view = SeriesPyramid::borrowing(t, v, start);
+    EXPECT_TRUE(view.isBorrowed());
+    EXPECT_FALSE(owned.isBorrowed());
+    EXPECT_EQ(view.firstTime(), 0);
+    EXPECT_EQ(view.lastTime(), 49'990);
+    std::vector<int64_t> ot, vt;
+    std::vector<double> ov, vv;
+    for (auto [from, to] : {std::pair<int64_t, int64_t>{0, 49'990}, {32'000, 32'500}, {-5, 100},
+                            {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}}) {
+        owned.query(from, to, 300, ot, ov);
+        view.query(from, to, 300, vt, vv);
+        EXPECT_EQ(vt, ot) << from << ".." << to;
+        EXPECT_EQ(vv, ov) << from << ".." << to;
+    }
+    EXPECT_EQ(view.nearest(32'104), owned.nearest(32'104));
+    // The owner grows its arrays (they may move) and rebinds; the view then sees the new points.
+    for (int i = 5000; i < 9000; ++i) {
+        t.push_back(start + i * 10);
+        v.push_back(i == 8888 ? -500.0 : 0.5);
+    }
+    view.rebind(t, v);
+    EXPECT_EQ(view.size(), 9000u);
+    EXPECT_EQ(view.lastTime(), 89'990);
+    view.query(0, 89'990, 200, vt, vv);
+    EXPECT_EQ(*std::min_element(vv.begin(), vv.end()), -500.0) << "a spike among the new points";
+    EXPECT_EQ(*std::max_element(vv.begin(), vv.end()), 999.0);
+    EXPECT_THROW(view.append({100'000}, {1.0}), std::logic_error);
+    EXPECT_THROW(owned.rebind(t, v), std::logic_error);
+    std::vector<int64_t> shorter(t.begin(), t.begin() + 10);
+    std::vector<double> shorterV(v.begin(), v.begin() + 10);
+    EXPECT_THROW(view.rebind(shorter, shorterV), std::invalid_argument);
+}

@@ -169,7 +169,7 @@ BoardChart boardFromChart(const ChartPanel& chart, int64_t id, const std::map<in
     const int64_t now = nowMs();
     for (const ChartRunData& r : chart.runs()) {
         BoardRun run = r.boardRun ? *r.boardRun : boardRunFromStore(r, experimentNames, now);
-        run.points = r.series;
+        run.points = fullSeries(r);
         b.runs.push_back(std::move(run));
     }
     const ChartOptions& o = chart.options();

@@ -287,7 +287,7 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
             block += ',';
             appendInt(block, s.t[row->index] - f.origin);
             block += ',';
-            appendInt(block, s.step[row->index]);
+            appendInt(block, stepAt(runs[row->run], row->index));
             block += ',';
             appendDouble(block, s.v[row->index]);
             block += ',';

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <functional>
 #include <map>
 
 namespace radt {
@@ -32,10 +33,82 @@ QString seriesLabelOf(const Run& run) {
     return key + QLatin1Char(' ') + letter + QStringLiteral(" (") + id5 + QLatin1Char(')');
 }
 
+int64_t stepAt(const ChartRunData& r, size_t i) {
+    return r.stepsConstant ? r.constantStep : r.series.step[i];
+}
+
+void compactSteps(ChartRunData& r) {
+    Series& s = r.series;
+    if (r.stepsConstant || s.step.empty() || s.step.size() != s.t.size())
+        return;
+    if (std::adjacent_find(s.step.begin(), s.step.end(), std::not_equal_to<>()) != s.step.end())
+        return;
+    r.constantStep = s.step.front();
+    r.stepsConstant = true;
+    std::vector<int64_t>().swap(s.step); // frees the memory, not only the size
+}
+
+void appendPoint(ChartRunData& r, int64_t t, int64_t step, double v) {
+    Series& s = r.series;
+    if (s.t.empty() && s.step.empty()) { // a first point starts a compact column
+        r.stepsConstant = true;
+        r.constantStep = step;
+    } else if (r.stepsConstant && step != r.constantStep) {
+        s.step.assign(s.t.size(), r.constantStep); // steps vary from now on: write them out
+        r.stepsConstant = false;
+    }
+    s.t.push_back(t);
+    s.v.push_back(v);
+    if (!r.stepsConstant)
+        s.step.push_back(step);
+}
+
+void truncatePoints(ChartRunData& r, size_t n) {
+    Series& s = r.series;
+    s.t.resize(std::min(n, s.t.size()));
+    s.v.resize(s.t.size());
+    if (!r.stepsConstant)
+        s.step.resize(s.t.size());
+}
+
+Series fullSeries(const ChartRunData& r) {
+    Series s = r.series;
+    if (r.stepsConstant)
+        s.step.assign(s.t.size(), r.constantStep);
+    return s;
+}
+
 int64_t chartX(const ChartRunData& r, size_t i, ChartOptions::XAxis axis) {
     const Series& s = r.series;
     const int64_t origin = r.run.startTime > 0 ? r.run.startTime : s.t.front();
-    return axis == ChartOptions::XAxis::Step ? s.step[i] : axis == ChartOptions::XAxis::WallClock ? s.t[i] : s.t[i] - origin;
+    return axis == ChartOptions::XAxis::Step ? stepAt(r, i) : axis == ChartOptions::XAxis::WallClock ? s.t[i] : s.t[i] - origin;
+}
+
+namespace {
+
+// A single run's line can be a view on its arrays (no copy) when nothing is computed per point:
+// no smoothing, no log filter, time on x, and no infinities (MLflow's +-DBL_MAX) to leave out.
+bool canBorrow(const ChartRunData& r, const ChartOptions& o) {
+    if (o.smoothing > 0 || o.logY || o.xAxis == ChartOptions::XAxis::Step || r.series.empty())
+        return false;
+    bool anyFinite = false;
+    for (double v : r.series.v) {
+        if (std::isnan(v))
+            continue;
+        if (!std::isfinite(v) || std::fabs(v) >= DBL_MAX)
+            return false;
+        anyFinite = true;
+    }
+    return anyFinite;
+}
+
+} // namespace
+
+bool lineCanGrowInPlace(const ChartRunData& r, size_t from) {
+    for (size_t i = from; i < r.series.v.size(); ++i)
+        if (!std::isnan(r.series.v[i]) && (!std::isfinite(r.series.v[i]) || std::fabs(r.series.v[i]) >= DBL_MAX))
+            return false;
+    return true;
 }
 
 namespace {
@@ -194,6 +267,18 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
     const std::vector<ChartLineGroup> groups = groupChartRuns(runs, options);
     std::vector<ChartLine> lines;
     for (const ChartLineGroup& g : groups) {
+        if (g.runs.size() == 1 && canBorrow(runs[g.runs.front()], options)) {
+            const ChartRunData& r = runs[g.runs.front()];
+            const int64_t origin = r.run.startTime > 0 ? r.run.startTime : r.series.t.front();
+            ChartLine line;
+            line.name = g.name;
+            line.workloadKey = g.workloadKey;
+            line.runs = g.runs;
+            line.pyramid = SeriesPyramid::borrowing(
+                r.series.t, r.series.v, options.xAxis == ChartOptions::XAxis::SinceStart ? origin : 0);
+            lines.push_back(std::move(line));
+            continue;
+        }
         std::vector<Points> parts;
         for (size_t r : g.runs) {
             Points p = runPoints(runs[r], options.xAxis);

@@ -42,18 +42,37 @@ struct ChartRunData {
     /// What a board file said about this run (its points moved into `series`), so saving the
     /// board again writes back radT's fields and unknown keys unchanged. Null for store runs.
     std::shared_ptr<const BoardRun> boardRun;
+    /// When every step is the same (hardware samples all log step 0) `series.step` is left
+    /// empty and this is the step: 8 bytes less per point held. Use stepAt() to read steps.
+    bool stepsConstant = false;
+    int64_t constantStep = 0;
 };
+
+/// The step of point i, whether the step column is kept or constant.
+int64_t stepAt(const ChartRunData& run, size_t i);
+/// Drops the step column when every step is the same.
+void compactSteps(ChartRunData& run);
+/// Adds a point at the end, keeping the step column compact while steps stay the same.
+void appendPoint(ChartRunData& run, int64_t t, int64_t step, double v);
+/// Keeps the first n points.
+void truncatePoints(ChartRunData& run, size_t n);
+/// The run's points with the step column written out (board files, exports).
+Series fullSeries(const ChartRunData& run);
 
 struct ChartLine {
     QString name;
     QString workloadKey;
     std::vector<size_t> runs; ///< indices into the chart's runs
     /// x: ms since the run's start, steps, or ms since the epoch (ChartOptions::XAxis); y smoothed.
+    /// A single run drawn as recorded is a view on that run's arrays (SeriesPyramid::borrowing):
+    /// whoever grows or replaces the run's series must rebind or rebuild before the next query.
     SeriesPyramid pyramid;
     /// The band of a MeanBand line: per x bin the smallest and largest run value.
     std::optional<SeriesPyramid> bandLow, bandHigh;
 };
 
+/// Whether points from `from` on can join a borrowing line (no infinities to leave out).
+bool lineCanGrowInPlace(const ChartRunData& run, size_t from);
 /// A live point appended to a line without rebuilding it: x on the chart's axis for this run.
 int64_t chartX(const ChartRunData& run, size_t index, ChartOptions::XAxis axis);
 

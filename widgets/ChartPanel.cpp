@@ -122,8 +122,12 @@ std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<R
         Series series = store.prefersEnvelopes() ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns)
                                                  : store.series(run.uuid, metricKey);
         // A running run stays even before its first sample of this metric: it is followed.
-        if (!series.empty() || run.status == RunStatus::Running)
-            data.push_back({run, std::move(series)});
+        if (!series.empty() || run.status == RunStatus::Running) {
+            ChartRunData d;
+            d.run = run;
+            d.series = std::move(series);
+            data.push_back(std::move(d));
+        }
         if (progress)
             progress(i + 1, runs.size());
     }
@@ -145,6 +149,8 @@ void ChartPanel::setData(std::vector<ChartRunData> runs, const QString& metricKe
     m_loading = false;
     m_detached = false;
     m_runs = std::move(runs);
+    for (ChartRunData& r : m_runs)
+        compactSteps(r);
     m_key = metricKey;
     m_zoom.reset();
     rebuild();
@@ -155,6 +161,8 @@ void ChartPanel::showDetached(std::vector<ChartRunData> runs, const QString& met
     m_loading = false;
     m_detached = true;
     m_runs = std::move(runs);
+    for (ChartRunData& r : m_runs)
+        compactSteps(r);
     m_key = metricKey;
     m_options = options;
     m_options.smoothing = std::clamp(m_options.smoothing, 0, 99);
@@ -179,6 +187,12 @@ bool ChartPanel::extendLine(size_t runIndex, size_t from) {
     if (line == m_lines.end())
         return false;
     const ChartRunData& r = m_runs[runIndex];
+    if (line->pyramid.isBorrowed()) { // a view on the run's arrays: they grew, it follows
+        if (!lineCanGrowInPlace(r, from))
+            return false;
+        line->pyramid.rebind(r.series.t, r.series.v);
+        return true;
+    }
     const double w = m_options.smoothing / 100.0;
     double s = line->pyramid.lastValue();
     int64_t lastX = line->pyramid.lastTime();
@@ -222,9 +236,7 @@ bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<Metric
         for (const MetricPoint& p : points) {
             if (p.key != key || (!r.series.empty() && p.timestamp <= r.series.t.back()))
                 continue;
-            r.series.t.push_back(p.timestamp);
-            r.series.step.push_back(p.step);
-            r.series.v.push_back(p.value);
+            appendPoint(r, p.timestamp, p.step, p.value);
             ++r.liveTail;
         }
         if (r.series.size() > from) {
@@ -260,13 +272,10 @@ bool ChartPanel::pollNewData(Store& store) {
         } else {
             // New rows (another process's run), or rows that differ from the live tail.
             const bool hadTail = r.liveTail > 0;
-            r.series.t.resize(confirmed);
-            r.series.step.resize(confirmed);
-            r.series.v.resize(confirmed);
+            truncatePoints(r, confirmed);
             r.liveTail = 0;
-            r.series.t.insert(r.series.t.end(), fresh.t.begin(), fresh.t.end());
-            r.series.step.insert(r.series.step.end(), fresh.step.begin(), fresh.step.end());
-            r.series.v.insert(r.series.v.end(), fresh.v.begin(), fresh.v.end());
+            for (size_t i = 0; i < fresh.size(); ++i)
+                appendPoint(r, fresh.t[i], fresh.step[i], fresh.v[i]);
             rebuildNeeded |= hadTail || !extendLine(ri, confirmed);
             grown = changed = true;
         }
