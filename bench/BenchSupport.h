@@ -70,7 +70,8 @@ inline std::vector<std::string> makeChartStore(const std::string& path, int runs
                     value = 400.0;
                 if (i % 100000 == 777)
                     value = std::nan("");
-                batch.push_back({key, value, 1700000000000 + int64_t(i) * 10 + r, i});
+                // Step 0, as radt's hardware listeners log it (radT's convention).
+                batch.push_back({key, value, 1700000000000 + int64_t(i) * 10 + r, 0});
             }
             store->logMetrics(uuids[size_t(r)], batch);
             batch.clear();
