@@ -138,6 +138,27 @@ double bestIngestRate(State& state, int batchSize, int batches, int64_t t, Write
 }
 
 /// Prints the machine-readable headline line DESIGN §11 asks for.
+/// The baseline of the chart benchmarks: every run's `key` rows stepped through by a bare
+/// prepared SELECT; the best iteration's seconds. Marks the state wrong on a wrong row count.
+template <class State>
+double bestRawSelect(State& state, const std::string& dbPath, const std::vector<std::string>& uuids, const char* key,
+                     int64_t expectedRows) {
+    RawSeriesReader reader(dbPath);
+    double best = 1e9;
+    for (auto _ : state) {
+        int64_t n = 0;
+        const auto start = std::chrono::steady_clock::now();
+        for (const std::string& uuid : uuids)
+            n += reader.read(uuid, key);
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        if (n != expectedRows)
+            state.SkipWithError("wrong point count");
+    }
+    if (reader.checksum() == -1.0) // keeps the reads from being optimised away
+        std::printf(" ");
+    return best;
+}
+
 inline void figure(const char* name, double value, const char* unit) {
     std::printf("figure %s %.4g %s\n", name, value, unit);
 }

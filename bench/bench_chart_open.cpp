@@ -59,19 +59,7 @@ void paintFrame(ChartPanel& panel) {
 }
 
 void BM_RawSelect(benchmark::State& state) {
-    bench::RawSeriesReader reader(g_path);
-    double best = 1e9;
-    for (auto _ : state) {
-        int64_t n = 0;
-        const auto start = std::chrono::steady_clock::now();
-        for (const std::string& uuid : g_uuids)
-            n += reader.read(uuid, kKey);
-        best = std::min(best, since(start));
-        if (n != int64_t(kRuns) * kPoints)
-            state.SkipWithError("wrong point count");
-    }
-    benchmark::DoNotOptimize(reader.checksum());
-    keepBest("raw", best);
+    keepBest("raw", bench::bestRawSelect(state, g_path, g_uuids, kKey, int64_t(kRuns) * kPoints));
 }
 
 void BM_ChartOpen(benchmark::State& state) {
