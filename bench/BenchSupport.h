@@ -117,6 +117,18 @@ private:
     double m_sumV = 0;
 };
 
+/// Seconds since `start`.
+inline double since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Keeps the best (minimum) of several measurements under a name: robust on a shared machine.
+inline void keepBest(std::map<std::string, double>& best, const std::string& name, double value) {
+    auto it = best.find(name);
+    if (it == best.end() || value < it->second)
+        best[name] = value;
+}
+
 /// Samples/s of `write` over `batches` fresh batches of `batchSize` per benchmark iteration, from
 /// the best iteration: the least disturbed by other work on a shared machine. `t` numbers the
 /// samples (distinct start values keep variants' rows apart).
@@ -130,7 +142,7 @@ double bestIngestRate(State& state, int batchSize, int batches, int64_t t, Write
         const auto start = std::chrono::steady_clock::now();
         for (const auto& batch : fresh)
             write(batch);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        best = std::min(best, since(start));
     }
     const double rate = double(batchSize) * batches / best;
     state.counters["samples_per_s"] = rate;
@@ -150,7 +162,7 @@ double bestRawSelect(State& state, const std::string& dbPath, const std::vector<
         const auto start = std::chrono::steady_clock::now();
         for (const std::string& uuid : uuids)
             n += reader.read(uuid, key);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        best = std::min(best, since(start));
         if (n != expectedRows)
             state.SkipWithError("wrong point count");
     }

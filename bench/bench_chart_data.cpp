@@ -25,12 +25,10 @@ std::string g_path;
 std::vector<std::string> g_uuids;
 std::map<std::string, double> g_seconds; // best (minimum) seconds per variant: robust on a shared machine
 
-double since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::since;
 
-void keepBest(const char* name, double seconds) {
-    g_seconds[name] = g_seconds.count(name) ? std::min(g_seconds[name], seconds) : seconds;
+void keepBest(const std::string& name, double value) {
+    bench::keepBest(g_seconds, name, value);
 }
 
 void prepareStore() {

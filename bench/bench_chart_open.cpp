@@ -39,17 +39,10 @@ std::string g_path;
 std::vector<std::string> g_uuids;
 std::map<std::string, double> g_best; // best (minimum) seconds per variant: robust on a shared machine
 
-double since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::since;
 
-void keepBest(const std::string& name, double seconds) {
-    g_best[name] = g_best.count(name) ? std::min(g_best[name], seconds) : seconds;
-}
-
-std::vector<Run> benchRuns() {
-    auto store = openStore("sqlite:///" + g_path, OpenMode::OpenExisting);
-    return store->runs(std::nullopt);
+void keepBest(const std::string& name, double value) {
+    bench::keepBest(g_best, name, value);
 }
 
 // Paints the view now, as the window system would ask for the next frame.
