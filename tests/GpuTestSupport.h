@@ -19,8 +19,7 @@ namespace radt::test {
 /// A fixture's lines as the tool printed them: only the first line goes when it is the
 /// "# source:" provenance comment (later '#' lines are real dcgmi headers).
 inline std::vector<std::string> fixtureLines(const std::string& name) {
-    const std::string text = test::readFile(std::string(RADT_FIXTURES_DIR) + "/tools/" + name);
-    EXPECT_FALSE(text.empty()) << name;
+    const std::string text = test::readFixture("tools/" + name);
     std::vector<std::string> lines;
     std::istringstream in(text);
     std::string line;

@@ -24,12 +24,24 @@ TempDir::~TempDir() {
     fs::remove_all(m_path, ec);
 }
 
+std::string fixturePath(const std::string& relative) {
+    const std::string path = std::string(RADT_FIXTURES_DIR) + "/" + relative;
+    if (!fs::is_regular_file(path))
+        throw std::runtime_error("missing test fixture " + path +
+                                 " (tests/fixtures/README.md says where each came from)");
+    return path;
+}
+
+std::string readFixture(const std::string& relative) {
+    const std::string path = fixturePath(relative);
+    std::string text = readFile(path);
+    if (text.empty())
+        throw std::runtime_error("empty test fixture " + path);
+    return text;
+}
+
 std::string copyMlflowFixture(const TempDir& dir) {
-#ifdef RADT_FIXTURES_DIR
-    const std::string source = std::string(RADT_FIXTURES_DIR) + "/mlflow/mlflow_empty_c9d4e5f6a7b8.db";
-#else
-    const std::string source = "../shared/fixtures/mlflow/mlflow_empty_c9d4e5f6a7b8.db";
-#endif
+    const std::string source = fixturePath("mlflow/mlflow_empty_c9d4e5f6a7b8.db");
     const std::string target = dir.file("mlflow.db");
     fs::copy_file(source, target, fs::copy_options::overwrite_existing);
     fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::add);

@@ -28,6 +28,10 @@ std::string copyMlflowFixture(const TempDir& dir);
 void writeFile(const std::string& path, const std::string& text);
 /// The whole content of a file, or "" when unreadable.
 std::string readFile(const std::string& path);
+/// tests/fixtures/<relative>; throws (a failed test naming the path) when the file is missing.
+std::string fixturePath(const std::string& relative);
+/// The text of tests/fixtures/<relative>; throws naming the path when it is missing or empty.
+std::string readFixture(const std::string& relative);
 /// What `f` threw (its what()), or "" when it did not throw.
 std::string errorOf(const std::function<void()>& f);
 /// The lines of `text`, without their '\n'.

@@ -587,7 +587,7 @@ TEST(ExperimentFakes, NvidiaSmiMigCreateListDestroy) {
     const auto [lgi, lgiRc] = f.run("nvidia-smi", "mig -lgi");
     EXPECT_EQ(lgiRc, 0);
     auto fixture =
-        test::splitLines(readFile(std::string(RADT_FIXTURES_DIR) + "/tools/nvidia-smi_mig_lgi_1.txt"));
+        test::splitLines(test::readFixture("tools/nvidia-smi_mig_lgi_1.txt"));
     fixture.erase(fixture.begin()); // provenance line
     const auto ours = test::splitLines(lgi);
     ASSERT_EQ(ours.size(), fixture.size()) << lgi;

@@ -1,4 +1,4 @@
-// Our writes into a database MLflow itself created (../shared/fixtures/mlflow) keep it valid for
+// Our writes into a database MLflow itself created (tests/fixtures/mlflow) keep it valid for
 // MLflow: integrity, foreign keys, latest_metrics, and the column types MLflow's models expect.
 
 #include "SqliteStore.h"

@@ -19,7 +19,7 @@ namespace {
 
 // A fixture file without its '# source' comment lines, as the tool printed it.
 std::string fixture(const std::string& name) {
-    std::ifstream in(std::string(RADT_FIXTURES_DIR) + "/tools/" + name);
+    std::istringstream in(test::readFixture("tools/" + name));
     std::string line, out;
     while (std::getline(in, line))
         if (line.rfind("#", 0) != 0)
