@@ -1,6 +1,7 @@
 // radt-explorer: argument parsing and wiring only (DESIGN §2).
 
 #include "BoardExport.h"
+#include "GuardedApplication.h"
 #include "MainWindow.h"
 #include "Store.h"
 #include "StoreUri.h"
@@ -58,8 +59,14 @@ int exportHeadless(const QCommandLineParser& parser) {
         return 2;
     }
     QStringList formats = radt::boardExportFormats();
-    if (parser.isSet(kFormatOption))
+    if (parser.isSet(kFormatOption)) {
         formats = parser.value(kFormatOption).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        if (formats.isEmpty()) { // '' would export nothing and still succeed
+            std::fprintf(stderr, "radt-explorer: --format needs formats joined by ',' (%s)\n",
+                         qPrintable(radt::boardExportFormats().join(QLatin1Char(','))));
+            return 2;
+        }
+    }
     try {
         std::vector<radt::BoardProblem> problems;
         const radt::Board board = radt::loadBoardFile(boards.front().toStdString(), problems);
@@ -71,7 +78,7 @@ int exportHeadless(const QCommandLineParser& parser) {
             std::printf("%s\n", qPrintable(file));
         return 0;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "radt-explorer: %s\n", e.what());
+        std::fprintf(stderr, "radt-explorer: %s: %s\n", qPrintable(boards.front()), e.what());
         return 1;
     }
 }
@@ -100,9 +107,25 @@ bool wantsTextOnly(int argc, char* argv[]) {
     return false;
 }
 
+int runExplorer(int argc, char* argv[]);
+
 } // namespace
 
+// No exception leaves main: one line on stderr and exit 1 instead of std::terminate's abort.
 int main(int argc, char* argv[]) {
+    try {
+        return runExplorer(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "radt-explorer: error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "radt-explorer: error: an unknown exception\n");
+    }
+    return 1;
+}
+
+namespace {
+
+int runExplorer(int argc, char* argv[]) {
     if (wantsTextOnly(argc, argv)) {
         QCoreApplication core(argc, argv);
         setApplicationNames();
@@ -115,7 +138,7 @@ int main(int argc, char* argv[]) {
     // A headless export draws with Qt's offscreen platform: no display is needed.
     if (hasFlag(argc, argv, "--export") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    radt::GuardedApplication app(argc, argv);
     setApplicationNames();
     QCommandLineParser parser;
     setUpParser(parser);
@@ -193,7 +216,7 @@ int main(int argc, char* argv[]) {
             std::fprintf(stderr, "radt-explorer: cannot write %s\n", qPrintable(file));
             return 1;
         }
-        return 0;
+        return app.caughtExceptions() ? 1 : 0; // the screenshot may lack what failed
     }
 
     window.show();
@@ -207,3 +230,5 @@ int main(int argc, char* argv[]) {
     }
     return QApplication::exec();
 }
+
+} // namespace

@@ -97,5 +97,7 @@ void saveBoardFile(const std::string& path, const Board& board);
 /// A file-name form of a metric: "DCGMI - Power Usage" -> "dcgmi-power-usage"; "chart" when
 /// nothing alphanumeric is left.
 std::string metricSlug(const std::string& metric);
+/// The longest slug metricSlug() makes (a file name must stay under the file system's 255 bytes).
+constexpr size_t kMaxMetricSlugLength = 80;
 
 } // namespace radt

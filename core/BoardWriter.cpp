@@ -163,6 +163,13 @@ std::string metricSlug(const std::string& metric) {
         gap = false;
         slug += upper ? char(ch - 'A' + 'a') : ch;
     }
+    // File names stop at 255 bytes; "NN-" and ".json" come around the slug. 80 keeps names legible,
+    // and the export's chart number keeps two long names that share a start apart.
+    if (slug.size() > kMaxMetricSlugLength) {
+        slug.resize(kMaxMetricSlugLength);
+        while (!slug.empty() && slug.back() == '-')
+            slug.pop_back();
+    }
     return slug.empty() ? "chart" : slug;
 }
 

@@ -58,6 +58,13 @@ void checkSorted(const std::vector<int64_t>& t, const std::vector<double>& v, co
 
 } // namespace
 
+int64_t saturatingDifference(int64_t a, int64_t b) {
+    int64_t out;
+    if (__builtin_sub_overflow(a, b, &out))
+        return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    return out;
+}
+
 std::vector<double> emaSmooth(const std::vector<double>& v, int percent) {
     if (percent <= 0)
         return v;
@@ -82,7 +89,7 @@ std::vector<double> emaSmooth(const std::vector<double>& v, int percent) {
 SeriesStats seriesStats(const Series& s) {
     SeriesStats stats;
     if (!s.t.empty())
-        stats.durationMs = s.t.back() - s.t.front();
+        stats.durationMs = saturatingDifference(s.t.back(), s.t.front());
     std::vector<double> finite;
     finite.reserve(s.v.size());
     double sum = 0;
@@ -249,7 +256,7 @@ std::optional<std::pair<int64_t, double>> SeriesPyramid::nearest(int64_t x) cons
         pick = after;
     else // compare distances without overflow: both points bracket t
         pick = uint64_t(t) - uint64_t(T[before - 1]) <= uint64_t(T[after]) - uint64_t(t) ? before - 1 : after;
-    return std::make_pair(T[pick] - m_offset, V[pick]);
+    return std::make_pair(saturatingDifference(T[pick], m_offset), V[pick]);
 }
 
 void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
@@ -267,7 +274,7 @@ void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector
     const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
     const size_t b = size_t(std::upper_bound(begin + a, end, toMs) - begin);
     auto push = [&](size_t i) {
-        outT.push_back(begin[i] - m_offset);
+        outT.push_back(saturatingDifference(begin[i], m_offset));
         outV.push_back(V[i]);
     };
     if (b - a < 2 * size_t(columns)) {

@@ -13,6 +13,10 @@
 
 namespace radt {
 
+/// a - b clamped to int64_t's range. Stored timestamps are outside data (a board may hold
+/// INT64_MIN): a plain difference overflows, and a clamped one keeps ascending times ascending.
+int64_t saturatingDifference(int64_t a, int64_t b);
+
 /// radT's EMA smoothing (DESIGN §8): s_i = w*s_{i-1} + (1-w)*x_i with w = percent/100 (0..99),
 /// s_0 = x_0. NaN inputs give NaN at that index and do not disturb the running value (the next
 /// finite value continues from the last finite s); the first finite value starts the average.
@@ -52,8 +56,8 @@ public:
 
     size_t size() const { return count(); }
     /// Of all points; 0 when empty.
-    int64_t firstTime() const { return count() == 0 ? 0 : times()[0] - m_offset; }
-    int64_t lastTime() const { return count() == 0 ? 0 : times()[count() - 1] - m_offset; }
+    int64_t firstTime() const { return count() == 0 ? 0 : saturatingDifference(times()[0], m_offset); }
+    int64_t lastTime() const { return count() == 0 ? 0 : saturatingDifference(times()[count() - 1], m_offset); }
     /// The value of the last point (NaN when empty): where a live EMA continues from.
     double lastValue() const { return count() == 0 ? std::numeric_limits<double>::quiet_NaN() : values()[count() - 1]; }
 

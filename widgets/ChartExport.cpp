@@ -285,7 +285,7 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
             block += f.prefix;
             appendInt(block, s.t[row->index]);
             block += ',';
-            appendInt(block, s.t[row->index] - f.origin);
+            appendInt(block, saturatingDifference(s.t[row->index], f.origin));
             block += ',';
             appendInt(block, stepAt(runs[row->run], row->index));
             block += ',';

@@ -81,7 +81,7 @@ Series fullSeries(const ChartRunData& r) {
 int64_t chartX(const ChartRunData& r, size_t i, ChartOptions::XAxis axis) {
     const Series& s = r.series;
     const int64_t origin = r.run.startTime > 0 ? r.run.startTime : s.t.front();
-    return axis == ChartOptions::XAxis::Step ? stepAt(r, i) : axis == ChartOptions::XAxis::WallClock ? s.t[i] : s.t[i] - origin;
+    return axis == ChartOptions::XAxis::Step ? stepAt(r, i) : axis == ChartOptions::XAxis::WallClock ? s.t[i] : saturatingDifference(s.t[i], origin);
 }
 
 namespace {
