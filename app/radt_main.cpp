@@ -5,6 +5,7 @@
 #include "Listener.h"
 #include "RunReconciler.h"
 #include "RunRecorder.h"
+#include "RunValidation.h"
 #include "Store.h"
 #include "StoreListing.h"
 #include "StoreUri.h"
@@ -232,6 +233,8 @@ int main(int argc, char** argv) {
             switch (c) {
             case 's':
                 storeValue = optarg;
+                if (storeValue.empty()) // '' would silently mean the default store
+                    throw std::invalid_argument("--store needs a store URI or path, got ''");
                 break;
             case 'e':
                 options.experiment = optarg;
@@ -241,37 +244,31 @@ int main(int argc, char** argv) {
                 break;
             case 'l':
                 options.listeners = optarg;
-                radt::parseListeners(options.listeners);
+                if (options.listeners.empty())
+                    throw std::invalid_argument("--listeners needs listener names joined by '+', got ''");
                 break;
             case 'd':
-                options.devices = optarg;
-                if (options.devices.empty() ||
-                    options.devices.find_first_not_of("0123456789+") != std::string::npos)
-                    throw std::invalid_argument("--devices expects GPU indexes like 0 or 0+1, got '" +
-                                                options.devices + "'");
+                options.devices = optarg; // checked with the other options by the collector
                 break;
             case 'I':
                 options.intervalSeconds = parseSeconds(optarg, "--interval");
                 break;
-            case 'g':
-                options.graceMs = static_cast<int>(parseSeconds(optarg, "--grace") * 1000);
+            case 'g': {
+                const double grace = parseSeconds(optarg, "--grace");
+                if (!(grace >= 0 && grace <= 3600))
+                    throw std::invalid_argument(std::string("--grace expects 0 to 3600 seconds, got '") + optarg + "'");
+                options.graceMs = static_cast<int>(grace * 1000);
                 break;
+            }
             case 'c':
                 options.collocation = optarg;
-                if (options.collocation.empty() || options.collocation.find_first_not_of(
-                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") != std::string::npos)
-                    throw std::invalid_argument("--collocation expects -, MPS or a MIG profile like 1g.10gb, got '" +
-                                                options.collocation + "'");
                 break;
             case 'i':
                 options.maxEpoch = parseCount(optarg, "--epoch");
                 break;
-            case 't': {
+            case 't':
                 options.maxTimeMinutes = parseSeconds(optarg, "--time", "minutes");
-                if (options.maxTimeMinutes < 0)
-                    throw std::invalid_argument("--time expects minutes >= 0");
                 break;
-            }
             case 'M':
                 options.manual = true;
                 break;
@@ -311,6 +308,16 @@ int main(int argc, char** argv) {
     const bool experimentFile = isExperimentFile(options.command[0]);
     if (dryRun && !experimentFile)
         return usageError("--dry-run is for experiment CSV files");
+    try {
+        // The collector's own checks (the explorer's launches get the same), before any store
+        // is opened; an experiment file's rows are checked row by row with their own cells.
+        radt::RunOptions check = options;
+        if (experimentFile)
+            check.command = {"check"};
+        radt::validateRunOptions(check);
+    } catch (const std::exception& e) {
+        return usageError(e.what());
+    }
     std::optional<radt::ExperimentFile> experiment;
     if (experimentFile) {
         if (options.command.size() > 1)
@@ -322,7 +329,10 @@ int main(int argc, char** argv) {
             return 2;
         }
         if (dryRun) {
-            radt::ExperimentRunner::printPlan(*experiment, {options, rerun, false}, std::cout);
+            if (!radt::ExperimentRunner::printPlan(*experiment, {options, rerun, false}, std::cout)) {
+                std::cerr << "radt: " << options.command[0] << ": some runs would be refused (INVALID above)\n";
+                return 2;
+            }
             return 0;
         }
     }

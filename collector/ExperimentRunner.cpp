@@ -3,6 +3,7 @@
 #include "GpuPartitioning.h"
 #include "RunRecorder.h"
 #include "RunReconciler.h"
+#include "RunValidation.h"
 #include "TextFormat.h"
 
 #include <algorithm>
@@ -36,6 +37,21 @@ std::string shellWord(const std::string& s) {
 
 bool startsWith(const std::string& s, const char* prefix) {
     return s.rfind(prefix, 0) == 0;
+}
+
+/// A row's run options: the common ones (interval, limits, store) plus the row's cells.
+RunOptions rowOptions(const RunOptions& common, const ExperimentRow& row, const std::string& letter) {
+    RunOptions o = common;
+    o.experiment = row.experiment;
+    o.createNumberedExperiments = true;
+    o.workload = row.workload;
+    o.listeners = row.listeners;
+    o.devices = row.devices;
+    o.collocation = row.collocation;
+    o.letter = letter;
+    o.command = {row.scriptPath};
+    o.command.insert(o.command.end(), row.params.begin(), row.params.end());
+    return o;
 }
 
 } // namespace
@@ -76,7 +92,8 @@ std::string ExperimentRunner::skipReason(const Workload& w, bool rerun) {
     return {};
 }
 
-void ExperimentRunner::printPlan(ExperimentFile file, const ExperimentOptions& options, std::ostream& out) {
+bool ExperimentRunner::printPlan(ExperimentFile file, const ExperimentOptions& options, std::ostream& out) {
+    bool valid = true;
     const std::vector<Workload> all = workloads(file);
     out << file.path << ": " << all.size() << " workload(s), " << file.rows.size() << " run(s)\n";
     size_t number = 0;
@@ -114,11 +131,21 @@ void ExperimentRunner::printPlan(ExperimentFile file, const ExperimentOptions& o
                 << " RADT_LETTER=" << w.letters[i] << " RADT_MAX_EPOCH=" << options.common.maxEpoch
                 << " RADT_MAX_TIME=" << static_cast<int64_t>(options.common.maxTimeMinutes * 60)
                 << (i > 0 ? " (tag mlflow.parentRunId = the first run)" : "") << "\n";
+            // What the real run would refuse before writing anything, refused here too.
+            try {
+                const RunOptions o = rowOptions(options.common, row, w.letters[i]);
+                validateRunOptions(o);
+                validateRunParams(radtParams(o, o.command[0], w.id, w.letters[i]));
+            } catch (const std::exception& e) {
+                out << "      INVALID (line " << row.line << "): " << e.what() << "\n";
+                valid = false;
+            }
         }
         for (const std::string& gpus : mpsGpus)
             out << "  MPS: CUDA_VISIBLE_DEVICES=" << gpus
                 << " nvidia-cuda-mps-control -d before the workload, 'quit' after\n";
     }
+    return valid;
 }
 
 int ExperimentRunner::run(const volatile std::sig_atomic_t& stopSignal, int wakeFd) {
@@ -170,16 +197,7 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
     std::vector<RunOptions> options;
     for (size_t i = 0; i < w.rows.size(); ++i) {
         const ExperimentRow& row = *w.rows[i];
-        RunOptions o = m_options.common;
-        o.experiment = row.experiment;
-        o.createNumberedExperiments = true;
-        o.workload = row.workload;
-        o.listeners = row.listeners;
-        o.devices = row.devices;
-        o.collocation = row.collocation;
-        o.letter = w.letters[i];
-        o.command = {row.scriptPath};
-        o.command.insert(o.command.end(), row.params.begin(), row.params.end());
+        RunOptions o = rowOptions(m_options.common, row, w.letters[i]);
         const std::string tag = "[RUN " + w.letters[i] + "]";
         const std::string prefix =
             m_options.colour ? "\033[1;" + std::to_string(31 + i % 6) + "m" + tag + "\033[0m " : tag + " ";
@@ -268,7 +286,7 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
                     break;
                 }
                 const int ms =
-                    static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(left).count()) + 1;
+                    pollTimeoutMs(std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
                 timeoutMs = timeoutMs < 0 ? ms : std::min(timeoutMs, ms);
             }
             // Wakes for an exiting run among those still running; finished ones stay readable, so
@@ -292,7 +310,9 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
         ExperimentRow& row = *w.rows[i];
         const RunOutcome& o = outcomes[i];
         row.run = o.run.uuid;
-        row.status = std::string(toString(o.status)) + " " + o.run.name + " (" + w.letters[i] + ")";
+        // A run that was never created (its own options were refused) says so in the file.
+        row.status = std::string(toString(o.status)) + " " + (o.run.uuid.empty() ? "(not started)" : o.run.name) +
+                     " (" + w.letters[i] + ")";
         if (o.status == RunStatus::Failed)
             workloadStatus = RunStatus::Failed;
         else if (o.status == RunStatus::Killed && workloadStatus != RunStatus::Failed)

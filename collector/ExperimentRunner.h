@@ -30,8 +30,8 @@ public:
                      std::function<void(const std::string&)> messages, std::ostream& out, std::ostream& err);
 
     /// Prints what would run (workloads, letters, devices, commands, environment, MIG/MPS set-up)
-    /// without running or writing anything.
-    static void printPlan(ExperimentFile file, const ExperimentOptions& options, std::ostream& out);
+    /// without running or writing anything. False when a row would be refused (each is named).
+    static bool printPlan(ExperimentFile file, const ExperimentOptions& options, std::ostream& out);
 
     /// Runs every workload still to do. Returns radt's exit code: 0 when all workloads finished,
     /// 1 when one failed, 130 when `stopSignal` interrupted it (the current workload is stopped,

@@ -1,5 +1,6 @@
 #include "RunRecorder.h"
 
+#include "RunValidation.h"
 #include "TextFormat.h"
 
 #include <algorithm>
@@ -53,7 +54,7 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
                 session.stop(true);
                 break;
             }
-            const int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(left).count()) + 1;
+            const int ms = pollTimeoutMs(std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
             timeoutMs = timeoutMs < 0 ? ms : std::min(timeoutMs, ms);
         }
         session.followManualControl();

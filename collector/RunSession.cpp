@@ -3,7 +3,9 @@
 #include "EnvironmentCapture.h"
 #include "Listener.h"
 #include "MetricsChannel.h"
+#include "MlflowLimits.h"
 #include "RunReconciler.h"
+#include "RunValidation.h"
 #include "StoreWriter.h"
 
 #include <algorithm>
@@ -202,14 +204,7 @@ std::string RunSession::nextWorkload(int64_t experimentId) {
 void RunSession::plan() {
     if (m_planned)
         return;
-    if (m_options.command.empty())
-        throw std::invalid_argument("no script or command to run");
-    if (!(m_options.intervalSeconds >= 0.1 && m_options.intervalSeconds <= 3600))
-        throw std::invalid_argument("--interval must be between 0.1 and 3600 seconds");
-    if (m_options.maxEpoch < 0)
-        throw std::invalid_argument("--epoch must be 0 (no limit) or more");
-    if (!(m_options.maxTimeMinutes >= 0))
-        throw std::invalid_argument("--time must be 0 (no limit) or more minutes");
+    validateRunOptions(m_options);
     m_listenerNames = parseListeners(m_options.listeners);
 
     // Resolve what to start before anything is written, so a typo creates no run.
@@ -234,6 +229,8 @@ void RunSession::plan() {
         if (!m_options.collocation.empty() && m_options.collocation != "-")
             m_letter += "_" + m_options.collocation;
     }
+    // A param MLflow cannot store would fail after the run row exists: refuse before it does.
+    validateRunParams(radtParams(m_options, m_model, m_workload, m_letter));
     m_planned = true;
 }
 
@@ -244,6 +241,32 @@ void RunSession::createRun(const std::vector<std::pair<std::string, std::string>
     spec.userId = userName();
     spec.sourceName = m_model;
     m_outcome.run = m_store.createRun(spec);
+    try {
+        fillRun(extraTags);
+    } catch (const std::exception& e) {
+        // Never a RUNNING run from our own error path: close it FAILED, saying why, and go on
+        // with the error (the caller reports it and exits or fails the workload).
+        closeFailed(std::string("the run could not be set up: ") + e.what());
+        throw;
+    }
+}
+
+void RunSession::closeFailed(const std::string& reason) {
+    m_outcome.status = m_outcome.run.status = RunStatus::Failed;
+    m_outcome.exit = {1, 0};
+    try {
+        m_store.setTags(m_outcome.run.uuid, {{kFailureTag, reason.substr(0, mlflow::kMaxTagValueLength)}});
+    } catch (const std::exception&) {
+    }
+    try {
+        m_store.setRunStatus(m_outcome.run.uuid, RunStatus::Failed, nowMs());
+    } catch (const std::exception& e) {
+        m_messages("run " + m_outcome.run.uuid + " could not be closed FAILED (" + e.what() +
+                   "); the next radt that opens the store will");
+    }
+}
+
+void RunSession::fillRun(const std::vector<std::pair<std::string, std::string>>& extraTags) {
     m_store.logParams(m_outcome.run.uuid, radtParams(m_options, m_model, m_workload, m_letter));
     std::vector<std::pair<std::string, std::string>> tags = hostTags();
     for (auto& t : collectorTags())
@@ -257,11 +280,15 @@ void RunSession::createRun(const std::vector<std::pair<std::string, std::string>
 }
 
 RunOutcome RunSession::failBeforeStart(const std::string& reason) {
-    plan();
-    createRun({{kFailureTag, reason}});
-    m_store.setRunStatus(m_outcome.run.uuid, RunStatus::Failed, nowMs());
     m_outcome.status = m_outcome.run.status = RunStatus::Failed;
     m_outcome.exit = {1, 0};
+    try {
+        plan();
+    } catch (const std::exception&) {
+        return m_outcome; // this run's own options are what failed: there is no run to record
+    }
+    createRun({{kFailureTag, reason}});
+    m_store.setRunStatus(m_outcome.run.uuid, RunStatus::Failed, nowMs());
     return m_outcome;
 }
 
@@ -307,7 +334,7 @@ void RunSession::prepare() {
         logPath = m_artifactDir + "/output.log";
 
     if (::pipe2(m_controlPipe, O_CLOEXEC | O_NONBLOCK) != 0 || ::pipe2(m_gate, O_CLOEXEC) != 0) {
-        m_store.setRunStatus(uuid, RunStatus::Failed, nowMs());
+        closeFailed("cannot create pipes for the run");
         throw LaunchError("cannot create pipes for the run");
     }
     ChannelHandlers handlers;
@@ -386,11 +413,11 @@ void RunSession::prepare() {
     }
     try {
         live.child = std::make_unique<ChildProcess>(argv, env, childOptions);
-    } catch (const LaunchError&) {
+    } catch (const std::exception& e) {
         m_bus.unsubscribe(live.subscription);
         live.writer.close();
         m_live.reset();
-        m_store.setRunStatus(uuid, RunStatus::Failed, nowMs());
+        closeFailed(std::string("the workload could not start: ") + e.what());
         throw;
     }
     closeFd(m_gate[0]);

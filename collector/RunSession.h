@@ -106,6 +106,9 @@ private:
     int64_t resolveExperiment();
     std::string nextWorkload(int64_t experimentId);
     void createRun(const std::vector<std::pair<std::string, std::string>>& extraTags);
+    void fillRun(const std::vector<std::pair<std::string, std::string>>& extraTags);
+    /// Marks the created run FAILED with `reason` (best effort: the store may be what failed).
+    void closeFailed(const std::string& reason);
     void wrapForProfilers(std::vector<std::string>& argv);
 
     Store& m_store;

@@ -143,6 +143,14 @@ void SqliteStore::checkIsMlflowStore() {
 
 void SqliteStore::createSchema() {
     Transaction tx(m_db);
+    {
+        // Another process may have created the store while we waited for the write lock (two
+        // radt started at once on a new store): then it is made, and ours would collide with it.
+        SqliteStatement tables(m_db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+        tables.step();
+        if (tables.int64(0) > 0)
+            return;
+    }
     sqliteExec(m_db, kMlflowSqliteSchema, "cannot create the MLflow schema in " + m_path);
     SqliteStatement version(m_db, "INSERT INTO alembic_version (version_num) VALUES (?)");
     version.bind(1, std::string(kMlflowSqliteSchemaVersion)).execute();

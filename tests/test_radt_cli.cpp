@@ -181,7 +181,7 @@ TEST(RadtCli, BadInvocationsFailClearlyAndCreateNoRun) {
         {{"--store", uri, dir.file("missing.py")}, "script not found: " + dir.file("missing.py")},
         {{"--store", uri, "no-such-program-xyz"}, "cannot run 'no-such-program-xyz'"},
         {{"--store", uri, "-l", "top+gpuz", kDemo}, "unknown listener 'gpuz'"},
-        {{"--store", uri, "-d", "zero", kDemo}, "--devices expects"},
+        {{"--store", uri, "-d", "zero", kDemo}, "devices expects"},
         {{"--store", uri, "--interval", "0.01", kDemo}, "--interval must be between"},
         {{"--store", uri, "-e", "42", kDemo}, "experiment id 42 does not exist"},
         {{"--store", uri}, "no script or command given"},
