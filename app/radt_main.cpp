@@ -365,18 +365,23 @@ int main(int argc, char** argv) {
         recorder.setWakeFd(g_wakePipe[0]);
         const radt::RunOutcome outcome = recorder.record(g_stop);
         std::cerr << "radt: run " << outcome.run.uuid << " " << radt::toString(outcome.status) << " after "
-                  << radt::formatDuration(radt::nowMs() - outcome.run.startTime) << ", " << outcome.samples
+                  << radt::formatDuration(outcome.run.endTime.value_or(radt::nowMs()) -
+                                                      outcome.run.startTime) << ", " << outcome.samples
                   << " samples written";
         if (outcome.exit.signal)
             std::cerr << " (workload ended by signal " << outcome.exit.signal << ")";
         else if (outcome.exit.code)
             std::cerr << " (workload exit code " << outcome.exit.code << ")";
         std::cerr << "\n";
-        if (outcome.unwritten) {
-            std::cerr << "radt: error: " << outcome.unwritten
-                      << " samples could not be written to the store\n";
+        const size_t lost = outcome.unwritten - outcome.kept + outcome.dropped;
+        if (lost)
+            std::cerr << "radt: error: " << lost << " samples could not be written to the store and are lost"
+                      << (outcome.closePending ? "\n" : " (recorded on the run as tag radt.unwritten_samples)\n");
+        if (outcome.kept)
+            std::cerr << "radt: error: " << outcome.kept << " samples are not in the store yet; they are kept "
+                      << "beside the run's artifacts and written by the next radt or radt-explorer that opens it\n";
+        if (lost || outcome.kept || outcome.closePending)
             return 2;
-        }
         if (outcome.status == radt::RunStatus::Killed)
             return 128 + (g_stop ? static_cast<int>(g_stop) : SIGTERM);
         if (outcome.timeLimitReached)

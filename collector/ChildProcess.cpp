@@ -198,10 +198,8 @@ void ChildProcess::pumpOutput() {
                     deliver(i, buf, static_cast<size_t>(n));
                 else
                     writeAll(targets[i], buf, static_cast<size_t>(n));
-                if (m_log) {
-                    std::fwrite(buf, 1, static_cast<size_t>(n), m_log);
-                    std::fflush(m_log);
-                }
+                if (m_log)
+                    appendLog(buf, static_cast<size_t>(n));
             } else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
                 ::close(fds[i].fd);
                 fds[i].fd = -1;
@@ -212,6 +210,8 @@ void ChildProcess::pumpOutput() {
     for (int i = 0; i < 2; ++i)
         if (fds[i].fd >= 0)
             ::close(fds[i].fd);
+    if (m_log)
+        appendLog(nullptr, 0); // a last try for what a full disk held back
     for (int i = 0; i < 2; ++i) // a last line without '\n'
         if (!m_partial[i].empty()) {
             auto& callback = i == 0 ? m_options.onStdoutLine : m_options.onStderrLine;
@@ -219,6 +219,33 @@ void ChildProcess::pumpOutput() {
             m_partial[i].clear();
         }
     m_pumpDone = true;
+}
+
+void ChildProcess::appendLog(const char* data, size_t size) {
+    // Output the disk refused (full, over quota) waits in memory and goes out once it takes
+    // writes again, so output.log keeps the workload's output, in order. Past the bound the
+    // oldest waiting bytes go, and the log says how many.
+    constexpr size_t kMaxPending = 16u << 20;
+    if (size)
+        m_logPending.append(data, size);
+    if (m_logPending.size() > kMaxPending) {
+        m_logLostBytes += m_logPending.size() - kMaxPending;
+        m_logPending.erase(0, m_logPending.size() - kMaxPending);
+    }
+    if (m_logLostBytes && m_logPending.size() < kMaxPending) {
+        const std::string note = "[radt: " + std::to_string(m_logLostBytes) + " bytes of output lost: disk full]\n";
+        m_logPending.insert(0, note);
+        m_logLostBytes = 0;
+    }
+    const int fd = ::fileno(m_log);
+    size_t done = 0;
+    while (done < m_logPending.size()) {
+        const ssize_t n = ::write(fd, m_logPending.data() + done, m_logPending.size() - done);
+        if (n <= 0)
+            break;
+        done += static_cast<size_t>(n);
+    }
+    m_logPending.erase(0, done);
 }
 
 void ChildProcess::deliver(int stream, const char* data, size_t size) {

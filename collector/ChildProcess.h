@@ -66,13 +66,17 @@ public:
 private:
     void pumpOutput();
     void deliver(int stream, const char* data, size_t size);
+    /// Appends workload output to output.log; what a full disk refuses waits and is retried.
+    void appendLog(const char* data, size_t size);
 
     ChildOptions m_options;
     std::string m_partial[2]; ///< unfinished line per stream in line-callback mode
     int m_pid = -1;
     int m_outFd = -1;
     int m_errFd = -1;
-    std::FILE* m_log = nullptr;
+    std::FILE* m_log = nullptr;   ///< written with write(2) on its fd, never through the FILE buffer
+    std::string m_logPending;     ///< output the disk has not taken yet
+    size_t m_logLostBytes = 0;
     std::thread m_pump;
     std::atomic<bool> m_stopPump{false};
     int m_wakeFds[2] = {-1, -1}; ///< written by finishOutput() to end the pump's poll

@@ -174,6 +174,10 @@ int ExperimentRunner::run(const volatile std::sig_atomic_t& stopSignal, int wake
             return 128 + static_cast<int>(stopSignal);
         }
     }
+    if (m_unstored) {
+        m_messages("some samples or run endings did not reach the store (see the Status column); exit 2");
+        return 2;
+    }
     return anyFailed ? 1 : 0;
 }
 
@@ -313,6 +317,11 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
         // A run that was never created (its own options were refused) says so in the file.
         row.status = std::string(toString(o.status)) + " " + (o.run.uuid.empty() ? "(not started)" : o.run.name) +
                      " (" + w.letters[i] + ")";
+        // The file says when the store did not get everything (the run carries the same tags).
+        if (o.unwritten + o.dropped > 0 || o.closePending) {
+            row.status += " - not all stored: " + std::to_string(o.unwritten + o.dropped) + " samples";
+            m_unstored = true;
+        }
         if (o.status == RunStatus::Failed)
             workloadStatus = RunStatus::Failed;
         else if (o.status == RunStatus::Killed && workloadStatus != RunStatus::Failed)

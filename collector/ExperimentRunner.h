@@ -56,6 +56,7 @@ private:
     std::function<void(const std::string&)> m_messages;
     std::ostream& m_out;
     std::ostream& m_err;
+    bool m_unstored = false; ///< a run's samples or ending did not all reach the store
 };
 
 } // namespace radt

@@ -6,6 +6,7 @@
 #include "MlflowLimits.h"
 #include "RunReconciler.h"
 #include "RunValidation.h"
+#include "SpillFile.h"
 #include "StoreWriter.h"
 
 #include <algorithm>
@@ -181,9 +182,12 @@ RunSession::~RunSession() {
 int64_t RunSession::resolveExperiment() {
     if (isNumber(m_options.experiment)) {
         const int64_t id = std::stoll(m_options.experiment);
-        for (const Experiment& e : m_store.experiments())
-            if (e.id == id)
+        if (const auto e = m_store.experimentById(id)) {
+            if (e->lifecycleStage != "deleted")
                 return id;
+            throw std::invalid_argument("experiment " + m_options.experiment + " ('" + e->name + "') is deleted in " +
+                                        m_store.displayUri() + "; restore it in MLflow or choose another experiment");
+        }
         if (!m_options.createNumberedExperiments)
             throw std::invalid_argument("experiment id " + m_options.experiment + " does not exist in " +
                                         m_store.displayUri() + "; pass a name (-e my-experiment) to create one");
@@ -369,7 +373,7 @@ void RunSession::prepare() {
     };
     StoreWriterOptions writerOptions;
     if (!logPath.empty()) // past the in-memory bound, an unreachable store's samples wait here
-        writerOptions.spillPath = m_artifactDir + "/unwritten-samples.tsv";
+        writerOptions.spillPath = m_artifactDir + "/" + kSpillFileName;
     m_live = std::make_unique<Live>(m_store, m_messages, handlers, writerOptions);
     Live& live = *m_live;
     // From here on samples reach the store through the writer thread.
@@ -488,6 +492,8 @@ RunOutcome RunSession::finish() {
     else if (!exit)
         stop(false);
     live.stopListeners();
+    // The run ended now: a store that keeps the writer waiting must not push end_time later.
+    const int64_t endTime = nowMs();
     live.channel.finish(2000);
     live.child->finishOutput(2000);
     for (const auto& l : live.listeners)
@@ -501,27 +507,79 @@ RunOutcome RunSession::finish() {
     if (live.capture.joinable())
         live.capture.join();
     m_bus.unsubscribe(live.subscription);
-    const StoreWriterStats stats = live.writer.close(30000);
+    // Whatever the store does not take in this window is kept in the spill file, so a user who
+    // pressed Ctrl-C waits only briefly.
+    const StoreWriterStats stats = live.writer.close(m_stopped ? 3000 : 15000);
     m_outcome.samples = stats.written;
     m_outcome.unwritten = stats.unwritten;
+    m_outcome.kept = stats.kept;
     m_outcome.dropped = stats.dropped;
     m_live.reset();
 
-    const std::string& uuid = m_outcome.run.uuid;
+    std::vector<std::pair<std::string, std::string>> tags;
+    if (!m_abortReason.empty())
+        tags.emplace_back(kFailureTag, m_abortReason);
+    if (m_outcome.timeLimitReached)
+        tags.emplace_back("radt.stop_reason", "max_time");
+    // A loss is recorded on the run, never only printed.
+    if (stats.unwritten + stats.dropped > 0) {
+        tags.emplace_back(kUnwrittenSamplesTag, std::to_string(stats.unwritten + stats.dropped));
+        if (stats.kept)
+            tags.emplace_back(kSpillFileTag, m_artifactDir + "/" + kSpillFileName);
+    }
     if (!m_abortReason.empty()) {
         m_outcome.status = RunStatus::Failed;
-        m_store.setTags(uuid, {{kFailureTag, m_abortReason}});
     } else if (m_stopped)
         m_outcome.status = RunStatus::Killed;
     else if (m_outcome.timeLimitReached) // the planned end of a time-boxed benchmark, as in radT
         m_outcome.status = RunStatus::Finished;
     else
         m_outcome.status = m_outcome.exit.ok() ? RunStatus::Finished : RunStatus::Failed;
-    if (m_outcome.timeLimitReached)
-        m_store.setTags(uuid, {{"radt.stop_reason", "max_time"}});
-    m_store.setRunStatus(uuid, m_outcome.status, nowMs());
     m_outcome.run.status = m_outcome.status;
+    closeRun(tags, endTime);
     return m_outcome;
+}
+
+void RunSession::closeRun(const std::vector<std::pair<std::string, std::string>>& tags, int64_t endTime) {
+    const std::string& uuid = m_outcome.run.uuid;
+    m_outcome.run.endTime = endTime;
+    auto writeToStore = [&] {
+        if (!tags.empty())
+            m_store.setTags(uuid, tags);
+        m_store.setRunStatus(uuid, m_outcome.status, endTime);
+    };
+    // When the store refused samples to the end, the ending goes beside the kept samples at once
+    // rather than waiting out another busy timeout; the store is the fallback if that fails.
+    if (m_outcome.kept > 0) {
+        try {
+            writePendingClose(m_artifactDir, {m_outcome.status, endTime, tags});
+            m_outcome.closePending = true;
+            m_messages("run " + uuid + ": its ending (" + toString(m_outcome.status) + ") and " +
+                       std::to_string(m_outcome.kept) + " samples wait in " + m_artifactDir +
+                       " for the next radt or radt-explorer that opens the store");
+            return;
+        } catch (const std::exception&) {
+        }
+    }
+    try {
+        writeToStore();
+        return;
+    } catch (const StoreError& e) {
+        // The store refuses even the ending (locked, full, gone): leave it beside the artifacts
+        // so the next radt or radt-explorer that opens the store writes it, with the samples.
+        m_outcome.closePending = true;
+        const std::string why = e.what();
+        try {
+            writePendingClose(m_artifactDir, {m_outcome.status, endTime, tags});
+            m_messages("cannot close run " + uuid + " in the store (" + why + "); its ending (" +
+                       toString(m_outcome.status) + ")" +
+                       (m_outcome.kept ? " and " + std::to_string(m_outcome.kept) + " samples" : std::string()) +
+                       " wait in " + m_artifactDir + " for the next radt or radt-explorer that opens the store");
+        } catch (const std::exception& fileError) {
+            m_messages("cannot close run " + uuid + " in the store (" + why + ") nor keep its ending (" +
+                       fileError.what() + "); the next radt that opens the store marks it FAILED");
+        }
+    }
 }
 
 } // namespace radt

@@ -49,6 +49,8 @@ struct RunOutcome {
     bool timeLimitReached = false;
     size_t samples = 0;         ///< metric points written
     size_t unwritten = 0;       ///< points the store refused until the end (0 unless it failed)
+    size_t kept = 0;            ///< of those, points kept in the run's spill file for a later import
+    bool closePending = false;  ///< the store refused the run's ending; it waits beside the artifacts
     size_t dropped = 0;         ///< points dropped because the store fell too far behind
     size_t channelMetrics = 0;  ///< software metrics received on RADT_METRICS_FD
     size_t channelMalformed = 0;
@@ -107,6 +109,8 @@ private:
     std::string nextWorkload(int64_t experimentId);
     void createRun(const std::vector<std::pair<std::string, std::string>>& extraTags);
     void fillRun(const std::vector<std::pair<std::string, std::string>>& extraTags);
+    /// Writes the run's ending tags and status, or leaves them as a pending close.
+    void closeRun(const std::vector<std::pair<std::string, std::string>>& tags, int64_t endTime);
     /// Marks the created run FAILED with `reason` (best effort: the store may be what failed).
     void closeFailed(const std::string& reason);
     void wrapForProfilers(std::vector<std::string>& argv);

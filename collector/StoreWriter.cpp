@@ -1,5 +1,7 @@
 #include "StoreWriter.h"
 
+#include "SpillFile.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -65,10 +67,7 @@ bool StoreWriter::appendSpill(const std::string& runUuid, const std::vector<Metr
     if (!m_spill && !(m_spill = std::fopen(m_options.spillPath.c_str(), "w+be")))
         return false;
     std::fseek(m_spill, 0, SEEK_END);
-    for (const MetricPoint& p : points) // keys never hold tabs or newlines (MLflow's key rule)
-        std::fprintf(m_spill, "%s\t%lld\t%lld\t%.17g\t%s\n", runUuid.c_str(), static_cast<long long>(p.timestamp),
-                     static_cast<long long>(p.step), p.value, p.key.c_str());
-    return std::fflush(m_spill) == 0;
+    return appendSpillPoints(m_spill, runUuid, points);
 }
 
 std::deque<StoreWriter::Item> StoreWriter::readSpill(size_t maxPoints, long& next, size_t& count) {
@@ -78,16 +77,18 @@ std::deque<StoreWriter::Item> StoreWriter::readSpill(size_t maxPoints, long& nex
     if (!m_spill || std::fseek(m_spill, m_spillRead, SEEK_SET) != 0)
         return items;
     char line[1024];
+    std::string run;
     while (count < maxPoints && std::fgets(line, sizeof line, m_spill)) {
-        char run[64], key[512];
-        long long timestamp = 0, step = 0;
-        char value[64];
         ++count;
-        if (std::sscanf(line, "%63[^\t]\t%lld\t%lld\t%63[^\t]\t%511[^\n]", run, &timestamp, &step, value, key) != 5)
+        std::string text(line);
+        if (!text.empty() && text.back() == '\n')
+            text.pop_back();
+        MetricPoint p;
+        if (!parseSpillLine(text, run, p))
             continue; // a line torn by a crash mid-write: nothing to recover from it
         if (items.empty() || items.back().runUuid != run)
             items.push_back({run, {}, {}});
-        items.back().points.push_back({key, std::strtod(value, nullptr), timestamp, step});
+        items.back().points.push_back(std::move(p));
     }
     next = std::ftell(m_spill);
     return items;
@@ -119,9 +120,20 @@ StoreWriterStats StoreWriter::close(int retryForMs) {
     }
     m_thread.join();
     std::lock_guard<std::mutex> lock(m_mutex);
+    // What the store never took is kept on disk for the next radt to write (RunReconciler),
+    // behind what already waits there; only what cannot even be kept there is lost.
+    for (Item& item : m_queue) {
+        if (item.points.empty() || !appendSpill(item.runUuid, item.points))
+            continue;
+        m_spillPending += item.points.size();
+        m_queuedPoints -= std::min(m_queuedPoints, item.points.size());
+    }
+    m_queue.clear();
     m_stats.unwritten = m_queuedPoints + m_spillPending;
+    m_stats.kept = m_spillPending;
     if (m_spillPending)
-        m_messages(std::to_string(m_spillPending) + " samples remain in " + m_options.spillPath);
+        m_messages(std::to_string(m_spillPending) + " samples the store did not take are kept in " +
+                   m_options.spillPath);
     return m_stats;
 }
 

@@ -32,7 +32,8 @@ struct StoreWriterStats {
     size_t written = 0;   ///< points committed
     size_t dropped = 0;   ///< points refused because the queue was full and nothing could spill
     size_t spilled = 0;   ///< points that went through the spill file
-    size_t unwritten = 0; ///< points still queued when close() gave up
+    size_t unwritten = 0; ///< points not in the store when close() gave up (kept ones included)
+    size_t kept = 0;      ///< of those, points kept in the spill file for a later import
     size_t transactions = 0;
 };
 

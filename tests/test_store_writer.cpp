@@ -2,6 +2,7 @@
 
 #include "SampleBus.h"
 #include "Store.h"
+#include "SpillFile.h"
 #include "StoreWriter.h"
 #include "TempDir.h"
 
@@ -218,6 +219,26 @@ TEST(StoreWriter, GivesUpAfterTheRetryWindowAndCountsWhatIsLeft) {
     const StoreWriterStats stats = writer.close(300);
     EXPECT_EQ(stats.written, 0u);
     EXPECT_EQ(stats.unwritten, 7u);
+}
+
+TEST(StoreWriter, WhatTheStoreNeverTookIsKeptInTheSpillFileForALaterImport) {
+    TempDir dir;
+    auto real = freshStore(dir);
+    const std::string run = newRun(*real);
+    OutageStore store(*real);
+    store.down = true;
+    StoreWriterOptions options;
+    options.retryMs = 20;
+    options.spillPath = dir.file("spill.tsv");
+    StoreWriter writer(store, [](const std::string&) {}, options);
+    writer.enqueue(run, points("k", 0, 7));
+    const StoreWriterStats stats = writer.close(300);
+    EXPECT_EQ(stats.unwritten, 7u);
+    EXPECT_EQ(stats.kept, 7u) << "in memory when the writer gave up: now on disk";
+    EXPECT_EQ(importSpillFile(*real, dir.file("spill.tsv")), 7u);
+    const Series s = real->series(run, "k");
+    ASSERT_EQ(s.size(), 7u);
+    EXPECT_EQ(s.v[6], 6.0);
 }
 
 TEST(StoreWriter, DropsAndCountsBeyondItsBound) {
