@@ -284,6 +284,21 @@ void PostgresStore::importRun(const Run& run) {
     });
 }
 
+std::optional<Experiment> PostgresStore::experimentById(int64_t id) {
+    return withConnection("reading an experiment", [&](pqxx::connection& c) -> std::optional<Experiment> {
+        pqxx::read_transaction tx(c);
+        const pqxx::result rows = tx.exec_params("SELECT experiment_id, name, coalesce(artifact_location, ''), "
+                                                 "lifecycle_stage, coalesce(creation_time, 0) FROM experiments "
+                                                 "WHERE experiment_id = $1",
+                                                 id);
+        if (rows.empty())
+            return std::nullopt;
+        const auto row = rows[0];
+        return Experiment{row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<std::string>(),
+                          row[3].as<std::string>(), row[4].as<int64_t>()};
+    });
+}
+
 std::vector<Experiment> PostgresStore::experiments() {
     return withConnection("reading experiments", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);

@@ -36,6 +36,7 @@ public:
     void importRun(const Run& run) override;
 
     std::vector<Experiment> experiments() override;
+    std::optional<Experiment> experimentById(int64_t id) override;
     std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;
     std::optional<Run> run(const std::string& runUuid) override;
     std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;

@@ -402,6 +402,16 @@ std::vector<Experiment> SqliteStore::experiments() {
     return result;
 }
 
+std::optional<Experiment> SqliteStore::experimentById(int64_t id) {
+    SqliteStatement stmt(m_db, "SELECT experiment_id, name, artifact_location, lifecycle_stage, " +
+                                   columnOr("experiments", "creation_time", "NULL") +
+                                   " FROM experiments WHERE experiment_id = ?");
+    stmt.bind(1, id);
+    if (!stmt.step())
+        return std::nullopt;
+    return Experiment{stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.int64(4)};
+}
+
 std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::string& bindValue,
                                         bool bindInt) {
     auto bindFilter = [&](SqliteStatement& stmt) {

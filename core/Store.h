@@ -55,6 +55,14 @@ public:
 
     // --- reads ---
     virtual std::vector<Experiment> experiments() = 0;
+    /// The experiment with this id, deleted ones included (lifecycleStage says which); by default
+    /// only active ones are known.
+    virtual std::optional<Experiment> experimentById(int64_t id) {
+        for (Experiment& e : experiments())
+            if (e.id == id)
+                return std::move(e);
+        return std::nullopt;
+    }
     /// Active runs with params and tags; all experiments when experimentId is unset.
     virtual std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) = 0;
     virtual std::optional<Run> run(const std::string& runUuid) = 0;

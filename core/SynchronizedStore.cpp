@@ -36,6 +36,9 @@ void SynchronizedStore::importRun(const Run& run) {
 std::vector<Experiment> SynchronizedStore::experiments() {
     RADT_LOCKED(experiments());
 }
+std::optional<Experiment> SynchronizedStore::experimentById(int64_t id) {
+    RADT_LOCKED(experimentById(id));
+}
 std::vector<Run> SynchronizedStore::runs(std::optional<int64_t> experimentId) {
     RADT_LOCKED(runs(experimentId));
 }

@@ -4,6 +4,7 @@
 #include "TempDir.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -212,4 +213,27 @@ TEST(RadtCli, HelpListsTheOptions) {
     EXPECT_EQ(r.rc, 0);
     for (const char* option : {"--store", "--experiment", "--workload", "--listeners", "radt ls"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
+}
+
+TEST(RadtCli, ADeletedExperimentIsNamedDeletedByIdAsByName) {
+    // Issue 14: by id the message said "does not exist", by name it said "is deleted".
+    TempDir dir;
+    const std::string db = dir.file("s.db");
+    {
+        auto store = openStore("sqlite:///" + db, OpenMode::CreateIfMissing);
+        EXPECT_EQ(store->getOrCreateExperiment("gone"), 1);
+    }
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(raw, "UPDATE experiments SET lifecycle_stage = 'deleted' WHERE experiment_id = 1",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(raw);
+    for (const char* experiment : {"1", "gone"}) {
+        const Result r = radtRun(dir, {"--store", db, "-e", experiment, "true"});
+        EXPECT_EQ(r.rc, 2) << r.err;
+        EXPECT_NE(r.err.find("is deleted"), std::string::npos) << experiment << ": " << r.err;
+        EXPECT_NE(r.err.find("gone"), std::string::npos) << r.err;
+    }
+    EXPECT_TRUE(openStore("sqlite:///" + db, OpenMode::OpenExisting)->runs().empty());
 }
