@@ -171,3 +171,21 @@ TEST(Formatting, Durations) {
     EXPECT_EQ(formatDuration(3 * 86400'000LL + 4 * 3600'000), "3d 04h");
     EXPECT_EQ(formatDuration(-5), "0ms");
 }
+
+TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
+    // Issue 14: without ICU or a locale, QCollator put workload 1108 before 111.
+    const int64_t experiment = m_store->getOrCreateExperiment("many workloads");
+    for (const char* workload : {"1108", "111", "2", "12"}) {
+        const radt::Run run = m_store->createRun({experiment, std::string("w") + workload, 1000, "u", "s", RunStatus::Finished});
+        m_store->logParams(run.uuid, {{"workload", workload}, {"letter", "0"}});
+    }
+    m_model.reload(*m_store);
+    const QModelIndex many = child(QModelIndex(), "many workloads");
+    ASSERT_TRUE(many.isValid());
+    QStringList order;
+    for (int row = 0; row < m_model.rowCount(many); ++row)
+        order << m_model.index(row, 0, many).data().toString();
+    EXPECT_EQ(order, (QStringList{"workload 2", "workload 12", "workload 111", "workload 1108"}));
+    EXPECT_TRUE(naturalLess("run 2", "Run 10"));
+    EXPECT_FALSE(naturalLess("1108", "111"));
+}

@@ -29,4 +29,40 @@ QString toQString(const std::string& text) {
     return QString::fromStdString(text);
 }
 
+// "run 2" before "run 10", case ignored. QCollator's numeric mode needs ICU, which not every
+// Qt build has, so runs of digits are compared as numbers here.
+namespace {
+
+QStringRef digitsAt(const QString& text, int& pos) {
+    const int start = pos;
+    while (pos < text.size() && text[pos].isDigit())
+        ++pos;
+    int first = start;
+    while (first < pos - 1 && text[first] == QLatin1Char('0'))
+        ++first; // leading zeros do not make a number larger
+    return text.midRef(first, pos - first);
+}
+
+} // namespace
+
+bool naturalLess(const QString& a, const QString& b) {
+    int i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].isDigit() && b[j].isDigit()) {
+            const QStringRef x = digitsAt(a, i), y = digitsAt(b, j);
+            if (x.size() != y.size())
+                return x.size() < y.size();
+            if (const int c = x.compare(y); c != 0)
+                return c < 0;
+            continue;
+        }
+        const QChar x = a[i++].toCaseFolded(), y = b[j++].toCaseFolded();
+        if (x != y)
+            return x < y;
+    }
+    if (a.size() - i != b.size() - j)
+        return a.size() - i < b.size() - j;
+    return a < b; // only case (or zeros) differ: still one fixed order
+}
+
 } // namespace radt

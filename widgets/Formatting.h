@@ -15,4 +15,7 @@ QString formatTimestamp(int64_t ms);
 QColor statusColor(RunStatus status);
 QString toQString(const std::string& text);
 
+/// "run 2" before "run 10", "111" before "1108", case ignored: runs of digits compare as numbers.
+bool naturalLess(const QString& a, const QString& b);
+
 } // namespace radt

@@ -3,7 +3,6 @@
 #include "Formatting.h"
 #include "RunTreeModel.h"
 
-#include <QCollator>
 
 #include <algorithm>
 #include <set>
@@ -27,10 +26,8 @@ QString BasketModel::groupLabel(const Group& group) const {
 }
 
 void BasketModel::sortGroup(Group& group) {
-    QCollator collator;
-    collator.setNumericMode(true);
     std::stable_sort(group.runs.begin(), group.runs.end(), [&](const Run& a, const Run& b) {
-        return collator.compare(toQString(a.letter()), toQString(b.letter())) < 0;
+        return naturalLess(toQString(a.letter()), toQString(b.letter()));
     });
 }
 

@@ -3,7 +3,6 @@
 #include "Formatting.h"
 #include "Store.h"
 
-#include <QCollator>
 
 #include <algorithm>
 #include <map>
@@ -88,11 +87,7 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
                runs.end());
     m_runs = std::move(runs);
 
-    QCollator collator;
-    collator.setNumericMode(true);
-    collator.setCaseSensitivity(Qt::CaseInsensitive);
-    const auto naturalLess = [&](const QString& a, const QString& b) { return collator.compare(a, b) < 0; };
-
+    // Not QCollator: its numeric mode needs ICU and a locale, and without them 1108 sorted before 111.
     // experiment id -> workload -> run indexes; the unsorted bucket ("") sorts last.
     std::map<int64_t, std::map<QString, std::vector<int>>> groups;
     for (int i = 0; i < static_cast<int>(m_runs.size()); ++i)
