@@ -1,17 +1,26 @@
 #include "Uuid.h"
 
 #include <cctype>
-#include <random>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <sys/random.h>
 
 namespace radt {
 
 std::string newRunUuid() {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    const uint64_t hi = rng(), lo = rng();
+    // 122 random bits straight from the kernel for every id, as Python's uuid4() does, rather
+    // than a generator seeded with one 32-bit value: ids from many collectors writing into one
+    // shared store must not collide, and a forked process must not repeat its parent's ids.
     unsigned char bytes[16];
-    for (int i = 0; i < 8; ++i) {
-        bytes[i] = static_cast<unsigned char>(hi >> (8 * i));
-        bytes[8 + i] = static_cast<unsigned char>(lo >> (8 * i));
+    size_t got = 0;
+    while (got < sizeof bytes) {
+        const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw std::runtime_error(std::string("cannot make a run id: getrandom failed: ") + std::strerror(errno));
+        got += static_cast<size_t>(n);
     }
     bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
     bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 4122 variant

@@ -4,6 +4,8 @@
 #include "Uuid.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <set>
 #include <sqlite3.h>
 
 #include <cmath>
@@ -183,4 +185,32 @@ TEST(SqliteStore, ReaderSeesWritesOfAnotherConnectionWhileWriting) {
         EXPECT_EQ(reader->series(run.uuid, "x").size(), size_t(batch + 1) * 1000);
     }
     EXPECT_EQ(reader->runs().at(0).status, RunStatus::Running);
+}
+
+TEST(RunUuid, EveryIdIsFreshRandomVersion4EvenAcrossAFork) {
+    // Issue 14: ids came from a generator seeded with one 32-bit value per thread; a forked
+    // child then repeated its parent's next id.
+    std::set<std::string> seen;
+    for (int i = 0; i < 10000; ++i) {
+        const std::string id = radt::newRunUuid();
+        ASSERT_TRUE(radt::isRunUuid(id)) << id;
+        ASSERT_EQ(id[12], '4') << "version 4: " << id;
+        ASSERT_NE(std::string("89ab").find(id[16]), std::string::npos) << "RFC 4122 variant: " << id;
+        ASSERT_TRUE(seen.insert(id).second) << "repeated " << id;
+    }
+    int pipeFds[2];
+    ASSERT_EQ(::pipe(pipeFds), 0);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        const std::string id = radt::newRunUuid();
+        (void)!::write(pipeFds[1], id.data(), id.size());
+        ::_exit(0);
+    }
+    const std::string parent = radt::newRunUuid();
+    char buf[32];
+    ASSERT_EQ(::read(pipeFds[0], buf, sizeof buf), 32);
+    ::waitpid(child, nullptr, 0);
+    EXPECT_NE(std::string(buf, 32), parent) << "a forked process made its parent's id";
+    ::close(pipeFds[0]);
+    ::close(pipeFds[1]);
 }
