@@ -84,9 +84,24 @@ bool importKeptSamples(Store& store, const Run& run, const std::string& spill,
     return true;
 }
 
+size_t reconcileRuns(Store& store, const std::function<void(const std::string&)>& message);
+
 } // namespace
 
 size_t reconcileOrphanedRuns(Store& store, const std::function<void(const std::string&)>& message) {
+    try {
+        return reconcileRuns(store, message);
+    } catch (const StoreError& e) {
+        // A store we can read but not write (read-only file or folder): looking stays possible.
+        if (message)
+            message("runs left RUNNING by a dead collector are not marked FAILED: " + std::string(e.what()));
+        return 0;
+    }
+}
+
+namespace {
+
+size_t reconcileRuns(Store& store, const std::function<void(const std::string&)>& message) {
     const std::string host = hostName();
     size_t fixed = 0;
     for (const Run& run : store.runs()) {
@@ -147,5 +162,7 @@ size_t reconcileOrphanedRuns(Store& store, const std::function<void(const std::s
     }
     return fixed;
 }
+
+} // namespace
 
 } // namespace radt

@@ -6,9 +6,23 @@
 
 namespace radt {
 
+namespace {
+
+/// SQLite's message with the file it is about: "database disk image is malformed" alone does
+/// not say which of a user's stores is damaged.
+std::string errorOf(sqlite3* db) {
+    std::string message = sqlite3_errmsg(db);
+    const char* file = sqlite3_db_filename(db, "main");
+    if (file && *file)
+        message += std::string(" (") + file + ")";
+    return message;
+}
+
+} // namespace
+
 SqliteStatement::SqliteStatement(sqlite3* db, const std::string& sql) : m_db(db) {
     if (sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &m_stmt, nullptr) != SQLITE_OK)
-        throw StoreError(std::string("SQLite cannot prepare a statement: ") + sqlite3_errmsg(db));
+        throw StoreError("SQLite cannot prepare a statement: " + errorOf(db));
 }
 
 SqliteStatement::~SqliteStatement() {
@@ -46,7 +60,7 @@ bool SqliteStatement::step() {
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    const std::string message = sqlite3_errmsg(m_db);
+    const std::string message = errorOf(m_db);
     sqlite3_reset(m_stmt);
     throw StoreError("SQLite error: " + message);
 }
@@ -82,8 +96,11 @@ bool SqliteStatement::isNull(int column) const {
 void sqliteExec(sqlite3* db, const std::string& sql, const std::string& context) {
     char* error = nullptr;
     if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-        const std::string message = error ? error : sqlite3_errmsg(db);
+        std::string message = error ? error : sqlite3_errmsg(db);
         sqlite3_free(error);
+        if (context.find('/') == std::string::npos) // the context may name the file already
+            if (const char* file = sqlite3_db_filename(db, "main"); file && *file)
+                message += std::string(" (") + file + ")";
         throw StoreError(context + ": " + message);
     }
 }

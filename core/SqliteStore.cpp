@@ -1,5 +1,7 @@
 #include "SqliteStore.h"
 
+#include <cstdio>
+
 #include "MlflowLimits.h"
 #include "SqliteStatement.h"
 #include "Uuid.h"
@@ -92,8 +94,14 @@ void SqliteStore::openFile(OpenMode mode) {
                          " is not readable (permission denied)");
     }
 
+    // A store we may not write (a read-only file or folder, someone else's share) is opened for
+    // reading: listing and charts work, writes fail naming the file.
+    const bool writable = !exists || (::access(m_path.c_str(), W_OK) == 0 &&
+                                      ::access(path.parent_path().c_str(), W_OK) == 0);
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(m_path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
+    if (!writable)
+        openReadOnly(shown);
+    else if (sqlite3_open_v2(m_path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
         const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
         throw StoreError("cannot open store " + shown + ": " + message);
     }
@@ -126,6 +134,36 @@ void SqliteStore::openFile(OpenMode mode) {
             throw StoreError("cannot open store " + shown + ": " + m_path + " is not a SQLite database");
         throw;
     }
+}
+
+void SqliteStore::openReadOnly(const std::string& shown) {
+    // A WAL store needs its -shm file; in a folder we cannot write, SQLite can only read it as
+    // immutable (nobody may write it meanwhile, which the folder's permissions make likely).
+    std::string escaped;
+    for (const char c : m_path) {
+        if (c == '%' || c == '?' || c == '#') {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+            escaped += hex;
+        } else {
+            escaped += c;
+        }
+    }
+    for (const char* query : {"?mode=ro", "?immutable=1"}) {
+        sqlite3_close_v2(m_db);
+        m_db = nullptr;
+        const std::string uri = "file:" + escaped + query;
+        if (sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
+            continue;
+        if (sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) == SQLITE_OK) {
+            m_readOnly = true;
+            return;
+        }
+    }
+    const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+    sqlite3_close_v2(m_db);
+    m_db = nullptr;
+    throw StoreError("cannot open store " + shown + " for reading: " + message + " (" + m_path + ")");
 }
 
 void SqliteStore::checkIsMlflowStore() {

@@ -28,6 +28,8 @@ public:
     std::string displayUri() const override { return m_uri.display(); }
     /// Absolute path of the database file.
     const std::string& path() const { return m_path; }
+    /// True when the store was opened for reading only (a file or folder this process cannot write).
+    bool isReadOnly() const { return m_readOnly; }
     /// Where new runs' artifacts go: `<db dir>/radt-artifacts`.
     std::string artifactRoot() const;
     bool hasLatestMetricsTable() const { return m_hasLatestMetrics; }
@@ -56,6 +58,8 @@ private:
     class Transaction;
 
     void openFile(OpenMode mode);
+    /// Opens a store this process may not write, for reading only (m_readOnly).
+    void openReadOnly(const std::string& shown);
     void checkIsMlflowStore();
     void createSchema();
     void detectColumns();
@@ -71,6 +75,7 @@ private:
     std::string m_path;
     sqlite3* m_db = nullptr;
     bool m_hasLatestMetrics = false;
+    bool m_readOnly = false; ///< opened for reading only: the file or its folder is not ours to write
     std::map<std::string, std::set<std::string>> m_columns; ///< table -> column names
     std::unique_ptr<SqliteStatement> m_insertMetric;
     std::unique_ptr<SqliteStatement> m_upsertLatest;

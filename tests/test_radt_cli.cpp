@@ -237,3 +237,36 @@ TEST(RadtCli, ADeletedExperimentIsNamedDeletedByIdAsByName) {
     }
     EXPECT_TRUE(openStore("sqlite:///" + db, OpenMode::OpenExisting)->runs().empty());
 }
+
+TEST(RadtCli, AStoreInAReadOnlyFolderCanStillBeListed) {
+    // Issue 14: a WAL store in a folder the user cannot write failed with "attempt to write a
+    // readonly database". As root (CI) the check runs as nobody, for whom permissions apply.
+    TempDir dir;
+    const std::string folder = dir.file("ro");
+    std::filesystem::create_directories(folder);
+    const Result recorded = radtRun(dir, {"--store", folder + "/s.db", "--no-env-capture", "true"});
+    ASSERT_EQ(recorded.rc, 0) << recorded.err;
+    namespace fs = std::filesystem;
+    fs::permissions(dir.path(), fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add);
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read |
+                                fs::perms::others_exec | fs::perms::group_read | fs::perms::group_exec);
+    fs::permissions(folder + "/s.db", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const std::string asUser = ::geteuid() == 0 ? "runuser -u nobody -- " : "";
+    const std::string cmd = asUser + quote(kRadt) + " ls --store " + quote(folder + "/s.db") + " >" +
+                            quote(dir.file("ls.out")) + " 2>" + quote(dir.file("ls.err"));
+    const int status = std::system(cmd.c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 0) << test::readFile(dir.file("ls.err"));
+    EXPECT_NE(test::readFile(dir.file("ls.out")).find("FINISHED"), std::string::npos)
+        << test::readFile(dir.file("ls.out")) << test::readFile(dir.file("ls.err"));
+    fs::permissions(folder, fs::perms::owner_all, fs::perm_options::add);
+}
+
+TEST(RadtCli, ATruncatedStoreIsNamedInTheError) {
+    TempDir dir;
+    const std::string full = test::readFixture("mlflow/mlflow_empty_c9d4e5f6a7b8.db");
+    test::writeFile(dir.file("cut.db"), full.substr(0, 20000));
+    const Result r = radtRun(dir, {"ls", "--store", dir.file("cut.db")});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("malformed"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(dir.file("cut.db")), std::string::npos) << "the message names the file: " << r.err;
+}
