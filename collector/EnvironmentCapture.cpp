@@ -3,6 +3,7 @@
 #include "ChildProcess.h"
 #include "ProcParsers.h"
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <sys/utsname.h>
@@ -44,7 +45,8 @@ std::vector<std::pair<std::string, std::string>> hostTags(const std::string& pro
     return tags;
 }
 
-std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs) {
+std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs,
+                                            const std::function<void(const std::string&)>& message) {
     const std::vector<std::pair<std::string, std::vector<std::string>>> commands = {
         {"pip.txt", {"python3", "-m", "pip", "freeze"}},
         {"conda.txt", {"conda", "list"}},
@@ -54,12 +56,19 @@ std::vector<std::string> captureEnvironment(const std::string& artifactDir, int 
     for (const auto& [file, argv] : commands) {
         if (!findExecutable(argv[0]))
             continue;
-        auto out = captureOutput(argv, timeoutMs);
-        if (!out)
+        const auto started = std::chrono::steady_clock::now();
+        const CapturedOutput r = captureOutput(argv, timeoutMs, {}, std::nullopt);
+        const auto tookMs =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+        if (!r.exit && tookMs >= timeoutMs && message)
+            message("environment capture: '" + argv[0] + (argv.size() > 1 ? " " + argv.back() : "") +
+                    "' did not finish within " + std::to_string(timeoutMs / 1000) + " s and was stopped; " + file +
+                    " is not saved");
+        if (!r.output)
             continue;
         const std::string path = artifactDir + "/" + file;
         std::ofstream f(path, std::ios::binary);
-        f << *out;
+        f << *r.output;
         if (f)
             written.push_back(path);
     }

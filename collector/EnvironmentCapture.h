@@ -14,7 +14,9 @@ std::vector<std::pair<std::string, std::string>> hostTags(const std::string& pro
 
 /// Writes pip.txt (`python3 -m pip freeze`), conda.txt (`conda list`) and smi.txt
 /// (`nvidia-smi -q`) into `artifactDir` for each tool present; returns the files written.
-/// Each command gets `timeoutMs`; a missing or failing tool is skipped silently, as in radT.
-std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs = 30000);
+/// Each command gets `timeoutMs`; a missing or failing tool is skipped silently, as in radT, but
+/// one that hangs (a wedged driver under `nvidia-smi -q`) is killed and named through `message`.
+std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs = 10000,
+                                            const std::function<void(const std::string&)>& message = {});
 
 } // namespace radt

@@ -1,5 +1,7 @@
 #include "GpuListeners.h"
 
+#include "TextFormat.h"
+
 #include "ChildProcess.h"
 #include "GpuParsers.h"
 
@@ -99,7 +101,7 @@ protected:
         else if (kind == LineKind::Garbage && line.find_first_not_of(" \t") != std::string::npos) {
             std::lock_guard<std::mutex> lock(m_textMutex);
             if (m_skipped++ == 0)
-                m_firstSkipped = line.substr(0, 200);
+                m_firstSkipped = printableExcerpt(line, 200); // a tool's binary garbage is not for a terminal
         }
         if (!points.empty())
             m_context.emit(std::move(points));

@@ -1,5 +1,7 @@
 #include "GpuPartitioning.h"
 
+#include "TextFormat.h"
+
 #include "ChildProcess.h"
 
 #include <regex>
@@ -29,7 +31,7 @@ std::string reasonOf(const CapturedOutput& r) {
         if (line.find_first_not_of(" \t") != std::string::npos)
             last = line;
     if (!last.empty())
-        return last;
+        return printableExcerpt(last, 200);
     return r.exit ? "exit code " + std::to_string(r.exit->code) : "it did not run";
 }
 

@@ -1,5 +1,7 @@
 #include "MetricsChannel.h"
 
+#include "TextFormat.h"
+
 #include "MlflowLimits.h"
 
 #include <nlohmann/json.hpp>
@@ -241,7 +243,7 @@ void MetricsChannel::handleLine(const std::string& line, bool overlong) {
     }
     if (m_malformed++ == 0) {
         std::lock_guard<std::mutex> lock(m_errorMutex);
-        m_firstError = "line " + std::to_string(number) + ": " + error + " ('" + line.substr(0, 80) + "')";
+        m_firstError = "line " + std::to_string(number) + ": " + error + " ('" + printableExcerpt(line, 80) + "')";
     }
 }
 

@@ -32,4 +32,50 @@ std::string formatLocalTime(int64_t msSinceEpoch) {
     return buf;
 }
 
+std::string printableExcerpt(const std::string& text, size_t maxBytes) {
+    std::string out;
+    auto escape = [&out](unsigned char c) {
+        static const char* hex = "0123456789abcdef";
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+    };
+    size_t i = 0;
+    while (i < text.size() && out.size() < maxBytes) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7f) {
+            escape(c);
+            ++i;
+            continue;
+        }
+        if (c < 0x80) {
+            out += char(c);
+            ++i;
+            continue;
+        }
+        // A well-formed UTF-8 sequence (no overlongs or surrogates) stays; anything else is escaped.
+        const size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+        bool ok = len > 0 && i + len <= text.size();
+        for (size_t k = 1; ok && k < len; ++k)
+            ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+        if (ok && len == 3) {
+            const auto c1 = static_cast<unsigned char>(text[i + 1]);
+            ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
+        } else if (ok && len == 4) {
+            const auto c1 = static_cast<unsigned char>(text[i + 1]);
+            ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
+        }
+        if (ok) {
+            out.append(text, i, len);
+            i += len;
+        } else {
+            escape(c);
+            ++i;
+        }
+    }
+    if (i < text.size())
+        out += "...";
+    return out;
+}
+
 } // namespace radt

@@ -11,4 +11,9 @@ std::string formatDuration(int64_t ms);
 /// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
 std::string formatLocalTime(int64_t msSinceEpoch);
 
+/// Text from outside (a tool's output, a file's line) made safe for a terminal or a log line:
+/// control characters and bytes that are not UTF-8 become \xNN, and past `maxBytes` it is cut
+/// with "...". A misbehaving tool's binary output must not reach the user's terminal raw.
+std::string printableExcerpt(const std::string& text, size_t maxBytes = 200);
+
 } // namespace radt

@@ -335,3 +335,38 @@ TEST(CollectorE2E, ThePythonModuleIsANoOpOutsideRadt) {
     EXPECT_EQ(std::system(cmd.c_str()), 0) << test::readFile(dir.file("out"));
     EXPECT_EQ(test::readFile(dir.file("out")), "ran 4\n") << "no channel: no output, no limits";
 }
+
+TEST(CollectorE2E, AToolsBinaryGarbageNeverReachesTheTerminalRaw) {
+    // Issue 14: a misbehaving nvidia-smi's escapes and invalid bytes were echoed to stderr as is.
+    TempDir dir;
+    auto env = fakeEnv(dir);
+    env["RADT_FAKE_SMI_GARBAGE"] = "1";
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi", "--interval", "0.2", "--no-env-capture",
+                             "python3", "-c", "import time; time.sleep(1.5)"},
+                       env);
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    const std::string err = r.err();
+    EXPECT_NE(err.find("lines skipped"), std::string::npos) << err;
+    EXPECT_NE(err.find("\\x1b[2J"), std::string::npos) << "shown escaped: " << err;
+    for (unsigned char c : err)
+        ASSERT_TRUE(c == '\n' || (c >= 0x20 && c != 0x7f && c < 0x80)) << "raw byte " << int(c) << " in: " << err;
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    EXPECT_FALSE(store->series(store->runs().at(0).uuid, "SMI - Power Draw").v.empty()) << "good rows still count";
+}
+
+TEST(CollectorE2E, AHangingEnvironmentCaptureIsStoppedAndNamed) {
+    // Issue 14: a hanging `nvidia-smi -q` held the end of the run for 31 s without a word.
+    TempDir dir;
+    auto env = fakeEnv(dir);
+    env["RADT_FAKE_SMI_HANG_Q"] = "1";
+    const auto started = std::chrono::steady_clock::now();
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "top", "python3", "-c", "print('done')"}, env);
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    const auto seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_NE(r.err().find("'nvidia-smi -q' did not finish within 10 s and was stopped; smi.txt is not saved"),
+              std::string::npos)
+        << r.err();
+    EXPECT_LT(seconds, 25) << "bounded by the capture's timeout";
+    EXPECT_EQ(processesMentioning(dir.path()), 0) << "the hanging tool was killed";
+}
