@@ -163,3 +163,34 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
         drawnRaw += r.series.size();
     EXPECT_EQ(drawnRaw, store->series(run, "TOP - CPU Utilization").size());
 }
+
+TEST(ExplorerLaunch, ALaunchIsCheckedAsRadtChecksIt) {
+    // Issue 14: a launch from the explorer checked neither devices nor collocation.
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("launch.db");
+    openStore(uri, OpenMode::CreateIfMissing);
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    LaunchRequest request;
+    request.target = RADT_SOURCE_DIR "/resources/examples/demo_train.py";
+    request.options.captureEnvironment = false;
+    const std::vector<std::tuple<std::string, std::string, std::string>> bad = {
+        {"0++1", "-", "devices expects GPU indexes"},
+        {"0", "9x.bad", "collocation expects -, MPS or a MIG profile"},
+    };
+    for (const auto& [devices, collocation, message] : bad) {
+        request.options.devices = devices;
+        request.options.collocation = collocation;
+        QString why;
+        EXPECT_FALSE(window.launch(request, &why)) << devices << " " << collocation;
+        EXPECT_TRUE(why.contains(QString::fromStdString(message))) << why.toStdString();
+    }
+    request.options.devices = "0";
+    request.options.collocation = "-";
+    request.options.maxTimeMinutes = 2e8;
+    QString why;
+    EXPECT_FALSE(window.launch(request, &why));
+    EXPECT_TRUE(why.contains("--time must be between")) << why.toStdString();
+    EXPECT_TRUE(openStore(uri, OpenMode::OpenExisting)->runs().empty()) << "nothing was started";
+}

@@ -3,6 +3,8 @@
 
 #include "LaunchController.h"
 
+#include "RunValidation.h"
+
 #include "ExperimentCsv.h"
 #include "ExperimentRunner.h"
 #include "RunRecorder.h"
@@ -104,7 +106,10 @@ bool LaunchController::start(const std::string& storeUri, LaunchRequest request,
             std::error_code ec;
             if (!std::filesystem::is_regular_file(request.target, ec))
                 return fail(request.target + ": no such file");
-            parseListeners(request.options.listeners);
+            // The collector's own checks, the same `radt` makes: devices, collocation, limits...
+            RunOptions check = request.options;
+            check.command = {request.target};
+            validateRunOptions(check);
         }
     } catch (const std::exception& e) {
         return fail(e.what());
