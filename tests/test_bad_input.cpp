@@ -250,6 +250,9 @@ std::vector<BadInput> catalogue() {
          {{"b.json", board("loss", kPoints)}}, 1, "unknown export format 'gif'", {emptyOrMissingDir("out")}},
         {"BoardLongMetricName", "radt-explorer", {"--export", "{dir}/out", "b.json"},
          {{"b.json", board(std::string(250, 'm'), kPoints)}}, 0, "", {filesIn("out", 5)}},
+        // Laid out one character at a time by QtCharts, this took 9.8 GB and 76 s before.
+        {"BoardHugeMetricName", "radt-explorer", {"--export", "{dir}/out", "b.json"},
+         {{"b.json", board(std::string(100000, 'm'), kPoints)}}, 0, "", {filesIn("out", 5)}},
         {"BoardTwoFiles", "radt-explorer", {"--export", "{dir}/out", "a.json", "b.json"}, {}, 2,
          "--export needs exactly one board file", {emptyOrMissingDir("out")}},
         {"FormatWithoutExport", "radt-explorer", {"--format", "png", "--screenshot", "{dir}/x.png"}, {}, 2,

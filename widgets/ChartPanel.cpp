@@ -142,7 +142,7 @@ void ChartPanel::plot(Store& store, const std::vector<Run>& runs, const std::str
 void ChartPanel::setLoading(const QString& metricKey) {
     m_loading = true;
     m_key = metricKey;
-    m_chart->setTitle(tr("Loading %1…").arg(metricKey));
+    m_chart->setTitle(tr("Loading %1…").arg(displayName(metricKey)));
 }
 
 void ChartPanel::setData(std::vector<ChartRunData> runs, const QString& metricKey) {
@@ -336,7 +336,7 @@ void ChartPanel::rebuild() {
     }
     m_updatingAxes = false;
     m_x->setTitleText(xAxisTitle());
-    m_chart->setTitle(m_lines.empty() && !m_key.isEmpty() ? tr("No data for \"%1\" in the basket's runs").arg(m_key)
+    m_chart->setTitle(m_lines.empty() && !m_key.isEmpty() ? tr("No data for \"%1\" in the basket's runs").arg(displayName(m_key))
                                                           : QString());
     hideCrosshair();
     styleSeries();
@@ -385,8 +385,8 @@ void ChartPanel::requery() {
     (m_options.logY ? static_cast<QAbstractAxis*>(m_logY) : m_y)->setVisible(hasData);
     m_chart->legend()->setVisible(hasData);
     m_navigator->setVisible(hasData);
-    m_y->setTitleText(m_key);
-    m_logY->setTitleText(m_key);
+    m_y->setTitleText(displayName(m_key));
+    m_logY->setTitleText(displayName(m_key));
     if (!hasData)
         return;
     int64_t from = std::numeric_limits<int64_t>::max(), to = std::numeric_limits<int64_t>::min();

@@ -65,4 +65,10 @@ bool naturalLess(const QString& a, const QString& b) {
     return a < b; // only case (or zeros) differ: still one fixed order
 }
 
+QString displayName(const QString& name, int maxChars) {
+    if (name.size() <= maxChars)
+        return name;
+    return name.left(maxChars - 1) + QChar(0x2026);
+}
+
 } // namespace radt

@@ -18,4 +18,9 @@ QString toQString(const std::string& text);
 /// "run 2" before "run 10", "111" before "1108", case ignored: runs of digits compare as numbers.
 bool naturalLess(const QString& a, const QString& b);
 
+/// A name as a chart may draw it: at most `maxChars`, cut with "…". QtCharts shortens a title
+/// that does not fit one character at a time, re-measuring each time, so a 100,000-character
+/// metric name (MLflow allows any length in other stores) took gigabytes and a minute to lay out.
+QString displayName(const QString& name, int maxChars = 120);
+
 } // namespace radt
