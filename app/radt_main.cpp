@@ -1,6 +1,7 @@
 // radt: the headless collector CLI. Parses arguments and wires core + collector; nothing else.
 
 #include "ExperimentRunner.h"
+#include "GpuPartitioning.h"
 #include "StoreCopy.h"
 #include "Listener.h"
 #include "RunReconciler.h"
@@ -349,6 +350,9 @@ int main(int argc, char** argv) {
         const radt::ResolvedStoreUri resolved = radt::resolveStoreUri(storeValue);
         auto store = openResolvedStore(storeValue, radt::OpenMode::CreateIfMissing);
         options.storeUri = resolved.uri;
+        // MIG instances a radt killed with SIGKILL created and could not remove: gone before we
+        // partition the GPU again (a no-op without such leftovers).
+        radt::reclaimOrphanedMigInstances([](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
         if (experiment) {
             // The runs of a workload are recorded concurrently into one connection.
             radt::SynchronizedStore shared(*store);

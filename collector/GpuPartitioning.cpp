@@ -1,15 +1,23 @@
 #include "GpuPartitioning.h"
 
+#include "AtomicFile.h"
+#include "ChildProcess.h"
+#include "RunReconciler.h"
 #include "TextFormat.h"
 
-#include "ChildProcess.h"
+#include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace radt {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -64,7 +72,100 @@ std::vector<std::string> parseMigUuids(const std::string& listOutput) {
     return out;
 }
 
+namespace {
+
+std::string bootId() {
+    std::ifstream in("/proc/sys/kernel/random/boot_id");
+    std::string id;
+    std::getline(in, id);
+    return id;
+}
+
+std::string ledgerPath() {
+    return migLedgerDir() + "/mig-" + std::to_string(::getpid()) + ".json";
+}
+
+} // namespace
+
+std::string migLedgerDir() {
+    if (const char* dir = std::getenv("RADT_STATE_DIR"); dir && *dir)
+        return dir;
+    return "/tmp/radt-" + std::to_string(::getuid());
+}
+
+size_t reclaimOrphanedMigInstances(const std::function<void(const std::string&)>& log) {
+    std::error_code ec;
+    size_t destroyed = 0;
+    for (const auto& entry : fs::directory_iterator(migLedgerDir(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("mig-", 0) != 0 || entry.path().extension() != ".json")
+            continue;
+        nlohmann::json ledger;
+        try {
+            std::ifstream in(entry.path());
+            ledger = nlohmann::json::parse(in);
+            const long pid = ledger.at("pid").get<long>();
+            if (collectorAlive(pid, ledger.at("start").get<std::string>()))
+                continue; // its radt is still running and will tear down itself
+            if (ledger.at("boot_id").get<std::string>() != bootId()) {
+                fs::remove(entry.path(), ec); // instances do not survive a reboot
+                continue;
+            }
+            log("MIG instances left by radt (pid " + std::to_string(pid) + ", no longer running) are removed");
+            for (const auto& i : ledger.at("instances")) {
+                const std::string gpu = std::to_string(i.at("gpu").get<int>());
+                const std::string gi = std::to_string(i.at("gi").get<int>());
+                std::vector<std::vector<std::string>> commands;
+                if (i.contains("ci"))
+                    commands.push_back({"nvidia-smi", "mig", "-dci", "-ci", std::to_string(i.at("ci").get<int>()),
+                                        "-gi", gi, "-i", gpu});
+                commands.push_back({"nvidia-smi", "mig", "-dgi", "-gi", gi, "-i", gpu});
+                bool ok = true;
+                for (const auto& argv : commands) {
+                    log(commandLine(argv));
+                    const auto r = captureOutput(argv, kToolTimeoutMs, {}, std::nullopt);
+                    if (!r.output) {
+                        log(commandLine(argv) + " failed: " + reasonOf(r));
+                        ok = false;
+                    }
+                }
+                destroyed += ok;
+            }
+        } catch (const std::exception& e) {
+            log("MIG ledger " + entry.path().string() + " is unreadable (" + e.what() + "); removed");
+        }
+        fs::remove(entry.path(), ec);
+    }
+    return destroyed;
+}
+
 GpuPartitioner::GpuPartitioner(std::function<void(const std::string&)> log) : m_log(std::move(log)) {}
+
+void GpuPartitioner::saveLedger() {
+    std::error_code ec;
+    if (m_mig.empty()) {
+        fs::remove(ledgerPath(), ec);
+        return;
+    }
+    nlohmann::json ledger;
+    ledger["pid"] = static_cast<long>(::getpid());
+    ledger["start"] = collectorTags().back().second; // this process's start ticks
+    ledger["boot_id"] = bootId();
+    ledger["instances"] = nlohmann::json::array();
+    for (const Created& c : m_mig) {
+        nlohmann::json i = {{"gpu", c.gpu}, {"gi", c.gpuInstance}};
+        if (c.computeInstance)
+            i["ci"] = *c.computeInstance;
+        ledger["instances"].push_back(i);
+    }
+    try {
+        fs::create_directories(migLedgerDir(), ec);
+        writeFileAtomically(ledgerPath(), ledger.dump() + "\n");
+    } catch (const std::exception& e) {
+        m_log("cannot note the MIG instances created (" + std::string(e.what()) +
+              "); if this radt is killed, remove them with nvidia-smi mig -dci / -dgi");
+    }
+}
 
 GpuPartitioner::~GpuPartitioner() {
     teardown();
@@ -87,6 +188,7 @@ std::string GpuPartitioner::createMigInstance(int gpu, const std::string& profil
                 ciId = ci;
         m_mig.push_back({gpu, giId, ciId});
     }
+    saveLedger(); // before anything else can fail: a kill -9 from here on leaves a list
     if (!result.output || created.gpuInstances.empty() || created.computeInstances.empty())
         throw std::runtime_error("cannot create a MIG " + profile + " instance on GPU " + index + ": " +
                                  reasonOf(result));
@@ -137,6 +239,7 @@ void GpuPartitioner::teardown() {
         }
     }
     m_mig.clear();
+    saveLedger();
 }
 
 } // namespace radt

@@ -20,6 +20,16 @@ MigCreated parseMigCreate(const std::string& output);
 /// The MIG device UUIDs (MIG-...) listed by `nvidia-smi -L`, in output order.
 std::vector<std::string> parseMigUuids(const std::string& listOutput);
 
+/// Where radt notes the MIG instances it created until it destroys them: $RADT_STATE_DIR, else
+/// /tmp/radt-<uid>. One ledger file per radt process, so a radt killed with SIGKILL (which cannot
+/// tear down) leaves a list the next radt on this host uses to remove what the dead one created.
+std::string migLedgerDir();
+
+/// Destroys the MIG instances listed by ledgers of radt processes that are gone (same boot: after
+/// a reboot the instances are gone and their ids may belong to someone else) and removes those
+/// ledgers. Returns how many instances it destroyed. Never throws: problems are logged.
+size_t reclaimOrphanedMigInstances(const std::function<void(const std::string&)>& log);
+
 class GpuPartitioner {
 public:
     /// `log` receives each command run and its result, for the workload log and stderr.
@@ -45,6 +55,8 @@ private:
         int gpuInstance;
         std::optional<int> computeInstance;
     };
+    /// Rewrites this process's ledger from m_mig (removed when empty).
+    void saveLedger();
     std::function<void(const std::string&)> m_log;
     std::vector<Created> m_mig;
     std::optional<std::string> m_mpsDevices;

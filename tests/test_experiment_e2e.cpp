@@ -323,3 +323,33 @@ TEST(ExperimentE2E, MigSlicesAreDestroyedAfterAFailingRunAndAfterCtrlC) {
         EXPECT_EQ(e.file().rows[0].status, "KILLED (1 0_A_1g.5gb) work.py (0_A_1g.5gb)");
     }
 }
+
+TEST(ExperimentE2E, MigInstancesOfARadtKilledWithSigkillAreRemovedByTheNextRadt) {
+    // Issue 14: kill -9 during a MIG workload left the instances; nothing removed them.
+    ExperimentDir e("1,1,,,0,1g.5gb,work.py,top,--steps 200\n");
+    const std::map<std::string, std::string> state = {{"RADT_STATE_DIR", e.dir.file("state")}};
+    Radt r = e.start({}, state);
+    ASSERT_TRUE(waitFor([&] { return fs::exists(e.dir.file("started-0_1g.5gb")); }, 20000)) << r.err();
+    ::kill(r.pid(), SIGKILL);
+    r.wait();
+    const std::string instances = readFile(e.dir.file("gpu-state.json"));
+    EXPECT_NE(instances.find("1g.5gb"), std::string::npos) << "the dead radt's instance is still there: " << instances;
+    // Its workload is in its own process group: end it, as a user would.
+    std::system(("pkill -9 -f " + e.dir.file("work.py") + " 2>/dev/null").c_str());
+
+    ExperimentDir next("1,1,,,0,-,work.py,top,--steps 1\n");
+    auto env = state;
+    env["RADT_FAKE_STATE"] = e.dir.file("gpu-state.json"); // the same GPU
+    env["RADT_FAKE_LOG"] = e.dir.file("fake.log");
+    Radt again = next.start({}, env);
+    EXPECT_EQ(again.wait(), 0) << again.err();
+    EXPECT_NE(again.err().find("MIG instances left by radt (pid " + std::to_string(r.pid()) + ", no longer running)"),
+              std::string::npos)
+        << again.err();
+    const auto calls = e.calls();
+    EXPECT_NE(indexOf(calls, "nvidia-smi mig -dci -ci 0 -gi 1 -i 0"), std::string::npos);
+    EXPECT_NE(indexOf(calls, "nvidia-smi mig -dgi -gi 1 -i 0"), std::string::npos);
+    EXPECT_EQ(readFile(e.dir.file("gpu-state.json")).find("1g.5gb"), std::string::npos)
+        << readFile(e.dir.file("gpu-state.json"));
+    EXPECT_TRUE(fs::is_empty(e.dir.file("state"))) << "the ledger is gone";
+}
