@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -43,6 +44,16 @@ std::string reasonOf(const CapturedOutput& r) {
     return r.exit ? "exit code " + std::to_string(r.exit->code) : "it did not run";
 }
 
+/// An instance id as printed; nullopt for a number no id can be (std::stoi threw out_of_range on
+/// a long run of digits, found by fuzz_mig).
+std::optional<int> instanceId(const std::string& digits) {
+    int value = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size())
+        return std::nullopt;
+    return value;
+}
+
 } // namespace
 
 MigCreated parseMigCreate(const std::string& output) {
@@ -52,10 +63,14 @@ MigCreated parseMigCreate(const std::string& output) {
     std::istringstream in(output);
     for (std::string line; std::getline(in, line);) {
         std::smatch m;
-        if (std::regex_search(line, m, ci))
-            created.computeInstances.emplace_back(std::stoi(m[1]), std::stoi(m[3]));
-        else if (std::regex_search(line, m, gi))
-            created.gpuInstances.push_back(std::stoi(m[1]));
+        if (std::regex_search(line, m, ci)) {
+            const auto ciId = instanceId(m[1].str()), giId = instanceId(m[3].str());
+            if (ciId && giId)
+                created.computeInstances.emplace_back(*ciId, *giId);
+        } else if (std::regex_search(line, m, gi)) {
+            if (const auto giId = instanceId(m[1].str()))
+                created.gpuInstances.push_back(*giId);
+        }
     }
     return created;
 }

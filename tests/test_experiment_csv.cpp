@@ -2,6 +2,7 @@
 // letters; then the fake MIG/MPS/profiler tools the experiment runner is tested against.
 
 #include "ExperimentCsv.h"
+#include "GpuPartitioning.h"
 #include "TempDir.h"
 
 #include <gtest/gtest.h>
@@ -696,4 +697,18 @@ TEST(ExperimentFakes, NsysAndNcuRunTheCommandAndWriteReports) {
               "nsys profile --output=second.nsys-rep python3 -c import sys; sys.exit(3)\n"
               "nsys launch python3\n"
               "ncu --nvtx --nvtx-include profile/ -f --export kern python3 -c print(7)\n");
+}
+
+TEST(MigCreateOutput, ParsesTheRecordedOutputAndSkipsIdsNoInstanceCanHave) {
+    // The real `nvidia-smi mig -cgi ... -C` output of the fixture: one GI with its CI.
+    const MigCreated created = parseMigCreate(test::readFixture("tools/nvidia-smi_mig_cgi_C_1.txt"));
+    EXPECT_FALSE(created.gpuInstances.empty());
+    EXPECT_FALSE(created.computeInstances.empty());
+    // Found by fuzz_mig: a long run of digits made std::stoi throw out_of_range.
+    const MigCreated odd = parseMigCreate(
+        "Successfully created GPU instance ID  99999999999999999999 on GPU  0 using profile MIG 1g.5gb (ID 19)\n"
+        "Successfully created compute instance ID  0 on GPU  0 GPU instance ID  99999999999999999999 using profile "
+        "MIG 1g.5gb (ID  0)\n");
+    EXPECT_TRUE(odd.gpuInstances.empty());
+    EXPECT_TRUE(odd.computeInstances.empty());
 }
