@@ -2,12 +2,13 @@
 
 #include "ExperimentRunner.h"
 #include "GpuPartitioning.h"
-#include "StoreCopy.h"
+#include "InsightReport.h"
 #include "Listener.h"
 #include "RunReconciler.h"
 #include "RunRecorder.h"
 #include "RunValidation.h"
 #include "Store.h"
+#include "StoreCopy.h"
 #include "StoreListing.h"
 #include "StoreUri.h"
 #include "SynchronizedStore.h"
@@ -40,6 +41,7 @@ const char* kUsage = R"(Usage:
   radt [options] experiment.csv               run a radT experiment file, workload by workload
   radt ls [--store URI] [--json]              list what a store holds
   radt store copy SRC DEST                    copy a whole store (e.g. SQLite -> PostgreSQL)
+  radt report [options] TARGET...             energy, utilisation, burst/idle, collocation figures
   radt --list-listeners                       which listeners this machine can run
 
 Records a training workload into an MLflow tracking store: the run, its params (radT's
@@ -164,6 +166,107 @@ int runLs(int argc, char** argv) {
     return 0;
 }
 
+double parseSeconds(const char* text, const char* option, const char* unit = "seconds") {
+    char* end = nullptr;
+    const double v = std::strtod(text, &end);
+    if (end == text || *end != '\0')
+        throw std::invalid_argument(std::string(option) + " expects a number of " + unit + ", got '" + text +
+                                    "'");
+    return v;
+}
+
+const char* kReportUsage = R"(Usage: radt report [--store URI] [--json] [--grid-intensity G] [--pue P]
+                   [--baseline RUN] [--burst-metric KEY]... TARGET...
+
+Energy, efficiency, burst/idle and collocation figures computed from what the store holds.
+TARGET: a run id (or a unique prefix of at least 5 characters), a workload <experiment id>-<workload>,
+or an experiment name or id.
+  --json               one JSON document (README "radt report" gives its shape)
+  --grid-intensity G   grid carbon intensity in g CO2e per kWh (enables CO2e figures)
+  --pue P              the data centre's power usage effectiveness (default 1.0)
+  --baseline RUN       the solo run collocated runs are compared with (default: a finished solo
+                       run of the same script and arguments found in the store)
+  --burst-metric KEY   also characterise KEY's bursts and idle periods (repeatable)
+)";
+
+int runReport(int argc, char** argv) {
+    std::string store;
+    bool json = false;
+    radt::ReportOptions options;
+    static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
+                                         {"json", no_argument, nullptr, 'j'},
+                                         {"grid-intensity", required_argument, nullptr, 'g'},
+                                         {"pue", required_argument, nullptr, 'p'},
+                                         {"baseline", required_argument, nullptr, 'b'},
+                                         {"burst-metric", required_argument, nullptr, 'm'},
+                                         {"help", no_argument, nullptr, 'h'},
+                                         {nullptr, 0, nullptr, 0}};
+    optind = 1;
+    int c;
+    try {
+        while ((c = getopt_long(argc, argv, "h", longOptions, nullptr)) != -1) {
+            switch (c) {
+            case 's':
+                store = optarg;
+                if (store.empty())
+                    throw std::invalid_argument("--store needs a store URI or path, got ''");
+                break;
+            case 'j':
+                json = true;
+                break;
+            case 'g': {
+                const double g = parseSeconds(optarg, "--grid-intensity", "g/kWh");
+                if (!(g >= 0 && g <= 5000))
+                    throw std::invalid_argument("--grid-intensity expects 0 to 5000 g CO2e per kWh");
+                options.gridIntensity = g;
+                break;
+            }
+            case 'p':
+                options.pue = parseSeconds(optarg, "--pue", "(a ratio)");
+                if (!(options.pue >= 1.0 && options.pue <= 5.0))
+                    throw std::invalid_argument("--pue expects a ratio between 1.0 and 5.0");
+                break;
+            case 'b':
+                options.baseline = optarg;
+                break;
+            case 'm':
+                options.burstMetrics.emplace_back(optarg);
+                break;
+            case 'h':
+                std::cout << kReportUsage;
+                return 0;
+            default:
+                return usageError("bad option for 'radt report'");
+            }
+        }
+    } catch (const std::exception& e) {
+        return usageError(e.what());
+    }
+    try {
+        auto s = openResolvedStore(store, radt::OpenMode::OpenExisting);
+        const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
+        if (!options.baseline.empty())
+            radt::resolveReportTargets(*s, {options.baseline}); // a baseline that names nothing is an error
+        const bool tty = ::isatty(STDERR_FILENO);
+        const nlohmann::json report = radt::buildReport(*s, runs, options, [&](size_t done, size_t total) {
+            if (tty && total > 1)
+                std::cerr << "\rradt: analysed " << done << "/" << total << " runs"
+                          << (done == total ? "\n" : "") << std::flush;
+        });
+        if (json)
+            std::cout << report.dump(2) << "\n";
+        else
+            std::cout << radt::reportTable(report);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "radt: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "radt: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}
+
 int runStoreCommand(int argc, char** argv) {
     if (argc < 2 || std::strcmp(argv[1], "copy") != 0 || argc != 4) {
         if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
@@ -180,10 +283,11 @@ int runStoreCommand(int argc, char** argv) {
             radt::copyStore(*source, *destination, [&](size_t done, size_t total, size_t samples) {
                 // A live counter on a terminal; in a log, a line per tenth.
                 if (tty)
-                    std::cerr << "\rradt: copied " << done << "/" << total << " runs, " << samples << " samples"
-                              << std::flush;
+                    std::cerr << "\rradt: copied " << done << "/" << total << " runs, " << samples
+                              << " samples" << std::flush;
                 else if (total < 10 || done % (total / 10) == 0 || done == total)
-                    std::cerr << "radt: copied " << done << "/" << total << " runs, " << samples << " samples\n";
+                    std::cerr << "radt: copied " << done << "/" << total << " runs, " << samples
+                              << " samples\n";
             });
         if (tty)
             std::cerr << "\n";
@@ -197,14 +301,6 @@ int runStoreCommand(int argc, char** argv) {
     }
 }
 
-double parseSeconds(const char* text, const char* option, const char* unit = "seconds") {
-    char* end = nullptr;
-    const double v = std::strtod(text, &end);
-    if (end == text || *end != '\0')
-        throw std::invalid_argument(std::string(option) + " expects a number of " + unit + ", got '" + text + "'");
-    return v;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -212,20 +308,30 @@ int main(int argc, char** argv) {
         return runLs(argc - 1, argv + 1);
     if (argc >= 2 && std::strcmp(argv[1], "store") == 0)
         return runStoreCommand(argc - 1, argv + 1);
+    if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
+        return runReport(argc - 1, argv + 1);
 
     radt::RunOptions options;
     std::string storeValue;
-    static const option longOptions[] = {
-        {"store", required_argument, nullptr, 's'},    {"experiment", required_argument, nullptr, 'e'},
-        {"workload", required_argument, nullptr, 'w'}, {"listeners", required_argument, nullptr, 'l'},
-        {"devices", required_argument, nullptr, 'd'},  {"interval", required_argument, nullptr, 'I'},
-        {"grace", required_argument, nullptr, 'g'},    {"help", no_argument, nullptr, 'h'},
-        {"version", no_argument, nullptr, 'V'},        {"collocation", required_argument, nullptr, 'c'},
-        {"epoch", required_argument, nullptr, 'i'},    {"time", required_argument, nullptr, 't'},
-        {"manual", no_argument, nullptr, 'M'},         {"local", no_argument, nullptr, 'L'},
-        {"rerun", no_argument, nullptr, 'r'},          {"list-listeners", no_argument, nullptr, 'A'},
-        {"no-env-capture", no_argument, nullptr, 'N'}, {"dry-run", no_argument, nullptr, 'D'},
-        {nullptr, 0, nullptr, 0}};
+    static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
+                                         {"experiment", required_argument, nullptr, 'e'},
+                                         {"workload", required_argument, nullptr, 'w'},
+                                         {"listeners", required_argument, nullptr, 'l'},
+                                         {"devices", required_argument, nullptr, 'd'},
+                                         {"interval", required_argument, nullptr, 'I'},
+                                         {"grace", required_argument, nullptr, 'g'},
+                                         {"help", no_argument, nullptr, 'h'},
+                                         {"version", no_argument, nullptr, 'V'},
+                                         {"collocation", required_argument, nullptr, 'c'},
+                                         {"epoch", required_argument, nullptr, 'i'},
+                                         {"time", required_argument, nullptr, 't'},
+                                         {"manual", no_argument, nullptr, 'M'},
+                                         {"local", no_argument, nullptr, 'L'},
+                                         {"rerun", no_argument, nullptr, 'r'},
+                                         {"list-listeners", no_argument, nullptr, 'A'},
+                                         {"no-env-capture", no_argument, nullptr, 'N'},
+                                         {"dry-run", no_argument, nullptr, 'D'},
+                                         {nullptr, 0, nullptr, 0}};
     bool local = false, rerun = false, dryRun = false;
     int c;
     try {
@@ -257,7 +363,8 @@ int main(int argc, char** argv) {
             case 'g': {
                 const double grace = parseSeconds(optarg, "--grace");
                 if (!(grace >= 0 && grace <= 3600))
-                    throw std::invalid_argument(std::string("--grace expects 0 to 3600 seconds, got '") + optarg + "'");
+                    throw std::invalid_argument(std::string("--grace expects 0 to 3600 seconds, got '") +
+                                                optarg + "'");
                 options.graceMs = static_cast<int>(grace * 1000);
                 break;
             }
@@ -322,7 +429,8 @@ int main(int argc, char** argv) {
     std::optional<radt::ExperimentFile> experiment;
     if (experimentFile) {
         if (options.command.size() > 1)
-            return usageError("an experiment file takes no further arguments (got '" + options.command[1] + "')");
+            return usageError("an experiment file takes no further arguments (got '" + options.command[1] +
+                              "')");
         try {
             experiment = radt::readExperimentCsv(options.command[0]);
         } catch (const std::exception& e) {
@@ -331,7 +439,8 @@ int main(int argc, char** argv) {
         }
         if (dryRun) {
             if (!radt::ExperimentRunner::printPlan(*experiment, {options, rerun, false}, std::cout)) {
-                std::cerr << "radt: " << options.command[0] << ": some runs would be refused (INVALID above)\n";
+                std::cerr << "radt: " << options.command[0]
+                          << ": some runs would be refused (INVALID above)\n";
                 return 2;
             }
             return 0;
@@ -359,9 +468,9 @@ int main(int argc, char** argv) {
             options.command.clear();
             radt::ExperimentOptions experimentOptions{options, rerun,
                                                       ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR")};
-            radt::ExperimentRunner runner(shared, *experiment, experimentOptions,
-                                          [](const std::string& m) { std::cerr << "radt: " << m << "\n"; },
-                                          std::cout, std::cerr);
+            radt::ExperimentRunner runner(
+                shared, *experiment, experimentOptions,
+                [](const std::string& m) { std::cerr << "radt: " << m << "\n"; }, std::cout, std::cerr);
             return runner.run(g_stop, g_wakePipe[0]);
         }
         radt::RunRecorder recorder(*store, options,
@@ -369,9 +478,8 @@ int main(int argc, char** argv) {
         recorder.setWakeFd(g_wakePipe[0]);
         const radt::RunOutcome outcome = recorder.record(g_stop);
         std::cerr << "radt: run " << outcome.run.uuid << " " << radt::toString(outcome.status) << " after "
-                  << radt::formatDuration(outcome.run.endTime.value_or(radt::nowMs()) -
-                                                      outcome.run.startTime) << ", " << outcome.samples
-                  << " samples written";
+                  << radt::formatDuration(outcome.run.endTime.value_or(radt::nowMs()) - outcome.run.startTime)
+                  << ", " << outcome.samples << " samples written";
         if (outcome.exit.signal)
             std::cerr << " (workload ended by signal " << outcome.exit.signal << ")";
         else if (outcome.exit.code)
@@ -380,10 +488,12 @@ int main(int argc, char** argv) {
         const size_t lost = outcome.unwritten - outcome.kept + outcome.dropped;
         if (lost)
             std::cerr << "radt: error: " << lost << " samples could not be written to the store and are lost"
-                      << (outcome.closePending ? "\n" : " (recorded on the run as tag radt.unwritten_samples)\n");
+                      << (outcome.closePending ? "\n"
+                                               : " (recorded on the run as tag radt.unwritten_samples)\n");
         if (outcome.kept)
-            std::cerr << "radt: error: " << outcome.kept << " samples are not in the store yet; they are kept "
-                      << "beside the run's artifacts and written by the next radt or radt-explorer that opens it\n";
+            std::cerr
+                << "radt: error: " << outcome.kept << " samples are not in the store yet; they are kept "
+                << "beside the run's artifacts and written by the next radt or radt-explorer that opens it\n";
         if (lost || outcome.kept || outcome.closePending)
             return 2;
         if (outcome.status == radt::RunStatus::Killed)

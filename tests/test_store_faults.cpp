@@ -50,15 +50,20 @@ TEST(StoreFaults, ALockedStoreAtSigtermKeepsEverySampleAndTheNextRadtClosesTheRu
     TempDir dir;
     const std::string db = dir.file("s.db");
     test::writeFile(dir.file("sleep.py"), "import time\ntime.sleep(60)\n");
-    test::Radt radt({"--store", db, "--no-env-capture", "--interval", "0.2", "-l", "top", dir.file("sleep.py")}, {});
+    test::Radt radt(
+        {"--store", db, "--no-env-capture", "--interval", "0.2", "-l", "top", dir.file("sleep.py")}, {});
     const std::string key = "TOP - CPU Utilization";
     ASSERT_TRUE(test::waitFor(
         [&] {
             if (!fs::exists(db))
                 return false;
-            auto store = openStore(db, OpenMode::OpenExisting);
-            const auto runs = store->runs();
-            return !runs.empty() && store->series(runs.front().uuid, key).size() >= 3;
+            try { // radt may be creating the file's schema right now
+                auto store = openStore(db, OpenMode::OpenExisting);
+                const auto runs = store->runs();
+                return !runs.empty() && store->series(runs.front().uuid, key).size() >= 3;
+            } catch (const StoreError&) {
+                return false;
+            }
         },
         20000))
         << radt.err();
@@ -76,7 +81,8 @@ TEST(StoreFaults, ALockedStoreAtSigtermKeepsEverySampleAndTheNextRadtClosesTheRu
     const int64_t exited = nowMs();
     EXPECT_EQ(rc, 2) << "the exit code says the store did not get everything: " << radt.err();
     EXPECT_LT(exited - stopped, 20000) << "a stopped radt does not wait out the lock for long";
-    EXPECT_NE(radt.err().find("samples are not in the store yet; they are kept"), std::string::npos) << radt.err();
+    EXPECT_NE(radt.err().find("samples are not in the store yet; they are kept"), std::string::npos)
+        << radt.err();
     EXPECT_TRUE(anyFileNamed(dir.path(), kSpillFileName));
     EXPECT_TRUE(anyFileNamed(dir.path(), kPendingCloseFileName));
     sqlite3_exec(locker, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -119,14 +125,15 @@ TEST(StoreFaults, AFileSystemThatFillsUpLosesNothingAndSaysWhatItCouldNotKeep) {
     // takes its free space and gives it back. The store is copied out before the namespace goes.
     auto scenario = [&](bool fullAtTheEnd) {
         const std::string q = shellQuote(mnt);
-        std::string script = "set -u; mount -t tmpfs -o size=6m tmpfs " + q + " || exit 99\n" + shellQuote(kRadt) +
-                             " --store " + q + "/s.db --no-env-capture --interval 0.1 -l top+proc+ps " +
-                             shellQuote(dir.file("w.py")) + " >" + shellQuote(dir.file("radt.out")) + " 2>" +
-                             shellQuote(dir.file("radt.err")) + " & pid=$!\n" + "sleep 2; dd if=/dev/zero of=" + q +
-                             "/fill bs=64k 2>/dev/null; sleep 2; rm -f " + q + "/fill; sleep 1\n" +
-                             "dd if=/dev/zero of=" + q + "/fill bs=64k 2>/dev/null; sleep 1\n" +
-                             (fullAtTheEnd ? "" : "rm -f " + q + "/fill\n") + "wait $pid; rc=$?; rm -f " + q +
-                             "/fill\n" + "cp -a " + q + "/. " + shellQuote(dir.file("copy")) + "/\nexit $rc\n";
+        std::string script =
+            "set -u; mount -t tmpfs -o size=6m tmpfs " + q + " || exit 99\n" + shellQuote(kRadt) +
+            " --store " + q + "/s.db --no-env-capture --interval 0.1 -l top+proc+ps " +
+            shellQuote(dir.file("w.py")) + " >" + shellQuote(dir.file("radt.out")) + " 2>" +
+            shellQuote(dir.file("radt.err")) + " & pid=$!\n" + "sleep 2; dd if=/dev/zero of=" + q +
+            "/fill bs=64k 2>/dev/null; sleep 2; rm -f " + q + "/fill; sleep 1\n" + "dd if=/dev/zero of=" + q +
+            "/fill bs=64k 2>/dev/null; sleep 1\n" + (fullAtTheEnd ? "" : "rm -f " + q + "/fill\n") +
+            "wait $pid; rc=$?; rm -f " + q + "/fill\n" + "cp -a " + q + "/. " + shellQuote(dir.file("copy")) +
+            "/\nexit $rc\n";
         fs::remove_all(dir.file("copy"));
         fs::create_directories(dir.file("copy"));
         test::writeFile(dir.file("scenario.sh"), script);
@@ -155,12 +162,14 @@ TEST(StoreFaults, AFileSystemThatFillsUpLosesNothingAndSaysWhatItCouldNotKeep) {
             if (e.path().filename() == "output.log")
                 log = test::readFile(e.path().string());
         for (int i = 0; i < 8; ++i)
-            EXPECT_NE(log.find("line " + std::to_string(i) + "\n"), std::string::npos) << "output.log: " << log;
+            EXPECT_NE(log.find("line " + std::to_string(i) + "\n"), std::string::npos)
+                << "output.log: " << log;
     }
 
     // Still full when the workload ends: radt says so and exits 2; the run is not left RUNNING.
     EXPECT_EQ(scenario(true), 2) << test::readFile(dir.file("radt.err"));
-    EXPECT_NE(test::readFile(dir.file("radt.err")).find("could not be written to the store"), std::string::npos)
+    EXPECT_NE(test::readFile(dir.file("radt.err")).find("could not be written to the store"),
+              std::string::npos)
         << test::readFile(dir.file("radt.err"));
     auto store = openStore(dir.file("copy/s.db"), OpenMode::OpenExisting);
     reconcileOrphanedRuns(*store); // what the next radt does on opening the store

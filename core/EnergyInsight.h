@@ -1,0 +1,62 @@
+#pragma once
+// Energy of a run (issue 12, DESIGN §12): from a cumulative energy counter when the run has one
+// (DCGMI - Total Energy Consumption, mJ), else the trapezoidal integral of power (W). Intervals
+// longer than 5 sampling intervals are not bridged, and how much of the run is covered is said.
+
+#include "Model.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace radt::insight {
+
+inline constexpr const char* kEnergyCounterKey = "DCGMI - Total Energy Consumption";
+inline constexpr const char* kDcgmiPowerKey = "DCGMI - Power Usage";
+inline constexpr const char* kSmiPowerKey = "SMI - Power Draw";
+inline constexpr const char* kRaplPrefix = "RAPL - ";
+
+/// Energy over a time window and how much of it the samples covered.
+struct EnergyIntegral {
+    double joules = 0;
+    int64_t coveredMs = 0;
+};
+
+/// Increments of an energy counter in mJ within [fromMs, toMs], in J. A counter that goes down
+/// was reset (driver reload, wrap): that interval's energy is unknown and not counted. A counter
+/// that does not move adds nothing. An interval cut by the window counts in proportion.
+EnergyIntegral counterEnergy(const Series& millijoules, int64_t fromMs, int64_t toMs);
+
+/// The trapezoidal integral of power (W) within [fromMs, toMs], in J; a cut interval is
+/// interpolated at the window's edge.
+EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs);
+
+struct DeviceEnergy {
+    std::string device; ///< "" for the first GPU, else the key's suffix (" - GPU 1")
+    double joules = 0;
+    std::string source; ///< "counter" or "power"
+    double coverage = 0;
+};
+
+struct EnergyEstimate {
+    std::optional<double> joules; ///< unset when the run has no usable energy or power series
+    std::string source;           ///< "counter", "power", "mixed" (per device), "" without data
+    double coverage = 0;          ///< the least covered device's share of [from, to]
+    std::vector<DeviceEnergy> devices;
+};
+
+/// The run's GPU energy in [fromMs, toMs], per device and in total. `series(key)` reads a series.
+EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
+                         const std::function<Series(const std::string&)>& series, int64_t fromMs,
+                         int64_t toMs);
+
+/// CPU energy from the rapl listener's power series (every "RAPL - ..." key), in J; unset without.
+std::optional<double> cpuEnergy(const std::vector<std::string>& keys,
+                                const std::function<Series(const std::string&)>& series, int64_t fromMs,
+                                int64_t toMs);
+
+/// Grams of CO2e for `joules` at a grid intensity (g/kWh) and a PUE.
+double co2eGrams(double joules, double gridIntensityGPerKwh, double pue);
+
+} // namespace radt::insight

@@ -1,0 +1,31 @@
+#pragma once
+// Hardware samples aligned to training epochs (issue 12, DESIGN §12): the epoch in progress at
+// any time, from when the run's stepped software metric (e.g. `loss` logged per epoch) was logged.
+
+#include "Model.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace radt::insight {
+
+/// One epoch: the time after the previous epoch's log up to its own log.
+struct EpochSpan {
+    int64_t step = 0;
+    int64_t fromMs = 0, toMs = 0;
+};
+
+/// The software metric that marks epochs: among keys that are not hardware metrics, the one
+/// with the most distinct steps (ties: the name first in order); "" when none has two steps.
+std::string epochMetricKey(const std::vector<std::string>& keys,
+                           const std::function<Series(const std::string&)>& series);
+
+/// The epochs of a stepped series: step k ends at the last time it was logged, and begins where
+/// the previous one ended (the first at `runStartMs`). Steps logged out of order are skipped.
+std::vector<EpochSpan> epochSpans(const Series& stepped, int64_t runStartMs);
+
+/// The epoch in progress at `t` (the step of the span holding it); -1 outside every span.
+int64_t epochAt(const std::vector<EpochSpan>& spans, int64_t t);
+
+} // namespace radt::insight

@@ -1,0 +1,424 @@
+#include "InsightReport.h"
+
+#include "BurstInsight.h"
+#include "EnergyInsight.h"
+#include "EpochInsight.h"
+#include "InsightSeries.h"
+#include "UtilisationInsight.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace radt {
+
+using nlohmann::json;
+using namespace insight;
+
+namespace {
+
+bool isDigits(const std::string& s) {
+    return !s.empty() && s.size() < 18 && std::all_of(s.begin(), s.end(), ::isdigit);
+}
+
+std::string workloadId(const Run& r) {
+    return r.workload().empty() ? std::string() : std::to_string(r.experimentId) + "-" + r.workload();
+}
+
+std::string firstDevice(const Run& r) {
+    const std::string d = r.param("devices").empty() ? "0" : r.param("devices");
+    return d.substr(0, d.find('+'));
+}
+
+/// A run's series, each read once.
+class RunData {
+public:
+    RunData(Store& store, const Run& run) : m_store(store), m_run(run) {
+        keys = store.metricKeys({run.uuid});
+        int64_t last = run.startTime;
+        for (const auto& [key, latest] : store.latestMetrics(run.uuid))
+            last = std::max(last, latest.timestamp);
+        to = run.endTime.value_or(last);
+        from = run.startTime;
+    }
+    Series series(const std::string& key) {
+        auto it = m_cache.find(key);
+        if (it == m_cache.end())
+            it = m_cache.emplace(key, m_store.series(m_run.uuid, key)).first;
+        return it->second;
+    }
+    std::function<Series(const std::string&)> reader() {
+        return [this](const std::string& key) { return series(key); };
+    }
+    std::vector<std::string> keys;
+    int64_t from = 0, to = 0;
+
+private:
+    Store& m_store;
+    const Run& m_run;
+    std::map<std::string, Series> m_cache;
+};
+
+json orNull(const std::optional<double>& v) {
+    return v && std::isfinite(*v) ? json(*v) : json(nullptr);
+}
+
+/// Mean epoch time in seconds of a run, from its epoch spans; unset without epochs.
+std::optional<double> meanEpochSeconds(const std::vector<EpochSpan>& spans) {
+    if (spans.empty())
+        return std::nullopt;
+    return double(spans.back().toMs - spans.front().fromMs) / 1000.0 / double(spans.size());
+}
+
+struct RunFacts {
+    json j;
+    std::optional<double> gpuJ, perEpochJ, epochSeconds;
+    size_t epochs = 0;
+    std::vector<std::pair<std::string, double>> deviceJ;
+};
+
+RunFacts analyse(Store& store, const Run& run, const ReportOptions& options,
+                 const std::string& experimentName) {
+    RunData data(store, run);
+    auto read = data.reader();
+    RunFacts f;
+    json& j = f.j;
+    j["run_uuid"] = run.uuid;
+    j["name"] = run.name;
+    j["experiment"] = experimentName;
+    j["workload"] = workloadId(run).empty() ? json(nullptr) : json(workloadId(run));
+    j["letter"] = run.letter().empty() ? json(nullptr) : json(run.letter());
+    j["status"] = toString(run.status);
+    j["duration_s"] = double(data.to - data.from) / 1000.0;
+
+    const EnergyEstimate gpu = gpuEnergy(data.keys, read, data.from, data.to);
+    f.gpuJ = gpu.joules;
+    j["gpu_energy_j"] = orNull(gpu.joules);
+    j["gpu_energy_wh"] = gpu.joules ? json(*gpu.joules / 3600.0) : json(nullptr);
+    j["gpu_energy_source"] = gpu.source.empty() ? json(nullptr) : json(gpu.source);
+    j["energy_coverage"] = gpu.joules ? json(gpu.coverage) : json(nullptr);
+    json devices = json::array();
+    for (const DeviceEnergy& d : gpu.devices) {
+        devices.push_back({{"device", d.device.empty() ? "GPU 0" : d.device.substr(3)},
+                           {"energy_j", d.joules},
+                           {"source", d.source},
+                           {"coverage", d.coverage}});
+        f.deviceJ.emplace_back(d.device, d.joules);
+    }
+    j["gpu_energy_per_device"] = devices;
+    const auto cpu = cpuEnergy(data.keys, read, data.from, data.to);
+    j["cpu_energy_j"] = orNull(cpu);
+
+    const std::string epochKey = epochMetricKey(data.keys, read);
+    const std::vector<EpochSpan> spans =
+        epochKey.empty() ? std::vector<EpochSpan>{} : epochSpans(read(epochKey), data.from);
+    f.epochs = spans.size();
+    f.epochSeconds = meanEpochSeconds(spans);
+    j["epoch_metric"] = epochKey.empty() ? json(nullptr) : json(epochKey);
+    j["epochs"] = spans.size();
+    j["epoch_time_s"] = orNull(f.epochSeconds);
+    if (!spans.empty()) {
+        const EnergyEstimate inEpochs = gpuEnergy(data.keys, read, spans.front().fromMs, spans.back().toMs);
+        if (inEpochs.joules)
+            f.perEpochJ = *inEpochs.joules / double(spans.size());
+        json per = json::array();
+        for (const EpochSpan& e : spans) {
+            const EnergyEstimate ej = gpuEnergy(data.keys, read, e.fromMs, e.toMs);
+            per.push_back({{"epoch", e.step},
+                           {"seconds", double(e.toMs - e.fromMs) / 1000.0},
+                           {"gpu_energy_j", orNull(ej.joules)}});
+        }
+        j["per_epoch"] = per;
+    } else {
+        j["per_epoch"] = json::array();
+    }
+    j["energy_per_epoch_j"] = orNull(f.perEpochJ);
+    if (options.gridIntensity && (gpu.joules || cpu))
+        j["co2e_g"] =
+            co2eGrams(gpu.joules.value_or(0) + cpu.value_or(0), *options.gridIntensity, options.pue);
+    else
+        j["co2e_g"] = nullptr;
+
+    json util = json::object();
+    for (const std::string& key : utilisationKeys(data.keys)) {
+        const Series s = read(key);
+        if (const auto p = utilisationProfile(s, utilisationScale(key, s)))
+            util[key] = {{"mean", p->mean},
+                         {"p50", p->p50},
+                         {"p95", p->p95},
+                         {"idle_share", p->idleShare},
+                         {"scale", p->fullScale}};
+    }
+    j["util"] = util;
+    const auto gap = utilSmactGap(data.keys, read);
+    j["util_smact_gap_pp"] = gap ? json(gap->gapPp) : json(nullptr);
+    j["util_smact_flag"] = gap ? json(gap->flagged) : json(nullptr);
+
+    std::vector<std::string> burstKeys;
+    for (const std::string& key : data.keys) {
+        const bool net = key.rfind("NET - ", 0) == 0;
+        if (key == "DCGMI - GPU Utilization" || key == "SMI - GPU Util" || key == "SMI - Mem Util" ||
+            key == "DCGMI - Memory Copy Utilization" || net ||
+            std::count(options.burstMetrics.begin(), options.burstMetrics.end(), key))
+            burstKeys.push_back(key);
+    }
+    json bursts = json::object();
+    const std::vector<std::string> utilKeys = utilisationKeys(data.keys);
+    for (const std::string& key : burstKeys) {
+        // Utilisation has an idle floor (5 % of its scale); other metrics (network) none.
+        const Series s = read(key);
+        const bool isUtil = std::count(utilKeys.begin(), utilKeys.end(), key) > 0;
+        const auto b = burstIdle(s, isUtil ? kIdleShareOfScale * utilisationScale(key, s) : 0.0);
+        if (b)
+            bursts[key] = {
+                {"burst_mean", b->burstMean},
+                {"idle_mean", b->idleMean},
+                {"threshold", b->threshold},
+                {"burst_duration_s", {{"mean", b->burstDurationMeanS}, {"p50", b->burstDurationP50S}}},
+                {"idle_duration_s", {{"mean", b->idleDurationMeanS}, {"p50", b->idleDurationP50S}}},
+                {"patterns", {{"I", b->shareI}, {"B", b->shareB}, {"BIB", b->shareBIB}}},
+                {"windows", b->windows}};
+    }
+    j["burst_idle"] = bursts;
+    return f;
+}
+
+} // namespace
+
+std::vector<Run> resolveReportTargets(Store& store, const std::vector<std::string>& targets) {
+    if (targets.empty())
+        throw std::invalid_argument(
+            "radt report needs a run id, a workload <experiment>-<workload> or an experiment");
+    const std::vector<Run> all = store.runs();
+    const std::vector<Experiment> experiments = store.experiments();
+    std::vector<Run> out;
+    std::set<std::string> seen;
+    auto add = [&](const Run& r) {
+        if (seen.insert(r.uuid).second)
+            out.push_back(r);
+    };
+    for (const std::string& target : targets) {
+        std::vector<const Run*> matches;
+        // A run id or its prefix.
+        if (target.size() >= 5 && target.find_first_not_of("0123456789abcdef") == std::string::npos)
+            for (const Run& r : all)
+                if (r.uuid.compare(0, target.size(), target) == 0)
+                    matches.push_back(&r);
+        if (matches.size() > 1)
+            throw std::invalid_argument("run id prefix '" + target + "' matches " +
+                                        std::to_string(matches.size()) + " runs; give more characters");
+        if (matches.size() == 1) {
+            add(*matches.front());
+            continue;
+        }
+        // A workload "<experiment id>-<workload>".
+        if (const auto dash = target.find('-'); dash != std::string::npos &&
+                                                isDigits(target.substr(0, dash)) &&
+                                                !target.substr(dash + 1).empty()) {
+            const int64_t experiment = std::stoll(target.substr(0, dash));
+            const std::string workload = target.substr(dash + 1);
+            for (const Run& r : all)
+                if (r.experimentId == experiment && r.workload() == workload)
+                    matches.push_back(&r);
+        }
+        // An experiment, by name or id.
+        if (matches.empty())
+            for (const Experiment& e : experiments)
+                if (e.name == target || (isDigits(target) && e.id == std::stoll(target)))
+                    for (const Run& r : all)
+                        if (r.experimentId == e.id)
+                            matches.push_back(&r);
+        if (matches.empty())
+            throw std::invalid_argument(
+                "'" + target + "' names no run, workload or experiment in " + store.displayUri() +
+                " (a run id or 5+ character prefix, <experiment id>-<workload>, or an "
+                "experiment name or id)");
+        for (const Run* r : matches)
+            add(*r);
+    }
+    return out;
+}
+
+json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions& options,
+                 const std::function<void(size_t, size_t)>& progress) {
+    std::map<int64_t, std::string> experimentNames;
+    for (const Experiment& e : store.experiments())
+        experimentNames[e.id] = e.name;
+    const std::vector<Run> all = store.runs();
+
+    // Which runs shared a GPU: runs of one workload on the same first device.
+    std::map<std::pair<std::string, std::string>, std::vector<const Run*>> byDevice;
+    for (const Run& r : all)
+        if (!workloadId(r).empty())
+            byDevice[{workloadId(r), firstDevice(r)}].push_back(&r);
+
+    json report;
+    report["settings"] = {{"grid_intensity_g_per_kwh", orNull(options.gridIntensity)},
+                          {"pue", options.pue},
+                          {"max_gap_intervals", kMaxGapIntervals},
+                          {"idle_below_share_of_scale", kIdleShareOfScale},
+                          {"util_smact_flag_pp", kUtilSmactFlagPp},
+                          {"burst_window_s", kBurstWindowMs / 1000}};
+    report["runs"] = json::array();
+    std::map<std::string, RunFacts> facts;
+    size_t done = 0;
+    for (const Run& run : runs) {
+        facts[run.uuid] = analyse(store, run, options, experimentNames[run.experimentId]);
+        if (progress)
+            progress(++done, runs.size());
+    }
+
+    auto factsOf = [&](const Run& r) -> RunFacts& {
+        auto it = facts.find(r.uuid);
+        if (it == facts.end())
+            it = facts.emplace(r.uuid, analyse(store, r, options, experimentNames[r.experimentId])).first;
+        return it->second;
+    };
+    // A solo run of the same script and arguments: the baseline for collocated ones.
+    auto soloBaseline = [&](const Run& run) -> const Run* {
+        if (!options.baseline.empty()) {
+            for (const Run& r : all)
+                if (r.uuid.compare(0, options.baseline.size(), options.baseline) == 0)
+                    return &r;
+            return nullptr;
+        }
+        const Run* best = nullptr;
+        for (const Run& r : all) {
+            if (r.uuid == run.uuid || r.status != RunStatus::Finished || r.model() != run.model() ||
+                r.param("params") != run.param("params") || workloadId(r).empty())
+                continue;
+            size_t inWorkload = 0;
+            for (const Run& o : all)
+                inWorkload += workloadId(o) == workloadId(r);
+            if (inWorkload == 1 && (!best || r.startTime > best->startTime))
+                best = &r;
+        }
+        return best;
+    };
+
+    std::map<std::string, std::vector<const Run*>> workloads;
+    for (const Run& run : runs) {
+        RunFacts& f = facts[run.uuid];
+        json& j = f.j;
+        j["collocation"] = nullptr;
+        j["slowdown"] = nullptr;
+        if (!workloadId(run).empty()) {
+            workloads[workloadId(run)].push_back(&run);
+            const auto& mates = byDevice[{workloadId(run), firstDevice(run)}];
+            if (mates.size() > 1) {
+                json others = json::array();
+                for (const Run* m : mates)
+                    if (m->uuid != run.uuid)
+                        others.push_back(m->uuid);
+                // Every run of a shared GPU sees that GPU's whole series: split its energy.
+                j["collocation"] = {
+                    {"shared_with", others},
+                    {"device", firstDevice(run)},
+                    {"energy_share_j", f.gpuJ ? json(*f.gpuJ / double(mates.size())) : json(nullptr)},
+                    {"method", "equal"}};
+                if (const Run* base = soloBaseline(run)) {
+                    const RunFacts& b = factsOf(*base);
+                    j["slowdown"] = {{"baseline_run", base->uuid},
+                                     {"factor", f.epochSeconds && b.epochSeconds && *b.epochSeconds > 0
+                                                    ? json(*f.epochSeconds / *b.epochSeconds)
+                                                    : json(nullptr)}};
+                }
+            }
+        }
+        report["runs"].push_back(j);
+    }
+
+    report["workloads"] = json::array();
+    for (const auto& [id, members] : workloads) {
+        // Each physical GPU once: the runs sharing a device all measured the same GPU.
+        std::map<std::string, double> perGpu;
+        json uuids = json::array();
+        for (const Run* r : members) {
+            uuids.push_back(r->uuid);
+            const RunFacts& f = facts[r->uuid];
+            for (const auto& [device, joules] : f.deviceJ) {
+                const std::string gpu = firstDevice(*r) + device;
+                perGpu[gpu] = std::max(perGpu[gpu], joules);
+            }
+        }
+        std::optional<double> total;
+        for (const auto& entry : perGpu)
+            total = total.value_or(0) + entry.second;
+        report["workloads"].push_back({{"workload", id}, {"gpu_energy_j", orNull(total)}, {"runs", uuids}});
+    }
+    return report;
+}
+
+std::string reportTable(const json& report) {
+    std::ostringstream out;
+    auto num = [](const json& v, int precision, const char* unit = "") -> std::string {
+        if (v.is_null())
+            return "-";
+        std::ostringstream s;
+        s << std::fixed << std::setprecision(precision) << v.get<double>() << unit;
+        return s.str();
+    };
+    out << std::left << std::setw(12) << "run" << std::setw(10) << "workload" << std::setw(14) << "letter"
+        << std::right << std::setw(10) << "time" << std::setw(12) << "GPU J" << std::setw(9) << "source"
+        << std::setw(7) << "cover" << std::setw(10) << "CPU J" << std::setw(8) << "epochs" << std::setw(11)
+        << "J/epoch" << std::setw(10) << "CO2e" << std::setw(10) << "gap pp" << std::setw(10) << "slowdown"
+        << "\n";
+    for (const json& r : report.at("runs")) {
+        const std::string gap =
+            r["util_smact_gap_pp"].is_null()
+                ? "-"
+                : num(r["util_smact_gap_pp"], 1) + (r["util_smact_flag"].get<bool>() ? "!" : "");
+        out << std::left << std::setw(12) << r["run_uuid"].get<std::string>().substr(0, 10) << std::setw(10)
+            << (r["workload"].is_null() ? "-" : r["workload"].get<std::string>()) << std::setw(14)
+            << (r["letter"].is_null() ? "-" : r["letter"].get<std::string>()) << std::right << std::setw(10)
+            << num(r["duration_s"], 1, "s") << std::setw(12) << num(r["gpu_energy_j"], 1) << std::setw(9)
+            << (r["gpu_energy_source"].is_null() ? "-" : r["gpu_energy_source"].get<std::string>())
+            << std::setw(7)
+            << (r["energy_coverage"].is_null() ? "-"
+                                               : num(json(r["energy_coverage"].get<double>() * 100), 0, "%"))
+            << std::setw(10) << num(r["cpu_energy_j"], 1) << std::setw(8) << r["epochs"].get<size_t>()
+            << std::setw(11) << num(r["energy_per_epoch_j"], 1) << std::setw(10) << num(r["co2e_g"], 2, "g")
+            << std::setw(10) << gap << std::setw(10)
+            << (r["slowdown"].is_null() ? "-" : num(r["slowdown"]["factor"], 2, "x")) << "\n";
+    }
+    for (const json& r : report.at("runs")) {
+        if (r["util"].empty())
+            continue;
+        out << "\n"
+            << r["run_uuid"].get<std::string>().substr(0, 10) << " utilisation (mean / p50 / p95 / idle):\n";
+        for (const auto& [key, p] : r["util"].items())
+            out << "  " << std::left << std::setw(34) << key << std::right << std::setw(9)
+                << num(p["mean"], 2) << std::setw(9) << num(p["p50"], 2) << std::setw(9) << num(p["p95"], 2)
+                << std::setw(8) << num(json(p["idle_share"].get<double>() * 100), 0, "%") << "\n";
+        for (const auto& [key, b] : r["burst_idle"].items())
+            out << "  burst/idle " << key << ": burst " << num(b["burst_mean"], 2) << " for "
+                << num(b["burst_duration_s"]["mean"], 1, "s") << ", idle " << num(b["idle_mean"], 2)
+                << " for " << num(b["idle_duration_s"]["mean"], 1, "s") << "; windows I "
+                << num(json(b["patterns"]["I"].get<double>() * 100), 0, "%") << " B "
+                << num(json(b["patterns"]["B"].get<double>() * 100), 0, "%") << " BIB "
+                << num(json(b["patterns"]["BIB"].get<double>() * 100), 0, "%") << "\n";
+    }
+    if (!report.at("workloads").empty()) {
+        out << "\nworkload    GPU J (each GPU once)  runs\n";
+        for (const json& w : report.at("workloads"))
+            out << std::left << std::setw(12) << w["workload"].get<std::string>() << std::right
+                << std::setw(21) << num(w["gpu_energy_j"], 1) << "  " << w["runs"].size() << "\n";
+    }
+    const json& s = report.at("settings");
+    out << "\nGaps over " << s["max_gap_intervals"] << " sampling intervals are not bridged; idle below "
+        << num(json(s["idle_below_share_of_scale"].get<double>() * 100), 0, "%")
+        << " of a metric's scale; '!' marks a "
+        << "util-SMACT gap of " << num(s["util_smact_flag_pp"], 0)
+        << " pp or more; collocated energy split equally.";
+    if (!s["grid_intensity_g_per_kwh"].is_null())
+        out << " CO2e at " << num(s["grid_intensity_g_per_kwh"], 0) << " g/kWh, PUE " << num(s["pue"], 2)
+            << ".";
+    out << "\n";
+    return out.str();
+}
+
+} // namespace radt

@@ -1,0 +1,297 @@
+// The insight analyses (issue 12, DESIGN §12) on small series whose answers are computed by hand,
+// and `radt report` over a real SQLite store holding a collocated workload and its solo baseline.
+
+#include "BurstInsight.h"
+#include "EnergyInsight.h"
+#include "EpochInsight.h"
+#include "InsightReport.h"
+#include "InsightSeries.h"
+#include "Store.h"
+#include "TempDir.h"
+#include "UtilisationInsight.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cfloat>
+#include <cmath>
+#include <map>
+#include <sys/wait.h>
+
+using namespace radt;
+using namespace radt::insight;
+
+namespace {
+
+Series series(std::vector<int64_t> t, std::vector<double> v) {
+    Series s;
+    s.t = std::move(t);
+    s.v = std::move(v);
+    s.step.assign(s.t.size(), 0);
+    return s;
+}
+
+std::function<Series(const std::string&)> reader(const std::map<std::string, Series>& all) {
+    return [&all](const std::string& key) { return all.count(key) ? all.at(key) : Series{}; };
+}
+
+std::vector<std::string> keysOf(const std::map<std::string, Series>& all) {
+    std::vector<std::string> keys;
+    for (const auto& entry : all)
+        keys.push_back(entry.first);
+    return keys;
+}
+
+} // namespace
+
+TEST(EnergyInsight, ACounterSumsItsIncrementsSkipsResetsAndLongGaps) {
+    const Series counter = series({0, 1000, 2000, 3000}, {0, 1000, 3000, 6000}); // mJ
+    EnergyIntegral e = counterEnergy(counter, 0, 3000);
+    EXPECT_DOUBLE_EQ(e.joules, 6.0);
+    EXPECT_EQ(e.coveredMs, 3000);
+    // A window takes each cut interval in proportion: 0.5 + 2 + 1.5.
+    EXPECT_DOUBLE_EQ(counterEnergy(counter, 500, 2500).joules, 4.0);
+    // A reset (the counter goes down): that interval's energy is unknown and not covered.
+    e = counterEnergy(series({0, 1000, 2000, 3000}, {0, 1000, 500, 1500}), 0, 3000);
+    EXPECT_DOUBLE_EQ(e.joules, 2.0);
+    EXPECT_EQ(e.coveredMs, 2000);
+    // A counter that does not move adds nothing but covers its time; a gap of 17 intervals is not bridged.
+    e = counterEnergy(series({0, 1000, 2000, 3000, 20000}, {5000, 5000, 5000, 6000, 90000}), 0, 20000);
+    EXPECT_DOUBLE_EQ(e.joules, 1.0);
+    EXPECT_EQ(e.coveredMs, 3000);
+}
+
+TEST(EnergyInsight, PowerIsIntegratedByTrapezoidsInterpolatedAtTheWindow) {
+    const Series watts = series({0, 1000, 2000}, {100, 200, 100});
+    EXPECT_DOUBLE_EQ(powerEnergy(watts, 0, 2000).joules, 300.0);
+    EXPECT_DOUBLE_EQ(powerEnergy(watts, 500, 1500).joules, 175.0);
+    // NaN and MLflow's ±DBL_MAX stand-ins for ±inf are not values.
+    const Series holes = series({0, 1000, 2000, 3000}, {100, std::nan(""), DBL_MAX, 100});
+    EXPECT_DOUBLE_EQ(powerEnergy(holes, 0, 3000).joules, 300.0);
+    // One sample is no interval.
+    const EnergyIntegral one = powerEnergy(series({0}, {100}), 0, 1000);
+    EXPECT_EQ(one.joules, 0.0);
+    EXPECT_EQ(one.coveredMs, 0);
+}
+
+TEST(EnergyInsight, TheCounterWinsPerDeviceAndCoverageIsTheLeastCoveredDevice) {
+    const std::map<std::string, Series> all = {
+        {"DCGMI - Total Energy Consumption", series({0, 1000, 2000}, {0, 50000, 100000})},
+        {"DCGMI - Power Usage", series({0, 1000, 2000}, {1, 1, 1})},
+        {"SMI - Power Draw - GPU 1", series({0, 1000}, {300, 300})},
+        {"TOP - CPU Utilization", series({0, 1000}, {50, 50})},
+    };
+    const EnergyEstimate e = gpuEnergy(keysOf(all), reader(all), 0, 2000);
+    ASSERT_TRUE(e.joules);
+    EXPECT_DOUBLE_EQ(*e.joules, 100.0 + 300.0);
+    EXPECT_EQ(e.source, "mixed");
+    ASSERT_EQ(e.devices.size(), 2u);
+    EXPECT_EQ(e.devices[0].source, "counter");
+    EXPECT_EQ(e.devices[1].device, " - GPU 1");
+    EXPECT_EQ(e.devices[1].source, "power");
+    EXPECT_DOUBLE_EQ(e.coverage, 0.5);
+    // A run without GPU series has no GPU energy, not zero.
+    const std::map<std::string, Series> cpuOnly = {{"TOP - CPU Utilization", series({0, 1000}, {50, 50})}};
+    EXPECT_FALSE(gpuEnergy(keysOf(cpuOnly), reader(cpuOnly), 0, 1000).joules);
+    // RAPL domains add up.
+    const std::map<std::string, Series> rapl = {{"RAPL - package-0 Power W", series({0, 1000}, {20, 20})},
+                                                {"RAPL - dram Power W", series({0, 1000}, {5, 5})}};
+    EXPECT_DOUBLE_EQ(*cpuEnergy(keysOf(rapl), reader(rapl), 0, 1000), 25.0);
+    EXPECT_DOUBLE_EQ(co2eGrams(3.6e6, 400, 1.5), 600.0);
+}
+
+TEST(UtilisationInsight, ProfilesAreTimeWeightedWithAnIdleShare) {
+    auto p = utilisationProfile(series({0, 1000, 2000, 3000}, {0, 100, 100, 50}), 100);
+    ASSERT_TRUE(p);
+    EXPECT_DOUBLE_EQ(p->mean, 62.5);
+    EXPECT_DOUBLE_EQ(p->p50, 75.0);
+    EXPECT_DOUBLE_EQ(p->p95, 100.0);
+    EXPECT_DOUBLE_EQ(p->idleShare, 0.25);
+    // A sample holds until the next: 10 for 1 s, 20 for 2 s, and the last for one interval (2 s).
+    p = utilisationProfile(series({0, 1000, 3000}, {10, 20, 30}), 100);
+    EXPECT_DOUBLE_EQ(p->mean, (10 * 1000 + 20 * 2000 + 30 * 2000) / 5000.0);
+    EXPECT_FALSE(utilisationProfile(series({0}, {std::nan("")}), 100));
+    EXPECT_EQ(utilisationScale("SMI - GPU Util", {}), 1.0);
+    EXPECT_EQ(utilisationScale("DCGMI - SM Active", {}), 1.0);
+    EXPECT_EQ(utilisationScale("DCGMI - GPU Utilization", {}), 100.0);
+}
+
+TEST(UtilisationInsight, AWideGapBetweenUtilisationAndSmActivityIsFlagged) {
+    const std::map<std::string, Series> busyLooking = {
+        {"DCGMI - GPU Utilization", series({0, 1000}, {90, 90})},
+        {"DCGMI - SM Active", series({0, 1000}, {0.4, 0.4})}};
+    auto gap = utilSmactGap(keysOf(busyLooking), reader(busyLooking));
+    ASSERT_TRUE(gap);
+    EXPECT_DOUBLE_EQ(gap->utilPct, 90);
+    EXPECT_DOUBLE_EQ(gap->smactPct, 40);
+    EXPECT_DOUBLE_EQ(gap->gapPp, 50);
+    EXPECT_TRUE(gap->flagged);
+    // nvidia-smi's 0..1 util against GR Engine Active (no SM Active): 50 % vs 45 %.
+    const std::map<std::string, Series> fine = {
+        {"SMI - GPU Util", series({0, 1000}, {0.5, 0.5})},
+        {"DCGMI - GR Engine Active", series({0, 1000}, {0.45, 0.45})}};
+    gap = utilSmactGap(keysOf(fine), reader(fine));
+    ASSERT_TRUE(gap);
+    EXPECT_NEAR(gap->gapPp, 5, 1e-9);
+    EXPECT_FALSE(gap->flagged);
+    const std::map<std::string, Series> none = {{"SMI - GPU Util", series({0}, {0.5})}};
+    EXPECT_FALSE(utilSmactGap(keysOf(none), reader(none)));
+}
+
+TEST(BurstInsight, TwoMeansSplitsBurstsFromIdleAndWindowsGetTheirPattern) {
+    EXPECT_EQ(*twoMeansThreshold({0, 0, 0, 10, 10}), 10);
+    EXPECT_FALSE(twoMeansThreshold({3, 3, 3}));
+    // 30 s at 1 Hz: idle 10 s, burst 13 s, idle 3 s, burst 4 s; windows I, B, BIB.
+    std::vector<int64_t> t;
+    std::vector<double> v;
+    for (int i = 0; i < 30; ++i) {
+        t.push_back(i * 1000);
+        v.push_back(i < 10 || (i >= 23 && i < 26) ? 0 : 80);
+    }
+    const auto b = burstIdle(series(t, v), 5);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->burstMean, 80);
+    EXPECT_EQ(b->idleMean, 0);
+    EXPECT_DOUBLE_EQ(b->burstDurationMeanS, (13 + 4) / 2.0);
+    EXPECT_DOUBLE_EQ(b->idleDurationMeanS, (10 + 3) / 2.0);
+    EXPECT_DOUBLE_EQ(b->idleDurationP50S, 6.5);
+    EXPECT_EQ(b->windows, 3u);
+    EXPECT_DOUBLE_EQ(b->shareI, 1.0 / 3);
+    EXPECT_DOUBLE_EQ(b->shareB, 1.0 / 3);
+    EXPECT_DOUBLE_EQ(b->shareBIB, 1.0 / 3);
+    // A steady 75 % is one long burst; a steady 1 % (under the idle floor of 5) is idle.
+    EXPECT_EQ(burstIdle(series({0, 1000, 2000}, {75, 75, 75}), 5)->shareB, 1.0);
+    EXPECT_EQ(burstIdle(series({0, 1000, 2000}, {1, 1, 2}), 5)->shareI, 1.0);
+}
+
+TEST(EpochInsight, EpochsEndWhenTheirStepIsLoggedAndHardwareSamplesFindTheirEpoch) {
+    Series loss = series({1000, 3000, 6000}, {0.9, 0.5, 0.3});
+    loss.step = {1, 2, 3};
+    const auto spans = epochSpans(loss, 0);
+    ASSERT_EQ(spans.size(), 3u);
+    EXPECT_EQ(spans[1].fromMs, 1000);
+    EXPECT_EQ(spans[1].toMs, 3000);
+    EXPECT_EQ(epochAt(spans, 2000), 2);
+    EXPECT_EQ(epochAt(spans, 6000), 3);
+    EXPECT_EQ(epochAt(spans, 0), -1);
+    EXPECT_EQ(epochAt(spans, 7000), -1);
+    Series accuracy = series({3000, 6000}, {0.5, 0.6});
+    accuracy.step = {2, 3};
+    const std::map<std::string, Series> all = {{"loss", loss},
+                                               {"accuracy", accuracy},
+                                               {"TOP - CPU Utilization", series({0, 1, 2, 3}, {1, 2, 3, 4})}};
+    EXPECT_EQ(epochMetricKey(keysOf(all), reader(all)), "loss");
+}
+
+namespace {
+
+// A workload of two runs sharing GPU 0 (each sees the GPU's 100 W for 10 s, 2 epochs of 5 s) and a
+// solo run of the same script and arguments (4 epochs of 2.5 s, 200 W).
+struct ReportStore {
+    test::TempDir dir;
+    std::string uri = "sqlite:///" + dir.file("report.db");
+    std::unique_ptr<Store> store = openStore(uri, OpenMode::CreateIfMissing);
+    std::vector<std::string> collocated;
+    std::string solo;
+    static constexpr int64_t t0 = 1'700'000'000'000;
+
+    std::string addRun(int64_t experiment, const std::string& workload, const std::string& letter,
+                       double watts, int epochs) {
+        const radt::Run run = store->createRun({experiment, "(" + workload + " " + letter + ") train.py", t0,
+                                                "u", "train.py", RunStatus::Running});
+        store->logParams(run.uuid, {{"workload", workload},
+                                    {"letter", letter},
+                                    {"model", "train.py"},
+                                    {"params", "--batch-size 64"},
+                                    {"devices", "0"}});
+        std::vector<MetricPoint> points;
+        for (int i = 0; i <= 10; ++i) {
+            points.push_back({"DCGMI - Power Usage", watts, t0 + i * 1000, 0});
+            points.push_back({"DCGMI - GPU Utilization", 90, t0 + i * 1000, 0});
+            points.push_back({"DCGMI - SM Active", 0.3, t0 + i * 1000, 0});
+        }
+        for (int e = 1; e <= epochs; ++e)
+            points.push_back({"loss", 1.0 / e, t0 + e * 10000 / epochs, e});
+        store->logMetrics(run.uuid, points);
+        store->setRunStatus(run.uuid, RunStatus::Finished, t0 + 10000);
+        return run.uuid;
+    }
+    ReportStore() {
+        const int64_t experiment = store->getOrCreateExperiment("bench");
+        collocated = {addRun(experiment, "1", "0_A_MPS", 100, 2), addRun(experiment, "1", "0_B_MPS", 100, 2)};
+        solo = addRun(experiment, "2", "0", 200, 4);
+    }
+};
+
+} // namespace
+
+TEST(InsightReport, ACollocatedWorkloadAgainstItsSoloBaseline) {
+    ReportStore s;
+    const std::vector<radt::Run> runs = resolveReportTargets(*s.store, {"1-1"});
+    ASSERT_EQ(runs.size(), 2u);
+    ReportOptions options;
+    options.gridIntensity = 400;
+    const nlohmann::json report = buildReport(*s.store, runs, options);
+    ASSERT_EQ(report["runs"].size(), 2u);
+    const nlohmann::json& r = report["runs"][0];
+    EXPECT_EQ(r["workload"], "1-1");
+    EXPECT_DOUBLE_EQ(r["duration_s"].get<double>(), 10.0);
+    EXPECT_DOUBLE_EQ(r["gpu_energy_j"].get<double>(), 1000.0);
+    EXPECT_EQ(r["gpu_energy_source"], "power");
+    EXPECT_DOUBLE_EQ(r["energy_coverage"].get<double>(), 1.0);
+    EXPECT_TRUE(r["cpu_energy_j"].is_null());
+    EXPECT_EQ(r["epochs"], 2);
+    EXPECT_DOUBLE_EQ(r["energy_per_epoch_j"].get<double>(), 500.0);
+    EXPECT_DOUBLE_EQ(r["co2e_g"].get<double>(), 1000.0 / 3.6e6 * 400);
+    EXPECT_DOUBLE_EQ(r["util"]["DCGMI - GPU Utilization"]["mean"].get<double>(), 90.0);
+    EXPECT_NEAR(r["util_smact_gap_pp"].get<double>(), 60.0, 1e-9);
+    EXPECT_TRUE(r["util_smact_flag"].get<bool>());
+    ASSERT_FALSE(r["collocation"].is_null());
+    EXPECT_EQ(r["collocation"]["shared_with"], nlohmann::json::array({s.collocated[1]}));
+    EXPECT_DOUBLE_EQ(r["collocation"]["energy_share_j"].get<double>(), 500.0);
+    EXPECT_EQ(r["collocation"]["method"], "equal");
+    ASSERT_FALSE(r["slowdown"].is_null());
+    EXPECT_EQ(r["slowdown"]["baseline_run"], s.solo);
+    EXPECT_DOUBLE_EQ(r["slowdown"]["factor"].get<double>(), 2.0) << "5 s epochs against 2.5 s alone";
+    ASSERT_EQ(report["workloads"].size(), 1u);
+    EXPECT_DOUBLE_EQ(report["workloads"][0]["gpu_energy_j"].get<double>(), 1000.0)
+        << "the shared GPU counted once";
+    // The solo run alone: no collocation, no slowdown.
+    const nlohmann::json alone =
+        buildReport(*s.store, resolveReportTargets(*s.store, {s.solo.substr(0, 6)}), {});
+    EXPECT_TRUE(alone["runs"][0]["collocation"].is_null());
+    EXPECT_TRUE(alone["runs"][0]["slowdown"].is_null());
+    EXPECT_TRUE(alone["runs"][0]["co2e_g"].is_null()) << "no grid intensity given";
+    EXPECT_DOUBLE_EQ(alone["runs"][0]["energy_per_epoch_j"].get<double>(), 500.0);
+    // Targets: experiment by name, unknown names.
+    EXPECT_EQ(resolveReportTargets(*s.store, {"bench"}).size(), 3u);
+    EXPECT_THROW(resolveReportTargets(*s.store, {"nothing-here"}), std::invalid_argument);
+    EXPECT_THROW(resolveReportTargets(*s.store, {}), std::invalid_argument);
+}
+
+TEST(InsightReport, RadtReportPrintsATableJsonAndRefusesUnknownTargets) {
+    ReportStore s;
+    const std::string radt = std::string(RADT_BINARY_DIR) + "/app/radt";
+    auto run = [&](const std::string& args) {
+        const std::string cmd = "'" + radt + "' report --store '" + s.uri + "' " + args + " >'" +
+                                s.dir.file("out") + "' 2>'" + s.dir.file("err") + "'";
+        const int status = std::system(cmd.c_str());
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    ASSERT_EQ(run("1-1 --grid-intensity 400 --pue 1.2"), 0) << test::readFile(s.dir.file("err"));
+    const std::string table = test::readFile(s.dir.file("out"));
+    EXPECT_NE(table.find("1000.0"), std::string::npos) << table;
+    EXPECT_NE(table.find("2.00x"), std::string::npos) << table;
+    EXPECT_NE(table.find("60.0!"), std::string::npos) << "the util/SMACT flag shows: " << table;
+    ASSERT_EQ(run("bench --json"), 0) << test::readFile(s.dir.file("err"));
+    const auto json = nlohmann::json::parse(test::readFile(s.dir.file("out")));
+    EXPECT_EQ(json["runs"].size(), 3u);
+    EXPECT_EQ(json["workloads"].size(), 2u);
+    EXPECT_EQ(run("nothing-here"), 2);
+    EXPECT_NE(test::readFile(s.dir.file("err")).find("'nothing-here' names no run, workload or experiment"),
+              std::string::npos)
+        << test::readFile(s.dir.file("err"));
+    EXPECT_EQ(run("1-1 --pue 0.5"), 2);
+    EXPECT_NE(test::readFile(s.dir.file("err")).find("--pue expects a ratio between 1.0 and 5.0"),
+              std::string::npos);
+}
