@@ -32,10 +32,11 @@ const QCommandLineOption kExportOption(
     QStringLiteral("Render every chart of the board file offscreen into DIR as <NN>-<metric>.<ext> and exit "
                    "(no display needed)."),
     QStringLiteral("DIR"));
-const QCommandLineOption kFormatOption(QStringLiteral("format"),
-                                       QStringLiteral("Formats for --export, comma-separated: png,svg,pdf,csv,json "
-                                                      "(default: all)."),
-                                       QStringLiteral("LIST"));
+const QCommandLineOption
+    kFormatOption(QStringLiteral("format"),
+                  QStringLiteral("Formats for --export, comma-separated: png,svg,pdf,csv,json "
+                                 "(default: all)."),
+                  QStringLiteral("LIST"));
 
 void setUpParser(QCommandLineParser& parser) {
     parser.setApplicationDescription(QStringLiteral(
@@ -55,7 +56,8 @@ void setUpParser(QCommandLineParser& parser) {
 int exportHeadless(const QCommandLineParser& parser) {
     const QStringList boards = parser.positionalArguments();
     if (boards.size() != 1) {
-        std::fprintf(stderr, "radt-explorer: --export needs exactly one board file (got %d)\n", int(boards.size()));
+        std::fprintf(stderr, "radt-explorer: --export needs exactly one board file (got %d)\n",
+                     int(boards.size()));
         return 2;
     }
     QStringList formats = radt::boardExportFormats();
@@ -70,8 +72,9 @@ int exportHeadless(const QCommandLineParser& parser) {
     try {
         std::vector<radt::BoardProblem> problems;
         const radt::Board board = radt::loadBoardFile(boards.front().toStdString(), problems);
-        const QStringList files = radt::exportBoardFiles(board, QFileInfo(boards.front()).fileName().toStdString(),
-                                                         parser.value(kExportOption), formats, problems);
+        const QStringList files =
+            radt::exportBoardFiles(board, QFileInfo(boards.front()).fileName().toStdString(),
+                                   parser.value(kExportOption), formats, problems);
         for (const radt::BoardProblem& p : problems)
             std::fprintf(stderr, "radt-explorer: %s\n", p.message.c_str());
         for (const QString& file : files)
@@ -196,7 +199,8 @@ int runExplorer(int argc, char* argv[]) {
         for (const QString& p : problems)
             std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(p));
     } else if (!boards.isEmpty()) {
-        QTimer::singleShot(0, &window, [&window, board = boards.front()] { window.openBoardInteractive(board); });
+        QTimer::singleShot(0, &window,
+                           [&window, board = boards.front()] { window.openBoardInteractive(board); });
     }
 
     if (parser.isSet(kScreenshotOption)) {

@@ -38,7 +38,8 @@ inline void exec(sqlite3* db, const char* sql) {
 
 /// `size` ingest samples over four radT keys, continuing the running sample counter `t`.
 inline std::vector<MetricPoint> makeIngestBatch(int64_t& t, int size) {
-    static const char* const keys[] = {"SMI - Power Draw", "SMI - GPU Util", "TOP - CPU Utilization", "PROC - RSS MB"};
+    static const char* const keys[] = {"SMI - Power Draw", "SMI - GPU Util", "TOP - CPU Utilization",
+                                       "PROC - RSS MB"};
     std::vector<MetricPoint> batch;
     batch.reserve(size);
     for (int i = 0; i < size; ++i, ++t)
@@ -51,11 +52,13 @@ inline std::vector<MetricPoint> makeIngestBatch(int64_t& t, int size) {
 /// NaN. Returns the runs' uuids. The runs of a workload log side by side, so ingest goes chunk by
 /// chunk across all of them in time order like a live collector; run after run would scatter every
 /// insert over the (key, timestamp, ...) primary key the earlier runs already fill.
-inline std::vector<std::string> makeChartStore(const std::string& path, int runs, int points, const char* key) {
+inline std::vector<std::string> makeChartStore(const std::string& path, int runs, int points,
+                                               const char* key) {
     auto store = openStore("sqlite:///" + path, OpenMode::CreateIfMissing);
     std::vector<std::string> uuids;
     for (int r = 0; r < runs; ++r) {
-        Run run = store->createRun({0, "chart-" + std::to_string(r), 1700000000000, "bench", "bench", RunStatus::Finished});
+        Run run = store->createRun(
+            {0, "chart-" + std::to_string(r), 1700000000000, "bench", "bench", RunStatus::Finished});
         store->logParams(run.uuid, {{"workload", std::to_string(r + 1)}, {"letter", "0"}});
         uuids.push_back(run.uuid);
     }
@@ -86,10 +89,11 @@ class RawSeriesReader {
 public:
     explicit RawSeriesReader(const std::string& dbPath) {
         sqlite3_open_v2(dbPath.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr);
-        sqlite3_prepare_v2(m_db,
-                           "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
-                           "ORDER BY timestamp, step",
-                           -1, &m_stmt, nullptr);
+        sqlite3_prepare_v2(
+            m_db,
+            "SELECT timestamp, step, value, is_nan FROM metrics WHERE run_uuid = ? AND \"key\" = ? "
+            "ORDER BY timestamp, step",
+            -1, &m_stmt, nullptr);
     }
     ~RawSeriesReader() {
         sqlite3_finalize(m_stmt);
@@ -101,7 +105,8 @@ public:
         sqlite3_bind_text(m_stmt, 2, key, -1, SQLITE_STATIC);
         int64_t n = 0;
         while (sqlite3_step(m_stmt) == SQLITE_ROW) {
-            m_sumT += sqlite3_column_int64(m_stmt, 0) + sqlite3_column_int64(m_stmt, 1) + sqlite3_column_int64(m_stmt, 3);
+            m_sumT += sqlite3_column_int64(m_stmt, 0) + sqlite3_column_int64(m_stmt, 1) +
+                      sqlite3_column_int64(m_stmt, 3);
             m_sumV += sqlite3_column_double(m_stmt, 2);
             ++n;
         }
@@ -153,8 +158,8 @@ double bestIngestRate(State& state, int batchSize, int batches, int64_t t, Write
 /// The baseline of the chart benchmarks: every run's `key` rows stepped through by a bare
 /// prepared SELECT; the best iteration's seconds. Marks the state wrong on a wrong row count.
 template <class State>
-double bestRawSelect(State& state, const std::string& dbPath, const std::vector<std::string>& uuids, const char* key,
-                     int64_t expectedRows) {
+double bestRawSelect(State& state, const std::string& dbPath, const std::vector<std::string>& uuids,
+                     const char* key, int64_t expectedRows) {
     RawSeriesReader reader(dbPath);
     double best = 1e9;
     for (auto _ : state) {

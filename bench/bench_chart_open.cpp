@@ -136,15 +136,17 @@ void BM_LiveLatency(benchmark::State& state) {
     constexpr int kSamples = 200;
     std::vector<std::chrono::steady_clock::time_point> sent(kSamples);
     std::vector<double> latencyMs;
-    QObject::connect(&bridge, &LiveBridge::samples, &panel, [&](std::shared_ptr<const LiveBridge::Batch> batch) {
-        for (const auto& [run, points] : *batch)
-            panel.appendLive(run, points);
-        paintFrame(panel);
-        const auto now = std::chrono::steady_clock::now();
-        for (const auto& [run, points] : *batch)
-            for (const MetricPoint& p : points)
-                latencyMs.push_back(std::chrono::duration<double, std::milli>(now - sent[size_t(p.step)]).count());
-    });
+    QObject::connect(
+        &bridge, &LiveBridge::samples, &panel, [&](std::shared_ptr<const LiveBridge::Batch> batch) {
+            for (const auto& [run, points] : *batch)
+                panel.appendLive(run, points);
+            paintFrame(panel);
+            const auto now = std::chrono::steady_clock::now();
+            for (const auto& [run, points] : *batch)
+                for (const MetricPoint& p : points)
+                    latencyMs.push_back(
+                        std::chrono::duration<double, std::milli>(now - sent[size_t(p.step)]).count());
+        });
     for (auto _ : state) {
         latencyMs.clear();
         std::atomic<bool> done{false};
@@ -228,8 +230,10 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     const double open = g_best["open"], raw = g_best["raw"];
     const double small = g_best["redraw_10000"], large = g_best["redraw_1000000"];
-    std::printf("8 runs x 1M points: first painted frame %.1f ms, raw SELECT %.1f ms\n", open * 1e3, raw * 1e3);
-    std::printf("redraw (zoom + paint): %.2f ms at 8 x 10k, %.2f ms at 8 x 1M points\n", small * 1e3, large * 1e3);
+    std::printf("8 runs x 1M points: first painted frame %.1f ms, raw SELECT %.1f ms\n", open * 1e3,
+                raw * 1e3);
+    std::printf("redraw (zoom + paint): %.2f ms at 8 x 10k, %.2f ms at 8 x 1M points\n", small * 1e3,
+                large * 1e3);
     bench::figure("chart_open_ratio", raw > 0 ? open / raw : 0, "x");
     bench::figure("chart_open_ms", open * 1e3, "ms");
     bench::figure("redraw_growth_100x", small > 0 ? large / small : 0, "x");

@@ -34,7 +34,8 @@ void measure(benchmark::State& state, const char* variant,
 void BM_PostgresStoreCopy(benchmark::State& state) {
     auto store = openStore(g_uri, OpenMode::OpenExisting);
     const Run run = store->createRun({0, "copy", 0, "bench", "bench", RunStatus::Running});
-    measure(state, "copy", [&](const std::vector<MetricPoint>& batch) { store->logMetrics(run.uuid, batch); });
+    measure(state, "copy",
+            [&](const std::vector<MetricPoint>& batch) { store->logMetrics(run.uuid, batch); });
 }
 
 void BM_PlainInsertBatches(benchmark::State& state) {
@@ -43,10 +44,11 @@ void BM_PlainInsertBatches(benchmark::State& state) {
     pqxx::connection c("postgresql:///" + g_db);
     c.prepare("insert", "INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
                         "VALUES ($1, $2, $3, $4, $5, false) ON CONFLICT DO NOTHING");
-    c.prepare("latest", "INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
-                        "VALUES ($1, $2, $3, $4, false, $5) ON CONFLICT (\"key\", run_uuid) DO UPDATE SET "
-                        "value = excluded.value, timestamp = excluded.timestamp, step = excluded.step "
-                        "WHERE (excluded.step, excluded.timestamp) > (latest_metrics.step, latest_metrics.timestamp)");
+    c.prepare("latest",
+              "INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
+              "VALUES ($1, $2, $3, $4, false, $5) ON CONFLICT (\"key\", run_uuid) DO UPDATE SET "
+              "value = excluded.value, timestamp = excluded.timestamp, step = excluded.step "
+              "WHERE (excluded.step, excluded.timestamp) > (latest_metrics.step, latest_metrics.timestamp)");
     measure(state, "insert", [&](const std::vector<MetricPoint>& batch) {
         pqxx::work tx(c);
         std::map<std::string, const MetricPoint*> latest;
@@ -76,11 +78,12 @@ void BM_ChartReadFullVsEnvelope(benchmark::State& state) {
     for (auto _ : state) {
         auto start = std::chrono::steady_clock::now();
         const Series full = store->series(run.uuid, "SMI - Power Draw");
-        bestFull = std::min(bestFull, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        bestFull = std::min(bestFull,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         start = std::chrono::steady_clock::now();
         const Series envelope = store->seriesEnvelope(run.uuid, "SMI - Power Draw", std::nullopt, 1600);
-        bestEnvelope =
-            std::min(bestEnvelope, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        bestEnvelope = std::min(
+            bestEnvelope, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         if (full.size() != 200000u || envelope.size() > 3200u)
             state.SkipWithError("wrong point counts");
     }
@@ -100,7 +103,8 @@ BENCHMARK(BM_PostgresStoreCopy)->Iterations(2)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     if (!std::getenv("PGHOST")) {
-        std::fprintf(stderr, "bench_pg_ingest: no PostgreSQL server (PGHOST unset); run it under pg_virtualenv\n");
+        std::fprintf(stderr,
+                     "bench_pg_ingest: no PostgreSQL server (PGHOST unset); run it under pg_virtualenv\n");
         return 2;
     }
     g_db = "radt_bench_ingest";
@@ -113,12 +117,14 @@ int main(int argc, char** argv) {
     std::printf("PostgresStore (COPY) %.0f samples/s, plain INSERT batches %.0f samples/s\n", g_rate["copy"],
                 g_rate["insert"]);
     bench::figure("pg_ingest_samples_per_s", g_rate["copy"], "samples/s");
-    bench::figure("pg_copy_vs_insert_ratio", g_rate["insert"] > 0 ? g_rate["copy"] / g_rate["insert"] : 0, "x");
+    bench::figure("pg_copy_vs_insert_ratio", g_rate["insert"] > 0 ? g_rate["copy"] / g_rate["insert"] : 0,
+                  "x");
     std::printf("200k-point series for 800 columns: whole series %.0f ms, server envelope %.0f ms\n",
                 g_rate["full_ms"], g_rate["envelope_ms"]);
     bench::figure("pg_chart_envelope_ms", g_rate["envelope_ms"], "ms");
     bench::figure("pg_chart_envelope_vs_full_ratio",
                   g_rate["full_ms"] > 0 ? g_rate["envelope_ms"] / g_rate["full_ms"] : 0, "x");
-    bench::figure("pg_chart_envelope_rows_ratio", 200000.0 / 1600.0, "x"); // rows sent: whole / envelope (at most)
+    bench::figure("pg_chart_envelope_rows_ratio", 200000.0 / 1600.0,
+                  "x"); // rows sent: whole / envelope (at most)
     return 0;
 }

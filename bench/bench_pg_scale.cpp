@@ -24,13 +24,16 @@ using namespace radt;
 namespace {
 
 constexpr int kNodes = 64, kGpus = 8, kMetrics = 20;
-const char* kNames[kMetrics] = {"Power Usage",     "Total Energy Consumption", "PCIE TX Throughput",
-                                "PCIE RX Throughput", "GPU Utilization",       "Memory Copy Utilization",
-                                "GR Engine Active", "SM Active",               "SM Occupancy",
-                                "Tensor Active",   "DRAM Active",             "FP64 Active",
-                                "FP32 Active",     "FP16 Active",             "PCIE TX Bytes",
-                                "PCIE RX Bytes",   "NVlink TX Bytes",         "NVlink RX Bytes",
-                                "Mem Used",        "Temperature"};
+const char* kNames[kMetrics] = {"Power Usage",        "Total Energy Consumption",
+                                "PCIE TX Throughput", "PCIE RX Throughput",
+                                "GPU Utilization",    "Memory Copy Utilization",
+                                "GR Engine Active",   "SM Active",
+                                "SM Occupancy",       "Tensor Active",
+                                "DRAM Active",        "FP64 Active",
+                                "FP32 Active",        "FP16 Active",
+                                "PCIE TX Bytes",      "PCIE RX Bytes",
+                                "NVlink TX Bytes",    "NVlink RX Bytes",
+                                "Mem Used",           "Temperature"};
 int g_seconds = 120;
 std::string g_uri;
 
@@ -45,7 +48,9 @@ Result runNodes(int nodes) {
     {
         auto store = openStore(g_uri, OpenMode::OpenExisting);
         for (int n = 0; n < nodes; ++n)
-            runs.push_back(store->createRun({0, "node " + std::to_string(n), 0, "bench", "bench", RunStatus::Running}).uuid);
+            runs.push_back(
+                store->createRun({0, "node " + std::to_string(n), 0, "bench", "bench", RunStatus::Running})
+                    .uuid);
     }
     std::mutex mutex;
     std::vector<double> latencies;
@@ -66,7 +71,9 @@ Result runNodes(int nodes) {
                                           double((tick * 7 + g * 3 + m) % 100), t, tick});
                 const auto before = std::chrono::steady_clock::now();
                 store->logMetrics(runs[n], points);
-                mine.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before).count());
+                mine.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before)
+                        .count());
                 generated += points.size();
             }
             std::lock_guard<std::mutex> lock(mutex);
@@ -80,7 +87,8 @@ Result runNodes(int nodes) {
         pqxx::connection c(g_uri);
         pqxx::work tx(c);
         for (const std::string& run : runs)
-            stored += tx.exec_params1("SELECT count(*) FROM metrics WHERE run_uuid = $1", run)[0].as<int64_t>();
+            stored +=
+                tx.exec_params1("SELECT count(*) FROM metrics WHERE run_uuid = $1", run)[0].as<int64_t>();
     }
     std::sort(latencies.begin(), latencies.end());
     Result r;
@@ -113,7 +121,8 @@ BENCHMARK(BM_SixtyFourNodes)->Iterations(1)->Unit(benchmark::kSecond);
 
 int main(int argc, char** argv) {
     if (!std::getenv("PGHOST")) {
-        std::fprintf(stderr, "bench_pg_scale: no PostgreSQL server (PGHOST unset); run it under pg_virtualenv\n");
+        std::fprintf(stderr,
+                     "bench_pg_scale: no PostgreSQL server (PGHOST unset); run it under pg_virtualenv\n");
         return 2;
     }
     if (const char* s = std::getenv("RADT_BENCH_SECONDS"))

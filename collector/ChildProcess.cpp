@@ -211,7 +211,7 @@ void ChildProcess::pumpOutput() {
         if (fds[i].fd >= 0)
             ::close(fds[i].fd);
     if (m_log)
-        appendLog(nullptr, 0); // a last try for what a full disk held back
+        appendLog(nullptr, 0);  // a last try for what a full disk held back
     for (int i = 0; i < 2; ++i) // a last line without '\n'
         if (!m_partial[i].empty()) {
             auto& callback = i == 0 ? m_options.onStdoutLine : m_options.onStderrLine;
@@ -233,7 +233,8 @@ void ChildProcess::appendLog(const char* data, size_t size) {
         m_logPending.erase(0, m_logPending.size() - kMaxPending);
     }
     if (m_logLostBytes && m_logPending.size() < kMaxPending) {
-        const std::string note = "[radt: " + std::to_string(m_logLostBytes) + " bytes of output lost: disk full]\n";
+        const std::string note =
+            "[radt: " + std::to_string(m_logLostBytes) + " bytes of output lost: disk full]\n";
         m_logPending.insert(0, note);
         m_logLostBytes = 0;
     }

@@ -74,8 +74,8 @@ private:
     int m_pid = -1;
     int m_outFd = -1;
     int m_errFd = -1;
-    std::FILE* m_log = nullptr;   ///< written with write(2) on its fd, never through the FILE buffer
-    std::string m_logPending;     ///< output the disk has not taken yet
+    std::FILE* m_log = nullptr; ///< written with write(2) on its fd, never through the FILE buffer
+    std::string m_logPending;   ///< output the disk has not taken yet
     size_t m_logLostBytes = 0;
     std::thread m_pump;
     std::atomic<bool> m_stopPump{false};

@@ -59,11 +59,12 @@ std::vector<std::string> captureEnvironment(const std::string& artifactDir, int 
         const auto started = std::chrono::steady_clock::now();
         const CapturedOutput r = captureOutput(argv, timeoutMs, {}, std::nullopt);
         const auto tookMs =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                .count();
         if (!r.exit && tookMs >= timeoutMs && message)
             message("environment capture: '" + argv[0] + (argv.size() > 1 ? " " + argv.back() : "") +
-                    "' did not finish within " + std::to_string(timeoutMs / 1000) + " s and was stopped; " + file +
-                    " is not saved");
+                    "' did not finish within " + std::to_string(timeoutMs / 1000) + " s and was stopped; " +
+                    file + " is not saved");
         if (!r.output)
             continue;
         const std::string path = artifactDir + "/" + file;

@@ -1,8 +1,8 @@
 #include "ExperimentRunner.h"
 
 #include "GpuPartitioning.h"
-#include "RunRecorder.h"
 #include "RunReconciler.h"
+#include "RunRecorder.h"
 #include "RunValidation.h"
 #include "TextFormat.h"
 
@@ -99,8 +99,8 @@ bool ExperimentRunner::printPlan(ExperimentFile file, const ExperimentOptions& o
     size_t number = 0;
     for (const Workload& w : all) {
         ++number;
-        out << "\nworkload " << w.id << " of experiment " << w.experiment << " (" << number << "/" << all.size()
-            << ", lines";
+        out << "\nworkload " << w.id << " of experiment " << w.experiment << " (" << number << "/"
+            << all.size() << ", lines";
         for (const ExperimentRow* row : w.rows)
             out << " " << row->line;
         out << ")";
@@ -121,8 +121,8 @@ bool ExperimentRunner::printPlan(ExperimentFile file, const ExperimentOptions& o
             std::string cuda = row.devices;
             std::replace(cuda.begin(), cuda.end(), '+', ',');
             if (isMigProfile(row.collocation)) {
-                out << "      before: nvidia-smi mig -cgi " << row.collocation << " -C -i " << firstDevice(row.devices)
-                    << "; after: nvidia-smi mig -dci / -dgi of what it created\n";
+                out << "      before: nvidia-smi mig -cgi " << row.collocation << " -C -i "
+                    << firstDevice(row.devices) << "; after: nvidia-smi mig -dci / -dgi of what it created\n";
                 cuda = "<UUID of the new MIG " + row.collocation + " device>";
             } else if (row.collocation == "MPS") {
                 mpsGpus.insert(cuda);
@@ -156,8 +156,8 @@ int ExperimentRunner::run(const volatile std::sig_atomic_t& stopSignal, int wake
         ++number;
         const std::string skip = skipReason(w, m_options.rerun);
         if (!skip.empty()) {
-            m_messages("workload " + w.id + " of experiment " + w.experiment + " (" + std::to_string(number) + "/" +
-                       std::to_string(all.size()) + "): skipped, " + skip);
+            m_messages("workload " + w.id + " of experiment " + w.experiment + " (" + std::to_string(number) +
+                       "/" + std::to_string(all.size()) + "): skipped, " + skip);
             anyFailed |= startsWith(skip, "FAILED");
             continue;
         }
@@ -259,7 +259,8 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
         for (auto& s : sessions)
             s->release();
         const auto started = std::chrono::steady_clock::now();
-        const auto limit = std::chrono::milliseconds(static_cast<int64_t>(m_options.common.maxTimeMinutes * 60000));
+        const auto limit =
+            std::chrono::milliseconds(static_cast<int64_t>(m_options.common.maxTimeMinutes * 60000));
         auto running = [&] {
             return std::any_of(sessions.begin(), sessions.end(), [](auto& s) { return !s->poll(); });
         };
@@ -284,7 +285,8 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
             if (m_options.common.maxTimeMinutes > 0) {
                 const auto left = limit - (std::chrono::steady_clock::now() - started);
                 if (left <= std::chrono::steady_clock::duration::zero()) {
-                    note("time limit of " + formatDuration(limit.count()) + " reached; stopping workload " + w.id);
+                    note("time limit of " + formatDuration(limit.count()) + " reached; stopping workload " +
+                         w.id);
                     for (auto& s : sessions)
                         s->stop(true);
                     break;
@@ -315,8 +317,8 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
         const RunOutcome& o = outcomes[i];
         row.run = o.run.uuid;
         // A run that was never created (its own options were refused) says so in the file.
-        row.status = std::string(toString(o.status)) + " " + (o.run.uuid.empty() ? "(not started)" : o.run.name) +
-                     " (" + w.letters[i] + ")";
+        row.status = std::string(toString(o.status)) + " " +
+                     (o.run.uuid.empty() ? "(not started)" : o.run.name) + " (" + w.letters[i] + ")";
         // The file says when the store did not get everything (the run carries the same tags).
         if (o.unwritten + o.dropped > 0 || o.closePending) {
             row.status += " - not all stored: " + std::to_string(o.unwritten + o.dropped) + " samples";
@@ -326,8 +328,8 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
             workloadStatus = RunStatus::Failed;
         else if (o.status == RunStatus::Killed && workloadStatus != RunStatus::Failed)
             workloadStatus = RunStatus::Killed;
-        note("[RUN " + w.letters[i] + "] " + row.status + ", run " + o.run.uuid + ", " + std::to_string(o.samples) +
-             " samples");
+        note("[RUN " + w.letters[i] + "] " + row.status + ", run " + o.run.uuid + ", " +
+             std::to_string(o.samples) + " samples");
     }
     for (const RunOutcome& o : outcomes) {
         if (o.run.artifactUri.empty())

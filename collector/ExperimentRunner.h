@@ -6,8 +6,8 @@
 // and status, written back atomically, so an interrupted experiment resumes where it stopped.
 
 #include "ExperimentCsv.h"
-#include "SampleBus.h"
 #include "RunSession.h"
+#include "SampleBus.h"
 
 #include <csignal>
 #include <functional>
@@ -16,9 +16,9 @@
 namespace radt {
 
 struct ExperimentOptions {
-    RunOptions common;    ///< interval, grace, epoch/time limits, store URI, python dir, ...
-    bool rerun = false;   ///< run FAILED workloads again (FINISHED ones are always skipped)
-    bool colour = false;  ///< colour the [RUN <letter>] prefixes (a terminal)
+    RunOptions common;        ///< interval, grace, epoch/time limits, store URI, python dir, ...
+    bool rerun = false;       ///< run FAILED workloads again (FINISHED ones are always skipped)
+    bool colour = false;      ///< colour the [RUN <letter>] prefixes (a terminal)
     SampleBus* bus = nullptr; ///< where samples are published (an embedding GUI); null: a private bus
 };
 

@@ -85,7 +85,8 @@ protected:
         options.onStdoutLine = [this](const std::string& line) { onLine(line); };
         options.onStderrLine = [this](const std::string& line) { onLine(line); };
         try {
-            m_child = std::make_unique<ChildProcess>(arguments(), std::map<std::string, std::string>{}, options);
+            m_child =
+                std::make_unique<ChildProcess>(arguments(), std::map<std::string, std::string>{}, options);
         } catch (const LaunchError& e) {
             m_context.message("listener '" + name() + "': " + e.what() + "; the run continues without it");
             return false;
@@ -182,8 +183,9 @@ protected:
         const int primary = m_context.gpus.empty() ? 0 : m_context.gpus.front();
         const int64_t now = nowMs();
         for (const NamedValue& v : row->values)
-            out.push_back({row->gpuIndex == primary ? v.key : v.key + " - GPU " + std::to_string(row->gpuIndex),
-                           v.value, now, 0});
+            out.push_back(
+                {row->gpuIndex == primary ? v.key : v.key + " - GPU " + std::to_string(row->gpuIndex),
+                 v.value, now, 0});
         return out;
     }
 };
@@ -204,7 +206,8 @@ protected:
             m_group = parseDcgmiGroupId(*out);
         if (!m_group) {
             m_context.message("listener 'dcgmi': cannot create a DCGM group for GPU " + joinInts(gpus, ",") +
-                              " (is nv-hostengine running?)" + (out ? ": " + out->substr(0, 200) : std::string()) +
+                              " (is nv-hostengine running?)" +
+                              (out ? ": " + out->substr(0, 200) : std::string()) +
                               "; the run continues without it");
             return false;
         }
@@ -218,8 +221,10 @@ protected:
     }
 
     std::vector<std::string> arguments() override {
-        return {"dcgmi", "dmon", "-e", joinInts(dcgmiFieldSets().at(m_fieldSet), ","), "-g",
-                std::to_string(*m_group), "-d", std::to_string(std::max(100, m_context.intervalMs))};
+        return {"dcgmi", "dmon",
+                "-e",    joinInts(dcgmiFieldSets().at(m_fieldSet), ","),
+                "-g",    std::to_string(*m_group),
+                "-d",    std::to_string(std::max(100, m_context.intervalMs))};
     }
 
     std::vector<MetricPoint> parse(const std::string& line, LineKind& kind) override {
@@ -245,7 +250,8 @@ protected:
             return false;
         ++m_fieldSet;
         m_context.message("listener 'dcgmi': this GPU refused some fields (Error setting watches); "
-                          "continuing with fields " + joinInts(dcgmiFieldSets()[m_fieldSet], ","));
+                          "continuing with fields " +
+                          joinInts(dcgmiFieldSets()[m_fieldSet], ","));
         m_parser = DcgmiDmonParser();
         return launch();
     }

@@ -58,7 +58,8 @@ std::optional<int> instanceId(const std::string& digits) {
 
 MigCreated parseMigCreate(const std::string& output) {
     static const std::regex gi(R"(created GPU instance ID\s+(\d+) on GPU\s+(\d+))");
-    static const std::regex ci(R"(created compute instance ID\s+(\d+) on GPU\s+(\d+) GPU instance ID\s+(\d+))");
+    static const std::regex ci(
+        R"(created compute instance ID\s+(\d+) on GPU\s+(\d+) GPU instance ID\s+(\d+))");
     MigCreated created;
     std::istringstream in(output);
     for (std::string line; std::getline(in, line);) {
@@ -126,14 +127,15 @@ size_t reclaimOrphanedMigInstances(const std::function<void(const std::string&)>
                 fs::remove(entry.path(), ec); // instances do not survive a reboot
                 continue;
             }
-            log("MIG instances left by radt (pid " + std::to_string(pid) + ", no longer running) are removed");
+            log("MIG instances left by radt (pid " + std::to_string(pid) +
+                ", no longer running) are removed");
             for (const auto& i : ledger.at("instances")) {
                 const std::string gpu = std::to_string(i.at("gpu").get<int>());
                 const std::string gi = std::to_string(i.at("gi").get<int>());
                 std::vector<std::vector<std::string>> commands;
                 if (i.contains("ci"))
-                    commands.push_back({"nvidia-smi", "mig", "-dci", "-ci", std::to_string(i.at("ci").get<int>()),
-                                        "-gi", gi, "-i", gpu});
+                    commands.push_back({"nvidia-smi", "mig", "-dci", "-ci",
+                                        std::to_string(i.at("ci").get<int>()), "-gi", gi, "-i", gpu});
                 commands.push_back({"nvidia-smi", "mig", "-dgi", "-gi", gi, "-i", gpu});
                 bool ok = true;
                 for (const auto& argv : commands) {
@@ -223,7 +225,8 @@ std::string GpuPartitioner::createMigInstance(int gpu, const std::string& profil
 void GpuPartitioner::startMps(const std::string& cudaVisibleDevices) {
     const std::vector<std::string> argv = {"nvidia-cuda-mps-control", "-d"};
     m_log("CUDA_VISIBLE_DEVICES=" + cudaVisibleDevices + " " + commandLine(argv));
-    const auto result = captureOutput(argv, kToolTimeoutMs, {{"CUDA_VISIBLE_DEVICES", cudaVisibleDevices}}, std::nullopt);
+    const auto result =
+        captureOutput(argv, kToolTimeoutMs, {{"CUDA_VISIBLE_DEVICES", cudaVisibleDevices}}, std::nullopt);
     if (!result.output)
         throw std::runtime_error("cannot start the MPS control daemon for GPU " + cudaVisibleDevices + ": " +
                                  reasonOf(result));
@@ -243,8 +246,8 @@ void GpuPartitioner::teardown() {
         const std::string gpu = std::to_string(it->gpu), gi = std::to_string(it->gpuInstance);
         std::vector<std::vector<std::string>> commands;
         if (it->computeInstance)
-            commands.push_back({"nvidia-smi", "mig", "-dci", "-ci", std::to_string(*it->computeInstance), "-gi", gi,
-                                "-i", gpu});
+            commands.push_back({"nvidia-smi", "mig", "-dci", "-ci", std::to_string(*it->computeInstance),
+                                "-gi", gi, "-i", gpu});
         commands.push_back({"nvidia-smi", "mig", "-dgi", "-gi", gi, "-i", gpu});
         for (const auto& argv : commands) {
             m_log(commandLine(argv));

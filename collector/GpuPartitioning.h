@@ -12,7 +12,7 @@ namespace radt {
 
 /// What `nvidia-smi mig -cgi <profile> -C -i <gpu>` reported creating.
 struct MigCreated {
-    std::vector<int> gpuInstances;                ///< GI ids, in output order
+    std::vector<int> gpuInstances;                     ///< GI ids, in output order
     std::vector<std::pair<int, int>> computeInstances; ///< (CI id, its GI id)
 };
 MigCreated parseMigCreate(const std::string& output);

@@ -17,7 +17,7 @@ struct ListenerContext {
     std::vector<int> gpus; ///< from --devices
     int intervalMs = 1000;
     std::function<void(std::vector<MetricPoint>&& points)> emit; ///< thread-safe
-    std::function<void(const std::string& line)> message;      ///< one-line notices for stderr
+    std::function<void(const std::string& line)> message;        ///< one-line notices for stderr
 };
 
 class Listener {

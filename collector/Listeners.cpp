@@ -93,8 +93,9 @@ private:
 } // namespace
 
 const std::vector<std::string>& knownListeners() {
-    static const std::vector<std::string> names = {"top",   "ps",         "iostat", "net",     "proc", "smi",
-                                                   "dcgmi", "tegrastats", "nsys",   "nsysraw", "ncu",  "ncuraw"};
+    static const std::vector<std::string> names = {"top",  "ps",      "iostat", "net",
+                                                   "proc", "smi",     "dcgmi",  "tegrastats",
+                                                   "nsys", "nsysraw", "ncu",    "ncuraw"};
     return names;
 }
 
@@ -107,7 +108,8 @@ std::vector<std::string> parseListeners(const std::string& text) {
     size_t start = 0;
     while (start <= text.size()) {
         const size_t end = text.find('+', start);
-        const std::string name = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        const std::string name =
+            text.substr(start, end == std::string::npos ? std::string::npos : end - start);
         if (!name.empty()) {
             const auto& known = knownListeners();
             if (std::find(known.begin(), known.end(), name) == known.end())

@@ -41,7 +41,7 @@ struct ProcessStat {
     int64_t rssPages = 0;
     bool zombie = false;     ///< exited, not yet reaped (state Z or X)
     uint64_t startTicks = 0; ///< start time after boot (field 22): tells a recycled pid apart
-    int processor = -1; ///< CPU it last ran on (field 39); -1 on kernels that lack it
+    int processor = -1;      ///< CPU it last ran on (field 39); -1 on kernels that lack it
 };
 
 /// Parses one /proc/<pid>/stat line; the command name may hold spaces and parentheses.
@@ -50,9 +50,9 @@ std::optional<ProcessStat> parseProcPidStat(const std::string& text);
 /// One line of /proc/diskstats (both the 14+ field layout and the 4-counter one of 2.6 partitions).
 struct DiskStat {
     std::string name;
-    uint64_t reads = 0;          ///< completed
-    uint64_t sectorsRead = 0;    ///< 512-byte sectors, whatever the device's block size
-    uint64_t writes = 0;         ///< completed
+    uint64_t reads = 0;       ///< completed
+    uint64_t sectorsRead = 0; ///< 512-byte sectors, whatever the device's block size
+    uint64_t writes = 0;      ///< completed
     uint64_t sectorsWritten = 0;
 };
 

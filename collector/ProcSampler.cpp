@@ -13,8 +13,7 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-template <typename Fn>
-void forEachNumericEntry(const std::string& dirPath, Fn fn) {
+template <typename Fn> void forEachNumericEntry(const std::string& dirPath, Fn fn) {
     if (DIR* dir = opendir(dirPath.c_str())) {
         while (dirent* e = readdir(dir))
             if (std::isdigit(static_cast<unsigned char>(e->d_name[0])))
@@ -39,7 +38,8 @@ ProcSampler::ProcSampler(int rootPid, ProcSamplerOptions options)
 }
 
 ProcSampler::ProcSampler(int rootPid, bool system, bool processTree, std::string procRoot)
-    : ProcSampler(rootPid, ProcSamplerOptions{system, false, false, false, processTree, std::move(procRoot)}) {}
+    : ProcSampler(rootPid,
+                  ProcSamplerOptions{system, false, false, false, processTree, std::move(procRoot)}) {}
 
 void ProcSampler::sample(int64_t nowMs, std::vector<MetricPoint>& out) {
     if (m_options.top)
@@ -188,8 +188,8 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
             const uint64_t t = s->utime + s->stime;
             ticks[s->pid] = t;
             auto last = m_lastThreadTicks.find(s->pid);
-            cpuTicks[s->processor] += last == m_lastThreadTicks.end() ? static_cast<double>(t)
-                                                                       : delta(last->second, t);
+            cpuTicks[s->processor] +=
+                last == m_lastThreadTicks.end() ? static_cast<double>(t) : delta(last->second, t);
             pidsOnCore[s->processor].insert(pid);
         });
     }
@@ -198,7 +198,8 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
     for (const auto& [core, pids] : pidsOnCore) {
         const std::string suffix = std::to_string(core);
         if (haveRate)
-            out.push_back({"PS - CPU " + suffix, 100.0 * (cpuTicks[core] / m_ticksPerSecond) / seconds, nowMs, 0});
+            out.push_back(
+                {"PS - CPU " + suffix, 100.0 * (cpuTicks[core] / m_ticksPerSecond) / seconds, nowMs, 0});
         if (m_memTotalKb > 0) {
             double rssKb = 0;
             for (int pid : pids)
@@ -260,8 +261,9 @@ void ProcSampler::sampleNetwork(int64_t nowMs, std::vector<MetricPoint>& out) {
     if (!text)
         return;
     std::vector<NetDevStat> ifaces = parseNetDev(*text);
-    ifaces.erase(std::remove_if(ifaces.begin(), ifaces.end(), [](const NetDevStat& n) { return n.iface == "lo"; }),
-                 ifaces.end());
+    ifaces.erase(
+        std::remove_if(ifaces.begin(), ifaces.end(), [](const NetDevStat& n) { return n.iface == "lo"; }),
+        ifaces.end());
     if (m_lastNetMs > 0 && nowMs > m_lastNetMs) {
         const double seconds = (nowMs - m_lastNetMs) / 1000.0;
         for (const NetDevStat& n : ifaces) {

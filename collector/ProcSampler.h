@@ -65,7 +65,7 @@ private:
     int64_t m_lastNetMs = 0;
     std::vector<int> m_tree;
     std::unordered_map<int, uint64_t> m_treeStarts; ///< the tree's pids -> their start time
-    std::optional<long> m_lastPid;                   ///< /proc/loadavg's last pid at the last tick
+    std::optional<long> m_lastPid;                  ///< /proc/loadavg's last pid at the last tick
 };
 
 } // namespace radt

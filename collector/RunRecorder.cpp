@@ -50,7 +50,8 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
         if (m_options.maxTimeMinutes > 0) {
             const auto left = limit - (std::chrono::steady_clock::now() - started);
             if (left <= std::chrono::steady_clock::duration::zero()) {
-                m_messages("time limit of " + formatDuration(limit.count()) + " reached; stopping the workload");
+                m_messages("time limit of " + formatDuration(limit.count()) +
+                           " reached; stopping the workload");
                 session.stop(true);
                 break;
             }
@@ -58,7 +59,8 @@ RunOutcome RunRecorder::record(const volatile std::sig_atomic_t& stopSignal) {
             timeoutMs = timeoutMs < 0 ? ms : std::min(timeoutMs, ms);
         }
         session.followManualControl();
-        waitForAny({session.exitFd(), session.controlFd(), m_wakeFd}, {session.controlFd(), m_wakeFd}, timeoutMs);
+        waitForAny({session.exitFd(), session.controlFd(), m_wakeFd}, {session.controlFd(), m_wakeFd},
+                   timeoutMs);
     }
     return session.finish();
 }

@@ -93,8 +93,10 @@ std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& op
     const std::vector<std::string>& cmd = options.command;
     const size_t firstArg = 1;
     std::vector<std::pair<std::string, std::string>> params = {
-        {"workload", workload}, {"letter", letter},
-        {"model", model},       {"params", join(cmd, firstArg, " ")},
+        {"workload", workload},
+        {"letter", letter},
+        {"model", model},
+        {"params", join(cmd, firstArg, " ")},
         {"max_epoch", std::to_string(options.maxEpoch)},
         {"max_time", std::to_string(static_cast<int64_t>(options.maxTimeMinutes * 60))},
         {"manual", options.manual ? "True" : "False"},
@@ -185,12 +187,14 @@ int64_t RunSession::resolveExperiment() {
         if (const auto e = m_store.experimentById(id)) {
             if (e->lifecycleStage != "deleted")
                 return id;
-            throw std::invalid_argument("experiment " + m_options.experiment + " ('" + e->name + "') is deleted in " +
-                                        m_store.displayUri() + "; restore it in MLflow or choose another experiment");
+            throw std::invalid_argument("experiment " + m_options.experiment + " ('" + e->name +
+                                        "') is deleted in " + m_store.displayUri() +
+                                        "; restore it in MLflow or choose another experiment");
         }
         if (!m_options.createNumberedExperiments)
             throw std::invalid_argument("experiment id " + m_options.experiment + " does not exist in " +
-                                        m_store.displayUri() + "; pass a name (-e my-experiment) to create one");
+                                        m_store.displayUri() +
+                                        "; pass a name (-e my-experiment) to create one");
     }
     return m_store.getOrCreateExperiment(m_options.experiment);
 }
@@ -306,7 +310,8 @@ void RunSession::wrapForProfilers(std::vector<std::string>& argv) {
         const bool raw = name.size() > 4 && name.compare(name.size() - 3, 3, "raw") == 0;
         const std::string tool = nsys ? "nsys" : "ncu";
         if (!findExecutable(tool)) {
-            m_messages("listener '" + name + "': " + tool + " not found in PATH; the run continues without it");
+            m_messages("listener '" + name + "': " + tool +
+                       " not found in PATH; the run continues without it");
             continue;
         }
         const std::string out = m_artifactDir + "/" + name;
@@ -377,10 +382,11 @@ void RunSession::prepare() {
     m_live = std::make_unique<Live>(m_store, m_messages, handlers, writerOptions);
     Live& live = *m_live;
     // From here on samples reach the store through the writer thread.
-    live.subscription = m_bus.subscribe([&live, uuid](const std::string& run, const std::vector<MetricPoint>& points) {
-        if (run == uuid)
-            live.writer.enqueue(run, points);
-    });
+    live.subscription =
+        m_bus.subscribe([&live, uuid](const std::string& run, const std::vector<MetricPoint>& points) {
+            if (run == uuid)
+                live.writer.enqueue(run, points);
+        });
 
     std::map<std::string, std::string> env = m_env;
     env["RADT_RUN_ID"] = uuid;
@@ -430,9 +436,8 @@ void RunSession::prepare() {
     m_pidfd = static_cast<int>(::syscall(SYS_pidfd_open, live.child->pid(), 0));
 
     if (m_options.captureEnvironment && !logPath.empty())
-        live.capture = std::thread([dir = m_artifactDir, messages = m_messages] {
-            captureEnvironment(dir, 10000, messages);
-        });
+        live.capture = std::thread(
+            [dir = m_artifactDir, messages = m_messages] { captureEnvironment(dir, 10000, messages); });
     live.context.runUuid = uuid;
     live.context.rootPid = live.child->pid();
     live.context.gpus = parseDevices(m_options.devices);
@@ -504,8 +509,8 @@ RunOutcome RunSession::finish() {
     m_outcome.channelMetrics = live.channel.lines() - live.channel.malformed();
     m_outcome.channelMalformed = live.channel.malformed();
     if (live.channel.malformed())
-        m_messages(std::to_string(live.channel.malformed()) + " malformed line(s) on RADT_METRICS_FD ignored; " +
-                   live.channel.firstError());
+        m_messages(std::to_string(live.channel.malformed()) +
+                   " malformed line(s) on RADT_METRICS_FD ignored; " + live.channel.firstError());
     if (live.capture.joinable())
         live.capture.join();
     m_bus.unsubscribe(live.subscription);
@@ -573,10 +578,11 @@ void RunSession::closeRun(const std::vector<std::pair<std::string, std::string>>
         const std::string why = e.what();
         try {
             writePendingClose(m_artifactDir, {m_outcome.status, endTime, tags});
-            m_messages("cannot close run " + uuid + " in the store (" + why + "); its ending (" +
-                       toString(m_outcome.status) + ")" +
-                       (m_outcome.kept ? " and " + std::to_string(m_outcome.kept) + " samples" : std::string()) +
-                       " wait in " + m_artifactDir + " for the next radt or radt-explorer that opens the store");
+            m_messages(
+                "cannot close run " + uuid + " in the store (" + why + "); its ending (" +
+                toString(m_outcome.status) + ")" +
+                (m_outcome.kept ? " and " + std::to_string(m_outcome.kept) + " samples" : std::string()) +
+                " wait in " + m_artifactDir + " for the next radt or radt-explorer that opens the store");
         } catch (const std::exception& fileError) {
             m_messages("cannot close run " + uuid + " in the store (" + why + ") nor keep its ending (" +
                        fileError.what() + "); the next radt that opens the store marks it FAILED");

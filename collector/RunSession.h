@@ -35,7 +35,7 @@ struct RunOptions {
     /// A numeric experiment that does not exist is created under that name instead of being an
     /// error (experiment CSV files name experiments by number).
     bool createNumberedExperiments = false;
-    std::map<std::string, std::string> extraEnv; ///< e.g. CUDA_VISIBLE_DEVICES of a MIG slice
+    std::map<std::string, std::string> extraEnv;                ///< e.g. CUDA_VISIBLE_DEVICES of a MIG slice
     std::vector<std::pair<std::string, std::string>> extraTags; ///< e.g. mlflow.parentRunId
     /// When set, the workload's output lines go here (prefixed on the console by the caller)
     /// instead of passing straight through; output.log gets them either way.
@@ -47,12 +47,12 @@ struct RunOutcome {
     RunStatus status = RunStatus::Finished;
     ExitStatus exit;
     bool timeLimitReached = false;
-    size_t samples = 0;         ///< metric points written
-    size_t unwritten = 0;       ///< points the store refused until the end (0 unless it failed)
-    size_t kept = 0;            ///< of those, points kept in the run's spill file for a later import
-    bool closePending = false;  ///< the store refused the run's ending; it waits beside the artifacts
-    size_t dropped = 0;         ///< points dropped because the store fell too far behind
-    size_t channelMetrics = 0;  ///< software metrics received on RADT_METRICS_FD
+    size_t samples = 0;        ///< metric points written
+    size_t unwritten = 0;      ///< points the store refused until the end (0 unless it failed)
+    size_t kept = 0;           ///< of those, points kept in the run's spill file for a later import
+    bool closePending = false; ///< the store refused the run's ending; it waits beside the artifacts
+    size_t dropped = 0;        ///< points dropped because the store fell too far behind
+    size_t channelMetrics = 0; ///< software metrics received on RADT_METRICS_FD
     size_t channelMalformed = 0;
 };
 
@@ -69,7 +69,8 @@ std::vector<std::pair<std::string, std::string>> radtParams(const RunOptions& op
 
 class RunSession {
 public:
-    RunSession(Store& store, RunOptions options, std::function<void(const std::string&)> messages, SampleBus& bus);
+    RunSession(Store& store, RunOptions options, std::function<void(const std::string&)> messages,
+               SampleBus& bus);
     ~RunSession();
     RunSession(const RunSession&) = delete;
     RunSession& operator=(const RunSession&) = delete;

@@ -43,7 +43,8 @@ void validateRunOptions(const RunOptions& o) {
         throw std::invalid_argument("devices expects GPU indexes like 0 or 0+1, got '" + o.devices + "'");
     const std::string& c = o.collocation;
     if (!(c.empty() || c == "-" || c == "MPS" || isMigProfile(c)))
-        throw std::invalid_argument("collocation expects -, MPS or a MIG profile like 1g.10gb, got '" + c + "'");
+        throw std::invalid_argument("collocation expects -, MPS or a MIG profile like 1g.10gb, got '" + c +
+                                    "'");
 }
 
 void validateRunParams(const std::vector<std::pair<std::string, std::string>>& params) {

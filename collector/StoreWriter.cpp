@@ -53,8 +53,9 @@ void StoreWriter::enqueue(const std::string& runUuid, const std::vector<MetricPo
         }
     }
     if (warnSpill)
-        m_messages(std::to_string(m_options.capacity) + " samples are waiting in memory for the store; newer ones wait in " +
-                   m_options.spillPath + " until it is back");
+        m_messages(std::to_string(m_options.capacity) +
+                   " samples are waiting in memory for the store; newer ones wait in " + m_options.spillPath +
+                   " until it is back");
     if (warn)
         m_messages("the store has not accepted samples for a while and " +
                    std::to_string(m_options.capacity) +
@@ -164,7 +165,8 @@ void StoreWriter::loop() {
                     m_warnedSpill = false;
                 }
             } else {
-                m_wake.wait_for(lock, std::chrono::milliseconds(m_options.retryMs), [this] { return m_giveUp; });
+                m_wake.wait_for(lock, std::chrono::milliseconds(m_options.retryMs),
+                                [this] { return m_giveUp; });
             }
             continue;
         }

@@ -90,8 +90,8 @@ private:
     bool m_warnedFull = false;
     bool m_failing = false; ///< touched by the writer thread only
     std::FILE* m_spill = nullptr;
-    long m_spillRead = 0;       ///< file offset of the first point not yet written
-    size_t m_spillPending = 0;  ///< points in the file not yet written
+    long m_spillRead = 0;      ///< file offset of the first point not yet written
+    size_t m_spillPending = 0; ///< points in the file not yet written
     bool m_warnedSpill = false;
     StoreWriterStats m_stats;
     std::thread m_thread;

@@ -60,8 +60,7 @@ void PostgresStore::connect() {
     tx.commit();
 }
 
-template <typename Fn>
-auto PostgresStore::withConnection(const char* what, Fn fn) {
+template <typename Fn> auto PostgresStore::withConnection(const char* what, Fn fn) {
     if (!m_conn || !m_conn->c.is_open())
         connect(); // the server came back: carry on where we were
     try {
@@ -80,8 +79,8 @@ auto PostgresStore::withConnection(const char* what, Fn fn) {
 void PostgresStore::checkOrCreateSchema(OpenMode mode) {
     withConnection("checking the schema", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        const pqxx::result tables = tx.exec(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()");
+        const pqxx::result tables =
+            tx.exec("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()");
         std::set<std::string> names;
         for (const auto& row : tables)
             names.insert(row[0].as<std::string>());
@@ -94,11 +93,13 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
             tx.exec_params("INSERT INTO alembic_version (version_num) VALUES ($1)",
                            std::string(kMlflowSqliteSchemaVersion));
             const int64_t now = nowMs();
-            tx.exec_params("INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, "
-                           "creation_time, last_update_time) VALUES (0, 'Default', $1, 'active', $2, $2)",
-                           artifactRoot() + "/0", now);
+            tx.exec_params(
+                "INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, "
+                "creation_time, last_update_time) VALUES (0, 'Default', $1, 'active', $2, $2)",
+                artifactRoot() + "/0", now);
         } else {
-            for (const char* required : {"experiments", "runs", "metrics", "params", "tags", "alembic_version"})
+            for (const char* required :
+                 {"experiments", "runs", "metrics", "params", "tags", "alembic_version"})
                 if (!names.count(required))
                     throw StoreError("cannot open store " + m_uri.display() +
                                      ": not an MLflow tracking database (no table '" + required + "')");
@@ -126,9 +127,9 @@ int64_t PostgresStore::getOrCreateExperiment(const std::string& name) {
         tx.exec_params("INSERT INTO experiments (name, artifact_location, lifecycle_stage, creation_time, "
                        "last_update_time) VALUES ($1, '', 'active', $2, $2) ON CONFLICT (name) DO NOTHING",
                        name, now);
-        const pqxx::row row =
-            tx.exec_params1("SELECT experiment_id, lifecycle_stage, artifact_location FROM experiments WHERE name = $1",
-                            name);
+        const pqxx::row row = tx.exec_params1(
+            "SELECT experiment_id, lifecycle_stage, artifact_location FROM experiments WHERE name = $1",
+            name);
         const int64_t id = row[0].as<int64_t>();
         if (row[1].as<std::string>() == "deleted")
             throw StoreError("experiment '" + name + "' (id " + std::to_string(id) +
@@ -149,11 +150,12 @@ Run PostgresStore::createRun(const NewRun& spec) {
         if (tx.exec_params("SELECT 1 FROM experiments WHERE experiment_id = $1", spec.experimentId).empty())
             throw StoreError("cannot create run: experiment " + std::to_string(spec.experimentId) +
                              " does not exist in " + m_uri.display());
-        tx.exec_params("INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, user_id, "
-                       "status, start_time, end_time, source_version, lifecycle_stage, artifact_uri, experiment_id) "
-                       "VALUES ($1, $2, 'LOCAL', $3, '', $4, $5, $6, NULL, '', 'active', $7, $8)",
-                       run.uuid, run.name, spec.sourceName, spec.userId, std::string(toString(run.status)),
-                       run.startTime, run.artifactUri, spec.experimentId);
+        tx.exec_params(
+            "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, user_id, "
+            "status, start_time, end_time, source_version, lifecycle_stage, artifact_uri, experiment_id) "
+            "VALUES ($1, $2, 'LOCAL', $3, '', $4, $5, $6, NULL, '', 'active', $7, $8)",
+            run.uuid, run.name, spec.sourceName, spec.userId, std::string(toString(run.status)),
+            run.startTime, run.artifactUri, spec.experimentId);
         tx.commit();
         return 0;
     });
@@ -168,7 +170,8 @@ void requireRun(pqxx::work& tx, const std::string& runUuid, const std::string& w
 }
 } // namespace
 
-void PostgresStore::setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) {
+void PostgresStore::setRunStatus(const std::string& runUuid, RunStatus status,
+                                 std::optional<int64_t> endTime) {
     withConnection("closing a run", [&](pqxx::connection& c) {
         pqxx::work tx(c);
         requireRun(tx, runUuid, m_uri.display());
@@ -193,7 +196,8 @@ void PostgresStore::logParams(const std::string& runUuid,
                            "ON CONFLICT (\"key\", run_uuid) DO NOTHING",
                            key, value, runUuid);
             const std::string old =
-                tx.exec_params1("SELECT value FROM params WHERE \"key\" = $1 AND run_uuid = $2", key, runUuid)[0]
+                tx.exec_params1("SELECT value FROM params WHERE \"key\" = $1 AND run_uuid = $2", key,
+                                runUuid)[0]
                     .as<std::string>();
             if (old != value)
                 throw StoreError("param '" + key + "' of run " + runUuid + " is already '" + old +
@@ -204,7 +208,8 @@ void PostgresStore::logParams(const std::string& runUuid,
     });
 }
 
-void PostgresStore::setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) {
+void PostgresStore::setTags(const std::string& runUuid,
+                            const std::vector<std::pair<std::string, std::string>>& tags) {
     for (const auto& [key, value] : tags) {
         mlflow::validateKey(key, "tag");
         mlflow::validateTagValue(key, value);
@@ -233,8 +238,9 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
         pqxx::work tx(c);
         requireRun(tx, runUuid, m_uri.display());
         {
-            pqxx::stream_to copy(tx, "radt_metrics_in",
-                                 std::vector<std::string>{"key", "value", "timestamp", "run_uuid", "step", "is_nan"});
+            pqxx::stream_to copy(
+                tx, "radt_metrics_in",
+                std::vector<std::string>{"key", "value", "timestamp", "run_uuid", "step", "is_nan"});
             for (const MetricPoint& p : points) {
                 // MLflow's encoding: NaN as 0 with is_nan, +-inf as +-max float.
                 const bool isNan = std::isnan(p.value);
@@ -272,13 +278,13 @@ void PostgresStore::importRun(const Run& run) {
     };
     withConnection("copying a run", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        tx.exec_params("INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, user_id, "
-                       "status, start_time, end_time, source_version, lifecycle_stage, artifact_uri, experiment_id) "
-                       "VALUES ($1, $2, 'LOCAL', $3, '', $4, $5, $6, $7, '', 'active', $8, $9) "
-                       "ON CONFLICT (run_uuid) DO UPDATE SET status = excluded.status, end_time = excluded.end_time",
-                       run.uuid, run.name, tag("mlflow.source.name"), tag("mlflow.user"),
-                       std::string(toString(run.status)), run.startTime, run.endTime, run.artifactUri,
-                       run.experimentId);
+        tx.exec_params(
+            "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, user_id, "
+            "status, start_time, end_time, source_version, lifecycle_stage, artifact_uri, experiment_id) "
+            "VALUES ($1, $2, 'LOCAL', $3, '', $4, $5, $6, $7, '', 'active', $8, $9) "
+            "ON CONFLICT (run_uuid) DO UPDATE SET status = excluded.status, end_time = excluded.end_time",
+            run.uuid, run.name, tag("mlflow.source.name"), tag("mlflow.user"),
+            std::string(toString(run.status)), run.startTime, run.endTime, run.artifactUri, run.experimentId);
         tx.commit();
         return 0;
     });
@@ -287,10 +293,11 @@ void PostgresStore::importRun(const Run& run) {
 std::optional<Experiment> PostgresStore::experimentById(int64_t id) {
     return withConnection("reading an experiment", [&](pqxx::connection& c) -> std::optional<Experiment> {
         pqxx::read_transaction tx(c);
-        const pqxx::result rows = tx.exec_params("SELECT experiment_id, name, coalesce(artifact_location, ''), "
-                                                 "lifecycle_stage, coalesce(creation_time, 0) FROM experiments "
-                                                 "WHERE experiment_id = $1",
-                                                 id);
+        const pqxx::result rows =
+            tx.exec_params("SELECT experiment_id, name, coalesce(artifact_location, ''), "
+                           "lifecycle_stage, coalesce(creation_time, 0) FROM experiments "
+                           "WHERE experiment_id = $1",
+                           id);
         if (rows.empty())
             return std::nullopt;
         const auto row = rows[0];
@@ -315,15 +322,17 @@ std::vector<Experiment> PostgresStore::experiments() {
 std::vector<Run> PostgresStore::queryRuns(const std::string& where, const std::string& value) {
     return withConnection("reading runs", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
-        const std::string filter = " WHERE r.lifecycle_stage = 'active'" + (where.empty() ? "" : " AND " + where);
+        const std::string filter =
+            " WHERE r.lifecycle_stage = 'active'" + (where.empty() ? "" : " AND " + where);
         auto exec = [&](const std::string& sql) {
             return where.empty() ? tx.exec(sql) : tx.exec_params(sql, value);
         };
         std::vector<Run> result;
         std::map<std::string, size_t> index;
-        for (const auto& row : exec("SELECT r.run_uuid, coalesce(r.name, ''), r.experiment_id, r.status, "
-                                    "coalesce(r.start_time, 0), r.end_time, coalesce(r.artifact_uri, '') FROM runs r" +
-                                    filter + " ORDER BY r.start_time, r.run_uuid")) {
+        for (const auto& row :
+             exec("SELECT r.run_uuid, coalesce(r.name, ''), r.experiment_id, r.status, "
+                  "coalesce(r.start_time, 0), r.end_time, coalesce(r.artifact_uri, '') FROM runs r" +
+                  filter + " ORDER BY r.start_time, r.run_uuid")) {
             Run run;
             run.uuid = row[0].as<std::string>();
             run.name = row[1].as<std::string>();
@@ -338,12 +347,13 @@ std::vector<Run> PostgresStore::queryRuns(const std::string& where, const std::s
         }
         for (const char* table : {"params", "tags"}) {
             const bool isParams = table[0] == 'p';
-            for (const auto& row : exec(std::string("SELECT t.run_uuid, t.\"key\", coalesce(t.value, '') FROM ") +
-                                        table + " t JOIN runs r ON r.run_uuid = t.run_uuid" + filter)) {
+            for (const auto& row :
+                 exec(std::string("SELECT t.run_uuid, t.\"key\", coalesce(t.value, '') FROM ") + table +
+                      " t JOIN runs r ON r.run_uuid = t.run_uuid" + filter)) {
                 auto it = index.find(row[0].as<std::string>());
                 if (it != index.end())
-                    (isParams ? result[it->second].params : result[it->second].tags)[row[1].as<std::string>()] =
-                        row[2].as<std::string>();
+                    (isParams ? result[it->second].params
+                              : result[it->second].tags)[row[1].as<std::string>()] = row[2].as<std::string>();
             }
         }
         for (Run& run : result)
@@ -371,7 +381,8 @@ std::vector<std::string> PostgresStore::metricKeys(const std::vector<std::string
         pqxx::read_transaction tx(c);
         std::set<std::string> keys;
         for (const std::string& uuid : runUuids)
-            for (const auto& row : tx.exec_params("SELECT \"key\" FROM latest_metrics WHERE run_uuid = $1", uuid))
+            for (const auto& row :
+                 tx.exec_params("SELECT \"key\" FROM latest_metrics WHERE run_uuid = $1", uuid))
                 keys.insert(row[0].as<std::string>());
         return std::vector<std::string>(keys.begin(), keys.end());
     });
@@ -386,7 +397,8 @@ std::map<std::string, LatestMetric> PostgresStore::latestMetrics(const std::stri
                                               runUuid)) {
             const double value =
                 row[4].as<bool>() ? std::numeric_limits<double>::quiet_NaN() : row[1].as<double>();
-            result.emplace(row[0].as<std::string>(), LatestMetric{value, row[2].as<int64_t>(), row[3].as<int64_t>()});
+            result.emplace(row[0].as<std::string>(),
+                           LatestMetric{value, row[2].as<int64_t>(), row[3].as<int64_t>()});
         }
         return result;
     });
@@ -396,7 +408,8 @@ Series PostgresStore::series(const std::string& runUuid, const std::string& key)
     return querySeries(runUuid, key, std::nullopt);
 }
 
-Series PostgresStore::seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) {
+Series PostgresStore::seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
+                                  int64_t toMs) {
     return querySeries(runUuid, key, std::make_pair(fromMs, toMs));
 }
 
@@ -411,7 +424,8 @@ Series PostgresStore::seriesEnvelope(const std::string& runUuid, const std::stri
             bounds = *range;
         } else { // the whole series: its ends come from the covering index alone
             const pqxx::row ends = tx.exec_params1(
-                "SELECT min(timestamp), max(timestamp) FROM metrics WHERE run_uuid = $1 AND \"key\" = $2", runUuid, key);
+                "SELECT min(timestamp), max(timestamp) FROM metrics WHERE run_uuid = $1 AND \"key\" = $2",
+                runUuid, key);
             if (ends[0].is_null())
                 return Series{};
             bounds = {ends[0].as<int64_t>(), ends[1].as<int64_t>()};
@@ -428,7 +442,8 @@ Series PostgresStore::seriesEnvelope(const std::string& runUuid, const std::stri
             "$4::float8 + 1, $5) AS bucket FROM metrics WHERE run_uuid = $1 AND \"key\" = $2 "
             "AND timestamp BETWEEN $3 AND $4 AND NOT is_nan), "
             "e AS (SELECT bucket, min(value) AS lo, max(value) AS hi FROM b GROUP BY bucket) "
-            "SELECT timestamp, step, value FROM (SELECT DISTINCT ON (b.bucket, b.value) b.timestamp, b.step, b.value "
+            "SELECT timestamp, step, value FROM (SELECT DISTINCT ON (b.bucket, b.value) b.timestamp, b.step, "
+            "b.value "
             "FROM b JOIN e ON b.bucket = e.bucket AND (b.value = e.lo OR b.value = e.hi) "
             "ORDER BY b.bucket, b.value, b.timestamp, b.step) x ORDER BY timestamp, step",
             runUuid, key, bounds.first, bounds.second, buckets);

@@ -52,8 +52,7 @@ public:
     static std::string connectionString(const StoreUri& uri);
 
 private:
-    template <typename Fn>
-    auto withConnection(const char* what, Fn fn);
+    template <typename Fn> auto withConnection(const char* what, Fn fn);
     void connect();
     void checkOrCreateSchema(OpenMode mode);
     std::vector<Run> queryRuns(const std::string& where, const std::string& value);

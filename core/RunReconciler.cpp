@@ -69,12 +69,14 @@ bool importKeptSamples(Store& store, const Run& run, const std::string& spill,
                               std::to_string(std::max(0LL, std::atoll(it->second.c_str()) -
                                                                static_cast<long long>(imported))));
         if (imported)
-            tags.emplace_back(kSpillFileTag, "written by a later radt: " + std::to_string(imported) + " samples");
+            tags.emplace_back(kSpillFileTag,
+                              "written by a later radt: " + std::to_string(imported) + " samples");
         if (!tags.empty())
             store.setTags(run.uuid, tags);
     } catch (const StoreError& e) {
         if (message)
-            message("run " + run.uuid + ": the samples kept in " + spill + " could not be written yet: " + e.what());
+            message("run " + run.uuid + ": the samples kept in " + spill +
+                    " could not be written yet: " + e.what());
         return false;
     }
     fs::remove(spill, ec);
@@ -152,8 +154,8 @@ size_t reconcileRuns(Store& store, const std::function<void(const std::string&)>
         int64_t end = run.startTime;
         for (const auto& [key, latest] : store.latestMetrics(run.uuid))
             end = std::max(end, latest.timestamp);
-        const std::string why = "collector (pid " + std::to_string(pid) + " on " + host +
-                                ") ended without closing the run";
+        const std::string why =
+            "collector (pid " + std::to_string(pid) + " on " + host + ") ended without closing the run";
         store.setTags(run.uuid, {{kFailureTag, why}});
         store.setRunStatus(run.uuid, RunStatus::Failed, end);
         ++fixed;

@@ -124,7 +124,8 @@ SeriesPyramid::SeriesPyramid(std::vector<int64_t> t, std::vector<double> v) {
     extendLevels();
 }
 
-SeriesPyramid SeriesPyramid::borrowing(const std::vector<int64_t>& t, const std::vector<double>& v, int64_t offset) {
+SeriesPyramid SeriesPyramid::borrowing(const std::vector<int64_t>& t, const std::vector<double>& v,
+                                       int64_t offset) {
     checkSorted(t, v, "SeriesPyramid::borrowing");
     SeriesPyramid p;
     p.m_offset = offset;

@@ -49,7 +49,8 @@ public:
     /// A pyramid over arrays it does not copy (a chart's run series, so a loaded point is held
     /// once): x = t[i] - offset. The vectors must stay alive and unchanged until rebind() or the
     /// pyramid's end; the pyramid stores only its levels.
-    static SeriesPyramid borrowing(const std::vector<int64_t>& t, const std::vector<double>& v, int64_t offset);
+    static SeriesPyramid borrowing(const std::vector<int64_t>& t, const std::vector<double>& v,
+                                   int64_t offset);
     /// After the borrowed vectors grew (they may have moved): points them again and adds levels.
     void rebind(const std::vector<int64_t>& t, const std::vector<double>& v);
     bool isBorrowed() const { return m_borrowT != nullptr; }
@@ -57,9 +58,13 @@ public:
     size_t size() const { return count(); }
     /// Of all points; 0 when empty.
     int64_t firstTime() const { return count() == 0 ? 0 : saturatingDifference(times()[0], m_offset); }
-    int64_t lastTime() const { return count() == 0 ? 0 : saturatingDifference(times()[count() - 1], m_offset); }
+    int64_t lastTime() const {
+        return count() == 0 ? 0 : saturatingDifference(times()[count() - 1], m_offset);
+    }
     /// The value of the last point (NaN when empty): where a live EMA continues from.
-    double lastValue() const { return count() == 0 ? std::numeric_limits<double>::quiet_NaN() : values()[count() - 1]; }
+    double lastValue() const {
+        return count() == 0 ? std::numeric_limits<double>::quiet_NaN() : values()[count() - 1];
+    }
 
     /// Points with fromMs <= t <= toMs reduced to at most 2 per column (columns >= 1). Column c
     /// holds the times with floor((t - fromMs) * columns / (toMs - fromMs + 1)) == c, computed

@@ -12,16 +12,18 @@ namespace radt {
 
 bool appendSpillPoints(std::FILE* file, const std::string& runUuid, const std::vector<MetricPoint>& points) {
     for (const MetricPoint& p : points) // keys never hold tabs or newlines (MLflow's key rule)
-        std::fprintf(file, "%s\t%lld\t%lld\t%.17g\t%s\n", runUuid.c_str(), static_cast<long long>(p.timestamp),
-                     static_cast<long long>(p.step), p.value, p.key.c_str());
+        std::fprintf(file, "%s\t%lld\t%lld\t%.17g\t%s\n", runUuid.c_str(),
+                     static_cast<long long>(p.timestamp), static_cast<long long>(p.step), p.value,
+                     p.key.c_str());
     return std::fflush(file) == 0 && !std::ferror(file);
 }
 
 bool parseSpillLine(const std::string& line, std::string& runUuid, MetricPoint& point) {
     std::istringstream in(line);
     std::string timestamp, step, value;
-    if (!std::getline(in, runUuid, '\t') || !std::getline(in, timestamp, '\t') || !std::getline(in, step, '\t') ||
-        !std::getline(in, value, '\t') || !std::getline(in, point.key) || runUuid.empty() || point.key.empty())
+    if (!std::getline(in, runUuid, '\t') || !std::getline(in, timestamp, '\t') ||
+        !std::getline(in, step, '\t') || !std::getline(in, value, '\t') || !std::getline(in, point.key) ||
+        runUuid.empty() || point.key.empty())
         return false;
     char* end = nullptr;
     point.timestamp = std::strtoll(timestamp.c_str(), &end, 10);

@@ -96,8 +96,8 @@ void SqliteStore::openFile(OpenMode mode) {
 
     // A store we may not write (a read-only file or folder, someone else's share) is opened for
     // reading: listing and charts work, writes fail naming the file.
-    const bool writable = !exists || (::access(m_path.c_str(), W_OK) == 0 &&
-                                      ::access(path.parent_path().c_str(), W_OK) == 0);
+    const bool writable =
+        !exists || (::access(m_path.c_str(), W_OK) == 0 && ::access(path.parent_path().c_str(), W_OK) == 0);
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
     if (!writable)
         openReadOnly(shown);
@@ -155,7 +155,8 @@ void SqliteStore::openReadOnly(const std::string& shown) {
         const std::string uri = "file:" + escaped + query;
         if (sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
             continue;
-        if (sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) == SQLITE_OK) {
+        if (sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) ==
+            SQLITE_OK) {
             m_readOnly = true;
             return;
         }
@@ -410,11 +411,11 @@ void SqliteStore::logMetrics(const std::string& runUuid, const std::vector<Metri
 void SqliteStore::importRun(const Run& run) {
     mlflow::validateRunName(run.name);
     Transaction tx(m_db);
-    SqliteStatement insert(m_db,
-                           "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, "
-                           "user_id, status, start_time, end_time, source_version, lifecycle_stage, "
-                           "artifact_uri, experiment_id) VALUES (?, ?, 'LOCAL', ?, '', ?, ?, ?, ?, '', 'active', ?, ?) "
-                           "ON CONFLICT (run_uuid) DO UPDATE SET status = excluded.status, end_time = excluded.end_time");
+    SqliteStatement insert(
+        m_db, "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, "
+              "user_id, status, start_time, end_time, source_version, lifecycle_stage, "
+              "artifact_uri, experiment_id) VALUES (?, ?, 'LOCAL', ?, '', ?, ?, ?, ?, '', 'active', ?, ?) "
+              "ON CONFLICT (run_uuid) DO UPDATE SET status = excluded.status, end_time = excluded.end_time");
     const auto tag = [&](const char* key) {
         auto it = run.tags.find(key);
         return it == run.tags.end() ? std::string() : it->second;

@@ -47,7 +47,8 @@ Series envelopeOf(const Series& s, int64_t fromMs, int64_t toMs, int buckets) {
     while (i < s.t.size()) {
         const int bucket = static_cast<int>((double(s.t[i]) - double(fromMs)) / width * buckets);
         size_t lo = SIZE_MAX, hi = SIZE_MAX;
-        for (; i < s.t.size() && static_cast<int>((double(s.t[i]) - double(fromMs)) / width * buckets) == bucket;
+        for (; i < s.t.size() &&
+               static_cast<int>((double(s.t[i]) - double(fromMs)) / width * buckets) == bucket;
              ++i) {
             if (std::isnan(s.v[i]))
                 continue;

@@ -34,9 +34,10 @@ StoreCopyStats copyStore(Store& source, Store& destination,
             // In slices: one transaction each, memory bounded for million-point series.
             constexpr size_t kSlice = 100000;
             for (size_t from = 0; from < points.size(); from += kSlice)
-                destination.logMetrics(run.uuid, std::vector<MetricPoint>(
-                                                     points.begin() + from,
-                                                     points.begin() + std::min(points.size(), from + kSlice)));
+                destination.logMetrics(
+                    run.uuid,
+                    std::vector<MetricPoint>(points.begin() + from,
+                                             points.begin() + std::min(points.size(), from + kSlice)));
             stats.samples += points.size();
         }
         ++stats.runs;

@@ -16,7 +16,8 @@ int64_t SynchronizedStore::getOrCreateExperiment(const std::string& name) {
 Run SynchronizedStore::createRun(const NewRun& run) {
     RADT_LOCKED(createRun(run));
 }
-void SynchronizedStore::setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) {
+void SynchronizedStore::setRunStatus(const std::string& runUuid, RunStatus status,
+                                     std::optional<int64_t> endTime) {
     RADT_LOCKED(setRunStatus(runUuid, status, endTime));
 }
 void SynchronizedStore::logParams(const std::string& runUuid,

@@ -19,7 +19,8 @@ public:
     void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) override;
     void logParams(const std::string& runUuid,
                    const std::vector<std::pair<std::string, std::string>>& params) override;
-    void setTags(const std::string& runUuid, const std::vector<std::pair<std::string, std::string>>& tags) override;
+    void setTags(const std::string& runUuid,
+                 const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void importRun(const Run& run) override;
     std::vector<Experiment> experiments() override;
@@ -29,7 +30,8 @@ public:
     std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;
     std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;
     Series series(const std::string& runUuid, const std::string& key) override;
-    Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs, int64_t toMs) override;
+    Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
+                       int64_t toMs) override;
     Series seriesEnvelope(const std::string& runUuid, const std::string& key,
                           std::optional<std::pair<int64_t, int64_t>> range, int buckets) override;
     bool prefersEnvelopes() const override { return m_store.prefersEnvelopes(); }

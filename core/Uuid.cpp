@@ -19,7 +19,8 @@ std::string newRunUuid() {
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            throw std::runtime_error(std::string("cannot make a run id: getrandom failed: ") + std::strerror(errno));
+            throw std::runtime_error(std::string("cannot make a run id: getrandom failed: ") +
+                                     std::strerror(errno));
         got += static_cast<size_t>(n);
     }
     bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4

@@ -3,16 +3,15 @@
 
 #include "GpuParsers.h"
 #include "TempDir.h"
-#include <gtest/gtest.h>
 #include <cstdio>
 #include <ctime>
+#include <gtest/gtest.h>
 #include <iterator>
 #include <regex>
 #include <sstream>
 #include <sys/wait.h>
 
 namespace radt::test {
-
 
 // ---- fixture helpers ----
 
@@ -136,7 +135,8 @@ inline std::vector<std::string> lines(const std::string& text) {
     return splitLines(text);
 }
 
-inline std::vector<DcgmiDmonParser::Row> feedAll(DcgmiDmonParser& parser, const std::vector<std::string>& input) {
+inline std::vector<DcgmiDmonParser::Row> feedAll(DcgmiDmonParser& parser,
+                                                 const std::vector<std::string>& input) {
     std::vector<DcgmiDmonParser::Row> rows;
     for (const auto& line : input)
         if (auto row = parser.feed(line)) {
@@ -155,6 +155,5 @@ inline TegraSample tegra(const std::string& line) {
 }
 
 inline const std::string kFakes = std::string(RADT_SOURCE_DIR) + "/tests/fakes/";
-
 
 } // namespace radt::test

@@ -48,7 +48,8 @@ void Radt::append(std::string& to, const std::string& line) {
     to += line + "\n";
 }
 
-Radt startRadt(const TempDir&, const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+Radt startRadt(const TempDir&, const std::vector<std::string>& args,
+               const std::map<std::string, std::string>& env) {
     return Radt(args, env);
 }
 

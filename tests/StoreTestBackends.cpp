@@ -19,7 +19,9 @@ namespace {
 
 class SqliteBackend : public StoreBackend {
 public:
-    std::string freshUri() override { return "sqlite:///" + m_dir.file("store" + std::to_string(++m_count) + ".db"); }
+    std::string freshUri() override {
+        return "sqlite:///" + m_dir.file("store" + std::to_string(++m_count) + ".db");
+    }
 
 private:
     TempDir m_dir;
@@ -34,7 +36,8 @@ public:
     }
     bool available() const override { return std::getenv("PGHOST") != nullptr; }
     std::string unavailableReason() const override {
-        return "no PostgreSQL server (PGHOST unset): run the tests under pg_virtualenv, as resources/test.sh does";
+        return "no PostgreSQL server (PGHOST unset): run the tests under pg_virtualenv, as resources/test.sh "
+               "does";
     }
     std::string freshUri() override {
         const std::string db = "radt_test_" + newRunUuid().substr(0, 12);

@@ -42,12 +42,15 @@ std::string radtBoard() {
         std::string points;
         for (int i = 0; i < n; ++i)
             points += (i ? "," : "") + std::string("{\"timestamp\":") + std::to_string(kStart + i * 1000) +
-                      ",\"value\":" + std::to_string(base + (i % 2 ? 10 : 0)) + ",\"step\":" + std::to_string(i) + "}";
-        return std::string("{\"name\":\"") + uuid + "\",\"experimentId\":1,\"duration\":" + std::to_string(n * 1000) +
-               ",\"startTime\":" + std::to_string(kStart) +
-               ",\"source\":\"imagenet\",\"letter\":\"" + letter + "\",\"model\":\"resnet50\",\"params\":{\"batch-size\":\"256\"},"
-               "\"status\":\"FINISHED\",\"workload\":\"" + workload + "\",\"experimentName\":\"resnet\",\"key\":7,\"data\":[" +
-               points + "]}";
+                      ",\"value\":" + std::to_string(base + (i % 2 ? 10 : 0)) +
+                      ",\"step\":" + std::to_string(i) + "}";
+        return std::string("{\"name\":\"") + uuid +
+               "\",\"experimentId\":1,\"duration\":" + std::to_string(n * 1000) +
+               ",\"startTime\":" + std::to_string(kStart) + ",\"source\":\"imagenet\",\"letter\":\"" +
+               letter +
+               "\",\"model\":\"resnet50\",\"params\":{\"batch-size\":\"256\"},"
+               "\"status\":\"FINISHED\",\"workload\":\"" +
+               workload + "\",\"experimentName\":\"resnet\",\"key\":7,\"data\":[" + points + "]}";
     };
     const std::string power = run("aaaa0000000000000000000000000001", "1-1", "0_A", 100, 100) + "," +
                               run("bbbb0000000000000000000000000002", "1-1", "0_B", 200, 100) + "," +
@@ -56,7 +59,9 @@ std::string radtBoard() {
     return "[{\"id\":1700000000002,\"data\":[" + power +
            "],\"metric\":\"SMI - Power Draw\",\"context\":{\"smoothing\":\"35\",\"shownRuns\":[\"1-1\"],"
            "\"hiddenSeries\":[\"1-2\"],\"range\":{\"min\":10000,\"max\":40000}}},"
-           "{\"id\":1700000000001,\"data\":[" + loss + "],\"metric\":\"loss\",\"context\":{\"smoothing\":0,"
+           "{\"id\":1700000000001,\"data\":[" +
+           loss +
+           "],\"metric\":\"loss\",\"context\":{\"smoothing\":0,"
            "\"shownRuns\":[],\"hiddenSeries\":[],\"range\":{\"min\":0,\"max\":0}}}]";
 }
 
@@ -73,7 +78,8 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
     MainWindow window;
     QStringList problems;
     QString error;
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard())), &problems, &error))
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard())), &problems,
+                                 &error))
         << error.toStdString();
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
     BoardPanel* board = window.board();
@@ -81,7 +87,8 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
     ChartPanel* power = board->chartAt(0)->chart();
     EXPECT_EQ(power->metricKey(), "SMI - Power Draw");
     EXPECT_TRUE(power->isDetached());
-    EXPECT_EQ(power->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"})) << "workload 1-1 in shownRuns";
+    EXPECT_EQ(power->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}))
+        << "workload 1-1 in shownRuns";
     EXPECT_FALSE(power->seriesVisible(2)) << "hidden via the legend in radT";
     EXPECT_EQ(power->options().smoothing, 35);
     ASSERT_TRUE(power->isZoomed());
@@ -93,8 +100,9 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
     for (int i = 0; i <= 40; ++i) {
         const double x = 100 + (i % 2 ? 10 : 0);
         s = i == 0 ? x : 0.35 * s + 0.65 * x;
-        if (i >= 10)
+        if (i >= 10) {
             ASSERT_NEAR(a[i - 10].y(), s, 1e-9) << i;
+        }
     }
     ChartPanel* loss = board->chartAt(1)->chart();
     EXPECT_EQ(loss->seriesNames(), QStringList{"1-1"}) << "runs of a workload merge by default";
@@ -163,26 +171,31 @@ TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
     test::TempDir dir;
     MainWindow window;
     QString error;
-    EXPECT_FALSE(window.openBoard(QString::fromStdString(writeFile(dir, "notjson.json", "{\"charts\": [1, 2")), nullptr, &error));
+    EXPECT_FALSE(window.openBoard(
+        QString::fromStdString(writeFile(dir, "notjson.json", "{\"charts\": [1, 2")), nullptr, &error));
     EXPECT_TRUE(error.contains("notjson.json")) << error.toStdString();
-    EXPECT_FALSE(window.openBoard(QString::fromStdString(writeFile(dir, "empty.json", "[]")), nullptr, &error));
+    EXPECT_FALSE(
+        window.openBoard(QString::fromStdString(writeFile(dir, "empty.json", "[]")), nullptr, &error));
     EXPECT_TRUE(error.contains("empty.json")) << error.toStdString();
     EXPECT_FALSE(window.openBoard(QString::fromStdString(dir.file("missing.json")), nullptr, &error));
     EXPECT_TRUE(error.contains("missing.json"));
 
     // One chart without a metric, one with bad explorer settings: the second opens, both named.
     std::string text = radtBoard();
-    text.replace(text.find("\"metric\":\"SMI - Power Draw\","), std::string("\"metric\":\"SMI - Power Draw\",").size(), "");
+    text.replace(text.find("\"metric\":\"SMI - Power Draw\","),
+                 std::string("\"metric\":\"SMI - Power Draw\",").size(), "");
     text.replace(text.find("\"metric\":\"loss\""), std::string("\"metric\":\"loss\"").size(),
                  "\"metric\":\"loss\",\"explorer\":{\"xAxis\":\"sideways\",\"lineWidth\":1e300}");
     QStringList problems;
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "partly.json", text)), &problems, &error))
+    ASSERT_TRUE(
+        window.openBoard(QString::fromStdString(writeFile(dir, "partly.json", text)), &problems, &error))
         << error.toStdString();
     EXPECT_EQ(window.board()->chartCount(), 1);
     EXPECT_EQ(window.board()->chartAt(0)->chart()->metricKey(), "loss");
     const QString all = problems.join('\n');
     EXPECT_TRUE(all.contains("partly.json: chart 1")) << all.toStdString();
-    EXPECT_TRUE(all.contains("explorer.xAxis: expected \"time\", \"step\" or \"wallclock\", got \"sideways\""))
+    EXPECT_TRUE(
+        all.contains("explorer.xAxis: expected \"time\", \"step\" or \"wallclock\", got \"sideways\""))
         << all.toStdString();
     EXPECT_TRUE(all.contains("explorer.lineWidth")) << all.toStdString();
     EXPECT_EQ(window.board()->chartAt(0)->chart()->options().xAxis, ChartOptions::XAxis::SinceStart);
@@ -226,25 +239,30 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     ASSERT_TRUE(window.openBoard(QString::fromStdString(board)));
     const QString gui = QString::fromStdString(dir.file("gui.png"));
     exportChartPng(*window.board()->chartAt(0)->chart(), gui, kExportChartSize, 1.0);
-    EXPECT_EQ(QImage(gui).convertToFormat(QImage::Format_RGB32), headless.convertToFormat(QImage::Format_RGB32));
+    EXPECT_EQ(QImage(gui).convertToFormat(QImage::Format_RGB32),
+              headless.convertToFormat(QImage::Format_RGB32));
 
     // The CSV carries the points inside the board's range at full resolution; the one-chart
     // board opens again with the same view.
     QFile csv(out + "/01-smi-power-draw.csv");
     ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
-    EXPECT_EQ(lines.front(), "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed");
+    EXPECT_EQ(lines.front(),
+              "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed");
     EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
     MainWindow reopened;
     ASSERT_TRUE(reopened.openBoard(out + "/01-smi-power-draw.json"));
-    EXPECT_EQ(reopened.board()->chartAt(0)->chart()->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
+    EXPECT_EQ(reopened.board()->chartAt(0)->chart()->seriesNames(),
+              (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
 
     // Bad invocations say what is wrong and fail.
-    explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--export", out, "--format", "png,gif", QString::fromStdString(board)});
+    explorer.start(RADT_BINARY_DIR "/app/radt-explorer",
+                   {"--export", out, "--format", "png,gif", QString::fromStdString(board)});
     ASSERT_TRUE(explorer.waitForFinished(60000));
     EXPECT_NE(explorer.exitCode(), 0);
     EXPECT_TRUE(explorer.readAllStandardError().contains("unknown export format 'gif'"));
-    explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--export", out, QString::fromStdString(dir.file("nope.json"))});
+    explorer.start(RADT_BINARY_DIR "/app/radt-explorer",
+                   {"--export", out, QString::fromStdString(dir.file("nope.json"))});
     ASSERT_TRUE(explorer.waitForFinished(60000));
     EXPECT_NE(explorer.exitCode(), 0);
     EXPECT_TRUE(explorer.readAllStandardError().contains("nope.json"));
@@ -259,7 +277,8 @@ TEST(BoardGui, TheLastSessionComesBack) {
         for (const char* letter : {"0_A", "0_B"}) {
             const std::string run = store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid;
             store->logParams(run, {{"workload", "1"}, {"letter", letter}});
-            store->logMetrics(run, {{"loss", 1.0, kStart, 0}, {"loss", 2.0, kStart + 1000, 1}, {"acc", 0.5, kStart, 0}});
+            store->logMetrics(
+                run, {{"loss", 1.0, kStart, 0}, {"loss", 2.0, kStart + 1000, 1}, {"acc", 0.5, kStart, 0}});
         }
     }
     QStringList basket;
@@ -291,6 +310,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
     EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "acc");
     // Another store: the session belongs to the first one.
     MainWindow other;
-    ASSERT_TRUE(other.openStore(QString::fromStdString("sqlite:///" + dir.file("other.db")), nullptr, OpenMode::CreateIfMissing));
+    ASSERT_TRUE(other.openStore(QString::fromStdString("sqlite:///" + dir.file("other.db")), nullptr,
+                                OpenMode::CreateIfMissing));
     EXPECT_FALSE(other.restoreSession(settings));
 }

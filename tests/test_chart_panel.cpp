@@ -13,11 +13,11 @@
 #include <QChartView>
 #include <QDateTimeAxis>
 #include <QLegend>
-#include <QSignalSpy>
-#include <QTest>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -151,7 +151,8 @@ TEST_F(ChartPanelTest, LegendClicksHideAndShowASeries) {
     EXPECT_TRUE(m_chart.options().hiddenSeries.count(shown("a")));
     ASSERT_EQ(m_chart.chart()->legend()->markers().size(), 2) << "the marker stays to bring it back";
     EXPECT_LT(m_chart.chart()->legend()->markers().at(0)->labelBrush().color().alphaF(), 0.5) << "dimmed";
-    EXPECT_EQ(static_cast<QLineSeries*>(m_chart.chart()->series().at(0))->pen().color().alpha(), 0) << "not drawn";
+    EXPECT_EQ(static_cast<QLineSeries*>(m_chart.chart()->series().at(0))->pen().color().alpha(), 0)
+        << "not drawn";
     emit m_chart.chart()->legend()->markers().at(0)->clicked();
     EXPECT_TRUE(m_chart.seriesVisible(0));
 }

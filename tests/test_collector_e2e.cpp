@@ -3,9 +3,9 @@
 // the crash paths: kill -9 of the collector, Ctrl-C, the time limit.
 
 #include "ChildProcess.h"
+#include "RadtProcess.h"
 #include "RunReconciler.h"
 #include "Store.h"
-#include "RadtProcess.h"
 #include "TempDir.h"
 
 #include <gtest/gtest.h>
@@ -64,8 +64,9 @@ size_t seriesSize(const std::string& uri, const std::string& key) {
 
 TEST(CollectorE2E, GpuAndProcListenersWithSoftwareMetricsAndMaxEpoch) {
     TempDir dir;
-    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi+dcgmi+top+ps+iostat+net+proc", "-d", "0+1",
-                             "--interval", "0.2", "-i", "3", kDemo, "--epochs", "10", "--data-size", "4000"},
+    Radt r = startRadt(dir,
+                       {"--store", storeUri(dir), "-l", "smi+dcgmi+top+ps+iostat+net+proc", "-d", "0+1",
+                        "--interval", "0.2", "-i", "3", kDemo, "--epochs", "10", "--data-size", "4000"},
                        fakeEnv(dir));
     ASSERT_EQ(r.wait(), 0) << r.err();
     EXPECT_NE(r.out().find("Maximum epoch reached"), std::string::npos) << "the module stopped it at epoch 3";
@@ -98,7 +99,8 @@ TEST(CollectorE2E, GpuAndProcListenersWithSoftwareMetricsAndMaxEpoch) {
     for (const char* key : {"TOP - CPU Utilization", "TOP - Memory Usage GB", "PROC - CPU Utilization",
                             "PROC - RSS MB", "iostat - Total MB read/s"})
         EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
-    EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.rfind("PS - CPU ", 0) == 0; }));
+    EXPECT_TRUE(std::any_of(keys.begin(), keys.end(),
+                            [](const std::string& k) { return k.rfind("PS - CPU ", 0) == 0; }));
 
     // The tools were called as the real ones would be, once per run, and the DCGM group removed.
     const auto calls = test::splitLines(test::readFile(dir.file("fake.log")));
@@ -107,21 +109,25 @@ TEST(CollectorE2E, GpuAndProcListenersWithSoftwareMetricsAndMaxEpoch) {
         if (c.find(" -q") == std::string::npos) // the environment report runs concurrently
             streaming.push_back(c);
     ASSERT_EQ(streaming.size(), 4u) << test::readFile(dir.file("fake.log"));
-    EXPECT_EQ(countContaining(test::readFile(dir.file("fake.log")),
-                              "nvidia-smi --query-gpu=index,timestamp,power.draw,utilization.gpu,utilization.memory,"
-                              "memory.used,pstate --format=csv,noheader,nounits -lms 200 -i 0,1"),
+    EXPECT_EQ(countContaining(
+                  test::readFile(dir.file("fake.log")),
+                  "nvidia-smi --query-gpu=index,timestamp,power.draw,utilization.gpu,utilization.memory,"
+                  "memory.used,pstate --format=csv,noheader,nounits -lms 200 -i 0,1"),
               1);
-    const auto group = std::find_if(streaming.begin(), streaming.end(),
-                                    [](const std::string& c) { return c.rfind("dcgmi group -c radt-", 0) == 0; });
+    const auto group = std::find_if(streaming.begin(), streaming.end(), [](const std::string& c) {
+        return c.rfind("dcgmi group -c radt-", 0) == 0;
+    });
     ASSERT_NE(group, streaming.end());
     EXPECT_NE(group->find(" -a 0,1"), std::string::npos) << *group;
     EXPECT_LT(group - streaming.begin(),
               std::find_if(streaming.begin(), streaming.end(),
-                           [](const std::string& c) { return c.rfind("dcgmi dmon", 0) == 0; }) - streaming.begin())
+                           [](const std::string& c) { return c.rfind("dcgmi dmon", 0) == 0; }) -
+                  streaming.begin())
         << "the group exists before dmon watches it";
-    const int dmon = countContaining(test::readFile(dir.file("fake.log")),
-                                     "dcgmi dmon -e 155,156,200,201,203,204,1001,1002,1003,1004,1005,1006,1007,"
-                                     "1008,1009,1010,1011,1012 -g 8 -d 200");
+    const int dmon =
+        countContaining(test::readFile(dir.file("fake.log")),
+                        "dcgmi dmon -e 155,156,200,201,203,204,1001,1002,1003,1004,1005,1006,1007,"
+                        "1008,1009,1010,1011,1012 -g 8 -d 200");
     EXPECT_EQ(dmon, 1);
     EXPECT_EQ(streaming.back(), "dcgmi group -d 8") << "the group is removed when the run ends";
 
@@ -136,8 +142,9 @@ TEST(CollectorE2E, DcgmiFallsBackWhenTheGpuRefusesProfilingFields) {
     TempDir dir;
     auto env = fakeEnv(dir);
     env["RADT_FAKE_DCGMI_REFUSE"] = "1002";
-    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "dcgmi", "--interval", "0.2", "--no-env-capture",
-                             "python3", "-c", "import time; time.sleep(2)"},
+    Radt r = startRadt(dir,
+                       {"--store", storeUri(dir), "-l", "dcgmi", "--interval", "0.2", "--no-env-capture",
+                        "python3", "-c", "import time; time.sleep(2)"},
                        env);
     ASSERT_EQ(r.wait(), 0) << r.err();
     EXPECT_EQ(countContaining(r.err(), "refused some fields (Error setting watches); continuing with fields "
@@ -154,11 +161,14 @@ TEST(CollectorE2E, DcgmiFallsBackWhenTheGpuRefusesProfilingFields) {
 
 TEST(CollectorE2E, MissingToolsAreNamedOnceAndTheRunGoesOn) {
     TempDir dir;
-    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi+dcgmi+tegrastats+top", "--interval", "0.2",
-                             "--no-env-capture", "python3", "-c", "import time; time.sleep(1)"},
+    Radt r = startRadt(dir,
+                       {"--store", storeUri(dir), "-l", "smi+dcgmi+tegrastats+top", "--interval", "0.2",
+                        "--no-env-capture", "python3", "-c", "import time; time.sleep(1)"},
                        {{"PATH", "/usr/bin:/bin"}});
     ASSERT_EQ(r.wait(), 0) << r.err();
-    EXPECT_EQ(countContaining(r.err(), "listener 'smi': nvidia-smi not found in PATH; the run continues without it"), 1)
+    EXPECT_EQ(countContaining(r.err(),
+                              "listener 'smi': nvidia-smi not found in PATH; the run continues without it"),
+              1)
         << r.err();
     EXPECT_EQ(countContaining(r.err(), "listener 'dcgmi': dcgmi not found in PATH"), 1) << r.err();
     EXPECT_EQ(countContaining(r.err(), "listener 'tegrastats': tegrastats not found in PATH"), 1) << r.err();
@@ -192,8 +202,8 @@ TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
     TempDir dir;
     test::writeFile(dir.file("tick.py"), kTickWorkload);
     const std::string progress = dir.file("progress");
-    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "top+proc", "--interval", "0.1", "--no-env-capture",
-                             dir.file("tick.py"), progress, "600"});
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "top+proc", "--interval", "0.1",
+                             "--no-env-capture", dir.file("tick.py"), progress, "600"});
     ASSERT_TRUE(waitFor([&] { return seriesSize(storeUri(dir), "tick") >= 20; }, 20000)) << r.err();
     ::kill(r.pid(), SIGKILL);
     EXPECT_EQ(r.wait(), 128 + SIGKILL);
@@ -229,7 +239,8 @@ TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     Radt ls = startRadt(dir, {"ls", "--store", storeUri(dir)});
     ASSERT_EQ(ls.wait(), 0) << ls.err();
-    EXPECT_EQ(countContaining(ls.err(), "marked FAILED: its collector (pid " + std::to_string(r.pid())), 1) << ls.err();
+    EXPECT_EQ(countContaining(ls.err(), "marked FAILED: its collector (pid " + std::to_string(r.pid())), 1)
+        << ls.err();
     auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
     const radt::Run run = store->runs().at(0);
     EXPECT_EQ(run.status, RunStatus::Failed);
@@ -246,8 +257,9 @@ TEST(CollectorE2E, CtrlCStopsEverythingFlushesAndClosesTheRunKilled) {
     TempDir dir;
     test::writeFile(dir.file("tick.py"), kTickWorkload);
     const std::string progress = dir.file("progress");
-    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi+top+proc", "--interval", "0.1", "--no-env-capture",
-                             dir.file("tick.py"), progress, "600"},
+    Radt r = startRadt(dir,
+                       {"--store", storeUri(dir), "-l", "smi+top+proc", "--interval", "0.1",
+                        "--no-env-capture", dir.file("tick.py"), progress, "600"},
                        fakeEnv(dir));
     ASSERT_TRUE(waitFor([&] { return seriesSize(storeUri(dir), "tick") >= 10; }, 20000)) << r.err();
     ASSERT_GE(processesMentioning(dir.file("bin/nvidia-smi")), 1) << "the smi listener streams";
@@ -269,7 +281,8 @@ TEST(CollectorE2E, CtrlCStopsEverythingFlushesAndClosesTheRunKilled) {
 TEST(CollectorE2E, TimeLimitStopsAWorkloadThatNeverLogs) {
     TempDir dir;
     const auto start = std::chrono::steady_clock::now();
-    Radt r = startRadt(dir, {"--store", storeUri(dir), "-t", "0.03", "--grace", "1", "--no-env-capture", "sleep", "60"});
+    Radt r = startRadt(
+        dir, {"--store", storeUri(dir), "-t", "0.03", "--grace", "1", "--no-env-capture", "sleep", "60"});
     EXPECT_EQ(r.wait(), 0) << r.err();
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
     EXPECT_EQ(countContaining(r.err(), "time limit of 1s reached; stopping the workload"), 1) << r.err();
@@ -291,8 +304,9 @@ f.write('{"metric": "good", "value": 2.5, "step": 2}\n')
 )PY");
     Radt r = startRadt(dir, {"--store", storeUri(dir), "--no-env-capture", dir.file("noisy.py")});
     ASSERT_EQ(r.wait(), 0) << r.err();
-    EXPECT_EQ(countContaining(r.err(), "2 malformed line(s) on RADT_METRICS_FD ignored; line 2: not a JSON object "
-                                       "('this is not json')"),
+    EXPECT_EQ(countContaining(r.err(),
+                              "2 malformed line(s) on RADT_METRICS_FD ignored; line 2: not a JSON object "
+                              "('this is not json')"),
               1)
         << r.err();
     auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
@@ -331,7 +345,8 @@ TEST(CollectorE2E, ThePythonModuleIsANoOpOutsideRadt) {
                             "/resources/python RADT_MAX_EPOCH=1 python3 -c \"import radt\n"
                             "with radt.run.RADTBenchmark() as run:\n"
                             "    for e in range(5): run.log_metric('loss', 1.0, e)\n"
-                            "print('ran', e)\" > " + dir.file("out") + " 2>&1";
+                            "print('ran', e)\" > " +
+                            dir.file("out") + " 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << test::readFile(dir.file("out"));
     EXPECT_EQ(test::readFile(dir.file("out")), "ran 4\n") << "no channel: no output, no limits";
 }
@@ -341,17 +356,20 @@ TEST(CollectorE2E, AToolsBinaryGarbageNeverReachesTheTerminalRaw) {
     TempDir dir;
     auto env = fakeEnv(dir);
     env["RADT_FAKE_SMI_GARBAGE"] = "1";
-    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "smi", "--interval", "0.2", "--no-env-capture",
-                             "python3", "-c", "import time; time.sleep(1.5)"},
+    Radt r = startRadt(dir,
+                       {"--store", storeUri(dir), "-l", "smi", "--interval", "0.2", "--no-env-capture",
+                        "python3", "-c", "import time; time.sleep(1.5)"},
                        env);
     ASSERT_EQ(r.wait(), 0) << r.err();
     const std::string err = r.err();
     EXPECT_NE(err.find("lines skipped"), std::string::npos) << err;
     EXPECT_NE(err.find("\\x1b[2J"), std::string::npos) << "shown escaped: " << err;
     for (unsigned char c : err)
-        ASSERT_TRUE(c == '\n' || (c >= 0x20 && c != 0x7f && c < 0x80)) << "raw byte " << int(c) << " in: " << err;
+        ASSERT_TRUE(c == '\n' || (c >= 0x20 && c != 0x7f && c < 0x80))
+            << "raw byte " << int(c) << " in: " << err;
     auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
-    EXPECT_FALSE(store->series(store->runs().at(0).uuid, "SMI - Power Draw").v.empty()) << "good rows still count";
+    EXPECT_FALSE(store->series(store->runs().at(0).uuid, "SMI - Power Draw").v.empty())
+        << "good rows still count";
 }
 
 TEST(CollectorE2E, AHangingEnvironmentCaptureIsStoppedAndNamed) {
@@ -364,8 +382,9 @@ TEST(CollectorE2E, AHangingEnvironmentCaptureIsStoppedAndNamed) {
     ASSERT_EQ(r.wait(), 0) << r.err();
     const auto seconds =
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count();
-    EXPECT_NE(r.err().find("'nvidia-smi -q' did not finish within 10 s and was stopped; smi.txt is not saved"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err().find("'nvidia-smi -q' did not finish within 10 s and was stopped; smi.txt is not saved"),
+        std::string::npos)
         << r.err();
     EXPECT_LT(seconds, 25) << "bounded by the capture's timeout";
     EXPECT_EQ(processesMentioning(dir.path()), 0) << "the hanging tool was killed";

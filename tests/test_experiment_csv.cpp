@@ -587,8 +587,7 @@ TEST(ExperimentFakes, NvidiaSmiMigCreateListDestroy) {
     // -lgi: the fixture's table (its two rows differ from ours only in placement order).
     const auto [lgi, lgiRc] = f.run("nvidia-smi", "mig -lgi");
     EXPECT_EQ(lgiRc, 0);
-    auto fixture =
-        test::splitLines(test::readFixture("tools/nvidia-smi_mig_lgi_1.txt"));
+    auto fixture = test::splitLines(test::readFixture("tools/nvidia-smi_mig_lgi_1.txt"));
     fixture.erase(fixture.begin()); // provenance line
     const auto ours = test::splitLines(lgi);
     ASSERT_EQ(ours.size(), fixture.size()) << lgi;
@@ -705,10 +704,11 @@ TEST(MigCreateOutput, ParsesTheRecordedOutputAndSkipsIdsNoInstanceCanHave) {
     EXPECT_FALSE(created.gpuInstances.empty());
     EXPECT_FALSE(created.computeInstances.empty());
     // Found by fuzz_mig: a long run of digits made std::stoi throw out_of_range.
-    const MigCreated odd = parseMigCreate(
-        "Successfully created GPU instance ID  99999999999999999999 on GPU  0 using profile MIG 1g.5gb (ID 19)\n"
-        "Successfully created compute instance ID  0 on GPU  0 GPU instance ID  99999999999999999999 using profile "
-        "MIG 1g.5gb (ID  0)\n");
+    const MigCreated odd = parseMigCreate("Successfully created GPU instance ID  99999999999999999999 on GPU "
+                                          " 0 using profile MIG 1g.5gb (ID 19)\n"
+                                          "Successfully created compute instance ID  0 on GPU  0 GPU "
+                                          "instance ID  99999999999999999999 using profile "
+                                          "MIG 1g.5gb (ID  0)\n");
     EXPECT_TRUE(odd.gpuInstances.empty());
     EXPECT_TRUE(odd.computeInstances.empty());
 }

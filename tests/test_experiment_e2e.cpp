@@ -85,8 +85,8 @@ size_t indexOf(const std::vector<std::string>& calls, const std::string& prefix,
 
 TEST(ExperimentE2E, CollocatedPairThenASingleRunStatusWrittenAndResumeSkipsThem) {
     ExperimentDir e("  1,  1,  ,  ,  0,  -,work.py,top,--steps 3\n"
-                 "  1,  1,  ,  ,  0,  -,work.py,top,--steps 5\n"
-                 "  1,  2,  ,  ,  1,  -,work.py,top+proc,steps=2\n");
+                    "  1,  1,  ,  ,  0,  -,work.py,top,--steps 5\n"
+                    "  1,  2,  ,  ,  1,  -,work.py,top+proc,steps=2\n");
     Radt r = e.start();
     ASSERT_EQ(r.wait(), 0) << r.err();
     EXPECT_EQ(countContaining(r.out(), "[RUN 0_A] step 3"), 1) << r.out();
@@ -95,7 +95,8 @@ TEST(ExperimentE2E, CollocatedPairThenASingleRunStatusWrittenAndResumeSkipsThem)
 
     auto store = openStore(e.uri, OpenMode::OpenExisting);
     ASSERT_EQ(store->runs().size(), 3u);
-    const radt::Run a = runWithLetter(*store, "0_A"), b = runWithLetter(*store, "0_B"), c = runWithLetter(*store, "1");
+    const radt::Run a = runWithLetter(*store, "0_A"), b = runWithLetter(*store, "0_B"),
+                    c = runWithLetter(*store, "1");
     EXPECT_EQ(a.name, "(1 0_A) work.py");
     EXPECT_EQ(b.tags.at("mlflow.parentRunId"), a.uuid) << "collocated runs point at the workload's first run";
     EXPECT_EQ(a.tags.count("mlflow.parentRunId"), 0u);
@@ -106,7 +107,8 @@ TEST(ExperimentE2E, CollocatedPairThenASingleRunStatusWrittenAndResumeSkipsThem)
     EXPECT_EQ(store->series(b.uuid, "loss").step, (std::vector<int64_t>{1, 2, 3, 4, 5}));
     for (const radt::Run& run : {a, b, c}) {
         EXPECT_EQ(run.status, RunStatus::Finished);
-        EXPECT_NE(readFile(run.artifactUri + "/workload.log").find("workload " + run.workload()), std::string::npos);
+        EXPECT_NE(readFile(run.artifactUri + "/workload.log").find("workload " + run.workload()),
+                  std::string::npos);
         EXPECT_NE(readFile(run.artifactUri + "/output.log").find("step 2"), std::string::npos);
     }
     // Both runs of workload 1 started together, after their listeners were sampling.
@@ -115,7 +117,8 @@ TEST(ExperimentE2E, CollocatedPairThenASingleRunStatusWrittenAndResumeSkipsThem)
     EXPECT_LT(std::abs(startA - startB), 400);
     EXPECT_EQ(cudaA, "0");
     EXPECT_EQ(e.started("1").second, "1");
-    EXPECT_LE(store->series(a.uuid, "TOP - Memory Usage GB").t.front(), startA) << "listeners before the script";
+    EXPECT_LE(store->series(a.uuid, "TOP - Memory Usage GB").t.front(), startA)
+        << "listeners before the script";
 
     const ExperimentFile written = e.file();
     ASSERT_EQ(written.rows.size(), 3u);
@@ -133,7 +136,7 @@ TEST(ExperimentE2E, CollocatedPairThenASingleRunStatusWrittenAndResumeSkipsThem)
 
 TEST(ExperimentE2E, MpsPairStartsAndQuitsTheDaemonAroundTheWorkload) {
     ExperimentDir e("1,1,,,0,MPS,work.py,top,--steps 2\n"
-                 "1,1,,,0,MPS,work.py,top,--steps 2\n");
+                    "1,1,,,0,MPS,work.py,top,--steps 2\n");
     Radt r = e.start();
     ASSERT_EQ(r.wait(), 0) << r.err();
     const auto calls = e.calls();
@@ -148,13 +151,13 @@ TEST(ExperimentE2E, MpsPairStartsAndQuitsTheDaemonAroundTheWorkload) {
 
 TEST(ExperimentE2E, MigPairGetsItsOwnSlicesWhichAreDestroyedAfterwards) {
     ExperimentDir e("1,1,,,0,3g.20gb,work.py,top,--steps 2\n"
-                 "1,1,,,0,3g.20gb,work.py,top,--steps 2\n");
+                    "1,1,,,0,3g.20gb,work.py,top,--steps 2\n");
     Radt r = e.start();
     ASSERT_EQ(r.wait(), 0) << r.err();
     const auto calls = e.calls();
     const std::vector<std::string> expected = {
-        "nvidia-smi -L", "nvidia-smi mig -cgi 3g.20gb -C -i 0", "nvidia-smi -L",
-        "nvidia-smi -L", "nvidia-smi mig -cgi 3g.20gb -C -i 0", "nvidia-smi -L",
+        "nvidia-smi -L", "nvidia-smi mig -cgi 3g.20gb -C -i 0", "nvidia-smi -L", "nvidia-smi -L",
+        "nvidia-smi mig -cgi 3g.20gb -C -i 0", "nvidia-smi -L",
         // after the workload: newest first, compute instance before its GPU instance
         "nvidia-smi mig -dci -ci 0 -gi 2 -i 0", "nvidia-smi mig -dgi -gi 2 -i 0",
         "nvidia-smi mig -dci -ci 0 -gi 1 -i 0", "nvidia-smi mig -dgi -gi 1 -i 0"};
@@ -170,17 +173,19 @@ TEST(ExperimentE2E, MigPairGetsItsOwnSlicesWhichAreDestroyedAfterwards) {
 TEST(ExperimentE2E, AMigFailureFailsItsWorkloadTearsDownAndTheNextWorkloadRuns) {
     // Three 3g slices do not fit in the 7 of one GPU: the third creation fails.
     ExperimentDir e("1,1,,,0,3g.20gb,work.py,top,--steps 2\n"
-                 "1,1,,,0,3g.20gb,work.py,top,--steps 2\n"
-                 "1,1,,,0,3g.20gb,work.py,top,--steps 2\n"
-                 "1,2,,,0,-,work.py,top,--steps 1\n");
+                    "1,1,,,0,3g.20gb,work.py,top,--steps 2\n"
+                    "1,1,,,0,3g.20gb,work.py,top,--steps 2\n"
+                    "1,2,,,0,-,work.py,top,--steps 1\n");
     Radt r = e.start();
     EXPECT_EQ(r.wait(), 1) << r.err();
-    EXPECT_EQ(countContaining(r.err(), "workload 1 failed: cannot create a MIG 3g.20gb instance on GPU 0: Failed to "
-                                       "create GPU instances: Insufficient Resources"),
+    EXPECT_EQ(countContaining(r.err(),
+                              "workload 1 failed: cannot create a MIG 3g.20gb instance on GPU 0: Failed to "
+                              "create GPU instances: Insufficient Resources"),
               1)
         << r.err();
     const auto calls = e.calls();
-    EXPECT_EQ(std::count_if(calls.begin(), calls.end(), [](auto& c) { return c.rfind("nvidia-smi mig -dgi", 0) == 0; }),
+    EXPECT_EQ(std::count_if(calls.begin(), calls.end(),
+                            [](auto& c) { return c.rfind("nvidia-smi mig -dgi", 0) == 0; }),
               2)
         << "both slices that were created are destroyed";
     EXPECT_EQ(e.dir.path().empty(), false);
@@ -209,8 +214,9 @@ TEST(ExperimentE2E, AnMpsFailureIsNamedAndItsRunsFail) {
     ExperimentDir e("1,1,,,0,MPS,work.py,top,--steps 1\n");
     Radt r = e.start({}, {{"RADT_FAKE_MPS_FAIL", "1"}});
     EXPECT_EQ(r.wait(), 1);
-    EXPECT_EQ(countContaining(r.err(), "cannot start the MPS control daemon for GPU 0: An instance of this daemon is "
-                                       "already running"),
+    EXPECT_EQ(countContaining(r.err(),
+                              "cannot start the MPS control daemon for GPU 0: An instance of this daemon is "
+                              "already running"),
               1)
         << r.err();
     EXPECT_EQ(e.file().rows[0].status, "FAILED (1 0_MPS) work.py (0_MPS)");
@@ -218,9 +224,9 @@ TEST(ExperimentE2E, AnMpsFailureIsNamedAndItsRunsFail) {
 
 TEST(ExperimentE2E, InterruptedHalfwayThenResumed) {
     ExperimentDir e("1,1,,,0,-,work.py,top,--steps 1\n"
-                 "1,2,,,0,-,work.py,top,--steps 100\n"
-                 "1,2,,,0,-,work.py,top,--steps 100\n"
-                 "1,3,,,0,-,work.py,top,--steps 1\n");
+                    "1,2,,,0,-,work.py,top,--steps 100\n"
+                    "1,2,,,0,-,work.py,top,--steps 100\n"
+                    "1,3,,,0,-,work.py,top,--steps 1\n");
     Radt r = e.start();
     ASSERT_TRUE(waitFor([&] { return fs::exists(e.dir.file("started-0_B")); }, 20000)) << r.err();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -260,8 +266,10 @@ TEST(ExperimentE2E, NsysWrapsTheCommandAndItsReportIsAnArtifact) {
     const radt::Run run = store->runs().at(0);
     const auto calls = e.calls();
     ASSERT_EQ(calls.size(), 1u);
-    EXPECT_EQ(calls[0].rfind("nsys profile -o " + run.artifactUri + "/nsys --force-overwrite=true "
-                             "--capture-range=nvtx --nvtx-capture=profile ", 0),
+    EXPECT_EQ(calls[0].rfind("nsys profile -o " + run.artifactUri +
+                                 "/nsys --force-overwrite=true "
+                                 "--capture-range=nvtx --nvtx-capture=profile ",
+                             0),
               0u)
         << calls[0];
     EXPECT_NE(calls[0].find("work.py --steps 1"), std::string::npos);
@@ -271,12 +279,13 @@ TEST(ExperimentE2E, NsysWrapsTheCommandAndItsReportIsAnArtifact) {
 
 TEST(ExperimentE2E, DryRunPrintsThePlanAndTouchesNothing) {
     ExperimentDir e("1,1,,,0,3g.20gb,work.py,smi+top,--steps 1 --lr 0.1\n"
-                 "1,1,,,0,MPS,work.py,top,--steps 1\n");
+                    "1,1,,,0,MPS,work.py,top,--steps 1\n");
     const std::string before = readFile(e.csv);
     Radt r = e.start({"--dry-run"});
     ASSERT_EQ(r.wait(), 0) << r.err();
     const std::string plan = r.out();
-    EXPECT_NE(plan.find("[RUN 0_A_3g.20gb] python3 " + e.dir.file("work.py") + " --steps 1 --lr 0.1"), std::string::npos)
+    EXPECT_NE(plan.find("[RUN 0_A_3g.20gb] python3 " + e.dir.file("work.py") + " --steps 1 --lr 0.1"),
+              std::string::npos)
         << plan;
     EXPECT_NE(plan.find("nvidia-smi mig -cgi 3g.20gb -C -i 0"), std::string::npos);
     EXPECT_NE(plan.find("CUDA_VISIBLE_DEVICES=<UUID of the new MIG 3g.20gb device>"), std::string::npos);
@@ -289,7 +298,7 @@ TEST(ExperimentE2E, DryRunPrintsThePlanAndTouchesNothing) {
 
 TEST(ExperimentE2E, ABrokenFileIsNamedWithLineAndColumnAndNothingRuns) {
     ExperimentDir e("1,1,,,0,-,work.py,top,--steps 1\n"
-                 "1,2,,,0,-,work.py,top+gpu-magic,--steps 1\n");
+                    "1,2,,,0,-,work.py,top+gpu-magic,--steps 1\n");
     const std::string before = readFile(e.csv);
     Radt r = e.start();
     EXPECT_EQ(r.wait(), 2);
@@ -333,7 +342,8 @@ TEST(ExperimentE2E, MigInstancesOfARadtKilledWithSigkillAreRemovedByTheNextRadt)
     ::kill(r.pid(), SIGKILL);
     r.wait();
     const std::string instances = readFile(e.dir.file("gpu-state.json"));
-    EXPECT_NE(instances.find("1g.5gb"), std::string::npos) << "the dead radt's instance is still there: " << instances;
+    EXPECT_NE(instances.find("1g.5gb"), std::string::npos)
+        << "the dead radt's instance is still there: " << instances;
     // Its workload is in its own process group: end it, as a user would.
     std::system(("pkill -9 -f " + e.dir.file("work.py") + " 2>/dev/null").c_str());
 
@@ -343,7 +353,8 @@ TEST(ExperimentE2E, MigInstancesOfARadtKilledWithSigkillAreRemovedByTheNextRadt)
     env["RADT_FAKE_LOG"] = e.dir.file("fake.log");
     Radt again = next.start({}, env);
     EXPECT_EQ(again.wait(), 0) << again.err();
-    EXPECT_NE(again.err().find("MIG instances left by radt (pid " + std::to_string(r.pid()) + ", no longer running)"),
+    EXPECT_NE(again.err().find("MIG instances left by radt (pid " + std::to_string(r.pid()) +
+                               ", no longer running)"),
               std::string::npos)
         << again.err();
     const auto calls = e.calls();

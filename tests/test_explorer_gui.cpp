@@ -4,8 +4,6 @@
 #include "ChartCard.h"
 #include "ChartLoader.h"
 #include "ChartPanel.h"
-#include "SummaryPanel.h"
-#include "models/SummaryModel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
@@ -13,10 +11,12 @@
 #include "RunReconciler.h"
 #include "StoreCopy.h"
 #include "StoreTestBackends.h"
+#include "SummaryPanel.h"
 #include "TempDir.h"
 #include "models/BasketModel.h"
 #include "models/RunFilterProxy.h"
 #include "models/RunTreeModel.h"
+#include "models/SummaryModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -26,10 +26,10 @@
 #include <QDir>
 #include <QImage>
 #include <QMenu>
-#include <QSlider>
-#include <QToolButton>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSlider>
+#include <QToolButton>
 
 #include <gtest/gtest.h>
 
@@ -143,7 +143,8 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     // ... until its runs are shown one by one.
     chart->setShowRuns(chart->workloadKeys().front(), true);
     ASSERT_EQ(chart->seriesCount(), 2);
-    EXPECT_EQ(chart->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")), shownName("1-1", "b", uuid("alpha/1/b"))}));
+    EXPECT_EQ(chart->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
+                                                 shownName("1-1", "b", uuid("alpha/1/b"))}));
     EXPECT_EQ(chart->pointCount(0), 299); // the NaN sample is skipped
     EXPECT_EQ(chart->pointCount(1), 300);
 
@@ -378,7 +379,8 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     emit menu->aboutToShow();
     EXPECT_TRUE(menu->actions().back()->isChecked());
     menu->actions().front()->setChecked(true);
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")), shownName("1-1", "b", uuid("alpha/1/b"))}));
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
+                                                                  shownName("1-1", "b", uuid("alpha/1/b"))}));
     EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50) << "other options stay";
     card->xAxisBox()->setCurrentIndex(2);
     EXPECT_EQ(m_window->chartPanel()->xAxisTitle(), "wall clock");
@@ -404,7 +406,8 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     m_window->addRunsToBasket({uuid("alpha/2/a")});
     m_window->waitForLoads();
     first->chart()->setShowRuns(first->chart()->workloadKeys().front(), true);
-    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")), shownName("1-1", "b", uuid("alpha/1/b")), "1-2"}));
+    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
+                                                          shownName("1-1", "b", uuid("alpha/1/b")), "1-2"}));
     // Clicking back into the first chart selects its metric in the list.
     board->setCurrent(first);
     EXPECT_EQ(m_window->metricPicker()->currentKey(), "PROC - CPU Utilization");
@@ -430,7 +433,8 @@ TEST_F(ExplorerGuiTest, LinkedChartsZoomTogether) {
     first->chart()->zoomX(10, 20);
     EXPECT_FALSE(second->chart()->isZoomed()) << "not linked yet";
     board->linkZoomBox()->setChecked(true);
-    EXPECT_EQ(second->chart()->zoomRange(), first->chart()->zoomRange()) << "linking starts from the current chart";
+    EXPECT_EQ(second->chart()->zoomRange(), first->chart()->zoomRange())
+        << "linking starts from the current chart";
     second->chart()->zoomX(30, 60);
     EXPECT_EQ(first->chart()->zoomRange(), (std::make_pair(int64_t(30000), int64_t(60000))));
     EXPECT_EQ(first->chart()->visibleXRange(), (std::make_pair(30.0, 60.0)));
@@ -448,7 +452,8 @@ TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
     // The collector: another connection, as another process or machine would write.
     auto collector = openStore(uri, OpenMode::CreateIfMissing);
     const int64_t start = nowMs() - 60'000;
-    const std::string run = collector->createRun({0, "(0 0) train.py", start, "u", "train.py", RunStatus::Running}).uuid;
+    const std::string run =
+        collector->createRun({0, "(0 0) train.py", start, "u", "train.py", RunStatus::Running}).uuid;
     collector->logParams(run, {{"workload", "0"}, {"letter", "0"}});
     std::vector<MetricPoint> first;
     for (int i = 0; i < 10; ++i)

@@ -134,4 +134,3 @@ TEST(Fakes, DcgmiRefusesProfilingAndGroups) {
     EXPECT_EQ(badRc, 1);
     EXPECT_NE(bad.find("Usage"), std::string::npos);
 }
-

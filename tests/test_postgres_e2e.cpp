@@ -35,7 +35,8 @@ protected:
         writeFile(m_dir.file("ticks.py"), kTicks);
     }
     Radt start(const std::vector<std::string>& extra) {
-        std::vector<std::string> args = {"--store", m_uri, "--no-env-capture", "-l", "top+proc", "--interval", "0.1"};
+        std::vector<std::string> args = {"--store",    m_uri, "--no-env-capture", "-l", "top+proc",
+                                         "--interval", "0.1"};
         args.insert(args.end(), extra.begin(), extra.end());
         return startRadt(m_dir, args);
     }
@@ -52,8 +53,8 @@ TEST_F(PostgresE2E, EightCollectorsRecordIntoOneServerAtOnce) {
     std::vector<std::unique_ptr<Radt>> collectors;
     for (int i = 0; i < 8; ++i)
         collectors.push_back(std::make_unique<Radt>(
-            std::vector<std::string>{"--store", m_uri, "--no-env-capture", "-l", "top+proc", "--interval", "0.1",
-                                     "-e", "cluster", "-w", "1", m_dir.file("ticks.py"), "40", "0.05"},
+            std::vector<std::string>{"--store", m_uri, "--no-env-capture", "-l", "top+proc", "--interval",
+                                     "0.1", "-e", "cluster", "-w", "1", m_dir.file("ticks.py"), "40", "0.05"},
             std::map<std::string, std::string>{}));
     for (auto& c : collectors)
         EXPECT_EQ(c->wait(), 0) << c->err();

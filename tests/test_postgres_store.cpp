@@ -42,32 +42,37 @@ TEST_F(PostgresStoreTest, WrongPasswordIsReportedWithoutThePassword) {
     const std::string uri = "postgresql://" + env("PGUSER") + ":Secr3tWrong@" + env("PGHOST") + ":" +
                             env("PGPORT", "5432") + "/" + db;
     const std::string error = errorOpening(uri, OpenMode::CreateIfMissing);
-    EXPECT_NE(error.find("cannot connect to postgresql://" + env("PGUSER") + ":***@"), std::string::npos) << error;
+    EXPECT_NE(error.find("cannot connect to postgresql://" + env("PGUSER") + ":***@"), std::string::npos)
+        << error;
     EXPECT_NE(error.find("password authentication failed"), std::string::npos) << error;
     EXPECT_EQ(error.find("Secr3tWrong"), std::string::npos) << error;
 }
 
 TEST_F(PostgresStoreTest, UnreachableHostAndMissingDatabaseAreNamed) {
     const std::string refused = errorOpening("postgresql://someone:pw@127.0.0.1:1/mlflow");
-    EXPECT_NE(refused.find("cannot connect to postgresql://someone:***@127.0.0.1:1/mlflow"), std::string::npos)
+    EXPECT_NE(refused.find("cannot connect to postgresql://someone:***@127.0.0.1:1/mlflow"),
+              std::string::npos)
         << refused;
     EXPECT_NE(refused.find("Connection refused"), std::string::npos) << refused;
     const std::string missing = errorOpening("postgresql:///radt_no_such_database");
-    EXPECT_NE(missing.find("database \"radt_no_such_database\" does not exist"), std::string::npos) << missing;
+    EXPECT_NE(missing.find("database \"radt_no_such_database\" does not exist"), std::string::npos)
+        << missing;
 }
 
 TEST_F(PostgresStoreTest, EmptyOrForeignDatabasesAreNotMlflowStoresAndStayUntouched) {
     const std::string uri = m_backend->freshUri();
-    EXPECT_NE(errorOpening(uri).find("the database is empty, not an MLflow tracking database"), std::string::npos);
+    EXPECT_NE(errorOpening(uri).find("the database is empty, not an MLflow tracking database"),
+              std::string::npos);
     const std::string db = uri.substr(std::string("postgresql:///").size());
     ASSERT_EQ(test::shell("psql -q -d " + db + " -c 'CREATE TABLE inventory (item text)' >/dev/null"), 0);
     for (OpenMode mode : {OpenMode::OpenExisting, OpenMode::CreateIfMissing})
         EXPECT_NE(errorOpening(uri, mode).find("not an MLflow tracking database (no table 'experiments')"),
                   std::string::npos);
-    EXPECT_EQ(test::shell("psql -Atq -d " + db +
-                          " -c \"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'\" "
-                          "| grep -qx 1"),
-              0)
+    EXPECT_EQ(
+        test::shell("psql -Atq -d " + db +
+                    " -c \"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'\" "
+                    "| grep -qx 1"),
+        0)
         << "nothing was created in a database that is not ours";
 }
 
@@ -78,12 +83,14 @@ TEST_F(PostgresStoreTest, SqlalchemyStyleUrisAndTheSchemaVersion) {
         auto store = openStore("postgresql+psycopg2:///" + db, OpenMode::CreateIfMissing);
         EXPECT_EQ(store->experiments().size(), 1u);
     }
-    EXPECT_EQ(test::shell("psql -Atq -d " + db + " -c 'SELECT version_num FROM alembic_version' | grep -qx c9d4e5f6a7b8"),
-              0);
     EXPECT_EQ(test::shell("psql -Atq -d " + db +
-                          " -c \"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'\" "
-                          "| grep -qx 41"),
-              0)
+                          " -c 'SELECT version_num FROM alembic_version' | grep -qx c9d4e5f6a7b8"),
+              0);
+    EXPECT_EQ(
+        test::shell("psql -Atq -d " + db +
+                    " -c \"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'\" "
+                    "| grep -qx 41"),
+        0)
         << "every table of MLflow's schema";
 }
 

@@ -4,8 +4,8 @@
 #include "TempDir.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <chrono>
 #include <fcntl.h>

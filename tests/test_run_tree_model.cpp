@@ -176,7 +176,8 @@ TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
     // Issue 14: without ICU or a locale, QCollator put workload 1108 before 111.
     const int64_t experiment = m_store->getOrCreateExperiment("many workloads");
     for (const char* workload : {"1108", "111", "2", "12"}) {
-        const radt::Run run = m_store->createRun({experiment, std::string("w") + workload, 1000, "u", "s", RunStatus::Finished});
+        const radt::Run run = m_store->createRun(
+            {experiment, std::string("w") + workload, 1000, "u", "s", RunStatus::Finished});
         m_store->logParams(run.uuid, {{"workload", workload}, {"letter", "0"}});
     }
     m_model.reload(*m_store);

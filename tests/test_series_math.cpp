@@ -472,7 +472,9 @@ TEST(SeriesPyramid, ABorrowingPyramidAnswersLikeAnOwningOne) {
     EXPECT_EQ(view.lastTime(), 49'990);
     std::vector<int64_t> ot, vt;
     std::vector<double> ov, vv;
-    for (auto [from, to] : {std::pair<int64_t, int64_t>{0, 49'990}, {32'000, 32'500}, {-5, 100},
+    for (auto [from, to] : {std::pair<int64_t, int64_t>{0, 49'990},
+                            {32'000, 32'500},
+                            {-5, 100},
                             {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}}) {
         owned.query(from, to, 300, ot, ov);
         view.query(from, to, 300, vt, vv);

@@ -4,9 +4,9 @@
 #include "Uuid.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <set>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
 #include <cmath>
 #include <filesystem>

@@ -184,7 +184,10 @@ TEST_P(StoreContract, CopyIsLosslessAndIdempotent) {
     {
         auto source = openStore(sourceUri, OpenMode::CreateIfMissing);
         const int64_t exp = source->getOrCreateExperiment("sweep");
-        finished = source->createRun({exp, "(1 0) train.py", 1'700'000'000'000, "ana", "train.py", RunStatus::Running}).uuid;
+        finished =
+            source
+                ->createRun({exp, "(1 0) train.py", 1'700'000'000'000, "ana", "train.py", RunStatus::Running})
+                .uuid;
         source->logParams(finished, {{"workload", "1"}, {"letter", "0"}});
         source->setTags(finished, {{"mlflow.parentRunId", "x"}});
         std::vector<MetricPoint> points;
@@ -237,7 +240,8 @@ TEST_P(StoreContract, EnvelopesKeepPeaksWithAtMostTwoPointsPerBucket) {
     constexpr int kPoints = 100000;
     std::vector<MetricPoint> points;
     for (int i = 0; i < kPoints; ++i)
-        points.push_back({"SMI - Power Draw", 100.0 + (i % 50) * 0.1, 1'700'000'000'000 + int64_t(i) * 10, i});
+        points.push_back(
+            {"SMI - Power Draw", 100.0 + (i % 50) * 0.1, 1'700'000'000'000 + int64_t(i) * 10, i});
     points[31337].value = 900.0; // one spike
     points[77777].value = -5.0;  // one dip
     points[500].value = std::numeric_limits<double>::quiet_NaN();

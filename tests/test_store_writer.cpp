@@ -1,8 +1,8 @@
 // The live bus and the writer thread in front of a real SQLite store (DESIGN §8).
 
 #include "SampleBus.h"
-#include "Store.h"
 #include "SpillFile.h"
+#include "Store.h"
 #include "StoreWriter.h"
 #include "TempDir.h"
 
@@ -10,10 +10,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
-#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -69,7 +69,9 @@ public:
     std::vector<Experiment> experiments() override { return m_real.experiments(); }
     std::vector<Run> runs(std::optional<int64_t> e) override { return m_real.runs(e); }
     std::optional<Run> run(const std::string& u) override { return m_real.run(u); }
-    std::vector<std::string> metricKeys(const std::vector<std::string>& u) override { return m_real.metricKeys(u); }
+    std::vector<std::string> metricKeys(const std::vector<std::string>& u) override {
+        return m_real.metricKeys(u);
+    }
     std::map<std::string, LatestMetric> latestMetrics(const std::string& u) override {
         return m_real.latestMetrics(u);
     }
@@ -96,7 +98,8 @@ TEST(SampleBus, FansOutToEverySubscriberUntilUnsubscribed) {
     const int ida = bus.subscribe([&](const std::string& run, const std::vector<MetricPoint>& p) {
         a.push_back(run + ":" + std::to_string(p.size()));
     });
-    const int idb = bus.subscribe([&](const std::string& run, const std::vector<MetricPoint>&) { b.push_back(run); });
+    const int idb =
+        bus.subscribe([&](const std::string& run, const std::vector<MetricPoint>&) { b.push_back(run); });
     bus.publish("r1", points("k", 0, 3));
     bus.publish("r2", {});
     bus.unsubscribe(ida);
@@ -177,10 +180,13 @@ TEST(StoreWriter, KeepsSamplesThroughAnOutageAndSaysSoOnce) {
     std::mutex m;
     StoreWriterOptions options;
     options.retryMs = 50;
-    StoreWriter writer(store, [&](const std::string& s) {
-        std::lock_guard<std::mutex> lock(m);
-        messages.push_back(s);
-    }, options);
+    StoreWriter writer(
+        store,
+        [&](const std::string& s) {
+            std::lock_guard<std::mutex> lock(m);
+            messages.push_back(s);
+        },
+        options);
     writer.enqueue(run, points("k", 0, 10));
     ASSERT_TRUE(writer.drain(5000));
     store.down = true;
@@ -214,7 +220,8 @@ TEST(StoreWriter, GivesUpAfterTheRetryWindowAndCountsWhatIsLeft) {
     store.down = true;
     StoreWriterOptions options;
     options.retryMs = 20;
-    StoreWriter writer(store, [](const std::string&) {}, options);
+    StoreWriter writer(
+        store, [](const std::string&) {}, options);
     writer.enqueue(run, points("k", 0, 7));
     const StoreWriterStats stats = writer.close(300);
     EXPECT_EQ(stats.written, 0u);
@@ -230,7 +237,8 @@ TEST(StoreWriter, WhatTheStoreNeverTookIsKeptInTheSpillFileForALaterImport) {
     StoreWriterOptions options;
     options.retryMs = 20;
     options.spillPath = dir.file("spill.tsv");
-    StoreWriter writer(store, [](const std::string&) {}, options);
+    StoreWriter writer(
+        store, [](const std::string&) {}, options);
     writer.enqueue(run, points("k", 0, 7));
     const StoreWriterStats stats = writer.close(300);
     EXPECT_EQ(stats.unwritten, 7u);
@@ -251,7 +259,8 @@ TEST(StoreWriter, DropsAndCountsBeyondItsBound) {
     options.capacity = 100;
     options.retryMs = 20;
     int warnings = 0;
-    StoreWriter writer(store, [&](const std::string& m) { warnings += m.find("dropped") != std::string::npos; }, options);
+    StoreWriter writer(
+        store, [&](const std::string& m) { warnings += m.find("dropped") != std::string::npos; }, options);
     for (int i = 0; i < 5; ++i)
         writer.enqueue(run, points("k", i * 40, 40));
     store.down = false;
@@ -274,10 +283,13 @@ TEST(StoreWriter, BeyondItsBoundAnOutageSpillsToDiskAndIsReadBackInOrder) {
     options.spillPath = dir.file("spill.tsv");
     std::vector<std::string> messages;
     std::mutex m;
-    StoreWriter writer(store, [&](const std::string& s) {
-        std::lock_guard<std::mutex> lock(m);
-        messages.push_back(s);
-    }, options);
+    StoreWriter writer(
+        store,
+        [&](const std::string& s) {
+            std::lock_guard<std::mutex> lock(m);
+            messages.push_back(s);
+        },
+        options);
     for (int i = 0; i < 10; ++i)
         writer.enqueue(run, points("k", i * 40, 40));
     writer.enqueue(run, {{"odd", std::numeric_limits<double>::quiet_NaN(), 1'700'000'000'000, 7}});
@@ -299,6 +311,7 @@ TEST(StoreWriter, BeyondItsBoundAnOutageSpillsToDiskAndIsReadBackInOrder) {
     EXPECT_EQ(odd.step[0], 7);
     EXPECT_FALSE(std::filesystem::exists(dir.file("spill.tsv"))) << "removed once read back";
     std::lock_guard<std::mutex> lock(m);
-    EXPECT_TRUE(std::any_of(messages.begin(), messages.end(),
-                            [](const std::string& s) { return s.find("newer ones wait in") != std::string::npos; }));
+    EXPECT_TRUE(std::any_of(messages.begin(), messages.end(), [](const std::string& s) {
+        return s.find("newer ones wait in") != std::string::npos;
+    }));
 }

@@ -34,8 +34,9 @@ QStringList exportBoardFiles(const Board& board, const std::string& sourceName, 
         const BoardChart& chart = board.charts[i];
         BoardChartView view = viewFromBoard(chart, int(i), sourceName, problems);
         panel.showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
-        const QString stem = QDir(dir).filePath(
-            QStringLiteral("%1-%2").arg(i + 1, 2, 10, QLatin1Char('0')).arg(QString::fromStdString(metricSlug(chart.metric))));
+        const QString stem = QDir(dir).filePath(QStringLiteral("%1-%2")
+                                                    .arg(i + 1, 2, 10, QLatin1Char('0'))
+                                                    .arg(QString::fromStdString(metricSlug(chart.metric))));
         for (const QString& format : formats) {
             const QString path = stem + QLatin1Char('.') + format;
             if (format == QLatin1String("png"))

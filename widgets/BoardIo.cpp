@@ -14,9 +14,12 @@ namespace {
 
 const char* xAxisName(ChartOptions::XAxis axis) {
     switch (axis) {
-    case ChartOptions::XAxis::Step: return "step";
-    case ChartOptions::XAxis::WallClock: return "wallclock";
-    case ChartOptions::XAxis::SinceStart: break;
+    case ChartOptions::XAxis::Step:
+        return "step";
+    case ChartOptions::XAxis::WallClock:
+        return "wallclock";
+    case ChartOptions::XAxis::SinceStart:
+        break;
     }
     return "time";
 }
@@ -27,7 +30,8 @@ Run runFromBoard(const BoardRun& b) {
     Run run;
     run.uuid = b.uuid;
     run.experimentId = b.experimentId.value_or(0);
-    run.status = b.status ? runStatusFromString(*b.status).value_or(RunStatus::Finished) : RunStatus::Finished;
+    run.status =
+        b.status ? runStatusFromString(*b.status).value_or(RunStatus::Finished) : RunStatus::Finished;
     run.startTime = b.startTime.value_or(0);
     if (b.startTime && b.duration)
         run.endTime = *b.startTime + *b.duration;
@@ -40,7 +44,8 @@ Run runFromBoard(const BoardRun& b) {
     }
     if (b.workload) {
         const std::string prefix = std::to_string(run.experimentId) + "-";
-        const std::string workload = b.workload->rfind(prefix, 0) == 0 ? b.workload->substr(prefix.size()) : *b.workload;
+        const std::string workload =
+            b.workload->rfind(prefix, 0) == 0 ? b.workload->substr(prefix.size()) : *b.workload;
         if (workload != "null") // radT's "<experiment>-null": a run outside any workload, drawn alone
             run.params["workload"] = workload;
     }
@@ -53,7 +58,8 @@ Run runFromBoard(const BoardRun& b) {
     return run;
 }
 
-BoardRun boardRunFromStore(const ChartRunData& r, const std::map<int64_t, QString>& experimentNames, int64_t now) {
+BoardRun boardRunFromStore(const ChartRunData& r, const std::map<int64_t, QString>& experimentNames,
+                           int64_t now) {
     const Run& run = r.run;
     BoardRun b;
     b.uuid = run.uuid;
@@ -108,7 +114,8 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     const auto found = chart.extra.find("explorer");
     if (found == chart.extra.end() || found->is_null())
         return view;
-    const std::string where = sourceName + ": chart " + std::to_string(chartIndex + 1) + " (\"" + chart.metric + "\"): explorer";
+    const std::string where =
+        sourceName + ": chart " + std::to_string(chartIndex + 1) + " (\"" + chart.metric + "\"): explorer";
     auto problem = [&](const std::string& key, const std::string& what) {
         problems.push_back({chartIndex, where + (key.empty() ? "" : "." + key) + ": " + what});
     };
@@ -128,7 +135,8 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     boolean("logY", o.logY);
     boolean("monochrome", o.monochrome);
     if (auto it = e.find("lineWidth"); it != e.end()) {
-        if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0.5 && it->get<double>() <= 8)
+        if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0.5 &&
+            it->get<double>() <= 8)
             o.lineWidth = it->get<double>();
         else
             problem("lineWidth", "expected a number from 0.5 to 8, got " + it->dump());
@@ -136,7 +144,7 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     if (auto it = e.find("xAxis"); it != e.end()) {
         const std::string v = it->is_string() ? it->get<std::string>() : std::string();
         if (v == "time" || v == "step" || v == "wallclock")
-            o.xAxis = v == "step" ? ChartOptions::XAxis::Step
+            o.xAxis = v == "step"        ? ChartOptions::XAxis::Step
                       : v == "wallclock" ? ChartOptions::XAxis::WallClock
                                          : ChartOptions::XAxis::SinceStart;
         else
@@ -145,14 +153,15 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     if (auto it = e.find("aggregate"); it != e.end()) {
         const std::string v = it->is_string() ? it->get<std::string>() : std::string();
         if (v == "merge" || v == "meanband")
-            o.aggregate = v == "meanband" ? ChartOptions::Aggregate::MeanBand : ChartOptions::Aggregate::Merge;
+            o.aggregate =
+                v == "meanband" ? ChartOptions::Aggregate::MeanBand : ChartOptions::Aggregate::Merge;
         else
             problem("aggregate", "expected \"merge\" or \"meanband\", got " + it->dump());
     }
     // A zoom on another axis than time since start lives here; radT's range is in ms since start.
     if (auto it = e.find("zoom"); it != e.end() && !it->is_null()) {
-        if (it->is_array() && it->size() == 2 && (*it)[0].is_number_integer() && (*it)[1].is_number_integer() &&
-            (*it)[1].get<int64_t>() > (*it)[0].get<int64_t>())
+        if (it->is_array() && it->size() == 2 && (*it)[0].is_number_integer() &&
+            (*it)[1].is_number_integer() && (*it)[1].get<int64_t>() > (*it)[0].get<int64_t>())
             view.zoom = std::make_pair((*it)[0].get<int64_t>(), (*it)[1].get<int64_t>());
         else
             problem("zoom", "expected [from, to] with from < to, got " + it->dump());
@@ -162,7 +171,8 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     return view;
 }
 
-BoardChart boardFromChart(const ChartPanel& chart, int64_t id, const std::map<int64_t, QString>& experimentNames) {
+BoardChart boardFromChart(const ChartPanel& chart, int64_t id,
+                          const std::map<int64_t, QString>& experimentNames) {
     BoardChart b;
     b.id = id;
     b.metric = chart.metricKey().toStdString();

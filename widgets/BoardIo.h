@@ -34,6 +34,7 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
 /// A chart as a board chart: every run at full resolution, radT's context and the explorer's.
 /// Runs opened from a board keep what radT wrote about them (names, extra keys); runs from the
 /// store get their experiment name from `experimentNames`.
-BoardChart boardFromChart(const ChartPanel& chart, int64_t id, const std::map<int64_t, QString>& experimentNames);
+BoardChart boardFromChart(const ChartPanel& chart, int64_t id,
+                          const std::map<int64_t, QString>& experimentNames);
 
 } // namespace radt

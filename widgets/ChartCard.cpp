@@ -2,11 +2,11 @@
 
 #include "ChartPanel.h"
 
-#include <QCheckBox>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
-#include <QEvent>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
@@ -27,7 +27,8 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_smoothingValue->setMinimumWidth(36);
     m_runs = new QToolButton(this);
     m_runs->setText(tr("Runs"));
-    m_runs->setToolTip(tr("Show a workload's runs one by one instead of merged, or merged as their mean with a band"));
+    m_runs->setToolTip(
+        tr("Show a workload's runs one by one instead of merged, or merged as their mean with a band"));
     m_runs->setPopupMode(QToolButton::InstantPopup);
     m_runs->setMenu(new QMenu(m_runs));
     m_logY = new QCheckBox(tr("Log y"), this);
@@ -97,7 +98,8 @@ bool ChartCard::eventFilter(QObject* watched, QEvent* event) {
 
 void ChartCard::setCurrent(bool current) {
     // A frame around the current chart: the one the metric list plots into.
-    setStyleSheet(current ? QStringLiteral("radt--ChartCard { border: 2px solid palette(highlight); }") : QString());
+    setStyleSheet(current ? QStringLiteral("radt--ChartCard { border: 2px solid palette(highlight); }")
+                          : QString());
     setAttribute(Qt::WA_StyledBackground, true);
 }
 
@@ -109,7 +111,9 @@ void ChartCard::syncFromChart() {
     m_logY->setChecked(o.logY);
     m_mono->setChecked(o.monochrome);
     m_width->setValue(o.lineWidth);
-    m_xAxis->setCurrentIndex(o.xAxis == ChartOptions::XAxis::Step ? 1 : o.xAxis == ChartOptions::XAxis::WallClock ? 2 : 0);
+    m_xAxis->setCurrentIndex(o.xAxis == ChartOptions::XAxis::Step        ? 1
+                             : o.xAxis == ChartOptions::XAxis::WallClock ? 2
+                                                                         : 0);
 }
 
 void ChartCard::rebuildRunsMenu() {
@@ -120,7 +124,8 @@ void ChartCard::rebuildRunsMenu() {
         menu->addAction(tr("(no workloads)"))->setEnabled(false);
     for (const QString& key : keys) {
         // "<experiment>-<workload>": the workload id is what users know it by.
-        QAction* action = menu->addAction(tr("Workload %1: individual runs").arg(key.section(QLatin1Char('-'), 1)));
+        QAction* action =
+            menu->addAction(tr("Workload %1: individual runs").arg(key.section(QLatin1Char('-'), 1)));
         action->setCheckable(true);
         action->setChecked(m_chart->options().shownRuns.count(key) > 0);
         connect(action, &QAction::toggled, this, [this, key](bool on) { m_chart->setShowRuns(key, on); });

@@ -81,7 +81,9 @@ Series fullSeries(const ChartRunData& r) {
 int64_t chartX(const ChartRunData& r, size_t i, ChartOptions::XAxis axis) {
     const Series& s = r.series;
     const int64_t origin = r.run.startTime > 0 ? r.run.startTime : s.t.front();
-    return axis == ChartOptions::XAxis::Step ? stepAt(r, i) : axis == ChartOptions::XAxis::WallClock ? s.t[i] : saturatingDifference(s.t[i], origin);
+    return axis == ChartOptions::XAxis::Step        ? stepAt(r, i)
+           : axis == ChartOptions::XAxis::WallClock ? s.t[i]
+                                                    : saturatingDifference(s.t[i], origin);
 }
 
 namespace {
@@ -106,7 +108,8 @@ bool canBorrow(const ChartRunData& r, const ChartOptions& o) {
 
 bool lineCanGrowInPlace(const ChartRunData& r, size_t from) {
     for (size_t i = from; i < r.series.v.size(); ++i)
-        if (!std::isnan(r.series.v[i]) && (!std::isfinite(r.series.v[i]) || std::fabs(r.series.v[i]) >= DBL_MAX))
+        if (!std::isnan(r.series.v[i]) &&
+            (!std::isfinite(r.series.v[i]) || std::fabs(r.series.v[i]) >= DBL_MAX))
             return false;
     return true;
 }
@@ -186,7 +189,8 @@ int64_t floorDiv(int64_t a, int64_t b) {
 
 // Mean, min and max over the runs per bin. A run's several points in a bin count as their mean,
 // so a run sampled faster than the others does not outweigh them.
-void meanBand(const std::vector<Points>& parts, ChartOptions::XAxis axis, Points& mean, Points& low, Points& high) {
+void meanBand(const std::vector<Points>& parts, ChartOptions::XAxis axis, Points& mean, Points& low,
+              Points& high) {
     const int64_t width = binWidth(parts, axis);
     struct Cell {
         int64_t bin;
@@ -237,7 +241,8 @@ void keepPositive(Points& p) {
 
 } // namespace
 
-std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
+std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs,
+                                           const ChartOptions& options) {
     std::vector<ChartLineGroup> groups;
     std::map<QString, size_t> byKey;
     for (size_t i = 0; i < runs.size(); ++i) {
@@ -321,7 +326,8 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
     return lines;
 }
 
-std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
+std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs,
+                                                     const ChartOptions& options) {
     std::vector<std::vector<ChartLineRow>> out;
     for (const ChartLineGroup& g : groupChartRuns(runs, options)) {
         // Every drawable raw point of the group's runs, in x order as buildChartLines merges them.
@@ -334,8 +340,10 @@ std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunD
         }
         if (rows.empty())
             continue;
-        std::stable_sort(rows.begin(), rows.end(), [](const ChartLineRow& a, const ChartLineRow& b) { return a.x < b.x; });
-        const bool band = g.merged && g.runs.size() > 1 && options.aggregate == ChartOptions::Aggregate::MeanBand;
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const ChartLineRow& a, const ChartLineRow& b) { return a.x < b.x; });
+        const bool band =
+            g.merged && g.runs.size() > 1 && options.aggregate == ChartOptions::Aggregate::MeanBand;
         // The EMA drawn: over the merged line, or per run where runs are combined as a band.
         const double w = std::min(options.smoothing, 99) / 100.0;
         std::map<size_t, double> state; // per run (band) or one shared entry (merged)
@@ -344,7 +352,9 @@ std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunD
         for (ChartLineRow& row : rows) {
             const size_t slot = band ? row.run : 0;
             auto it = state.find(slot);
-            const double s = options.smoothing <= 0 || it == state.end() ? row.smoothed : w * it->second + (1 - w) * row.smoothed;
+            const double s = options.smoothing <= 0 || it == state.end()
+                                 ? row.smoothed
+                                 : w * it->second + (1 - w) * row.smoothed;
             state[slot] = s;
             row.smoothed = s;
             if (!options.logY || s > 0)

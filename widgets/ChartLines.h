@@ -90,7 +90,8 @@ struct ChartLineGroup {
     bool merged; ///< a workload's runs merged (or banded), not one run on its own
     std::vector<size_t> runs;
 };
-std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs, const ChartOptions& options);
+std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs,
+                                           const ChartOptions& options);
 
 std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options);
 
@@ -105,6 +106,7 @@ struct ChartLineRow {
 };
 /// Per group of groupChartRuns that has points (the lines' order), every drawable point in x
 /// order: what a CSV export writes (never the decimated points). Log y leaves out what it cannot draw.
-std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs, const ChartOptions& options);
+std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs,
+                                                     const ChartOptions& options);
 
 } // namespace radt

@@ -1,8 +1,8 @@
 #include "ChartLoader.h"
 
 #include "ChartPanel.h"
-#include "SummaryPanel.h"
 #include "Store.h"
+#include "SummaryPanel.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -12,8 +12,8 @@ namespace radt {
 
 struct ChartLoader::Shared {
     std::mutex mutex;
-    std::string uri;                           ///< what the worker should read
-    std::map<ChartPanel*, uint64_t> latest;    ///< newest request per chart
+    std::string uri;                        ///< what the worker should read
+    std::map<ChartPanel*, uint64_t> latest; ///< newest request per chart
     uint64_t latestSummary = 0;
     uint64_t next = 0;
     // Worker thread only: its connection and the URI it was opened for.
@@ -48,7 +48,8 @@ struct ChartLoader::Shared {
 };
 
 ChartLoader::ChartLoader(QObject* parent)
-    : QObject(parent), m_thread(new QThread(this)), m_worker(new QObject), m_shared(std::make_shared<Shared>()) {
+    : QObject(parent), m_thread(new QThread(this)), m_worker(new QObject),
+      m_shared(std::make_shared<Shared>()) {
     m_thread->setObjectName(QStringLiteral("radt chart loader"));
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -90,41 +91,49 @@ void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, 
     QPointer<ChartPanel> target(chart);
     std::shared_ptr<Shared> shared = m_shared;
     QPointer<ChartLoader> self(this);
-    QMetaObject::invokeMethod(m_worker, [=] {
-        auto deliver = [self](auto&& job) { QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection); };
-        if (!shared->current(chart, generation)) { // superseded before it started
-            deliver([self] { if (self) self->finishOne(); });
-            return;
-        }
-        try {
-            auto data = std::make_shared<std::vector<ChartRunData>>(ChartPanel::loadRuns(
-                shared->connection(), runs, key.toStdString(), columns, [&](size_t done, size_t total) {
-                    deliver([self, key, done, total] {
-                        if (self)
-                            emit self->progress(key, int(done), int(total));
-                    });
-                }));
-            deliver([self, target, data, key, shared, chart, generation] {
-                if (!self)
-                    return;
-                // Only the newest request lands, and only on a chart that still exists.
-                if (target && shared->current(chart, generation)) {
-                    target->setData(std::move(*data), key);
-                    emit self->chartLoaded(target);
-                }
-                self->finishOne();
-            });
-        } catch (const std::exception& e) {
-            const QString error = QString::fromStdString(e.what());
-            deliver([self, target, key, error, shared, chart, generation] {
-                if (!self)
-                    return;
-                if (target && shared->current(chart, generation))
-                    emit self->chartFailed(target, key, error);
-                self->finishOne();
-            });
-        }
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [=] {
+            auto deliver = [self](auto&& job) {
+                QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection);
+            };
+            if (!shared->current(chart, generation)) { // superseded before it started
+                deliver([self] {
+                    if (self)
+                        self->finishOne();
+                });
+                return;
+            }
+            try {
+                auto data = std::make_shared<std::vector<ChartRunData>>(ChartPanel::loadRuns(
+                    shared->connection(), runs, key.toStdString(), columns, [&](size_t done, size_t total) {
+                        deliver([self, key, done, total] {
+                            if (self)
+                                emit self->progress(key, int(done), int(total));
+                        });
+                    }));
+                deliver([self, target, data, key, shared, chart, generation] {
+                    if (!self)
+                        return;
+                    // Only the newest request lands, and only on a chart that still exists.
+                    if (target && shared->current(chart, generation)) {
+                        target->setData(std::move(*data), key);
+                        emit self->chartLoaded(target);
+                    }
+                    self->finishOne();
+                });
+            } catch (const std::exception& e) {
+                const QString error = QString::fromStdString(e.what());
+                deliver([self, target, key, error, shared, chart, generation] {
+                    if (!self)
+                        return;
+                    if (target && shared->current(chart, generation))
+                        emit self->chartFailed(target, key, error);
+                    self->finishOne();
+                });
+            }
+        },
+        Qt::QueuedConnection);
 }
 
 void ChartLoader::cancelChart(ChartPanel* chart) {
@@ -143,32 +152,37 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
     ++m_pending;
     std::shared_ptr<Shared> shared = m_shared;
     QPointer<ChartLoader> self(this);
-    QMetaObject::invokeMethod(m_worker, [=] {
-        auto deliver = [self](auto&& job) { QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection); };
-        std::shared_ptr<std::vector<SummaryRow>> rows;
-        QString error;
-        if (runs.empty() || metrics.empty()) {
-            rows = std::make_shared<std::vector<SummaryRow>>(); // nothing to read, no store needed
-        } else if (shared->currentSummary(generation)) {
-            try {
-                rows = std::make_shared<std::vector<SummaryRow>>(
-                    SummaryPanel::rowsFor(shared->connection(), runs, metrics, experimentNames));
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
+    QMetaObject::invokeMethod(
+        m_worker,
+        [=] {
+            auto deliver = [self](auto&& job) {
+                QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection);
+            };
+            std::shared_ptr<std::vector<SummaryRow>> rows;
+            QString error;
+            if (runs.empty() || metrics.empty()) {
+                rows = std::make_shared<std::vector<SummaryRow>>(); // nothing to read, no store needed
+            } else if (shared->currentSummary(generation)) {
+                try {
+                    rows = std::make_shared<std::vector<SummaryRow>>(
+                        SummaryPanel::rowsFor(shared->connection(), runs, metrics, experimentNames));
+                } catch (const std::exception& e) {
+                    error = QString::fromStdString(e.what());
+                }
             }
-        }
-        deliver([self, rows, error, shared, generation] {
-            if (!self)
-                return;
-            if (shared->currentSummary(generation)) {
-                if (rows)
-                    emit self->summaryReady(*rows);
-                else if (!error.isEmpty())
-                    emit self->summaryFailed(error);
-            }
-            self->finishOne();
-        });
-    }, Qt::QueuedConnection);
+            deliver([self, rows, error, shared, generation] {
+                if (!self)
+                    return;
+                if (shared->currentSummary(generation)) {
+                    if (rows)
+                        emit self->summaryReady(*rows);
+                    else if (!error.isEmpty())
+                        emit self->summaryFailed(error);
+                }
+                self->finishOne();
+            });
+        },
+        Qt::QueuedConnection);
 }
 
 bool ChartLoader::waitIdle(int timeoutMs) {

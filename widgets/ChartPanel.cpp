@@ -86,7 +86,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_crosshairBox->setBrush(QColor(255, 255, 255, 225));
     m_crosshairBox->setPen(QPen(QColor(160, 160, 160)));
     m_crosshairLabel = new QGraphicsSimpleTextItem(m_crosshairBox);
-    for (QGraphicsItem* item : {static_cast<QGraphicsItem*>(m_crosshairLine), static_cast<QGraphicsItem*>(m_crosshairBox)}) {
+    for (QGraphicsItem* item :
+         {static_cast<QGraphicsItem*>(m_crosshairLine), static_cast<QGraphicsItem*>(m_crosshairBox)}) {
         item->setZValue(1000);
         item->hide();
     }
@@ -101,9 +102,10 @@ ChartPanel::ChartPanel(QWidget* parent)
         emit userZoomChanged();
     };
     connect(m_x, &QValueAxis::rangeChanged, this, onAxisMoved);
-    connect(m_xTime, &QDateTimeAxis::rangeChanged, this, [onAxisMoved](const QDateTime& min, const QDateTime& max) {
-        onAxisMoved(double(min.toMSecsSinceEpoch()), double(max.toMSecsSinceEpoch()));
-    });
+    connect(m_xTime, &QDateTimeAxis::rangeChanged, this,
+            [onAxisMoved](const QDateTime& min, const QDateTime& max) {
+                onAxisMoved(double(min.toMSecsSinceEpoch()), double(max.toMSecsSinceEpoch()));
+            });
     m_requeryTimer.setSingleShot(true);
     m_requeryTimer.setInterval(40);
     connect(&m_requeryTimer, &QTimer::timeout, this, [this] { requery(); });
@@ -112,15 +114,17 @@ ChartPanel::ChartPanel(QWidget* parent)
 
 ChartPanel::~ChartPanel() = default;
 
-std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<Run>& runs, const std::string& metricKey,
-                                               int columns, const std::function<void(size_t, size_t)>& progress) {
+std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<Run>& runs,
+                                               const std::string& metricKey, int columns,
+                                               const std::function<void(size_t, size_t)>& progress) {
     std::vector<ChartRunData> data;
     for (size_t i = 0; i < runs.size(); ++i) {
         const Run& run = runs[i];
         // A server store reduces large series where they are (DESIGN §8); generous resolution,
         // so a wider window or a moderate zoom still has real points.
-        Series series = store.prefersEnvelopes() ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns)
-                                                 : store.series(run.uuid, metricKey);
+        Series series = store.prefersEnvelopes()
+                            ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns)
+                            : store.series(run.uuid, metricKey);
         // A running run stays even before its first sample of this metric: it is followed.
         if (!series.empty() || run.status == RunStatus::Running) {
             ChartRunData d;
@@ -156,8 +160,8 @@ void ChartPanel::setData(std::vector<ChartRunData> runs, const QString& metricKe
     rebuild();
 }
 
-void ChartPanel::showDetached(std::vector<ChartRunData> runs, const QString& metricKey, const ChartOptions& options,
-                              std::optional<std::pair<int64_t, int64_t>> zoom) {
+void ChartPanel::showDetached(std::vector<ChartRunData> runs, const QString& metricKey,
+                              const ChartOptions& options, std::optional<std::pair<int64_t, int64_t>> zoom) {
     m_loading = false;
     m_detached = true;
     m_runs = std::move(runs);
@@ -257,7 +261,8 @@ double ChartPanel::toAxis(int64_t x) const {
 }
 
 int64_t ChartPanel::fromAxis(double x) const {
-    return static_cast<int64_t>(std::llround(m_options.xAxis == ChartOptions::XAxis::SinceStart ? x * 1000.0 : x));
+    return static_cast<int64_t>(
+        std::llround(m_options.xAxis == ChartOptions::XAxis::SinceStart ? x * 1000.0 : x));
 }
 
 QAbstractAxis* ChartPanel::xAxisObject() const {
@@ -266,9 +271,12 @@ QAbstractAxis* ChartPanel::xAxisObject() const {
 
 QString ChartPanel::xAxisTitle() const {
     switch (m_options.xAxis) {
-    case ChartOptions::XAxis::Step: return tr("step");
-    case ChartOptions::XAxis::WallClock: return tr("wall clock");
-    case ChartOptions::XAxis::SinceStart: break;
+    case ChartOptions::XAxis::Step:
+        return tr("step");
+    case ChartOptions::XAxis::WallClock:
+        return tr("wall clock");
+    case ChartOptions::XAxis::SinceStart:
+        break;
     }
     return tr("time since start (s)");
 }
@@ -336,8 +344,9 @@ void ChartPanel::rebuild() {
     }
     m_updatingAxes = false;
     m_x->setTitleText(xAxisTitle());
-    m_chart->setTitle(m_lines.empty() && !m_key.isEmpty() ? tr("No data for \"%1\" in the basket's runs").arg(displayName(m_key))
-                                                          : QString());
+    m_chart->setTitle(m_lines.empty() && !m_key.isEmpty()
+                          ? tr("No data for \"%1\" in the basket's runs").arg(displayName(m_key))
+                          : QString());
     hideCrosshair();
     styleSeries();
     requery();
@@ -428,7 +437,8 @@ void ChartPanel::requery() {
         yMin = yMax = 0;
     m_updatingAxes = true;
     if (m_options.xAxis == ChartOptions::XAxis::WallClock) {
-        m_xTime->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(to > from ? to : from + 1000));
+        m_xTime->setRange(QDateTime::fromMSecsSinceEpoch(from),
+                          QDateTime::fromMSecsSinceEpoch(to > from ? to : from + 1000));
         m_xTime->setTickCount(6);
         // Seconds matter on a short range, the date on a long one.
         const int64_t span = to - from;
@@ -474,7 +484,8 @@ void ChartPanel::updateNavigator() {
 void ChartPanel::updateAxes(double yMin, double yMax) {
     if (m_options.logY) {
         const double lo = yMin > 0 ? yMin : 1e-3;
-        m_logY->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(std::max(yMax, lo * 10)))));
+        m_logY->setRange(std::pow(10, std::floor(std::log10(lo))),
+                         std::pow(10, std::ceil(std::log10(std::max(yMax, lo * 10)))));
         return;
     }
     if (yMax <= yMin) {
@@ -538,7 +549,8 @@ QString ChartPanel::showCrosshairAt(double axisX) {
             QString row = line.name + QStringLiteral(": ") + QString::number(point->second, 'g', 6);
             if (line.bandLow)
                 if (auto lo = line.bandLow->nearest(x), hi = line.bandHigh->nearest(x); lo && hi)
-                    row += QStringLiteral("  [%1 – %2]").arg(lo->second, 0, 'g', 6).arg(hi->second, 0, 'g', 6);
+                    row +=
+                        QStringLiteral("  [%1 – %2]").arg(lo->second, 0, 'g', 6).arg(hi->second, 0, 'g', 6);
             rows << row;
         }
     }
@@ -572,7 +584,8 @@ QString ChartPanel::crosshairText() const {
 bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_view->viewport()) {
         if (event->type() == QEvent::MouseMove && !m_lines.empty()) {
-            const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(static_cast<QMouseEvent*>(event)->pos()));
+            const QPointF inChart =
+                m_chart->mapFromScene(m_view->mapToScene(static_cast<QMouseEvent*>(event)->pos()));
             if (m_chart->plotArea().contains(inChart))
                 showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
             else
@@ -606,7 +619,8 @@ QString ChartPanel::seriesTooltip(int series) const {
         const auto source = run.tags.find("mlflow.source.name");
         row(tr("source"), source == run.tags.end() ? std::string() : source->second);
         row(tr("status"), toString(run.status));
-        html += QStringLiteral("<br>%1: %2").arg(tr("duration"), toQString(formatDuration(run.durationMs(now.toMSecsSinceEpoch()))));
+        html += QStringLiteral("<br>%1: %2")
+                    .arg(tr("duration"), toQString(formatDuration(run.durationMs(now.toMSecsSinceEpoch()))));
         QStringList params;
         for (const auto& [key, value] : run.params)
             if (key != "workload" && key != "letter" && key != "model" && key != "data")

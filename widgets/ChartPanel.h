@@ -53,8 +53,9 @@ public:
     /// What plot() reads, without touching any widget: callable on a worker thread. `columns` is
     /// the resolution a server store reduces large series to. `progress(done, total)` is called
     /// after each run. Throws StoreError.
-    static std::vector<ChartRunData> loadRuns(Store& store, const std::vector<Run>& runs, const std::string& metricKey,
-                                              int columns, const std::function<void(size_t, size_t)>& progress = {});
+    static std::vector<ChartRunData> loadRuns(Store& store, const std::vector<Run>& runs,
+                                              const std::string& metricKey, int columns,
+                                              const std::function<void(size_t, size_t)>& progress = {});
     /// A load of `metricKey` has started (off the GUI thread): the chart names it at once and
     /// says so in its title; the lines shown stay until setData replaces them.
     void setLoading(const QString& metricKey);
@@ -152,12 +153,12 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void rebuild();  ///< lines from runs and options
+    void rebuild(); ///< lines from runs and options
     /// Grows the line of m_runs[runIndex] by its points from `from` on, without a rebuild;
     /// false when the line cannot grow in place (merged with other runs, log y, out of order).
     bool extendLine(size_t runIndex, size_t from);
     void redrawAfterAppend(bool rebuildNeeded);
-    void requery();  ///< points for the visible range into the QtCharts series
+    void requery(); ///< points for the visible range into the QtCharts series
     void updateNavigator();
     void styleSeries();
     void updateAxes(double yMin, double yMax);
@@ -187,7 +188,7 @@ private:
     bool m_updatingAxes = false;
     bool m_loading = false;
     bool m_detached = false; ///< data from a board file, not the store
-    QTimer m_requeryTimer; ///< coalesces resizes and zoom steps (~40 ms)
+    QTimer m_requeryTimer;   ///< coalesces resizes and zoom steps (~40 ms)
 };
 
 } // namespace radt

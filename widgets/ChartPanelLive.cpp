@@ -15,8 +15,9 @@ namespace radt {
 
 bool ChartPanel::hasRunningRuns() const {
     // A board's runs are a snapshot: what the file says, not something to follow.
-    return !m_detached && std::any_of(m_runs.begin(), m_runs.end(),
-                       [](const ChartRunData& r) { return r.run.status == RunStatus::Running; });
+    return !m_detached && std::any_of(m_runs.begin(), m_runs.end(), [](const ChartRunData& r) {
+        return r.run.status == RunStatus::Running;
+    });
 }
 
 bool ChartPanel::extendLine(size_t runIndex, size_t from) {
@@ -24,8 +25,9 @@ bool ChartPanel::extendLine(size_t runIndex, size_t from) {
     // axis drops points, so those are rebuilt.
     if (m_options.logY)
         return false;
-    auto line = std::find_if(m_lines.begin(), m_lines.end(),
-                             [&](const ChartLine& l) { return l.runs.size() == 1 && l.runs.front() == runIndex; });
+    auto line = std::find_if(m_lines.begin(), m_lines.end(), [&](const ChartLine& l) {
+        return l.runs.size() == 1 && l.runs.front() == runIndex;
+    });
     if (line == m_lines.end())
         return false;
     const ChartRunData& r = m_runs[runIndex];
@@ -102,7 +104,8 @@ bool ChartPanel::pollNewData(Store& store) {
             continue;
         // Continue after what the store confirmed: live points from the bus are provisional.
         const size_t confirmed = r.series.size() - r.liveTail;
-        const int64_t after = confirmed == 0 ? std::numeric_limits<int64_t>::min() : r.series.t[confirmed - 1] + 1;
+        const int64_t after =
+            confirmed == 0 ? std::numeric_limits<int64_t>::min() : r.series.t[confirmed - 1] + 1;
         const Series fresh = store.seriesRange(r.run.uuid, key, after, std::numeric_limits<int64_t>::max());
         size_t same = 0;
         while (same < fresh.size() && same < r.liveTail && fresh.t[same] == r.series.t[confirmed + same] &&

@@ -23,7 +23,8 @@ ConsolePane::ConsolePane(QWidget* parent) : QWidget(parent) {
     m_status = new QLabel(tr("Nothing launched yet: Run > Launch…"), this);
     m_stop = new QPushButton(tr("Stop"), this);
     m_stop->setEnabled(false);
-    m_stop->setToolTip(tr("Terminate the workload (SIGTERM, then SIGKILL after the grace period); its runs end KILLED"));
+    m_stop->setToolTip(
+        tr("Terminate the workload (SIGTERM, then SIGKILL after the grace period); its runs end KILLED"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
     bar->addWidget(m_status, 1);
@@ -58,7 +59,8 @@ void ConsolePane::appendOutput(const QString& letter, bool isStderr, const QStri
 }
 
 void ConsolePane::appendMessage(const QString& text) {
-    m_text->appendHtml(QStringLiteral("<pre style=\"margin:0;color:#666666\">radt: %1</pre>").arg(text.toHtmlEscaped()));
+    m_text->appendHtml(
+        QStringLiteral("<pre style=\"margin:0;color:#666666\">radt: %1</pre>").arg(text.toHtmlEscaped()));
 }
 
 void ConsolePane::setRunning(const QString& what) {

@@ -81,8 +81,8 @@ void LaunchController::stop() {
     if (!m_running)
         return;
     m_stop = SIGTERM;
-    if (m_wakePipe[1] >= 0)
-        [[maybe_unused]] ssize_t n = ::write(m_wakePipe[1], "x", 1);
+    if (m_wakePipe[1] >= 0) [[maybe_unused]]
+        ssize_t n = ::write(m_wakePipe[1], "x", 1);
 }
 
 bool LaunchController::start(const std::string& storeUri, LaunchRequest request, QString* error) {
@@ -125,7 +125,8 @@ bool LaunchController::start(const std::string& storeUri, LaunchRequest request,
     request.options.command.clear();
     if (!experiment) {
         request.options.command.push_back(request.target);
-        request.options.command.insert(request.options.command.end(), request.args.begin(), request.args.end());
+        request.options.command.insert(request.options.command.end(), request.args.begin(),
+                                       request.args.end());
     }
     m_stop = 0;
     char drain[64];
@@ -165,9 +166,11 @@ bool LaunchController::start(const std::string& storeUri, LaunchRequest request,
                 recorder.setWakeFd(m_wakePipe[0]);
                 const RunOutcome outcome = recorder.record(m_stop);
                 note("run " + outcome.run.uuid + " " + toString(outcome.status) + " after " +
-                     formatDuration(nowMs() - outcome.run.startTime) + ", " + std::to_string(outcome.samples) +
-                     " samples written");
-                code = outcome.status == RunStatus::Killed ? 130 : outcome.timeLimitReached ? 0 : outcome.exit.code;
+                     formatDuration(nowMs() - outcome.run.startTime) + ", " +
+                     std::to_string(outcome.samples) + " samples written");
+                code = outcome.status == RunStatus::Killed ? 130
+                       : outcome.timeLimitReached          ? 0
+                                                           : outcome.exit.code;
             }
         } catch (const std::exception& e) {
             note(e.what());

@@ -50,8 +50,10 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     m_collocation = new QComboBox(this);
     m_collocation->setEditable(true);
     m_collocation->addItems({QStringLiteral("-"), QStringLiteral("MPS"), QStringLiteral("1g.10gb"),
-                             QStringLiteral("2g.20gb"), QStringLiteral("3g.40gb"), QStringLiteral("7g.80gb")});
-    m_collocation->setToolTip(tr("'-' alone on the GPU, MPS, or a MIG profile (recorded; set-up is done by experiment CSVs)"));
+                             QStringLiteral("2g.20gb"), QStringLiteral("3g.40gb"),
+                             QStringLiteral("7g.80gb")});
+    m_collocation->setToolTip(
+        tr("'-' alone on the GPU, MPS, or a MIG profile (recorded; set-up is done by experiment CSVs)"));
     m_experiment = new QLineEdit(QStringLiteral("0"), this);
     m_experiment->setToolTip(tr("An experiment id, or a name (created when new)"));
     m_workload = new QLineEdit(this);
@@ -98,15 +100,17 @@ QCheckBox* LaunchDialog::listenerBox(const QString& name) const {
 }
 
 void LaunchDialog::browse() {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Script or experiment CSV"), QString(),
-                                                      tr("Python scripts and experiments (*.py *.csv);;All files (*)"));
+    const QString file =
+        QFileDialog::getOpenFileName(this, tr("Script or experiment CSV"), QString(),
+                                     tr("Python scripts and experiments (*.py *.csv);;All files (*)"));
     if (!file.isEmpty())
         m_target->setText(file);
 }
 
 void LaunchDialog::updateForTarget() {
     const bool csv = m_target->text().trimmed().endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_args, m_devices, m_collocation, m_experiment, m_workload})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_args, m_devices, m_collocation, m_experiment, m_workload})
         w->setEnabled(!csv);
     m_rerun->setEnabled(csv);
     m_hint->setText(csv ? tr("An experiment CSV names its experiments, workloads, devices, collocation and "

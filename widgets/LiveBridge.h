@@ -5,9 +5,9 @@
 
 #include "Model.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
-#include <QElapsedTimer>
 #include <QTimer>
 
 #include <map>

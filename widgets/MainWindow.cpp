@@ -3,25 +3,25 @@
 #include "RunReconciler.h"
 
 #include "BasketPanel.h"
-#include "ChartLoader.h"
-#include "ConsolePane.h"
-#include "LaunchDialog.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
+#include "ChartLoader.h"
 #include "ChartPanel.h"
-#include "SummaryPanel.h"
+#include "ConsolePane.h"
 #include "Formatting.h"
+#include "LaunchDialog.h"
 #include "MetricPicker.h"
 #include "SavedSelections.h"
 #include "StoreUri.h"
+#include "SummaryPanel.h"
 #include "models/BasketModel.h"
 #include "models/RunFilterProxy.h"
 #include "models/RunTreeModel.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QFileDialog>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -99,7 +99,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
     connect(m_metrics, &MetricPicker::metricChosen, this, &MainWindow::showMetric);
     // Named selections live beside Recent Stores (the same settings), keyed by the store.
-    m_selectionSettings = std::make_unique<QSettings>(QStringLiteral("radt"), QStringLiteral("radt-explorer"));
+    m_selectionSettings =
+        std::make_unique<QSettings>(QStringLiteral("radt"), QStringLiteral("radt-explorer"));
     m_selections = std::make_unique<SavedSelections>(*m_selectionSettings);
     connect(m_basketPanel, &BasketPanel::selectionChosen, this,
             [this](const QStringList& uuids, const QString& name) {
@@ -135,10 +136,11 @@ MainWindow::MainWindow(QWidget* parent)
         m_progress->show();
     });
     connect(m_loader, &ChartLoader::idle, m_progress, &QWidget::hide);
-    connect(m_loader, &ChartLoader::chartFailed, this, [this](ChartPanel* chart, const QString& key, const QString& error) {
-        chart->clear(tr("Cannot plot %1").arg(key));
-        statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, error));
-    });
+    connect(m_loader, &ChartLoader::chartFailed, this,
+            [this](ChartPanel* chart, const QString& key, const QString& error) {
+                chart->clear(tr("Cannot plot %1").arg(key));
+                statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, error));
+            });
     connect(m_loader, &ChartLoader::summaryReady, this,
             [this](const std::vector<SummaryRow>& rows) { m_summary->setRows(rows); });
     connect(m_loader, &ChartLoader::summaryFailed, this, [this](const QString& error) {
@@ -166,7 +168,8 @@ bool MainWindow::pollLiveRuns() {
         try {
             changed |= chart->pollNewData(*m_store);
         } catch (const std::exception& e) {
-            statusBar()->showMessage(tr("Cannot follow running runs: %1").arg(QString::fromStdString(e.what())), 5000);
+            statusBar()->showMessage(
+                tr("Cannot follow running runs: %1").arg(QString::fromStdString(e.what())), 5000);
             return false;
         }
         finished |= !chart->hasRunningRuns();
@@ -241,7 +244,8 @@ void MainWindow::onLiveSamples(const LiveBridge::Batch& batch) {
 
 void MainWindow::showLaunchDialog() {
     if (!m_store) {
-        QMessageBox::information(this, tr("Launch"), tr("Open or create a store first: runs are recorded into it."));
+        QMessageBox::information(this, tr("Launch"),
+                                 tr("Open or create a store first: runs are recorded into it."));
         return;
     }
     LaunchDialog dialog(this);
@@ -377,9 +381,10 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         for (int i = 0; i < m_board->chartCount(); ++i)
             m_loader->cancelChart(m_board->chartAt(i)->chart());
         for (int i = 0; i < m_board->chartCount(); ++i)
-            m_board->chartAt(i)->chart()->clear(m_treeModel->runCount() > 0
-                           ? QString()
-                           : tr("This store has no runs yet: record one with  radt train.py ..."));
+            m_board->chartAt(i)->chart()->clear(
+                m_treeModel->runCount() > 0
+                    ? QString()
+                    : tr("This store has no runs yet: record one with  radt train.py ..."));
         updateTitleAndStatus();
         statusBar()->showMessage(tr("Opened %1").arg(storeDisplayUri()), 5000);
         return true;

@@ -3,18 +3,18 @@
 
 #include "BoardFile.h"
 #include "LaunchController.h"
-#include "RecentStores.h"
 #include "LiveBridge.h"
+#include "RecentStores.h"
 #include "SampleBus.h"
 #include "Store.h"
 
 #include <QMainWindow>
-#include <QTimer>
 #include <QStringList>
+#include <QTimer>
 
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 
 class QLabel;
 class QLineEdit;
@@ -158,7 +158,7 @@ private:
     QString m_uri;
     RecentStores m_recent;
     std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
-    std::unique_ptr<SavedSelections> m_selections;   ///< the basket's named selections
+    std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections
     RunTreeModel* m_treeModel = nullptr;
     RunFilterProxy* m_proxy = nullptr;
     BasketModel* m_basket = nullptr;

@@ -12,19 +12,19 @@
 #include "ChartPanel.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
-#include <QCloseEvent>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -53,8 +53,8 @@ void MainWindow::createBoardMenu(QMenu* file) {
     open->setShortcut(QKeySequence(tr("Ctrl+B")));
     file->addAction(tr("&Save Board As..."), this, [this] {
         // The dialog asks before replacing a file; the write itself is atomic.
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save the board"), QStringLiteral("board.json"),
-                                                          tr("Boards (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save the board"), QStringLiteral("board.json"), tr("Boards (*.json)"));
         if (path.isEmpty())
             return;
         try {
@@ -76,7 +76,8 @@ void MainWindow::createBoardMenu(QMenu* file) {
     exports->addAction(tr("Chart as &PNG..."), this, [this] { exportCurrentChart(QStringLiteral("png")); });
     exports->addAction(tr("Chart as &SVG..."), this, [this] { exportCurrentChart(QStringLiteral("svg")); });
     exports->addAction(tr("Chart as P&DF..."), this, [this] { exportCurrentChart(QStringLiteral("pdf")); });
-    exports->addAction(tr("Chart data as &CSV..."), this, [this] { exportCurrentChart(QStringLiteral("csv")); });
+    exports->addAction(tr("Chart data as &CSV..."), this,
+                       [this] { exportCurrentChart(QStringLiteral("csv")); });
     exports->addSeparator();
     exports->addAction(tr("&Board as PDF..."), this, &MainWindow::exportBoardPdf);
 }
@@ -125,7 +126,8 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
     if (problems)
         for (const BoardProblem& p : found)
             problems->append(QString::fromStdString(p.message));
-    statusBar()->showMessage(tr("Opened the board %1: %n chart(s)", nullptr, int(board.charts.size())).arg(path), 5000);
+    statusBar()->showMessage(
+        tr("Opened the board %1: %n chart(s)", nullptr, int(board.charts.size())).arg(path), 5000);
     return true;
 }
 
@@ -141,8 +143,9 @@ bool MainWindow::openBoardInteractive(const QString& path) {
         QStringList shown = problems.mid(0, 15);
         if (problems.size() > shown.size())
             shown << tr("... and %n more", nullptr, problems.size() - shown.size());
-        QMessageBox::warning(this, tr("Open board"),
-                             tr("The board opened, but parts of it were skipped:\n\n%1").arg(shown.join(QLatin1Char('\n'))));
+        QMessageBox::warning(
+            this, tr("Open board"),
+            tr("The board opened, but parts of it were skipped:\n\n%1").arg(shown.join(QLatin1Char('\n'))));
     }
     return true;
 }
@@ -150,7 +153,8 @@ bool MainWindow::openBoardInteractive(const QString& path) {
 void MainWindow::exportCurrentChart(const QString& format) {
     ChartPanel* chart = chartPanel();
     if (chart->metricKey().isEmpty()) {
-        QMessageBox::information(this, tr("Export"), tr("The current chart shows nothing yet: choose a metric."));
+        QMessageBox::information(this, tr("Export"),
+                                 tr("The current chart shows nothing yet: choose a metric."));
         return;
     }
     double scale = 1;
@@ -160,11 +164,12 @@ void MainWindow::exportCurrentChart(const QString& format) {
         if (!ok)
             return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the chart"), suggestedFileName(*chart, format),
-                                                      QStringLiteral("*.%1").arg(format));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the chart"), suggestedFileName(*chart, format), QStringLiteral("*.%1").arg(format));
     if (path.isEmpty())
         return;
-    QProgressDialog progress(tr("Exporting %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100, this);
+    QProgressDialog progress(tr("Exporting %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100,
+                             this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300); // only long exports (a CSV of millions of rows) show it
     try {
@@ -197,8 +202,8 @@ void MainWindow::exportBoardPdf() {
         QMessageBox::information(this, tr("Export"), tr("No chart shows anything yet."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the board"), QStringLiteral("board.pdf"),
-                                                      QStringLiteral("*.pdf"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the board"),
+                                                      QStringLiteral("board.pdf"), QStringLiteral("*.pdf"));
     if (path.isEmpty())
         return;
     QProgressDialog progress(tr("Exporting the board..."), QString(), 0, int(charts.size()), this);
@@ -230,14 +235,16 @@ void MainWindow::saveSession(QSettings& settings) const {
                       {QStringLiteral("lineWidth"), o.lineWidth},
                       {QStringLiteral("xAxis"), int(o.xAxis)},
                       {QStringLiteral("aggregate"), int(o.aggregate)},
-                      {QStringLiteral("shownRuns"), QJsonArray::fromStringList(QStringList(o.shownRuns.begin(), o.shownRuns.end()))},
-                      {QStringLiteral("hiddenSeries"),
-                       QJsonArray::fromStringList(QStringList(o.hiddenSeries.begin(), o.hiddenSeries.end()))}};
+                      {QStringLiteral("shownRuns"),
+                       QJsonArray::fromStringList(QStringList(o.shownRuns.begin(), o.shownRuns.end()))},
+                      {QStringLiteral("hiddenSeries"), QJsonArray::fromStringList(QStringList(
+                                                           o.hiddenSeries.begin(), o.hiddenSeries.end()))}};
         charts.append(c);
     }
     settings.setValue(QStringLiteral("session/store"), m_uri);
     settings.setValue(QStringLiteral("session/basket"), basketRunUuids());
-    settings.setValue(QStringLiteral("session/board"), QString::fromUtf8(QJsonDocument(charts).toJson(QJsonDocument::Compact)));
+    settings.setValue(QStringLiteral("session/board"),
+                      QString::fromUtf8(QJsonDocument(charts).toJson(QJsonDocument::Compact)));
     settings.setValue(QStringLiteral("session/boardFile"), m_boardFile);
 }
 

@@ -87,8 +87,9 @@ std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Ru
                 continue;
             SummaryRow row;
             // Experiment, workload and letter have their own columns: the run's short name suffices.
-            row.label = run.workload().empty() ? toQString(run.name.empty() ? run.uuid.substr(0, 8) : run.name)
-                                               : toQString(run.workload() + (run.letter().empty() ? "" : " " + run.letter()));
+            row.label = run.workload().empty()
+                            ? toQString(run.name.empty() ? run.uuid.substr(0, 8) : run.name)
+                            : toQString(run.workload() + (run.letter().empty() ? "" : " " + run.letter()));
             const auto name = experimentNames.find(run.experimentId);
             row.experiment = name != experimentNames.end() ? name->second : QString::number(run.experimentId);
             row.workload = toQString(run.workload());

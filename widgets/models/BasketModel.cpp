@@ -3,7 +3,6 @@
 #include "Formatting.h"
 #include "RunTreeModel.h"
 
-
 #include <algorithm>
 #include <set>
 

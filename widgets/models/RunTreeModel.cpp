@@ -3,7 +3,6 @@
 #include "Formatting.h"
 #include "Store.h"
 
-
 #include <algorithm>
 #include <map>
 
