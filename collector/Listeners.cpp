@@ -5,6 +5,7 @@
 #include "ChildProcess.h"
 #include "GpuListeners.h"
 #include "ProcSampler.h"
+#include "RaplReader.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,7 +19,7 @@ namespace radt {
 
 namespace {
 
-const std::vector<std::string> kProcListeners = {"top", "ps", "iostat", "net", "proc"};
+const std::vector<std::string> kProcListeners = {"top", "ps", "iostat", "net", "proc", "rapl"};
 
 bool isProcListener(const std::string& name) {
     return std::find(kProcListeners.begin(), kProcListeners.end(), name) != kProcListeners.end();
@@ -45,6 +46,16 @@ public:
             context.message("listeners " + name() + ": " + m_options.procRoot +
                             " is not readable; the run continues without them");
             return false;
+        }
+        if (m_options.rapl) {
+            // Said once, like a missing GPU tool; the other /proc listeners go on.
+            if (const std::string problem = raplProblem(m_options.sysRoot); !problem.empty()) {
+                context.message("listener 'rapl': " + problem + "; the run continues without it");
+                m_options.rapl = false;
+                m_names.erase(std::remove(m_names.begin(), m_names.end(), "rapl"), m_names.end());
+                if (m_names.empty())
+                    return false;
+            }
         }
         m_context = context;
         m_thread = std::thread([this] { loop(); });
@@ -93,9 +104,9 @@ private:
 } // namespace
 
 const std::vector<std::string>& knownListeners() {
-    static const std::vector<std::string> names = {"top",  "ps",      "iostat", "net",
-                                                   "proc", "smi",     "dcgmi",  "tegrastats",
-                                                   "nsys", "nsysraw", "ncu",    "ncuraw"};
+    static const std::vector<std::string> names = {"top",     "ps",  "iostat", "net",        "proc",
+                                                   "rapl",    "smi", "dcgmi",  "tegrastats", "nsys",
+                                                   "nsysraw", "ncu", "ncuraw"};
     return names;
 }
 
@@ -143,6 +154,12 @@ std::vector<ListenerAvailability> listenerAvailability(const std::string& procRo
         fromProc("iostat", "per-device disk tps and MB/s, from /proc/diskstats", "diskstats"),
         fromProc("net", "per-interface network MB/s, from /proc/net/dev", "net/dev"),
         fromProc("proc", "the run's process tree: CPU %, RSS, threads, from /proc", "stat"),
+        [] {
+            const std::string problem = raplProblem("/sys");
+            return ListenerAvailability{
+                "rapl", problem.empty(),
+                problem.empty() ? "CPU package and DRAM power, from /sys/class/powercap" : problem};
+        }(),
         fromTool("smi", "nvidia-smi", "GPU power, utilisation, memory, P-state"),
         fromTool("dcgmi", "dcgmi", "DCGM power, energy, SM/tensor/DRAM activity, PCIe/NVLink"),
         fromTool("tegrastats", "tegrastats", "Jetson CPU/GPU/EMC load, RAM, temperatures, power rails"),
@@ -167,6 +184,7 @@ std::vector<std::unique_ptr<Listener>> makeListeners(const std::vector<std::stri
         options.iostat |= n == "iostat";
         options.net |= n == "net";
         options.proc |= n == "proc";
+        options.rapl |= n == "rapl";
     }
     if (!procNames.empty())
         out.push_back(std::make_unique<ProcListener>(procNames, options));

@@ -39,7 +39,7 @@ ProcSampler::ProcSampler(int rootPid, ProcSamplerOptions options)
 
 ProcSampler::ProcSampler(int rootPid, bool system, bool processTree, std::string procRoot)
     : ProcSampler(rootPid,
-                  ProcSamplerOptions{system, false, false, false, processTree, std::move(procRoot)}) {}
+                  ProcSamplerOptions{system, false, false, false, processTree, false, std::move(procRoot)}) {}
 
 void ProcSampler::sample(int64_t nowMs, std::vector<MetricPoint>& out) {
     if (m_options.top)
@@ -56,6 +56,11 @@ void ProcSampler::sample(int64_t nowMs, std::vector<MetricPoint>& out) {
         sampleDisks(nowMs, out);
     if (m_options.net)
         sampleNetwork(nowMs, out);
+    if (m_options.rapl) {
+        if (!m_rapl)
+            m_rapl.emplace(m_options.sysRoot);
+        m_rapl->sample(nowMs, out);
+    }
 }
 
 void ProcSampler::sampleSystem(int64_t nowMs, std::vector<MetricPoint>& out) {

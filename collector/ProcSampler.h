@@ -5,6 +5,7 @@
 
 #include "Model.h"
 #include "ProcParsers.h"
+#include "RaplReader.h"
 
 #include <map>
 #include <set>
@@ -20,7 +21,9 @@ struct ProcSamplerOptions {
     bool iostat = false;
     bool net = false;
     bool proc = true;
+    bool rapl = false;              ///< CPU package and DRAM power from /sys/class/powercap
     std::string procRoot = "/proc"; ///< tests point this at a copy of /proc
+    std::string sysRoot = "/sys";   ///< and this at a copy of /sys
 };
 
 class ProcSampler {
@@ -58,6 +61,7 @@ private:
     std::map<int, uint64_t> m_lastThreadTicks; ///< tid -> utime+stime
     int64_t m_lastThreadSampleMs = 0;
     std::vector<DiskStat> m_lastDisks;
+    std::optional<RaplReader> m_rapl;
     int64_t m_lastDiskMs = 0;
     std::set<std::string> m_activeDisks;  ///< devices that moved data since the run started
     std::set<std::string> m_activeIfaces; ///< interfaces that carried traffic since then
