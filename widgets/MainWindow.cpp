@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "InsightsPanel.h"
+
 #include "RunReconciler.h"
 
 #include "BasketPanel.h"
@@ -32,6 +34,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -203,6 +206,30 @@ void MainWindow::createLaunching() {
     m_consoleDock->setWidget(m_console);
     addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
     m_consoleDock->hide();
+    // Insights: the basket's runs as answers (energy, efficiency, collocation), on demand.
+    m_insights = new InsightsPanel(this);
+    m_insightsDock = new QDockWidget(tr("Insights"), this);
+    m_insightsDock->setObjectName(QStringLiteral("insights"));
+    m_insightsDock->setWidget(m_insights);
+    addDockWidget(Qt::BottomDockWidgetArea, m_insightsDock);
+    m_insightsDock->hide();
+    // First shown floating over the lower part of the window: docked, it would take the charts'
+    // height. It can be docked at the bottom by the user (and stays so).
+    connect(m_insightsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_insightsSized) {
+            m_insightsSized = true;
+            m_insightsDock->setFloating(true);
+            // Within what the screen shows of the window (a small screen crops a large window).
+            QRect frame = geometry();
+            if (QScreen* shown = screen())
+                frame = frame.intersected(shown->availableGeometry());
+            const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() / 2, 460);
+            m_insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w, h);
+        }
+    });
+    connect(m_insights, &InsightsPanel::progress, this, [this](int done, int total) {
+        statusBar()->showMessage(tr("Insights: %1/%2 runs").arg(done).arg(total), 2000);
+    });
     connect(m_console, &ConsolePane::stopRequested, m_launcher, &LaunchController::stop);
     connect(m_launcher, &LaunchController::output, m_console, &ConsolePane::appendOutput);
     connect(m_launcher, &LaunchController::message, m_console, &ConsolePane::appendMessage);
@@ -349,6 +376,13 @@ void MainWindow::createMenus() {
     basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); });
     basket->addAction(tr("&Remove Selected"), m_basketPanel, &BasketPanel::removeSelected);
     basket->addAction(tr("&Clear All"), this, &MainWindow::clearBasket);
+    basket->addSeparator();
+    QAction* insights = m_insightsDock->toggleViewAction();
+    insights->setText(tr("&Insights"));
+    insights->setShortcut(QKeySequence(tr("Ctrl+I")));
+    insights->setStatusTip(
+        tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
+    basket->addAction(insights);
 }
 
 bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
@@ -366,6 +400,7 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         m_store = std::move(store);
         m_uri = uri;
         m_loader->setStoreUri(uri.toStdString());
+        m_insights->setStore(uri);
         m_basket->clear();
         std::map<int64_t, QString> names;
         for (const Experiment& e : experiments)
@@ -538,6 +573,7 @@ QStringList MainWindow::basketMetricKeys() const {
 }
 
 void MainWindow::onBasketChanged() {
+    m_insights->setRuns(basketRunUuids());
     const QStringList keys = basketMetricKeys();
     const QString before = m_metrics->currentKey();
     m_metrics->setKeys(keys); // clears the chart through metricChosen("") when the key went away

@@ -33,6 +33,7 @@ class BasketPanel;
 class BoardPanel;
 class ChartLoader;
 class ConsolePane;
+class InsightsPanel;
 class ChartCard;
 class ChartPanel;
 class SummaryPanel;
@@ -121,6 +122,8 @@ public:
     RunTreeModel* runTreeModel() const { return m_treeModel; }
     RunFilterProxy* runFilterProxy() const { return m_proxy; }
     BasketModel* basketModel() const { return m_basket; }
+    InsightsPanel* insights() const { return m_insights; }
+    QDockWidget* insightsDock() const { return m_insightsDock; }
     MetricPicker* metricPicker() const { return m_metrics; }
     QTreeView* runTreeView() const { return m_tree; }
 
@@ -178,6 +181,9 @@ private:
     QString m_boardFile; ///< the board file the charts came from, if they did
     int m_treeTicks = 0; ///< live timer ticks, to reread a tree with running runs every 5 s
     QDockWidget* m_consoleDock = nullptr;
+    InsightsPanel* m_insights = nullptr;
+    QDockWidget* m_insightsDock = nullptr;
+    bool m_insightsSized = false;
     QProgressBar* m_progress = nullptr;
     std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,129 @@
+// The explorer's Insights view (issue 12): the basket's runs as energy, efficiency and
+// collocation figures, computed off the GUI thread, in a sortable table and a bar chart, exported
+// as CSV and JSON. Real SQLite store, real widgets (offscreen).
+
+#include "InsightsPanel.h"
+#include "MainWindow.h"
+#include "Store.h"
+#include "TempDir.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QStandardItemModel>
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace radt;
+
+namespace {
+
+constexpr int64_t t0 = 1'700'000'000'000;
+
+// Two runs sharing GPU 0 (100 W for 10 s, 2 epochs, GPU util 90 % with SM activity 30 %) and a
+// solo run of the same script and arguments (200 W, 4 epochs).
+std::string addRun(Store& store, int64_t experiment, const std::string& workload, const std::string& letter,
+                   double watts, int epochs) {
+    const radt::Run run = store.createRun(
+        {experiment, "(" + workload + " " + letter + ") train.py", t0, "u", "train.py", RunStatus::Running});
+    store.logParams(run.uuid, {{"workload", workload},
+                               {"letter", letter},
+                               {"model", "train.py"},
+                               {"params", "--batch-size 64"},
+                               {"devices", "0"}});
+    std::vector<MetricPoint> points;
+    for (int i = 0; i <= 10; ++i) {
+        points.push_back({"DCGMI - Power Usage", watts, t0 + i * 1000, 0});
+        points.push_back({"DCGMI - GPU Utilization", 90, t0 + i * 1000, 0});
+        points.push_back({"DCGMI - SM Active", 0.3, t0 + i * 1000, 0});
+    }
+    for (int e = 1; e <= epochs; ++e)
+        points.push_back({"loss", 1.0 / e, t0 + e * 10000 / epochs, e});
+    store.logMetrics(run.uuid, points);
+    store.setRunStatus(run.uuid, RunStatus::Finished, t0 + 10000);
+    return run.uuid;
+}
+
+int columnOf(const QStandardItemModel* model, const QString& title) {
+    for (int c = 0; c < model->columnCount(); ++c)
+        if (model->horizontalHeaderItem(c)->text() == title)
+            return c;
+    ADD_FAILURE() << "no column " << title.toStdString();
+    return -1;
+}
+
+} // namespace
+
+TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("insights.db");
+    std::string solo;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        const int64_t experiment = store->getOrCreateExperiment("bench");
+        addRun(*store, experiment, "1", "0_A_MPS", 100, 2);
+        addRun(*store, experiment, "1", "0_B_MPS", 100, 2);
+        solo = addRun(*store, experiment, "2", "0", 200, 4);
+    }
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    InsightsPanel* insights = window.insights();
+    insights->setCarbon(400, 1.5);
+    window.resize(1280, 800);
+    window.show();
+    window.insightsDock()->show(); // Basket > Insights (Ctrl+I)
+    EXPECT_TRUE(window.insightsDock()->isFloating()) << "first shown floating, charts keep their room";
+    QStringList all;
+    for (const radt::Run& r : openStore(uri, OpenMode::OpenExisting)->runs())
+        all << QString::fromStdString(r.uuid);
+    ASSERT_EQ(window.addRunsToBasket(all), 3);
+    ASSERT_TRUE(insights->waitForResult(20000));
+    ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
+
+    const QStandardItemModel* table = insights->table();
+    ASSERT_EQ(table->rowCount(), 3);
+    int collocated = -1, alone = -1;
+    for (int r = 0; r < table->rowCount(); ++r)
+        (table->item(r, columnOf(table, "Letter"))->text() == "0" ? alone : collocated) = r;
+    auto cell = [&](int row, const char* column) {
+        return table->item(row, columnOf(table, column))->text();
+    };
+    EXPECT_EQ(cell(collocated, "GPU energy J"), "1000.0");
+    EXPECT_EQ(cell(collocated, "J / epoch"), "500.0");
+    EXPECT_EQ(cell(collocated, "Slowdown x"), "2.00");
+    EXPECT_EQ(cell(collocated, "CO2e g"), QString::number(1000 / 3.6e6 * 400 * 1.5, 'f', 3));
+    EXPECT_TRUE(cell(collocated, "Util - SMACT pp").startsWith(QStringLiteral("⚠"))) << "the flag shows";
+    EXPECT_EQ(cell(alone, "Slowdown x"), "–");
+    EXPECT_EQ(cell(alone, "GPU energy J"), "2000.0");
+
+    // The bar chart compares the runs' GPU energy.
+    ASSERT_EQ(insights->chart()->series().size(), 1);
+    auto* bars = qobject_cast<QtCharts::QAbstractBarSeries*>(insights->chart()->series().front());
+    ASSERT_TRUE(bars);
+    ASSERT_EQ(bars->barSets().front()->count(), 3);
+    EXPECT_DOUBLE_EQ(bars->barSets().front()->at(alone), 2000.0);
+
+    // Exports: the table as CSV, the report as JSON of radt report's shape.
+    const QString csv = QString::fromStdString(dir.file("insights.csv"));
+    const QString json = QString::fromStdString(dir.file("insights.json"));
+    insights->exportCsv(csv);
+    insights->exportJson(json);
+    const std::string csvText = test::readFile(csv.toStdString());
+    EXPECT_EQ(csvText.substr(0, csvText.find('\n')).substr(0, 35), "Run,Experiment,Workload,Letter,Stat");
+    EXPECT_EQ(std::count(csvText.begin(), csvText.end(), '\n'), 4);
+    const auto report = nlohmann::json::parse(test::readFile(json.toStdString()));
+    EXPECT_EQ(report["runs"].size(), 3u);
+    EXPECT_EQ(report["workloads"].size(), 2u);
+    EXPECT_THROW(insights->exportJson(QString::fromStdString(dir.file("no/such/dir/x.json"))),
+                 std::exception);
+
+    // Fewer runs in the basket: recomputed.
+    window.clearBasket();
+    window.addRunsToBasket({QString::fromStdString(solo)});
+    ASSERT_TRUE(insights->waitForResult(20000));
+    EXPECT_EQ(insights->table()->rowCount(), 1);
+}

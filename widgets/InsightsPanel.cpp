@@ -1,0 +1,507 @@
+#include "InsightsPanel.h"
+
+#include "AtomicFile.h"
+#include "Formatting.h"
+#include "InsightReport.h"
+#include "Store.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
+
+#include <mutex>
+
+using namespace QtCharts;
+using nlohmann::json;
+
+namespace radt {
+
+namespace {
+
+constexpr int kNumberRole = Qt::UserRole + 1; ///< what a column sorts by
+
+struct Column {
+    const char* title;
+    std::function<json(const json&)> value; ///< from one run's report entry
+    int decimals;                           ///< -1: text
+};
+
+const std::vector<Column>& columns() {
+    static const std::vector<Column> all = {
+        {"Run", [](const json& r) { return r["name"]; }, -1},
+        {"Experiment", [](const json& r) { return r["experiment"]; }, -1},
+        {"Workload", [](const json& r) { return r["workload"]; }, -1},
+        {"Letter", [](const json& r) { return r["letter"]; }, -1},
+        {"Status", [](const json& r) { return r["status"]; }, -1},
+        {"Duration s", [](const json& r) { return r["duration_s"]; }, 1},
+        {"GPU energy J", [](const json& r) { return r["gpu_energy_j"]; }, 1},
+        {"GPU Wh", [](const json& r) { return r["gpu_energy_wh"]; }, 3},
+        {"Source", [](const json& r) { return r["gpu_energy_source"]; }, -1},
+        {"Coverage %",
+         [](const json& r) {
+             return r["energy_coverage"].is_null() ? json() : json(r["energy_coverage"].get<double>() * 100);
+         },
+         0},
+        {"CPU energy J", [](const json& r) { return r["cpu_energy_j"]; }, 1},
+        {"Epochs", [](const json& r) { return r["epochs"]; }, 0},
+        {"J / epoch", [](const json& r) { return r["energy_per_epoch_j"]; }, 1},
+        {"CO2e g", [](const json& r) { return r["co2e_g"]; }, 3},
+        {"GPU util mean",
+         [](const json& r) {
+             for (const char* key : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
+                 if (r["util"].contains(key))
+                     return json(r["util"][key]["mean"].get<double>() * 100 /
+                                 r["util"][key]["scale"].get<double>());
+             return json();
+         },
+         1},
+        {"Util - SMACT pp", [](const json& r) { return r["util_smact_gap_pp"]; }, 1},
+        {"Slowdown x",
+         [](const json& r) { return r["slowdown"].is_null() ? json() : r["slowdown"]["factor"]; }, 2},
+        {"Shared GPU with",
+         [](const json& r) {
+             if (r["collocation"].is_null())
+                 return json();
+             std::string s;
+             for (const json& u : r["collocation"]["shared_with"])
+                 s += (s.empty() ? "" : " ") + u.get<std::string>().substr(0, 7);
+             return json(s);
+         },
+         -1},
+    };
+    return all;
+}
+
+/// The figures the bar chart can compare: title, column.
+const std::vector<std::pair<const char*, int>>& chartFigures() {
+    static const std::vector<std::pair<const char*, int>> all = {
+        {"GPU energy (J)", 6}, {"Energy per epoch (J)", 12}, {"CO2e (g)", 13}, {"Slowdown (x)", 16}};
+    return all;
+}
+
+QString csvCell(const QString& text) {
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+        !text.contains(QLatin1Char('\n')))
+        return text;
+    QString q = text;
+    q.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+} // namespace
+
+/// The worker thread and its own store connection (reports read whole series: never on the GUI
+/// thread).
+struct InsightsPanel::Worker {
+    QThread thread;
+    QObject* context = new QObject;
+    std::mutex mutex;
+    std::string uri;
+    std::unique_ptr<Store> store; ///< opened, used and closed on the worker thread
+    quint64 latest = 0;
+    Worker() {
+        context->moveToThread(&thread);
+        QObject::connect(&thread, &QThread::finished, context, &QObject::deleteLater);
+        thread.setObjectName(QStringLiteral("radt insights"));
+        thread.start();
+    }
+    ~Worker() {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            latest = ~quint64(0);
+        }
+        thread.quit();
+        thread.wait();
+        store.reset();
+    }
+};
+
+InsightsPanel::InsightsPanel(QWidget* parent)
+    : QWidget(parent), m_worker(std::make_shared<Worker>()), m_intensity(new QDoubleSpinBox(this)),
+      m_pueBox(new QDoubleSpinBox(this)), m_figure(new QComboBox(this)), m_status(new QLabel(this)),
+      m_workloads(new QLabel(this)), m_model(new QStandardItemModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_chart(new QChart),
+      m_chartView(new QChartView(m_chart, this)), m_follow(new QTimer(this)), m_debounce(new QTimer(this)) {
+    QSettings settings;
+    const double intensity = settings.value(QStringLiteral("insights/gridIntensity"), 0.0).toDouble();
+    m_pue = settings.value(QStringLiteral("insights/pue"), 1.0).toDouble();
+    m_gridIntensity = intensity > 0 ? std::optional<double>(intensity) : std::nullopt;
+
+    m_intensity->setRange(0, 5000);
+    m_intensity->setDecimals(0);
+    m_intensity->setSuffix(tr(" g/kWh"));
+    m_intensity->setSpecialValueText(tr("no CO2e"));
+    m_intensity->setValue(intensity);
+    m_intensity->setToolTip(tr("Grid carbon intensity for CO2e figures (your grid's or provider's figure; "
+                               "none is assumed)"));
+    m_pueBox->setRange(1.0, 5.0);
+    m_pueBox->setSingleStep(0.05);
+    m_pueBox->setPrefix(tr("PUE "));
+    m_pueBox->setValue(m_pue);
+    m_pueBox->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
+    for (const auto& [title, column] : chartFigures())
+        m_figure->addItem(tr(title), column);
+    auto* copy = new QPushButton(tr("Copy"), this);
+    copy->setToolTip(tr("Copy the table as tab-separated text"));
+    auto* csv = new QPushButton(tr("CSV…"), this);
+    auto* jsonButton = new QPushButton(tr("JSON…"), this);
+    csv->setToolTip(tr("Export the table as CSV"));
+    jsonButton->setToolTip(tr("Export the whole report as JSON (radt report --json's shape)"));
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(kNumberRole);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_chart->legend()->hide();
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumSize(260, 140);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_workloads->setWordWrap(true);
+    m_workloads->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_intensity);
+    bar->addWidget(m_pueBox);
+    bar->addWidget(new QLabel(tr("Compare:"), this));
+    bar->addWidget(m_figure);
+    bar->addStretch(1);
+    bar->addWidget(copy);
+    bar->addWidget(csv);
+    bar->addWidget(jsonButton);
+    // Side by side: a bottom dock is wide and short.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_view);
+    split->addWidget(m_chartView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({600, 400});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_workloads);
+    layout->addWidget(m_status);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(150); // a basket filled run by run computes once
+    connect(m_debounce, &QTimer::timeout, this, [this] { compute(); });
+    m_follow->setInterval(5000);
+    connect(m_follow, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            refresh();
+    });
+    auto carbonChanged = [this] {
+        const double g = m_intensity->value();
+        setCarbon(g > 0 ? std::optional<double>(g) : std::nullopt, m_pueBox->value());
+    };
+    connect(m_intensity, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
+    connect(m_pueBox, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
+    connect(m_figure, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fillChart(); });
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(tableTsv()); });
+    connect(csv, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("csv")); });
+    connect(jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("json")); });
+    fillTable();
+}
+
+InsightsPanel::~InsightsPanel() = default;
+
+void InsightsPanel::setStore(const QString& uri) {
+    m_uri = uri;
+    m_runs.clear();
+    m_report = json();
+    ++m_generation;
+    fillTable();
+    fillChart();
+}
+
+void InsightsPanel::setRuns(const QStringList& uuids) {
+    if (uuids == m_runs)
+        return;
+    m_runs = uuids;
+    if (isVisible())
+        m_debounce->start();
+    else
+        m_dirty = true;
+}
+
+void InsightsPanel::refresh() {
+    m_debounce->stop();
+    compute();
+}
+
+void InsightsPanel::setCarbon(std::optional<double> gridIntensity, double pue) {
+    m_gridIntensity = gridIntensity;
+    m_pue = pue;
+    QSettings settings;
+    settings.setValue(QStringLiteral("insights/gridIntensity"), gridIntensity.value_or(0));
+    settings.setValue(QStringLiteral("insights/pue"), pue);
+    const QSignalBlocker a(m_intensity), b(m_pueBox);
+    m_intensity->setValue(gridIntensity.value_or(0));
+    m_pueBox->setValue(pue);
+    m_debounce->start();
+}
+
+void InsightsPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_dirty || m_shown != m_generation || m_report.is_null()) {
+        m_dirty = false;
+        m_debounce->start();
+    }
+}
+
+void InsightsPanel::compute() {
+    const quint64 generation = ++m_generation;
+    if (m_uri.isEmpty() || m_runs.isEmpty()) {
+        present(json(), generation, QString());
+        return;
+    }
+    ReportOptions options;
+    options.gridIntensity = m_gridIntensity;
+    options.pue = m_pue;
+    std::vector<std::string> uuids;
+    for (const QString& u : m_runs)
+        uuids.push_back(u.toStdString());
+    const std::string uri = m_uri.toStdString();
+    m_status->setText(tr("Computing insights for %n run(s)…", nullptr, int(uuids.size())));
+    {
+        std::lock_guard<std::mutex> lock(m_worker->mutex);
+        m_worker->latest = generation;
+    }
+    QPointer<InsightsPanel> self(this);
+    std::weak_ptr<Worker> weak = m_worker;
+    QMetaObject::invokeMethod(m_worker->context, [self, weak, generation, uri, uuids, options] {
+        auto worker = weak.lock();
+        if (!worker)
+            return;
+        {
+            std::lock_guard<std::mutex> lock(worker->mutex);
+            if (worker->latest != generation)
+                return; // superseded before it started
+        }
+        json report;
+        QString error;
+        try {
+            if (!worker->store || worker->uri != uri) {
+                worker->store.reset();
+                worker->store = openStore(uri, OpenMode::OpenExisting);
+                worker->uri = uri;
+            }
+            std::vector<Run> runs;
+            for (const std::string& u : uuids)
+                if (auto r = worker->store->run(u))
+                    runs.push_back(std::move(*r));
+            report = buildReport(*worker->store, runs, options, [&](size_t done, size_t total) {
+                QMetaObject::invokeMethod(self, [self, done, total] {
+                    if (self)
+                        emit self->progress(int(done), int(total));
+                });
+            });
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(self, [self, report = std::move(report), generation, error]() mutable {
+            if (self)
+                self->present(std::move(report), generation, error);
+        });
+    });
+}
+
+void InsightsPanel::present(json report, quint64 generation, const QString& error) {
+    if (generation != m_generation)
+        return; // an older request's answer
+    m_shown = generation;
+    m_error = error;
+    m_report = std::move(report);
+    fillTable();
+    fillChart();
+    bool running = false;
+    if (m_report.is_object())
+        for (const json& r : m_report["runs"])
+            running |= r["status"] == "RUNNING";
+    running ? m_follow->start() : m_follow->stop();
+    if (!error.isEmpty())
+        m_status->setText(tr("Insights could not be computed: %1").arg(error));
+    else if (m_report.is_null())
+        m_status->setText(
+            tr("Add runs to the basket to see their energy, utilisation and collocation figures."));
+    else
+        m_status->setText(
+            tr("Gaps over 5 sampling intervals are not bridged; ⚠ marks a utilisation/SM-activity "
+               "gap of 30 pp or more; a shared GPU's energy is split equally.%1")
+                .arg(running ? tr(" Following running runs.") : QString()));
+    emit computed();
+}
+
+void InsightsPanel::fillTable() {
+    m_model->clear();
+    QStringList headers;
+    for (const Column& c : columns())
+        headers << tr(c.title);
+    m_model->setHorizontalHeaderLabels(headers);
+    if (!m_report.is_object())
+        return;
+    for (const json& r : m_report["runs"]) {
+        QList<QStandardItem*> row;
+        for (const Column& c : columns()) {
+            const json v = c.value(r);
+            auto* item = new QStandardItem;
+            item->setEditable(false);
+            if (v.is_null()) {
+                item->setText(QStringLiteral("–"));
+                item->setData(c.decimals < 0 ? QVariant(QString()) : QVariant(-1e300), kNumberRole);
+            } else if (c.decimals < 0) {
+                item->setText(QString::fromStdString(v.get<std::string>()));
+                item->setData(item->text(), kNumberRole);
+            } else {
+                const double d = v.get<double>();
+                item->setText(QString::number(d, 'f', c.decimals));
+                item->setData(d, kNumberRole);
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            row << item;
+        }
+        row[0]->setToolTip(QString::fromStdString(r["run_uuid"].get<std::string>()));
+        if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>()) {
+            QStandardItem* gap = row[15];
+            gap->setText(QStringLiteral("⚠ ") + gap->text());
+            gap->setBackground(QColor(255, 236, 179));
+            gap->setToolTip(
+                tr("GPU utilisation is %1 percentage points above SM activity: the GPU looked busy, "
+                   "but most of its SMs were idle.")
+                    .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
+        }
+        m_model->appendRow(row);
+    }
+    m_view->resizeColumnsToContents();
+    QStringList workloads;
+    for (const json& w : m_report["workloads"])
+        workloads << tr("%1: %2 J over %n run(s)", nullptr, int(w["runs"].size()))
+                         .arg(QString::fromStdString(w["workload"].get<std::string>()))
+                         .arg(w["gpu_energy_j"].is_null()
+                                  ? QStringLiteral("–")
+                                  : QString::number(w["gpu_energy_j"].get<double>(), 'f', 1));
+    m_workloads->setText(
+        workloads.isEmpty()
+            ? QString()
+            : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; "))));
+}
+
+void InsightsPanel::fillChart() {
+    m_chart->removeAllSeries();
+    for (QAbstractAxis* axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    const int column = m_figure->currentData().toInt();
+    m_chart->setTitle(m_figure->currentText());
+    if (!m_report.is_object() || m_report["runs"].empty())
+        return;
+    auto* set = new QBarSet(m_figure->currentText());
+    QStringList names;
+    double top = 0;
+    for (const json& r : m_report["runs"]) {
+        const json v = columns()[size_t(column)].value(r);
+        const double d = v.is_null() ? 0 : v.get<double>();
+        *set << d;
+        top = std::max(top, d);
+        // Short and distinct: "<workload> <letter>" as the charts' series, else the run id's start.
+        const QString name = !r["workload"].is_null() && !r["letter"].is_null()
+                                 ? QString::fromStdString(r["workload"].get<std::string>() + " " +
+                                                          r["letter"].get<std::string>())
+                                 : QString::fromStdString(r["run_uuid"].get<std::string>().substr(0, 8));
+        names << name;
+    }
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(4);
+    m_chart->addSeries(series);
+    auto* runs = new QBarCategoryAxis;
+    runs->append(names);
+    auto* values = new QValueAxis;
+    values->setRange(0, top > 0 ? top * 1.15 : 1);
+    values->applyNiceNumbers();
+    m_chart->addAxis(runs, Qt::AlignBottom);
+    m_chart->addAxis(values, Qt::AlignLeft);
+    series->attachAxis(runs);
+    series->attachAxis(values);
+}
+
+QString InsightsPanel::tableTsv() const {
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        header << m_model->horizontalHeaderItem(c)->text();
+    lines << header.join(QLatin1Char('\t'));
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < m_proxy->columnCount(); ++c)
+            cells << m_proxy->index(r, c).data().toString();
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void InsightsPanel::exportCsv(const QString& path) const {
+    QString text;
+    for (const QString& line : tableTsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        QStringList cells;
+        for (const QString& cell : line.split(QLatin1Char('\t')))
+            cells << csvCell(cell == QStringLiteral("–") ? QString() : cell);
+        text += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    writeFileAtomically(path.toStdString(), text.toStdString());
+}
+
+void InsightsPanel::exportJson(const QString& path) const {
+    writeFileAtomically(path.toStdString(), (m_report.is_null() ? json::object() : m_report).dump(2) + "\n");
+}
+
+void InsightsPanel::exportWithDialog(const QString& format) {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export insights"), QStringLiteral("insights.") + format,
+        format == QLatin1String("csv") ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        format == QLatin1String("csv") ? exportCsv(path) : exportJson(path);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Export insights"), QString::fromStdString(e.what()));
+    }
+}
+
+bool InsightsPanel::waitForResult(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while ((m_debounce->isActive() || m_shown != m_generation) && timer.elapsed() < timeoutMs)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    return m_shown == m_generation && !m_debounce->isActive();
+}
+
+} // namespace radt
