@@ -3,15 +3,11 @@
 #include "InsightSeries.h"
 
 #include <algorithm>
+#include <map>
 
 namespace radt::insight {
 
 namespace {
-
-/// The part of [a, b] inside [from, to], as a length.
-int64_t overlap(int64_t a, int64_t b, int64_t from, int64_t to) {
-    return std::max<int64_t>(0, std::min(b, to) - std::max(a, from));
-}
 
 double interpolate(int64_t t0, double v0, int64_t t1, double v1, int64_t t) {
     return t1 == t0 ? v0 : v0 + (v1 - v0) * double(t - t0) / double(t1 - t0);
@@ -19,41 +15,44 @@ double interpolate(int64_t t0, double v0, int64_t t1, double v1, int64_t t) {
 
 } // namespace
 
-EnergyIntegral counterEnergy(const Series& millijoules, int64_t fromMs, int64_t toMs) {
-    const Series s = usablePoints(millijoules);
+std::vector<EnergyIntegral> energyInWindows(const Series& raw, bool isCounter,
+                                            const std::vector<std::pair<int64_t, int64_t>>& windows) {
+    const Series s = usablePoints(raw);
     const int64_t gap = maxGapMs(s);
-    EnergyIntegral out;
+    std::vector<EnergyIntegral> out(windows.size());
+    size_t first = 0; // the first window that can still overlap a segment
     for (size_t i = 1; i < s.size(); ++i) {
         const int64_t t0 = s.t[i - 1], t1 = s.t[i];
+        if (t1 <= t0 || t1 - t0 > gap)
+            continue; // not bridged
         const double delta = s.v[i] - s.v[i - 1];
-        if (t1 <= t0 || t1 - t0 > gap || delta < 0)
-            continue; // not bridged, or a reset: this interval's energy is unknown
-        const int64_t inside = overlap(t0, t1, fromMs, toMs);
-        if (inside == 0)
-            continue;
-        out.joules += delta / 1000.0 * double(inside) / double(t1 - t0);
-        out.coveredMs += inside;
+        if (isCounter && delta < 0)
+            continue; // a reset: this interval's energy is unknown
+        while (first < windows.size() && windows[first].second <= t0)
+            ++first;
+        for (size_t w = first; w < windows.size() && windows[w].first < t1; ++w) {
+            const int64_t a = std::max(t0, windows[w].first), b = std::min(t1, windows[w].second);
+            if (b <= a)
+                continue;
+            if (isCounter) { // spread evenly over the interval
+                out[w].joules += delta / 1000.0 * double(b - a) / double(t1 - t0);
+            } else { // the trapezoid of the interpolated power at the window's edges
+                const double pa = interpolate(t0, s.v[i - 1], t1, s.v[i], a);
+                const double pb = interpolate(t0, s.v[i - 1], t1, s.v[i], b);
+                out[w].joules += (pa + pb) / 2.0 * double(b - a) / 1000.0;
+            }
+            out[w].coveredMs += b - a;
+        }
     }
     return out;
 }
 
+EnergyIntegral counterEnergy(const Series& millijoules, int64_t fromMs, int64_t toMs) {
+    return energyInWindows(millijoules, true, {{fromMs, toMs}}).front();
+}
+
 EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs) {
-    const Series s = usablePoints(watts);
-    const int64_t gap = maxGapMs(s);
-    EnergyIntegral out;
-    for (size_t i = 1; i < s.size(); ++i) {
-        const int64_t t0 = s.t[i - 1], t1 = s.t[i];
-        if (t1 <= t0 || t1 - t0 > gap)
-            continue;
-        const int64_t a = std::max(t0, fromMs), b = std::min(t1, toMs);
-        if (b <= a)
-            continue;
-        const double pa = interpolate(t0, s.v[i - 1], t1, s.v[i], a);
-        const double pb = interpolate(t0, s.v[i - 1], t1, s.v[i], b);
-        out.joules += (pa + pb) / 2.0 * double(b - a) / 1000.0;
-        out.coveredMs += b - a;
-    }
-    return out;
+    return energyInWindows(watts, false, {{fromMs, toMs}}).front();
 }
 
 EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
@@ -94,6 +93,39 @@ EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
         out.source = first || out.source == d.source ? d.source : "mixed";
         first = false;
         out.devices.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::vector<std::optional<double>>
+gpuEnergyInWindows(const std::vector<std::string>& keys,
+                   const std::function<Series(const std::string&)>& series,
+                   const std::vector<std::pair<int64_t, int64_t>>& windows) {
+    std::vector<std::optional<double>> out(windows.size());
+    const auto counters = perDeviceKeys(keys, kEnergyCounterKey);
+    auto power = perDeviceKeys(keys, kDcgmiPowerKey);
+    for (const auto& [device, key] : perDeviceKeys(keys, kSmiPowerKey))
+        power.emplace(device, key);
+    std::map<std::string, bool> devices;
+    for (const auto& entry : counters)
+        devices[entry.first] = true;
+    for (const auto& entry : power)
+        devices[entry.first] = true;
+    for (const auto& entry : devices) {
+        const std::string& device = entry.first;
+        std::vector<EnergyIntegral> fromCounter, fromPower;
+        if (auto c = counters.find(device); c != counters.end())
+            fromCounter = energyInWindows(series(c->second), true, windows);
+        if (auto p = power.find(device); p != power.end())
+            fromPower = energyInWindows(series(p->second), false, windows);
+        for (size_t w = 0; w < windows.size(); ++w) {
+            // As gpuEnergy(): the counter where it covers the window, else power.
+            const EnergyIntegral* e = !fromCounter.empty() && fromCounter[w].coveredMs > 0 ? &fromCounter[w]
+                                      : !fromPower.empty() && fromPower[w].coveredMs > 0   ? &fromPower[w]
+                                                                                           : nullptr;
+            if (e)
+                out[w] = out[w].value_or(0) + e->joules;
+        }
     }
     return out;
 }

@@ -32,6 +32,11 @@ EnergyIntegral counterEnergy(const Series& millijoules, int64_t fromMs, int64_t 
 /// interpolated at the window's edge.
 EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs);
 
+/// The same for many windows, sorted and not overlapping, in one pass over the series (per-epoch
+/// energy of a long run would otherwise rescan it once per epoch).
+std::vector<EnergyIntegral> energyInWindows(const Series& s, bool isCounter,
+                                            const std::vector<std::pair<int64_t, int64_t>>& windows);
+
 struct DeviceEnergy {
     std::string device; ///< "" for the first GPU, else the key's suffix (" - GPU 1")
     double joules = 0;
@@ -50,6 +55,12 @@ struct EnergyEstimate {
 EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
                          const std::function<Series(const std::string&)>& series, int64_t fromMs,
                          int64_t toMs);
+
+/// GPU energy in each of `windows` (sorted, not overlapping), as gpuEnergy() gives it for one.
+std::vector<std::optional<double>>
+gpuEnergyInWindows(const std::vector<std::string>& keys,
+                   const std::function<Series(const std::string&)>& series,
+                   const std::vector<std::pair<int64_t, int64_t>>& windows);
 
 /// CPU energy from the rapl listener's power series (every "RAPL - ..." key), in J; unset without.
 std::optional<double> cpuEnergy(const std::vector<std::string>& keys,

@@ -125,13 +125,15 @@ RunFacts analyse(Store& store, const Run& run, const ReportOptions& options,
         const EnergyEstimate inEpochs = gpuEnergy(data.keys, read, spans.front().fromMs, spans.back().toMs);
         if (inEpochs.joules)
             f.perEpochJ = *inEpochs.joules / double(spans.size());
+        std::vector<std::pair<int64_t, int64_t>> windows;
+        for (const EpochSpan& e : spans)
+            windows.emplace_back(e.fromMs, e.toMs);
+        const auto perEpoch = gpuEnergyInWindows(data.keys, read, windows); // one pass, not one per epoch
         json per = json::array();
-        for (const EpochSpan& e : spans) {
-            const EnergyEstimate ej = gpuEnergy(data.keys, read, e.fromMs, e.toMs);
-            per.push_back({{"epoch", e.step},
-                           {"seconds", double(e.toMs - e.fromMs) / 1000.0},
-                           {"gpu_energy_j", orNull(ej.joules)}});
-        }
+        for (size_t i = 0; i < spans.size(); ++i)
+            per.push_back({{"epoch", spans[i].step},
+                           {"seconds", double(spans[i].toMs - spans[i].fromMs) / 1000.0},
+                           {"gpu_energy_j", orNull(perEpoch[i])}});
         j["per_epoch"] = per;
     } else {
         j["per_epoch"] = json::array();

@@ -73,4 +73,17 @@ double sortedPercentile(const std::vector<double>& sorted, double q) {
     return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
 }
 
+double percentile(std::vector<double>& values, double q) {
+    if (values.empty())
+        return std::nan("");
+    const double pos = q * double(values.size() - 1);
+    const size_t lo = static_cast<size_t>(std::floor(pos));
+    std::nth_element(values.begin(), values.begin() + lo, values.end());
+    const double low = values[lo];
+    if (lo + 1 >= values.size())
+        return low;
+    const double high = *std::min_element(values.begin() + lo + 1, values.end()); // the next order statistic
+    return low + (high - low) * (pos - double(lo));
+}
+
 } // namespace radt::insight

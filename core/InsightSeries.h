@@ -37,4 +37,7 @@ bool isHardwareKey(const std::string& key);
 /// Percentile (0..1) of already sorted values, linear between neighbours; NaN when empty.
 double sortedPercentile(const std::vector<double>& sorted, double q);
 
+/// The same percentile of unsorted values in linear time (reorders `values`).
+double percentile(std::vector<double>& values, double q);
+
 } // namespace radt::insight

@@ -1,0 +1,144 @@
+// `radt report` over 8 runs x 20 metrics x 100k samples (issue 12), next to a raw sqlite3 SELECT
+// of the same rows (every series the report reads, read once): the floor for any report, since
+// the analyses themselves are single passes. Figure report_ratio, goal <= 1.5.
+// RADT_BENCH_REPORT_SAMPLES overrides the samples per series (e.g. 20000 for a quick look).
+
+#include "BenchSupport.h"
+#include "InsightReport.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+using namespace radt;
+
+namespace {
+
+constexpr int kRuns = 8;
+int g_samples = 100000;
+std::string g_path;
+std::vector<std::string> g_runs;
+std::map<std::string, double> g_seconds;
+
+// Twenty series the report reads, each once: energy counters, utilisation and activity (two
+// GPUs), CPU, network, RAPL, and the stepped software metric that marks epochs.
+const std::vector<std::string> kKeys = {"DCGMI - Total Energy Consumption",
+                                        "DCGMI - GPU Utilization",
+                                        "DCGMI - SM Active",
+                                        "DCGMI - GR Engine Active",
+                                        "DCGMI - Memory Copy Utilization",
+                                        "SMI - GPU Util",
+                                        "SMI - Mem Util",
+                                        "TOP - CPU Utilization",
+                                        "PROC - CPU Utilization",
+                                        "NET - eth0 RX MB/s",
+                                        "NET - eth0 TX MB/s",
+                                        "RAPL - package-0 Power W",
+                                        "RAPL - package-0 dram Power W",
+                                        "DCGMI - GPU Utilization - GPU 1",
+                                        "DCGMI - SM Active - GPU 1",
+                                        "SMI - GPU Util - GPU 1",
+                                        "DCGMI - Total Energy Consumption - GPU 1",
+                                        "NET - eth1 RX MB/s",
+                                        "NET - eth1 TX MB/s",
+                                        "loss"};
+
+double valueOf(const std::string& key, int i) {
+    if (key.find("Energy") != std::string::npos)
+        return 1e6 + i * 250.0; // a counter in mJ: 250 mJ per 100 ms
+    if (key.find("Active") != std::string::npos || key.rfind("SMI - ", 0) == 0)
+        return 0.5 + 0.4 * std::sin(i * 0.01); // ratios
+    if (key == "loss")
+        return 1.0 / (1 + i / 1000);
+    return 50 + 45 * std::sin(i * 0.003) + (i % 97 == 0 ? 5 : 0); // percent, MB/s, W
+}
+
+void prepareStore() {
+    const std::string dir = bench::scratchDir("report");
+    g_path = dir + "/store.db";
+    auto store = openStore("sqlite:///" + g_path, OpenMode::CreateIfMissing);
+    const int64_t experiment = store->getOrCreateExperiment("bench");
+    const int64_t t0 = 1'700'000'000'000;
+    for (int r = 0; r < kRuns; ++r) {
+        const Run run = store->createRun({experiment, "bench", t0, "bench", "train.py", RunStatus::Running});
+        // Two workloads of four runs, two per GPU: collocation and baselines are looked up too.
+        store->logParams(run.uuid, {{"workload", std::to_string(r / 4)},
+                                    {"letter", std::to_string(r % 2) + "_" + char('A' + r % 4 / 2)},
+                                    {"model", "train.py"},
+                                    {"params", "--batch-size 64"},
+                                    {"devices", std::to_string(r % 2)}});
+        g_runs.push_back(run.uuid);
+        std::vector<MetricPoint> batch;
+        batch.reserve(100000);
+        for (int i = 0; i < g_samples; ++i) {
+            for (const std::string& key : kKeys)
+                batch.push_back({key, valueOf(key, i), t0 + int64_t(i) * 100, key == "loss" ? i / 1000 : 0});
+            if (batch.size() >= 100000) {
+                store->logMetrics(run.uuid, batch);
+                batch.clear();
+            }
+        }
+        store->logMetrics(run.uuid, batch);
+        store->setRunStatus(run.uuid, RunStatus::Finished, t0 + int64_t(g_samples) * 100);
+    }
+}
+
+void keepBest(const char* name, double seconds) {
+    g_seconds[name] = g_seconds.count(name) ? std::min(g_seconds[name], seconds) : seconds;
+}
+
+void BM_Report(benchmark::State& state) {
+    auto store = openStore("sqlite:///" + g_path, OpenMode::OpenExisting);
+    std::vector<Run> runs;
+    for (const std::string& uuid : g_runs)
+        runs.push_back(*store->run(uuid));
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        const nlohmann::json report = buildReport(*store, runs, {});
+        keepBest("report", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        if (report["runs"].size() != size_t(kRuns) || report["runs"][0]["gpu_energy_j"].is_null())
+            state.SkipWithError("incomplete report");
+        benchmark::DoNotOptimize(report.size());
+    }
+}
+
+void BM_RawSelect(benchmark::State& state) {
+    bench::RawSeriesReader reader(g_path);
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        int64_t rows = 0;
+        for (const std::string& uuid : g_runs)
+            for (const std::string& key : kKeys)
+                rows += reader.read(uuid, key.c_str());
+        keepBest("raw", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        if (rows != int64_t(kRuns) * int64_t(kKeys.size()) * g_samples)
+            state.SkipWithError("wrong row count");
+    }
+    benchmark::DoNotOptimize(reader.checksum());
+}
+
+} // namespace
+
+// Alternated rounds, best of all: drift on a shared machine hits both sides alike.
+BENCHMARK(BM_RawSelect)->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Report)->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RawSelect)->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Report)->Iterations(2)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+    if (const char* n = std::getenv("RADT_BENCH_REPORT_SAMPLES"); n && std::atoi(n) > 0)
+        g_samples = std::atoi(n);
+    benchmark::Initialize(&argc, argv);
+    prepareStore();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    const double ours = g_seconds["report"], raw = g_seconds["raw"];
+    std::printf(
+        "report of %d runs x %zu metrics x %d samples: %.0f ms; raw SELECT of the same rows %.0f ms\n", kRuns,
+        kKeys.size(), g_samples, ours * 1e3, raw * 1e3);
+    bench::figure("report_ms", ours * 1e3, "ms");
+    bench::figure("report_ratio", raw > 0 ? ours / raw : 0, "x");
+    return 0;
+}
