@@ -227,14 +227,17 @@ std::vector<Run> resolveReportTargets(Store& store, const std::vector<std::strin
                 if (r.experimentId == experiment && r.workload() == workload)
                     matches.push_back(&r);
         }
-        // An experiment, by name or id.
+        // An experiment, by name or id (one without runs is a target with nothing to report).
+        bool experimentFound = false;
         if (matches.empty())
             for (const Experiment& e : experiments)
-                if (e.name == target || (isDigits(target) && e.id == std::stoll(target)))
+                if (e.name == target || (isDigits(target) && e.id == std::stoll(target))) {
+                    experimentFound = true;
                     for (const Run& r : all)
                         if (r.experimentId == e.id)
                             matches.push_back(&r);
-        if (matches.empty())
+                }
+        if (matches.empty() && !experimentFound)
             throw std::invalid_argument(
                 "'" + target + "' names no run, workload or experiment in " + store.displayUri() +
                 " (a run id or 5+ character prefix, <experiment id>-<workload>, or an "

@@ -287,6 +287,7 @@ TEST(InsightReport, ACollocatedWorkloadAgainstItsSoloBaseline) {
     // Targets: experiment by name, unknown names.
     EXPECT_EQ(resolveReportTargets(*s.store, {"bench"}).size(), 3u);
     EXPECT_THROW(resolveReportTargets(*s.store, {"nothing-here"}), std::invalid_argument);
+    EXPECT_TRUE(resolveReportTargets(*s.store, {"0"}).empty()) << "experiment 0 exists, without runs";
     EXPECT_THROW(resolveReportTargets(*s.store, {}), std::invalid_argument);
 }
 
