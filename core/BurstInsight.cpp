@@ -107,4 +107,22 @@ std::optional<BurstIdle> burstIdle(const Series& raw, double idleBelow, int64_t 
     return out;
 }
 
+std::vector<std::pair<int64_t, int64_t>> burstPeriods(const Series& raw, double threshold) {
+    const Series s = usablePoints(raw);
+    const int64_t interval = std::max<int64_t>(1, typicalIntervalMs(s));
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (size_t i = 0; i < s.size();) {
+        if (s.v[i] < threshold) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < s.size() && s.v[j] >= threshold)
+            ++j;
+        out.emplace_back(s.t[i], j < s.size() ? s.t[j] : s.t[j - 1] + interval);
+        i = j;
+    }
+    return out;
+}
+
 } // namespace radt::insight

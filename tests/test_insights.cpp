@@ -179,6 +179,10 @@ TEST(BurstInsight, TwoMeansSplitsBurstsFromIdleAndWindowsGetTheirPattern) {
     EXPECT_DOUBLE_EQ(b->shareI, 1.0 / 3);
     EXPECT_DOUBLE_EQ(b->shareB, 1.0 / 3);
     EXPECT_DOUBLE_EQ(b->shareBIB, 1.0 / 3);
+    const auto periods = burstPeriods(series(t, v), b->threshold);
+    ASSERT_EQ(periods.size(), 2u);
+    EXPECT_EQ(periods[0], std::make_pair(int64_t(10000), int64_t(23000)));
+    EXPECT_EQ(periods[1], std::make_pair(int64_t(26000), int64_t(30000)));
     // A steady 75 % is one long burst; a steady 1 % (under the idle floor of 5) is idle.
     EXPECT_EQ(burstIdle(series({0, 1000, 2000}, {75, 75, 75}), 5)->shareB, 1.0);
     EXPECT_EQ(burstIdle(series({0, 1000, 2000}, {1, 1, 2}), 5)->shareI, 1.0);

@@ -8,9 +8,11 @@
 #include "TempDir.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QStandardItemModel>
 #include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 
@@ -106,6 +108,16 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     ASSERT_TRUE(bars);
     ASSERT_EQ(bars->barSets().front()->count(), 3);
     EXPECT_DOUBLE_EQ(bars->barSets().front()->at(alone), 2000.0);
+
+    // On demand, the chart shows a run's GPU utilisation with its burst periods shaded.
+    auto* figure = insights->findChild<QComboBox*>();
+    ASSERT_TRUE(figure);
+    figure->setCurrentIndex(figure->count() - 1);
+    ASSERT_EQ(insights->chart()->series().size(), 2);
+    EXPECT_TRUE(qobject_cast<QtCharts::QAreaSeries*>(insights->chart()->series().front())) << "the shading";
+    EXPECT_TRUE(insights->chart()->title().contains("1 burst period(s) of DCGMI - GPU Utilization"))
+        << insights->chart()->title().toStdString();
+    figure->setCurrentIndex(0);
 
     // Exports: the table as CSV, the report as JSON of radt report's shape.
     const QString csv = QString::fromStdString(dir.file("insights.csv"));

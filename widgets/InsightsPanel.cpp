@@ -1,8 +1,11 @@
 #include "InsightsPanel.h"
 
 #include "AtomicFile.h"
+#include "BurstInsight.h"
 #include "Formatting.h"
 #include "InsightReport.h"
+#include "InsightSeries.h"
+#include "SeriesMath.h"
 #include "Store.h"
 
 #include <QApplication>
@@ -13,6 +16,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
@@ -25,11 +29,13 @@
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
 #include <mutex>
@@ -42,6 +48,8 @@ namespace radt {
 namespace {
 
 constexpr int kNumberRole = Qt::UserRole + 1; ///< what a column sorts by
+constexpr int kUuidRole = Qt::UserRole + 2;   ///< on a row's first cell
+constexpr int kBurstFigure = -1;              ///< the chart shows the selected run's bursts
 
 struct Column {
     const char* title;
@@ -98,7 +106,11 @@ const std::vector<Column>& columns() {
 /// The figures the bar chart can compare: title, column.
 const std::vector<std::pair<const char*, int>>& chartFigures() {
     static const std::vector<std::pair<const char*, int>> all = {
-        {"GPU energy (J)", 6}, {"Energy per epoch (J)", 12}, {"CO2e (g)", 13}, {"Slowdown (x)", 16}};
+        {"GPU energy (J)", 6},
+        {"Energy per epoch (J)", 12},
+        {"CO2e (g)", 13},
+        {"Slowdown (x)", 16},
+        {"Burst periods (selected run)", kBurstFigure}};
     return all;
 }
 
@@ -224,6 +236,10 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     connect(m_intensity, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
     connect(m_pueBox, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
     connect(m_figure, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fillChart(); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (m_figure->currentData().toInt() == kBurstFigure)
+            fillChart();
+    });
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(tableTsv()); });
     connect(csv, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("csv")); });
     connect(jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("json")); });
@@ -388,6 +404,7 @@ void InsightsPanel::fillTable() {
             row << item;
         }
         row[0]->setToolTip(QString::fromStdString(r["run_uuid"].get<std::string>()));
+        row[0]->setData(QString::fromStdString(r["run_uuid"].get<std::string>()), kUuidRole);
         if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>()) {
             QStandardItem* gap = row[15];
             gap->setText(QStringLiteral("⚠ ") + gap->text());
@@ -418,6 +435,10 @@ void InsightsPanel::fillChart() {
     for (QAbstractAxis* axis : m_chart->axes())
         m_chart->removeAxis(axis);
     const int column = m_figure->currentData().toInt();
+    if (column == kBurstFigure) {
+        fillBurstChart();
+        return;
+    }
     m_chart->setTitle(m_figure->currentText());
     if (!m_report.is_object() || m_report["runs"].empty())
         return;
@@ -451,6 +472,95 @@ void InsightsPanel::fillChart() {
     m_chart->addAxis(values, Qt::AlignLeft);
     series->attachAxis(runs);
     series->attachAxis(values);
+}
+
+void InsightsPanel::fillBurstChart() {
+    m_chart->setTitle(tr("Burst periods: select a run"));
+    if (!m_report.is_object() || m_report["runs"].empty() || m_uri.isEmpty())
+        return;
+    // The selected run, else the first row; its GPU utilisation, else the first metric analysed.
+    QString uuid = m_proxy->index(0, 0).data(kUuidRole).toString();
+    if (const QModelIndexList rows = m_view->selectionModel()->selectedRows(); !rows.isEmpty())
+        uuid = rows.front().data(kUuidRole).toString();
+    const json* run = nullptr;
+    for (const json& r : m_report["runs"])
+        if (r["run_uuid"] == uuid.toStdString())
+            run = &r;
+    if (!run || (*run)["burst_idle"].empty())
+        return;
+    std::string key = (*run)["burst_idle"].begin().key();
+    for (const char* preferred : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
+        if ((*run)["burst_idle"].contains(preferred)) {
+            key = preferred;
+            break;
+        }
+    const double threshold = (*run)["burst_idle"][key]["threshold"].get<double>();
+    Series series;
+    try { // one series, read here: a chart of it is what the user asked for
+        if (!m_readStore || m_readUri != m_uri) {
+            m_readStore = openStore(m_uri.toStdString(), OpenMode::OpenExisting);
+            m_readUri = m_uri;
+        }
+        series = m_readStore->series(uuid.toStdString(), key);
+    } catch (const std::exception& e) {
+        m_chart->setTitle(tr("Burst periods: %1").arg(QString::fromStdString(e.what())));
+        return;
+    }
+    std::vector<int64_t> t;
+    std::vector<double> v;
+    for (size_t i = 0; i < series.size(); ++i)
+        if (insight::usable(series.v[i])) {
+            t.push_back(series.t[i]);
+            v.push_back(series.v[i]);
+        }
+    if (t.empty())
+        return;
+    const int64_t origin = t.front();
+    const auto periods = insight::burstPeriods(series, threshold);
+    double top = *std::max_element(v.begin(), v.end());
+    top = top > 0 ? top * 1.1 : 1;
+    // The line at chart resolution (min and max per column keep the peaks), the bursts shaded.
+    std::vector<int64_t> qt;
+    std::vector<double> qv;
+    SeriesPyramid(std::move(t), std::move(v)).query(origin, series.t.back(), 600, qt, qv);
+    auto* line = new QLineSeries;
+    QVector<QPointF> points;
+    for (size_t i = 0; i < qt.size(); ++i)
+        points.append(QPointF(double(qt[i] - origin) / 1000.0, qv[i]));
+    line->replace(points);
+    line->setName(QString::fromStdString(key));
+    auto* upper = new QLineSeries;
+    auto* lower = new QLineSeries;
+    for (const auto& [from, to] : periods) {
+        const double a = double(from - origin) / 1000.0, b = double(to - origin) / 1000.0;
+        *upper << QPointF(a, 0) << QPointF(a, top) << QPointF(b, top) << QPointF(b, 0);
+        *lower << QPointF(a, 0) << QPointF(b, 0);
+    }
+    auto* shade = new QAreaSeries(upper, lower);
+    shade->setName(tr("burst (≥ %1)").arg(threshold, 0, 'g', 3));
+    shade->setColor(QColor(255, 152, 0, 70));
+    shade->setBorderColor(Qt::transparent);
+    m_chart->addSeries(shade);
+    m_chart->addSeries(line);
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("time since start (s)"));
+    x->setRange(0, double(series.t.back() - origin) / 1000.0);
+    auto* y = new QValueAxis;
+    y->setRange(0, top);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(shade), static_cast<QAbstractSeries*>(line)}) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    const std::string label =
+        !(*run)["workload"].is_null() && !(*run)["letter"].is_null()
+            ? (*run)["workload"].get<std::string>() + " " + (*run)["letter"].get<std::string>()
+            : (*run)["run_uuid"].get<std::string>().substr(0, 8);
+    m_chart->setTitle(tr("%1: %2 burst period(s) of %3")
+                          .arg(QString::fromStdString(label))
+                          .arg(periods.size())
+                          .arg(QString::fromStdString(key)));
 }
 
 QString InsightsPanel::tableTsv() const {

@@ -28,6 +28,8 @@ class QChartView;
 
 namespace radt {
 
+class Store;
+
 class InsightsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -67,6 +69,8 @@ private:
     void present(nlohmann::json report, quint64 generation, const QString& error);
     void fillTable();
     void fillChart();
+    /// The selected run's GPU utilisation with its burst periods shaded.
+    void fillBurstChart();
     void exportWithDialog(const QString& format);
 
     QString m_uri;
@@ -93,6 +97,8 @@ private:
     QtCharts::QChartView* m_chartView = nullptr;
     QTimer* m_follow = nullptr;
     QTimer* m_debounce = nullptr;
+    std::unique_ptr<Store> m_readStore; ///< for the one series a burst chart draws (GUI thread)
+    QString m_readUri;
 };
 
 } // namespace radt
