@@ -122,13 +122,23 @@ int64_t PostgresStore::getOrCreateExperiment(const std::string& name) {
     mlflow::validateExperimentName(name);
     return withConnection("creating an experiment", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        // ON CONFLICT: two collectors creating the same experiment at once get the same id.
+        // MLflow 3 makes names unique per workspace (UNIQUE(workspace, name)) and upgrades stores it
+        // opens: a conflict target of (name) no longer matches a constraint there. Without a target,
+        // ON CONFLICT DO NOTHING takes whichever unique constraint the generation has, so two
+        // collectors creating the same experiment at once still get the same id.
+        const bool workspaces =
+            !tx.exec("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
+                     "table_name = 'experiments' AND column_name = 'workspace'")
+                 .empty();
         const int64_t now = nowMs();
         tx.exec_params("INSERT INTO experiments (name, artifact_location, lifecycle_stage, creation_time, "
-                       "last_update_time) VALUES ($1, '', 'active', $2, $2) ON CONFLICT (name) DO NOTHING",
+                       "last_update_time) VALUES ($1, '', 'active', $2, $2) ON CONFLICT DO NOTHING",
                        name, now);
+        // Ours is the default workspace's (the column's default, where MLflow's clients look).
         const pqxx::row row = tx.exec_params1(
-            "SELECT experiment_id, lifecycle_stage, artifact_location FROM experiments WHERE name = $1",
+            std::string(
+                "SELECT experiment_id, lifecycle_stage, artifact_location FROM experiments WHERE name = $1") +
+                (workspaces ? " AND workspace = 'default'" : ""),
             name);
         const int64_t id = row[0].as<int64_t>();
         if (row[1].as<std::string>() == "deleted")

@@ -253,7 +253,10 @@ std::string SqliteStore::artifactRoot() const {
 int64_t SqliteStore::getOrCreateExperiment(const std::string& name) {
     mlflow::validateExperimentName(name);
     Transaction tx(m_db);
-    SqliteStatement find(m_db, "SELECT experiment_id, lifecycle_stage FROM experiments WHERE name = ?");
+    // MLflow 3 stores: names are unique per workspace; ours is the default one.
+    SqliteStatement find(
+        m_db, std::string("SELECT experiment_id, lifecycle_stage FROM experiments WHERE name = ?") +
+                  (m_columns["experiments"].count("workspace") ? " AND workspace = 'default'" : ""));
     find.bind(1, name);
     if (find.step()) {
         const int64_t id = find.int64(0);

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 using namespace radt;
@@ -103,4 +104,34 @@ TEST(MlflowCompat, WritesIntoRealMlflowDatabaseKeepItValid) {
     EXPECT_EQ(query(path, "SELECT value, is_nan FROM metrics WHERE \"key\" = 'loss' ORDER BY step"),
               (std::vector<std::vector<std::string>>{{"0.0", "1"}, {"1.79769313486232e+308", "0"}}));
     EXPECT_EQ(query(path, "SELECT value FROM tags WHERE \"key\" = 'mlflow.runName'")[0][0], "(1 0) train.py");
+}
+
+TEST(MlflowCompat, AnMlflow3StoreGetsExperimentsByNameInTheDefaultWorkspace) {
+    // MLflow 3.11's own empty store: experiment names are unique per workspace.
+    test::TempDir dir;
+    const std::string path = dir.file("mlflow3.db");
+    std::filesystem::copy_file(test::fixturePath("mlflow/mlflow_empty_7d34483879f0.db"), path);
+    std::filesystem::permissions(path, std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::add);
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    // Another workspace's experiment of the same name must not be taken for ours.
+    ASSERT_EQ(sqlite3_exec(raw,
+                           "INSERT INTO experiments (name, artifact_location, lifecycle_stage, workspace) "
+                           "VALUES ('shared-name', '', 'active', 'team-b')",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(raw);
+    sqlite3_close(raw);
+    auto store = openStore("sqlite:///" + path, OpenMode::OpenExisting);
+    const int64_t mine = store->getOrCreateExperiment("shared-name");
+    EXPECT_EQ(store->getOrCreateExperiment("shared-name"), mine) << "found again, not created twice";
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(raw, "SELECT workspace FROM experiments WHERE experiment_id = ?", -1, &stmt, nullptr);
+    sqlite3_bind_int64(stmt, 1, mine);
+    ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "default");
+    sqlite3_finalize(stmt);
+    sqlite3_close(raw);
 }

@@ -133,3 +133,31 @@ TEST_F(PostgresStoreTest, ConcurrentWritersToOneRunLoseNothingAndKeepLatestRight
     EXPECT_EQ(latest.at("loss").step, total - 1) << "no lost update";
     EXPECT_EQ(latest.at("GPU util").value, double(total - 1));
 }
+
+TEST_F(PostgresStoreTest, ExperimentsByNameWorkAfterMlflow3MadeNamesUniquePerWorkspace) {
+    // Issue 15: after MLflow 3 upgraded a store radt created, `radt -e <name>` failed with "there
+    // is no unique or exclusion constraint matching the ON CONFLICT specification". The upgrade's
+    // change to experiments, as MLflow 3.11's schema has it.
+    const std::string uri = m_backend->freshUri();
+    const std::string db = uri.substr(std::string("postgresql:///").size());
+    openStore(uri, OpenMode::CreateIfMissing);
+    const std::string upgrade =
+        "ALTER TABLE experiments ADD COLUMN workspace VARCHAR(63) NOT NULL DEFAULT 'default'; "
+        "DO \\$\\$ DECLARE c text; BEGIN SELECT conname INTO c FROM pg_constraint WHERE conrelid = "
+        "'experiments'::regclass AND contype = 'u'; EXECUTE 'ALTER TABLE experiments DROP CONSTRAINT ' || "
+        "quote_ident(c); END \\$\\$; "
+        "ALTER TABLE experiments ADD CONSTRAINT uq_experiments_workspace_name UNIQUE (workspace, name); "
+        "INSERT INTO experiments (name, artifact_location, lifecycle_stage, workspace) VALUES "
+        "('shared-name', '', 'active', 'team-b');";
+    ASSERT_EQ(test::shell("psql -q -v ON_ERROR_STOP=1 -d " + db + " -c \"" + upgrade + "\" >/dev/null"), 0);
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    const int64_t fresh = store->getOrCreateExperiment("by-name");
+    EXPECT_EQ(store->getOrCreateExperiment("by-name"), fresh);
+    const int64_t mine = store->getOrCreateExperiment("shared-name");
+    EXPECT_EQ(store->getOrCreateExperiment("shared-name"), mine);
+    EXPECT_EQ(test::shell("psql -Atq -d " + db +
+                          " -c \"SELECT workspace FROM experiments WHERE experiment_id = " +
+                          std::to_string(mine) + "\" | grep -qx default"),
+              0)
+        << "ours lives in the default workspace, team-b's stays theirs";
+}
