@@ -96,7 +96,7 @@ bool hasFlag(int argc, char* argv[], const char* flag) {
 void setApplicationNames() {
     QCoreApplication::setOrganizationName(QStringLiteral("radt"));
     QCoreApplication::setApplicationName(QStringLiteral("radt-explorer"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RADT_VERSION));
 }
 
 // --help and --version must work on a server without a display, where QApplication cannot start.

@@ -398,7 +398,7 @@ int main(int argc, char** argv) {
                 std::cout << kUsage;
                 return 0;
             case 'V':
-                std::cout << "radt 0.1.0\n";
+                std::cout << "radt " RADT_VERSION "\n";
                 return 0;
             default:
                 return usageError("bad option");

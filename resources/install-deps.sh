@@ -10,6 +10,7 @@ packages=(
   qtbase5-dev libqt5charts5-dev libqt5svg5-dev
   libgtest-dev libbenchmark-dev
   python3 xvfb xauth
+  help2man dpkg-dev python3-venv
 )
 
 missing=()

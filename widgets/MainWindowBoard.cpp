@@ -54,7 +54,8 @@ void MainWindow::createBoardMenu(QMenu* file) {
     file->addAction(tr("&Save Board As..."), this, [this] {
         // The dialog asks before replacing a file; the write itself is atomic.
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save the board"), QStringLiteral("board.json"), tr("Boards (*.json)"));
+            this, tr("Save the board"), QStringLiteral("board.radt.json"),
+            tr("radt boards (*.radt.json);;radT boards (*.json)"));
         if (path.isEmpty())
             return;
         try {
