@@ -22,6 +22,10 @@ const QCommandLineOption
     kStoreOption(QStringLiteral("store"),
                  QStringLiteral("Tracking store URI (sqlite:///file.db, postgresql://...)."),
                  QStringLiteral("URI"));
+const QCommandLineOption
+    kReadOnlyOption(QStringLiteral("read-only"),
+                    QStringLiteral("Open the store without writing anything to it (no read "
+                                   "index is added; reads are slower)."));
 const QCommandLineOption kScreenshotOption(
     QStringLiteral("screenshot"),
     QStringLiteral("Load the store, plot the latest workload, save the window as a PNG and exit."),
@@ -45,6 +49,7 @@ void setUpParser(QCommandLineParser& parser) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOption(kStoreOption);
+    parser.addOption(kReadOnlyOption);
     parser.addOption(kScreenshotOption);
     parser.addOption(kExportOption);
     parser.addOption(kFormatOption);
@@ -154,6 +159,7 @@ int runExplorer(int argc, char* argv[]) {
     }
 
     radt::MainWindow window;
+    window.setReadOnly(parser.isSet(kReadOnlyOption));
     QString error;
     bool opened = false;
     try {

@@ -39,7 +39,7 @@ const char* kUsage = R"(Usage:
   radt [options] script.py [script args...]   record one run of a Python script
   radt [options] program [args...]            record one run of any program
   radt [options] experiment.csv               run a radT experiment file, workload by workload
-  radt ls [--store URI] [--json]              list what a store holds
+  radt ls [--store URI] [--json] [--read-only] list what a store holds
   radt store copy SRC DEST                    copy a whole store (e.g. SQLite -> PostgreSQL)
   radt report [options] TARGET...             energy, utilisation, burst/idle, collocation figures
   radt --list-listeners                       which listeners this machine can run
@@ -103,7 +103,10 @@ std::unique_ptr<radt::Store> openResolvedStore(const std::string& cliValue, radt
         mode = radt::OpenMode::CreateIfMissing;
     }
     auto store = radt::openStore(resolved.uri, mode);
-    radt::reconcileOrphanedRuns(*store, [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
+    if (const std::string notice = store->openNotice(); !notice.empty())
+        std::cerr << "radt: " << notice << "\n"; // a change to a store another tool may own
+    if (mode != radt::OpenMode::ReadOnly)        // --read-only writes nothing, fixes included
+        radt::reconcileOrphanedRuns(*store, [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
     return store;
 }
 
@@ -130,8 +133,10 @@ int parseCount(const char* text, const char* option) {
 int runLs(int argc, char** argv) {
     std::string store;
     bool json = false;
+    bool readOnly = false;
     static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
                                          {"json", no_argument, nullptr, 'j'},
+                                         {"read-only", no_argument, nullptr, 'R'},
                                          {"help", no_argument, nullptr, 'h'},
                                          {nullptr, 0, nullptr, 0}};
     optind = 1;
@@ -144,8 +149,13 @@ int runLs(int argc, char** argv) {
         case 'j':
             json = true;
             break;
+        case 'R':
+            readOnly = true;
+            break;
         case 'h':
-            std::cout << "Usage: radt ls [--store URI] [--json]\n";
+            std::cout
+                << "Usage: radt ls [--store URI] [--json] [--read-only]\n"
+                   "  --read-only   open the store without writing anything (no read index, no fixes)\n";
             return 0;
         default:
             return usageError("bad option for 'radt ls'");
@@ -154,7 +164,7 @@ int runLs(int argc, char** argv) {
     if (optind < argc)
         return usageError(std::string("unexpected argument '") + argv[optind] + "' for 'radt ls'");
     try {
-        auto s = openResolvedStore(store, radt::OpenMode::OpenExisting);
+        auto s = openResolvedStore(store, readOnly ? radt::OpenMode::ReadOnly : radt::OpenMode::OpenExisting);
         if (json)
             std::cout << radt::storeListingJson(*s).dump(2) << "\n";
         else
@@ -175,7 +185,8 @@ double parseSeconds(const char* text, const char* option, const char* unit = "se
     return v;
 }
 
-const char* kReportUsage = R"(Usage: radt report [--store URI] [--json] [--grid-intensity G] [--pue P]
+const char* kReportUsage =
+    R"(Usage: radt report [--store URI] [--json] [--read-only] [--grid-intensity G] [--pue P]
                    [--baseline RUN] [--burst-metric KEY]... TARGET...
 
 Energy, efficiency, burst/idle and collocation figures computed from what the store holds.
@@ -187,18 +198,21 @@ or an experiment name or id.
   --baseline RUN       the solo run collocated runs are compared with (default: a finished solo
                        run of the same script and arguments found in the store)
   --burst-metric KEY   also characterise KEY's bursts and idle periods (repeatable)
+  --read-only          open the store without writing anything (no read index, no fixes)
 )";
 
 int runReport(int argc, char** argv) {
     std::string store;
     bool json = false;
     radt::ReportOptions options;
+    bool readOnly = false;
     static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
                                          {"json", no_argument, nullptr, 'j'},
                                          {"grid-intensity", required_argument, nullptr, 'g'},
                                          {"pue", required_argument, nullptr, 'p'},
                                          {"baseline", required_argument, nullptr, 'b'},
                                          {"burst-metric", required_argument, nullptr, 'm'},
+                                         {"read-only", no_argument, nullptr, 'R'},
                                          {"help", no_argument, nullptr, 'h'},
                                          {nullptr, 0, nullptr, 0}};
     optind = 1;
@@ -232,6 +246,9 @@ int runReport(int argc, char** argv) {
             case 'm':
                 options.burstMetrics.emplace_back(optarg);
                 break;
+            case 'R':
+                readOnly = true;
+                break;
             case 'h':
                 std::cout << kReportUsage;
                 return 0;
@@ -243,7 +260,7 @@ int runReport(int argc, char** argv) {
         return usageError(e.what());
     }
     try {
-        auto s = openResolvedStore(store, radt::OpenMode::OpenExisting);
+        auto s = openResolvedStore(store, readOnly ? radt::OpenMode::ReadOnly : radt::OpenMode::OpenExisting);
         const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
         if (!options.baseline.empty())
             radt::resolveReportTargets(*s, {options.baseline}); // a baseline that names nothing is an error

@@ -38,7 +38,8 @@ std::string PostgresStore::connectionString(const StoreUri& uri) {
     return "postgresql" + uri.text.substr(schemeEnd);
 }
 
-PostgresStore::PostgresStore(const StoreUri& uri, OpenMode mode) : m_uri(uri) {
+PostgresStore::PostgresStore(const StoreUri& uri, OpenMode mode)
+    : m_uri(uri), m_readOnly(mode == OpenMode::ReadOnly) {
     connect();
     checkOrCreateSchema(mode);
 }
@@ -57,6 +58,8 @@ void PostgresStore::connect() {
     pqxx::work tx(m_conn->c);
     tx.exec("CREATE TEMP TABLE IF NOT EXISTS radt_metrics_in (\"key\" VARCHAR(250), value FLOAT(53), "
             "timestamp BIGINT, run_uuid VARCHAR(32), step BIGINT, is_nan BOOLEAN) ON COMMIT DELETE ROWS");
+    if (m_readOnly) // --read-only: this session writes nothing (after its own temporary table)
+        tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     tx.commit();
 }
 
@@ -104,10 +107,21 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                     throw StoreError("cannot open store " + m_uri.display() +
                                      ": not an MLflow tracking database (no table '" + required + "')");
         }
-        // The explorer reads whole series by (run, key) ordered by time: one covering index.
+        if (mode == OpenMode::ReadOnly) {
+            tx.commit();
+            return 0; // no read index: the session is read-only (connect())
+        }
+        // The explorer reads whole series by (run, key) ordered by time: one covering index, added
+        // to a store another tool made (said once by the caller).
+        const bool hadIndex = !tx.exec("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND "
+                                       "indexname = 'radt_metrics_run_key_time'")
+                                   .empty();
         tx.exec("CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
                 "(run_uuid, \"key\", timestamp, step) INCLUDE (value, is_nan)");
         tx.commit();
+        if (!hadIndex && !names.empty())
+            m_notice = "added the index radt_metrics_run_key_time to " + m_uri.display() +
+                       " for fast series reads (MLflow ignores it; --read-only opens a store without it)";
         return 0;
     });
 }

@@ -35,6 +35,7 @@ public:
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void importRun(const Run& run) override;
 
+    std::string openNotice() const override { return m_notice; }
     std::vector<Experiment> experiments() override;
     std::optional<Experiment> experimentById(int64_t id) override;
     std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;
@@ -55,12 +56,14 @@ private:
     template <typename Fn> auto withConnection(const char* what, Fn fn);
     void connect();
     void checkOrCreateSchema(OpenMode mode);
+    std::string m_notice;
     std::vector<Run> queryRuns(const std::string& where, const std::string& value);
     Series querySeries(const std::string& runUuid, const std::string& key,
                        std::optional<std::pair<int64_t, int64_t>> range);
 
     StoreUri m_uri;
-    struct Connection; ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
+    bool m_readOnly = false; ///< OpenMode::ReadOnly: every session is read-only
+    struct Connection;       ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
     std::unique_ptr<Connection> m_conn;
     std::set<std::string> m_validatedKeys;
 };

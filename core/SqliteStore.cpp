@@ -84,7 +84,7 @@ void SqliteStore::openFile(OpenMode mode) {
     if (exists && fs::is_directory(path, ec))
         throw StoreError("cannot open store " + shown + ": " + m_path + " is a directory, not a SQLite file");
     if (!exists) {
-        if (mode == OpenMode::OpenExisting)
+        if (mode != OpenMode::CreateIfMissing)
             throw StoreError("cannot open store " + shown + ": no such file " + m_path);
         if (!fs::is_directory(path.parent_path(), ec))
             throw StoreError("cannot create store " + shown + ": directory " + path.parent_path().string() +
@@ -99,7 +99,7 @@ void SqliteStore::openFile(OpenMode mode) {
     const bool writable =
         !exists || (::access(m_path.c_str(), W_OK) == 0 && ::access(path.parent_path().c_str(), W_OK) == 0);
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
-    if (!writable)
+    if (!writable || mode == OpenMode::ReadOnly)
         openReadOnly(shown);
     else if (sqlite3_open_v2(m_path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
         const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
@@ -114,7 +114,7 @@ void SqliteStore::openFile(OpenMode mode) {
             tables.step();
             empty = tables.int64(0) == 0;
         } // finalized here: an open read would keep the journal mode from switching to WAL
-        if (empty && exists && mode == OpenMode::OpenExisting)
+        if (empty && exists && mode != OpenMode::CreateIfMissing)
             throw StoreError("cannot open store " + shown + ": " + m_path +
                              " is an empty SQLite database, not an MLflow tracking store");
         if (empty)
@@ -220,10 +220,23 @@ std::string SqliteStore::columnOr(const std::string& table, const std::string& c
 void SqliteStore::configureConnection() {
     // WAL lets the explorer read while radt writes; NORMAL sync is safe with WAL against crashes.
     // Both fail harmlessly on a read-only file, which the explorer can still read.
-    sqlite3_exec(m_db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
-    sqlite3_exec(m_db, "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
-    if (m_columns["metrics"].count("step") && m_columns["metrics"].count("is_nan"))
-        sqlite3_exec(m_db, kReadIndexSql, nullptr, nullptr, nullptr);
+    if (!m_readOnly) {
+        sqlite3_exec(m_db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+        sqlite3_exec(m_db, "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
+    }
+    // The explorer's read index: added to a store another tool made, which is a change to it, so
+    // the caller says so once. Never on a store opened read-only (by choice or by permissions).
+    if (!m_readOnly && m_columns["metrics"].count("step") && m_columns["metrics"].count("is_nan")) {
+        auto hasIndex = [this] {
+            SqliteStatement find(m_db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = "
+                                       "'radt_metrics_run_key_time'");
+            return find.step();
+        };
+        if (!hasIndex() && sqlite3_exec(m_db, kReadIndexSql, nullptr, nullptr, nullptr) == SQLITE_OK &&
+            hasIndex())
+            m_notice = "added the index radt_metrics_run_key_time to " + m_path +
+                       " for fast series reads (MLflow ignores it; --read-only opens a store without it)";
+    }
 
     // Older MLflow generations lack step / is_nan in metrics: write only what the table has.
     const bool hasStep = m_columns["metrics"].count("step");

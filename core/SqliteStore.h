@@ -30,6 +30,7 @@ public:
     const std::string& path() const { return m_path; }
     /// True when the store was opened for reading only (a file or folder this process cannot write).
     bool isReadOnly() const { return m_readOnly; }
+    std::string openNotice() const override { return m_notice; }
     /// Where new runs' artifacts go: `<db dir>/radt-artifacts`.
     std::string artifactRoot() const;
     bool hasLatestMetricsTable() const { return m_hasLatestMetrics; }
@@ -75,7 +76,9 @@ private:
     std::string m_path;
     sqlite3* m_db = nullptr;
     bool m_hasLatestMetrics = false;
-    bool m_readOnly = false; ///< opened for reading only: the file or its folder is not ours to write
+    bool m_readOnly = false;
+    std::string m_notice; ///< the read index was added to an existing store ///< opened for reading only: the
+                          ///< file or its folder is not ours to write
     std::map<std::string, std::set<std::string>> m_columns; ///< table -> column names
     std::unique_ptr<SqliteStatement> m_insertMetric;
     std::unique_ptr<SqliteStatement> m_upsertLatest;

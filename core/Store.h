@@ -83,6 +83,9 @@ public:
                                   std::optional<std::pair<int64_t, int64_t>> range, int buckets);
     /// True for a remote store, where charts should ask for envelopes rather than whole series.
     virtual bool prefersEnvelopes() const { return false; }
+    /// What opening the store changed in it, said once by the caller (stderr, status bar): the
+    /// read index added to a store another tool owns. "" when nothing.
+    virtual std::string openNotice() const { return {}; }
 };
 
 /// The Run a store creates for `spec`: a fresh uuid, the start time (now when unset), and the
@@ -97,6 +100,7 @@ Series envelopeOf(const Series& series, int64_t fromMs, int64_t toMs, int bucket
 enum class OpenMode {
     OpenExisting,    ///< the store must exist and be an MLflow tracking database
     CreateIfMissing, ///< a missing file (in an existing directory) becomes a fresh store
+    ReadOnly,        ///< an existing store, opened so that nothing is written (no read index either)
 };
 
 /// Opens the store a URI names (see StoreUri.h). Throws StoreError.

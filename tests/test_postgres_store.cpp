@@ -161,3 +161,19 @@ TEST_F(PostgresStoreTest, ExperimentsByNameWorkAfterMlflow3MadeNamesUniquePerWor
               0)
         << "ours lives in the default workspace, team-b's stays theirs";
 }
+
+TEST_F(PostgresStoreTest, AReadOnlyOpenReadsEverythingAndWritesNothing) {
+    const std::string uri = m_backend->freshUri();
+    std::string run;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        run = store->createRun({0, "r", 0, "u", "s", RunStatus::Running}).uuid;
+        store->logMetrics(run, {{"loss", 0.5, 1000, 1}});
+    }
+    auto store = openStore(uri, OpenMode::ReadOnly);
+    EXPECT_EQ(store->series(run, "loss").v, std::vector<double>{0.5});
+    EXPECT_EQ(store->openNotice(), "");
+    EXPECT_THROW(store->logMetrics(run, {{"loss", 0.4, 2000, 2}}), StoreError);
+    EXPECT_THROW(store->getOrCreateExperiment("new"), StoreError);
+    EXPECT_EQ(store->series(run, "loss").size(), 1u);
+}

@@ -258,6 +258,8 @@ TEST(RadtCli, AStoreInAReadOnlyFolderCanStillBeListed) {
     EXPECT_EQ(WEXITSTATUS(status), 0) << test::readFile(dir.file("ls.err"));
     EXPECT_NE(test::readFile(dir.file("ls.out")).find("FINISHED"), std::string::npos)
         << test::readFile(dir.file("ls.out")) << test::readFile(dir.file("ls.err"));
+    EXPECT_EQ(test::readFile(dir.file("ls.err")).find("added the index"), std::string::npos)
+        << "never on a read-only file";
     fs::permissions(folder, fs::perms::owner_all, fs::perm_options::add);
 }
 
@@ -269,4 +271,26 @@ TEST(RadtCli, ATruncatedStoreIsNamedInTheError) {
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.err.find("malformed"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(dir.file("cut.db")), std::string::npos) << "the message names the file: " << r.err;
+}
+
+TEST(RadtCli, OpeningAStoreAnotherToolMadeSaysOnceThatItAddedTheReadIndexAndReadOnlyWritesNothing) {
+    // Issue 15: a read-only look (radt ls, the explorer) changed a store another tool owns.
+    TempDir dir;
+    const std::string db = dir.file("mlflow.db");
+    std::filesystem::copy_file(test::fixturePath("mlflow/mlflow_empty_c9d4e5f6a7b8.db"), db);
+    std::filesystem::permissions(db, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    const std::string before = test::readFile(db);
+    const Result readOnly = radtRun(dir, {"ls", "--store", db, "--read-only"});
+    EXPECT_EQ(readOnly.rc, 0) << readOnly.err;
+    EXPECT_NE(readOnly.out.find("experiment 0 \"Default\""), std::string::npos) << readOnly.out;
+    EXPECT_EQ(readOnly.err, "");
+    EXPECT_EQ(test::readFile(db), before) << "--read-only wrote to the store";
+    EXPECT_FALSE(std::filesystem::exists(db + "-wal"));
+
+    const Result first = radtRun(dir, {"ls", "--store", db});
+    EXPECT_EQ(first.rc, 0) << first.err;
+    EXPECT_NE(first.err.find("added the index radt_metrics_run_key_time to " + db), std::string::npos)
+        << first.err;
+    const Result second = radtRun(dir, {"ls", "--store", db});
+    EXPECT_EQ(second.err.find("added the index"), std::string::npos) << "said once: " << second.err;
 }

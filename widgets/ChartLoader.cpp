@@ -40,7 +40,7 @@ struct ChartLoader::Shared {
             store.reset();
             if (wanted.empty())
                 throw StoreError("no store is open");
-            store = openStore(wanted, OpenMode::OpenExisting);
+            store = openStore(wanted, OpenMode::ReadOnly); // a reader: never writes, nor adds an index
             openedUri = wanted;
         }
         return *store;

@@ -326,7 +326,7 @@ void InsightsPanel::compute() {
         try {
             if (!worker->store || worker->uri != uri) {
                 worker->store.reset();
-                worker->store = openStore(uri, OpenMode::OpenExisting);
+                worker->store = openStore(uri, OpenMode::ReadOnly); // reads only
                 worker->uri = uri;
             }
             std::vector<Run> runs;
@@ -498,7 +498,7 @@ void InsightsPanel::fillBurstChart() {
     Series series;
     try { // one series, read here: a chart of it is what the user asked for
         if (!m_readStore || m_readUri != m_uri) {
-            m_readStore = openStore(m_uri.toStdString(), OpenMode::OpenExisting);
+            m_readStore = openStore(m_uri.toStdString(), OpenMode::ReadOnly);
             m_readUri = m_uri;
         }
         series = m_readStore->series(uuid.toStdString(), key);

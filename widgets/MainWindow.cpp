@@ -38,8 +38,10 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <cstdio>
 
 #include <algorithm>
 #include <map>
@@ -387,12 +389,21 @@ void MainWindow::createMenus() {
 
 bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
     try {
+        if (m_readOnly && mode == OpenMode::OpenExisting)
+            mode = OpenMode::ReadOnly;
         auto store = radt::openStore(uri.toStdString(), mode);
         // Runs whose collector was killed would otherwise show RUNNING forever (DESIGN §8). A
         // read-only store simply keeps them as they are.
-        try {
-            radt::reconcileOrphanedRuns(*store);
-        } catch (const std::exception&) {
+        if (mode != OpenMode::ReadOnly) {
+            try {
+                radt::reconcileOrphanedRuns(*store);
+            } catch (const std::exception&) {
+            }
+        }
+        // Opening changed a store another tool may own (the read index): said once.
+        if (const QString notice = QString::fromStdString(store->openNotice()); !notice.isEmpty()) {
+            std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(notice));
+            QTimer::singleShot(0, this, [this, notice] { statusBar()->showMessage(notice, 20000); });
         }
         // Read before swapping, so a store that opens but cannot be read leaves the old one in place.
         auto experiments = store->experiments();

@@ -56,6 +56,8 @@ public:
     /// Rereads experiments and runs (F5); keeps the basket and the tree's expanded nodes.
     void reload();
     bool hasStore() const { return m_store != nullptr; }
+    /// --read-only: stores are opened without any write (no read index, no orphan fixes).
+    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
     /// The open store's URI with any password masked; "" when none is open.
     QString storeDisplayUri() const;
 
@@ -159,6 +161,7 @@ private:
 
     std::unique_ptr<Store> m_store;
     QString m_uri;
+    bool m_readOnly = false;
     RecentStores m_recent;
     std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
     std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections
