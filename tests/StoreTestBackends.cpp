@@ -1,9 +1,12 @@
 #include "StoreTestBackends.h"
 
+#include "Store.h"
 #include "TempDir.h"
 #include "Uuid.h"
 
 #include <cstdlib>
+#include <filesystem>
+#include <sqlite3.h>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <vector>
@@ -24,6 +27,36 @@ public:
     }
 
 private:
+    TempDir m_dir;
+    int m_count = 0;
+};
+
+/// Stores of other MLflow generations, as the explorer meets them: MLflow 3.11's own empty store
+/// (experiments per workspace), and a 2019-era store without latest_metrics (derived from it).
+class SqliteGenerationBackend : public StoreBackend {
+public:
+    explicit SqliteGenerationBackend(bool mlflow3) : m_mlflow3(mlflow3) {}
+    std::string freshUri() override {
+        const std::string path = m_dir.file("store" + std::to_string(++m_count) + ".db");
+        if (m_mlflow3) {
+            std::filesystem::copy_file(fixturePath("mlflow/mlflow_empty_7d34483879f0.db"), path);
+            std::filesystem::permissions(path, std::filesystem::perms::owner_write,
+                                         std::filesystem::perm_options::add);
+        } else {
+            openStore("sqlite:///" + path, OpenMode::CreateIfMissing);
+            sqlite3* db = nullptr;
+            sqlite3_open(path.c_str(), &db);
+            const int rc = sqlite3_exec(db, "DROP TABLE latest_metrics; DROP INDEX radt_metrics_run_key_time",
+                                        nullptr, nullptr, nullptr);
+            sqlite3_close(db);
+            if (rc != SQLITE_OK)
+                throw std::runtime_error("cannot make a 2019-era store at " + path);
+        }
+        return "sqlite:///" + path;
+    }
+
+private:
+    bool m_mlflow3;
     TempDir m_dir;
     int m_count = 0;
 };
@@ -56,6 +89,8 @@ private:
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name) {
     if (name == "postgresql")
         return std::make_unique<PostgresBackend>();
+    if (name == "sqlite_mlflow3" || name == "sqlite_2019")
+        return std::make_unique<SqliteGenerationBackend>(name == "sqlite_mlflow3");
     return std::make_unique<SqliteBackend>();
 }
 

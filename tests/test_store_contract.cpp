@@ -268,5 +268,6 @@ TEST_P(StoreContract, EnvelopesKeepPeaksWithAtMostTwoPointsPerBucket) {
     EXPECT_TRUE(store->seriesEnvelope(run, "no such key", std::nullopt, 800).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, StoreContract, ::testing::Values("sqlite", "postgresql"),
+INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
+                         ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "sqlite_2019"),
                          [](const auto& info) { return info.param; });
