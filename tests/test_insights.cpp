@@ -6,6 +6,7 @@
 #include "EpochInsight.h"
 #include "InsightReport.h"
 #include "InsightSeries.h"
+#include "InsightTestSupport.h"
 #include "Store.h"
 #include "TempDir.h"
 #include "UtilisationInsight.h"
@@ -209,41 +210,17 @@ TEST(EpochInsight, EpochsEndWhenTheirStepIsLoggedAndHardwareSamplesFindTheirEpoc
 
 namespace {
 
-// A workload of two runs sharing GPU 0 (each sees the GPU's 100 W for 10 s, 2 epochs of 5 s) and a
-// solo run of the same script and arguments (4 epochs of 2.5 s, 200 W).
+// The insight store of InsightTestSupport.h in a temporary SQLite file.
 struct ReportStore {
     test::TempDir dir;
     std::string uri = "sqlite:///" + dir.file("report.db");
     std::unique_ptr<Store> store = openStore(uri, OpenMode::CreateIfMissing);
     std::vector<std::string> collocated;
     std::string solo;
-    static constexpr int64_t t0 = 1'700'000'000'000;
-
-    std::string addRun(int64_t experiment, const std::string& workload, const std::string& letter,
-                       double watts, int epochs) {
-        const radt::Run run = store->createRun({experiment, "(" + workload + " " + letter + ") train.py", t0,
-                                                "u", "train.py", RunStatus::Running});
-        store->logParams(run.uuid, {{"workload", workload},
-                                    {"letter", letter},
-                                    {"model", "train.py"},
-                                    {"params", "--batch-size 64"},
-                                    {"devices", "0"}});
-        std::vector<MetricPoint> points;
-        for (int i = 0; i <= 10; ++i) {
-            points.push_back({"DCGMI - Power Usage", watts, t0 + i * 1000, 0});
-            points.push_back({"DCGMI - GPU Utilization", 90, t0 + i * 1000, 0});
-            points.push_back({"DCGMI - SM Active", 0.3, t0 + i * 1000, 0});
-        }
-        for (int e = 1; e <= epochs; ++e)
-            points.push_back({"loss", 1.0 / e, t0 + e * 10000 / epochs, e});
-        store->logMetrics(run.uuid, points);
-        store->setRunStatus(run.uuid, RunStatus::Finished, t0 + 10000);
-        return run.uuid;
-    }
     ReportStore() {
-        const int64_t experiment = store->getOrCreateExperiment("bench");
-        collocated = {addRun(experiment, "1", "0_A_MPS", 100, 2), addRun(experiment, "1", "0_B_MPS", 100, 2)};
-        solo = addRun(experiment, "2", "0", 200, 4);
+        const test::InsightRuns runs = test::addInsightRuns(*store);
+        collocated = runs.collocated;
+        solo = runs.solo;
     }
 };
 

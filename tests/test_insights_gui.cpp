@@ -2,6 +2,7 @@
 // collocation figures, computed off the GUI thread, in a sortable table and a bar chart, exported
 // as CSV and JSON. Real SQLite store, real widgets (offscreen).
 
+#include "InsightTestSupport.h"
 #include "InsightsPanel.h"
 #include "MainWindow.h"
 #include "Store.h"
@@ -23,32 +24,6 @@ using namespace radt;
 
 namespace {
 
-constexpr int64_t t0 = 1'700'000'000'000;
-
-// Two runs sharing GPU 0 (100 W for 10 s, 2 epochs, GPU util 90 % with SM activity 30 %) and a
-// solo run of the same script and arguments (200 W, 4 epochs).
-std::string addRun(Store& store, int64_t experiment, const std::string& workload, const std::string& letter,
-                   double watts, int epochs) {
-    const radt::Run run = store.createRun(
-        {experiment, "(" + workload + " " + letter + ") train.py", t0, "u", "train.py", RunStatus::Running});
-    store.logParams(run.uuid, {{"workload", workload},
-                               {"letter", letter},
-                               {"model", "train.py"},
-                               {"params", "--batch-size 64"},
-                               {"devices", "0"}});
-    std::vector<MetricPoint> points;
-    for (int i = 0; i <= 10; ++i) {
-        points.push_back({"DCGMI - Power Usage", watts, t0 + i * 1000, 0});
-        points.push_back({"DCGMI - GPU Utilization", 90, t0 + i * 1000, 0});
-        points.push_back({"DCGMI - SM Active", 0.3, t0 + i * 1000, 0});
-    }
-    for (int e = 1; e <= epochs; ++e)
-        points.push_back({"loss", 1.0 / e, t0 + e * 10000 / epochs, e});
-    store.logMetrics(run.uuid, points);
-    store.setRunStatus(run.uuid, RunStatus::Finished, t0 + 10000);
-    return run.uuid;
-}
-
 int columnOf(const QStandardItemModel* model, const QString& title) {
     for (int c = 0; c < model->columnCount(); ++c)
         if (model->horizontalHeaderItem(c)->text() == title)
@@ -65,10 +40,7 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     std::string solo;
     {
         auto store = openStore(uri, OpenMode::CreateIfMissing);
-        const int64_t experiment = store->getOrCreateExperiment("bench");
-        addRun(*store, experiment, "1", "0_A_MPS", 100, 2);
-        addRun(*store, experiment, "1", "0_B_MPS", 100, 2);
-        solo = addRun(*store, experiment, "2", "0", 200, 4);
+        solo = test::addInsightRuns(*store).solo;
     }
     MainWindow window;
     QString error;

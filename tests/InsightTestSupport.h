@@ -1,0 +1,53 @@
+#pragma once
+// The store both insight suites (core report, explorer view) compute on: two runs sharing GPU 0
+// (100 W for 10 s, 2 epochs of 5 s, GPU utilisation 90 % with SM activity 30 %) and a solo run of
+// the same script and arguments (200 W, 4 epochs of 2.5 s).
+
+#include "Store.h"
+
+#include <string>
+#include <vector>
+
+namespace radt::test {
+
+inline constexpr int64_t kInsightT0 = 1'700'000'000'000;
+
+inline std::string addInsightRun(Store& store, int64_t experiment, const std::string& workload,
+                                 const std::string& letter, double watts, int epochs) {
+    const int64_t t0 = kInsightT0;
+    const radt::Run run = store.createRun(
+        {experiment, "(" + workload + " " + letter + ") train.py", t0, "u", "train.py", RunStatus::Running});
+    store.logParams(run.uuid, {{"workload", workload},
+                               {"letter", letter},
+                               {"model", "train.py"},
+                               {"params", "--batch-size 64"},
+                               {"devices", "0"}});
+    std::vector<MetricPoint> points;
+    for (int i = 0; i <= 10; ++i) {
+        points.push_back({"DCGMI - Power Usage", watts, t0 + i * 1000, 0});
+        points.push_back({"DCGMI - GPU Utilization", 90, t0 + i * 1000, 0});
+        points.push_back({"DCGMI - SM Active", 0.3, t0 + i * 1000, 0});
+    }
+    for (int e = 1; e <= epochs; ++e)
+        points.push_back({"loss", 1.0 / e, t0 + e * 10000 / epochs, e});
+    store.logMetrics(run.uuid, points);
+    store.setRunStatus(run.uuid, RunStatus::Finished, t0 + 10000);
+    return run.uuid;
+}
+
+/// The collocated pair (workload 1) and the solo baseline (workload 2) in experiment "bench".
+struct InsightRuns {
+    std::vector<std::string> collocated;
+    std::string solo;
+};
+
+inline InsightRuns addInsightRuns(Store& store) {
+    const int64_t experiment = store.getOrCreateExperiment("bench");
+    InsightRuns runs;
+    runs.collocated = {addInsightRun(store, experiment, "1", "0_A_MPS", 100, 2),
+                       addInsightRun(store, experiment, "1", "0_B_MPS", 100, 2)};
+    runs.solo = addInsightRun(store, experiment, "2", "0", 200, 4);
+    return runs;
+}
+
+} // namespace radt::test
