@@ -176,6 +176,17 @@ bool isBlankValue(std::string_view v) {
     return startsWith(v, "N/");
 }
 
+/// "GPU", "GPU-I", "GPU-CI", "LINK": the entity becomes part of a metric key (" - GPU-I 1"), so
+/// a word of an error message glued to a row ("unknown:", "ParsedGpu(i:1") must not pass.
+bool isEntityName(std::string_view s) {
+    if (s.empty() || !isAlpha(s.front()))
+        return false;
+    for (char c : s)
+        if (!(isAlpha(c) || isDigit(c) || c == '-' || c == '_'))
+            return false;
+    return true;
+}
+
 /// Entity labels are one or more (name words, integer id) groups: "GPU 0", "GPU-I 1", "GPU 0 LINK 3".
 bool validEntity(const std::vector<std::string_view>& tokens, size_t count) {
     if (count < 2 || !isAlpha(tokens[0].front()) || !parseInteger(tokens[count - 1]))
@@ -185,7 +196,7 @@ bool validEntity(const std::vector<std::string_view>& tokens, size_t count) {
         const bool isId = parseInteger(tokens[i]).has_value();
         if (isId && !previousWasName)
             return false;
-        if (!isId && (!isAlpha(tokens[i].front()) || isBlankValue(tokens[i])))
+        if (!isId && !isEntityName(tokens[i]))
             return false;
         previousWasName = !isId;
     }

@@ -61,7 +61,8 @@ bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handler
         const auto& k = j[field];
         if (!k.is_string() || k.get<std::string>().empty() || !mlflow::isValidKey(k.get<std::string>()) ||
             k.get<std::string>().size() > mlflow::kMaxKeyLength) {
-            error = std::string("\"") + field + "\" must be a name of letters, digits and _ - . / : space (at most 250)";
+            error = std::string("\"") + field +
+                    "\" must be a name of letters, digits and _ - . / : space (at most 250)";
             return std::nullopt;
         }
         return k.get<std::string>();
@@ -243,7 +244,8 @@ void MetricsChannel::handleLine(const std::string& line, bool overlong) {
     }
     if (m_malformed++ == 0) {
         std::lock_guard<std::mutex> lock(m_errorMutex);
-        m_firstError = "line " + std::to_string(number) + ": " + error + " ('" + printableExcerpt(line, 80) + "')";
+        m_firstError =
+            "line " + std::to_string(number) + ": " + error + " ('" + printableExcerpt(line, 80) + "')";
     }
 }
 

@@ -15,8 +15,7 @@ namespace {
 // /proc files are read every tick: parse with string_view and from_chars, not iostreams (whose
 // locale machinery cost more than the reads themselves in a profile of the collector).
 
-template <typename Fn>
-void forEachLine(std::string_view text, Fn fn) {
+template <typename Fn> void forEachLine(std::string_view text, Fn fn) {
     while (!text.empty()) {
         const size_t end = text.find('\n');
         fn(text.substr(0, end));
@@ -43,15 +42,13 @@ public:
         return true;
     }
     /// Appends numbers until `max` or the first token that is not one.
-    template <typename T>
-    void numbers(std::vector<T>& out, size_t max) {
+    template <typename T> void numbers(std::vector<T>& out, size_t max) {
         std::string_view token;
         T value{};
         while (out.size() < max && next(token) && toNumber(token, value))
             out.push_back(value);
     }
-    template <typename T>
-    static bool toNumber(std::string_view token, T& out) {
+    template <typename T> static bool toNumber(std::string_view token, T& out) {
         const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), out);
         return error == std::errc() && end == token.data() + token.size();
     }
@@ -148,12 +145,12 @@ std::optional<ProcessStat> parseProcPidStat(const std::string& text) {
         f.push_back(token);
     if (f.size() < 22)
         return std::nullopt;
-    const bool ok = Tokens::toNumber(f[1], s.ppid) &&   // field 4
-                    Tokens::toNumber(f[11], s.utime) && // field 14
-                    Tokens::toNumber(f[12], s.stime) && // field 15
-                    Tokens::toNumber(f[17], s.threads) && // field 20
+    const bool ok = Tokens::toNumber(f[1], s.ppid) &&        // field 4
+                    Tokens::toNumber(f[11], s.utime) &&      // field 14
+                    Tokens::toNumber(f[12], s.stime) &&      // field 15
+                    Tokens::toNumber(f[17], s.threads) &&    // field 20
                     Tokens::toNumber(f[19], s.startTicks) && // field 22
-                    Tokens::toNumber(f[21], s.rssPages);  // field 24
+                    Tokens::toNumber(f[21], s.rssPages);     // field 24
     if (!ok)
         return std::nullopt;
     s.zombie = f[0] == "Z" || f[0] == "X";

@@ -2,6 +2,7 @@
 
 #include "Store.h"
 
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -12,6 +13,14 @@ namespace {
 
 bool startsWith(const std::string& s, const std::string& prefix) {
     return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// 1..65535 in digits only. from_chars, not stol: stol throws out_of_range on a long number.
+bool isPort(const std::string& text) {
+    unsigned value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return !text.empty() && ec == std::errc() && end == text.data() + text.size() && value >= 1 &&
+           value <= 65535;
 }
 
 StoreError uriError(const std::string& uri, const std::string& what) {
@@ -47,8 +56,7 @@ StoreUri parsePostgres(const std::string& text, size_t afterScheme) {
     if (auto colon = authority.rfind(':'); colon != std::string::npos) {
         uri.port = authority.substr(colon + 1);
         authority.erase(colon);
-        if (uri.port.empty() || uri.port.find_first_not_of("0123456789") != std::string::npos ||
-            std::stol(uri.port) < 1 || std::stol(uri.port) > 65535)
+        if (!isPort(uri.port))
             throw uriError(text, "port must be a number from 1 to 65535");
     }
     uri.host = authority;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages radt-explorer needs to build, test and run. Idempotent: does
-# nothing when everything is already installed.
+# Installs the Debian 12 packages radt-explorer needs to build, test and run, plus any packages
+# named as arguments (resources/sanitize.sh adds clang). Idempotent: does nothing when everything
+# is already installed.
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   python3 xvfb xauth
   help2man dpkg-dev python3-venv
+  "$@"
 )
 
 missing=()

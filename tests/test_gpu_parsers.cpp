@@ -1,10 +1,10 @@
 // nvidia-smi and dcgmi dmon parsers against every recorded fixture and broken input.
 
 #include "GpuTestSupport.h"
+#include "MlflowLimits.h"
 
 using namespace radt;
 using namespace radt::test;
-
 
 // ================================ nvidia-smi ================================
 
@@ -358,6 +358,25 @@ TEST(DcgmiParser, BrokenInput) {
     EXPECT_EQ(p.rows(), 1u);
 }
 
+// Found by fuzz_dcgmi: an error line glued to a row, or a control byte in the label, passed as an
+// entity, and a second entity's keys ("<key> - <entity>") then broke MLflow's key rules.
+TEST(DcgmiParser, EntityLabelIsKeySafe) {
+    DcgmiDmonParser p;
+    EXPECT_FALSE(p.feed("# Entity  GRACT  TENSO"));
+    const std::string bad[] = {
+        "Specified entity ID is valid but unknown: i:1. ParsedResult: ParsedGpu(i:1   GPU 0  0.000  0.000",
+        std::string("    G\0 0  0.000  0.000", 22), "    GPU(1) 0  0.1  0.2", "    GPU 0 LINK: 3  0.1  0.2"};
+    for (const std::string& line : bad)
+        EXPECT_FALSE(p.feed(line)) << line;
+    EXPECT_EQ(p.skippedLines(), std::size(bad));
+    for (const char* good : {"  GPU-I 1  0.1  0.2", "    GPU 0 LINK 3  0.1  0.2", "  GPU-CI 0  0.1  0.2"}) {
+        const auto row = p.feed(good);
+        ASSERT_TRUE(row) << good;
+        for (const NamedValue& v : row->values)
+            EXPECT_TRUE(mlflow::isValidKey(v.key + " - " + row->entity)) << row->entity;
+    }
+}
+
 TEST(DcgmiParser, WatchError) {
     DcgmiDmonParser p;
     EXPECT_FALSE(
@@ -395,4 +414,3 @@ TEST(DcgmiParser, GroupId) {
         parseDcgmiGroupId("Successfully created group \"x\" with a group ID of 99999999999999999999"));
     EXPECT_FALSE(parseDcgmiGroupId("with a group ID of 3"));
 }
-

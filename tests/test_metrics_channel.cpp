@@ -64,7 +64,8 @@ TEST(MetricsChannel, ParsesEachMessageKind) {
     EXPECT_TRUE(std::isnan(r.metrics[2].value));
     EXPECT_EQ(r.metrics[2].step, 0);
     EXPECT_TRUE(std::isinf(r.metrics[3].value) && r.metrics[3].value < 0);
-    EXPECT_EQ(r.params, (std::vector<std::pair<std::string, std::string>>{{"optimizer", "adam"}, {"layers", "12"}}));
+    EXPECT_EQ(r.params,
+              (std::vector<std::pair<std::string, std::string>>{{"optimizer", "adam"}, {"layers", "12"}}));
     EXPECT_EQ(r.tags.at(0).second, "warmup");
     EXPECT_EQ(r.artifacts.at(0), "/tmp/model.pt");
     EXPECT_EQ(r.controls.at(0), "start");
@@ -119,7 +120,8 @@ f.write('{"tag": "last", "value": "no newline"}')
     options.inheritFds = {channel.childFd()};
     options.onStdoutLine = [](const std::string&) {};
     options.onStderrLine = [](const std::string& line) { ADD_FAILURE() << "python: " << line; };
-    ChildProcess child({"python3", "-c", script}, {{"RADT_METRICS_FD", std::to_string(channel.childFd())}}, options);
+    ChildProcess child({"python3", "-c", script}, {{"RADT_METRICS_FD", std::to_string(channel.childFd())}},
+                       options);
     channel.start();
     std::optional<ExitStatus> status;
     while (!(status = child.poll()))
@@ -143,8 +145,9 @@ TEST(MetricsChannel, FinishReturnsWhenAGrandchildKeepsThePipeOpen) {
     ChildOptions options;
     options.inheritFds = {channel.childFd()};
     // The shell leaves a background sleep holding the write end after it exits.
-    ChildProcess child({"sh", "-c", "echo '{\"metric\":\"m\",\"value\":1}' >&" + std::to_string(channel.childFd()) +
-                                        "; sleep 30 & exit 0"},
+    ChildProcess child({"sh", "-c",
+                        "echo '{\"metric\":\"m\",\"value\":1}' >&" + std::to_string(channel.childFd()) +
+                            "; sleep 30 & exit 0"},
                        {}, options);
     channel.start();
     while (!child.poll())

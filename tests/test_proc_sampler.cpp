@@ -142,14 +142,16 @@ TEST(ProcSampler, VanishedRootYieldsOnlySystemMetrics) {
 
 TEST(ProcParsers, PidStatProcessorFieldForPerCoreCpu) {
     // A full 52-field line of Linux 5.x: field 39 (processor) is 3.
-    const std::string line = "77 (worker) R 1 77 77 0 -1 4194560 100 0 0 0 50 10 0 0 20 0 4 0 1000 1000000 200 "
-                             "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 3 0 0 0 0 0 0 0 0 0 0 0 0 0";
+    const std::string line =
+        "77 (worker) R 1 77 77 0 -1 4194560 100 0 0 0 50 10 0 0 20 0 4 0 1000 1000000 200 "
+        "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 3 0 0 0 0 0 0 0 0 0 0 0 0 0";
     auto s = parseProcPidStat(line);
     ASSERT_TRUE(s);
     EXPECT_EQ(s->processor, 3);
-    EXPECT_EQ(parseProcPidStat("4242 (x) S 17 4242 17 0 -1 4194304 5 0 0 0 123 45 0 0 20 0 7 0 28309 3133440 381 1")
-                  ->processor,
-              -1)
+    EXPECT_EQ(
+        parseProcPidStat("4242 (x) S 17 4242 17 0 -1 4194304 5 0 0 0 123 45 0 0 20 0 7 0 28309 3133440 381 1")
+            ->processor,
+        -1)
         << "short (old or truncated) lines still parse, without a processor";
 }
 
@@ -172,14 +174,16 @@ TEST(ProcParsers, DiskstatsFixtureAndPartitions) {
     EXPECT_FALSE(isPartition("sda", disks));
     EXPECT_FALSE(isPartition("dm-0", disks));
     EXPECT_FALSE(isPartition("loop1", disks)) << "loop1 is not a partition of some loop";
-    const std::vector<DiskStat> nvme = {{"nvme0n1", 0, 0, 0, 0}, {"nvme0n1p2", 0, 0, 0, 0}, {"mmcblk0", 0, 0, 0, 0}};
+    const std::vector<DiskStat> nvme = {
+        {"nvme0n1", 0, 0, 0, 0}, {"nvme0n1p2", 0, 0, 0, 0}, {"mmcblk0", 0, 0, 0, 0}};
     EXPECT_TRUE(isPartition("nvme0n1p2", nvme));
     EXPECT_FALSE(isPartition("nvme0n1", nvme));
     EXPECT_FALSE(isPartition("mmcblk01", nvme)) << "digit-ended parents separate partitions with 'p'";
 
     // Linux 2.6 partitions print four counters; garbage and truncated lines are counted.
     skipped = 0;
-    const auto old = parseDiskstats("   3    1 hda1 35486 38030 38030 5\n garbage\n   8 0 sdb 1 2\n\n", &skipped);
+    const auto old =
+        parseDiskstats("   3    1 hda1 35486 38030 38030 5\n garbage\n   8 0 sdb 1 2\n\n", &skipped);
     ASSERT_EQ(old.size(), 1u);
     EXPECT_EQ(old[0].reads, 35486u);
     EXPECT_EQ(old[0].sectorsWritten, 5u);
@@ -194,7 +198,8 @@ TEST(ProcParsers, NetDevFixtureAndBrokenInput) {
     EXPECT_EQ(ifaces[1].rxBytes, 60600053u);
     EXPECT_EQ(ifaces[1].txBytes, 44256546u);
     EXPECT_EQ(skipped, 0u);
-    const auto broken = parseNetDev("eth0: 1 2 3\nwlan0:99999999999999999999999 0 0 0 0 0 0 0 5\nno colon\n", &skipped);
+    const auto broken =
+        parseNetDev("eth0: 1 2 3\nwlan0:99999999999999999999999 0 0 0 0 0 0 0 5\nno colon\n", &skipped);
     EXPECT_TRUE(broken.empty());
     EXPECT_EQ(skipped, 2u);
     EXPECT_EQ(metricKeyPart("veth@if3 (x)%"), "veth_if3 _x__");

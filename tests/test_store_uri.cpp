@@ -53,8 +53,9 @@ TEST(StoreUri, PasswordNeverShown) {
         FAIL() << "an unreachable server must be an error";
     } catch (const StoreError& e) {
         EXPECT_EQ(std::string(e.what()).find("topsecret"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("cannot connect to postgresql://bob:***@no-such-host.invalid/db"),
-                  std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("cannot connect to postgresql://bob:***@no-such-host.invalid/db"),
+            std::string::npos)
             << e.what();
     }
 }
@@ -70,7 +71,10 @@ TEST(StoreUri, BrokenUrisAreRejectedWithReason) {
           Case{"sqlite:///x.db?mode=ro", "query"}, Case{"mysql://u@h/db", "unsupported scheme 'mysql'"},
           Case{"http://localhost:5000", "unsupported scheme 'http'"},
           Case{"postgresql://host", "no database name"}, Case{"postgresql://u@h:abc/db", "port"},
-          Case{"postgresql://:pw@h/db", "empty user"}}) {
+          Case{"postgresql://:pw@h/db", "empty user"}, Case{"postgresql://u@h:0/db", "port"},
+          Case{"postgresql://u@h:65536/db", "port"}, Case{"postgresql://u@h:+80/db", "port"},
+          // Found by fuzz_store_uri: std::stol threw std::out_of_range instead of a StoreError.
+          Case{"postgresql://u@h:99999999999999999999/db", "port"}}) {
         try {
             parseStoreUri(c.uri);
             ADD_FAILURE() << "accepted: " << c.uri;

@@ -180,4 +180,3 @@ TEST(TegraParser, BrokenInput) {
     EXPECT_EQ(l.values.size(), 2u);
     EXPECT_EQ(l.skippedTokens, 2u);
 }
-

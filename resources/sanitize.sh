@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The sanitizer job of CI (.ci/run): the core and collector test suites built with clang under
+# ASan+UBSan, then every libFuzzer harness of tests/fuzz/ for RADT_FUZZ_SECONDS (default 30) on its
+# seed corpus. Fails on any test failure, sanitizer report or fuzzer finding.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+# One build serves both: the tests and the harnesses share the instrumented libraries, which saves
+# CI a second compile of core and collector.
+build=${RADT_FUZZ_BUILD_DIR:-$root/build-fuzz}
+seconds=${RADT_FUZZ_SECONDS:-30}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# clang and its runtime libraries (ASan, UBSan, libFuzzer) besides the usual packages.
+bash "$root/resources/install-deps.sh" clang-14 libclang-rt-14-dev
+cxx=$(command -v clang++ || command -v clang++-14)
+cc=$(command -v clang || command -v clang-14)
+
+# A finding must fail the run: abort on the first report, leaks included, with stacks.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# libpqxx 6.4 (Debian 12) leaks one PGresult when BEGIN meets a connection the server dropped
+# (PostgresE2E.AServerOutageOf20SecondsLosesNothing): inside the library, past our last frame.
+mkdir -p "$build"
+printf 'leak:libpqxx\n' >"$build/lsan.supp"
+export LSAN_OPTIONS=suppressions="$build/lsan.supp"
+
+echo "sanitize: core and collector tests under ASan+UBSan ($build)"
+CC=$cc CXX=$cxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRADT_FUZZ=ON \
+  -DBUILD_GUI=OFF -DBUILD_TESTING=ON
+cmake --build "$build" -j"$jobs"
+run=()
+if command -v pg_virtualenv >/dev/null; then
+  run=(pg_virtualenv) # a throwaway PostgreSQL cluster, as resources/test.sh does
+else
+  echo "sanitize: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
+fi
+(cd "$build" && "${run[@]}" ctest --output-on-failure -j"$jobs" --timeout 600)
+
+echo "sanitize: fuzzers, ${seconds} s each ($build)"
+fuzz_dir="$build/tests/fuzz"
+artifacts="$build/fuzz-artifacts"
+mkdir -p "$artifacts"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# One fuzzer per core at a time: each is single-threaded, and -max_total_time bounds it.
+fuzz_one() {
+  local name=$1 dict=()
+  # The fuzzer adds what it finds to its corpus: give it a copy, not the seeds.
+  cp -r "$fuzz_dir/corpus/$name" "$work/$name"
+  [ -f "$root/tests/fuzz/dict/$name.dict" ] && dict=(-dict="$root/tests/fuzz/dict/$name.dict")
+  # -timeout: an input taking 10 s is a hang, and a finding.
+  if "$fuzz_dir/$name" "$work/$name" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/$name-" >"$work/$name.log" 2>&1; then
+    echo "sanitize: $name: $(grep -a 'stat::number_of_executed_units' "$work/$name.log" | awk '{print $2}') executions, no finding"
+  else
+    tail -n 60 "$work/$name.log" >&2
+    echo "sanitize: $name: FINDING (inputs in $artifacts)" >&2
+    touch "$work/$name.failed"
+  fi
+}
+export -f fuzz_one
+export fuzz_dir work root seconds artifacts
+grep -v '^$' "$fuzz_dir/fuzzers.txt" | xargs -P "$jobs" -I{} bash -c 'fuzz_one "$1"' _ {}
+failed=$(cd "$work" && ls -- *.failed 2>/dev/null | sed 's/\.failed$//' | tr '\n' ' ')
+if [ -n "$failed" ]; then
+  echo "sanitize: fuzzers with findings: $failed" >&2
+  exit 1
+fi
+echo "sanitize: all tests and fuzzers passed under ASan+UBSan"
