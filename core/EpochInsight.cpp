@@ -53,4 +53,26 @@ int64_t epochAt(const std::vector<EpochSpan>& spans, int64_t t) {
     return it != spans.end() && t > it->fromMs && t <= it->toMs ? it->step : -1;
 }
 
+std::optional<double> epochProgress(const std::vector<EpochSpan>& spans, int64_t t) {
+    if (spans.empty() || t < spans.front().fromMs || t > spans.back().toMs)
+        return std::nullopt;
+    auto it = std::lower_bound(spans.begin(), spans.end(), t,
+                               [](const EpochSpan& e, int64_t x) { return e.toMs < x; });
+    if (it == spans.end() || t < it->fromMs)
+        return std::nullopt; // between spans: a step logged twice left a hole
+    const double length = double(it->toMs - it->fromMs);
+    return double(it - spans.begin()) + (length > 0 ? double(t - it->fromMs) / length : 1.0);
+}
+
+std::string epochMetricFromLatest(const std::map<std::string, LatestMetric>& latest) {
+    std::string best;
+    int64_t bestStep = 0;
+    for (const auto& [key, value] : latest) // in name order: the first of equal steps stays
+        if (!isHardwareKey(key) && value.step > bestStep) {
+            best = key;
+            bestStep = value.step;
+        }
+    return best;
+}
+
 } // namespace radt::insight

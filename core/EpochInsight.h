@@ -5,6 +5,8 @@
 #include "Model.h"
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,14 @@ std::vector<EpochSpan> epochSpans(const Series& stepped, int64_t runStartMs);
 
 /// The epoch in progress at `t` (the step of the span holding it); -1 outside every span.
 int64_t epochAt(const std::vector<EpochSpan>& spans, int64_t t);
+
+/// Where `t` lies in training, in epochs: 2.5 is halfway through the third span, whatever the
+/// run numbered its steps; the run's start is 0. Empty outside every span (before the start,
+/// after the last log): the explorer's epoch x axis leaves such samples out.
+std::optional<double> epochProgress(const std::vector<EpochSpan>& spans, int64_t t);
+
+/// The likely epoch metric from a run's latest values alone (one cheap query, no series read):
+/// the software key whose latest step is highest, at least 1; ties go to the name first in order.
+std::string epochMetricFromLatest(const std::map<std::string, LatestMetric>& latest);
 
 } // namespace radt::insight

@@ -194,8 +194,8 @@ TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
     EXPECT_EQ(window.board()->chartAt(0)->chart()->metricKey(), "loss");
     const QString all = problems.join('\n');
     EXPECT_TRUE(all.contains("partly.json: chart 1")) << all.toStdString();
-    EXPECT_TRUE(
-        all.contains("explorer.xAxis: expected \"time\", \"step\" or \"wallclock\", got \"sideways\""))
+    EXPECT_TRUE(all.contains(
+        "explorer.xAxis: expected \"time\", \"step\", \"wallclock\" or \"epoch\", got \"sideways\""))
         << all.toStdString();
     EXPECT_TRUE(all.contains("explorer.lineWidth")) << all.toStdString();
     EXPECT_EQ(window.board()->chartAt(0)->chart()->options().xAxis, ChartOptions::XAxis::SinceStart);

@@ -307,7 +307,8 @@ TEST_F(ChartExportTest, CsvOnTheWallClockAxisKeepsToTheTimeRange) {
 }
 
 TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
-    ChartRunData data{runOf(s_runs.front().uuid), {}, 0, nullptr, false, 0};
+    ChartRunData data;
+    data.run = runOf(s_runs.front().uuid);
     const size_t n = 150'000;
     data.series.reserve(n);
     for (size_t i = 0; i < n; ++i) {

@@ -208,6 +208,28 @@ TEST(EpochInsight, EpochsEndWhenTheirStepIsLoggedAndHardwareSamplesFindTheirEpoc
     EXPECT_EQ(epochMetricKey(keysOf(all), reader(all)), "loss");
 }
 
+TEST(EpochInsight, ProgressCountsEpochsFromTheStartWhateverTheStepNumbers) {
+    Series loss = series({1000, 3000, 6000}, {0.9, 0.5, 0.3});
+    loss.step = {7, 8, 9}; // numbered from 7: progress still starts at 0
+    const auto spans = epochSpans(loss, 0);
+    EXPECT_EQ(epochProgress(spans, 0), 0.0);
+    EXPECT_EQ(epochProgress(spans, 500), 0.5);
+    EXPECT_EQ(epochProgress(spans, 2000), 1.5);
+    EXPECT_EQ(epochProgress(spans, 6000), 3.0);
+    EXPECT_FALSE(epochProgress(spans, 6001));
+    EXPECT_FALSE(epochProgress(spans, -1));
+    EXPECT_FALSE(epochProgress({}, 0));
+    // From latest values alone: the software key with the highest step; hardware keys never.
+    std::map<std::string, LatestMetric> latest = {{"loss", {0.3, 6000, 9}},
+                                                  {"accuracy", {0.6, 6000, 9}},
+                                                  {"lr", {0.1, 0, 0}},
+                                                  {"SMI - Power Draw W", {200, 6000, 99}}};
+    EXPECT_EQ(epochMetricFromLatest(latest), "accuracy") << "ties go to the name first in order";
+    latest.erase("accuracy");
+    latest.erase("loss");
+    EXPECT_EQ(epochMetricFromLatest(latest), "") << "no key with a step of 1 or more";
+}
+
 namespace {
 
 // The insight store of InsightTestSupport.h in a temporary SQLite file.

@@ -18,6 +18,8 @@ const char* xAxisName(ChartOptions::XAxis axis) {
         return "step";
     case ChartOptions::XAxis::WallClock:
         return "wallclock";
+    case ChartOptions::XAxis::Epoch:
+        return "epoch";
     case ChartOptions::XAxis::SinceStart:
         break;
     }
@@ -143,12 +145,13 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     }
     if (auto it = e.find("xAxis"); it != e.end()) {
         const std::string v = it->is_string() ? it->get<std::string>() : std::string();
-        if (v == "time" || v == "step" || v == "wallclock")
+        if (v == "time" || v == "step" || v == "wallclock" || v == "epoch")
             o.xAxis = v == "step"        ? ChartOptions::XAxis::Step
                       : v == "wallclock" ? ChartOptions::XAxis::WallClock
+                      : v == "epoch"     ? ChartOptions::XAxis::Epoch
                                          : ChartOptions::XAxis::SinceStart;
         else
-            problem("xAxis", "expected \"time\", \"step\" or \"wallclock\", got " + it->dump());
+            problem("xAxis", "expected \"time\", \"step\", \"wallclock\" or \"epoch\", got " + it->dump());
     }
     if (auto it = e.find("aggregate"); it != e.end()) {
         const std::string v = it->is_string() ? it->get<std::string>() : std::string();

@@ -42,6 +42,10 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_xAxis->addItem(tr("time"));
     m_xAxis->addItem(tr("step"));
     m_xAxis->addItem(tr("wall clock"));
+    m_xAxis->addItem(tr("epoch"));
+    m_xAxis->setItemData(
+        3, tr("Hardware samples placed by the epoch in progress, from the run's stepped software metric"),
+        Qt::ToolTipRole);
     m_xAxis->setToolTip(tr("x axis: time since each run's start, the logged step, or the time of day"));
     m_resetZoom = new QToolButton(this);
     m_resetZoom->setText(tr("Reset"));
@@ -79,6 +83,7 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     connect(m_xAxis, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
         m_chart->setXAxis(i == 1   ? ChartOptions::XAxis::Step
                           : i == 2 ? ChartOptions::XAxis::WallClock
+                          : i == 3 ? ChartOptions::XAxis::Epoch
                                    : ChartOptions::XAxis::SinceStart);
     });
     connect(m_resetZoom, &QToolButton::clicked, m_chart, &ChartPanel::resetZoom);
@@ -113,6 +118,7 @@ void ChartCard::syncFromChart() {
     m_width->setValue(o.lineWidth);
     m_xAxis->setCurrentIndex(o.xAxis == ChartOptions::XAxis::Step        ? 1
                              : o.xAxis == ChartOptions::XAxis::WallClock ? 2
+                             : o.xAxis == ChartOptions::XAxis::Epoch     ? 3
                                                                          : 0);
 }
 

@@ -81,6 +81,10 @@ Series fullSeries(const ChartRunData& r) {
 int64_t chartX(const ChartRunData& r, size_t i, ChartOptions::XAxis axis) {
     const Series& s = r.series;
     const int64_t origin = r.run.startTime > 0 ? r.run.startTime : s.t.front();
+    if (axis == ChartOptions::XAxis::Epoch) {
+        const auto progress = insight::epochProgress(r.epochs, s.t[i]);
+        return progress ? std::llround(*progress * 1000.0) : kNoChartX;
+    }
     return axis == ChartOptions::XAxis::Step        ? stepAt(r, i)
            : axis == ChartOptions::XAxis::WallClock ? s.t[i]
                                                     : saturatingDifference(s.t[i], origin);
@@ -91,7 +95,8 @@ namespace {
 // A single run's line can be a view on its arrays (no copy) when nothing is computed per point:
 // no smoothing, no log filter, time on x, and no infinities (MLflow's +-DBL_MAX) to leave out.
 bool canBorrow(const ChartRunData& r, const ChartOptions& o) {
-    if (o.smoothing > 0 || o.logY || o.xAxis == ChartOptions::XAxis::Step || r.series.empty())
+    if (o.smoothing > 0 || o.logY || o.xAxis == ChartOptions::XAxis::Step ||
+        o.xAxis == ChartOptions::XAxis::Epoch || r.series.empty())
         return false;
     bool anyFinite = false;
     for (double v : r.series.v) {
@@ -133,7 +138,8 @@ Points runPoints(const ChartRunData& r, ChartOptions::XAxis axis) {
         // MLflow stores +-inf as +-DBL_MAX: missing, like NaN, or the y axis collapses.
         if (!std::isfinite(s.v[i]) || std::fabs(s.v[i]) >= DBL_MAX)
             continue;
-        points.emplace_back(chartX(r, i, axis), s.v[i]);
+        if (const int64_t x = chartX(r, i, axis); x != kNoChartX)
+            points.emplace_back(x, s.v[i]);
     }
     // Time order already is x order except on the step axis; stable keeps time order in a step.
     if (axis == ChartOptions::XAxis::Step)
@@ -336,7 +342,8 @@ std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunD
             const Series& s = runs[r].series;
             for (size_t i = 0; i < s.size(); ++i)
                 if (std::isfinite(s.v[i]) && std::fabs(s.v[i]) < DBL_MAX)
-                    rows.push_back({r, i, chartX(runs[r], i, options.xAxis), s.v[i]});
+                    if (const int64_t x = chartX(runs[r], i, options.xAxis); x != kNoChartX)
+                        rows.push_back({r, i, x, s.v[i]});
         }
         if (rows.empty())
             continue;

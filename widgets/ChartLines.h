@@ -5,6 +5,7 @@
 // on full-resolution data, before any decimation (DESIGN §8).
 
 #include "BoardFile.h"
+#include "EpochInsight.h"
 #include "Model.h"
 #include "SeriesMath.h"
 
@@ -18,7 +19,9 @@
 namespace radt {
 
 struct ChartOptions {
-    enum class XAxis { SinceStart, Step, WallClock };
+    /// Epoch: where each sample lies in training, from the run's stepped software metric
+    /// (core/EpochInsight), in thousandths of an epoch; hardware metrics only.
+    enum class XAxis { SinceStart, Step, WallClock, Epoch };
     enum class Aggregate { Merge, MeanBand };
     int smoothing = 0; ///< radT's EMA slider, 0..99
     bool logY = false;
@@ -46,6 +49,10 @@ struct ChartRunData {
     /// empty and this is the step: 8 bytes less per point held. Use stepAt() to read steps.
     bool stepsConstant = false;
     int64_t constantStep = 0;
+    /// The run's epochs for the epoch x axis, and the software metric they come from; empty
+    /// when the run logs no stepped software metric (or the chart's metric is one itself).
+    std::vector<insight::EpochSpan> epochs;
+    std::string epochKey;
 };
 
 /// The step of point i, whether the step column is kept or constant.
@@ -73,6 +80,8 @@ struct ChartLine {
 
 /// Whether points from `from` on can join a borrowing line (no infinities to leave out).
 bool lineCanGrowInPlace(const ChartRunData& run, size_t from);
+/// chartX of a point the axis cannot place: on the epoch axis, a sample outside every epoch.
+constexpr int64_t kNoChartX = INT64_MIN;
 /// A live point appended to a line without rebuilding it: x on the chart's axis for this run.
 int64_t chartX(const ChartRunData& run, size_t index, ChartOptions::XAxis axis);
 

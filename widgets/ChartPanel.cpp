@@ -2,6 +2,7 @@
 
 #include "ChartNavigator.h"
 #include "Formatting.h"
+#include "InsightSeries.h"
 #include "Store.h"
 
 #include <QAreaSeries>
@@ -130,6 +131,18 @@ std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<R
             ChartRunData d;
             d.run = run;
             d.series = std::move(series);
+            if (insight::isHardwareKey(metricKey)) {
+                // For the epoch x axis: one latest-values query picks the epoch metric, whose
+                // series is short (a point per epoch or step); cheap enough to do on every load.
+                d.epochKey = insight::epochMetricFromLatest(store.latestMetrics(run.uuid));
+                if (!d.epochKey.empty())
+                    d.epochs = insight::epochSpans(store.series(run.uuid, d.epochKey),
+                                                   run.startTime > 0  ? run.startTime
+                                                   : d.series.empty() ? 0
+                                                                      : d.series.t.front());
+                if (d.epochs.empty())
+                    d.epochKey.clear();
+            }
             data.push_back(std::move(d));
         }
         if (progress)
@@ -256,13 +269,19 @@ QStringList ChartPanel::workloadKeys() const {
     return QStringList(keys.begin(), keys.end());
 }
 
+namespace {
+// Line x is in ms since start or thousandths of an epoch; the axis shows seconds or epochs.
+bool axisInThousandths(ChartOptions::XAxis axis) {
+    return axis == ChartOptions::XAxis::SinceStart || axis == ChartOptions::XAxis::Epoch;
+}
+} // namespace
+
 double ChartPanel::toAxis(int64_t x) const {
-    return m_options.xAxis == ChartOptions::XAxis::SinceStart ? double(x) / 1000.0 : double(x);
+    return axisInThousandths(m_options.xAxis) ? double(x) / 1000.0 : double(x);
 }
 
 int64_t ChartPanel::fromAxis(double x) const {
-    return static_cast<int64_t>(
-        std::llround(m_options.xAxis == ChartOptions::XAxis::SinceStart ? x * 1000.0 : x));
+    return static_cast<int64_t>(std::llround(axisInThousandths(m_options.xAxis) ? x * 1000.0 : x));
 }
 
 QAbstractAxis* ChartPanel::xAxisObject() const {
@@ -275,6 +294,11 @@ QString ChartPanel::xAxisTitle() const {
         return tr("step");
     case ChartOptions::XAxis::WallClock:
         return tr("wall clock");
+    case ChartOptions::XAxis::Epoch:
+        for (const ChartRunData& r : m_runs)
+            if (!r.epochKey.empty())
+                return tr("epoch (from %1)").arg(displayName(toQString(r.epochKey)));
+        return tr("epoch (these runs log no stepped software metric)");
     case ChartOptions::XAxis::SinceStart:
         break;
     }

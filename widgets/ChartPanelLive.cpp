@@ -47,6 +47,8 @@ bool ChartPanel::extendLine(size_t runIndex, size_t from) {
         if (!std::isfinite(v) || std::fabs(v) >= DBL_MAX)
             continue;
         const int64_t xi = chartX(r, i, m_options.xAxis);
+        if (xi == kNoChartX)
+            continue; // past the last logged epoch: it appears when the epoch is logged
         if (xi < lastX)
             return false; // a step logged out of order: the line must be sorted again
         s = m_options.smoothing > 0 ? w * s + (1 - w) * v : v; // radT's EMA, continued

@@ -53,9 +53,9 @@ void MainWindow::createBoardMenu(QMenu* file) {
     open->setShortcut(QKeySequence(tr("Ctrl+B")));
     file->addAction(tr("&Save Board As..."), this, [this] {
         // The dialog asks before replacing a file; the write itself is atomic.
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save the board"), QStringLiteral("board.radt.json"),
-            tr("radt boards (*.radt.json);;radT boards (*.json)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save the board"), QStringLiteral("board.radt.json"),
+                                         tr("radt boards (*.radt.json);;radT boards (*.json)"));
         if (path.isEmpty())
             return;
         try {
@@ -274,7 +274,7 @@ bool MainWindow::restoreSession(QSettings& settings) {
         o.logY = c.value(QStringLiteral("logY")).toBool();
         o.monochrome = c.value(QStringLiteral("monochrome")).toBool();
         o.lineWidth = c.value(QStringLiteral("lineWidth")).toDouble(o.lineWidth);
-        o.xAxis = ChartOptions::XAxis(std::clamp(c.value(QStringLiteral("xAxis")).toInt(), 0, 2));
+        o.xAxis = ChartOptions::XAxis(std::clamp(c.value(QStringLiteral("xAxis")).toInt(), 0, 3));
         o.aggregate = ChartOptions::Aggregate(std::clamp(c.value(QStringLiteral("aggregate")).toInt(), 0, 1));
         for (const QJsonValue& v : c.value(QStringLiteral("shownRuns")).toArray())
             o.shownRuns.insert(v.toString());
