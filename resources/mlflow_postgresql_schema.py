@@ -20,9 +20,11 @@ def convert(sql):
             out.append(line.replace("MLflow SQLite tracking schema", "MLflow PostgreSQL tracking schema")
                        .replace("as MLflow itself created it", "derived by resources/mlflow_postgresql_schema.py"))
             continue
-        if re.match(r"\s*CHECK \(\w+ IN \(0, 1\)\)\s*$", line):
-            # SQLite's emulated boolean: drop the check and the comma that preceded it.
-            out[-1] = out[-1].rstrip().rstrip(",")
+        check = re.match(r"\s*(?:CONSTRAINT \w+ )?CHECK \(\w+ IN \(0, 1\)\)\s*(,?)\s*$", line)
+        if check:
+            # SQLite's emulated boolean: drop the check, and the comma before it when it was last.
+            if not check.group(1):
+                out[-1] = out[-1].rstrip().rstrip(",")
             continue
         line = re.sub(r'CREATE TABLE IF NOT EXISTS "(\w+)"', r"CREATE TABLE \1", line)
         line = re.sub(r"\bFLOAT\b", "FLOAT(53)", line)
@@ -41,7 +43,50 @@ def convert(sql):
         text, flags=re.S)
     # experiments.experiment_id is autoincremented by MLflow (sa.Integer, autoincrement=True).
     text = re.sub(r"(CREATE TABLE experiments \(\s*experiment_id) INTEGER NOT NULL", r"\1 SERIAL NOT NULL", text)
-    return text
+    return in_dependency_order(text)
+
+
+def in_dependency_order(text):
+    """Tables before the tables whose foreign keys name them, then everything else in its order.
+
+    SQLite keeps tables in the order migrations last rebuilt them (MLflow 3 has experiment_tags
+    before experiments); PostgreSQL checks a foreign key's table when the key is created."""
+    header = [line for line in text.splitlines() if line.startswith("--")]
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("--"))
+    # Statements end with ';' at a line end, except inside a $$ function body.
+    statements, current, in_body = [], [], False
+    for line in body.splitlines():
+        current.append(line)
+        if line.count("$$") % 2:
+            in_body = not in_body
+        if not in_body and line.rstrip().endswith(";"):
+            statements.append("\n".join(current))
+            current = []
+    if current and "".join(current).strip():
+        statements.append("\n".join(current))
+    tables, others = {}, []
+    for statement in statements:
+        m = re.match(r"\s*CREATE TABLE (\w+)", statement)
+        if m:
+            tables[m.group(1)] = statement
+        else:
+            others.append(statement)
+    ordered, done = [], set()
+
+    def visit(name, path=()):
+        if name in done or name not in tables:
+            return
+        if name in path:
+            raise SystemExit("foreign keys form a cycle through " + name)
+        for ref in re.findall(r"REFERENCES (\w+)", tables[name]):
+            if ref != name:
+                visit(ref, path + (name,))
+        done.add(name)
+        ordered.append(tables[name])
+
+    for name in tables:
+        visit(name)
+    return "\n".join(header + ordered + others) + "\n"
 
 
 if __name__ == "__main__":

@@ -63,6 +63,9 @@ private:
 
 class PostgresBackend : public StoreBackend {
 public:
+    /// mlflow3: each new database gets MLflow 3.11's schema first (a store MLflow made or
+    /// upgraded), in the PostgreSQL form resources/mlflow_postgresql_schema.py derives.
+    explicit PostgresBackend(bool mlflow3 = false) : m_mlflow3(mlflow3) {}
     ~PostgresBackend() override {
         for (const std::string& db : m_databases)
             shell("dropdb --if-exists --force " + db + " >/dev/null 2>&1");
@@ -77,18 +80,27 @@ public:
         if (shell("createdb " + db + " >/dev/null") != 0)
             throw std::runtime_error("createdb " + db + " failed");
         m_databases.push_back(db);
+        if (m_mlflow3 &&
+            shell(
+                "psql -q -v ON_ERROR_STOP=1 -d " + db +
+                " -f '" RADT_MLFLOW3_PG_SCHEMA
+                "' -c \"INSERT INTO alembic_version VALUES ('7d34483879f0'); INSERT INTO "
+                "experiments (experiment_id, name, artifact_location, lifecycle_stage) VALUES (0, 'Default', "
+                "'mlflow-artifacts:/0', 'active')\" >/dev/null") != 0)
+            throw std::runtime_error("cannot load MLflow 3's schema into " + db);
         return "postgresql:///" + db;
     }
 
 private:
+    bool m_mlflow3;
     std::vector<std::string> m_databases;
 };
 
 } // namespace
 
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name) {
-    if (name == "postgresql")
-        return std::make_unique<PostgresBackend>();
+    if (name == "postgresql" || name == "postgresql_mlflow3")
+        return std::make_unique<PostgresBackend>(name == "postgresql_mlflow3");
     if (name == "sqlite_mlflow3" || name == "sqlite_2019")
         return std::make_unique<SqliteGenerationBackend>(name == "sqlite_mlflow3");
     return std::make_unique<SqliteBackend>();

@@ -17,8 +17,9 @@ public:
     virtual std::string freshUri() = 0;
 };
 
-/// "sqlite" or "postgresql" (the schema radt creates), "sqlite_mlflow3" (MLflow 3.11's own store)
-/// or "sqlite_2019" (without latest_metrics, as MLflow's 2019 stores).
+/// "sqlite" or "postgresql" (the schema radt creates), "sqlite_mlflow3" / "postgresql_mlflow3"
+/// (MLflow 3.11's schema: experiments per workspace) or "sqlite_2019" (without latest_metrics,
+/// as MLflow's 2019 stores).
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name);
 
 /// Runs a shell command, returns its exit status (for createdb/dropdb/pg_ctl in tests).

@@ -269,5 +269,6 @@ TEST_P(StoreContract, EnvelopesKeepPeaksWithAtMostTwoPointsPerBucket) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
-                         ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "sqlite_2019"),
+                         ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "postgresql_mlflow3",
+                                           "sqlite_2019"),
                          [](const auto& info) { return info.param; });
