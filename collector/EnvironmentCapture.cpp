@@ -4,8 +4,11 @@
 #include "ProcParsers.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <thread>
 #include <unistd.h>
@@ -43,6 +46,27 @@ std::vector<std::pair<std::string, std::string>> hostTags(const std::string& pro
     if (::uname(&u) == 0)
         tags.emplace_back("radt.host.kernel", std::string(u.sysname) + " " + u.release + " " + u.machine);
     return tags;
+}
+
+int environmentCaptureTimeoutMs(const std::function<void(const std::string&)>& message) {
+    constexpr int kDefaultMs = 10000;
+    const char* text = std::getenv("RADT_ENV_CAPTURE_TIMEOUT");
+    if (!text)
+        return kDefaultMs;
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(seconds >= 1 && seconds <= 600)) {
+        if (message)
+            message("RADT_ENV_CAPTURE_TIMEOUT='" + std::string(text) +
+                    "' is not 1 to 600 seconds; the environment capture waits 10 s per command");
+        return kDefaultMs;
+    }
+    return static_cast<int>(seconds * 1000);
+}
+
+void lowerThreadPriority() {
+    // Linux keeps a nice value per thread (the thread id as the "process"), and fork copies it.
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
 }
 
 std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs,

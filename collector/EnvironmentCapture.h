@@ -19,4 +19,12 @@ std::vector<std::pair<std::string, std::string>> hostTags(const std::string& pro
 std::vector<std::string> captureEnvironment(const std::string& artifactDir, int timeoutMs = 10000,
                                             const std::function<void(const std::string&)>& message = {});
 
+/// The capture's per-command timeout: RADT_ENV_CAPTURE_TIMEOUT (seconds, 1 to 600) when set,
+/// else 10 s. A value out of range or not a number is named through `message` and ignored.
+int environmentCaptureTimeoutMs(const std::function<void(const std::string&)>& message = {});
+
+/// Lowers the calling thread's CPU priority (nice 10): the capture runs beside the workload and
+/// must not slow it; the tools it starts from this thread inherit the priority.
+void lowerThreadPriority();
+
 } // namespace radt

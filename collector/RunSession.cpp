@@ -436,8 +436,10 @@ void RunSession::prepare() {
     m_pidfd = static_cast<int>(::syscall(SYS_pidfd_open, live.child->pid(), 0));
 
     if (m_options.captureEnvironment && !logPath.empty())
-        live.capture = std::thread(
-            [dir = m_artifactDir, messages = m_messages] { captureEnvironment(dir, 10000, messages); });
+        live.capture = std::thread([dir = m_artifactDir, messages = m_messages] {
+            lowerThreadPriority(); // beside the workload, never in its way
+            captureEnvironment(dir, environmentCaptureTimeoutMs(messages), messages);
+        });
     live.context.runUuid = uuid;
     live.context.rootPid = live.child->pid();
     live.context.gpus = parseDevices(m_options.devices);

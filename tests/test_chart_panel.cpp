@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <unistd.h>
 
 using namespace radt;
 using namespace QtCharts;
@@ -32,38 +34,53 @@ namespace {
 constexpr int64_t kStart = 1'700'000'000'000;
 
 /// A store with workload 1 = runs a and b (100 points of "loss" each, 1 s apart) and workload 2 =
-/// run a with 1M points of "power" holding a single spike.
+/// run a with 1M points of "power" holding a single spike. Writing it takes seconds and every test
+/// runs in its own process: it is built once per build tree and read by all (a new name whenever
+/// what it holds changes).
 class ChartPanelTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        s_dir = new test::TempDir;
-        auto store = openStore("sqlite:///" + s_dir->file("chart.db"), OpenMode::CreateIfMissing);
-        auto addRun = [&](const char* workload, const char* letter) {
-            const std::string uuid = store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid;
-            store->logParams(uuid, {{"workload", workload}, {"letter", letter}});
-            return uuid;
-        };
-        const std::string a = addRun("1", "a"), b = addRun("1", "b"), big = addRun("2", "a");
-        store->logParams(a, {{"model", "resnet18"}, {"batch-size", "256"}});
-        store->setTags(a, {{"mlflow.source.name", "train.py"}});
-        std::vector<MetricPoint> pa, pb;
-        for (int i = 0; i < 100; ++i) {
-            pa.push_back({"loss", i % 2 ? 10.0 : 0.0, kStart + i * 1000, i});
-            pb.push_back({"loss", 5.0 + i, kStart + i * 1000 + 500, i});
-        }
-        store->logMetrics(a, pa);
-        store->logMetrics(b, pb);
-        std::vector<MetricPoint> batch;
-        for (int i = 0; i < 1'000'000; ++i) {
-            batch.push_back({"power", i == 654321 ? 999.0 : 100.0 + (i % 10), kStart + int64_t(i) * 10, i});
-            if (batch.size() == 100000) {
-                store->logMetrics(big, batch);
-                batch.clear();
+        s_path = RADT_BINARY_DIR "/tests/chart_panel_data_v1.db";
+        if (!std::filesystem::exists(s_path))
+            buildStore(s_path);
+        s_runs = openStore("sqlite:///" + s_path, OpenMode::OpenExisting)->runs();
+    }
+    static void buildStore(const std::string& path) {
+        // Written beside it, then renamed: a test starting meanwhile never reads half a store.
+        const std::string partial = path + ".partial." + std::to_string(::getpid());
+        {
+            auto store = openStore("sqlite:///" + partial, OpenMode::CreateIfMissing);
+            auto addRun = [&](const char* workload, const char* letter) {
+                const std::string uuid =
+                    store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid;
+                store->logParams(uuid, {{"workload", workload}, {"letter", letter}});
+                return uuid;
+            };
+            const std::string a = addRun("1", "a"), b = addRun("1", "b"), big = addRun("2", "a");
+            store->logParams(a, {{"model", "resnet18"}, {"batch-size", "256"}});
+            store->setTags(a, {{"mlflow.source.name", "train.py"}});
+            std::vector<MetricPoint> pa, pb;
+            for (int i = 0; i < 100; ++i) {
+                pa.push_back({"loss", i % 2 ? 10.0 : 0.0, kStart + i * 1000, i});
+                pb.push_back({"loss", 5.0 + i, kStart + i * 1000 + 500, i});
+            }
+            store->logMetrics(a, pa);
+            store->logMetrics(b, pb);
+            std::vector<MetricPoint> batch;
+            for (int i = 0; i < 1'000'000; ++i) {
+                batch.push_back(
+                    {"power", i == 654321 ? 999.0 : 100.0 + (i % 10), kStart + int64_t(i) * 10, i});
+                if (batch.size() == 100000) {
+                    store->logMetrics(big, batch);
+                    batch.clear();
+                }
             }
         }
-        s_runs = store->runs();
+        // Another test process may have finished first: the rename replaces its identical file.
+        std::filesystem::rename(partial, path);
+        std::filesystem::remove(partial + "-wal");
+        std::filesystem::remove(partial + "-shm");
     }
-    static void TearDownTestSuite() { delete s_dir; }
 
     std::vector<radt::Run> runsOfWorkload(const std::string& w) {
         std::vector<radt::Run> out;
@@ -81,17 +98,17 @@ protected:
         return QString();
     }
     void plot(const std::string& workload, const std::string& key) {
-        auto store = openStore("sqlite:///" + s_dir->file("chart.db"), OpenMode::OpenExisting);
+        auto store = openStore("sqlite:///" + s_path, OpenMode::OpenExisting);
         m_chart.resize(900, 500);
         m_chart.plot(*store, runsOfWorkload(workload), key);
     }
 
-    static test::TempDir* s_dir;
+    static std::string s_path;
     static std::vector<radt::Run> s_runs;
     ChartPanel m_chart;
 };
 
-test::TempDir* ChartPanelTest::s_dir = nullptr;
+std::string ChartPanelTest::s_path;
 std::vector<radt::Run> ChartPanelTest::s_runs;
 
 } // namespace
@@ -339,4 +356,39 @@ TEST_F(ChartPanelTest, TheNavigatorShowsEverythingAndZoomsByDragging) {
     EXPECT_FALSE(m_chart.isZoomed());
     const QImage image = m_chart.grab().toImage();
     EXPECT_FALSE(image.isNull());
+}
+
+// Issue 12: a hardware metric on an epoch axis, the epochs read from the run's `loss` log.
+TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("epochs.db"), OpenMode::CreateIfMissing);
+    const std::string uuid = store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid;
+    std::vector<MetricPoint> points = {{"loss", 0.9, kStart + 10'000, 1},
+                                       {"loss", 0.5, kStart + 30'000, 2},
+                                       {"loss", 0.3, kStart + 60'000, 3},
+                                       {"lr", 0.1, kStart, 0}};
+    for (int s = 0; s <= 70; s += 5) // a sample every 5 s, the last two after the last epoch
+        points.push_back({"SMI - Power Draw W", 100.0 + s, kStart + s * 1000, 0});
+    store->logMetrics(uuid, points);
+
+    ChartPanel chart;
+    chart.resize(900, 500);
+    chart.plot(*store, store->runs(), "SMI - Power Draw W");
+    EXPECT_EQ(chart.seriesPoints(0).size(), 15);
+    chart.setXAxis(ChartOptions::XAxis::Epoch);
+    EXPECT_EQ(chart.xAxisTitle(), "epoch (from loss)");
+    const QVector<QPointF> p = chart.seriesPoints(0);
+    ASSERT_EQ(p.size(), 13) << "the samples after the last logged epoch are left out";
+    // Epoch 1 lasts 10 s, epoch 2 20 s, epoch 3 30 s: x is the share of each done.
+    EXPECT_DOUBLE_EQ(p[0].x(), 0.0);
+    EXPECT_DOUBLE_EQ(p[1].x(), 0.5);
+    EXPECT_DOUBLE_EQ(p[2].x(), 1.0);
+    EXPECT_DOUBLE_EQ(p[4].x(), 1.5);
+    EXPECT_DOUBLE_EQ(p[9].x(), 2.5);
+    EXPECT_DOUBLE_EQ(p[12].x(), 3.0);
+    EXPECT_DOUBLE_EQ(p[12].y(), 160.0);
+    // A software metric is not put on its own epoch axis: nothing to place it by.
+    chart.plot(*store, store->runs(), "lr");
+    EXPECT_EQ(chart.xAxisTitle(), "epoch (these runs log no stepped software metric)");
+    EXPECT_TRUE(chart.seriesPoints(0).isEmpty());
 }

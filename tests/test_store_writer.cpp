@@ -298,7 +298,10 @@ TEST(StoreWriter, BeyondItsBoundAnOutageSpillsToDiskAndIsReadBackInOrder) {
     store.down = false;
     const StoreWriterStats stats = writer.close();
     EXPECT_EQ(stats.dropped, 0u) << "nothing dropped: the bound spilled to disk";
-    EXPECT_EQ(stats.spilled, 321u);
+    // The memory bound held: at most `capacity` queued plus one batch in the writer's hands; how
+    // many the writer had taken when the bound was reached depends on the scheduler.
+    EXPECT_GE(stats.spilled, 401u - options.capacity - options.maxBatch);
+    EXPECT_LT(stats.spilled, 401u);
     EXPECT_EQ(stats.written, 401u);
     EXPECT_EQ(stats.unwritten, 0u);
     const Series s = real->series(run, "k");
