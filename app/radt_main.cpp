@@ -8,6 +8,7 @@
 #include "RunRecorder.h"
 #include "RunValidation.h"
 #include "Store.h"
+#include "StoreCompaction.h"
 #include "StoreCopy.h"
 #include "StoreListing.h"
 #include "StoreUri.h"
@@ -41,6 +42,7 @@ const char* kUsage = R"(Usage:
   radt [options] experiment.csv               run a radT experiment file, workload by workload
   radt ls [--store URI] [--json] [--read-only] list what a store holds
   radt store copy SRC DEST                    copy a whole store (e.g. SQLite -> PostgreSQL)
+  radt store compact [--tolerance T] TARGET... thin finished runs' hardware series (dead band)
   radt report [options] TARGET...             energy, utilisation, burst/idle, collocation figures
   radt --list-listeners                       which listeners this machine can run
 
@@ -284,13 +286,100 @@ int runReport(int argc, char** argv) {
     return 0;
 }
 
+const char* kCompactUsage = R"(Usage: radt store compact [options] TARGET...
+
+Thins the hardware series of finished runs in place: a sample that the straight line between the
+samples kept around it reproduces within the tolerance is deleted (dead-band compaction, as process
+historians store their tags). The first and last sample, each series' highest and lowest, NaN and
+infinite values and both ends of every gap stay, and no kept span is longer than 5 sampling
+intervals. Software metrics (loss, accuracy) are never touched. The run gets a radt.compacted tag;
+`radt report` and the explorer's summary put its series back on the sampling grid, within the
+tolerance of what was recorded. SQLite stores are rewritten afterwards (VACUUM) so the file
+shrinks; this needs free space for a copy of it.
+
+TARGET: a run id (or a unique prefix of 5+ characters), a workload <exp>-<workload>, or an
+experiment name or id, as for `radt report`.
+
+Options:
+  --store URI          the store (default as for recording)
+  --tolerance T        T% of each series' range (default 0.5%), or T in the metric's unit (e.g. 2)
+  --dry-run            count what would be deleted; change nothing
+)";
+
+int runCompact(int argc, char** argv) {
+    std::string store;
+    radt::CompactionOptions options;
+    static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
+                                         {"tolerance", required_argument, nullptr, 't'},
+                                         {"dry-run", no_argument, nullptr, 'D'},
+                                         {"help", no_argument, nullptr, 'h'},
+                                         {nullptr, 0, nullptr, 0}};
+    optind = 1;
+    int c;
+    bool dryRun = false;
+    try {
+        while ((c = getopt_long(argc, argv, "h", longOptions, nullptr)) != -1) {
+            switch (c) {
+            case 's':
+                store = optarg;
+                if (store.empty())
+                    throw std::invalid_argument("--store needs a store URI or path, got ''");
+                break;
+            case 't':
+                options = radt::parseTolerance(optarg);
+                break;
+            case 'D':
+                dryRun = true;
+                break;
+            case 'h':
+                std::cout << kCompactUsage;
+                return 0;
+            default:
+                return usageError("bad option for 'radt store compact'");
+            }
+        }
+        if (optind >= argc)
+            throw std::invalid_argument("radt store compact needs a TARGET (run id, workload or experiment)");
+    } catch (const std::exception& e) {
+        return usageError(e.what());
+    }
+    options.dryRun = dryRun;
+    try {
+        auto s = openResolvedStore(store, radt::OpenMode::OpenExisting);
+        const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
+        const bool tty = ::isatty(STDERR_FILENO);
+        const radt::CompactionStats stats =
+            radt::compactRuns(*s, runs, options, [&](size_t done, size_t total) {
+                if (tty)
+                    std::cerr << "\rradt: compacted " << done << "/" << total << " runs"
+                              << (done == total ? "\n" : "") << std::flush;
+            });
+        for (const std::string& why : stats.skipped)
+            std::cerr << "radt: skipped " << why << "\n";
+        const double ratio = stats.rowsAfter ? double(stats.rowsBefore) / double(stats.rowsAfter) : 1.0;
+        std::printf("%s%zu runs, %zu hardware series: %zu -> %zu samples (%.2fx fewer)\n",
+                    options.dryRun ? "would compact " : "compacted ", stats.runs, stats.series,
+                    stats.rowsBefore, stats.rowsAfter, ratio);
+        if (stats.bytesBefore >= 0 && stats.bytesAfter >= 0)
+            std::printf("store: %.1f MB -> %.1f MB\n", double(stats.bytesBefore) / 1e6,
+                        double(stats.bytesAfter) / 1e6);
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "radt: " << e.what() << "\n";
+        return 2;
+    }
+}
+
 int runStoreCommand(int argc, char** argv) {
+    if (argc >= 2 && std::strcmp(argv[1], "compact") == 0)
+        return runCompact(argc - 1, argv + 1);
     if (argc < 2 || std::strcmp(argv[1], "copy") != 0 || argc != 4) {
         if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-            std::cout << "Usage: radt store copy SRC DEST\n";
+            std::cout << "Usage: radt store copy SRC DEST\n       radt store compact [options] TARGET...\n";
             return 0;
         }
-        return usageError("usage: radt store copy SRC DEST (store URIs or SQLite paths)");
+        return usageError("usage: radt store copy SRC DEST (store URIs or SQLite paths), or radt store "
+                          "compact [--tolerance T] TARGET...");
     }
     try {
         auto source = radt::openStore(argv[2], radt::OpenMode::OpenExisting);

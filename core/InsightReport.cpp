@@ -4,6 +4,7 @@
 #include "EnergyInsight.h"
 #include "EpochInsight.h"
 #include "InsightSeries.h"
+#include "StoreCompaction.h"
 #include "UtilisationInsight.h"
 
 #include <algorithm>
@@ -48,7 +49,7 @@ public:
     Series series(const std::string& key) {
         auto it = m_cache.find(key);
         if (it == m_cache.end())
-            it = m_cache.emplace(key, m_store.series(m_run.uuid, key)).first;
+            it = m_cache.emplace(key, readForAnalysis(m_store, m_run, key)).first; // compacted: re-gridded
         return it->second;
     }
     std::function<Series(const std::string&)> reader() {

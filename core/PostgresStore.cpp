@@ -294,6 +294,49 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
     });
 }
 
+void PostgresStore::removeMetricPoints(const std::string& runUuid, const std::string& key,
+                                       const Series& points) {
+    if (points.empty())
+        return;
+    withConnection("removing metric points", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        requireRun(tx, runUuid, m_uri.display());
+        // Staged with COPY like a metrics batch, then one DELETE joined on the primary key.
+        tx.exec("CREATE TEMP TABLE IF NOT EXISTS radt_metrics_out (timestamp BIGINT, step BIGINT, "
+                "value FLOAT(53)) ON COMMIT DELETE ROWS");
+        {
+            pqxx::stream_to copy(tx, "radt_metrics_out",
+                                 std::vector<std::string>{"timestamp", "step", "value"});
+            for (size_t i = 0; i < points.size(); ++i)
+                if (std::isfinite(points.v[i]))
+                    copy << std::make_tuple(points.t[i], i < points.step.size() ? points.step[i] : 0,
+                                            points.v[i]);
+            copy.complete();
+        }
+        tx.exec_params("DELETE FROM metrics m USING radt_metrics_out o WHERE m.\"key\" = $1 AND "
+                       "m.run_uuid = $2 AND m.timestamp = o.timestamp AND m.step = o.step AND "
+                       "m.value = o.value AND NOT m.is_nan",
+                       key, runUuid);
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::reclaimSpace() {
+    withConnection("vacuuming metrics", [&](pqxx::connection& c) {
+        pqxx::nontransaction tx(c); // VACUUM cannot run inside a transaction block
+        tx.exec("VACUUM metrics");
+        return 0;
+    });
+}
+
+int64_t PostgresStore::storageBytes() {
+    return withConnection("measuring the metrics table", [&](pqxx::connection& c) {
+        pqxx::nontransaction tx(c);
+        return tx.exec1("SELECT pg_total_relation_size('metrics')")[0].as<int64_t>();
+    });
+}
+
 void PostgresStore::importRun(const Run& run) {
     mlflow::validateRunName(run.name);
     const auto tag = [&](const char* key) {

@@ -34,6 +34,10 @@ public:
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void importRun(const Run& run) override;
+    void removeMetricPoints(const std::string& runUuid, const std::string& key,
+                            const Series& points) override;
+    void reclaimSpace() override;
+    int64_t storageBytes() override;
 
     std::string openNotice() const override { return m_notice; }
     std::vector<Experiment> experiments() override;

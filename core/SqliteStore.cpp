@@ -424,6 +424,40 @@ void SqliteStore::logMetrics(const std::string& runUuid, const std::vector<Metri
     tx.commit();
 }
 
+void SqliteStore::removeMetricPoints(const std::string& runUuid, const std::string& key,
+                                     const Series& points) {
+    if (points.empty())
+        return;
+    // The primary key (key, timestamp, step, run_uuid, value[, is_nan]) finds each row; a
+    // 2019-era store without a step column matches on the rest.
+    const bool hasStep = columnOr("metrics", "step", "") == "step";
+    SqliteStatement remove(m_db, std::string("DELETE FROM metrics WHERE \"key\" = ? AND run_uuid = ? AND "
+                                             "timestamp = ? AND value = ?") +
+                                     (hasStep ? " AND step = ?" : ""));
+    Transaction tx(m_db);
+    requireRun(runUuid);
+    for (size_t i = 0; i < points.size(); ++i) {
+        if (!std::isfinite(points.v[i]))
+            continue; // NaN is stored as 0 with is_nan: never a compaction candidate
+        remove.bindNoCopy(1, key).bindNoCopy(2, runUuid).bind(3, points.t[i]).bind(4, points.v[i]);
+        if (hasStep)
+            remove.bind(5, i < points.step.size() ? points.step[i] : 0);
+        remove.execute();
+    }
+    tx.commit();
+}
+
+void SqliteStore::reclaimSpace() {
+    sqliteExec(m_db, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint " + m_path);
+    sqliteExec(m_db, "VACUUM", "cannot rewrite " + m_path + " (VACUUM needs free space for a copy)");
+}
+
+int64_t SqliteStore::storageBytes() {
+    sqliteExec(m_db, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint " + m_path);
+    SqliteStatement pages(m_db, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
+    return pages.step() ? sqlite3_column_int64(pages.handle(), 0) : -1;
+}
+
 void SqliteStore::importRun(const Run& run) {
     mlflow::validateRunName(run.name);
     Transaction tx(m_db);

@@ -44,6 +44,10 @@ public:
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void importRun(const Run& run) override;
+    void removeMetricPoints(const std::string& runUuid, const std::string& key,
+                            const Series& points) override;
+    void reclaimSpace() override;
+    int64_t storageBytes() override;
 
     std::vector<Experiment> experiments() override;
     std::optional<Experiment> experimentById(int64_t id) override;

@@ -52,6 +52,17 @@ public:
     /// Adds a run recorded elsewhere under its own uuid (store copy); when it exists already, only
     /// its status and end time follow `run`. Params, tags and metrics are logged separately.
     virtual void importRun(const Run& run) = 0;
+    /// Deletes these points of (run, key), matched by timestamp, step and value, in one
+    /// transaction; points that are not there are ignored. latest_metrics stays as it is: the
+    /// caller (store compaction) never removes a key's latest point.
+    virtual void removeMetricPoints(const std::string& runUuid, const std::string& key,
+                                    const Series& points) = 0;
+    /// Gives the space of deleted rows back: SQLite rewrites the file (VACUUM: it shrinks; needs
+    /// free disk space for a copy), PostgreSQL marks the metrics table's dead rows reusable.
+    virtual void reclaimSpace() = 0;
+    /// What the metric samples take on disk: the SQLite file (after a WAL checkpoint), or the
+    /// metrics table with its indexes on PostgreSQL.
+    virtual int64_t storageBytes() = 0;
 
     // --- reads ---
     virtual std::vector<Experiment> experiments() = 0;

@@ -34,6 +34,16 @@ void SynchronizedStore::logMetrics(const std::string& runUuid, const std::vector
 void SynchronizedStore::importRun(const Run& run) {
     RADT_LOCKED(importRun(run));
 }
+void SynchronizedStore::removeMetricPoints(const std::string& runUuid, const std::string& key,
+                                           const Series& points) {
+    RADT_LOCKED(removeMetricPoints(runUuid, key, points));
+}
+void SynchronizedStore::reclaimSpace() {
+    RADT_LOCKED(reclaimSpace());
+}
+int64_t SynchronizedStore::storageBytes() {
+    RADT_LOCKED(storageBytes());
+}
 std::vector<Experiment> SynchronizedStore::experiments() {
     RADT_LOCKED(experiments());
 }

@@ -66,6 +66,11 @@ public:
         m_real.logMetrics(u, p);
     }
     void importRun(const radt::Run& r) override { m_real.importRun(r); }
+    void removeMetricPoints(const std::string& u, const std::string& k, const Series& p) override {
+        m_real.removeMetricPoints(u, k, p);
+    }
+    void reclaimSpace() override { m_real.reclaimSpace(); }
+    int64_t storageBytes() override { return m_real.storageBytes(); }
     std::vector<Experiment> experiments() override { return m_real.experiments(); }
     std::vector<Run> runs(std::optional<int64_t> e) override { return m_real.runs(e); }
     std::optional<Run> run(const std::string& u) override { return m_real.run(u); }

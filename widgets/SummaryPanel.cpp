@@ -3,6 +3,7 @@
 #include "ChartPanel.h"
 #include "Formatting.h"
 #include "Store.h"
+#include "StoreCompaction.h"
 
 #include <QAction>
 #include <QApplication>
@@ -82,7 +83,8 @@ std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Ru
     std::vector<SummaryRow> rows;
     for (const std::string& metric : metrics) {
         for (const Run& run : runs) {
-            const Series series = store.series(run.uuid, metric);
+            // A compacted run's samples back on their grid: mean and count as recorded.
+            const Series series = readForAnalysis(store, run, metric);
             if (series.empty())
                 continue;
             SummaryRow row;

@@ -1,0 +1,138 @@
+#include "StoreCompaction.h"
+
+#include "InsightSeries.h"
+#include "SeriesCompaction.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace radt {
+
+using nlohmann::json;
+
+CompactionOptions parseTolerance(const std::string& text) {
+    CompactionOptions o;
+    o.text = text;
+    std::string number = text;
+    o.relative = !number.empty() && number.back() == '%';
+    if (o.relative)
+        number.pop_back();
+    size_t used = 0;
+    try {
+        o.tolerance = std::stod(number, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (number.empty() || used != number.size() || !std::isfinite(o.tolerance) || o.tolerance <= 0 ||
+        (o.relative && o.tolerance > 50))
+        throw std::invalid_argument("--tolerance expects a number above 0 in the metric's unit (e.g. 2) or a "
+                                    "percentage of each series' range up to 50% (e.g. 0.5%), got '" +
+                                    text + "'");
+    return o;
+}
+
+namespace {
+
+std::string toleranceText(const CompactionOptions& o) {
+    if (!o.text.empty())
+        return o.text;
+    json v = o.tolerance; // shortest form that reads back: 0.5, not 0.500000
+    return v.dump() + (o.relative ? "%" : "");
+}
+
+} // namespace
+
+CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const CompactionOptions& options,
+                            const std::function<void(size_t, size_t)>& progress) {
+    CompactionStats stats;
+    if (!options.dryRun)
+        stats.bytesBefore = store.storageBytes();
+    for (size_t r = 0; r < runs.size(); ++r) {
+        const Run& run = runs[r];
+        if (run.status == RunStatus::Running) {
+            stats.skipped.push_back(run.uuid + ": still running");
+        } else if (run.tags.count(kCompactedTag)) {
+            stats.skipped.push_back(run.uuid + ": already compacted (" + run.tags.at(kCompactedTag) +
+                                    "); again would add a second tolerance");
+        } else {
+            // The run's sampling interval is the one most of its series share; others are listed.
+            std::map<std::string, int64_t> intervals;
+            size_t before = 0, after = 0;
+            for (const std::string& key : store.metricKeys({run.uuid})) {
+                if (!insight::isHardwareKey(key))
+                    continue;
+                const Series s = store.series(run.uuid, key);
+                const int64_t interval = insight::typicalIntervalMs(s);
+                if (s.size() < 3 || interval <= 0)
+                    continue;
+                double tolerance = options.tolerance;
+                if (options.relative) {
+                    double lo = INFINITY, hi = -INFINITY;
+                    for (double v : s.v)
+                        if (insight::usable(v)) {
+                            lo = std::min(lo, v);
+                            hi = std::max(hi, v);
+                        }
+                    tolerance = hi > lo ? (hi - lo) * options.tolerance / 100.0 : 0.0;
+                }
+                const std::vector<bool> keep =
+                    deadBandKeep(s, tolerance, interval * insight::kMaxGapIntervals);
+                const size_t kept = size_t(std::count(keep.begin(), keep.end(), true));
+                if (!options.dryRun && kept < s.size())
+                    store.removeMetricPoints(run.uuid, key, selectSamples(s, keep, false));
+                intervals[key] = interval;
+                before += s.size();
+                after += kept;
+                ++stats.series;
+            }
+            if (!intervals.empty()) {
+                std::map<int64_t, size_t> votes;
+                for (const auto& [key, ms] : intervals)
+                    ++votes[ms];
+                const int64_t common =
+                    std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })
+                        ->first;
+                json tag = {{"tolerance", toleranceText(options)},
+                            {"interval_ms", common},
+                            {"rows_before", before},
+                            {"rows_after", after}};
+                for (const auto& [key, ms] : intervals)
+                    if (ms != common)
+                        tag["intervals"][key] = ms;
+                if (!options.dryRun)
+                    store.setTags(run.uuid, {{kCompactedTag, tag.dump()}});
+                ++stats.runs;
+                stats.rowsBefore += before;
+                stats.rowsAfter += after;
+            }
+        }
+        if (progress)
+            progress(r + 1, runs.size());
+    }
+    if (!options.dryRun) {
+        store.reclaimSpace();
+        stats.bytesAfter = store.storageBytes();
+    }
+    return stats;
+}
+
+Series readForAnalysis(Store& store, const Run& run, const std::string& key) {
+    Series s = store.series(run.uuid, key);
+    const auto tag = run.tags.find(kCompactedTag);
+    if (tag == run.tags.end() || !insight::isHardwareKey(key))
+        return s;
+    const json info = json::parse(tag->second, nullptr, false);
+    if (!info.is_object())
+        return s; // a tag someone else wrote: the series as stored
+    int64_t interval = info.value("interval_ms", int64_t(0));
+    if (auto per = info.find("intervals"); per != info.end() && per->is_object() && per->contains(key) &&
+                                           (*per)[key].is_number_integer())
+        interval = (*per)[key].get<int64_t>();
+    return expandCompacted(s, interval, interval * insight::kMaxGapIntervals);
+}
+
+} // namespace radt

@@ -1,0 +1,46 @@
+#pragma once
+// `radt store compact` (issue 16): finished runs' hardware series thinned by dead-band compaction
+// (SeriesCompaction.h) inside MLflow's schema, so MLflow and radT still read the store. The run
+// gets a radt.compacted tag (tolerance, sampling intervals, rows before and after), from which
+// analyses put its series back on their sampling grid (readForAnalysis).
+
+#include "Model.h"
+#include "Store.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+inline constexpr const char* kCompactedTag = "radt.compacted";
+
+struct CompactionOptions {
+    double tolerance = 0.5;
+    bool relative = true; ///< tolerance in % of each series' range (max - min); else in its unit
+    bool dryRun = false;  ///< count what would go, change nothing
+    std::string text;     ///< as the user wrote it ("1%"), for the run's tag
+};
+
+/// "0.5%" (of each series' range) or "2" (in the metric's unit), greater than 0 and, as a
+/// percentage, at most 50. Throws std::invalid_argument naming the value.
+CompactionOptions parseTolerance(const std::string& text);
+
+struct CompactionStats {
+    size_t runs = 0, series = 0;
+    size_t rowsBefore = 0, rowsAfter = 0;
+    int64_t bytesBefore = -1, bytesAfter = -1; ///< the store's metric storage (Store::storageBytes)
+    std::vector<std::string> skipped;          ///< "<run id>: why", one per run left as it was
+};
+
+/// Compacts the hardware series of `runs`; running and already compacted runs are skipped (said
+/// in `skipped`). Each series is one transaction; the space is given back at the end (SQLite
+/// shrinks its file). `progress(done, total)` after each run.
+CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const CompactionOptions& options,
+                            const std::function<void(size_t, size_t)>& progress = {});
+
+/// A run's series as analyses should see it: a compacted hardware series expanded back onto its
+/// sampling grid (within the compaction's tolerance everywhere), anything else as stored.
+Series readForAnalysis(Store& store, const Run& run, const std::string& key);
+
+} // namespace radt
