@@ -93,9 +93,9 @@ CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const Co
                 std::map<int64_t, size_t> votes;
                 for (const auto& [key, ms] : intervals)
                     ++votes[ms];
-                const int64_t common =
-                    std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })
-                        ->first;
+                const int64_t common = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+                                           return a.second < b.second;
+                                       })->first;
                 json tag = {{"tolerance", toleranceText(options)},
                             {"interval_ms", common},
                             {"rows_before", before},
@@ -129,8 +129,8 @@ Series readForAnalysis(Store& store, const Run& run, const std::string& key) {
     if (!info.is_object())
         return s; // a tag someone else wrote: the series as stored
     int64_t interval = info.value("interval_ms", int64_t(0));
-    if (auto per = info.find("intervals"); per != info.end() && per->is_object() && per->contains(key) &&
-                                           (*per)[key].is_number_integer())
+    if (auto per = info.find("intervals");
+        per != info.end() && per->is_object() && per->contains(key) && (*per)[key].is_number_integer())
         interval = (*per)[key].get<int64_t>();
     return expandCompacted(s, interval, interval * insight::kMaxGapIntervals);
 }

@@ -152,7 +152,8 @@ struct CompactionStore {
         store->setRunStatus(finished, RunStatus::Finished, kT0 + 600'000);
         running = store->createRun({exp, "(2 0) train.py", kT0, "u", "train.py", RunStatus::Running}).uuid;
         store->logParams(running, {{"workload", "2"}, {"letter", "0"}});
-        store->logMetrics(running, {{"SMI - Power Draw", 10, kT0, 0}, {"SMI - Power Draw", 11, kT0 + 1000, 0},
+        store->logMetrics(running, {{"SMI - Power Draw", 10, kT0, 0},
+                                    {"SMI - Power Draw", 11, kT0 + 1000, 0},
                                     {"SMI - Power Draw", 12, kT0 + 2000, 0}});
     }
     nlohmann::json report() {
@@ -192,7 +193,8 @@ TEST(StoreCompaction, ReportsOfACompactedRunStayWithinTheToleranceAndTheFileShri
     const nlohmann::json after = s.report();
     const Series recorded = powerTrace(600, 5);
     const double powerTolerance = 0.01 * (*std::max_element(recorded.v.begin(), recorded.v.end()) - 60.0);
-    EXPECT_NEAR(after["gpu_energy_j"].get<double>(), before["gpu_energy_j"].get<double>(), powerTolerance * 600);
+    EXPECT_NEAR(after["gpu_energy_j"].get<double>(), before["gpu_energy_j"].get<double>(),
+                powerTolerance * 600);
     EXPECT_EQ(after["energy_coverage"], before["energy_coverage"]) << "compacted spans are not gaps";
     for (const char* figure : {"mean", "p50", "p95"})
         EXPECT_NEAR(after["util"]["SMI - GPU Util"][figure].get<double>(),
@@ -220,10 +222,12 @@ TEST(StoreCompaction, RadtStoreCompactCountsDryRunsAndRefusesBadInput) {
               std::string::npos)
         << test::readFile(s.dir.file("out"));
     EXPECT_EQ(s.store->series(s.finished, "SMI - Power Draw").size(), 600u) << "a dry run changes nothing";
-    EXPECT_NE(test::readFile(s.dir.file("err")).find("skipped " + s.running + ": still running"), std::string::npos);
+    EXPECT_NE(test::readFile(s.dir.file("err")).find("skipped " + s.running + ": still running"),
+              std::string::npos);
 
     EXPECT_EQ(run("--tolerance 0 bench"), 2);
-    EXPECT_NE(test::readFile(s.dir.file("err")).find("--tolerance expects a number above 0"), std::string::npos);
+    EXPECT_NE(test::readFile(s.dir.file("err")).find("--tolerance expects a number above 0"),
+              std::string::npos);
     EXPECT_EQ(run("--tolerance 1%"), 2);
     EXPECT_NE(test::readFile(s.dir.file("err")).find("needs a TARGET"), std::string::npos);
     EXPECT_EQ(run("nothing-here"), 2);

@@ -272,3 +272,47 @@ INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
                          ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "postgresql_mlflow3",
                                            "sqlite_2019"),
                          [](const auto& info) { return info.param; });
+
+// Store compaction's primitive (issue 16): exactly the named points go, on every backend and
+// schema generation; the latest value, other keys and other runs stay; the space is given back.
+TEST_P(StoreContract, RemovedMetricPointsGoAndNothingElse) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const int64_t exp = store->getOrCreateExperiment("compact");
+    const std::string a = store->createRun({exp, "a", 1700000000000, "u", "s", RunStatus::Running}).uuid;
+    const std::string b = store->createRun({exp, "b", 1700000000000, "u", "s", RunStatus::Running}).uuid;
+    std::vector<MetricPoint> points;
+    for (int i = 0; i < 50; ++i) {
+        points.push_back({"SMI - Power Draw", 100.0 + i % 7, 1700000000000 + 1000 * i, 0});
+        points.push_back({"loss", 1.0 / (i + 1), 1700000000000 + 1000 * i, i});
+    }
+    points.push_back(
+        {"SMI - Power Draw", std::numeric_limits<double>::quiet_NaN(), 1700000000000 + 60000, 0});
+    store->logMetrics(a, points);
+    store->logMetrics(b, points);
+    const int64_t bytesBefore = store->storageBytes();
+    EXPECT_GT(bytesBefore, 0);
+
+    Series gone;
+    const Series power = store->series(a, "SMI - Power Draw");
+    for (size_t i = 1; i + 2 < power.size(); i += 2) { // every other one, not the last two
+        gone.t.push_back(power.t[i]);
+        gone.step.push_back(power.step[i]);
+        gone.v.push_back(power.v[i]);
+    }
+    gone.t.push_back(1700000000000 + 999'999); // not there: ignored
+    gone.step.push_back(0);
+    gone.v.push_back(1.0);
+    store->removeMetricPoints(a, "SMI - Power Draw", gone);
+    store->reclaimSpace();
+
+    const Series left = store->series(a, "SMI - Power Draw");
+    EXPECT_EQ(left.size(), power.size() - (gone.size() - 1));
+    for (size_t i = 0; i < left.size(); ++i)
+        EXPECT_EQ(std::find(gone.t.begin(), gone.t.end(), left.t[i]), gone.t.end()) << left.t[i];
+    EXPECT_TRUE(std::isnan(left.v.back())) << "the NaN sample stays";
+    EXPECT_EQ(store->series(b, "SMI - Power Draw").size(), power.size()) << "another run's points stay";
+    EXPECT_EQ(store->series(a, "loss").size(), 50u) << "another key's points stay";
+    EXPECT_EQ(store->latestMetrics(a).at("SMI - Power Draw").timestamp, 1700000000000 + 60000);
+    EXPECT_GT(store->storageBytes(), 0);
+    EXPECT_THROW(store->removeMetricPoints("0123456789abcdef0123456789abcdef", "loss", gone), StoreError);
+}
