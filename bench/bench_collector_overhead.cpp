@@ -18,11 +18,14 @@ namespace {
 
 const std::string kRadt = std::string(RADT_BINARY_DIR) + "/app/radt";
 int g_seconds = 60;
-double g_cpu1Hz = 0, g_cpu10Hz = 0, g_cpuTop = 0;
+double g_cpu1Hz = 0, g_cpu10Hz = 0, g_cpuTop = 0, g_cpu1HzEveryTick = 0;
+double g_startup = 0, g_startupNoCapture = 0;
 
-pid_t spawn(std::vector<std::string> argv) {
+pid_t spawn(std::vector<std::string> argv, const char* flushMs = nullptr) {
     const pid_t pid = ::fork();
     if (pid == 0) {
+        if (flushMs)
+            ::setenv("RADT_FLUSH_MS", flushMs, 1);
         std::freopen("/dev/null", "w", stdout);
         std::freopen("/dev/null", "w", stderr);
         std::vector<char*> args;
@@ -50,16 +53,32 @@ void BM_CollectorVsTop(benchmark::State& state) {
     const std::string dir = radt::bench::scratchDir("collector-overhead");
     const std::string seconds = std::to_string(g_seconds);
     for (auto _ : state) {
-        auto radtAt = [&](const char* interval, const char* db) {
+        auto radtAt = [&](const char* interval, const char* db, const char* flushMs = nullptr) {
             return spawn({kRadt, "--store", "sqlite:///" + dir + "/" + db, "-l", "top+ps+iostat+net+proc",
-                          "--interval", interval, "--no-env-capture", "sleep", seconds});
+                          "--interval", interval, "--no-env-capture", "sleep", seconds},
+                         flushMs);
         };
         const pid_t at1Hz = radtAt("1", "1hz.db");
+        // The baseline of the flush change: the same collector committing every 250 ms, as before.
+        const pid_t at1HzEveryTick = radtAt("1", "1hz-250ms.db", "250");
         const pid_t at10Hz = radtAt("0.1", "10hz.db");
         const pid_t top = spawn({"top", "-b", "-d", "1", "-n", seconds});
         g_cpuTop = cpuSecondsOf(top);
         g_cpu1Hz = cpuSecondsOf(at1Hz);
+        g_cpu1HzEveryTick = cpuSecondsOf(at1HzEveryTick);
         g_cpu10Hz = cpuSecondsOf(at10Hz);
+        // Start-up and shutdown of a run with nothing to watch: with the environment capture
+        // (pip freeze, conda list, nvidia-smi -q where present; children's CPU included) and without.
+        auto startup = [&](bool capture) {
+            std::vector<std::string> argv = {kRadt, "--store", "sqlite:///" + dir + "/startup.db", "-l",
+                                             "top"};
+            if (!capture)
+                argv.push_back("--no-env-capture");
+            argv.push_back("true");
+            return cpuSecondsOf(spawn(argv));
+        };
+        g_startup = startup(true);
+        g_startupNoCapture = startup(false);
     }
     state.counters["radt_1hz_cpu_s"] = g_cpu1Hz;
     state.counters["radt_10hz_cpu_s"] = g_cpu10Hz;
@@ -77,12 +96,19 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     const double perMinute = 60.0 / g_seconds;
-    std::printf("over %d s: radt 1 Hz %.3f CPU s, radt 10 Hz %.3f CPU s, top -b -d 1 %.3f CPU s\n", g_seconds,
-                g_cpu1Hz, g_cpu10Hz, g_cpuTop);
+    std::printf("over %d s: radt 1 Hz %.3f CPU s (committing every 250 ms: %.3f), radt 10 Hz %.3f CPU s, "
+                "top -b -d 1 %.3f CPU s\n",
+                g_seconds, g_cpu1Hz, g_cpu1HzEveryTick, g_cpu10Hz, g_cpuTop);
+    std::printf("start-up and shutdown of a run: %.3f CPU s with the environment capture, %.3f without\n",
+                g_startup, g_startupNoCapture);
     radt::bench::figure("collector_cpu_s_per_min_1hz", g_cpu1Hz * perMinute, "s");
     radt::bench::figure("collector_cpu_s_per_min_10hz", g_cpu10Hz * perMinute, "s");
     radt::bench::figure("top_cpu_s_per_min", g_cpuTop * perMinute, "s");
     radt::bench::figure("collector_cpu_ratio_vs_top", g_cpuTop > 0 ? g_cpu1Hz / g_cpuTop : 0, "x");
+    radt::bench::figure("collector_cpu_ratio_vs_top_flush_250ms",
+                        g_cpuTop > 0 ? g_cpu1HzEveryTick / g_cpuTop : 0, "x");
+    radt::bench::figure("collector_startup_cpu_s", g_startup, "s");
+    radt::bench::figure("collector_startup_cpu_s_no_capture", g_startupNoCapture, "s");
     radt::bench::figure("collector_core_percent_1hz", 100.0 * g_cpu1Hz / g_seconds, "%");
     radt::bench::figure("collector_core_percent_10hz", 100.0 * g_cpu10Hz / g_seconds, "%");
     return 0;

@@ -28,19 +28,33 @@ std::map<std::string, double> g_figures;
 /// A node's samples second by second, as the collector writes them: per GPU radT's key with
 /// " - GPU k" for k > 0, slowly varying values with jitter.
 std::vector<MetricPoint> secondOfSamples(int second) {
-    static const char* const names[kMetrics] = {
-        "SMI - Power Draw", "SMI - GPU Util", "SMI - Mem Util", "SMI - Memory Used", "SMI - Temperature",
-        "SMI - SM Clock", "SMI - Mem Clock", "DCGMI - SM Active", "DCGMI - SM Occupancy",
-        "DCGMI - Tensor Active", "DCGMI - DRAM Active", "DCGMI - PCIe TX Bytes", "DCGMI - PCIe RX Bytes",
-        "DCGMI - NVLink TX Bytes", "DCGMI - NVLink RX Bytes", "DCGMI - Power Usage",
-        "DCGMI - Total Energy Consumption", "DCGMI - GPU Utilization", "DCGMI - FP16 Active",
-        "DCGMI - FP32 Active"};
+    static const char* const names[kMetrics] = {"SMI - Power Draw",
+                                                "SMI - GPU Util",
+                                                "SMI - Mem Util",
+                                                "SMI - Memory Used",
+                                                "SMI - Temperature",
+                                                "SMI - SM Clock",
+                                                "SMI - Mem Clock",
+                                                "DCGMI - SM Active",
+                                                "DCGMI - SM Occupancy",
+                                                "DCGMI - Tensor Active",
+                                                "DCGMI - DRAM Active",
+                                                "DCGMI - PCIe TX Bytes",
+                                                "DCGMI - PCIe RX Bytes",
+                                                "DCGMI - NVLink TX Bytes",
+                                                "DCGMI - NVLink RX Bytes",
+                                                "DCGMI - Power Usage",
+                                                "DCGMI - Total Energy Consumption",
+                                                "DCGMI - GPU Utilization",
+                                                "DCGMI - FP16 Active",
+                                                "DCGMI - FP32 Active"};
     std::vector<MetricPoint> points;
     for (int g = 0; g < kGpus; ++g)
         for (int m = 0; m < kMetrics; ++m)
-            points.push_back({std::string(names[m]) + (g ? " - GPU " + std::to_string(g) : ""),
-                              100.0 + 50.0 * std::sin(second / 60.0 + m) + (second * 7919 + m * 104729 + g) % 97 * 0.01,
-                              1700000000000 + int64_t(second) * 1000 + g, 0});
+            points.push_back(
+                {std::string(names[m]) + (g ? " - GPU " + std::to_string(g) : ""),
+                 100.0 + 50.0 * std::sin(second / 60.0 + m) + (second * 7919 + m * 104729 + g) % 97 * 0.01,
+                 1700000000000 + int64_t(second) * 1000 + g, 0});
     return points;
 }
 
@@ -68,7 +82,8 @@ void BM_SqliteBytesPerSample(benchmark::State& state) {
         const std::string bare = dir + "/bare.db";
         sqlite3_open(bare.c_str(), &db);
         bench::exec(db, "PRAGMA journal_mode=WAL");
-        bench::exec(db, "CREATE TABLE m (\"key\" TEXT, value REAL, timestamp INTEGER, run_uuid TEXT, step INTEGER)");
+        bench::exec(
+            db, "CREATE TABLE m (\"key\" TEXT, value REAL, timestamp INTEGER, run_uuid TEXT, step INTEGER)");
         bench::exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
         const int64_t bareBefore = fileBytes(bare);
         sqlite3_stmt* insert = nullptr;
@@ -115,8 +130,9 @@ void BM_PostgresBytesPerSample(benchmark::State& state) {
         g_figures["postgres"] = double(store->storageBytes() - before) / double(kSamples);
         pqxx::connection c("dbname=" + db);
         pqxx::work tx(c);
-        tx.exec("CREATE TABLE m (\"key\" VARCHAR(250), value FLOAT(53), timestamp BIGINT, run_uuid VARCHAR(32), "
-                "step BIGINT)");
+        tx.exec(
+            "CREATE TABLE m (\"key\" VARCHAR(250), value FLOAT(53), timestamp BIGINT, run_uuid VARCHAR(32), "
+            "step BIGINT)");
         {
             pqxx::stream_to copy(tx, "m");
             for (int k = 0; k < kSeconds; ++k)
@@ -134,9 +150,10 @@ void BM_CompactARealRecordedRun(benchmark::State& state) {
     for (auto _ : state) {
         const std::string dir = bench::scratchDir("store-compact");
         const std::string uri = "sqlite:///" + dir + "/run.db";
-        const std::string command = "'" RADT_BINARY_DIR "/app/radt' --store '" + uri +
-                                    "' --no-env-capture --interval 0.1 -l top+ps+iostat+net+proc '" RADT_SOURCE_DIR
-                                    "/resources/examples/demo_train.py' --epochs 80 >/dev/null 2>&1";
+        const std::string command =
+            "'" RADT_BINARY_DIR "/app/radt' --store '" + uri +
+            "' --no-env-capture --interval 0.1 -l top+ps+iostat+net+proc '" RADT_SOURCE_DIR
+            "/resources/examples/demo_train.py' --epochs 80 >/dev/null 2>&1";
         const int status = std::system(command.c_str());
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             state.SkipWithError("radt could not record the demo workload");
@@ -167,21 +184,23 @@ int main(int argc, char** argv) {
     std::printf("SQLite: %.1f B per sample in MLflow's schema, %.1f B in a bare table\n", f["sqlite"],
                 f["sqlite_bare"]);
     if (f.count("postgres"))
-        std::printf("PostgreSQL: %.1f B per sample in MLflow's schema, %.1f B in a bare table\n", f["postgres"],
-                    f["postgres_bare"]);
+        std::printf("PostgreSQL: %.1f B per sample in MLflow's schema, %.1f B in a bare table\n",
+                    f["postgres"], f["postgres_bare"]);
     if (f["rows_after"] > 0)
-        std::printf("compact at 0.5%%: %.0f -> %.0f samples, %.2f -> %.2f MB\n", f["rows_before"], f["rows_after"],
-                    f["bytes_before"] / 1e6, f["bytes_after"] / 1e6);
+        std::printf("compact at 0.5%%: %.0f -> %.0f samples, %.2f -> %.2f MB\n", f["rows_before"],
+                    f["rows_after"], f["bytes_before"] / 1e6, f["bytes_after"] / 1e6);
     bench::figure("store_bytes_per_sample", f["sqlite"], "B");
     bench::figure("store_bytes_per_sample_bare", f["sqlite_bare"], "B");
-    bench::figure("store_bytes_ratio_vs_bare", f["sqlite_bare"] > 0 ? f["sqlite"] / f["sqlite_bare"] : 0, "x");
+    bench::figure("store_bytes_ratio_vs_bare", f["sqlite_bare"] > 0 ? f["sqlite"] / f["sqlite_bare"] : 0,
+                  "x");
     if (f.count("postgres")) {
         bench::figure("store_bytes_per_sample_pg", f["postgres"], "B");
         bench::figure("store_bytes_per_sample_pg_bare", f["postgres_bare"], "B");
     }
     if (f["rows_after"] > 0) {
         bench::figure("compact_ratio", f["rows_before"] / f["rows_after"], "x");
-        bench::figure("compact_bytes_ratio", f["bytes_after"] > 0 ? f["bytes_before"] / f["bytes_after"] : 0, "x");
+        bench::figure("compact_bytes_ratio", f["bytes_after"] > 0 ? f["bytes_before"] / f["bytes_after"] : 0,
+                      "x");
     }
     return 0;
 }

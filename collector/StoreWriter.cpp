@@ -9,6 +9,19 @@
 
 namespace radt {
 
+int flushIntervalMs(double samplingIntervalSeconds, std::string* warning) {
+    if (const char* text = std::getenv("RADT_FLUSH_MS")) {
+        char* end = nullptr;
+        const long ms = std::strtol(text, &end, 10);
+        if (end != text && *end == '\0' && ms >= 50 && ms <= 10000)
+            return static_cast<int>(ms);
+        if (warning)
+            *warning = "RADT_FLUSH_MS='" + std::string(text) + "' is not 50 to 10000 ms; ignored";
+    }
+    const double ms = 2 * samplingIntervalSeconds * 1000;
+    return ms < 250 ? 250 : ms > 2000 ? 2000 : static_cast<int>(ms);
+}
+
 StoreWriter::StoreWriter(Store& store, std::function<void(const std::string&)> messages,
                          StoreWriterOptions options)
     : m_store(store), m_messages(std::move(messages)), m_options(options) {

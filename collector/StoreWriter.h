@@ -37,6 +37,10 @@ struct StoreWriterStats {
     size_t transactions = 0;
 };
 
+/// The collector's flush interval for a sampling interval: two intervals, within 250 ms to 2 s;
+/// RADT_FLUSH_MS (50 to 10000) overrides it. A bad RADT_FLUSH_MS is described in `warning`.
+int flushIntervalMs(double samplingIntervalSeconds, std::string* warning = nullptr);
+
 class StoreWriter {
 public:
     StoreWriter(Store& store, std::function<void(const std::string&)> messages,

@@ -61,7 +61,7 @@ fuzz_one() {
 export -f fuzz_one
 export fuzz_dir work root seconds artifacts
 grep -v '^$' "$fuzz_dir/fuzzers.txt" | xargs -P "$jobs" -I{} bash -c 'fuzz_one "$1"' _ {}
-failed=$(cd "$work" && ls -- *.failed 2>/dev/null | sed 's/\.failed$//' | tr '\n' ' ')
+failed=$(find "$work" -maxdepth 1 -name '*.failed' -printf '%f ' | sed 's/\.failed//g')
 if [ -n "$failed" ]; then
   echo "sanitize: fuzzers with findings: $failed" >&2
   exit 1

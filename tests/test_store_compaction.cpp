@@ -74,8 +74,9 @@ TEST(DeadBand, EveryDroppedSampleLiesWithinTheToleranceOfTheKeptLine) {
             ASSERT_LE(kept.t[i] - kept.t[i - 1], 5000) << "no span longer than 5 intervals";
         // Every spike (80 W above the noise) stays, and so do the extremes.
         for (size_t i = 0; i < s.size(); ++i) {
-            if (i % 97 == 0 && i >= 450 && i < 2700)
+            if (i % 97 == 0 && i >= 450 && i < 2700) {
                 EXPECT_TRUE(keep[i]) << "spike at " << i;
+            }
         }
         const auto [lo, hi] = std::minmax_element(s.v.begin(), s.v.end());
         EXPECT_TRUE(keep[size_t(lo - s.v.begin())]);
