@@ -3,8 +3,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <grp.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace radt::test {
 
@@ -78,6 +81,36 @@ std::vector<std::string> splitLines(const std::string& text) {
     while (std::getline(in, line))
         out.push_back(line);
     return out;
+}
+
+std::string errorAsUnprivilegedUser(const TempDir& dir, const std::function<void()>& f) {
+    if (::geteuid() != 0)
+        return errorOf(f);
+    fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec);
+    int pipeFds[2];
+    if (::pipe(pipeFds) != 0)
+        throw std::runtime_error("pipe failed");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(pipeFds[0]);
+        std::string error;
+        if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
+            error = "could not become nobody";
+        else
+            error = errorOf(f);
+        (void)!::write(pipeFds[1], error.data(), error.size());
+        ::_exit(0);
+    }
+    ::close(pipeFds[1]);
+    std::string error;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;)
+        error.append(buffer, size_t(n));
+    ::close(pipeFds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return error;
 }
 
 } // namespace radt::test

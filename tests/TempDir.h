@@ -34,6 +34,10 @@ std::string fixturePath(const std::string& relative);
 std::string readFixture(const std::string& relative);
 /// What `f` threw (its what()), or "" when it did not throw.
 std::string errorOf(const std::function<void()>& f);
+/// What `f` threw, with `f` run as a user that file permissions bind: as root (CI) in a child
+/// process switched to nobody (65534), otherwise here. `dir` is opened to others (0755) first so
+/// that user can reach what the test made in it.
+std::string errorAsUnprivilegedUser(const TempDir& dir, const std::function<void()>& f);
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> splitLines(const std::string& text);
 
