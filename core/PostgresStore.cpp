@@ -107,6 +107,8 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                     throw StoreError("cannot open store " + m_uri.display() +
                                      ": not an MLflow tracking database (no table '" + required + "')");
         }
+        // MLflow before 1.1 (2019) had no latest_metrics: it is then derived from metrics.
+        m_hasLatestMetrics = names.empty() || names.count("latest_metrics");
         if (mode == OpenMode::ReadOnly) {
             tx.commit();
             return 0; // no read index: the session is read-only (connect())
@@ -282,13 +284,14 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
         // One candidate per key, upserted in key order (a fixed lock order: concurrent batches
         // cannot deadlock) and only when it is newer by (step, timestamp, value), so concurrent
         // writers never move latest_metrics backwards.
-        tx.exec("INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
-                "SELECT DISTINCT ON (\"key\") \"key\", value, timestamp, step, is_nan, run_uuid "
-                "FROM radt_metrics_in ORDER BY \"key\", step DESC, timestamp DESC, value DESC "
-                "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value, "
-                "timestamp = excluded.timestamp, step = excluded.step, is_nan = excluded.is_nan "
-                "WHERE (excluded.step, excluded.timestamp, excluded.value) > "
-                "(latest_metrics.step, latest_metrics.timestamp, latest_metrics.value)");
+        if (m_hasLatestMetrics)
+            tx.exec("INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
+                    "SELECT DISTINCT ON (\"key\") \"key\", value, timestamp, step, is_nan, run_uuid "
+                    "FROM radt_metrics_in ORDER BY \"key\", step DESC, timestamp DESC, value DESC "
+                    "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value, "
+                    "timestamp = excluded.timestamp, step = excluded.step, is_nan = excluded.is_nan "
+                    "WHERE (excluded.step, excluded.timestamp, excluded.value) > "
+                    "(latest_metrics.step, latest_metrics.timestamp, latest_metrics.value)");
         tx.commit();
         return 0;
     });
@@ -448,8 +451,10 @@ std::vector<std::string> PostgresStore::metricKeys(const std::vector<std::string
         pqxx::read_transaction tx(c);
         std::set<std::string> keys;
         for (const std::string& uuid : runUuids)
-            for (const auto& row :
-                 tx.exec_params("SELECT \"key\" FROM latest_metrics WHERE run_uuid = $1", uuid))
+            for (const auto& row : tx.exec_params(
+                     m_hasLatestMetrics ? "SELECT \"key\" FROM latest_metrics WHERE run_uuid = $1"
+                                        : "SELECT DISTINCT \"key\" FROM metrics WHERE run_uuid = $1",
+                     uuid))
                 keys.insert(row[0].as<std::string>());
         return std::vector<std::string>(keys.begin(), keys.end());
     });
@@ -459,9 +464,15 @@ std::map<std::string, LatestMetric> PostgresStore::latestMetrics(const std::stri
     return withConnection("reading latest metrics", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
         std::map<std::string, LatestMetric> result;
-        for (const auto& row : tx.exec_params("SELECT \"key\", value, coalesce(timestamp, 0), step, is_nan "
-                                              "FROM latest_metrics WHERE run_uuid = $1",
-                                              runUuid)) {
+        // Without latest_metrics, MLflow's own rule on metrics: greatest step, then time, then value.
+        const char* sql =
+            m_hasLatestMetrics
+                ? "SELECT \"key\", value, coalesce(timestamp, 0), step, is_nan FROM latest_metrics "
+                  "WHERE run_uuid = $1"
+                : "SELECT DISTINCT ON (\"key\") \"key\", value, coalesce(timestamp, 0), step, is_nan "
+                  "FROM metrics WHERE run_uuid = $1 ORDER BY \"key\", step DESC, timestamp DESC, "
+                  "value DESC";
+        for (const auto& row : tx.exec_params(sql, runUuid)) {
             const double value =
                 row[4].as<bool>() ? std::numeric_limits<double>::quiet_NaN() : row[1].as<double>();
             result.emplace(row[0].as<std::string>(),

@@ -66,8 +66,9 @@ private:
                        std::optional<std::pair<int64_t, int64_t>> range);
 
     StoreUri m_uri;
-    bool m_readOnly = false; ///< OpenMode::ReadOnly: every session is read-only
-    struct Connection;       ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
+    bool m_readOnly = false;        ///< OpenMode::ReadOnly: every session is read-only
+    bool m_hasLatestMetrics = true; ///< false on a 2019-era store: latest values come from metrics
+    struct Connection;              ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
     std::unique_ptr<Connection> m_conn;
     std::set<std::string> m_validatedKeys;
 };

@@ -65,7 +65,9 @@ class PostgresBackend : public StoreBackend {
 public:
     /// mlflow3: each new database gets MLflow 3.11's schema first (a store MLflow made or
     /// upgraded), in the PostgreSQL form resources/mlflow_postgresql_schema.py derives.
-    explicit PostgresBackend(bool mlflow3 = false) : m_mlflow3(mlflow3) {}
+    /// mlflow2019: radt's schema without latest_metrics, as MLflow's stores before 1.1.
+    explicit PostgresBackend(bool mlflow3 = false, bool mlflow2019 = false)
+        : m_mlflow3(mlflow3), m_mlflow2019(mlflow2019) {}
     ~PostgresBackend() override {
         for (const std::string& db : m_databases)
             shell("dropdb --if-exists --force " + db + " >/dev/null 2>&1");
@@ -88,19 +90,26 @@ public:
                 "experiments (experiment_id, name, artifact_location, lifecycle_stage) VALUES (0, 'Default', "
                 "'mlflow-artifacts:/0', 'active')\" >/dev/null") != 0)
             throw std::runtime_error("cannot load MLflow 3's schema into " + db);
+        if (m_mlflow2019) {
+            openStore("postgresql:///" + db, OpenMode::CreateIfMissing);
+            if (shell("psql -q -v ON_ERROR_STOP=1 -d " + db +
+                      " -c 'DROP TABLE latest_metrics; DROP INDEX radt_metrics_run_key_time' >/dev/null") !=
+                0)
+                throw std::runtime_error("cannot make a 2019-era store of " + db);
+        }
         return "postgresql:///" + db;
     }
 
 private:
-    bool m_mlflow3;
+    bool m_mlflow3, m_mlflow2019;
     std::vector<std::string> m_databases;
 };
 
 } // namespace
 
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name) {
-    if (name == "postgresql" || name == "postgresql_mlflow3")
-        return std::make_unique<PostgresBackend>(name == "postgresql_mlflow3");
+    if (name == "postgresql" || name == "postgresql_mlflow3" || name == "postgresql_2019")
+        return std::make_unique<PostgresBackend>(name == "postgresql_mlflow3", name == "postgresql_2019");
     if (name == "sqlite_mlflow3" || name == "sqlite_2019")
         return std::make_unique<SqliteGenerationBackend>(name == "sqlite_mlflow3");
     return std::make_unique<SqliteBackend>();
