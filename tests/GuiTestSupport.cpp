@@ -1,5 +1,10 @@
 #include "GuiTestSupport.h"
 
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
+#include <QTimer>
+
 #include "Store.h"
 
 #include <cmath>
@@ -88,6 +93,19 @@ SampleStore buildSampleStore(const std::string& dbPath, bool withMetrics) {
         ++index;
     }
     return result;
+}
+
+void answerNextMessageBox(int button, QString* text) {
+    QTimer::singleShot(50, [button, text] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) {
+            answerNextMessageBox(button, text); // not open yet
+            return;
+        }
+        if (text)
+            *text = box->text();
+        box->button(QMessageBox::StandardButton(button))->click();
+    });
 }
 
 } // namespace radt::test

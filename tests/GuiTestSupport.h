@@ -23,4 +23,8 @@ SampleStore buildSampleStore(const std::string& dbPath, bool withMetrics);
 /// Messages QAbstractItemModelTester reported (category qt.modeltest) since the last clear.
 QStringList& modelTestWarnings();
 
+/// Answers the next message box that opens (from a timer, while its exec() runs): keeps its text
+/// in `text` when given, then clicks `button` (a QMessageBox::StandardButton).
+void answerNextMessageBox(int button, QString* text = nullptr);
+
 } // namespace radt::test

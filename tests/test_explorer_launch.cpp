@@ -5,6 +5,7 @@
 #include "BoardPanel.h"
 #include "ChartPanel.h"
 #include "ConsolePane.h"
+#include "GuiTestSupport.h"
 #include "LaunchDialog.h"
 #include "LiveBridge.h"
 #include "MainWindow.h"
@@ -15,6 +16,7 @@
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QSignalSpy>
 
 #include <gtest/gtest.h>
@@ -142,6 +144,13 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
         waitUntil([] { return false; }, 4000); // a few more seconds of live data
         window.grab().save(qEnvironmentVariable("RADT_BUSY_BOARD_PNG"));
     }
+
+    // Closing the window while the run runs asks first; "No" keeps the window and the run.
+    QString question;
+    test::answerNextMessageBox(QMessageBox::No, &question);
+    EXPECT_FALSE(window.close());
+    EXPECT_TRUE(question.contains("still running")) << question.toStdString();
+    EXPECT_TRUE(window.launcher()->isRunning());
 
     // Stop: the workload is terminated, the run ends KILLED with its samples flushed.
     window.launcher()->stop();

@@ -2,6 +2,7 @@
 
 #include "AtomicFile.h"
 #include "BurstInsight.h"
+#include "FileDialogs.h"
 #include "Formatting.h"
 #include "InsightReport.h"
 #include "InsightSeries.h"
@@ -594,8 +595,8 @@ void InsightsPanel::exportJson(const QString& path) const {
 }
 
 void InsightsPanel::exportWithDialog(const QString& format) {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export insights"), QStringLiteral("insights.") + format,
+    const QString path = saveFileName(
+        this, QStringLiteral("exports"), tr("Export insights"), QStringLiteral("insights.") + format,
         format == QLatin1String("csv") ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
     if (path.isEmpty())
         return;

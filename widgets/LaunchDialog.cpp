@@ -1,4 +1,5 @@
 // Before any Qt header: the collector names a member `emit`, which Qt defines as a macro.
+#include "FileDialogs.h"
 #include "Listener.h"
 
 #include "LaunchDialog.h"
@@ -100,9 +101,8 @@ QCheckBox* LaunchDialog::listenerBox(const QString& name) const {
 }
 
 void LaunchDialog::browse() {
-    const QString file =
-        QFileDialog::getOpenFileName(this, tr("Script or experiment CSV"), QString(),
-                                     tr("Python scripts and experiments (*.py *.csv);;All files (*)"));
+    const QString file = openFileName(this, QStringLiteral("scripts"), tr("Script or experiment CSV"),
+                                      tr("Python scripts and experiments (*.py *.csv);;All files (*)"));
     if (!file.isEmpty())
         m_target->setText(file);
 }

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "FileDialogs.h"
 #include "InsightsPanel.h"
 
 #include "RunReconciler.h"
@@ -307,6 +308,7 @@ bool MainWindow::waitForLoads(int timeoutMs) {
 QWidget* MainWindow::createTreePane() {
     auto* pane = new QWidget(this);
     m_filter = new QLineEdit(pane);
+    m_filter->setObjectName(QStringLiteral("runFilter"));
     m_filter->setPlaceholderText(tr("Filter runs (name, status, letter, params)..."));
     m_filter->setClearButtonEnabled(true);
 
@@ -372,12 +374,22 @@ void MainWindow::createMenus() {
     launchAction->setShortcut(QKeySequence(tr("Ctrl+L")));
     run->addAction(tr("&Stop"), m_launcher, &LaunchController::stop);
     run->addAction(m_consoleDock->toggleViewAction());
+    run->addSeparator();
+    QAction* find = run->addAction(tr("&Find Runs"), this, [this] {
+        m_filter->setFocus(Qt::ShortcutFocusReason);
+        m_filter->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
 
     QMenu* basket = menuBar()->addMenu(tr("&Basket"));
-    basket->addAction(tr("&Add Selected Runs"), this, &MainWindow::addSelectedToBasket);
-    basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); });
-    basket->addAction(tr("&Remove Selected"), m_basketPanel, &BasketPanel::removeSelected);
-    basket->addAction(tr("&Clear All"), this, &MainWindow::clearBasket);
+    basket->addAction(tr("&Add Selected Runs"), this, &MainWindow::addSelectedToBasket)
+        ->setShortcut(QKeySequence(tr("Ctrl+Return")));
+    basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); })
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
+    basket->addAction(tr("&Remove Selected"), m_basketPanel, &BasketPanel::removeSelected)
+        ->setShortcut(QKeySequence(tr("Ctrl+Backspace")));
+    basket->addAction(tr("&Clear All"), this, &MainWindow::clearBasket)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+Backspace")));
     basket->addSeparator();
     QAction* insights = m_insightsDock->toggleViewAction();
     insights->setText(tr("&Insights"));
@@ -385,6 +397,7 @@ void MainWindow::createMenus() {
     insights->setStatusTip(
         tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
     basket->addAction(insights);
+    createHelpMenu();
 }
 
 bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
@@ -651,9 +664,8 @@ ChartCard* MainWindow::chartCard() const {
 }
 
 void MainWindow::onOpenStoreFile() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Store File"), QString(),
-                                     tr("MLflow / radt stores (*.db *.sqlite *.sqlite3);;All files (*)"));
+    const QString path = openFileName(this, QStringLiteral("stores"), tr("Open Store File"),
+                                      tr("MLflow / radt stores (*.db *.sqlite *.sqlite3);;All files (*)"));
     if (!path.isEmpty())
         openStoreInteractive(QStringLiteral("sqlite:///") + QFileInfo(path).absoluteFilePath());
 }

@@ -137,6 +137,13 @@ protected:
 private:
     void createMenus();
     void createBoardMenu(QMenu* file);
+    void createHelpMenu();
+    void showShortcuts();
+    void showAbout();
+    void saveBoardAs();
+    void saveBoardTo(const QString& path);
+    /// Asked when the window closes while a launched run is still running: stop it and quit?
+    bool confirmQuitWhileRunning();
     void exportCurrentChart(const QString& format);
     void exportBoardPdf();
     void createLaunching();
@@ -190,6 +197,7 @@ private:
     QProgressBar* m_progress = nullptr;
     std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;
+    QString m_shortcutsText; ///< the Help > Keyboard Shortcuts text, read off the menus
     QLabel* m_counts = nullptr;
 };
 

@@ -1,6 +1,7 @@
 // MainWindow's board files and exports (DESIGN §9): File > Open Board, Save Board, Export, and
 // boards dropped onto the window. Kept apart from MainWindow.cpp, which wires the store views.
 
+#include "FileDialogs.h"
 #include "MainWindow.h"
 
 #include "BoardExport.h"
@@ -45,26 +46,23 @@ QString boardFileIn(const QMimeData* mime) {
 
 void MainWindow::createBoardMenu(QMenu* file) {
     QAction* open = file->addAction(tr("Open &Board..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a board"), QString(),
-                                                          tr("Boards (*.json);;All files (*)"));
+        const QString path = openFileName(this, QStringLiteral("boards"), tr("Open a board"),
+                                          tr("Boards (*.json);;All files (*)"));
         if (!path.isEmpty())
             openBoardInteractive(path);
     });
     open->setShortcut(QKeySequence(tr("Ctrl+B")));
-    file->addAction(tr("&Save Board As..."), this, [this] {
-        // The dialog asks before replacing a file; the write itself is atomic.
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save the board"), QStringLiteral("board.radt.json"),
-                                         tr("radt boards (*.radt.json);;radT boards (*.json)"));
-        if (path.isEmpty())
-            return;
-        try {
-            saveBoard(path);
-            statusBar()->showMessage(tr("Saved the board to %1").arg(path), 5000);
-        } catch (const std::exception& e) {
-            QMessageBox::critical(this, tr("Save board"), QString::fromStdString(e.what()));
-        }
+    // Save writes back to the board file the charts came from (or were last saved to); the
+    // first save of a new board asks where, as Save As always does.
+    QAction* save = file->addAction(tr("&Save Board"), this, [this] {
+        if (m_boardFile.isEmpty())
+            saveBoardAs();
+        else
+            saveBoardTo(m_boardFile);
     });
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = file->addAction(tr("Save Board &As..."), this, &MainWindow::saveBoardAs);
+    saveAs->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
     QAction* restore = file->addAction(tr("Restore Last Session at Start"));
     restore->setCheckable(true);
     {
@@ -165,8 +163,8 @@ void MainWindow::exportCurrentChart(const QString& format) {
         if (!ok)
             return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the chart"), suggestedFileName(*chart, format), QStringLiteral("*.%1").arg(format));
+    const QString path = saveFileName(this, QStringLiteral("exports"), tr("Export the chart"),
+                                      suggestedFileName(*chart, format), QStringLiteral("*.%1").arg(format));
     if (path.isEmpty())
         return;
     QProgressDialog progress(tr("Exporting %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100,
@@ -203,8 +201,8 @@ void MainWindow::exportBoardPdf() {
         QMessageBox::information(this, tr("Export"), tr("No chart shows anything yet."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the board"),
-                                                      QStringLiteral("board.pdf"), QStringLiteral("*.pdf"));
+    const QString path = saveFileName(this, QStringLiteral("exports"), tr("Export the board"),
+                                      QStringLiteral("board.pdf"), QStringLiteral("*.pdf"));
     if (path.isEmpty())
         return;
     QProgressDialog progress(tr("Exporting the board..."), QString(), 0, int(charts.size()), this);
@@ -286,7 +284,31 @@ bool MainWindow::restoreSession(QSettings& settings) {
     return true;
 }
 
+void MainWindow::saveBoardAs() {
+    // The dialog asks before replacing a file; the write itself is atomic.
+    const QString suggested =
+        m_boardFile.isEmpty() ? QStringLiteral("board.radt.json") : QFileInfo(m_boardFile).fileName();
+    const QString path = saveFileName(this, QStringLiteral("boards"), tr("Save the board"), suggested,
+                                      tr("radt boards (*.radt.json);;radT boards (*.json)"));
+    if (!path.isEmpty())
+        saveBoardTo(path);
+}
+
+void MainWindow::saveBoardTo(const QString& path) {
+    try {
+        saveBoard(path);
+        m_boardFile = path;
+        statusBar()->showMessage(tr("Saved the board to %1").arg(path), 5000);
+    } catch (const std::exception& e) {
+        QMessageBox::critical(this, tr("Save board"), QString::fromStdString(e.what()));
+    }
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_launcher->isRunning() && !confirmQuitWhileRunning()) {
+        event->ignore(); // the user keeps the window and the run
+        return;
+    }
     QSettings settings;
     if (sessionRestoreEnabled(settings))
         saveSession(settings);

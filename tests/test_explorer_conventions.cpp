@@ -1,0 +1,127 @@
+// Desktop conventions of the explorer (issue 13), driven by real key presses on a shown window:
+// Save writes back to the board's own file, Ctrl+F goes to the run filter, F1 lists the shortcuts
+// read off the menus, file dialogs start where the user last went, and closing the window while a
+// launched run is running asks first.
+
+#include "BoardPanel.h"
+#include "FileDialogs.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "TempDir.h"
+#include "models/RunTreeModel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTest>
+#include <QTimer>
+
+#include <gtest/gtest.h>
+
+using namespace radt;
+
+namespace {
+
+/// The menu action whose text (without '&' and dots) is `text`, searched through every menu.
+QAction* menuAction(const MainWindow& window, const QString& text) {
+    std::function<QAction*(const QMenu*)> find = [&](const QMenu* menu) -> QAction* {
+        for (QAction* a : menu->actions()) {
+            if (a->menu()) {
+                if (QAction* found = find(a->menu()))
+                    return found;
+                continue;
+            }
+            QString t = a->text();
+            t.remove(QLatin1Char('&'));
+            while (t.endsWith(QLatin1Char('.')) || t.endsWith(QChar(0x2026)))
+                t.chop(1);
+            if (t == text)
+                return a;
+        }
+        return nullptr;
+    };
+    for (QAction* top : window.menuBar()->actions())
+        if (top->menu())
+            if (QAction* found = find(top->menu()))
+                return found;
+    return nullptr;
+}
+
+struct ShownWindow {
+    test::TempDir dir;
+    test::SampleStore sample = test::buildSampleStore(dir.file("store.db"), true);
+    MainWindow window;
+    ShownWindow() {
+        QString error;
+        EXPECT_TRUE(window.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
+        window.resize(1024, 700);
+        window.show();
+        QApplication::setActiveWindow(&window);
+        EXPECT_TRUE(QTest::qWaitForWindowActive(&window));
+    }
+};
+
+} // namespace
+
+TEST(ExplorerConventions, CtrlSSavesABoardBackToItsFileAndCtrlFGoesToTheFilter) {
+    ShownWindow w;
+    EXPECT_EQ(menuAction(w.window, "Save Board")->shortcut(), QKeySequence(QKeySequence::Save));
+    EXPECT_EQ(menuAction(w.window, "Save Board As")->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+
+    // A board opened from a file: Ctrl+S writes it back there.
+    const RunTreeModel& model = *w.window.runTreeModel();
+    QModelIndex workload;
+    for (int e = 0; e < model.rowCount(); ++e)
+        for (int row = 0; row < model.rowCount(model.index(e, 0)); ++row)
+            if (model.index(e, 0).data().toString() == "alpha" &&
+                model.index(row, 0, model.index(e, 0)).data().toString() == "workload 1")
+                workload = model.index(row, 0, model.index(e, 0));
+    ASSERT_GT(w.window.addTreeIndexToBasket(workload), 0);
+    ASSERT_TRUE(w.window.plotMetric("PROC - CPU Utilization"));
+    ASSERT_TRUE(w.window.waitForLoads());
+    const QString path = QString::fromStdString(w.dir.file("mine.radt.json"));
+    w.window.saveBoard(path);
+    ASSERT_TRUE(w.window.openBoard(path));
+    test::writeFile(path.toStdString(), "stale");
+    QTest::keyClick(&w.window, Qt::Key_S, Qt::ControlModifier);
+    EXPECT_NE(test::readFile(path.toStdString()).find("\"PROC - CPU Utilization\""), std::string::npos)
+        << "Ctrl+S wrote the board back to the file it came from";
+
+    QTest::keyClick(&w.window, Qt::Key_F, Qt::ControlModifier);
+    auto* filter = w.window.findChild<QLineEdit*>(QStringLiteral("runFilter"));
+    ASSERT_NE(filter, nullptr);
+    EXPECT_TRUE(filter->hasFocus()) << "Ctrl+F focuses the run filter";
+}
+
+TEST(ExplorerConventions, F1ListsEveryMenuShortcutAndAboutNamesVersionAndStore) {
+    ShownWindow w;
+    QString shortcuts;
+    test::answerNextMessageBox(QMessageBox::Close, &shortcuts);
+    QTest::keyClick(&w.window, Qt::Key_F1);
+    for (const char* expected : {"Ctrl+S", "Save Board", "Ctrl+F", "Find Runs", "Ctrl+I", "Insights", "Ctrl+L",
+                                 "Ctrl+Return", "Add Selected Runs", "F1"})
+        EXPECT_TRUE(shortcuts.contains(QLatin1String(expected))) << expected << "\n" << shortcuts.toStdString();
+
+    QString about;
+    test::answerNextMessageBox(QMessageBox::Ok, &about);
+    menuAction(w.window, "About radt-explorer")->trigger();
+    EXPECT_TRUE(about.contains(QApplication::applicationVersion())) << about.toStdString();
+    EXPECT_TRUE(about.contains(QLatin1String("store.db"))) << about.toStdString();
+    EXPECT_TRUE(about.contains(QLatin1String(qVersion()))) << about.toStdString();
+}
+
+TEST(ExplorerConventions, FileDialogsStartWhereTheUserLastWentForTheSamePurpose) {
+    test::TempDir dir;
+    const QString boards = QString::fromStdString(dir.file("boards"));
+    QDir().mkpath(boards);
+    EXPECT_EQ(rememberedFolder(QStringLiteral("test-boards")), QString());
+    rememberFolder(QStringLiteral("test-boards"), boards + "/x.radt.json");
+    EXPECT_EQ(rememberedFolder(QStringLiteral("test-boards")), boards);
+    EXPECT_EQ(rememberedFolder(QStringLiteral("test-exports")), QString()) << "per purpose";
+    QDir(boards).removeRecursively();
+    EXPECT_EQ(rememberedFolder(QStringLiteral("test-boards")), QString()) << "a folder that is gone is forgotten";
+}
