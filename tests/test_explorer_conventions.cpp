@@ -17,6 +17,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QTest>
 #include <QTimer>
 
@@ -70,7 +71,8 @@ struct ShownWindow {
 TEST(ExplorerConventions, CtrlSSavesABoardBackToItsFileAndCtrlFGoesToTheFilter) {
     ShownWindow w;
     EXPECT_EQ(menuAction(w.window, "Save Board")->shortcut(), QKeySequence(QKeySequence::Save));
-    EXPECT_EQ(menuAction(w.window, "Save Board As")->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+    EXPECT_EQ(menuAction(w.window, "Save Board As")->shortcut(),
+              QKeySequence(QStringLiteral("Ctrl+Shift+S")));
 
     // A board opened from a file: Ctrl+S writes it back there.
     const RunTreeModel& model = *w.window.runTreeModel();
@@ -102,9 +104,10 @@ TEST(ExplorerConventions, F1ListsEveryMenuShortcutAndAboutNamesVersionAndStore) 
     QString shortcuts;
     test::answerNextMessageBox(QMessageBox::Close, &shortcuts);
     QTest::keyClick(&w.window, Qt::Key_F1);
-    for (const char* expected : {"Ctrl+S", "Save Board", "Ctrl+F", "Find Runs", "Ctrl+I", "Insights", "Ctrl+L",
-                                 "Ctrl+Return", "Add Selected Runs", "F1"})
-        EXPECT_TRUE(shortcuts.contains(QLatin1String(expected))) << expected << "\n" << shortcuts.toStdString();
+    for (const char* expected : {"Ctrl+S", "Save Board", "Ctrl+F", "Find Runs", "Ctrl+I", "Insights",
+                                 "Ctrl+L", "Ctrl+Return", "Add Selected Runs", "F1"})
+        EXPECT_TRUE(shortcuts.contains(QLatin1String(expected))) << expected << "\n"
+                                                                 << shortcuts.toStdString();
 
     QString about;
     test::answerNextMessageBox(QMessageBox::Ok, &about);
@@ -123,5 +126,20 @@ TEST(ExplorerConventions, FileDialogsStartWhereTheUserLastWentForTheSamePurpose)
     EXPECT_EQ(rememberedFolder(QStringLiteral("test-boards")), boards);
     EXPECT_EQ(rememberedFolder(QStringLiteral("test-exports")), QString()) << "per purpose";
     QDir(boards).removeRecursively();
-    EXPECT_EQ(rememberedFolder(QStringLiteral("test-boards")), QString()) << "a folder that is gone is forgotten";
+    EXPECT_EQ(rememberedFolder(QStringLiteral("test-boards")), QString())
+        << "a folder that is gone is forgotten";
+}
+
+TEST(ExplorerConventions, TheWindowFitsA1024By700Screen) {
+    ShownWindow w;
+    const QSize least = w.window.minimumSizeHint().expandedTo(w.window.minimumSize());
+    EXPECT_LE(least.width(), 1024) << least.width() << "x" << least.height();
+    EXPECT_LE(least.height(), 700) << least.width() << "x" << least.height();
+    w.window.resize(1024, 700);
+    EXPECT_EQ(w.window.size(), QSize(1024, 700));
+    // A new window starts within the screen (the offscreen screen is 800x600).
+    MainWindow fresh;
+    const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
+    EXPECT_LE(fresh.width(), std::max(screen.width(), least.width()));
+    EXPECT_LE(fresh.height(), std::max(screen.height(), least.height()));
 }

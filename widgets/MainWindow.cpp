@@ -26,6 +26,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -158,7 +159,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_liveTimer->setInterval(1000);
     connect(m_liveTimer, &QTimer::timeout, this, [this] { pollLiveRuns(); });
     m_liveTimer->start();
-    resize(1400, 860);
+    // 1400x860 where the screen has room; on a smaller screen (1024x700, a laptop) the window
+    // fits it instead of running off its edge (without a window manager nothing else would).
+    QSize size(1400, 860);
+    if (const QScreen* shown = QGuiApplication::primaryScreen())
+        size = size.boundedTo(shown->availableGeometry().size());
+    resize(size.expandedTo(minimumSizeHint()));
+    // The tree gets under a third of the width (260..480 px): the charts are what is compared.
+    if (auto* main = qobject_cast<QSplitter*>(centralWidget()))
+        main->setSizes({std::clamp(width() * 3 / 10, 260, 480), width()});
     setAcceptDrops(true); // a board file dropped on the window opens
     updateTitleAndStatus();
 }

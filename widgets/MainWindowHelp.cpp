@@ -61,7 +61,8 @@ void MainWindow::showShortcuts() {
          << tr("<tr><td><b>Click</b></td><td>a legend entry: hide or show that series</td></tr>")
          << tr("<tr><td><b>Double-click</b></td><td>a run or workload in the tree: add it to the "
                "basket</td></tr>");
-    m_shortcutsText = QStringLiteral("<table cellspacing='6'>") + rows.join(QString()) + QStringLiteral("</table>");
+    m_shortcutsText =
+        QStringLiteral("<table cellspacing='6'>") + rows.join(QString()) + QStringLiteral("</table>");
     QMessageBox box(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), m_shortcutsText, QMessageBox::Close, this);
     box.setTextFormat(Qt::RichText);
     box.exec();
