@@ -275,7 +275,10 @@ void RunSession::closeFailed(const std::string& reason) {
 }
 
 void RunSession::fillRun(const std::vector<std::pair<std::string, std::string>>& extraTags) {
-    m_store.logParams(m_outcome.run.uuid, radtParams(m_options, m_model, m_workload, m_letter));
+    const auto params = radtParams(m_options, m_model, m_workload, m_letter);
+    m_store.logParams(m_outcome.run.uuid, params);
+    for (const auto& [key, value] : params) // the run as callers see it (run().workload() ...)
+        m_outcome.run.params[key] = value;
     std::vector<std::pair<std::string, std::string>> tags = hostTags();
     for (auto& t : collectorTags())
         tags.push_back(std::move(t));

@@ -59,6 +59,8 @@ TEST(RadtCli, RecordsTheDemoWorkloadEndToEnd) {
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_NE(r.out.find("epoch 4/4"), std::string::npos) << "workload stdout is passed through";
     EXPECT_NE(r.err.find("FINISHED"), std::string::npos) << r.err;
+    // Issue 13: the start line named no workload ("workload )").
+    EXPECT_NE(r.err.find("(experiment 1, workload 0) into"), std::string::npos) << r.err;
 
     auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
     auto runs = store->runs();
