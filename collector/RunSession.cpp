@@ -242,10 +242,27 @@ void RunSession::plan() {
     m_planned = true;
 }
 
+std::string runTitle(const std::vector<std::string>& command) {
+    const std::string program = fs::path(command.at(0)).filename().string();
+    // `radt python3 -u train.py ...`: two such runs would both be "python3"; the script tells
+    // them apart (options of the interpreter before it are skipped).
+    if (program.rfind("python", 0) == 0)
+        for (size_t i = 1; i < command.size(); ++i) {
+            if (command[i] == "-m" && i + 1 < command.size())
+                return command[i + 1]; // python3 -m package
+            if (!command[i].empty() && command[i][0] == '-')
+                continue;
+            if (endsWith(command[i], ".py"))
+                return fs::path(command[i]).filename().string();
+            break;
+        }
+    return program;
+}
+
 void RunSession::createRun(const std::vector<std::pair<std::string, std::string>>& extraTags) {
     NewRun spec;
     spec.experimentId = m_experimentId;
-    spec.name = "(" + m_workload + " " + m_letter + ") " + fs::path(m_model).filename().string();
+    spec.name = "(" + m_workload + " " + m_letter + ") " + runTitle(m_options.command);
     spec.userId = userName();
     spec.sourceName = m_model;
     m_outcome.run = m_store.createRun(spec);

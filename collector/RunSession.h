@@ -56,6 +56,10 @@ struct RunOutcome {
     size_t channelMalformed = 0;
 };
 
+/// The script part of a run's name: the program's file name, or for a Python interpreter the
+/// script it runs ("python3 -u train.py" -> "train.py", "python3 -m pkg" -> "pkg").
+std::string runTitle(const std::vector<std::string>& command);
+
 /// Where the radt Python module lives, to put first on a workload's PYTHONPATH:
 /// $RADT_PYTHON_DIR, the install tree next to the running executable (../share/radt/python), or
 /// the source tree. "" when none holds radt/__init__.py.

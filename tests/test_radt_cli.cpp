@@ -4,7 +4,9 @@
 #include "TempDir.h"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sqlite3.h>
 
 #include <chrono>
@@ -129,6 +131,22 @@ TEST(RadtCli, FailingWorkloadIsRecordedFailedWithItsExitCode) {
     EXPECT_EQ(runs[0].status, RunStatus::Failed);
     EXPECT_EQ(runs[0].workload(), "7");
     EXPECT_NE(test::readFile(runs[0].artifactUri + "/output.log").find("about to fail"), std::string::npos);
+}
+
+TEST(RadtCli, ARunThroughAnInterpreterIsNamedAfterItsScript) {
+    // Issue 13: two runs recorded as `radt python3 x.py` were both named "(1 0) python3".
+    TempDir dir;
+    test::writeFile(dir.file("train_a.py"), "print('a')\n");
+    const Result r = radtRun(dir, {"--store", storeUri(dir), "--no-env-capture", "-w", "1", "python3", "-u",
+                                   dir.file("train_a.py")});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const Result plain = radtRun(dir, {"--store", storeUri(dir), "--no-env-capture", "-w", "2", "true"});
+    ASSERT_EQ(plain.rc, 0) << plain.err;
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    std::set<std::string> names;
+    for (const radt::Run& run : store->runs())
+        names.insert(run.name);
+    EXPECT_EQ(names, (std::set<std::string>{"(1 0) train_a.py", "(2 0) true"}));
 }
 
 TEST(RadtCli, SigtermStopsTheWorkloadAndClosesTheRunKilled) {
