@@ -1,6 +1,7 @@
 #include "SeriesMath.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -93,8 +94,10 @@ SeriesStats seriesStats(const Series& s) {
     std::vector<double> finite;
     finite.reserve(s.v.size());
     double sum = 0;
+    // MLflow stores +-inf as +-DBL_MAX: placeholders, left out like NaN (the chart does too).
+    auto placeholder = [](double x) { return std::isnan(x) || std::fabs(x) >= DBL_MAX; };
     for (double x : s.v) {
-        if (std::isnan(x))
+        if (placeholder(x))
             continue;
         if (finite.empty() || x < stats.min)
             stats.min = x;
@@ -107,7 +110,7 @@ SeriesStats seriesStats(const Series& s) {
     if (finite.empty())
         return stats;
     for (auto it = s.v.rbegin(); it != s.v.rend(); ++it)
-        if (!std::isnan(*it)) {
+        if (!placeholder(*it)) {
             stats.last = *it;
             break;
         }

@@ -392,3 +392,24 @@ TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
     EXPECT_EQ(chart.xAxisTitle(), "epoch (these runs log no stepped software metric)");
     EXPECT_TRUE(chart.seriesPoints(0).isEmpty());
 }
+
+// Issue 13: a metric MLflow logged once drew nothing; it is drawn as a dot.
+TEST(ChartSinglePoint, AOnePointSeriesIsDrawnAsADot) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("one.db"), OpenMode::CreateIfMissing);
+    const std::string uuid = store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid;
+    store->logMetrics(uuid, {{"final_accuracy", 0.93, kStart + 5000, 0}});
+    ChartPanel chart;
+    chart.resize(600, 400);
+    chart.plot(*store, store->runs(), "final_accuracy");
+    ASSERT_EQ(chart.seriesPoints(0).size(), 1);
+    auto* line = qobject_cast<QLineSeries*>(chart.chart()->series().at(0));
+    ASSERT_NE(line, nullptr);
+    EXPECT_TRUE(line->pointsVisible());
+    const QImage image = chart.grab().toImage();
+    int ink = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            ink += QColor(image.pixel(x, y)) == line->color();
+    EXPECT_GT(ink, 4) << "the dot is painted in the line's colour";
+}

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -498,4 +499,18 @@ TEST(SeriesPyramid, ABorrowingPyramidAnswersLikeAnOwningOne) {
     std::vector<int64_t> shorter(t.begin(), t.begin() + 10);
     std::vector<double> shorterV(v.begin(), v.begin() + 10);
     EXPECT_THROW(view.rebind(shorter, shorterV), std::invalid_argument);
+}
+
+TEST(SeriesStats, MlflowsInfinityPlaceholdersAreLeftOutLikeNaN) {
+    // Issue 13: MLflow writes +-inf as +-1.797e308; the summary showed Min -1.798e+308, Mean 0.5.
+    Series s;
+    s.t = {0, 1, 2, 3, 4};
+    s.step = {0, 0, 0, 0, 0};
+    s.v = {1.0, DBL_MAX, 2.0, -DBL_MAX, 3.0};
+    const SeriesStats st = seriesStats(s);
+    EXPECT_EQ(st.samples, 3u);
+    EXPECT_EQ(st.min, 1.0);
+    EXPECT_EQ(st.max, 3.0);
+    EXPECT_EQ(st.mean, 2.0);
+    EXPECT_EQ(st.last, 3.0);
 }

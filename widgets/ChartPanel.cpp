@@ -452,6 +452,8 @@ void ChartPanel::requery() {
         const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
         // One replace per series, never per-point appends.
         m_series[i]->replace(fetch(m_lines[i].pyramid, visible));
+        // A line of one point (an MLflow metric logged once) draws nothing: show it as a dot.
+        m_series[i]->setPointsVisible(m_series[i]->count() == 1);
         if (m_bands[i]) {
             m_bands[i]->upperSeries()->replace(fetch(*m_lines[i].bandHigh, visible));
             m_bands[i]->lowerSeries()->replace(fetch(*m_lines[i].bandLow, visible));
