@@ -18,6 +18,7 @@
 #include <QLogValueAxis>
 #include <QSignalSpy>
 #include <QTest>
+#include <QValueAxis>
 
 #include <gtest/gtest.h>
 
@@ -263,6 +264,24 @@ TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
     m_chart.setAggregate(ChartOptions::Aggregate::Merge);
     EXPECT_FALSE(m_chart.hasBand(0));
     EXPECT_EQ(m_chart.pointCount(0), 200);
+}
+
+TEST_F(ChartPanelTest, AZoomedAxisTicksOnRoundNumbers) {
+    // Issue 13: zoomed tick labels read 3.004, 4.66867, 239.51.
+    plot("1", "loss");
+    m_chart.zoomX(3.0037, 11.2);
+    auto* axis = qobject_cast<QValueAxis*>(m_chart.chart()->axes(Qt::Horizontal).front());
+    ASSERT_NE(axis, nullptr);
+    EXPECT_NEAR(axis->min(), 3.0037, 0.001) << "the zoom is what the user chose (to the ms)";
+    EXPECT_EQ(axis->tickType(), QValueAxis::TicksDynamic);
+    EXPECT_DOUBLE_EQ(axis->tickAnchor(), 0);
+    EXPECT_DOUBLE_EQ(axis->tickInterval(), 1);
+    EXPECT_EQ(axis->labelFormat(), "%.0f");
+    m_chart.zoomX(3.0037, 3.0337);
+    EXPECT_DOUBLE_EQ(axis->tickInterval(), 0.005);
+    EXPECT_EQ(axis->labelFormat(), "%.3f");
+    m_chart.resetZoom();
+    EXPECT_EQ(axis->tickType(), QValueAxis::TicksFixed);
 }
 
 TEST_F(ChartPanelTest, WallClockAxisShowsTheTimeOfDay) {

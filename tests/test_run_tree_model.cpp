@@ -163,6 +163,20 @@ TEST_F(RunTreeModelTest, FilterProxyKeepsMatchesTheirAncestorsAndDescendants) {
     EXPECT_EQ(proxy.rowCount(), 3);
 }
 
+TEST(Formatting, TickStepsAreOneTwoOrFiveTimesAPowerOfTen) {
+    EXPECT_DOUBLE_EQ(niceTickStep(8.2, 6), 1); // 1.37 -> 1
+    EXPECT_DOUBLE_EQ(niceTickStep(12, 6), 2);  // 2 -> 2
+    EXPECT_DOUBLE_EQ(niceTickStep(0.03, 6), 0.005);
+    EXPECT_DOUBLE_EQ(niceTickStep(2500, 6), 500); // 417 -> 500
+    EXPECT_DOUBLE_EQ(niceTickStep(0, 6), 1);
+    EXPECT_EQ(tickDecimals(1), 0);
+    EXPECT_EQ(tickDecimals(500), 0);
+    EXPECT_EQ(tickDecimals(0.5), 1);
+    EXPECT_EQ(tickDecimals(0.1), 1);
+    EXPECT_EQ(tickDecimals(0.05), 2);
+    EXPECT_EQ(tickDecimals(0.005), 3);
+}
+
 TEST(Formatting, Durations) {
     EXPECT_EQ(formatDuration(850), "850ms");
     EXPECT_EQ(formatDuration(45'000), "45s");

@@ -474,9 +474,21 @@ void ChartPanel::requery() {
     } else {
         const double x0 = toAxis(from), x1 = to > from ? toAxis(to) : toAxis(from) + 1;
         m_x->setRange(x0, x1);
-        m_x->setTickCount(7);
-        if (!m_zoom)
-            m_x->applyNiceNumbers(); // a zoomed range stays exactly what the user chose
+        if (!m_zoom) {
+            m_x->setTickType(QValueAxis::TicksFixed);
+            m_x->setTickCount(7);
+            m_x->applyNiceNumbers();
+            m_x->setLabelFormat(QStringLiteral("%g"));
+        } else {
+            // A zoomed range stays exactly what the user chose; its ticks still fall on round
+            // numbers (1-2-5 steps) with as many decimals as the step needs: 3.004 becomes 3.
+            const double step = niceTickStep(x1 - x0, 6);
+            m_x->setTickType(QValueAxis::TicksDynamic);
+            m_x->setTickAnchor(0);
+            m_x->setTickInterval(step);
+            m_x->setLabelFormat(QStringLiteral("%.") + QString::number(tickDecimals(step)) +
+                                QStringLiteral("f"));
+        }
     }
     updateAxes(yMin, yMax);
     m_updatingAxes = false;

@@ -2,7 +2,27 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+#include <cmath>
+
 namespace radt {
+
+double niceTickStep(double span, int ticks) {
+    if (!(span > 0) || !std::isfinite(span) || ticks < 1)
+        return 1;
+    const double raw = span / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double fraction = raw / magnitude; // 1 <= fraction < 10
+    const double nice = fraction < 1.5 ? 1 : fraction < 3.5 ? 2 : fraction < 7.5 ? 5 : 10;
+    return nice * magnitude;
+}
+
+int tickDecimals(double step) {
+    if (!(step > 0) || !std::isfinite(step))
+        return 0;
+    // 0.05 -> 2, 0.2 -> 1, 5 -> 0; the small epsilon absorbs 0.1 not being exact in binary.
+    return std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 0, 12);
+}
 
 QString formatTimestamp(int64_t ms) {
     if (ms <= 0)

@@ -9,6 +9,11 @@
 
 namespace radt {
 
+/// A tick step of 1, 2 or 5 times a power of ten giving about `ticks` ticks over `span`.
+double niceTickStep(double span, int ticks);
+/// Decimals a label needs to show multiples of `step` exactly (0 for 1, 2 for 0.05).
+int tickDecimals(double step);
+
 /// Local date and time of an epoch-ms timestamp ("2024-05-01 13:45"), "" for 0.
 QString formatTimestamp(int64_t ms);
 /// The status colour (RUNNING blue, FAILED red, KILLED orange); invalid for the others.
