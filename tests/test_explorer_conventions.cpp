@@ -20,6 +20,7 @@
 #include <QScreen>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 
 #include <gtest/gtest.h>
 
@@ -142,4 +143,25 @@ TEST(ExplorerConventions, TheWindowFitsA1024By700Screen) {
     const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
     EXPECT_LE(fresh.width(), std::max(screen.width(), least.width()));
     EXPECT_LE(fresh.height(), std::max(screen.height(), least.height()));
+}
+
+TEST(ExplorerConventions, ClearingTheFilterBringsBackTheTreeAsTheUserLeftIt) {
+    // Issue 13: clearing the filter collapsed the whole tree.
+    ShownWindow w;
+    QTreeView* tree = w.window.runTreeView();
+    const QAbstractItemModel& shown = *tree->model();
+    tree->collapseAll();
+    QModelIndex alpha, beta;
+    for (int e = 0; e < shown.rowCount(); ++e)
+        (shown.index(e, 0).data().toString() == "alpha" ? alpha : beta) = shown.index(e, 0);
+    tree->expand(alpha);
+    auto* filter = w.window.findChild<QLineEdit*>(QStringLiteral("runFilter"));
+    QTest::keyClicks(filter, "vgg");
+    EXPECT_LT(shown.rowCount(), 3);
+    filter->clear();
+    for (int e = 0; e < shown.rowCount(); ++e) {
+        const QModelIndex experiment = shown.index(e, 0);
+        EXPECT_EQ(tree->isExpanded(experiment), experiment.data().toString() == "alpha")
+            << experiment.data().toString().toStdString();
+    }
 }

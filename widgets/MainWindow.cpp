@@ -345,10 +345,17 @@ QWidget* MainWindow::createTreePane() {
     layout->addWidget(add, 0, Qt::AlignLeft);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const bool filtering = !text.trimmed().isEmpty();
+        // The tree as the user left it comes back when the filter is cleared.
+        if (filtering && !m_expandedBeforeFilter)
+            m_expandedBeforeFilter = expandedNodes();
         m_proxy->setFilterText(text);
-        // Matches can sit deep in the tree: show them all.
-        if (!text.trimmed().isEmpty())
-            m_tree->expandAll();
+        if (filtering) {
+            m_tree->expandAll(); // matches can sit deep in the tree: show them all
+        } else if (m_expandedBeforeFilter) {
+            restoreExpandedNodes(*m_expandedBeforeFilter);
+            m_expandedBeforeFilter.reset();
+        }
     });
     connect(add, &QPushButton::clicked, this, &MainWindow::addSelectedToBasket);
     connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 class QLabel;
@@ -176,6 +177,7 @@ private:
     RunFilterProxy* m_proxy = nullptr;
     BasketModel* m_basket = nullptr;
     QLineEdit* m_filter = nullptr;
+    std::optional<QStringList> m_expandedBeforeFilter; ///< while a filter is typed
     QTreeView* m_tree = nullptr;
     BasketPanel* m_basketPanel = nullptr;
     MetricPicker* m_metrics = nullptr;
