@@ -4,6 +4,7 @@
 // launched run is running asks first.
 
 #include "BoardPanel.h"
+#include "ConsolePane.h"
 #include "FileDialogs.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
@@ -17,7 +18,9 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QScreen>
+#include <QScrollBar>
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
@@ -164,4 +167,27 @@ TEST(ExplorerConventions, ClearingTheFilterBringsBackTheTreeAsTheUserLeftIt) {
         EXPECT_EQ(tree->isExpanded(experiment), experiment.data().toString() == "alpha")
             << experiment.data().toString().toStdString();
     }
+}
+
+TEST(ExplorerConventions, TheConsoleFollowsOutputAfterAResizeUnlessScrolledUp) {
+    // Issue 13: the console stopped following the output after a resize.
+    ConsolePane console;
+    console.resize(600, 300);
+    console.show();
+    for (int i = 0; i < 200; ++i)
+        console.appendOutput("A", false, QStringLiteral("epoch %1").arg(i));
+    QScrollBar* bar = console.findChild<QPlainTextEdit*>()->verticalScrollBar();
+    EXPECT_EQ(bar->value(), bar->maximum());
+    console.resize(600, 120);
+    QApplication::processEvents();
+    console.appendOutput("A", false, "after the resize");
+    EXPECT_EQ(bar->value(), bar->maximum()) << "still following";
+    bar->setValue(10); // the user scrolls up to read
+    console.appendOutput("A", false, "more");
+    console.resize(600, 200);
+    QApplication::processEvents();
+    EXPECT_EQ(bar->value(), 10) << "left where the user is reading";
+    bar->setValue(bar->maximum()); // back at the end: following again
+    console.appendOutput("A", false, "last");
+    EXPECT_EQ(bar->value(), bar->maximum());
 }

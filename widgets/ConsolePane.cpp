@@ -20,6 +20,15 @@ ConsolePane::ConsolePane(QWidget* parent) : QWidget(parent) {
     m_text->setMaximumBlockCount(20000); // a chatty workload must not grow memory without bound
     m_text->setFont(QFont(QStringLiteral("monospace")));
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Follow the output unless the user scrolled up to read: decided by where the user leaves
+    // the scroll bar, not by comparing positions after a resize changed the range.
+    QScrollBar* scroll = m_text->verticalScrollBar();
+    connect(scroll, &QScrollBar::valueChanged, this,
+            [this, scroll](int value) { m_follow = value >= scroll->maximum(); });
+    connect(scroll, &QScrollBar::rangeChanged, this, [this, scroll](int, int maximum) {
+        if (m_follow)
+            scroll->setValue(maximum);
+    });
     m_status = new QLabel(tr("Nothing launched yet: Run > Launch…"), this);
     m_stop = new QPushButton(tr("Stop"), this);
     m_stop->setEnabled(false);
@@ -52,10 +61,11 @@ void ConsolePane::appendOutput(const QString& letter, bool isStderr, const QStri
                        .arg(colourOf(letter).name(), prefix.toHtmlEscaped());
     html += isStderr ? QStringLiteral("<span style=\"color:#b8383a\">%1</span>").arg(line.toHtmlEscaped())
                      : line.toHtmlEscaped();
-    const bool atEnd = m_text->verticalScrollBar()->value() == m_text->verticalScrollBar()->maximum();
+    const bool follow = m_follow; // appending moves the range, not the user's wish
     m_text->appendHtml(QStringLiteral("<pre style=\"margin:0\">%1</pre>").arg(html));
-    if (atEnd) // follow the output unless the user scrolled up to read
+    if (follow)
         m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
+    m_follow = follow;
 }
 
 void ConsolePane::appendMessage(const QString& text) {

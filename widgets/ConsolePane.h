@@ -32,6 +32,7 @@ private:
     QColor colourOf(const QString& letter);
 
     QPlainTextEdit* m_text;
+    bool m_follow = true; ///< at the end of the output, where the user left the scroll bar
     QLabel* m_status;
     QPushButton* m_stop;
     std::map<QString, int> m_letters; ///< colour index per run letter, in order of appearance
