@@ -29,6 +29,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QToolButton>
 
 #include <gtest/gtest.h>
@@ -369,6 +370,11 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     ChartCard* card = m_window->chartCard();
     card->smoothingSlider()->setValue(50);
     EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50);
+    EXPECT_EQ(card->smoothingSpinBox()->value(), 50) << "the spin box shows the slider's value";
+    card->smoothingSpinBox()->setValue(37); // a precise value, typed
+    EXPECT_EQ(card->smoothingSlider()->value(), 37);
+    EXPECT_EQ(m_window->chartPanel()->options().smoothing, 37);
+    card->smoothingSlider()->setValue(50);
     // The runs menu lists the workload; checking it shows the runs one by one.
     QMenu* menu = card->runsButton()->menu();
     emit menu->aboutToShow();

@@ -12,6 +12,7 @@
 #include <QMenu>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -23,8 +24,11 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_smoothing->setMinimumWidth(70);
     m_smoothing->setMaximumWidth(160);
     m_smoothing->setToolTip(tr("Smoothing (radT's exponential moving average), 0-99 %"));
-    m_smoothingValue = new QLabel(QStringLiteral("0 %"), this);
-    m_smoothingValue->setMinimumWidth(36);
+    // The slider is quick, the spin box precise (the slider's 99 steps in ~70 px jump).
+    m_smoothingValue = new QSpinBox(this);
+    m_smoothingValue->setRange(0, 99);
+    m_smoothingValue->setSuffix(QStringLiteral(" %"));
+    m_smoothingValue->setToolTip(m_smoothing->toolTip());
     m_runs = new QToolButton(this);
     m_runs->setText(tr("Runs"));
     m_runs->setToolTip(
@@ -73,8 +77,10 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     layout->addLayout(bar);
     layout->addWidget(m_chart, 1);
 
+    connect(m_smoothingValue, qOverload<int>(&QSpinBox::valueChanged), m_smoothing, &QSlider::setValue);
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
-        m_smoothingValue->setText(QStringLiteral("%1 %").arg(v));
+        const QSignalBlocker quiet(m_smoothingValue);
+        m_smoothingValue->setValue(v);
         m_chart->setSmoothing(v);
     });
     connect(m_logY, &QCheckBox::toggled, m_chart, &ChartPanel::setLogY);
@@ -112,7 +118,8 @@ void ChartCard::syncFromChart() {
     const ChartOptions& o = m_chart->options();
     const QSignalBlocker b1(m_smoothing), b2(m_logY), b3(m_mono), b4(m_width), b5(m_xAxis);
     m_smoothing->setValue(o.smoothing);
-    m_smoothingValue->setText(QStringLiteral("%1 %").arg(o.smoothing));
+    const QSignalBlocker b6(m_smoothingValue);
+    m_smoothingValue->setValue(o.smoothing);
     m_logY->setChecked(o.logY);
     m_mono->setChecked(o.monochrome);
     m_width->setValue(o.lineWidth);

@@ -9,6 +9,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
+class QSpinBox;
 class QToolButton;
 
 namespace radt {
@@ -21,6 +22,7 @@ public:
     explicit ChartCard(QWidget* parent = nullptr);
     ChartPanel* chart() const { return m_chart; }
     QSlider* smoothingSlider() const { return m_smoothing; }
+    QSpinBox* smoothingSpinBox() const { return m_smoothingValue; }
     QToolButton* runsButton() const { return m_runs; }
     QToolButton* removeButton() const { return m_remove; }
     QComboBox* xAxisBox() const { return m_xAxis; }
@@ -40,7 +42,7 @@ private:
 
     ChartPanel* m_chart;
     QSlider* m_smoothing;
-    QLabel* m_smoothingValue;
+    QSpinBox* m_smoothingValue;
     QToolButton* m_runs;
     QCheckBox* m_logY;
     QCheckBox* m_mono;
