@@ -16,6 +16,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 #include <QValueAxis>
@@ -431,4 +432,35 @@ TEST(ChartSinglePoint, AOnePointSeriesIsDrawnAsADot) {
         for (int x = 0; x < image.width(); ++x)
             ink += QColor(image.pixel(x, y)) == line->color();
     EXPECT_GT(ink, 4) << "the dot is painted in the line's colour";
+}
+
+// Issue 13: colours changed when individual runs were toggled (they followed line positions).
+TEST(ChartColours, StayWithTheirRunsAndWorkloadsWhenAWorkloadIsShownRunByRun) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("colours.db"), OpenMode::CreateIfMissing);
+    for (const auto& [workload, letter] : {std::pair{"1", "a"}, std::pair{"1", "b"}, std::pair{"2", "a"}}) {
+        const std::string uuid = store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid;
+        store->logParams(uuid, {{"workload", workload}, {"letter", letter}});
+        store->logMetrics(uuid, {{"m", 1.0, kStart, 0}, {"m", 2.0, kStart + 1000, 1}});
+    }
+    ChartPanel chart;
+    chart.resize(900, 500);
+    chart.plot(*store, store->runs(), "m");
+    auto colourOf = [&](const QString& name) {
+        for (QAbstractSeries* s : chart.chart()->series())
+            if (s->name() == name)
+                return qobject_cast<QLineSeries*>(s)->pen().color();
+        return QColor();
+    };
+    ASSERT_EQ(chart.seriesNames(), (QStringList{"0-1", "0-2"}));
+    const QColor second = colourOf("0-2");
+    chart.setShowRuns("0-1", true);
+    ASSERT_EQ(chart.seriesNames().size(), 3);
+    EXPECT_EQ(colourOf("0-2"), second) << "workload 2 keeps its colour when workload 1 splits";
+    QSet<QRgb> colours;
+    for (QAbstractSeries* s : chart.chart()->series())
+        colours.insert(qobject_cast<QLineSeries*>(s)->pen().color().rgb());
+    EXPECT_EQ(colours.size(), 3) << "every line its own colour";
+    chart.setShowRuns("0-1", false);
+    EXPECT_EQ(colourOf("0-2"), second);
 }

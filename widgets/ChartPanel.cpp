@@ -306,7 +306,20 @@ QString ChartPanel::xAxisTitle() const {
 }
 
 QColor ChartPanel::lineColour(size_t line) const {
-    return m_options.monochrome ? QColor(Qt::black) : QColor(kPalette[line % 10]);
+    return m_options.monochrome ? QColor(Qt::black) : QColor(kPalette[colourIndex(line) % 10]);
+}
+
+size_t ChartPanel::colourIndex(size_t line) const {
+    // A run or merged workload keeps the colour it first got in this chart, whatever else is
+    // shown, hidden or split into runs later: colours follow what a line is, not its position.
+    const ChartLine& l = m_lines.at(line);
+    const QString key = l.runs.size() == 1 && l.runs.front() < m_runs.size()
+                            ? QStringLiteral("run:") + toQString(m_runs[l.runs.front()].run.uuid)
+                            : QStringLiteral("workload:") + l.workloadKey;
+    auto it = m_colourOf.find(key);
+    if (it == m_colourOf.end())
+        it = m_colourOf.emplace(key, m_colourOf.size()).first;
+    return it->second;
 }
 
 void ChartPanel::rebuild() {

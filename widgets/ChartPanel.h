@@ -17,6 +17,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -167,7 +168,9 @@ private:
     double toAxis(int64_t x) const;
     int64_t fromAxis(double x) const;
     QColor lineColour(size_t line) const;
+    size_t colourIndex(size_t line) const;
 
+    mutable std::map<QString, size_t> m_colourOf; ///< colour index per run / merged workload
     QtCharts::QChart* m_chart = nullptr;
     QtCharts::QChartView* m_view = nullptr;
     QtCharts::QValueAxis* m_x = nullptr;
