@@ -165,6 +165,9 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     // The spy sees `finished` on the launch thread; the console gets its lines through the queue.
     EXPECT_TRUE(waitUntil([&] { return window.consolePane()->plainText().contains("KILLED"); }, 5000));
     // Once finished, the chart holds exactly what the store holds (the live tail was confirmed).
+    // The run's end reloads the tree and may reload the chart: that load lands first (on a
+    // loaded machine it is still on its way here, and a chart that is loading is not polled).
+    ASSERT_TRUE(window.waitForLoads());
     window.pollLiveRuns();
     EXPECT_FALSE(chart->hasRunningRuns());
     size_t drawnRaw = 0;
