@@ -217,6 +217,7 @@ int runExplorer(int argc, char* argv[]) {
         }
         window.expandTree();
         window.resize(1400, 860);
+        window.fitPanesToWidth();
         window.show();
         QApplication::processEvents();
         window.waitForLoads();

@@ -10,12 +10,14 @@
 #include "ChartCard.h"
 #include "ChartExport.h"
 #include "ChartPanel.h"
+#include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "Store.h"
 #include "TempDir.h"
 
 #include <QApplication>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QMimeData>
@@ -313,4 +315,29 @@ TEST(BoardGui, TheLastSessionComesBack) {
     ASSERT_TRUE(other.openStore(QString::fromStdString("sqlite:///" + dir.file("other.db")), nullptr,
                                 OpenMode::CreateIfMissing));
     EXPECT_FALSE(other.restoreSession(settings));
+}
+
+// Issue 13: `radt-explorer board.json` showed the store's newest run in every chart of the
+// board, while File > Open Board was right. As main() does it: the first look (the latest
+// workload, a preferred metric) is under way when the board opens.
+TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
+    test::TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("store.db"), true);
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
+    window.addLatestWorkloadToBasket();
+    window.plotPreferredMetric();
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
+    ASSERT_TRUE(window.waitForLoads());
+    QElapsedTimer settle; // a few live-timer ticks
+    settle.start();
+    while (settle.elapsed() < 2500)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    ASSERT_EQ(window.board()->chartCount(), 2);
+    EXPECT_EQ(window.board()->chartAt(0)->chart()->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
+    EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "loss");
+    EXPECT_EQ(window.board()->chartAt(1)->chart()->runs().size(), 1u);
+    EXPECT_EQ(window.board()->chartAt(1)->chart()->runs().front().run.uuid,
+              "aaaa0000000000000000000000000001");
 }

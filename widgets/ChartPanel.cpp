@@ -488,14 +488,14 @@ void ChartPanel::requery() {
         const double x0 = toAxis(from), x1 = to > from ? toAxis(to) : toAxis(from) + 1;
         m_x->setRange(x0, x1);
         if (!m_zoom) {
-            m_x->setTickType(QValueAxis::TicksFixed);
             m_x->setTickCount(7);
-            m_x->applyNiceNumbers();
-            m_x->setLabelFormat(QStringLiteral("%g"));
-        } else {
-            // A zoomed range stays exactly what the user chose; its ticks still fall on round
-            // numbers (1-2-5 steps) with as many decimals as the step needs: 3.004 becomes 3.
-            const double step = niceTickStep(x1 - x0, 6);
+            m_x->applyNiceNumbers(); // the whole range widens to round ends
+        }
+        {
+            // Ticks on round numbers (1-2-5 steps) with as many decimals as the step needs: a
+            // zoomed range stays exactly what the user chose and still reads 3, 4, 5 (not
+            // 3.004), and 0..100 reads 0, 20, 40 (not 16.6667).
+            const double step = niceTickStep(m_x->max() - m_x->min(), 6);
             m_x->setTickType(QValueAxis::TicksDynamic);
             m_x->setTickAnchor(0);
             m_x->setTickInterval(step);

@@ -165,11 +165,15 @@ MainWindow::MainWindow(QWidget* parent)
     if (const QScreen* shown = QGuiApplication::primaryScreen())
         size = size.boundedTo(shown->availableGeometry().size());
     resize(size.expandedTo(minimumSizeHint()));
+    fitPanesToWidth();
+    setAcceptDrops(true); // a board file dropped on the window opens
+    updateTitleAndStatus();
+}
+
+void MainWindow::fitPanesToWidth() {
     // The tree gets under a third of the width (260..480 px): the charts are what is compared.
     if (auto* main = qobject_cast<QSplitter*>(centralWidget()))
         main->setSizes({std::clamp(width() * 3 / 10, 260, 480), width()});
-    setAcceptDrops(true); // a board file dropped on the window opens
-    updateTitleAndStatus();
 }
 
 bool MainWindow::pollLiveRuns() {

@@ -114,6 +114,9 @@ public:
     /// Settings > Restore last session (on by default).
     static bool sessionRestoreEnabled(QSettings& settings);
 
+    /// Divides the width between the tree and the charts as a new window does (after a resize
+    /// from outside, e.g. the --screenshot size).
+    void fitPanesToWidth();
     /// One round of following running runs in every chart (the 1 s timer calls it).
     /// Returns whether any chart changed.
     bool pollLiveRuns();
