@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <functional>
 #include <getopt.h>
 #include <iostream>
 #include <string>
@@ -98,6 +99,23 @@ int usageError(const std::string& message) {
     return 2;
 }
 
+/// The value of --store, for every subcommand: '' would silently mean the default store.
+std::string storeArgument(const char* value) {
+    if (!*value)
+        throw std::invalid_argument("--store needs a store URI or path, got ''");
+    return value;
+}
+
+/// "radt: <verb> k/n runs", rewritten in place on a terminal's stderr (nothing in a log), shown
+/// from `least` runs on.
+std::function<void(size_t, size_t)> runCounter(const char* verb, size_t least = 1) {
+    return [verb, least, tty = ::isatty(STDERR_FILENO) != 0](size_t done, size_t total) {
+        if (tty && total >= least)
+            std::cerr << "\rradt: " << verb << " " << done << "/" << total << " runs"
+                      << (done == total ? "\n" : "") << std::flush;
+    };
+}
+
 std::unique_ptr<radt::Store> openResolvedStore(const std::string& cliValue, radt::OpenMode mode) {
     const radt::ResolvedStoreUri resolved = radt::resolveStoreUri(cliValue);
     if (resolved.source == "default") {
@@ -146,7 +164,11 @@ int runLs(int argc, char** argv) {
     while ((c = getopt_long(argc, argv, "h", longOptions, nullptr)) != -1) {
         switch (c) {
         case 's':
-            store = optarg;
+            try {
+                store = storeArgument(optarg);
+            } catch (const std::invalid_argument& e) {
+                return usageError(e.what());
+            }
             break;
         case 'j':
             json = true;
@@ -223,9 +245,7 @@ int runReport(int argc, char** argv) {
         while ((c = getopt_long(argc, argv, "h", longOptions, nullptr)) != -1) {
             switch (c) {
             case 's':
-                store = optarg;
-                if (store.empty())
-                    throw std::invalid_argument("--store needs a store URI or path, got ''");
+                store = storeArgument(optarg);
                 break;
             case 'j':
                 json = true;
@@ -266,12 +286,7 @@ int runReport(int argc, char** argv) {
         const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
         if (!options.baseline.empty())
             radt::resolveReportTargets(*s, {options.baseline}); // a baseline that names nothing is an error
-        const bool tty = ::isatty(STDERR_FILENO);
-        const nlohmann::json report = radt::buildReport(*s, runs, options, [&](size_t done, size_t total) {
-            if (tty && total > 1)
-                std::cerr << "\rradt: analysed " << done << "/" << total << " runs"
-                          << (done == total ? "\n" : "") << std::flush;
-        });
+        const nlohmann::json report = radt::buildReport(*s, runs, options, runCounter("analysed", 2));
         if (json)
             std::cout << report.dump(2) << "\n";
         else
@@ -321,9 +336,7 @@ int runCompact(int argc, char** argv) {
         while ((c = getopt_long(argc, argv, "h", longOptions, nullptr)) != -1) {
             switch (c) {
             case 's':
-                store = optarg;
-                if (store.empty())
-                    throw std::invalid_argument("--store needs a store URI or path, got ''");
+                store = storeArgument(optarg);
                 break;
             case 't':
                 options = radt::parseTolerance(optarg);
@@ -347,13 +360,7 @@ int runCompact(int argc, char** argv) {
     try {
         auto s = openResolvedStore(store, radt::OpenMode::OpenExisting);
         const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
-        const bool tty = ::isatty(STDERR_FILENO);
-        const radt::CompactionStats stats =
-            radt::compactRuns(*s, runs, options, [&](size_t done, size_t total) {
-                if (tty)
-                    std::cerr << "\rradt: compacted " << done << "/" << total << " runs"
-                              << (done == total ? "\n" : "") << std::flush;
-            });
+        const radt::CompactionStats stats = radt::compactRuns(*s, runs, options, runCounter("compacted"));
         for (const std::string& why : stats.skipped)
             std::cerr << "radt: skipped " << why << "\n";
         const double ratio = stats.rowsAfter ? double(stats.rowsBefore) / double(stats.rowsAfter) : 1.0;
@@ -445,9 +452,7 @@ int main(int argc, char** argv) {
         while ((c = getopt_long(argc, argv, "+e:w:l:d:c:i:t:rh", longOptions, nullptr)) != -1) {
             switch (c) {
             case 's':
-                storeValue = optarg;
-                if (storeValue.empty()) // '' would silently mean the default store
-                    throw std::invalid_argument("--store needs a store URI or path, got ''");
+                storeValue = storeArgument(optarg);
                 break;
             case 'e':
                 options.experiment = optarg;
