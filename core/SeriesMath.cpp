@@ -1,7 +1,8 @@
 #include "SeriesMath.h"
 
+#include "InsightSeries.h"
+
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -95,9 +96,8 @@ SeriesStats seriesStats(const Series& s) {
     finite.reserve(s.v.size());
     double sum = 0;
     // MLflow stores +-inf as +-DBL_MAX: placeholders, left out like NaN (the chart does too).
-    auto placeholder = [](double x) { return std::isnan(x) || std::fabs(x) >= DBL_MAX; };
     for (double x : s.v) {
-        if (placeholder(x))
+        if (!insight::usable(x))
             continue;
         if (finite.empty() || x < stats.min)
             stats.min = x;
@@ -110,7 +110,7 @@ SeriesStats seriesStats(const Series& s) {
     if (finite.empty())
         return stats;
     for (auto it = s.v.rbegin(); it != s.v.rend(); ++it)
-        if (!placeholder(*it)) {
+        if (insight::usable(*it)) {
             stats.last = *it;
             break;
         }
