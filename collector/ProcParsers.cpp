@@ -86,7 +86,9 @@ std::optional<double> cpuUtilizationPercent(const CpuTimes& before, const CpuTim
     const double total = static_cast<double>(after.total - before.total);
     const double idle = static_cast<double>(after.idle - before.idle);
     const double busy = total > idle ? total - idle : 0.0;
-    return 100.0 * busy / total;
+    // The share first: busy / total <= 1 exactly when busy <= total, while 100 * busy / total
+    // rounded to 100.00000000000001 for a fully busy CPU with huge counters (found by fuzz_proc).
+    return 100.0 * (busy / total);
 }
 
 std::optional<MemInfo> parseMeminfo(const std::string& text) {

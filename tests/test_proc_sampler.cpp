@@ -65,6 +65,10 @@ TEST(ProcParsers, ProcStatBrokenInput) {
 TEST(ProcParsers, CpuUtilization) {
     EXPECT_DOUBLE_EQ(*cpuUtilizationPercent({100, 50}, {200, 75}), 75.0);
     EXPECT_FALSE(cpuUtilizationPercent({100, 50}, {100, 50}));
+    // Found by fuzz_proc: a fully busy CPU over huge counters came out above 100 %.
+    EXPECT_LE(*cpuUtilizationPercent({}, {184467473079551617u, 0}), 100.0);
+    for (uint64_t total = 184467473079551617u; total < 184467473079551617u + 4096; total += 7)
+        ASSERT_LE(*cpuUtilizationPercent({}, {total, 0}), 100.0) << total;
 }
 
 TEST(ProcParsers, Meminfo) {
