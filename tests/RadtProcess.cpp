@@ -79,16 +79,6 @@ int processesMentioning(const std::string& marker) {
     return count;
 }
 
-bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (condition())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return condition();
-}
-
 int countContaining(const std::string& text, const std::string& needle) {
     int n = 0;
     for (const auto& l : splitLines(text))

@@ -42,9 +42,6 @@ std::map<std::string, std::string> fakeEnv(const TempDir& dir);
 /// Processes whose command line mentions `marker` (our private fakes, our workloads).
 int processesMentioning(const std::string& marker);
 
-/// Polls `condition` every 50 ms until it holds or `timeoutMs` passed; its last value.
-bool waitFor(const std::function<bool()>& condition, int timeoutMs);
-
 /// How many lines of `text` contain `needle`.
 int countContaining(const std::string& text, const std::string& needle);
 

@@ -38,6 +38,9 @@ std::string errorOf(const std::function<void()>& f);
 /// process switched to nobody (65534), otherwise here. `dir` is opened to others (0755) first so
 /// that user can reach what the test made in it.
 std::string errorAsUnprivilegedUser(const TempDir& dir, const std::function<void()>& f);
+/// Polls `condition` every 20 ms until it holds or `timeoutMs` passed; its last value. Tests wait
+/// on what they need, never for a fixed time.
+bool waitFor(const std::function<bool()>& condition, int timeoutMs);
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> splitLines(const std::string& text);
 

@@ -209,9 +209,8 @@ TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
     EXPECT_EQ(r.wait(), 128 + SIGKILL);
     const int lastLogged = std::stoi(test::readFile(progress));
     // The workload dies with its collector (PDEATHSIG) instead of running on unobserved.
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_TRUE(waitFor([&] { return processesMentioning(dir.path()) == 0; }, 5000));
     EXPECT_EQ(test::readFile(progress), std::to_string(lastLogged)) << "the workload stopped";
-    EXPECT_EQ(processesMentioning(dir.path()), 0);
 
     {
         sqlite3* db = nullptr;
@@ -236,7 +235,6 @@ TEST(CollectorE2E, KillDashNineLosesAtMostTheLastFlushAndTheRunIsReconciled) {
             ASSERT_EQ(ticks.step[i], static_cast<int64_t>(i)) << "a consistent prefix, no gaps";
     }
     // The next radt invocation notices the collector is gone.
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     Radt ls = startRadt(dir, {"ls", "--store", storeUri(dir)});
     ASSERT_EQ(ls.wait(), 0) << ls.err();
     EXPECT_EQ(countContaining(ls.err(), "marked FAILED: its collector (pid " + std::to_string(r.pid())), 1)

@@ -228,8 +228,11 @@ TEST(ExperimentE2E, InterruptedHalfwayThenResumed) {
                     "1,2,,,0,-,work.py,top,--steps 100\n"
                     "1,3,,,0,-,work.py,top,--steps 1\n");
     Radt r = e.start();
-    ASSERT_TRUE(waitFor([&] { return fs::exists(e.dir.file("started-0_B")); }, 20000)) << r.err();
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // Both runs of workload 2 are under way when the experiment is interrupted.
+    ASSERT_TRUE(waitFor(
+        [&] { return fs::exists(e.dir.file("started-0_A")) && fs::exists(e.dir.file("started-0_B")); },
+        20000))
+        << r.err();
     ::kill(r.pid(), SIGINT);
     EXPECT_EQ(r.wait(), 130) << r.err();
     EXPECT_EQ(processesMentioning(e.dir.file("work.py")), 0) << "the workload's runs are stopped";

@@ -42,6 +42,25 @@ bool hasKey(const std::vector<MetricPoint>& pts, const std::string& key) {
     return false;
 }
 
+// Fields of /proc/<pid>/stat after the command name: the state letter (0 when the process is gone)
+// and the parent pid (-1 when gone).
+std::istringstream statAfterName(pid_t pid) {
+    const std::string stat = test::readFile("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = stat.rfind(')');
+    return std::istringstream(close == std::string::npos ? "" : stat.substr(close + 1));
+}
+char stateOf(pid_t pid) {
+    char state = 0;
+    statAfterName(pid) >> state;
+    return state;
+}
+pid_t parentOf(pid_t pid) {
+    char state = 0;
+    pid_t ppid = -1;
+    statAfterName(pid) >> state >> ppid;
+    return ppid;
+}
+
 } // namespace
 
 TEST(ProcParsers, ProcStatNewAndOldKernels) {
@@ -314,13 +333,13 @@ TEST(ProcSampler, ADaemonisedChildStaysInTheTreeAfterItsParentExits) {
     sampler.sample(1000, pts);
     EXPECT_EQ(sampler.lastTree(), (std::vector<int>{parent, child}));
     waitpid(parent, nullptr, 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(test::waitFor([&] { return parentOf(child) != parent; }, 5000)) << "reparented";
     sampler.sample(2000, pts);
     EXPECT_EQ(sampler.lastTree(), (std::vector<int>{child})) << "the orphan is still the run's";
     sampler.sample(3000, pts);
     EXPECT_EQ(sampler.lastTree(), (std::vector<int>{child}));
     kill(child, SIGKILL);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(test::waitFor([&] { return stateOf(child) == 'Z' || stateOf(child) == 0; }, 5000)) << "dead";
     sampler.sample(4000, pts);
     EXPECT_TRUE(sampler.lastTree().empty());
     close(fds[0]);

@@ -200,8 +200,8 @@ TEST(StoreWriter, KeepsSamplesThroughAnOutageAndSaysSoOnce) {
         writer.enqueue(run, points("k", i * 10, 10));
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    EXPECT_GE(store.refused.load(), 2) << "the writer keeps retrying";
+    EXPECT_TRUE(test::waitFor([&] { return store.refused.load() >= 2; }, 5000))
+        << "the writer keeps retrying";
     store.down = false;
     const StoreWriterStats stats = writer.close();
     EXPECT_EQ(stats.written, 210u);
@@ -299,7 +299,8 @@ TEST(StoreWriter, BeyondItsBoundAnOutageSpillsToDiskAndIsReadBackInOrder) {
         writer.enqueue(run, points("k", i * 40, 40));
     writer.enqueue(run, {{"odd", std::numeric_limits<double>::quiet_NaN(), 1'700'000'000'000, 7}});
     EXPECT_TRUE(std::filesystem::exists(dir.file("spill.tsv")));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(test::waitFor([&] { return store.refused.load() >= 1; }, 5000))
+        << "the writer met the outage";
     store.down = false;
     const StoreWriterStats stats = writer.close();
     EXPECT_EQ(stats.dropped, 0u) << "nothing dropped: the bound spilled to disk";
