@@ -67,6 +67,10 @@ protected:
         m_out = std::make_unique<test::TempDir>();
         auto store = openStore("sqlite:///" + s_dir->file("chart.db"), OpenMode::OpenExisting);
         m_chart.resize(900, 500);
+        ChartOptions radt = m_chart.options(); // the CSV's line names as radT names them
+        radt.naming = ChartOptions::Naming::RadtIds;
+        radt.aggregate = ChartOptions::Aggregate::Merge;
+        m_chart.setOptions(radt);
         m_chart.plot(*store, s_runs, "loss");
         for (const radt::Run& run : s_runs)
             m_series[run.uuid] = store->series(run.uuid, "loss");
@@ -318,6 +322,7 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
     }
     ChartPanel big;
     big.resize(900, 500);
+    big.setOptions(m_chart.options()); // radT's names
     std::vector<ChartRunData> runs;
     runs.push_back(std::move(data));
     big.setData(std::move(runs), "PROC - CPU Utilization");

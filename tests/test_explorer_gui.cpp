@@ -139,13 +139,16 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     m_window->waitForLoads();
     ChartPanel* chart = m_window->chartPanel();
     // As in radT's front end, the runs of a workload are one series named by the workload...
-    EXPECT_EQ(chart->seriesNames(), QStringList{"1-1"});
+    EXPECT_EQ(chart->seriesNames(), QStringList{"workload 1"});
     ASSERT_EQ(chart->workloadKeys().size(), 1);
     // ... until its runs are shown one by one.
     chart->setShowRuns(chart->workloadKeys().front(), true);
     ASSERT_EQ(chart->seriesCount(), 2);
+    EXPECT_EQ(chart->seriesNames(), (QStringList{"(1 a) train", "(1 b) train"})) << "named by the runs";
+    chart->setNaming(ChartOptions::Naming::RadtIds); // radT's names stay an option
     EXPECT_EQ(chart->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
                                                  shownName("1-1", "b", uuid("alpha/1/b"))}));
+    chart->setNaming(ChartOptions::Naming::Readable);
     EXPECT_EQ(chart->pointCount(0), 299); // the NaN sample is skipped
     EXPECT_EQ(chart->pointCount(1), 300);
 
@@ -160,7 +163,7 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     // A metric only one run has gives one line.
     ASSERT_TRUE(m_window->plotMetric("loss"));
     m_window->waitForLoads();
-    EXPECT_EQ(chart->seriesNames(), QStringList{shownName("1-1", "b", uuid("alpha/1/b"))});
+    EXPECT_EQ(chart->seriesNames(), QStringList{"(1 b) train"});
     EXPECT_FALSE(m_window->plotMetric("no such metric"));
     m_window->waitForLoads();
 }
@@ -214,7 +217,7 @@ TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {
     EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("beta/7/a"), uuid("beta/7/b")}));
     ASSERT_TRUE(m_window->plotPreferredMetric());
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), QStringList{"2-7"});
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), QStringList{"workload 7"});
     m_window->reload();
     EXPECT_EQ(m_window->basketRunUuids().size(), 2);
     EXPECT_EQ(m_window->chartPanel()->seriesCount(), 1);
@@ -353,9 +356,7 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
     window.waitForLoads();
     window.chartPanel()->setShowRuns(window.chartPanel()->workloadKeys().front(), true);
     ASSERT_EQ(window.chartPanel()->seriesCount(), 2);
-    EXPECT_EQ(window.chartPanel()->seriesNames(),
-              (QStringList{shownName("1-1", "a", QString::fromStdString(sample.runs.at("alpha/1/a"))),
-                           shownName("1-1", "b", QString::fromStdString(sample.runs.at("alpha/1/b")))}));
+    EXPECT_EQ(window.chartPanel()->seriesNames(), (QStringList{"(1 a) train", "(1 b) train"}));
     EXPECT_EQ(window.chartPanel()->pointCount(0), 299) << "read from the server; the NaN sample skipped";
     EXPECT_EQ(window.chartPanel()->pointCount(1), 300);
 }
@@ -378,15 +379,17 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     // The runs menu lists the workload; checking it shows the runs one by one.
     QMenu* menu = card->runsButton()->menu();
     emit menu->aboutToShow();
-    ASSERT_EQ(menu->actions().size(), 3); // the workload, a separator, the band
+    // The workload; a section; automatic, merged, mean and band; a separator; radT's names.
+    ASSERT_EQ(menu->actions().size(), 7);
     EXPECT_EQ(menu->actions().front()->text(), "Workload 1: individual runs");
-    menu->actions().back()->setChecked(true);
+    EXPECT_TRUE(menu->actions()[2]->isChecked()) << "automatic by default";
+    EXPECT_FALSE(m_window->chartPanel()->hasBand(0)) << "runs that ran together are merged, as radT does";
+    menu->actions()[4]->trigger();
     EXPECT_TRUE(m_window->chartPanel()->hasBand(0)) << "merged runs drawn as mean and band";
     emit menu->aboutToShow();
-    EXPECT_TRUE(menu->actions().back()->isChecked());
+    EXPECT_TRUE(menu->actions()[4]->isChecked());
     menu->actions().front()->setChecked(true);
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
-                                                                  shownName("1-1", "b", uuid("alpha/1/b"))}));
+    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"(1 a) train", "(1 b) train"}));
     EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50) << "other options stay";
     card->xAxisBox()->setCurrentIndex(2);
     EXPECT_EQ(m_window->chartPanel()->xAxisTitle(), "wall clock");
@@ -412,8 +415,7 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     m_window->addRunsToBasket({uuid("alpha/2/a")});
     m_window->waitForLoads();
     first->chart()->setShowRuns(first->chart()->workloadKeys().front(), true);
-    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
-                                                          shownName("1-1", "b", uuid("alpha/1/b")), "1-2"}));
+    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{"(1 a) train", "(1 b) train", "workload 2"}));
     // Clicking back into the first chart selects its metric in the list.
     board->setCurrent(first);
     EXPECT_EQ(m_window->metricPicker()->currentKey(), "PROC - CPU Utilization");

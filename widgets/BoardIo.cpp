@@ -95,6 +95,7 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     for (const BoardRun& b : chart.runs) {
         ChartRunData r;
         r.run = runFromBoard(b);
+        r.experimentName = b.experimentName.value_or("");
         r.series = b.points;
         auto meta = std::make_shared<BoardRun>(b);
         meta->points = Series(); // the points live in r.series only
@@ -112,6 +113,10 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
         view.zoom = std::make_pair(static_cast<int64_t>(std::llround(chart.rangeMin)),
                                    static_cast<int64_t>(std::llround(chart.rangeMax)));
 
+    // A radT board (or one saved before these settings existed) keeps radT's series names, which
+    // its hidden series refer to, and radT's literal merge.
+    o.naming = ChartOptions::Naming::RadtIds;
+    o.aggregate = ChartOptions::Aggregate::Merge;
     // The explorer's own keys: anything unexpected is named and left at its default.
     const auto found = chart.extra.find("explorer");
     if (found == chart.extra.end() || found->is_null())
@@ -155,11 +160,19 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
     }
     if (auto it = e.find("aggregate"); it != e.end()) {
         const std::string v = it->is_string() ? it->get<std::string>() : std::string();
-        if (v == "merge" || v == "meanband")
-            o.aggregate =
-                v == "meanband" ? ChartOptions::Aggregate::MeanBand : ChartOptions::Aggregate::Merge;
+        if (v == "merge" || v == "meanband" || v == "auto")
+            o.aggregate = v == "meanband" ? ChartOptions::Aggregate::MeanBand
+                          : v == "auto"   ? ChartOptions::Aggregate::Auto
+                                          : ChartOptions::Aggregate::Merge;
         else
-            problem("aggregate", "expected \"merge\" or \"meanband\", got " + it->dump());
+            problem("aggregate", "expected \"auto\", \"merge\" or \"meanband\", got " + it->dump());
+    }
+    if (auto it = e.find("seriesNames"); it != e.end()) {
+        const std::string v = it->is_string() ? it->get<std::string>() : std::string();
+        if (v == "readable" || v == "radt")
+            o.naming = v == "readable" ? ChartOptions::Naming::Readable : ChartOptions::Naming::RadtIds;
+        else
+            problem("seriesNames", "expected \"readable\" or \"radt\", got " + it->dump());
     }
     // A zoom on another axis than time since start lives here; radT's range is in ms since start.
     if (auto it = e.find("zoom"); it != e.end() && !it->is_null()) {
@@ -195,7 +208,10 @@ BoardChart boardFromChart(const ChartPanel& chart, int64_t id,
                      {"monochrome", o.monochrome},
                      {"lineWidth", o.lineWidth},
                      {"xAxis", xAxisName(o.xAxis)},
-                     {"aggregate", o.aggregate == ChartOptions::Aggregate::MeanBand ? "meanband" : "merge"}};
+                     {"aggregate", o.aggregate == ChartOptions::Aggregate::MeanBand ? "meanband"
+                                   : o.aggregate == ChartOptions::Aggregate::Auto   ? "auto"
+                                                                                    : "merge"},
+                     {"seriesNames", o.naming == ChartOptions::Naming::Readable ? "readable" : "radt"}};
     if (const auto zoom = chart.zoomRange()) {
         if (o.xAxis == ChartOptions::XAxis::SinceStart) {
             b.rangeMin = double(zoom->first);

@@ -2,6 +2,7 @@
 
 #include "ChartPanel.h"
 
+#include <QActionGroup>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -136,19 +137,31 @@ void ChartCard::rebuildRunsMenu() {
     if (keys.isEmpty())
         menu->addAction(tr("(no workloads)"))->setEnabled(false);
     for (const QString& key : keys) {
-        // "<experiment>-<workload>": the workload id is what users know it by.
-        QAction* action =
-            menu->addAction(tr("Workload %1: individual runs").arg(key.section(QLatin1Char('-'), 1)));
+        QAction* action = menu->addAction(tr("%1: individual runs").arg(m_chart->workloadTitle(key)));
         action->setCheckable(true);
         action->setChecked(m_chart->options().shownRuns.count(key) > 0);
         connect(action, &QAction::toggled, this, [this, key](bool on) { m_chart->setShowRuns(key, on); });
     }
+    menu->addSection(tr("Merged workloads"));
+    auto* aggregate = new QActionGroup(menu);
+    const std::pair<ChartOptions::Aggregate, QString> choices[] = {
+        {ChartOptions::Aggregate::Auto, tr("Automatic: merged if run together, else mean with band")},
+        {ChartOptions::Aggregate::Merge, tr("Merged into one line (radT)")},
+        {ChartOptions::Aggregate::MeanBand, tr("Mean with min–max band")}};
+    for (const auto& [value, label] : choices) {
+        QAction* action = menu->addAction(label);
+        action->setCheckable(true);
+        action->setActionGroup(aggregate);
+        action->setChecked(m_chart->options().aggregate == value);
+        connect(action, &QAction::triggered, this, [this, value = value] { m_chart->setAggregate(value); });
+    }
     menu->addSeparator();
-    QAction* band = menu->addAction(tr("Merged workloads as mean with min–max band"));
-    band->setCheckable(true);
-    band->setChecked(m_chart->options().aggregate == ChartOptions::Aggregate::MeanBand);
-    connect(band, &QAction::toggled, this, [this](bool on) {
-        m_chart->setAggregate(on ? ChartOptions::Aggregate::MeanBand : ChartOptions::Aggregate::Merge);
+    QAction* radtIds = menu->addAction(tr("Name lines by radT ids"));
+    radtIds->setToolTip(tr("radT's names (\"1-3\", \"1-3 0_A\") instead of run names and differing params"));
+    radtIds->setCheckable(true);
+    radtIds->setChecked(m_chart->options().naming == ChartOptions::Naming::RadtIds);
+    connect(radtIds, &QAction::toggled, this, [this](bool on) {
+        m_chart->setNaming(on ? ChartOptions::Naming::RadtIds : ChartOptions::Naming::Readable);
     });
 }
 

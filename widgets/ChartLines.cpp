@@ -7,6 +7,10 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
+
+#include <QObject>
+#include <QStringList>
 
 namespace radt {
 
@@ -247,6 +251,109 @@ void keepPositive(Points& p) {
 
 } // namespace
 
+bool ranTogether(const std::vector<ChartRunData>& runs, const std::vector<size_t>& which) {
+    if (which.size() < 2)
+        return true;
+    // A run's span: start to end (or its last sample while it has no end).
+    auto span = [&runs](size_t i) {
+        const ChartRunData& r = runs[i];
+        const int64_t lastSample = r.series.empty() ? r.run.startTime : r.series.t.back();
+        const int64_t start = r.run.startTime > 0 ? r.run.startTime
+                              : r.series.empty()  ? 0
+                                                  : r.series.t.front();
+        return std::make_pair(start, std::max(r.run.endTime.value_or(lastSample), start));
+    };
+    const auto first = span(which.front());
+    return std::all_of(which.begin() + 1, which.end(), [&](size_t i) {
+        const auto other = span(i);
+        return other.first < first.second && first.first < other.second;
+    });
+}
+
+namespace {
+
+// Params that say nothing about what differs between lines: radT's bookkeeping.
+bool namesNothing(const std::string& key) {
+    return key == "workload" || key == "letter" || key == "params" || key == "manual" || key == "listeners";
+}
+
+QString experimentLabel(const ChartRunData& r) {
+    return r.experimentName.empty() ? QObject::tr("experiment %1").arg(r.run.experimentId)
+                                    : toQString(r.experimentName);
+}
+
+// Names for people: what tells the lines apart. The params every run of a line shares, where
+// lines differ in them ("batch-size=128"); else the run's name, or the workload for merged runs;
+// the experiment first when the runs come from several.
+void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRunData>& runs) {
+    std::vector<std::map<std::string, std::string>> shared(groups.size());
+    std::set<std::string> keys;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        const auto& members = groups[gi].runs;
+        for (const auto& [key, value] : runs[members.front()].run.params) {
+            if (namesNothing(key))
+                continue;
+            const bool same = std::all_of(members.begin(), members.end(),
+                                          [&](size_t r) { return runs[r].run.param(key) == value; });
+            if (same)
+                shared[gi][key] = value;
+            keys.insert(key);
+        }
+    }
+    std::vector<std::string> differing;
+    for (const std::string& key : keys) {
+        std::set<std::string> values;
+        bool everyLineSaysOne = true;
+        for (size_t gi = 0; gi < groups.size(); ++gi) {
+            const auto it = shared[gi].find(key);
+            if (it == shared[gi].end() && runs[groups[gi].runs.front()].run.params.count(key))
+                everyLineSaysOne = false; // it varies inside a line: says nothing about the line
+            values.insert(it == shared[gi].end() ? std::string() : it->second);
+        }
+        if (everyLineSaysOne && values.size() > 1)
+            differing.push_back(key);
+    }
+    std::set<int64_t> experiments;
+    for (const ChartRunData& r : runs)
+        experiments.insert(r.run.experimentId);
+    constexpr size_t kMostParams = 3;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        ChartLineGroup& g = groups[gi];
+        const ChartRunData& first = runs[g.runs.front()];
+        QStringList said;
+        for (const std::string& key : differing) {
+            if (said.size() == int(kMostParams))
+                break;
+            if (const auto it = shared[gi].find(key); it != shared[gi].end())
+                said << toQString(key) + QLatin1Char('=') + displayName(toQString(it->second), 24);
+        }
+        QString name = said.join(QLatin1Char(' '));
+        if (name.isEmpty())
+            name = g.merged                 ? QObject::tr("workload %1").arg(toQString(first.run.workload()))
+                   : first.run.name.empty() ? seriesLabelOf(first.run)
+                                            : toQString(first.run.name);
+        if (experiments.size() > 1)
+            name = experimentLabel(first) + QStringLiteral(": ") + name;
+        g.name = name;
+    }
+    // Lines still named alike are told apart by radT's id of the line.
+    std::map<QString, int> uses;
+    for (const ChartLineGroup& g : groups)
+        ++uses[g.name];
+    for (ChartLineGroup& g : groups) {
+        if (uses[g.name] < 2)
+            continue;
+        const Run& run = runs[g.runs.front()].run;
+        g.name += QStringLiteral(" (") +
+                  (g.merged                 ? g.workloadKey
+                   : run.workload().empty() ? toQString(run.uuid.substr(0, 5))
+                                            : seriesLabelOf(run)) +
+                  QLatin1Char(')');
+    }
+}
+
+} // namespace
+
 std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs,
                                            const ChartOptions& options) {
     std::vector<ChartLineGroup> groups;
@@ -263,6 +370,14 @@ std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs
             groups.push_back({merged ? key : seriesLabelOf(run), key, merged, {}});
         }
         groups[it->second].runs.push_back(i);
+    }
+    for (ChartLineGroup& g : groups)
+        g.band = g.merged && g.runs.size() > 1 &&
+                 (options.aggregate == ChartOptions::Aggregate::MeanBand ||
+                  (options.aggregate == ChartOptions::Aggregate::Auto && !ranTogether(runs, g.runs)));
+    if (options.naming == ChartOptions::Naming::Readable && !groups.empty()) {
+        nameReadably(groups, runs);
+        return groups;
     }
     // Two groups named alike (the same workload id in two experiments) must stay apart.
     std::map<QString, int> uses;
@@ -302,7 +417,7 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
         line.name = g.name;
         line.workloadKey = g.workloadKey;
         line.runs = g.runs;
-        if (g.merged && parts.size() > 1 && options.aggregate == ChartOptions::Aggregate::MeanBand) {
+        if (g.band && parts.size() > 1) {
             // Each run is smoothed on its own, then the runs are combined.
             for (Points& p : parts)
                 p.y = emaSmooth(p.y, options.smoothing);
@@ -349,8 +464,7 @@ std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunD
             continue;
         std::stable_sort(rows.begin(), rows.end(),
                          [](const ChartLineRow& a, const ChartLineRow& b) { return a.x < b.x; });
-        const bool band =
-            g.merged && g.runs.size() > 1 && options.aggregate == ChartOptions::Aggregate::MeanBand;
+        const bool band = g.band;
         // The EMA drawn: over the merged line, or per run where runs are combined as a band.
         const double w = std::min(options.smoothing, 99) / 100.0;
         std::map<size_t, double> state; // per run (band) or one shared entry (merged)

@@ -22,7 +22,12 @@ struct ChartOptions {
     /// Epoch: where each sample lies in training, from the run's stepped software metric
     /// (core/EpochInsight), in thousandths of an epoch; hardware metrics only.
     enum class XAxis { SinceStart, Step, WallClock, Epoch };
-    enum class Aggregate { Merge, MeanBand };
+    /// Auto: radT's merge for runs collocated together (they ran at the same time), the mean with
+    /// a band for runs that ran one after another (other batch sizes, repeats): never a zigzag.
+    enum class Aggregate { Merge, MeanBand, Auto };
+    /// Readable: the run's name, or the params that differ between the lines shown, with the
+    /// experiment when the runs come from several. RadtIds: radT's names ("1-3", "1-3 0_A").
+    enum class Naming { Readable, RadtIds };
     int smoothing = 0; ///< radT's EMA slider, 0..99
     bool logY = false;
     bool monochrome = false; ///< black lines told apart by dash patterns
@@ -30,7 +35,8 @@ struct ChartOptions {
     XAxis xAxis = XAxis::SinceStart;
     /// How a workload's runs are drawn when they are not shown one by one: radT concatenates
     /// their points into one line; MeanBand draws their mean with a band from min to max.
-    Aggregate aggregate = Aggregate::Merge;
+    Aggregate aggregate = Aggregate::Auto;
+    Naming naming = Naming::Readable;
     std::set<QString> shownRuns;    ///< workload keys ("<experiment>-<workload>") drawn run by run
     std::set<QString> hiddenSeries; ///< series names hidden through the legend
 };
@@ -38,6 +44,7 @@ struct ChartOptions {
 /// A run of a chart with its points of the chart's metric.
 struct ChartRunData {
     Run run;
+    std::string experimentName; ///< "" when unknown (named by its id then)
     Series series;
     /// Trailing points of `series` that came over the live bus and the store has not yet
     /// confirmed: polling the store continues from before them and replaces them if they differ.
@@ -98,7 +105,10 @@ struct ChartLineGroup {
     QString workloadKey;
     bool merged; ///< a workload's runs merged (or banded), not one run on its own
     std::vector<size_t> runs;
+    bool band = false; ///< drawn as the mean of its runs with a min–max band
 };
+/// Whether the runs ran at the same time (collocated: every run overlaps the first one).
+bool ranTogether(const std::vector<ChartRunData>& runs, const std::vector<size_t>& which);
 std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs,
                                            const ChartOptions& options);
 

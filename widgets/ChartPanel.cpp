@@ -119,6 +119,7 @@ std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<R
                                                const std::string& metricKey, int columns,
                                                const std::function<void(size_t, size_t)>& progress) {
     std::vector<ChartRunData> data;
+    std::map<int64_t, std::string> experimentNames; // lines are named by experiment (DESIGN §9)
     for (size_t i = 0; i < runs.size(); ++i) {
         const Run& run = runs[i];
         // A server store reduces large series where they are (DESIGN §8); generous resolution,
@@ -131,6 +132,12 @@ std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<R
             ChartRunData d;
             d.run = run;
             d.series = std::move(series);
+            auto name = experimentNames.find(run.experimentId);
+            if (name == experimentNames.end()) {
+                const auto experiment = store.experimentById(run.experimentId);
+                name = experimentNames.emplace(run.experimentId, experiment ? experiment->name : "").first;
+            }
+            d.experimentName = name->second;
             if (insight::isHardwareKey(metricKey)) {
                 // For the epoch x axis: one latest-values query picks the epoch metric, whose
                 // series is short (a point per epoch or step); cheap enough to do on every load.
@@ -243,6 +250,12 @@ void ChartPanel::setAggregate(ChartOptions::Aggregate aggregate) {
     setOptions(o);
 }
 
+void ChartPanel::setNaming(ChartOptions::Naming naming) {
+    ChartOptions o = m_options;
+    o.naming = naming;
+    setOptions(o);
+}
+
 void ChartPanel::setShowRuns(const QString& workloadKey, bool individually) {
     ChartOptions o = m_options;
     if (individually)
@@ -266,7 +279,27 @@ QStringList ChartPanel::workloadKeys() const {
     for (const ChartRunData& r : m_runs)
         if (!r.run.workload().empty())
             keys.insert(workloadKeyOf(r.run));
-    return QStringList(keys.begin(), keys.end());
+    QStringList sorted(keys.begin(), keys.end());
+    std::sort(sorted.begin(), sorted.end(), naturalLess);
+    return sorted;
+}
+
+QString ChartPanel::workloadTitle(const QString& workloadKey) const {
+    std::set<int64_t> experiments;
+    const ChartRunData* first = nullptr;
+    for (const ChartRunData& r : m_runs) {
+        experiments.insert(r.run.experimentId);
+        if (!first && workloadKeyOf(r.run) == workloadKey)
+            first = &r;
+    }
+    if (!first)
+        return workloadKey;
+    QString title = tr("Workload %1").arg(toQString(first->run.workload()));
+    if (experiments.size() > 1) // "Workload 0" alone would be listed once per experiment
+        title += QStringLiteral(" (%1)").arg(first->experimentName.empty()
+                                                 ? tr("experiment %1").arg(first->run.experimentId)
+                                                 : toQString(first->experimentName));
+    return title;
 }
 
 namespace {
@@ -658,13 +691,17 @@ QString ChartPanel::seriesTooltip(int series) const {
         html += tr("<br><i>mean of %1 runs, band from min to max</i>").arg(line.runs.size());
     for (size_t index : line.runs) {
         const Run& run = m_runs[index].run;
-        html += QStringLiteral("<hr><b>%1</b>").arg(seriesLabelOf(run).toHtmlEscaped());
+        html += QStringLiteral("<hr><b>%1</b>")
+                    .arg(toQString(run.name.empty() ? run.uuid : run.name).toHtmlEscaped());
         auto row = [&html](const QString& label, const std::string& value) {
             if (!value.empty())
                 html += QStringLiteral("<br>%1: %2").arg(label, toQString(value).toHtmlEscaped());
         };
         row(tr("run"), run.uuid);
-        row(tr("experiment"), std::to_string(run.experimentId));
+        row(tr("radT id"), seriesLabelOf(run).toStdString());
+        row(tr("experiment"),
+            (m_runs[index].experimentName.empty() ? std::string() : m_runs[index].experimentName + " ") +
+                "(" + std::to_string(run.experimentId) + ")");
         row(tr("model"), run.model());
         row(tr("data"), run.data());
         const auto source = run.tags.find("mlflow.source.name");

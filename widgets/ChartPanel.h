@@ -93,11 +93,14 @@ public:
     void setLineWidth(double width);
     void setXAxis(ChartOptions::XAxis axis);
     void setAggregate(ChartOptions::Aggregate aggregate);
+    void setNaming(ChartOptions::Naming naming);
     /// Shows the runs of a workload one by one (or merged again).
     void setShowRuns(const QString& workloadKey, bool individually);
     void setSeriesHidden(const QString& name, bool hidden);
     /// Workload keys of the plotted runs, and their display names ("1", "7").
     QStringList workloadKeys() const;
+    /// "Workload 3", with the experiment's name when the chart shows runs of several.
+    QString workloadTitle(const QString& workloadKey) const;
 
     /// Zooms the x axis to [from, to] (axis units: seconds or steps) at full resolution.
     void zoomX(double from, double to);

@@ -234,6 +234,7 @@ void MainWindow::saveSession(QSettings& settings) const {
                       {QStringLiteral("lineWidth"), o.lineWidth},
                       {QStringLiteral("xAxis"), int(o.xAxis)},
                       {QStringLiteral("aggregate"), int(o.aggregate)},
+                      {QStringLiteral("naming"), int(o.naming)},
                       {QStringLiteral("shownRuns"),
                        QJsonArray::fromStringList(QStringList(o.shownRuns.begin(), o.shownRuns.end()))},
                       {QStringLiteral("hiddenSeries"), QJsonArray::fromStringList(QStringList(
@@ -273,7 +274,10 @@ bool MainWindow::restoreSession(QSettings& settings) {
         o.monochrome = c.value(QStringLiteral("monochrome")).toBool();
         o.lineWidth = c.value(QStringLiteral("lineWidth")).toDouble(o.lineWidth);
         o.xAxis = ChartOptions::XAxis(std::clamp(c.value(QStringLiteral("xAxis")).toInt(), 0, 3));
-        o.aggregate = ChartOptions::Aggregate(std::clamp(c.value(QStringLiteral("aggregate")).toInt(), 0, 1));
+        o.aggregate = ChartOptions::Aggregate(
+            std::clamp(c.value(QStringLiteral("aggregate")).toInt(int(o.aggregate)), 0, 2));
+        o.naming =
+            ChartOptions::Naming(std::clamp(c.value(QStringLiteral("naming")).toInt(int(o.naming)), 0, 1));
         for (const QJsonValue& v : c.value(QStringLiteral("shownRuns")).toArray())
             o.shownRuns.insert(v.toString());
         for (const QJsonValue& v : c.value(QStringLiteral("hiddenSeries")).toArray())
