@@ -230,6 +230,10 @@ int runExplorer(int argc, char* argv[]) {
         return app.caughtExceptions() ? 1 : 0; // the screenshot may lack what failed
     }
 
+    {
+        QSettings settings; // the window as the user left it: size, docks, board columns
+        window.restoreLayout(settings);
+    }
     window.show();
     if (!opened) {
         QTimer::singleShot(0, &window, [&window, error] {

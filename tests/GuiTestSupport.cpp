@@ -1,13 +1,18 @@
 #include "GuiTestSupport.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QTimer>
 
 #include "Store.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -106,6 +111,30 @@ void answerNextMessageBox(int button, QString* text) {
             *text = box->text();
         box->button(QMessageBox::StandardButton(button))->click();
     });
+}
+
+QAction* menuAction(const QMainWindow& window, const QString& text) {
+    std::function<QAction*(const QMenu*)> find = [&](const QMenu* menu) -> QAction* {
+        for (QAction* a : menu->actions()) {
+            if (a->menu()) {
+                if (QAction* found = find(a->menu()))
+                    return found;
+                continue;
+            }
+            QString t = a->text();
+            t.remove(QLatin1Char('&'));
+            while (t.endsWith(QLatin1Char('.')) || t.endsWith(QChar(0x2026)))
+                t.chop(1);
+            if (t == text)
+                return a;
+        }
+        return nullptr;
+    };
+    for (QAction* top : window.menuBar()->actions())
+        if (top->menu())
+            if (QAction* found = find(top->menu()))
+                return found;
+    return nullptr;
 }
 
 } // namespace radt::test

@@ -3,6 +3,9 @@
 
 #include <QStringList>
 
+class QAction;
+class QMainWindow;
+
 #include <map>
 #include <string>
 
@@ -26,5 +29,9 @@ QStringList& modelTestWarnings();
 /// Answers the next message box that opens (from a timer, while its exec() runs): keeps its text
 /// in `text` when given, then clicks `button` (a QMessageBox::StandardButton).
 void answerNextMessageBox(int button, QString* text = nullptr);
+
+/// The menu action whose text (without '&' and trailing dots) is `text`, through every menu of
+/// the window's menu bar; null when there is none.
+QAction* menuAction(const QMainWindow& window, const QString& text);
 
 } // namespace radt::test

@@ -31,30 +31,7 @@ using namespace radt;
 
 namespace {
 
-/// The menu action whose text (without '&' and dots) is `text`, searched through every menu.
-QAction* menuAction(const MainWindow& window, const QString& text) {
-    std::function<QAction*(const QMenu*)> find = [&](const QMenu* menu) -> QAction* {
-        for (QAction* a : menu->actions()) {
-            if (a->menu()) {
-                if (QAction* found = find(a->menu()))
-                    return found;
-                continue;
-            }
-            QString t = a->text();
-            t.remove(QLatin1Char('&'));
-            while (t.endsWith(QLatin1Char('.')) || t.endsWith(QChar(0x2026)))
-                t.chop(1);
-            if (t == text)
-                return a;
-        }
-        return nullptr;
-    };
-    for (QAction* top : window.menuBar()->actions())
-        if (top->menu())
-            if (QAction* found = find(top->menu()))
-                return found;
-    return nullptr;
-}
+using test::menuAction;
 
 struct ShownWindow {
     test::TempDir dir;

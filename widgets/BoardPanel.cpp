@@ -4,10 +4,13 @@
 #include "ChartPanel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -17,6 +20,11 @@ namespace radt {
 BoardPanel::BoardPanel(QWidget* parent) : QWidget(parent) {
     auto* add = new QPushButton(tr("Add chart"), this);
     add->setToolTip(tr("A new chart on the board; pick its metric in the metric list"));
+    m_columnsBox = new QComboBox(this);
+    m_columnsBox->setObjectName(QStringLiteral("boardColumns"));
+    for (int n = 1; n <= 3; ++n)
+        m_columnsBox->addItem(n == 1 ? tr("1 column") : tr("%1 columns").arg(n), n);
+    m_columnsBox->setToolTip(tr("Charts side by side"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
     bar->addWidget(new QLabel(tr("Board"), this));
@@ -24,43 +32,46 @@ BoardPanel::BoardPanel(QWidget* parent) : QWidget(parent) {
     m_linkZoom = new QCheckBox(tr("Link x zoom"), this);
     m_linkZoom->setToolTip(tr("Zooming one chart zooms every chart with the same x axis"));
     bar->addWidget(m_linkZoom);
+    bar->addWidget(m_columnsBox);
     bar->addWidget(add);
 
     auto* content = new QWidget;
-    m_list = new QVBoxLayout(content);
-    m_list->setContentsMargins(0, 0, 0, 0);
-    m_list->setSpacing(6);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // charts take the board's width
-    scroll->setWidget(content);
+    m_grid = new QGridLayout(content);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(6);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // charts take the board's width
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidget(content);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(m_scroll, 1);
     connect(add, &QPushButton::clicked, this, [this] { addChart(); });
     connect(m_linkZoom, &QCheckBox::toggled, this, [this](bool on) {
         if (on && m_current) // linking starts from what the current chart shows
             propagateZoom(m_current);
     });
+    connect(m_columnsBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int index) { setColumns(index + 1); });
     addChart();
 }
 
 ChartCard* BoardPanel::addChart() {
     auto* card = new ChartCard(this);
-    // One chart fills the board; with several, each keeps a readable height and the board scrolls.
-    card->setMinimumHeight(m_cards.empty() ? 0 : 360);
-    if (m_cards.size() == 1)
-        m_cards.front()->setMinimumHeight(360);
-    m_list->addWidget(card, 1);
+    // Whatever else takes the window's height, a chart stays readable: the board scrolls instead.
+    card->setMinimumHeight(kMinimumChartHeight);
     m_cards.push_back(card);
+    relayout();
     connect(card, &ChartCard::activated, this, [this, card] { setCurrent(card); });
     connect(card, &ChartCard::removeRequested, this, [this, card] { removeChart(card); });
     connect(card->chart(), &ChartPanel::userZoomChanged, this, [this, card] { propagateZoom(card); });
     emit chartAdded(card);
     setCurrent(card);
+    scrollTo(card);
     return card;
 }
 
@@ -74,13 +85,52 @@ void BoardPanel::removeChart(ChartCard* card) {
     }
     const size_t index = size_t(it - m_cards.begin());
     m_cards.erase(it);
+    m_grid->removeWidget(card);
+    card->hide();
     card->deleteLater();
-    if (m_cards.size() == 1)
-        m_cards.front()->setMinimumHeight(0);
+    relayout();
     if (m_current == card) {
         m_current = nullptr;
         setCurrent(m_cards[std::min(index, m_cards.size() - 1)]);
     }
+}
+
+void BoardPanel::setColumns(int columns) {
+    columns = std::clamp(columns, 1, 3);
+    if (m_columnsBox->currentIndex() != columns - 1)
+        m_columnsBox->setCurrentIndex(columns - 1); // comes back here through the signal
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    relayout();
+    if (m_current)
+        scrollTo(m_current);
+}
+
+void BoardPanel::relayout() {
+    for (ChartCard* card : m_cards)
+        m_grid->removeWidget(card);
+    // Never more columns than charts: two charts on a 3-column board share the width.
+    const int columns = std::max(1, std::min<int>(m_columns, int(m_cards.size())));
+    for (int c = 0; c < 3; ++c)
+        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
+    const int rows = (int(m_cards.size()) + columns - 1) / columns;
+    for (int r = 0; r < std::max(rows, 3); ++r)
+        m_grid->setRowStretch(r, r < rows ? 1 : 0);
+    for (size_t i = 0; i < m_cards.size(); ++i)
+        m_grid->addWidget(m_cards[i], int(i) / columns, int(i) % columns);
+}
+
+void BoardPanel::scrollTo(ChartCard* card) {
+    // The grid places a new card on the next layout pass; scroll once it has its place.
+    // The scroll area learns the grid's new size one event later still: scroll after that.
+    QTimer::singleShot(0, this, [this, card] {
+        m_scroll->widget()->layout()->activate();
+        QTimer::singleShot(0, this, [this, card] {
+            if (std::find(m_cards.begin(), m_cards.end(), card) != m_cards.end())
+                m_scroll->ensureWidgetVisible(card, 0, 0);
+        });
+    });
 }
 
 void BoardPanel::setCurrent(ChartCard* card) {

@@ -1,14 +1,18 @@
 #pragma once
 // The board (DESIGN §9): many charts, each one metric over the basket's runs. One chart is the
 // current one; the metric list plots into it. Charts are added and removed by the user, and
-// their x zoom may be linked.
+// their x zoom may be linked. The charts form a grid of 1-3 columns in a scroll area: each keeps
+// a readable height whatever else takes room (a console, a small screen), and every chart is
+// reachable by scrolling; a new chart is scrolled into view.
 
 #include <QWidget>
 
 #include <vector>
 
 class QCheckBox;
-class QVBoxLayout;
+class QComboBox;
+class QGridLayout;
+class QScrollArea;
 
 namespace radt {
 
@@ -31,6 +35,15 @@ public:
     void setZoomLinked(bool linked);
     bool zoomLinked() const;
     QCheckBox* linkZoomBox() const { return m_linkZoom; }
+    /// Charts side by side (1-3); the grid fills rows left to right.
+    void setColumns(int columns);
+    int columns() const { return m_columns; }
+    QComboBox* columnsBox() const { return m_columnsBox; }
+    QScrollArea* scrollArea() const { return m_scroll; }
+    /// The smallest height a chart gets before the board scrolls instead.
+    static constexpr int kMinimumChartHeight = 340; ///< toolbar, a 240 px chart, the overview
+    /// Scrolls so that the chart is in view (after the layout has placed it).
+    void scrollTo(ChartCard* card);
 
 signals:
     void currentChanged(ChartCard* card);
@@ -38,9 +51,13 @@ signals:
 
 private:
     void propagateZoom(ChartCard* from);
+    void relayout(); ///< places the cards in the grid
 
-    QVBoxLayout* m_list;
+    QGridLayout* m_grid;
+    QScrollArea* m_scroll;
     QCheckBox* m_linkZoom;
+    QComboBox* m_columnsBox;
+    int m_columns = 1;
     std::vector<ChartCard*> m_cards;
     ChartCard* m_current = nullptr;
 };

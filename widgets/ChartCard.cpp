@@ -14,6 +14,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -22,7 +23,7 @@ namespace radt {
 ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(this)) {
     m_smoothing = new QSlider(Qt::Horizontal, this);
     m_smoothing->setRange(0, 99);
-    m_smoothing->setMinimumWidth(70);
+    m_smoothing->setMinimumWidth(50);
     m_smoothing->setMaximumWidth(160);
     m_smoothing->setToolTip(tr("Smoothing (radT's exponential moving average), 0-99 %"));
     // The slider is quick, the spin box precise (the slider's 99 steps in ~70 px jump).
@@ -59,17 +60,24 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_remove->setText(QStringLiteral("\u2715"));
     m_remove->setToolTip(tr("Remove this chart from the board"));
 
+    // The options overflow into the toolbar's » menu when the chart is narrow (three columns, a
+    // small screen); Reset and close stay visible.
+    m_options = new QToolBar(this);
+    m_options->setObjectName(QStringLiteral("chartOptions"));
+    m_options->setIconSize(QSize(12, 12));
+    m_options->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_options->setStyleSheet(QStringLiteral("QToolBar { border: 0px; spacing: 4px; }"));
+    m_options->addWidget(new QLabel(tr("Smooth"), this));
+    m_options->addWidget(m_smoothing);
+    m_options->addWidget(m_smoothingValue);
+    m_options->addWidget(m_runs);
+    m_options->addWidget(m_logY);
+    m_options->addWidget(m_mono);
+    m_options->addWidget(m_width);
+    m_options->addWidget(m_xAxis);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
-    bar->addWidget(new QLabel(tr("Smooth"), this));
-    bar->addWidget(m_smoothing);
-    bar->addWidget(m_smoothingValue);
-    bar->addWidget(m_runs);
-    bar->addWidget(m_logY);
-    bar->addWidget(m_mono);
-    bar->addWidget(m_width);
-    bar->addWidget(m_xAxis);
-    bar->addStretch(1);
+    bar->addWidget(m_options, 1);
     bar->addWidget(m_resetZoom);
     bar->addWidget(m_remove);
     auto* layout = new QVBoxLayout(this);

@@ -10,6 +10,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QSlider;
 class QSpinBox;
+class QToolBar;
 class QToolButton;
 
 namespace radt {
@@ -26,6 +27,9 @@ public:
     QToolButton* runsButton() const { return m_runs; }
     QToolButton* removeButton() const { return m_remove; }
     QComboBox* xAxisBox() const { return m_xAxis; }
+    QToolButton* resetZoomButton() const { return m_resetZoom; }
+    /// The chart's options; what does not fit the card's width is in its » menu.
+    QToolBar* optionsBar() const { return m_options; }
     /// The board's current chart is framed; the metric list plots into it.
     void setCurrent(bool current);
 
@@ -49,6 +53,7 @@ private:
     QDoubleSpinBox* m_width;
     QComboBox* m_xAxis;
     QToolButton* m_resetZoom;
+    QToolBar* m_options;
     QToolButton* m_remove;
 };
 

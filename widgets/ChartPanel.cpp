@@ -66,7 +66,7 @@ ChartPanel::ChartPanel(QWidget* parent)
 
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing, true);
-    m_view->setMinimumSize(320, 240);
+    m_view->setMinimumSize(200, 240); // three board columns fit a 1024 px window
     m_view->setRubberBand(QChartView::HorizontalRubberBand);
     m_view->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);

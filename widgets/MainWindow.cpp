@@ -73,33 +73,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_board = new BoardPanel(this);
     m_summary = new SummaryPanel(this);
 
-    // Tree on the left; basket and metric list above the chart on the right.
-    auto* top = new QSplitter(Qt::Horizontal, this);
-    top->addWidget(m_basketPanel);
-    top->addWidget(m_metrics);
-    top->setChildrenCollapsible(false);
-
-    auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(top);
-    right->addWidget(m_board);
-    right->addWidget(m_summary);
-    right->setStretchFactor(0, 0);
-    right->setStretchFactor(1, 1);
-    right->setStretchFactor(2, 0);
-    right->setChildrenCollapsible(false);
-
-    auto* main = new QSplitter(Qt::Horizontal, this);
-    main->addWidget(createTreePane());
-    main->addWidget(right);
-    main->setStretchFactor(0, 0);
-    main->setStretchFactor(1, 1);
-    main->setChildrenCollapsible(false);
-    main->setSizes({480, 920});
-    right->setSizes({240, 460, 140});
-    top->setSizes({420, 380});
-    setCentralWidget(main);
-
+    createLayout();
     createLaunching();
+    placeConsole();
     createMenus();
     statusBar()->addPermanentWidget(m_counts);
 
@@ -168,12 +144,6 @@ MainWindow::MainWindow(QWidget* parent)
     fitPanesToWidth();
     setAcceptDrops(true); // a board file dropped on the window opens
     updateTitleAndStatus();
-}
-
-void MainWindow::fitPanesToWidth() {
-    // The tree gets under a third of the width (260..480 px): the charts are what is compared.
-    if (auto* main = qobject_cast<QSplitter*>(centralWidget()))
-        main->setSizes({std::clamp(width() * 3 / 10, 260, 480), width()});
 }
 
 bool MainWindow::pollLiveRuns() {
@@ -341,9 +311,6 @@ QWidget* MainWindow::createTreePane() {
 
     auto* layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* title = new QLabel(tr("Experiments"), pane);
-    title->setStyleSheet(QStringLiteral("font-weight: bold"));
-    layout->addWidget(title);
     layout->addWidget(m_filter);
     layout->addWidget(m_tree, 1);
     layout->addWidget(add, 0, Qt::AlignLeft);
@@ -417,6 +384,7 @@ void MainWindow::createMenus() {
     insights->setStatusTip(
         tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
     basket->addAction(insights);
+    createViewMenu();
     createHelpMenu();
 }
 

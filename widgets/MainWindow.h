@@ -117,6 +117,12 @@ public:
     /// Divides the width between the tree and the charts as a new window does (after a resize
     /// from outside, e.g. the --screenshot size).
     void fitPanesToWidth();
+    /// The docks back where a new window has them, one board column.
+    void resetLayout();
+    /// The window's size, docks and board columns as the user left them (settings "window/").
+    void saveLayout(QSettings& settings) const;
+    /// Returns whether a saved arrangement was applied.
+    bool restoreLayout(QSettings& settings);
     /// One round of following running runs in every chart (the 1 s timer calls it).
     /// Returns whether any chart changed.
     bool pollLiveRuns();
@@ -130,15 +136,22 @@ public:
     BasketModel* basketModel() const { return m_basket; }
     InsightsPanel* insights() const { return m_insights; }
     QDockWidget* insightsDock() const { return m_insightsDock; }
+    QDockWidget* consoleDock() const { return m_consoleDock; }
+    QDockWidget* summaryDock() const { return m_summaryDock; }
+    QDockWidget* treeDock() const { return m_treeDock; }
     MetricPicker* metricPicker() const { return m_metrics; }
     QTreeView* runTreeView() const { return m_tree; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void createLayout();
+    void placeConsole();
+    void createViewMenu();
     void createMenus();
     void createBoardMenu(QMenu* file);
     void createHelpMenu();
@@ -196,6 +209,9 @@ private:
     QString m_boardFile; ///< the board file the charts came from, if they did
     int m_treeTicks = 0; ///< live timer ticks, to reread a tree with running runs every 5 s
     QDockWidget* m_consoleDock = nullptr;
+    QDockWidget* m_treeDock = nullptr;
+    QDockWidget* m_summaryDock = nullptr;
+    bool m_layoutSettled = false; ///< the docks were sized (first show) or restored
     InsightsPanel* m_insights = nullptr;
     QDockWidget* m_insightsDock = nullptr;
     bool m_insightsSized = false;

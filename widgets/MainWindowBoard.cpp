@@ -316,6 +316,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     if (sessionRestoreEnabled(settings))
         saveSession(settings);
+    saveLayout(settings);
     QMainWindow::closeEvent(event);
 }
 

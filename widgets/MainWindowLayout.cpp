@@ -1,0 +1,146 @@
+// The window's workspace: the run tree as a dock on the left, basket and metric list over the
+// board in the middle, the summary and the console tabbed together in a dock at the bottom (so a
+// console opened during a launch takes no height from the charts), insights floating. The user's
+// arrangement is kept across sessions; View > Reset Layout brings the default back.
+
+#include "BasketPanel.h"
+#include "BoardPanel.h"
+#include "MainWindow.h"
+#include "MetricPicker.h"
+#include "SummaryPanel.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+
+#include <algorithm>
+
+namespace radt {
+
+namespace {
+// Bumped when the docks change, so an arrangement saved by an older version is not applied.
+constexpr int kLayoutVersion = 2;
+} // namespace
+
+void MainWindow::createLayout() {
+    auto* top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(m_basketPanel);
+    top->addWidget(m_metrics);
+    top->setChildrenCollapsible(false);
+    top->setSizes({420, 380});
+    auto* central = new QSplitter(Qt::Vertical, this);
+    central->setObjectName(QStringLiteral("centralSplitter"));
+    central->addWidget(top);
+    central->addWidget(m_board);
+    central->setStretchFactor(0, 0);
+    central->setStretchFactor(1, 1);
+    central->setChildrenCollapsible(false);
+    central->setSizes({220, 640});
+    setCentralWidget(central);
+
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
+                   QMainWindow::AllowNestedDocks);
+    // The left column is the tree's from top to bottom; the bottom docks sit under the charts.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    m_treeDock = new QDockWidget(tr("Experiments"), this);
+    m_treeDock->setObjectName(QStringLiteral("experiments"));
+    m_treeDock->setWidget(createTreePane());
+    addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
+    m_summaryDock = new QDockWidget(tr("Summary"), this);
+    m_summaryDock->setObjectName(QStringLiteral("summary"));
+    m_summaryDock->setWidget(m_summary);
+    addDockWidget(Qt::BottomDockWidgetArea, m_summaryDock);
+}
+
+void MainWindow::placeConsole() {
+    // Tabbed with the summary: showing the console raises its tab, the charts keep their height.
+    tabifyDockWidget(m_summaryDock, m_consoleDock);
+    m_consoleDock->hide();
+    m_summaryDock->raise();
+}
+
+void MainWindow::createViewMenu() {
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_treeDock->toggleViewAction());
+    view->addAction(m_summaryDock->toggleViewAction());
+    view->addAction(m_consoleDock->toggleViewAction());
+    view->addSeparator();
+    QMenu* columns = view->addMenu(tr("Board &Columns"));
+    auto* group = new QActionGroup(columns);
+    for (int n = 1; n <= 3; ++n) {
+        QAction* action = columns->addAction(n == 1 ? tr("&1 Column") : tr("&%1 Columns").arg(n));
+        action->setCheckable(true);
+        action->setActionGroup(group);
+        action->setShortcut(QKeySequence(tr("Ctrl+Alt+%1").arg(n)));
+        connect(action, &QAction::triggered, m_board, [this, n] { m_board->setColumns(n); });
+    }
+    connect(columns, &QMenu::aboutToShow, this, [columns, this] {
+        for (int i = 0; i < columns->actions().size(); ++i)
+            columns->actions()[i]->setChecked(i + 1 == m_board->columns());
+    });
+    view->addSeparator();
+    view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+}
+
+void MainWindow::fitPanesToWidth() {
+    // The tree gets under a third of the width (260..480 px): the charts are what is compared.
+    resizeDocks({m_treeDock}, {std::clamp(width() * 3 / 10, 260, 480)}, Qt::Horizontal);
+    // The summary a few rows high; the rest is the board's.
+    resizeDocks({m_summaryDock}, {std::clamp(height() / 6, 110, 220)}, Qt::Vertical);
+    if (auto* central = qobject_cast<QSplitter*>(centralWidget())) {
+        const int total = std::max(central->height(), height() - 200);
+        const int top = std::clamp(total / 4, 150, 240);
+        central->setSizes({top, total - top});
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // Docks take their sizes once the window has its own: the first time it is shown, unless
+    // the user's saved arrangement was restored.
+    if (!m_layoutSettled) {
+        m_layoutSettled = true;
+        fitPanesToWidth();
+    }
+}
+
+void MainWindow::resetLayout() {
+    for (QDockWidget* dock : {m_treeDock, m_summaryDock}) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_summaryDock);
+    m_consoleDock->setFloating(false);
+    const bool consoleShown = m_consoleDock->isVisible();
+    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
+    placeConsole();
+    if (consoleShown) {
+        m_consoleDock->show();
+        m_consoleDock->raise();
+    }
+    m_board->setColumns(1);
+    fitPanesToWidth();
+}
+
+void MainWindow::saveLayout(QSettings& settings) const {
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
+    settings.setValue(QStringLiteral("window/boardColumns"), m_board->columns());
+}
+
+bool MainWindow::restoreLayout(QSettings& settings) {
+    m_board->setColumns(settings.value(QStringLiteral("window/boardColumns"), 1).toInt());
+    const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+    const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
+    if (geometry.isEmpty() || state.isEmpty())
+        return false;
+    m_layoutSettled = restoreGeometry(geometry) && restoreState(state, kLayoutVersion);
+    return m_layoutSettled;
+}
+
+} // namespace radt
