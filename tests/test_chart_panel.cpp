@@ -220,8 +220,10 @@ TEST_F(ChartPanelTest, ASpikeInAMillionPointsSurvivesAndZoomShowsFullResolution)
                            return p.y() < q.y();
                        })->y();
     EXPECT_EQ(top, 999.0) << "the single spike is drawn";
+    // 10,000 s of data: the axis counts minutes (0, 20, 40 ... instead of 0, 1200, 2400 s).
+    EXPECT_EQ(m_chart.xAxisTitle(), "time since start (min)");
     // Zoom to 1 s around the spike (at 6543.21 s): 101 raw points, all of them.
-    m_chart.zoomX(6542.71, 6543.71);
+    m_chart.zoomX(6542.71 / 60, 6543.71 / 60);
     EXPECT_TRUE(m_chart.isZoomed());
     const QVector<QPointF> close = m_chart.seriesPoints(0);
     EXPECT_EQ(close.size(), 101);
@@ -370,9 +372,9 @@ TEST_F(ChartPanelTest, TheNavigatorShowsEverythingAndZoomsByDragging) {
     EXPECT_NEAR(double(m_chart.zoomRange()->first), 4e6, 2e4);
     EXPECT_NEAR(double(m_chart.zoomRange()->second), 6e6, 2e4);
     EXPECT_EQ(nav->window(), m_chart.zoomRange()) << "the overview marks the window";
-    const auto [from, to] = m_chart.visibleXRange();
-    EXPECT_NEAR(from, 4000, 20);
-    EXPECT_NEAR(to, 6000, 20);
+    const auto [from, to] = m_chart.visibleXRange(); // in minutes
+    EXPECT_NEAR(from, 4000.0 / 60, 0.4);
+    EXPECT_NEAR(to, 6000.0 / 60, 0.4);
     // A click moves the window (same width) to where the user clicked.
     const int64_t width = m_chart.zoomRange()->second - m_chart.zoomRange()->first;
     QTest::mouseClick(nav, Qt::LeftButton, Qt::NoModifier, QPoint(int(nav->pixelOf(2'000'000)), y));
@@ -471,4 +473,62 @@ TEST(ChartColours, StayWithTheirRunsAndWorkloadsWhenAWorkloadIsShownRunByRun) {
     EXPECT_EQ(colours.size(), 3) << "every line its own colour";
     chart.setShowRuns("0-1", false);
     EXPECT_EQ(colourOf("workload 2"), second);
+}
+
+namespace {
+// A run of `seconds` of one value per `every` seconds, outside any workload (a line of its own).
+ChartRunData runOver(const std::string& uuid, int64_t seconds, int64_t every, double low, double high) {
+    ChartRunData d;
+    d.run.uuid = uuid;
+    d.run.name = uuid;
+    d.run.startTime = kStart;
+    d.run.endTime = kStart + seconds * 1000;
+    d.run.status = RunStatus::Finished;
+    for (int64_t s = 0; s <= seconds; s += every) {
+        appendPoint(d, kStart + s * 1000, s, low + (high - low) * double(s) / double(seconds));
+    }
+    return d;
+}
+} // namespace
+
+TEST(ChartAxes, TimeIsCountedInMinutesOrHoursAndALogAxisSpansTheDataDecades) {
+    ChartPanel chart;
+    chart.resize(900, 500);
+    std::vector<ChartRunData> runs;
+    runs.push_back(runOver("two-hours", 7200, 60, 40, 100));
+    chart.setData(std::move(runs), "gpu");
+    EXPECT_EQ(chart.xAxisTitle(), "time since start (min)") << "0, 20, 40 min rather than 0, 1200, 2400 s";
+    EXPECT_GE(chart.visibleXRange().second, 120) << "two hours: 120 min, widened to a round end";
+    EXPECT_LE(chart.visibleXRange().second, 150);
+    chart.setLogY(true);
+    auto* log = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
+    ASSERT_NE(log, nullptr);
+    EXPECT_DOUBLE_EQ(log->min(), 10) << "data 40..100 sits in one decade";
+    EXPECT_DOUBLE_EQ(log->max(), 100) << "not 10..1000";
+
+    std::vector<ChartRunData> longRuns;
+    longRuns.push_back(runOver("five-hours", 5 * 3600, 60, 1, 2));
+    chart.setData(std::move(longRuns), "gpu");
+    EXPECT_EQ(chart.xAxisTitle(), "time since start (h)");
+    std::vector<ChartRunData> shortRuns;
+    shortRuns.push_back(runOver("a-minute", 60, 1, 1, 2));
+    chart.setData(std::move(shortRuns), "gpu");
+    EXPECT_EQ(chart.xAxisTitle(), "time since start (s)");
+}
+
+TEST(ChartCrosshair, SaysNothingPastARunsEndAndFollowsAZoom) {
+    ChartPanel chart;
+    chart.resize(900, 500);
+    std::vector<ChartRunData> runs;
+    runs.push_back(runOver("long", 100, 1, 0, 100));
+    runs.push_back(runOver("short", 50, 1, 0, 50));
+    chart.setData(std::move(runs), "gpu");
+    ASSERT_EQ(chart.seriesNames(), (QStringList{"long", "short"}));
+    EXPECT_EQ(chart.showCrosshairAt(30), "time since start (s): 30\nlong: 30\nshort: 30");
+    EXPECT_EQ(chart.showCrosshairAt(80), "time since start (s): 80\nlong: 80")
+        << "the short run has ended at 50 s: no value is made up for it";
+    chart.zoomX(70, 90);
+    EXPECT_EQ(chart.crosshairText(), "time since start (s): 80\nlong: 80") << "still in the zoomed range";
+    chart.zoomX(0, 60);
+    EXPECT_EQ(chart.crosshairText(), "") << "not left at a spot the zoom no longer shows";
 }

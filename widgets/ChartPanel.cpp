@@ -13,7 +13,7 @@
 #include <QGraphicsLayout>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
-#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -84,9 +84,10 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_crosshairLine = new QGraphicsLineItem(m_chart);
     m_crosshairLine->setPen(QPen(QColor(80, 80, 80, 160), 1, Qt::DashLine));
     m_crosshairBox = new QGraphicsRectItem(m_chart);
-    m_crosshairBox->setBrush(QColor(255, 255, 255, 225));
-    m_crosshairBox->setPen(QPen(QColor(160, 160, 160)));
-    m_crosshairLabel = new QGraphicsSimpleTextItem(m_crosshairBox);
+    // See-through, so the lines under the box stay visible.
+    m_crosshairBox->setBrush(QColor(255, 255, 255, 170));
+    m_crosshairBox->setPen(QPen(QColor(160, 160, 160, 200)));
+    m_crosshairLabel = new QGraphicsTextItem(m_crosshairBox);
     for (QGraphicsItem* item :
          {static_cast<QGraphicsItem*>(m_crosshairLine), static_cast<QGraphicsItem*>(m_crosshairBox)}) {
         item->setZValue(1000);
@@ -302,19 +303,27 @@ QString ChartPanel::workloadTitle(const QString& workloadKey) const {
     return title;
 }
 
-namespace {
-// Line x is in ms since start or thousandths of an epoch; the axis shows seconds or epochs.
-bool axisInThousandths(ChartOptions::XAxis axis) {
-    return axis == ChartOptions::XAxis::SinceStart || axis == ChartOptions::XAxis::Epoch;
+double ChartPanel::lineUnitsPerAxisUnit() const {
+    // Line x is in ms since start or thousandths of an epoch; the axis shows seconds, minutes or
+    // hours (by the runs' length), or epochs.
+    switch (m_options.xAxis) {
+    case ChartOptions::XAxis::SinceStart:
+        return m_msPerTimeUnit;
+    case ChartOptions::XAxis::Epoch:
+        return 1000.0;
+    case ChartOptions::XAxis::Step:
+    case ChartOptions::XAxis::WallClock:
+        break;
+    }
+    return 1.0;
 }
-} // namespace
 
 double ChartPanel::toAxis(int64_t x) const {
-    return axisInThousandths(m_options.xAxis) ? double(x) / 1000.0 : double(x);
+    return double(x) / lineUnitsPerAxisUnit();
 }
 
 int64_t ChartPanel::fromAxis(double x) const {
-    return static_cast<int64_t>(std::llround(axisInThousandths(m_options.xAxis) ? x * 1000.0 : x));
+    return static_cast<int64_t>(std::llround(x * lineUnitsPerAxisUnit()));
 }
 
 QAbstractAxis* ChartPanel::xAxisObject() const {
@@ -335,7 +344,9 @@ QString ChartPanel::xAxisTitle() const {
     case ChartOptions::XAxis::SinceStart:
         break;
     }
-    return tr("time since start (s)");
+    return m_msPerTimeUnit >= 3600000.0 ? tr("time since start (h)")
+           : m_msPerTimeUnit >= 60000.0 ? tr("time since start (min)")
+                                        : tr("time since start (s)");
 }
 
 QColor ChartPanel::lineColour(size_t line) const {
@@ -357,6 +368,12 @@ size_t ChartPanel::colourIndex(size_t line) const {
 
 void ChartPanel::rebuild() {
     m_lines = buildChartLines(m_runs, m_options);
+    // Time since start in the unit that gives readable ticks for the whole length: 0-600 s,
+    // 10-180 min, then hours (a zoom keeps the unit, so the axis does not change under the user).
+    int64_t longest = 0;
+    for (const ChartLine& line : m_lines)
+        longest = std::max(longest, line.pyramid.lastTime());
+    m_msPerTimeUnit = longest > 3 * 3600000LL ? 3600000.0 : longest > 600000LL ? 60000.0 : 1000.0;
 
     // Adding and attaching series makes QtCharts re-range the axes: that is not the user zooming.
     m_updatingAxes = true;
@@ -410,6 +427,14 @@ void ChartPanel::rebuild() {
         connect(marker, &QLegendMarker::clicked, this, [this, marker] {
             const QString name = marker->series()->name();
             setSeriesHidden(name, !m_options.hiddenSeries.count(name));
+        });
+        // A legend entry is easy to point at (a 1 px line is not): it shows the line's runs.
+        connect(marker, &QLegendMarker::hovered, this, [this, marker](bool over) {
+            const auto it = std::find(m_series.begin(), m_series.end(), marker->series());
+            if (over && it != m_series.end())
+                QToolTip::showText(QCursor::pos(), seriesTooltip(int(it - m_series.begin())), m_view);
+            else
+                QToolTip::hideText();
         });
     }
     m_updatingAxes = false;
@@ -539,6 +564,19 @@ void ChartPanel::requery() {
     updateAxes(yMin, yMax);
     m_updatingAxes = false;
     m_navigator->setWindow(m_zoom);
+    // A crosshair shown before a zoom reads the new range where the mouse is, not a stale spot.
+    if (m_crosshairBox->isVisible()) {
+        const QPointF inChart =
+            m_chart->mapFromScene(m_view->mapToScene(m_view->mapFromGlobal(QCursor::pos())));
+        if (m_view->underMouse() && m_chart->plotArea().contains(inChart))
+            showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
+        else if (m_view->underMouse())
+            hideCrosshair();
+        else if (const auto [lo, hi] = visibleXRange(); m_crosshairAxisX >= lo && m_crosshairAxisX <= hi)
+            showCrosshairAt(m_crosshairAxisX); // set from code (tests, linked charts): same x
+        else
+            hideCrosshair();
+    }
 }
 
 void ChartPanel::updateNavigator() {
@@ -567,9 +605,13 @@ void ChartPanel::updateNavigator() {
 
 void ChartPanel::updateAxes(double yMin, double yMax) {
     if (m_options.logY) {
+        // The decades the data spans, no more: 40..100 is drawn on 10..100, not 10..1000.
         const double lo = yMin > 0 ? yMin : 1e-3;
-        m_logY->setRange(std::pow(10, std::floor(std::log10(lo))),
-                         std::pow(10, std::ceil(std::log10(std::max(yMax, lo * 10)))));
+        const double low = std::pow(10, std::floor(std::log10(lo)));
+        double high = std::pow(10, std::ceil(std::log10(std::max(yMax, lo))));
+        if (high <= low)
+            high = low * 10;
+        m_logY->setRange(low, high);
         return;
     }
     if (yMax <= yMin) {
@@ -622,12 +664,17 @@ QString ChartPanel::showCrosshairAt(double axisX) {
         return QString();
     }
     const int64_t x = fromAxis(axisX);
-    QStringList rows;
+    m_crosshairAxisX = axisX;
+    QStringList rows, html;
     rows << (m_options.xAxis == ChartOptions::XAxis::WallClock
                  ? QDateTime::fromMSecsSinceEpoch(x).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"))
                  : xAxisTitle() + QStringLiteral(": ") + QString::number(axisX, 'g', 8));
-    for (const ChartLine& line : m_lines) {
-        if (m_options.hiddenSeries.count(line.name))
+    html << rows.front().toHtmlEscaped();
+    for (size_t i = 0; i < m_lines.size(); ++i) {
+        const ChartLine& line = m_lines[i];
+        // A line says nothing before its first point or after its last (a run that has ended).
+        if (m_options.hiddenSeries.count(line.name) || x < line.pyramid.firstTime() ||
+            x > line.pyramid.lastTime())
             continue;
         if (const auto point = line.pyramid.nearest(x)) {
             QString row = line.name + QStringLiteral(": ") + QString::number(point->second, 'g', 6);
@@ -636,17 +683,20 @@ QString ChartPanel::showCrosshairAt(double axisX) {
                     row +=
                         QStringLiteral("  [%1 – %2]").arg(lo->second, 0, 'g', 6).arg(hi->second, 0, 'g', 6);
             rows << row;
+            html << QStringLiteral("<span style=\"color:%1\">&#9632;</span> %2")
+                        .arg(lineColour(i).name(), row.toHtmlEscaped());
         }
     }
     const QString text = rows.join(QLatin1Char('\n'));
+    m_crosshairText = text;
     // Draw it: the line across the plot at x, the box beside it (flipped near the right edge).
     const QRectF plot = m_chart->plotArea();
     const QPointF at = m_chart->mapToPosition(QPointF(axisX, 0), m_series.front());
     m_crosshairLine->setLine(at.x(), plot.top(), at.x(), plot.bottom());
-    m_crosshairLabel->setText(text);
+    m_crosshairLabel->setHtml(html.join(QStringLiteral("<br>")));
     const QRectF textRect = m_crosshairLabel->boundingRect();
-    m_crosshairLabel->setPos(6, 4);
-    m_crosshairBox->setRect(0, 0, textRect.width() + 12, textRect.height() + 8);
+    m_crosshairLabel->setPos(2, 0);
+    m_crosshairBox->setRect(0, 0, textRect.width() + 4, textRect.height());
     const double left = at.x() + 12 + m_crosshairBox->rect().width() > plot.right()
                             ? at.x() - 12 - m_crosshairBox->rect().width()
                             : at.x() + 12;
@@ -662,7 +712,7 @@ void ChartPanel::hideCrosshair() {
 }
 
 QString ChartPanel::crosshairText() const {
-    return m_crosshairBox->isVisible() ? m_crosshairLabel->text() : QString();
+    return m_crosshairBox->isVisible() ? m_crosshairText : QString();
 }
 
 bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {

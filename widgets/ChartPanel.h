@@ -25,7 +25,7 @@
 class QGraphicsLineItem;
 class QPainter;
 class QGraphicsRectItem;
-class QGraphicsSimpleTextItem;
+class QGraphicsTextItem;
 
 namespace QtCharts {
 class QAreaSeries;
@@ -102,7 +102,8 @@ public:
     /// "Workload 3", with the experiment's name when the chart shows runs of several.
     QString workloadTitle(const QString& workloadKey) const;
 
-    /// Zooms the x axis to [from, to] (axis units: seconds or steps) at full resolution.
+    /// Zooms the x axis to [from, to] (axis units: the seconds, minutes or hours xAxisTitle()
+    /// names, steps, epochs) at full resolution.
     void zoomX(double from, double to);
     void resetZoom();
     bool isZoomed() const { return m_zoom.has_value(); }
@@ -168,6 +169,7 @@ private:
     void updateAxes(double yMin, double yMax);
     void setUserZoom(std::optional<std::pair<int64_t, int64_t>> range);
     QtCharts::QAbstractAxis* xAxisObject() const;
+    double lineUnitsPerAxisUnit() const;
     double toAxis(int64_t x) const;
     int64_t fromAxis(double x) const;
     QColor lineColour(size_t line) const;
@@ -187,11 +189,14 @@ private:
     std::vector<QtCharts::QAreaSeries*> m_bands;  ///< one per line, null where it has no band
     QGraphicsLineItem* m_crosshairLine = nullptr;
     QGraphicsRectItem* m_crosshairBox = nullptr;
-    QGraphicsSimpleTextItem* m_crosshairLabel = nullptr;
+    QGraphicsTextItem* m_crosshairLabel = nullptr; ///< rich text: a colour swatch per line
+    QString m_crosshairText;                       ///< what it says, as plain text
+    double m_crosshairAxisX = 0;
     ChartOptions m_options;
     QString m_key;
     std::optional<std::pair<int64_t, int64_t>> m_zoom; ///< visible x range, when zoomed
     bool m_updatingAxes = false;
+    double m_msPerTimeUnit = 1000.0; ///< the time-since-start axis in s, min or h
     bool m_loading = false;
     bool m_detached = false; ///< data from a board file, not the store
     QTimer m_requeryTimer;   ///< coalesces resizes and zoom steps (~40 ms)
