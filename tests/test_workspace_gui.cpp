@@ -6,17 +6,20 @@
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartPanel.h"
+#include "CompareDialog.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "TempDir.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QTableWidget>
 #include <QTest>
 #include <QToolBar>
 #include <QToolButton>
@@ -147,4 +150,56 @@ TEST(Workspace, TheArrangementIsKeptForTheNextSession) {
     next.settle();
     EXPECT_TRUE(next.window.summaryDock()->isVisible());
     EXPECT_EQ(next.board()->columns(), 1);
+}
+
+TEST(Workspace, CompareRunsPutsParamsTagsAndLatestMetricsSideBySideWithDifferencesMarked) {
+    Workspace w;
+    CompareDialog* compare = w.window.showCompare();
+    w.window.waitForLoads(); // the latest values are read off the GUI thread
+    QTableWidget* table = compare->table();
+    ASSERT_EQ(table->columnCount(), 3) << "the key, then one column per basket run";
+    EXPECT_TRUE(table->horizontalHeaderItem(1)->text().startsWith("(1 a) train\nalpha"));
+    auto rowOf = [&](const QString& key) {
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 0)->text() == key)
+                return r;
+        return -1;
+    };
+    const int letter = rowOf("param: letter");
+    ASSERT_GE(letter, 0);
+    EXPECT_EQ(table->item(letter, 1)->text(), "a");
+    EXPECT_EQ(table->item(letter, 2)->text(), "b");
+    EXPECT_TRUE(table->item(letter, 1)->font().bold()) << "a value that differs is marked";
+    const int model = rowOf("param: model");
+    ASSERT_GE(model, 0);
+    EXPECT_FALSE(table->item(model, 1)->font().bold()) << "the same script in both";
+    const int loss = rowOf("metric: loss");
+    ASSERT_GE(loss, 0) << "latest metrics beside the params";
+    EXPECT_EQ(table->item(loss, 1)->text(), "—") << "run a logs no loss";
+    EXPECT_EQ(table->item(loss, 2)->text(), QString::number(2.0 / 300, 'g', 6));
+
+    compare->onlyDifferencesBox()->setChecked(true);
+    EXPECT_EQ(rowOf("param: model"), -1) << "rows alike in every run are hidden";
+    EXPECT_GE(rowOf("param: letter"), 0);
+}
+
+TEST(CompareRows, AbsentCountsAsADifferenceAndMlflowTagsComeLast) {
+    radt::Run a, b;
+    a.uuid = "a";
+    b.uuid = "b";
+    a.params = {{"lr", "0.1"}, {"batch", "32"}};
+    b.params = {{"lr", "0.1"}};
+    a.tags = {{"mlflow.user", "me"}, {"team", "x"}};
+    b.tags = {{"mlflow.user", "me"}, {"team", "x"}};
+    const std::vector<CompareRow> rows = compareRows({a, b}, {{"a", {{"loss", {0.5, 1, 1}}}}});
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[0].key, "batch");
+    EXPECT_TRUE(rows[0].differs) << "a param one run lacks differs";
+    EXPECT_EQ(rows[0].values, (QStringList{"32", ""}));
+    EXPECT_EQ(rows[1].key, "lr");
+    EXPECT_FALSE(rows[1].differs);
+    EXPECT_EQ(rows[2].key, "team") << "the user's tags before MLflow's own";
+    EXPECT_EQ(rows[3].key, "mlflow.user");
+    EXPECT_EQ(rows[4].section, CompareRow::Section::Metric);
+    EXPECT_EQ(rows[4].values, (QStringList{"0.5", ""}));
 }

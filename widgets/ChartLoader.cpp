@@ -185,6 +185,35 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
         Qt::QueuedConnection);
 }
 
+void ChartLoader::requestLatestMetrics(
+    const std::vector<Run>& runs, std::function<void(const LatestByRun& latest, const QString& error)> done) {
+    ++m_pending;
+    std::shared_ptr<Shared> shared = m_shared;
+    QPointer<ChartLoader> self(this);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [=] {
+            auto latest = std::make_shared<LatestByRun>();
+            QString error;
+            try {
+                for (const Run& run : runs)
+                    (*latest)[run.uuid] = shared->connection().latestMetrics(run.uuid);
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, latest, error, done] {
+                    if (!self)
+                        return;
+                    done(*latest, error);
+                    self->finishOne();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
 bool ChartLoader::waitIdle(int timeoutMs) {
     QElapsedTimer timer;
     timer.start();

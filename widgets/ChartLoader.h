@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,11 @@ public:
     /// Computes summary rows; summaryReady carries them (only the newest request's).
     void requestSummary(const std::vector<Run>& runs, const std::vector<std::string>& metrics,
                         const std::map<int64_t, QString>& experimentNames);
+    /// Each run's latest metric values (one query per run); `done` gets them on the GUI thread,
+    /// or an error message. Not delivered when the loader is gone.
+    using LatestByRun = std::map<std::string, std::map<std::string, LatestMetric>>;
+    void requestLatestMetrics(const std::vector<Run>& runs,
+                              std::function<void(const LatestByRun& latest, const QString& error)> done);
     /// Requests not finished yet (charts and summary).
     int pending() const { return m_pending; }
     /// Processes events until every request has landed; false on timeout.

@@ -10,6 +10,7 @@
 #include "ChartCard.h"
 #include "ChartLoader.h"
 #include "ChartPanel.h"
+#include "CompareDialog.h"
 #include "ConsolePane.h"
 #include "Formatting.h"
 #include "LaunchDialog.h"
@@ -34,6 +35,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
@@ -378,6 +380,8 @@ void MainWindow::createMenus() {
     basket->addAction(tr("&Clear All"), this, &MainWindow::clearBasket)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+Backspace")));
     basket->addSeparator();
+    basket->addAction(tr("C&ompare Runs"), this, &MainWindow::showCompare)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
     QAction* insights = m_insightsDock->toggleViewAction();
     insights->setText(tr("&Insights"));
     insights->setShortcut(QKeySequence(tr("Ctrl+I")));
@@ -522,6 +526,26 @@ bool MainWindow::addLatestWorkloadToBasket() {
 
 void MainWindow::clearBasket() {
     m_basket->clear();
+}
+
+CompareDialog* MainWindow::showCompare() {
+    if (!m_compare)
+        m_compare = new CompareDialog(this);
+    m_compare->setRuns(m_basket->runs(), m_experimentNames);
+    m_compare->show();
+    m_compare->raise();
+    // Latest metric values come from the store: read on the loader's thread, not here.
+    QPointer<CompareDialog> dialog(m_compare);
+    m_loader->requestLatestMetrics(m_basket->runs(),
+                                   [dialog](const ChartLoader::LatestByRun& latest, const QString& error) {
+                                       if (!dialog)
+                                           return;
+                                       if (error.isEmpty())
+                                           dialog->setLatest(latest);
+                                       else
+                                           dialog->setError(error);
+                                   });
+    return m_compare;
 }
 
 QStringList MainWindow::basketRunUuids() const {

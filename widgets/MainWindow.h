@@ -33,6 +33,7 @@ class BasketModel;
 class BasketPanel;
 class BoardPanel;
 class ChartLoader;
+class CompareDialog;
 class ConsolePane;
 class InsightsPanel;
 class ChartCard;
@@ -117,6 +118,8 @@ public:
     /// Divides the width between the tree and the charts as a new window does (after a resize
     /// from outside, e.g. the --screenshot size).
     void fitPanesToWidth();
+    /// Basket > Compare Runs: params, tags and latest metrics of the basket's runs side by side.
+    CompareDialog* showCompare();
     /// The docks back where a new window has them, one board column.
     void resetLayout();
     /// The window's size, docks and board columns as the user left them (settings "window/").
@@ -210,6 +213,7 @@ private:
     int m_treeTicks = 0; ///< live timer ticks, to reread a tree with running runs every 5 s
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_treeDock = nullptr;
+    CompareDialog* m_compare = nullptr;
     QDockWidget* m_summaryDock = nullptr;
     bool m_layoutSettled = false; ///< the docks were sized (first show) or restored
     InsightsPanel* m_insights = nullptr;
