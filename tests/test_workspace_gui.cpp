@@ -3,6 +3,7 @@
 // tabbed with the summary instead of squeezing the charts, a narrow chart's options overflow into
 // a menu while Reset and close stay visible, and the arrangement is kept across sessions.
 
+#include "BasketPanel.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartPanel.h"
@@ -10,12 +11,15 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "TempDir.h"
+#include "models/RunTreeModel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -23,6 +27,7 @@
 #include <QTest>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeView>
 
 #include <gtest/gtest.h>
 
@@ -202,4 +207,39 @@ TEST(CompareRows, AbsentCountsAsADifferenceAndMlflowTagsComeLast) {
     EXPECT_EQ(rows[3].key, "mlflow.user");
     EXPECT_EQ(rows[4].section, CompareRow::Section::Metric);
     EXPECT_EQ(rows[4].values, (QStringList{"0.5", ""}));
+}
+
+TEST(Workspace, RunsDraggedFromTheTreeDropIntoTheBasket) {
+    Workspace w;
+    w.window.clearBasket();
+    w.window.waitForLoads();
+    QTreeView* tree = w.window.runTreeView();
+    QAbstractItemModel* model = tree->model();
+    // The experiment "beta" node: its three runs travel with the drag.
+    QModelIndex beta;
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, 0).data().toString() == "beta")
+            beta = model->index(r, 0);
+    ASSERT_TRUE(beta.isValid());
+    EXPECT_TRUE(model->flags(beta) & Qt::ItemIsDragEnabled);
+    EXPECT_TRUE(tree->dragEnabled());
+    std::unique_ptr<QMimeData> data(model->mimeData({beta, beta.sibling(beta.row(), 1)}));
+    ASSERT_NE(data, nullptr);
+    EXPECT_EQ(RunTreeModel::runUuidsIn(data.get()).size(), 3) << "each row once, every run under it";
+
+    QWidget* basket = w.window.findChild<BasketPanel*>()->view()->viewport();
+    const QPoint at = basket->rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(basket, &enter);
+    EXPECT_TRUE(enter.isAccepted()) << "the basket takes runs";
+    QDropEvent drop(at, Qt::CopyAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(basket, &drop);
+    w.window.waitForLoads();
+    EXPECT_EQ(w.window.basketRunUuids().size(), 3);
+
+    QMimeData text;
+    text.setText("not runs");
+    QDragEnterEvent other(at, Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(basket, &other);
+    EXPECT_FALSE(other.isAccepted()) << "anything else is refused";
 }

@@ -306,6 +306,11 @@ QWidget* MainWindow::createTreePane() {
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->header()->setStretchLastSection(true);
     m_tree->setColumnWidth(RunTreeModel::NameColumn, 230);
+    // Rows drag into the basket (the drag carries the runs under them); a drag never scrolls
+    // the tree sideways, away from the Name column.
+    m_tree->setDragEnabled(true);
+    m_tree->setDragDropMode(QAbstractItemView::DragOnly);
+    m_tree->setDefaultDropAction(Qt::CopyAction);
 
     auto* add = new QPushButton(tr("Add to basket"), pane);
     add->setToolTip(

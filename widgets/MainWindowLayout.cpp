@@ -8,14 +8,17 @@
 #include "MainWindow.h"
 #include "MetricPicker.h"
 #include "SummaryPanel.h"
+#include "models/RunTreeModel.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
+#include <QDropEvent>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
+#include <QTreeView>
 
 #include <algorithm>
 
@@ -54,6 +57,33 @@ void MainWindow::createLayout() {
     m_summaryDock->setObjectName(QStringLiteral("summary"));
     m_summaryDock->setWidget(m_summary);
     addDockWidget(Qt::BottomDockWidgetArea, m_summaryDock);
+    m_basketPanel->view()->setAcceptDrops(true);
+    m_basketPanel->view()->viewport()->setAcceptDrops(true);
+    m_basketPanel->view()->viewport()->installEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // Runs dragged from the tree drop into the basket.
+    if (watched == m_basketPanel->view()->viewport()) {
+        if (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove) {
+            auto* drag = static_cast<QDropEvent*>(event);
+            if (!RunTreeModel::runUuidsIn(drag->mimeData()).isEmpty()) {
+                drag->setDropAction(Qt::CopyAction);
+                drag->accept();
+                return true;
+            }
+        } else if (event->type() == QEvent::Drop) {
+            auto* drop = static_cast<QDropEvent*>(event);
+            const QStringList uuids = RunTreeModel::runUuidsIn(drop->mimeData());
+            if (!uuids.isEmpty()) {
+                drop->setDropAction(Qt::CopyAction);
+                drop->accept();
+                addRunsToBasket(uuids);
+                return true;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::placeConsole() {

@@ -1,5 +1,7 @@
 #include "RunTreeModel.h"
 
+#include <QMimeData>
+
 #include "Formatting.h"
 #include "Store.h"
 
@@ -171,6 +173,36 @@ void RunTreeModel::collectRuns(const Node& node, QStringList& out) const {
     }
     for (const auto& child : node.children)
         collectRuns(*child, out);
+}
+
+Qt::ItemFlags RunTreeModel::flags(const QModelIndex& index) const {
+    const Qt::ItemFlags base = QAbstractItemModel::flags(index);
+    return index.isValid() ? base | Qt::ItemIsDragEnabled : base;
+}
+
+QStringList RunTreeModel::mimeTypes() const {
+    return {QString::fromLatin1(kRunUuidsMimeType)};
+}
+
+QMimeData* RunTreeModel::mimeData(const QModelIndexList& indexes) const {
+    QStringList uuids;
+    for (const QModelIndex& index : indexes) // every column of a row is listed: take each row once
+        if (index.isValid() && index.column() == 0)
+            for (const QString& uuid : runUuidsUnder(index))
+                if (!uuids.contains(uuid))
+                    uuids << uuid;
+    if (uuids.isEmpty())
+        return nullptr;
+    auto* data = new QMimeData;
+    data->setData(QString::fromLatin1(kRunUuidsMimeType), uuids.join(QLatin1Char('\n')).toUtf8());
+    return data;
+}
+
+QStringList RunTreeModel::runUuidsIn(const QMimeData* data) {
+    if (!data || !data->hasFormat(QString::fromLatin1(kRunUuidsMimeType)))
+        return {};
+    return QString::fromUtf8(data->data(QString::fromLatin1(kRunUuidsMimeType)))
+        .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
 QStringList RunTreeModel::runUuidsUnder(const QModelIndex& index) const {

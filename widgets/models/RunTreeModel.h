@@ -51,6 +51,14 @@ public:
     const Run* runByUuid(const QString& uuid) const;
     /// Uuids of every run at or below index.
     QStringList runUuidsUnder(const QModelIndex& index) const;
+
+    /// Rows drag into the basket: the runs under them, as kRunUuidsMimeType (one uuid per line).
+    static constexpr const char* kRunUuidsMimeType = "application/x-radt-run-uuids";
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QStringList mimeTypes() const override;
+    QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    /// The run uuids a drag carries (empty when it carries none).
+    static QStringList runUuidsIn(const QMimeData* data);
     QModelIndex indexOfRun(const QString& uuid) const;
     /// The most recent run (by start time) and the other runs of its workload; empty without runs.
     QStringList latestWorkloadRunUuids() const;
