@@ -6,6 +6,7 @@
 #include "BasketPanel.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
+#include "ChartExport.h"
 #include "ChartPanel.h"
 #include "CompareDialog.h"
 #include "GuiTestSupport.h"
@@ -19,6 +20,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDropEvent>
+#include <QImageReader>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -242,4 +244,31 @@ TEST(Workspace, RunsDraggedFromTheTreeDropIntoTheBasket) {
     QDragEnterEvent other(at, Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(basket, &other);
     EXPECT_FALSE(other.isAccepted()) << "anything else is refused";
+}
+
+TEST(Workspace, AnExportActsOnTheChartInViewAndJpgIsOffered) {
+    Workspace w;
+    BoardPanel* board = w.board();
+    ASSERT_TRUE(w.window.plotMetric("PROC - CPU Utilization"));
+    w.window.waitForLoads();
+    for (int i = 0; i < 3; ++i)
+        board->addChart();
+    ASSERT_TRUE(w.window.plotMetric("TOP - CPU Utilization"));
+    w.window.waitForLoads();
+    w.settle();
+    board->setCurrent(board->chartAt(0)); // current, but scrolled out of view by the new charts
+    w.settle();
+    ASSERT_EQ(board->visibleCharts(), std::vector<ChartCard*>{board->chartAt(3)});
+    EXPECT_EQ(w.window.chartToExport(), board->chartAt(3)->chart())
+        << "the chart the user sees, not the current one out of view";
+    board->scrollTo(board->chartAt(0));
+    w.settle();
+    EXPECT_EQ(w.window.chartToExport(), board->chartAt(0)->chart()) << "the current chart once in view";
+
+    ASSERT_NE(test::menuAction(w.window, "Chart as JPG"), nullptr);
+    const QString path = QString::fromStdString(w.dir.file("chart.jpg"));
+    exportChartJpg(*board->chartAt(3)->chart(), path, QSize(640, 400), 1.0);
+    QImageReader reader(path);
+    EXPECT_EQ(reader.format(), "jpeg");
+    EXPECT_EQ(reader.size(), QSize(640, 400));
 }

@@ -121,6 +121,18 @@ void BoardPanel::relayout() {
         m_grid->addWidget(m_cards[i], int(i) / columns, int(i) % columns);
 }
 
+std::vector<ChartCard*> BoardPanel::visibleCharts() const {
+    std::vector<ChartCard*> visible;
+    const QWidget* viewport = m_scroll->viewport();
+    for (ChartCard* card : m_cards) {
+        const QRect shown =
+            viewport->rect().intersected(QRect(card->mapTo(viewport, QPoint(0, 0)), card->size()));
+        if (card->isVisible() && shown.height() * 2 >= card->height() && shown.width() * 2 >= card->width())
+            visible.push_back(card);
+    }
+    return visible;
+}
+
 void BoardPanel::scrollTo(ChartCard* card) {
     // The grid places a new card on the next layout pass; scroll once it has its place.
     // The scroll area learns the grid's new size one event later still: scroll after that.

@@ -42,6 +42,8 @@ public:
     QScrollArea* scrollArea() const { return m_scroll; }
     /// The smallest height a chart gets before the board scrolls instead.
     static constexpr int kMinimumChartHeight = 340; ///< toolbar, a 240 px chart, the overview
+    /// The charts the user sees: at least half of each in the board's view.
+    std::vector<ChartCard*> visibleCharts() const;
     /// Scrolls so that the chart is in view (after the layout has placed it).
     void scrollTo(ChartCard* card);
 

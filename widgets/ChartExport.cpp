@@ -144,7 +144,22 @@ struct RunFields {
 
 } // namespace
 
+namespace {
+void exportChartRaster(ChartPanel& chart, const QString& path, const QSize& size, double scale,
+                       const char* format);
+} // namespace
+
 void exportChartPng(ChartPanel& chart, const QString& path, const QSize& size, double scale) {
+    exportChartRaster(chart, path, size, scale, "png");
+}
+
+void exportChartJpg(ChartPanel& chart, const QString& path, const QSize& size, double scale) {
+    exportChartRaster(chart, path, size, scale, "jpg");
+}
+
+namespace {
+void exportChartRaster(ChartPanel& chart, const QString& path, const QSize& size, double scale,
+                       const char* format) {
     checkSize(size, path);
     if (!(scale >= 1.0 && scale <= 4.0))
         throw ExportError(path, QStringLiteral("the scale %1 is not between 1 and 4").arg(scale));
@@ -167,11 +182,13 @@ void exportChartPng(ChartPanel& chart, const QString& path, const QSize& size, d
     }
     QSaveFile file;
     openForWriting(file, path);
-    QImageWriter writer(&file, "png");
+    QImageWriter writer(&file, format);
+    writer.setQuality(92); // JPG: lines and text stay crisp; PNG ignores it
     if (!writer.write(image))
         throw ExportError(path, writer.errorString());
     commit(file, path);
 }
+} // namespace
 
 void exportChartSvg(ChartPanel& chart, const QString& path, const QSize& size) {
     checkSize(size, path);

@@ -32,6 +32,8 @@ private:
 /// A PNG of the chart laid out at `size` and drawn at `scale` (1..4) times the pixels: an
 /// 800x400 chart at scale 2 is 1600x800, with text and lines drawn at that resolution.
 void exportChartPng(ChartPanel& chart, const QString& path, const QSize& size, double scale = 1.0);
+/// The same picture as JPG (quality 92), as radT offered it.
+void exportChartJpg(ChartPanel& chart, const QString& path, const QSize& size, double scale = 1.0);
 /// An SVG of the chart laid out at `size` (its viewBox), titled by the metric.
 void exportChartSvg(ChartPanel& chart, const QString& path, const QSize& size);
 /// A one-page PDF the size of the chart laid out at `size`: text as text, lines as paths.

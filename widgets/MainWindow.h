@@ -118,6 +118,9 @@ public:
     /// Divides the width between the tree and the charts as a new window does (after a resize
     /// from outside, e.g. the --screenshot size).
     void fitPanesToWidth();
+    /// The chart an export acts on: the current chart if in view, the only chart in view, or
+    /// the one the user picks; null when the user cancels.
+    ChartPanel* chartToExport();
     /// Basket > Compare Runs: params, tags and latest metrics of the basket's runs side by side.
     CompareDialog* showCompare();
     /// The docks back where a new window has them, one board column.

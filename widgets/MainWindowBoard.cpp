@@ -11,6 +11,7 @@
 #include "ChartExport.h"
 #include "ChartLoader.h"
 #include "ChartPanel.h"
+#include "Formatting.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -73,6 +74,7 @@ void MainWindow::createBoardMenu(QMenu* file) {
             [](bool on) { QSettings().setValue(QStringLiteral("session/restore"), on); });
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->addAction(tr("Chart as &PNG..."), this, [this] { exportCurrentChart(QStringLiteral("png")); });
+    exports->addAction(tr("Chart as &JPG..."), this, [this] { exportCurrentChart(QStringLiteral("jpg")); });
     exports->addAction(tr("Chart as &SVG..."), this, [this] { exportCurrentChart(QStringLiteral("svg")); });
     exports->addAction(tr("Chart as P&DF..."), this, [this] { exportCurrentChart(QStringLiteral("pdf")); });
     exports->addAction(tr("Chart data as &CSV..."), this,
@@ -149,17 +151,46 @@ bool MainWindow::openBoardInteractive(const QString& path) {
     return true;
 }
 
+ChartPanel* MainWindow::chartToExport() {
+    // The chart the user sees: the current one when it is in view, the only one in view, or the
+    // one the user picks (a current chart scrolled out of view is never taken silently).
+    const std::vector<ChartCard*> visible = m_board->visibleCharts();
+    ChartCard* current = m_board->current();
+    if (std::find(visible.begin(), visible.end(), current) != visible.end() || m_board->chartCount() == 1)
+        return current->chart();
+    if (visible.size() == 1)
+        return visible.front()->chart();
+    QStringList names;
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        const QString key = m_board->chartAt(i)->chart()->metricKey();
+        names << tr("Chart %1: %2").arg(i + 1).arg(key.isEmpty() ? tr("(empty)") : displayName(key, 60));
+    }
+    int preselected = 0;
+    for (int i = 0; i < m_board->chartCount(); ++i)
+        if (m_board->chartAt(i) == current)
+            preselected = i;
+    bool ok = false;
+    const QString chosen =
+        QInputDialog::getItem(this, tr("Export"), tr("Which chart?"), names, preselected, false, &ok);
+    if (!ok)
+        return nullptr;
+    return m_board->chartAt(int(names.indexOf(chosen)))->chart();
+}
+
 void MainWindow::exportCurrentChart(const QString& format) {
-    ChartPanel* chart = chartPanel();
+    ChartPanel* chart = chartToExport();
+    if (!chart)
+        return;
     if (chart->metricKey().isEmpty()) {
         QMessageBox::information(this, tr("Export"),
                                  tr("The current chart shows nothing yet: choose a metric."));
         return;
     }
     double scale = 1;
-    if (format == QLatin1String("png")) {
+    if (format == QLatin1String("png") || format == QLatin1String("jpg")) {
         bool ok = false;
-        scale = QInputDialog::getInt(this, tr("Export PNG"), tr("Scale (1x-4x):"), 2, 1, 4, 1, &ok);
+        scale = QInputDialog::getInt(this, tr("Export %1").arg(format.toUpper()), tr("Scale (1x-4x):"), 2, 1,
+                                     4, 1, &ok);
         if (!ok)
             return;
     }
@@ -174,6 +205,8 @@ void MainWindow::exportCurrentChart(const QString& format) {
     try {
         if (format == QLatin1String("png"))
             exportChartPng(*chart, path, kExportChartSize, scale);
+        else if (format == QLatin1String("jpg"))
+            exportChartJpg(*chart, path, kExportChartSize, scale);
         else if (format == QLatin1String("svg"))
             exportChartSvg(*chart, path, kExportChartSize);
         else if (format == QLatin1String("pdf"))
