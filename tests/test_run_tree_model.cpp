@@ -204,3 +204,49 @@ TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
     EXPECT_TRUE(naturalLess("run 2", "Run 10"));
     EXPECT_FALSE(naturalLess("1108", "111"));
 }
+
+TEST_F(RunTreeModelTest, NestedMlflowRunsSitUnderTheirParentRun) {
+    // An MLflow sweep: a parent run and two child runs (mlflow.parentRunId), one grandchild;
+    // radT's collocated pair of one workload points at its first run the same way and stays flat.
+    const int64_t experiment = m_store->getOrCreateExperiment("sweep");
+    auto create = [&](const std::string& name, int64_t start) {
+        return m_store->createRun({experiment, name, start, "u", "s", RunStatus::Finished}).uuid;
+    };
+    const std::string parent = create("sweep parent", 1000);
+    const std::string lr1 = create("lr=0.1", 2000), lr2 = create("lr=0.01", 3000);
+    const std::string fold = create("fold 1", 4000);
+    m_store->setTags(lr1, {{"mlflow.parentRunId", parent}});
+    m_store->setTags(lr2, {{"mlflow.parentRunId", parent}});
+    m_store->setTags(fold, {{"mlflow.parentRunId", lr2}});
+    const std::string a = create("(3 0_A) x.py", 5000), b = create("(3 0_B) x.py", 5000);
+    m_store->logParams(a, {{"workload", "3"}, {"letter", "0_A"}});
+    m_store->logParams(b, {{"workload", "3"}, {"letter", "0_B"}});
+    m_store->setTags(b, {{"mlflow.parentRunId", a}});
+    const std::string loop1 = create("loop 1", 6000), loop2 = create("loop 2", 6000);
+    m_store->setTags(loop1, {{"mlflow.parentRunId", loop2}});
+    m_store->setTags(loop2, {{"mlflow.parentRunId", loop1}});
+    m_model.reload(*m_store);
+    QAbstractItemModelTester tester(&m_model, QAbstractItemModelTester::FailureReportingMode::Warning);
+
+    const QModelIndex parentIndex = m_model.indexOfRun(QString::fromStdString(parent));
+    ASSERT_TRUE(parentIndex.isValid());
+    ASSERT_EQ(m_model.rowCount(parentIndex), 2) << "both children under their parent";
+    EXPECT_EQ(m_model.index(0, 0, parentIndex).data().toString(), "lr=0.1");
+    const QModelIndex lr2Index = m_model.index(1, 0, parentIndex);
+    EXPECT_EQ(lr2Index.data().toString(), "lr=0.01");
+    ASSERT_EQ(m_model.rowCount(lr2Index), 1);
+    EXPECT_EQ(m_model.index(0, 0, lr2Index).data().toString(), "fold 1") << "nested two deep";
+    EXPECT_EQ(m_model.indexOfRun(QString::fromStdString(fold)).parent(), lr2Index);
+    EXPECT_EQ(m_model.runUuidsUnder(parentIndex).size(), 4) << "adding the parent adds its children";
+
+    const QModelIndex pairB = m_model.indexOfRun(QString::fromStdString(b));
+    EXPECT_EQ(pairB.parent().data().toString(), "workload 3") << "radT's collocated runs stay side by side";
+    for (const std::string& loop : {loop1, loop2})
+        EXPECT_TRUE(m_model.indexOfRun(QString::fromStdString(loop)).isValid()) << "a cycle loses no run";
+    const QModelIndex sweep = child(QModelIndex(), "sweep");
+    int runs = 0;
+    for (const radt::Run& r : m_model.runs())
+        runs += r.experimentId == experiment;
+    EXPECT_EQ(m_model.runUuidsUnder(sweep).size(), runs) << "every run of the experiment is in its tree";
+    EXPECT_EQ(test::modelTestWarnings(), QStringList());
+}

@@ -88,6 +88,26 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
                runs.end());
     m_runs = std::move(runs);
 
+    // MLflow's nested runs (a child's mlflow.parentRunId tag names its parent) sit under their
+    // parent run. radT's collocated runs point at their workload's first run the same way; they
+    // stay side by side in their workload, where they belong.
+    std::map<std::string, int> indexOfUuid;
+    for (int i = 0; i < static_cast<int>(m_runs.size()); ++i)
+        indexOfUuid[m_runs[i].uuid] = i;
+    auto nestedUnder = [&](int runIndex) {
+        const Run& r = m_runs[runIndex];
+        const auto tag = r.tags.find("mlflow.parentRunId");
+        if (tag == r.tags.end())
+            return -1;
+        const auto parent = indexOfUuid.find(tag->second);
+        if (parent == indexOfUuid.end() || parent->second == runIndex)
+            return -1;
+        const Run& p = m_runs[parent->second];
+        if (p.experimentId != r.experimentId || (!r.workload().empty() && p.workload() == r.workload()))
+            return -1;
+        return parent->second;
+    };
+    std::map<int, Node*> runNodes; // run index -> its node, for placing children
     // Not QCollator: its numeric mode needs ICU and a locale, and without them 1108 sorted before 111.
     // experiment id -> workload -> run indexes; the unsorted bucket ("") sorts last.
     std::map<int64_t, std::map<QString, std::vector<int>>> groups;
@@ -123,12 +143,14 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
             int64_t last = 0;
             for (int runIndex : members) {
                 const Run& r = m_runs[runIndex];
+                if (nestedUnder(runIndex) >= 0)
+                    continue; // placed under its parent run below
                 auto leaf = std::make_unique<Node>();
                 leaf->kind = RunNode;
                 leaf->experimentId = experimentId;
                 leaf->workload = workload;
                 leaf->runIndex = runIndex;
-                groupNode->addChild(std::move(leaf));
+                runNodes[runIndex] = groupNode->addChild(std::move(leaf));
                 const int64_t end = r.startTime + r.durationMs(m_nowMs);
                 first = groupNode->runCount == 0 ? r.startTime : std::min(first, r.startTime);
                 last = groupNode->runCount == 0 ? end : std::max(last, end);
@@ -142,6 +164,44 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
             experimentNode->start =
                 experimentNode->start == 0 ? first : std::min(experimentNode->start, first);
         }
+    }
+    // Children under their parents, parents first (a chain nests level by level); a child whose
+    // parent is itself nested deeper than the chain allows, or a cycle, stays where it was not put:
+    // such runs go under their workload instead, so no run is ever lost from the tree.
+    std::vector<int> pending;
+    for (int i = 0; i < static_cast<int>(m_runs.size()); ++i)
+        if (nestedUnder(i) >= 0)
+            pending.push_back(i);
+    std::sort(pending.begin(), pending.end(),
+              [&](int a, int b) { return m_runs[a].startTime < m_runs[b].startTime; });
+    for (bool placed = true; placed && !pending.empty();) {
+        placed = false;
+        for (auto it = pending.begin(); it != pending.end();) {
+            const auto parent = runNodes.find(nestedUnder(*it));
+            if (parent == runNodes.end()) {
+                ++it;
+                continue;
+            }
+            auto leaf = std::make_unique<Node>();
+            leaf->kind = RunNode;
+            leaf->experimentId = m_runs[*it].experimentId;
+            leaf->workload = toQString(m_runs[*it].workload());
+            leaf->runIndex = *it;
+            runNodes[*it] = parent->second->addChild(std::move(leaf));
+            ++experimentNodes[m_runs[*it].experimentId]->runCount;
+            it = pending.erase(it);
+            placed = true;
+        }
+    }
+    for (int orphan : pending) { // a cycle of parents: shown flat in the experiment
+        auto leaf = std::make_unique<Node>();
+        leaf->kind = RunNode;
+        leaf->experimentId = m_runs[orphan].experimentId;
+        leaf->workload = toQString(m_runs[orphan].workload());
+        leaf->runIndex = orphan;
+        Node* experimentNode = experimentNodes[m_runs[orphan].experimentId];
+        experimentNode->addChild(std::move(leaf));
+        ++experimentNode->runCount;
     }
     endResetModel();
 }
@@ -167,10 +227,8 @@ const Run* RunTreeModel::runByUuid(const QString& uuid) const {
 }
 
 void RunTreeModel::collectRuns(const Node& node, QStringList& out) const {
-    if (node.kind == RunNode) {
+    if (node.kind == RunNode) // and its nested runs, if it has any
         out.append(toQString(m_runs[node.runIndex].uuid));
-        return;
-    }
     for (const auto& child : node.children)
         collectRuns(*child, out);
 }
@@ -213,13 +271,16 @@ QStringList RunTreeModel::runUuidsUnder(const QModelIndex& index) const {
 }
 
 QModelIndex RunTreeModel::indexOfRun(const QString& uuid) const {
-    for (const auto& experiment : m_root->children) {
-        for (const auto& workload : experiment->children) {
-            for (const auto& leaf : workload->children) {
-                if (toQString(m_runs[leaf->runIndex].uuid) == uuid)
-                    return createIndex(leaf->row, 0, leaf.get());
-            }
-        }
+    const std::string key = uuid.toStdString();
+    // Depth first: runs sit under workloads, and nested runs under their parent runs.
+    std::vector<const Node*> stack{m_root.get()};
+    while (!stack.empty()) {
+        const Node* node = stack.back();
+        stack.pop_back();
+        if (node->kind == RunNode && m_runs[node->runIndex].uuid == key)
+            return createIndex(node->row, 0, const_cast<Node*>(node));
+        for (const auto& child : node->children)
+            stack.push_back(child.get());
     }
     return QModelIndex();
 }
