@@ -17,7 +17,6 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -564,19 +563,7 @@ void ChartPanel::requery() {
     updateAxes(yMin, yMax);
     m_updatingAxes = false;
     m_navigator->setWindow(m_zoom);
-    // A crosshair shown before a zoom reads the new range where the mouse is, not a stale spot.
-    if (m_crosshairBox->isVisible()) {
-        const QPointF inChart =
-            m_chart->mapFromScene(m_view->mapToScene(m_view->mapFromGlobal(QCursor::pos())));
-        if (m_view->underMouse() && m_chart->plotArea().contains(inChart))
-            showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
-        else if (m_view->underMouse())
-            hideCrosshair();
-        else if (const auto [lo, hi] = visibleXRange(); m_crosshairAxisX >= lo && m_crosshairAxisX <= hi)
-            showCrosshairAt(m_crosshairAxisX); // set from code (tests, linked charts): same x
-        else
-            hideCrosshair();
-    }
+    refreshCrosshair();
 }
 
 void ChartPanel::updateNavigator() {
@@ -656,117 +643,6 @@ std::pair<double, double> ChartPanel::visibleXRange() const {
     if (m_options.xAxis == ChartOptions::XAxis::WallClock)
         return {double(m_xTime->min().toMSecsSinceEpoch()), double(m_xTime->max().toMSecsSinceEpoch())};
     return {m_x->min(), m_x->max()};
-}
-
-QString ChartPanel::showCrosshairAt(double axisX) {
-    if (m_lines.empty()) {
-        hideCrosshair();
-        return QString();
-    }
-    const int64_t x = fromAxis(axisX);
-    m_crosshairAxisX = axisX;
-    QStringList rows, html;
-    rows << (m_options.xAxis == ChartOptions::XAxis::WallClock
-                 ? QDateTime::fromMSecsSinceEpoch(x).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"))
-                 : xAxisTitle() + QStringLiteral(": ") + QString::number(axisX, 'g', 8));
-    html << rows.front().toHtmlEscaped();
-    for (size_t i = 0; i < m_lines.size(); ++i) {
-        const ChartLine& line = m_lines[i];
-        // A line says nothing before its first point or after its last (a run that has ended).
-        if (m_options.hiddenSeries.count(line.name) || x < line.pyramid.firstTime() ||
-            x > line.pyramid.lastTime())
-            continue;
-        if (const auto point = line.pyramid.nearest(x)) {
-            QString row = line.name + QStringLiteral(": ") + QString::number(point->second, 'g', 6);
-            if (line.bandLow)
-                if (auto lo = line.bandLow->nearest(x), hi = line.bandHigh->nearest(x); lo && hi)
-                    row +=
-                        QStringLiteral("  [%1 – %2]").arg(lo->second, 0, 'g', 6).arg(hi->second, 0, 'g', 6);
-            rows << row;
-            html << QStringLiteral("<span style=\"color:%1\">&#9632;</span> %2")
-                        .arg(lineColour(i).name(), row.toHtmlEscaped());
-        }
-    }
-    const QString text = rows.join(QLatin1Char('\n'));
-    m_crosshairText = text;
-    // Draw it: the line across the plot at x, the box beside it (flipped near the right edge).
-    const QRectF plot = m_chart->plotArea();
-    const QPointF at = m_chart->mapToPosition(QPointF(axisX, 0), m_series.front());
-    m_crosshairLine->setLine(at.x(), plot.top(), at.x(), plot.bottom());
-    m_crosshairLabel->setHtml(html.join(QStringLiteral("<br>")));
-    const QRectF textRect = m_crosshairLabel->boundingRect();
-    m_crosshairLabel->setPos(2, 0);
-    m_crosshairBox->setRect(0, 0, textRect.width() + 4, textRect.height());
-    const double left = at.x() + 12 + m_crosshairBox->rect().width() > plot.right()
-                            ? at.x() - 12 - m_crosshairBox->rect().width()
-                            : at.x() + 12;
-    m_crosshairBox->setPos(std::max(plot.left(), left), plot.top() + 4);
-    m_crosshairLine->show();
-    m_crosshairBox->show();
-    return text;
-}
-
-void ChartPanel::hideCrosshair() {
-    m_crosshairLine->hide();
-    m_crosshairBox->hide();
-}
-
-QString ChartPanel::crosshairText() const {
-    return m_crosshairBox->isVisible() ? m_crosshairText : QString();
-}
-
-bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport()) {
-        if (event->type() == QEvent::MouseMove && !m_lines.empty()) {
-            const QPointF inChart =
-                m_chart->mapFromScene(m_view->mapToScene(static_cast<QMouseEvent*>(event)->pos()));
-            if (m_chart->plotArea().contains(inChart))
-                showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
-            else
-                hideCrosshair();
-        } else if (event->type() == QEvent::Leave) {
-            hideCrosshair();
-        }
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
-QString ChartPanel::seriesTooltip(int series) const {
-    if (series < 0 || series >= seriesCount())
-        return QString();
-    const ChartLine& line = m_lines[size_t(series)];
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    QString html = QStringLiteral("<b>%1</b> — %2").arg(line.name.toHtmlEscaped(), m_key.toHtmlEscaped());
-    if (line.bandLow)
-        html += tr("<br><i>mean of %1 runs, band from min to max</i>").arg(line.runs.size());
-    for (size_t index : line.runs) {
-        const Run& run = m_runs[index].run;
-        html += QStringLiteral("<hr><b>%1</b>")
-                    .arg(toQString(run.name.empty() ? run.uuid : run.name).toHtmlEscaped());
-        auto row = [&html](const QString& label, const std::string& value) {
-            if (!value.empty())
-                html += QStringLiteral("<br>%1: %2").arg(label, toQString(value).toHtmlEscaped());
-        };
-        row(tr("run"), run.uuid);
-        row(tr("radT id"), seriesLabelOf(run).toStdString());
-        row(tr("experiment"),
-            (m_runs[index].experimentName.empty() ? std::string() : m_runs[index].experimentName + " ") +
-                "(" + std::to_string(run.experimentId) + ")");
-        row(tr("model"), run.model());
-        row(tr("data"), run.data());
-        const auto source = run.tags.find("mlflow.source.name");
-        row(tr("source"), source == run.tags.end() ? std::string() : source->second);
-        row(tr("status"), toString(run.status));
-        html += QStringLiteral("<br>%1: %2")
-                    .arg(tr("duration"), toQString(formatDuration(run.durationMs(now.toMSecsSinceEpoch()))));
-        QStringList params;
-        for (const auto& [key, value] : run.params)
-            if (key != "workload" && key != "letter" && key != "model" && key != "data")
-                params << toQString(key + "=" + value).toHtmlEscaped();
-        if (!params.isEmpty())
-            html += QStringLiteral("<br>%1: %2").arg(tr("params"), params.join(QStringLiteral(", ")));
-    }
-    return html;
 }
 
 bool ChartPanel::hasBand(int series) const {

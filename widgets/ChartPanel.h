@@ -164,6 +164,8 @@ private:
     bool extendLine(size_t runIndex, size_t from);
     void redrawAfterAppend(bool rebuildNeeded);
     void requery(); ///< points for the visible range into the QtCharts series
+    /// A crosshair shown before a zoom reads the new range where the mouse is (or hides).
+    void refreshCrosshair();
     void updateNavigator();
     void styleSeries();
     void updateAxes(double yMin, double yMax);

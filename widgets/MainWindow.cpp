@@ -536,7 +536,8 @@ void MainWindow::clearBasket() {
 CompareDialog* MainWindow::showCompare() {
     if (!m_compare)
         m_compare = new CompareDialog(this);
-    m_compare->setRuns(m_basket->runs(), m_experimentNames);
+    const std::vector<Run> runs = m_basket->runs();
+    m_compare->setRuns(runs, m_experimentNames);
     m_compare->show();
     m_compare->raise();
     // Latest metric values come from the store: read on the loader's thread, not here.
