@@ -8,9 +8,11 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <thread>
 #include <unistd.h>
 
 namespace radt {
@@ -45,6 +47,22 @@ bool betterLatest(int64_t step, int64_t ts, double value, const LatestMetric& th
 class SqliteStore::Transaction {
 public:
     explicit Transaction(sqlite3* db) : m_db(db) {
+        // The busy handler waits out an ordinary lock, but a store that another process is just
+        // switching to WAL (two radt creating one new store) answers SQLITE_BUSY at once: wait
+        // for that as for a lock, as long as the busy timeout, then fail naming the file.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+        int rc;
+        while ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) & 0xff) == SQLITE_BUSY &&
+               std::chrono::steady_clock::now() < deadline) {
+            // Hold nothing while waiting: a lock kept here is what the other process waits for.
+            if (!sqlite3_get_autocommit(db))
+                sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (rc == SQLITE_OK)
+            return;
+        if (!sqlite3_get_autocommit(db))
+            sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
         sqliteExec(db, "BEGIN IMMEDIATE", "cannot start a transaction");
     }
     ~Transaction() {
