@@ -11,6 +11,7 @@
 //   and with a step per point, as software metrics log them).
 
 #include "BenchSupport.h"
+#include "ChartBenchRuns.h"
 #include "ChartPanel.h"
 #include "LiveBridge.h"
 #include "SampleBus.h"
@@ -76,24 +77,8 @@ void BM_ChartOpen(benchmark::State& state) {
     keepBest("open", best);
 }
 
-// Synthetic runs held in memory: `points` each, 10 ms apart.
 std::vector<ChartRunData> memoryRuns(int points) {
-    std::vector<ChartRunData> out;
-    for (int r = 0; r < kRuns; ++r) {
-        ChartRunData d;
-        d.run.uuid = "run" + std::to_string(r);
-        d.run.startTime = 1700000000000;
-        d.run.status = RunStatus::Finished;
-        d.run.params = {{"workload", std::to_string(r + 1)}, {"letter", "0"}};
-        d.series.reserve(size_t(points));
-        for (int i = 0; i < points; ++i) {
-            d.series.t.push_back(1700000000000 + int64_t(i) * 10);
-            d.series.step.push_back(i);
-            d.series.v.push_back(150.0 + 40.0 * std::sin(i * 2e-5 + r) + (i * 7919 % 101) * 0.05);
-        }
-        out.push_back(std::move(d));
-    }
-    return out;
+    return bench::memoryChartRuns(kRuns, points);
 }
 
 // Arg: points per run. Each iteration zooms to another random window and paints it.

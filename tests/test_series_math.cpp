@@ -290,6 +290,36 @@ TEST(SeriesPyramid, MatchesBruteForceOnRandomData) {
     EXPECT_GT(blockPathTrials, 100); // the reduction, not only the full-resolution path, was checked
 }
 
+// Column ends are found by guessing from the average spacing, then galloping: times that come in
+// bursts with long silences (a metric logged per epoch, a paused run) make the guess far off.
+TEST(SeriesPyramid, MatchesBruteForceWhenPointsComeInBursts) {
+    std::mt19937_64 rng(20261124);
+    for (int trial = 0; trial < 600; ++trial) {
+        const size_t n = std::uniform_int_distribution<size_t>(100, 6000)(rng);
+        Points data;
+        int64_t t = kEpoch;
+        std::bernoulli_distribution silence(trial % 2 ? 0.002 : 0.05);
+        std::uniform_int_distribution<int64_t> gap(1000, 2'000'000), value(-50, 50);
+        for (size_t i = 0; i < n; ++i) {
+            t += silence(rng) ? gap(rng) : std::uniform_int_distribution<int64_t>(0, 2)(rng);
+            data.t.push_back(t);
+            data.v.push_back(double(value(rng)));
+        }
+        const SeriesPyramid pyramid(data.t, data.v);
+        std::uniform_int_distribution<int64_t> at(data.t.front() - 10, data.t.back() + 10);
+        int64_t from = at(rng), to = at(rng);
+        if (from > to)
+            std::swap(from, to);
+        if (trial % 3 == 0) {
+            from = data.t.front();
+            to = data.t.back();
+        }
+        const int columns = std::uniform_int_distribution<int>(1, 400)(rng);
+        ASSERT_EQ(query(pyramid, from, to, columns), reference(data.t, data.v, from, to, columns))
+            << "trial " << trial << " n " << n << " columns " << columns;
+    }
+}
+
 TEST(SeriesPyramid, SingleSpikeSurvivesEveryZoomLevel) {
     constexpr size_t kN = 1000000;
     constexpr size_t kSpike = 654321, kDip = 123457;

@@ -2,7 +2,6 @@
 
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +32,7 @@ void ChartNavigator::setLines(std::vector<Line> lines, int64_t from, int64_t to)
         m_yMin -= 1;
         m_yMax += 1;
     }
+    m_linesPixmap = QPixmap();
     update();
 }
 
@@ -56,26 +56,42 @@ double ChartNavigator::pixelOf(int64_t x) const {
     return r.left() + double(x - m_from) / double(m_to - m_from) * r.width();
 }
 
-void ChartNavigator::paintEvent(QPaintEvent*) {
-    QPainter painter(this);
+const QPixmap& ChartNavigator::linesPixmap() {
+    const qreal ratio = devicePixelRatioF();
+    const QSize pixels = (QSizeF(size()) * ratio).toSize();
+    if (!m_linesPixmap.isNull() && m_linesPixmap.size() == pixels)
+        return m_linesPixmap;
+    m_linesPixmap = QPixmap(pixels);
+    m_linesPixmap.setDevicePixelRatio(ratio);
+    QPainter painter(&m_linesPixmap);
     painter.setRenderHint(QPainter::Antialiasing, true);
     const QRectF r = plotRect();
     painter.fillRect(rect(), palette().base());
     painter.setPen(QPen(palette().mid().color(), 1));
     painter.drawRect(r);
-    auto toPixel = [&](const QPointF& p) {
-        return QPointF(pixelOf(static_cast<int64_t>(p.x())),
-                       r.bottom() - (p.y() - m_yMin) / (m_yMax - m_yMin) * r.height());
-    };
+    QPolygonF polyline;
     for (const Line& line : m_lines) {
-        if (line.points.isEmpty())
-            continue;
-        QPainterPath path(toPixel(line.points.front()));
-        for (int i = 1; i < line.points.size(); ++i)
-            path.lineTo(toPixel(line.points[i]));
+        polyline.resize(line.points.size());
+        for (int i = 0; i < line.points.size(); ++i)
+            polyline[i] =
+                QPointF(pixelOf(static_cast<int64_t>(line.points[i].x())),
+                        r.bottom() - (line.points[i].y() - m_yMin) / (m_yMax - m_yMin) * r.height());
         painter.setPen(QPen(line.colour, 1));
-        painter.drawPath(path);
+        painter.drawPolyline(polyline);
     }
+    return m_linesPixmap;
+}
+
+void ChartNavigator::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    m_linesPixmap = QPixmap();
+}
+
+void ChartNavigator::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.drawPixmap(0, 0, linesPixmap());
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const QRectF r = plotRect();
     // Dim what lies outside the window, frame the window itself.
     std::optional<std::pair<double, double>> band;
     if (m_pressX && std::abs(m_dragX - *m_pressX) > 3)

@@ -4,6 +4,7 @@
 // there, a double click shows everything again.
 
 #include <QColor>
+#include <QPixmap>
 #include <QPointF>
 #include <QVector>
 #include <QWidget>
@@ -43,6 +44,7 @@ signals:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -50,8 +52,11 @@ protected:
 
 private:
     QRectF plotRect() const;
+    /// The lines drawn once per change of lines or size: a zoom or a drag repaints only the window.
+    const QPixmap& linesPixmap();
 
     std::vector<Line> m_lines;
+    QPixmap m_linesPixmap; ///< null when it must be drawn again
     int64_t m_from = 0, m_to = 0;
     double m_yMin = 0, m_yMax = 1;
     std::optional<std::pair<int64_t, int64_t>> m_window;

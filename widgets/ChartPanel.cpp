@@ -1,11 +1,11 @@
 #include "ChartPanel.h"
 
 #include "ChartNavigator.h"
+#include "ChartPlotItem.h"
 #include "Formatting.h"
 #include "InsightSeries.h"
 #include "Store.h"
 
-#include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
@@ -87,6 +87,9 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_crosshairBox->setBrush(QColor(255, 255, 255, 170));
     m_crosshairBox->setPen(QPen(QColor(160, 160, 160, 200)));
     m_crosshairLabel = new QGraphicsTextItem(m_crosshairBox);
+    // The lines: over the grid and axes, under the legend and the crosshair.
+    m_plot = new ChartPlotItem(m_chart);
+    m_plot->setZValue(5);
     for (QGraphicsItem* item :
          {static_cast<QGraphicsItem*>(m_crosshairLine), static_cast<QGraphicsItem*>(m_crosshairBox)}) {
         item->setZValue(1000);
@@ -99,6 +102,7 @@ ChartPanel::ChartPanel(QWidget* parent)
         if (m_updatingAxes || m_lines.empty())
             return;
         m_zoom = std::make_pair(fromAxis(min), fromAxis(max));
+        syncPlotMapping(); // this frame: the points held, stretched; the requery refines them
         m_requeryTimer.start();
         emit userZoomChanged();
     };
@@ -107,6 +111,10 @@ ChartPanel::ChartPanel(QWidget* parent)
             [onAxisMoved](const QDateTime& min, const QDateTime& max) {
                 onAxisMoved(double(min.toMSecsSinceEpoch()), double(max.toMSecsSinceEpoch()));
             });
+    // The lines follow the axes whoever moves them: requery, QtCharts' zoom, a resize.
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { syncPlotMapping(); });
+    connect(m_y, &QValueAxis::rangeChanged, this, [this] { syncPlotMapping(); });
+    connect(m_logY, &QLogValueAxis::rangeChanged, this, [this] { syncPlotMapping(); });
     m_requeryTimer.setSingleShot(true);
     m_requeryTimer.setInterval(40);
     connect(&m_requeryTimer, &QTimer::timeout, this, [this] { requery(); });
@@ -378,7 +386,7 @@ void ChartPanel::rebuild() {
     m_updatingAxes = true;
     m_chart->removeAllSeries();
     m_series.clear();
-    m_bands.clear();
+    m_hoveredLine = -1;
     // Axes stay in the chart while they are the right kind: QtCharts leaves a stale drawing of
     // an axis behind (in the corner, laid out at zero size) when one is removed and added again.
     QAbstractAxis* xAxis = xAxisObject();
@@ -390,20 +398,9 @@ void ChartPanel::rebuild() {
         m_chart->addAxis(xAxis, Qt::AlignBottom);
     if (!m_chart->axes(Qt::Vertical).contains(yAxis))
         m_chart->addAxis(yAxis, Qt::AlignLeft);
-    // Bands first, so that every line is drawn over every band.
-    for (const ChartLine& line : m_lines) {
-        QAreaSeries* band = nullptr;
-        if (line.bandLow) {
-            band = new QAreaSeries; // the band owns its edges (QAreaSeries itself does not)
-            band->setUpperSeries(new QLineSeries(band));
-            band->setLowerSeries(new QLineSeries(band));
-            band->setName(line.name + tr(" (min–max)"));
-            m_chart->addSeries(band);
-            band->attachAxis(xAxis);
-            band->attachAxis(yAxis);
-        }
-        m_bands.push_back(band);
-    }
+    // The series hold no points (m_plot draws them): they make the legend, and tie the axes to
+    // QtCharts' zoom (rubber band, right-click zoom out).
+    std::vector<ChartPlotItem::Line> plotLines(m_lines.size());
     for (size_t i = 0; i < m_lines.size(); ++i) {
         auto* series = new QLineSeries;
         series->setName(m_lines[i].name);
@@ -411,18 +408,10 @@ void ChartPanel::rebuild() {
         series->attachAxis(xAxis);
         series->attachAxis(yAxis);
         m_series.push_back(series);
-        connect(series, &QLineSeries::hovered, this, [this, i](const QPointF&, bool state) {
-            if (state)
-                QToolTip::showText(QCursor::pos(), seriesTooltip(int(i)), m_view);
-        });
     }
-    // Legend clicks hide and show a series; the marker stays, dimmed, to bring it back. Bands
-    // have no marker of their own: they follow their line.
+    m_plot->setLines(std::move(plotLines));
+    // Legend clicks hide and show a series; the marker stays, dimmed, to bring it back.
     for (QLegendMarker* marker : m_chart->legend()->markers()) {
-        if (qobject_cast<QAreaSeries*>(marker->series())) {
-            marker->setVisible(false);
-            continue;
-        }
         connect(marker, &QLegendMarker::clicked, this, [this, marker] {
             const QString name = marker->series()->name();
             setSeriesHidden(name, !m_options.hiddenSeries.count(name));
@@ -449,6 +438,7 @@ void ChartPanel::rebuild() {
 
 void ChartPanel::styleSeries() {
     const auto markers = m_chart->legend()->markers();
+    std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
     for (size_t i = 0; i < m_series.size(); ++i) {
         QLineSeries* series = m_series[i];
         const QColor colour = lineColour(i);
@@ -462,13 +452,11 @@ void ChartPanel::styleSeries() {
         pen.setStyle(m_options.monochrome ? kMonochromeStyles[i % 5] : Qt::SolidLine);
         pen.setWidthF(m_options.lineWidth);
         series->setPen(pen);
-        if (QAreaSeries* band = m_bands[i]) {
-            QColor fill = m_options.monochrome ? QColor(Qt::gray) : colour;
-            fill.setAlphaF(0.22);
-            band->setBrush(fill);
-            band->setPen(Qt::NoPen);
-            band->setVisible(!hidden);
-        }
+        QColor fill = m_options.monochrome ? QColor(Qt::gray) : colour;
+        fill.setAlphaF(0.22);
+        drawn[i].pen = pen;
+        drawn[i].bandFill = fill;
+        drawn[i].visible = !hidden;
         for (QLegendMarker* marker : markers)
             if (marker->series() == series) {
                 QColor faded = colour;
@@ -479,6 +467,7 @@ void ChartPanel::styleSeries() {
                 marker->setLabelBrush(label);
             }
     }
+    m_plot->linesChanged();
     updateNavigator();
 }
 
@@ -505,28 +494,28 @@ void ChartPanel::requery() {
     double yMin = std::numeric_limits<double>::max(), yMax = std::numeric_limits<double>::lowest();
     std::vector<int64_t> t;
     std::vector<double> v;
-    auto fetch = [&](const SeriesPyramid& pyramid, bool visible) {
+    // Into the plot item's vectors in place: their capacity stays from frame to frame.
+    auto fetch = [&](const SeriesPyramid& pyramid, bool visible, QVector<QPointF>& points) {
         pyramid.query(from, to, columns, t, v);
-        QVector<QPointF> points;
-        points.reserve(static_cast<int>(t.size()));
+        points.resize(static_cast<int>(t.size()));
         for (size_t k = 0; k < t.size(); ++k) {
-            points.append(QPointF(toAxis(t[k]), v[k]));
-            if (visible) {
+            points[int(k)] = QPointF(toAxis(t[k]), v[k]);
+            if (visible) { // hidden lines do not set the scale
                 yMin = std::min(yMin, v[k]);
                 yMax = std::max(yMax, v[k]);
             }
         }
-        return points;
     };
+    std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
     for (size_t i = 0; i < m_lines.size(); ++i) {
         const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
-        // One replace per series, never per-point appends.
-        m_series[i]->replace(fetch(m_lines[i].pyramid, visible));
-        // A line of one point (an MLflow metric logged once) draws nothing: show it as a dot.
-        m_series[i]->setPointsVisible(m_series[i]->count() == 1);
-        if (m_bands[i]) {
-            m_bands[i]->upperSeries()->replace(fetch(*m_lines[i].bandHigh, visible));
-            m_bands[i]->lowerSeries()->replace(fetch(*m_lines[i].bandLow, visible));
+        fetch(m_lines[i].pyramid, visible, drawn[i].points);
+        if (m_lines[i].bandLow) {
+            fetch(*m_lines[i].bandHigh, visible, drawn[i].bandHigh);
+            fetch(*m_lines[i].bandLow, visible, drawn[i].bandLow);
+        } else {
+            drawn[i].bandHigh.clear();
+            drawn[i].bandLow.clear();
         }
     }
     if (yMin > yMax) // everything hidden or nothing in range
@@ -543,6 +532,9 @@ void ChartPanel::requery() {
                                                  : QStringLiteral("HH:mm:ss"));
     } else {
         const double x0 = toAxis(from), x1 = to > from ? toAxis(to) : toAxis(from) + 1;
+        // The new step before the new range: a deep zoom's step over the whole range would have
+        // QtCharts lay out a hundred thousand tick labels.
+        m_x->setTickInterval(niceTickStep(x1 - x0, 6));
         m_x->setRange(x0, x1);
         if (!m_zoom) {
             m_x->setTickCount(7);
@@ -562,6 +554,10 @@ void ChartPanel::requery() {
     }
     updateAxes(yMin, yMax);
     m_updatingAxes = false;
+    // Lay the axes out for their new labels now: QtCharts would do it in a posted event after
+    // the frame was painted, and paint every zoom step twice.
+    m_chart->layout()->activate();
+    syncPlotMapping();
     m_navigator->setWindow(m_zoom);
     refreshCrosshair();
 }
@@ -611,6 +607,22 @@ void ChartPanel::updateAxes(double yMin, double yMax) {
     m_y->applyNiceNumbers();
 }
 
+void ChartPanel::syncPlotMapping() {
+    ChartPlotItem::Mapping mapping;
+    mapping.plot = m_chart->plotArea();
+    if (m_options.xAxis == ChartOptions::XAxis::WallClock) {
+        mapping.xMin = double(m_xTime->min().toMSecsSinceEpoch());
+        mapping.xMax = double(m_xTime->max().toMSecsSinceEpoch());
+    } else {
+        mapping.xMin = m_x->min();
+        mapping.xMax = m_x->max();
+    }
+    mapping.logY = m_options.logY;
+    mapping.yMin = m_options.logY ? m_logY->min() : m_y->min();
+    mapping.yMax = m_options.logY ? m_logY->max() : m_y->max();
+    m_plot->setMapping(mapping);
+}
+
 void ChartPanel::setUserZoom(std::optional<std::pair<int64_t, int64_t>> range) {
     if (m_lines.empty() || (range && range->second <= range->first))
         return;
@@ -646,14 +658,14 @@ std::pair<double, double> ChartPanel::visibleXRange() const {
 }
 
 bool ChartPanel::hasBand(int series) const {
-    return series >= 0 && series < seriesCount() && m_bands[size_t(series)] != nullptr;
+    return series >= 0 && series < seriesCount() && m_lines[size_t(series)].bandLow.has_value();
 }
 
 QVector<QPointF> ChartPanel::bandPoints(int series, bool upper) const {
     if (!hasBand(series))
         return {};
-    QAreaSeries* band = m_bands[size_t(series)];
-    return (upper ? band->upperSeries() : band->lowerSeries())->pointsVector();
+    const ChartPlotItem::Line& line = m_plot->lines()[size_t(series)];
+    return upper ? line.bandHigh : line.bandLow;
 }
 
 int ChartPanel::plotColumns() const {
@@ -675,11 +687,12 @@ QStringList ChartPanel::seriesNames() const {
 }
 
 int ChartPanel::pointCount(int series) const {
-    return series >= 0 && series < seriesCount() ? m_series[series]->count() : 0;
+    return int(seriesPoints(series).size());
 }
 
 QVector<QPointF> ChartPanel::seriesPoints(int series) const {
-    return series >= 0 && series < seriesCount() ? m_series[series]->pointsVector() : QVector<QPointF>();
+    return series >= 0 && series < seriesCount() ? m_plot->lines()[size_t(series)].points
+                                                 : QVector<QPointF>();
 }
 
 bool ChartPanel::seriesVisible(int series) const {

@@ -5,7 +5,8 @@
 // x as time since start, step or wall clock, workloads merged or as mean with a min–max band,
 // legend clicks hide series, rubber-band x zoom at full resolution with an overview navigator,
 // a crosshair reading every line at the cursor, and a detailed tooltip per line.
-// Points reach QtCharts only through a min/max pyramid: at most 2 per pixel column.
+// Points reach the screen only through a min/max pyramid: at most 2 per pixel column, drawn by
+// ChartPlotItem over the QtCharts axes (the QLineSeries stay, empty, for the legend).
 
 #include "ChartLines.h"
 
@@ -28,7 +29,6 @@ class QGraphicsRectItem;
 class QGraphicsTextItem;
 
 namespace QtCharts {
-class QAreaSeries;
 class QChart;
 class QChartView;
 class QDateTimeAxis;
@@ -41,6 +41,7 @@ class QAbstractAxis;
 namespace radt {
 
 class ChartNavigator;
+class ChartPlotItem;
 class Store;
 
 class ChartPanel : public QWidget {
@@ -129,7 +130,7 @@ public:
 
     int seriesCount() const;
     QStringList seriesNames() const;
-    /// Points handed to QtCharts for a series (after smoothing and decimation).
+    /// Points drawn for a series (after smoothing and decimation), in axis units.
     int pointCount(int series) const;
     QVector<QPointF> seriesPoints(int series) const;
     bool seriesVisible(int series) const;
@@ -142,7 +143,12 @@ public:
     /// (default: the rectangle at the origin of that size). Vector devices get vector output.
     void render(QPainter& painter, const QSize& size, const QRectF& target = QRectF());
 
+    /// The line under a point of the view's viewport (within a few pixels), topmost first; -1
+    /// for none. Read from the lines' pyramids at that pixel column, not from what was drawn.
+    int lineAt(const QPoint& viewportPos) const;
+
     QtCharts::QChart* chart() const { return m_chart; }
+    ChartPlotItem* plotItem() const { return m_plot; }
     QtCharts::QChartView* chartView() const { return m_view; }
 
     /// Legend name of a single run (seriesLabelOf: radT's rule).
@@ -169,6 +175,8 @@ private:
     void updateNavigator();
     void styleSeries();
     void updateAxes(double yMin, double yMax);
+    /// Tells the plot item where the axes put values (after a range or layout change).
+    void syncPlotMapping();
     void setUserZoom(std::optional<std::pair<int64_t, int64_t>> range);
     QtCharts::QAbstractAxis* xAxisObject() const;
     double lineUnitsPerAxisUnit() const;
@@ -187,8 +195,10 @@ private:
     ChartNavigator* m_navigator = nullptr;
     std::vector<ChartRunData> m_runs;
     std::vector<ChartLine> m_lines;
-    std::vector<QtCharts::QLineSeries*> m_series; ///< one per line, same order
-    std::vector<QtCharts::QAreaSeries*> m_bands;  ///< one per line, null where it has no band
+    /// One per line, same order: empty, they give the legend its entries and colours.
+    std::vector<QtCharts::QLineSeries*> m_series;
+    ChartPlotItem* m_plot = nullptr; ///< draws the lines and bands
+    int m_hoveredLine = -1;          ///< the line whose tooltip shows
     QGraphicsLineItem* m_crosshairLine = nullptr;
     QGraphicsRectItem* m_crosshairBox = nullptr;
     QGraphicsTextItem* m_crosshairLabel = nullptr; ///< rich text: a colour swatch per line

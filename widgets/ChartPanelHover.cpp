@@ -3,6 +3,7 @@
 
 #include "ChartPanel.h"
 
+#include "ChartPlotItem.h"
 #include "Formatting.h"
 
 #include <QChart>
@@ -13,6 +14,7 @@
 #include <QGraphicsTextItem>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -86,11 +88,57 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
                 showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
             else
                 hideCrosshair();
+            // The run-details tooltip of the line under the mouse, shown once as it is entered.
+            const int line = lineAt(static_cast<QMouseEvent*>(event)->pos());
+            if (line != m_hoveredLine) {
+                m_hoveredLine = line;
+                if (line >= 0)
+                    QToolTip::showText(QCursor::pos(), seriesTooltip(line), m_view);
+                else
+                    QToolTip::hideText();
+            }
         } else if (event->type() == QEvent::Leave) {
             hideCrosshair();
+            m_hoveredLine = -1;
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+int ChartPanel::lineAt(const QPoint& viewportPos) const {
+    if (m_lines.empty())
+        return -1;
+    const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(viewportPos));
+    const ChartPlotItem::Mapping& mapping = m_plot->mapping();
+    if (!mapping.plot.contains(inChart) || mapping.xMax <= mapping.xMin)
+        return -1;
+    // The pixel columns around the mouse, in line units; each line's min and max there come from
+    // its pyramid (exact, whatever the zoom), then back to pixels to compare with the mouse.
+    constexpr double kReach = 4; // px: a 1 px line is hard to hit exactly
+    const double axisPerPixel = (mapping.xMax - mapping.xMin) / mapping.plot.width();
+    const double axisX = mapping.xMin + (inChart.x() - mapping.plot.left()) * axisPerPixel;
+    const int64_t from = fromAxis(axisX - kReach * axisPerPixel),
+                  to = fromAxis(axisX + kReach * axisPerPixel);
+    std::vector<int64_t> t;
+    std::vector<double> v;
+    for (size_t i = m_lines.size(); i-- > 0;) { // the last line is drawn on top
+        if (!m_plot->lines()[i].visible)
+            continue;
+        m_lines[i].pyramid.query(from, to, 1, t, v);
+        // Where the line crosses the window without a point in it, its neighbours bound it.
+        if (t.empty()) {
+            const auto before = m_lines[i].pyramid.nearest(from), after = m_lines[i].pyramid.nearest(to);
+            if (!before || !after || before->first > from || after->first < to)
+                continue;
+            v = {before->second, after->second};
+        }
+        const auto [low, high] = std::minmax_element(v.begin(), v.end());
+        const double top = m_plot->toItem(QPointF(axisX, *high)).y();
+        const double bottom = m_plot->toItem(QPointF(axisX, *low)).y();
+        if (inChart.y() >= top - kReach && inChart.y() <= bottom + kReach)
+            return int(i);
+    }
+    return -1;
 }
 
 QString ChartPanel::seriesTooltip(int series) const {
