@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "Store.h"
 #include "StoreUri.h"
+#include "WidgetMap.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -159,6 +160,9 @@ int runExplorer(int argc, char* argv[]) {
     }
 
     radt::MainWindow window;
+    // Where everything is on screen, for scripts and tests that drive the window with xdotool.
+    if (const QString map = qEnvironmentVariable("RADT_EXPLORER_WIDGET_MAP"); !map.isEmpty())
+        new radt::WidgetMapWriter(map, &app);
     window.setReadOnly(parser.isSet(kReadOnlyOption));
     QString error;
     bool opened = false;

@@ -11,6 +11,7 @@
 #include "CompareDialog.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
+#include "MetricPicker.h"
 #include "TempDir.h"
 #include "models/RunTreeModel.h"
 
@@ -30,6 +31,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include <gtest/gtest.h>
 
@@ -271,4 +273,26 @@ TEST(Workspace, AnExportActsOnTheChartInViewAndJpgIsOffered) {
     QImageReader reader(path);
     EXPECT_EQ(reader.format(), "jpeg");
     EXPECT_EQ(reader.size(), QSize(640, 400));
+}
+
+// Found driving the window in Xvfb: after Add chart, clicking the metric the previous chart shows
+// (still highlighted in the list) plotted nothing in the new chart.
+TEST(Workspace, ANewChartPlotsTheMetricClickedEvenWhenTheLastChartShowsIt) {
+    Workspace w;
+    ASSERT_TRUE(w.window.plotMetric("loss"));
+    w.window.waitForLoads();
+    ChartCard* added = w.board()->addChart();
+    w.settle();
+    ASSERT_EQ(w.window.chartPanel(), added->chart()) << "the new chart is current";
+    EXPECT_TRUE(w.window.metricPicker()->currentKey().isEmpty()) << "and no metric is chosen for it";
+    EXPECT_TRUE(w.window.metricPicker()->tree()->selectedItems().isEmpty());
+    QTreeWidget* list = w.window.metricPicker()->tree();
+    const QList<QTreeWidgetItem*> loss = list->findItems("loss", Qt::MatchExactly | Qt::MatchRecursive);
+    ASSERT_EQ(loss.size(), 1);
+    list->scrollToItem(loss.front());
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(loss.front()).center());
+    w.window.waitForLoads();
+    EXPECT_EQ(added->chart()->metricKey(), "loss");
+    EXPECT_GT(added->chart()->seriesCount(), 0);
+    EXPECT_EQ(w.board()->chartAt(0)->chart()->metricKey(), "loss") << "the first chart keeps it too";
 }

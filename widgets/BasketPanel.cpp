@@ -25,6 +25,7 @@ BasketPanel::BasketPanel(BasketModel* model, QWidget* parent)
       m_remove(new QPushButton(tr("Remove selected"), this)), m_clear(new QPushButton(tr("Clear all"), this)),
       m_selections(new QToolButton(this)), m_selectionsMenu(new QMenu(this)),
       m_saveAction(new QAction(tr("Save basket as…"), this)), m_deleteMenu(new QMenu(tr("Delete"), this)) {
+    m_view->setObjectName(QStringLiteral("basketView"));
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_title->setWordWrap(true); // a long title must not widen the pane
     m_view->setModel(m_model);

@@ -104,7 +104,9 @@ MainWindow::MainWindow(QWidget* parent)
     // Selecting another chart selects its metric in the list (an empty chart: none).
     connect(m_board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
         const QString key = card->chart()->metricKey();
-        if (!key.isEmpty() && m_metrics->keys().contains(key) && m_metrics->currentKey() != key)
+        if (key.isEmpty())
+            m_metrics->clearChoice(); // clicking the metric the last chart showed plots it here
+        else if (m_metrics->keys().contains(key) && m_metrics->currentKey() != key)
             m_metrics->setCurrentKey(key);
     });
     // Chart data and summaries are read on a worker thread; the status bar shows the progress.
@@ -298,6 +300,7 @@ QWidget* MainWindow::createTreePane() {
     m_filter->setClearButtonEnabled(true);
 
     m_tree = new QTreeView(pane);
+    m_tree->setObjectName(QStringLiteral("runTree"));
     m_tree->setModel(m_proxy);
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -39,6 +39,8 @@ bool groupLess(const QString& a, const QString& b) {
 
 MetricPicker::MetricPicker(QWidget* parent)
     : QWidget(parent), m_search(new QLineEdit(this)), m_tree(new QTreeWidget(this)) {
+    m_tree->setObjectName(QStringLiteral("metricList"));
+    m_search->setObjectName(QStringLiteral("metricSearch"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* title = new QLabel(tr("Metrics"), this);
@@ -162,6 +164,12 @@ bool MetricPicker::setCurrentKey(const QString& key) {
     m_tree->setCurrentItem(item); // selects it: onSelectionChanged emits
     m_tree->scrollToItem(item);   // opens a collapsed group so the choice is seen
     return true;
+}
+
+void MetricPicker::clearChoice() {
+    const QSignalBlocker block(m_tree);
+    m_tree->clearSelection();
+    m_current.clear();
 }
 
 void MetricPicker::setFilterText(const QString& text) {

@@ -31,6 +31,9 @@ public:
     QString currentKey() const;
     /// Chooses a key of the list (emits metricChosen when it changes); false when absent.
     bool setCurrentKey(const QString& key);
+    /// No metric chosen (a new, empty chart is current), without a signal: choosing any metric,
+    /// the one last shown too, then emits metricChosen.
+    void clearChoice();
     void setFilterText(const QString& text);
     QTreeWidget* tree() const { return m_tree; }
 

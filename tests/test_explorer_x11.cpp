@@ -1,0 +1,345 @@
+// radt-explorer driven as a person drives it (issue 13): the real binary in a real X server
+// (Xvfb), a real mouse and keyboard (xdotool's XTEST events, which reach the window exactly as a
+// user's do), and a real screenshot of the screen (ImageMagick's import). The scenario: clear the
+// basket, drag two workloads from the tree into it, add a chart, find a metric by typing, zoom
+// with a rubber band, export the chart through the File menu and its file dialog, save the board
+// with Ctrl+S, quit with Ctrl+Q, open the board again from the command line and check what is on
+// screen. The explorer says where its widgets are through RADT_EXPLORER_WIDGET_MAP (WidgetMap.h).
+// Skipped where Xvfb, xdotool or import is missing (README command 2 installs them).
+
+#include "ChildProcess.h"
+#include "Store.h"
+#include "TempDir.h"
+
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRect>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+using namespace radt;
+
+namespace {
+
+constexpr int64_t kStart = 1'700'000'000'000;
+const char* const kExplorer = RADT_BINARY_DIR "/app/radt-explorer";
+
+bool onPath(const std::string& program) {
+    return std::system(("command -v " + program + " > /dev/null 2>&1").c_str()) == 0;
+}
+
+// A store with workload 1 (runs a and b, collocated) and workload 2 (run a, later), each logging
+// "SMI - Power Draw" once a second for ten minutes (workload 1 near 100 W, workload 2 near 250 W)
+// and "SMI - GPU Util", which the first look shows (the first key).
+void buildStore(const std::string& path) {
+    auto store = openStore("sqlite:///" + path, OpenMode::CreateIfMissing);
+    auto addRun = [&](const char* workload, const char* letter, int64_t start, double watts) {
+        const std::string uuid = store
+                                     ->createRun({0, std::string("train-") + workload + letter, start, "u",
+                                                  "train.py", RunStatus::Running})
+                                     .uuid;
+        store->logParams(uuid, {{"workload", workload}, {"letter", letter}});
+        std::vector<MetricPoint> points;
+        for (int s = 0; s <= 600; ++s) {
+            points.push_back({"SMI - Power Draw", watts + 20 * std::sin(s / 40.0), start + s * 1000, 0});
+            points.push_back({"SMI - GPU Util", watts / 3, start + s * 1000, 0});
+        }
+        store->logMetrics(uuid, points);
+        store->setRunStatus(uuid, RunStatus::Finished, start + 600'000);
+    };
+    addRun("1", "a", kStart, 100);
+    addRun("1", "b", kStart, 110);
+    addRun("2", "a", kStart + 700'000, 250);
+}
+
+// An X server of its own on a free display number, gone with the object.
+class XServer {
+public:
+    XServer() {
+        ChildOptions options;
+        options.onStdoutLine = [this](const std::string& line) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_display = ":" + line;
+        };
+        m_process = std::make_unique<ChildProcess>(std::vector<std::string>{"Xvfb", "-displayfd", "1",
+                                                                            "-screen", "0", "1280x800x24",
+                                                                            "-nolisten", "tcp", "-noreset"},
+                                                   std::map<std::string, std::string>{}, options);
+        test::waitFor([this] { return !display().empty(); }, 10000);
+    }
+    ~XServer() { m_process->terminate(2000); }
+    std::string display() const {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_display;
+    }
+    /// xdotool with `args` against this display; its exit code.
+    int xdotool(const std::string& args) const {
+        return std::system(("DISPLAY=" + display() + " xdotool " + args).c_str());
+    }
+    /// The whole screen as a PNG, as the user sees it.
+    QImage screenshot(const std::string& path) const {
+        std::system(("DISPLAY=" + display() + " import -window root " + path).c_str());
+        return QImage(QString::fromStdString(path));
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::string m_display;
+    std::unique_ptr<ChildProcess> m_process;
+};
+
+// What the explorer says is on screen (its RADT_EXPLORER_WIDGET_MAP file).
+struct Screen {
+    QJsonObject map;
+
+    static QRect rectOf(const QJsonValue& value) {
+        const QJsonArray r = value.toArray();
+        return QRect(r.at(0).toInt(), r.at(1).toInt(), r.at(2).toInt(), r.at(3).toInt());
+    }
+    std::optional<QRect> row(const QString& view, const QString& text) const {
+        for (const QJsonValue& r : map["rows"].toArray())
+            if (r["view"].toString() == view && r["text"].toString() == text)
+                return rectOf(r["rect"]);
+        return std::nullopt;
+    }
+    int rowCount(const QString& view) const {
+        int n = 0;
+        for (const QJsonValue& r : map["rows"].toArray())
+            n += r["view"].toString() == view;
+        return n;
+    }
+    std::optional<QRect> widget(const QString& cls, const QString& text = QString()) const {
+        for (const QJsonValue& w : map["widgets"].toArray())
+            if (w["class"].toString() == cls && (text.isNull() || w["text"].toString() == text))
+                return rectOf(w["rect"]);
+        return std::nullopt;
+    }
+    std::optional<QRect> named(const QString& name) const {
+        for (const QJsonValue& w : map["widgets"].toArray())
+            if (w["name"].toString() == name)
+                return rectOf(w["rect"]);
+        return std::nullopt;
+    }
+    std::optional<QRect> action(const QString& text) const {
+        for (const QJsonValue& a : map["actions"].toArray())
+            if (a["text"].toString() == text)
+                return rectOf(a["rect"]);
+        return std::nullopt;
+    }
+    QJsonArray charts() const { return map["charts"].toArray(); }
+    std::optional<QJsonObject> chartOf(const QString& metric) const {
+        for (const QJsonValue& c : charts())
+            if (c["metric"].toString() == metric)
+                return c.toObject();
+        return std::nullopt;
+    }
+};
+
+class ExplorerX11Test : public ::testing::Test {
+protected:
+    void SetUp() override {
+        for (const char* tool : {"Xvfb", "xdotool", "import"})
+            if (!onPath(tool))
+                GTEST_SKIP() << tool << " is not installed (Debian: xvfb, xdotool, imagemagick)";
+        m_x = std::make_unique<XServer>();
+        ASSERT_FALSE(m_x->display().empty()) << "Xvfb did not start";
+        buildStore(m_dir.file("store.db"));
+    }
+    void TearDown() override {
+        // What the screen showed when something went wrong, kept beside the build for a look.
+        if (HasFailure() && m_x) {
+            const std::string keep = RADT_BINARY_DIR "/tests/test_explorer_x11-failure.png";
+            m_x->screenshot(keep);
+            std::fprintf(stderr, "the screen at the failure: %s\n", keep.c_str());
+        }
+        if (m_explorer)
+            m_explorer->terminate(2000);
+    }
+    void launch(const std::vector<std::string>& extraArgs) {
+        std::vector<std::string> argv{kExplorer, "--store", "sqlite:///" + m_dir.file("store.db")};
+        argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
+        QFile::remove(QString::fromStdString(m_dir.file("map.json")));
+        m_explorer = std::make_unique<ChildProcess>(
+            argv,
+            std::map<std::string, std::string>{{"DISPLAY", m_x->display()},
+                                               {"QT_QPA_PLATFORM", "xcb"},
+                                               {"HOME", m_dir.file("home")},
+                                               {"XDG_CONFIG_HOME", m_dir.file("home/.config")},
+                                               {"RADT_EXPLORER_WIDGET_MAP", m_dir.file("map.json")}},
+            m_dir.file("explorer.log"));
+    }
+    Screen screen() const {
+        QFile file(QString::fromStdString(m_dir.file("map.json")));
+        if (!file.open(QIODevice::ReadOnly))
+            return Screen{};
+        return Screen{QJsonDocument::fromJson(file.readAll()).object()};
+    }
+    /// Waits until what is on screen satisfies `condition` (the map is rewritten as it changes).
+    bool waitForScreen(const std::function<bool(const Screen&)>& condition, int timeoutMs = 15000) {
+        return test::waitFor([&] { return condition(screen()); }, timeoutMs);
+    }
+    void click(const QPoint& at) {
+        m_x->xdotool("mousemove " + std::to_string(at.x()) + " " + std::to_string(at.y()) + " click 1");
+    }
+    /// Press, move in steps (Qt starts a drag after a few pixels), release: as a hand does it.
+    void drag(const QPoint& from, const QPoint& to) {
+        auto move = [&](const QPoint& p) {
+            m_x->xdotool("mousemove " + std::to_string(p.x()) + " " + std::to_string(p.y()));
+            std::this_thread::sleep_for(std::chrono::milliseconds(40));
+        };
+        move(from);
+        m_x->xdotool("mousedown 1");
+        for (int i = 1; i <= 12; ++i)
+            move(from + (to - from) * i / 12);
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        m_x->xdotool("mouseup 1");
+    }
+    /// Types an absolute path into the file dialog that has the focus and accepts it.
+    void answerFileDialog(const std::string& path) {
+        ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.widget("QFileDialog").has_value(); }))
+            << "a file dialog";
+        m_x->xdotool("key ctrl+a");
+        m_x->xdotool("type --delay 15 '" + path + "'");
+        m_x->xdotool("key Return");
+        ASSERT_TRUE(waitForScreen([](const Screen& s) { return !s.widget("QFileDialog").has_value(); }));
+        focusMainWindow();
+    }
+    /// Without a window manager nobody gives the keyboard to a new window or back to the main
+    /// window when a dialog closes: do what the window manager would.
+    void focusMainWindow() {
+        m_x->xdotool("search --onlyvisible --name '^radt-explorer' windowfocus --sync");
+    }
+    std::string log() const { return test::readFile(m_dir.file("explorer.log")); }
+
+    test::TempDir m_dir;
+    std::unique_ptr<XServer> m_x;
+    std::unique_ptr<ChildProcess> m_explorer;
+};
+
+double xAt(const QJsonObject& chart, int end) {
+    return chart["xRange"].toArray().at(end).toDouble();
+}
+
+// Pixels of `image` inside `rect` within 40 (per channel) of `colour`.
+int pixelsNear(const QImage& image, const QRect& rect, QRgb colour) {
+    int n = 0;
+    for (int y = rect.top(); y <= rect.bottom(); ++y)
+        for (int x = rect.left(); x <= rect.right(); ++x) {
+            const QRgb p = image.pixel(x, y);
+            n += std::abs(qRed(p) - qRed(colour)) < 40 && std::abs(qGreen(p) - qGreen(colour)) < 40 &&
+                 std::abs(qBlue(p) - qBlue(colour)) < 40;
+        }
+    return n;
+}
+
+} // namespace
+
+TEST_F(ExplorerX11Test, DragZoomExportSaveAndReopenABoardWithMouseAndKeys) {
+    const QString power = QStringLiteral("SMI - Power Draw");
+    launch({});
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("runTree", "workload 1").has_value(); }))
+        << log();
+    // The first look shows the latest workload: empty the basket with its button.
+    click(screen().widget("QPushButton", "Clear all")->center());
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.rowCount("basketView") == 0; })) << log();
+
+    // Drag each workload from the tree into the basket.
+    for (const QString& workload : {QStringLiteral("workload 1"), QStringLiteral("workload 2")}) {
+        const Screen now = screen();
+        drag(now.row("runTree", workload)->center(), now.named("basketView")->center());
+        ASSERT_TRUE(waitForScreen([&](const Screen& s) {
+            for (const QJsonValue& r : s.map["rows"].toArray())
+                if (r["view"].toString() == "basketView" && r["text"].toString().endsWith(workload))
+                    return true;
+            return false;
+        })) << "dropped "
+            << workload.toStdString() << "\n"
+            << log();
+    }
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.rowCount("basketView") == 5; }))
+        << "two workload rows and their three runs";
+
+    // A new chart, and the metric found by typing into the metric search.
+    const int chartsBefore = int(screen().charts().size());
+    click(screen().widget("QPushButton", "Add chart")->center());
+    ASSERT_TRUE(waitForScreen([&](const Screen& s) { return int(s.charts().size()) == chartsBefore + 1; }));
+    click(screen().named("metricSearch")->center());
+    m_x->xdotool("type --delay 15 'Power'");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("metricList", "Power Draw").has_value(); }));
+    click(screen().row("metricList", "Power Draw")->center());
+    ASSERT_TRUE(waitForScreen([&](const Screen& s) {
+        const auto chart = s.chartOf(power);
+        return chart && (*chart)["series"].toArray().size() == 2;
+    })) << log();
+    QJsonObject chart = *screen().chartOf(power);
+    EXPECT_EQ(chart["series"].toArray(), (QJsonArray{"workload 1", "workload 2"}));
+    const double fullFrom = xAt(chart, 0), fullTo = xAt(chart, 1);
+
+    // Zoom: a rubber band over the second quarter of the plot.
+    const QRect plot = Screen::rectOf(chart["plot"]);
+    drag(QPoint(plot.left() + plot.width() / 4, plot.center().y()),
+         QPoint(plot.left() + plot.width() / 2, plot.center().y()));
+    ASSERT_TRUE(waitForScreen([&](const Screen& s) { return (*s.chartOf(power))["zoomed"].toBool(); }))
+        << log();
+    chart = *screen().chartOf(power);
+    const double span = fullTo - fullFrom;
+    EXPECT_NEAR(xAt(chart, 0), fullFrom + span / 4, span * 0.02);
+    EXPECT_NEAR(xAt(chart, 1), fullFrom + span / 2, span * 0.02);
+
+    // Export the chart through the menus: File > Export > Chart as PNG, scale 2 (the default).
+    click(screen().action("&File")->center());
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.action("&Export").has_value(); }));
+    click(screen().action("&Export")->center());
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.action("Chart as &PNG...").has_value(); }));
+    click(screen().action("Chart as &PNG...")->center());
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.widget("QInputDialog").has_value(); }));
+    m_x->xdotool("key Return");
+    answerFileDialog(m_dir.file("power.png"));
+    ASSERT_TRUE(test::waitFor(
+        [&] { return QImage(QString::fromStdString(m_dir.file("power.png"))).width() > 0; }, 10000))
+        << log();
+    const QImage exported(QString::fromStdString(m_dir.file("power.png")));
+    EXPECT_EQ(exported.size(), QSize(2400, 1200)) << "1200 x 600 at 2x";
+    const QRect whole = exported.rect();
+    EXPECT_GT(pixelsNear(exported, whole, 0x4e79a7), 500) << "workload 1's line";
+    EXPECT_GT(pixelsNear(exported, whole, 0xf28e2b), 500) << "workload 2's line";
+
+    // Save the board (Ctrl+S asks where the first time), quit with Ctrl+Q.
+    m_x->xdotool("key ctrl+s");
+    answerFileDialog(m_dir.file("board.json"));
+    ASSERT_TRUE(test::waitFor([&] { return !test::readFile(m_dir.file("board.json")).empty(); }, 10000));
+    m_x->xdotool("key ctrl+q");
+    ASSERT_TRUE(test::waitFor([&] { return m_explorer->poll().has_value(); }, 15000)) << "quits";
+    EXPECT_EQ(m_explorer->poll()->code, 0) << log();
+    m_explorer.reset();
+
+    // Open the board from the command line: the same chart, zoomed where it was, drawn on screen.
+    launch({m_dir.file("board.json")});
+    ASSERT_TRUE(waitForScreen([&](const Screen& s) {
+        const auto c = s.chartOf(power);
+        return c && (*c)["series"].toArray().size() == 2 && (*c)["zoomed"].toBool();
+    })) << log();
+    const QJsonObject reopened = *screen().chartOf(power);
+    EXPECT_EQ(reopened["series"], chart["series"]);
+    ASSERT_EQ(reopened["xTitle"].toString(), "time since start (s)");
+    EXPECT_NEAR(xAt(reopened, 0), xAt(chart, 0), 0.001) << "the board keeps the zoom to the ms";
+    EXPECT_NEAR(xAt(reopened, 1), xAt(chart, 1), 0.001);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // the frame reaches the X server
+    const QImage shot = m_x->screenshot(m_dir.file("screen.png"));
+    ASSERT_EQ(shot.size(), QSize(1280, 800));
+    const QRect shown = Screen::rectOf(reopened["plot"]);
+    EXPECT_GT(pixelsNear(shot, shown, 0x4e79a7), 100) << "workload 1's line on screen";
+    EXPECT_GT(pixelsNear(shot, shown, 0xf28e2b), 100) << "workload 2's line on screen";
+    focusMainWindow();
+    m_x->xdotool("key ctrl+q");
+    EXPECT_TRUE(test::waitFor([&] { return m_explorer->poll().has_value(); }, 15000));
+}
