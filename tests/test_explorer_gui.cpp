@@ -476,21 +476,58 @@ TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
     ASSERT_TRUE(window.plotMetric("loss"));
     window.waitForLoads();
     EXPECT_EQ(window.chartPanel()->pointCount(0), 10);
-    EXPECT_FALSE(window.pollLiveRuns()) << "nothing new yet";
+    // Each round is read on the loader's thread and drawn when it lands (waitForLoads).
+    EXPECT_EQ(window.pollLiveRuns(), 1) << "the chart follows its running run";
+    EXPECT_EQ(window.pollLiveRuns(), 0) << "one round at a time per chart";
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.chartPanel()->pointCount(0), 10) << "nothing new yet";
 
     collector->logMetrics(run, {{"loss", 0.05, start + 10'000, 10}, {"loss", 0.04, start + 11'000, 11}});
-    EXPECT_TRUE(window.pollLiveRuns());
+    window.pollLiveRuns();
+    ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.chartPanel()->pointCount(0), 12) << "the new rows, read by polling";
     EXPECT_EQ(window.chartPanel()->seriesPoints(0).back().x(), 11.0);
 
     // A zoom the user chose is kept while data arrives.
     window.chartPanel()->zoomX(2, 5);
     collector->logMetrics(run, {{"loss", 0.03, start + 12'000, 12}});
-    EXPECT_TRUE(window.pollLiveRuns());
+    window.pollLiveRuns();
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.chartPanel()->runs().front().series.size(), 13u);
     EXPECT_TRUE(window.chartPanel()->isZoomed());
 
     collector->setRunStatus(run, RunStatus::Finished, start + 13'000);
-    EXPECT_TRUE(window.pollLiveRuns());
+    window.pollLiveRuns();
+    ASSERT_TRUE(window.waitForLoads());
     EXPECT_FALSE(window.chartPanel()->hasRunningRuns()) << "a finished run is no longer polled";
-    EXPECT_FALSE(window.pollLiveRuns());
+    EXPECT_EQ(window.pollLiveRuns(), 0);
+}
+
+// The 1 s poll reads on the loader's thread and lands later: by then the chart may show another
+// metric, or a poll before it may have brought the same rows. Neither draws anything twice.
+TEST(ExplorerLive, APollThatLandsLateIsLeftOutWhenTheChartMovedOn) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("late.db"), OpenMode::CreateIfMissing);
+    const int64_t start = nowMs() - 60'000;
+    const std::string run = store->createRun({0, "r", start, "u", "train.py", RunStatus::Running}).uuid;
+    store->logMetrics(run, {{"loss", 1.0, start, 0}, {"gpu", 50.0, start, 0}});
+    ChartPanel chart;
+    chart.resize(600, 400);
+    chart.plot(*store, store->runs(), "loss");
+    const auto queries = chart.livePollQueries();
+    ASSERT_EQ(queries.size(), 1u);
+    store->logMetrics(run, {{"loss", 0.5, start + 1000, 1}});
+    const auto results = ChartPanel::readLivePoll(*store, "loss", queries);
+    ASSERT_EQ(results.front().fresh.size(), 1u);
+
+    // The same rows twice (two rounds asked before either landed): drawn once.
+    EXPECT_TRUE(chart.applyLivePoll("loss", results));
+    EXPECT_EQ(chart.runs().front().series.size(), 2u);
+    EXPECT_FALSE(chart.applyLivePoll("loss", results)) << "the rows moved on: the late copy is left out";
+    EXPECT_EQ(chart.runs().front().series.size(), 2u);
+
+    // The chart shows another metric now: rows read for the old one do not land in it.
+    chart.plot(*store, store->runs(), "gpu");
+    EXPECT_FALSE(chart.applyLivePoll("loss", ChartPanel::readLivePoll(*store, "loss", queries)));
+    EXPECT_EQ(chart.runs().front().series.size(), 1u);
 }

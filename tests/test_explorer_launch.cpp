@@ -169,6 +169,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     // loaded machine it is still on its way here, and a chart that is loading is not polled).
     ASSERT_TRUE(window.waitForLoads());
     window.pollLiveRuns();
+    ASSERT_TRUE(window.waitForLoads());
     EXPECT_FALSE(chart->hasRunningRuns());
     size_t drawnRaw = 0;
     for (const ChartRunData& r : chart->runs())

@@ -214,6 +214,44 @@ void ChartLoader::requestLatestMetrics(
         Qt::QueuedConnection);
 }
 
+bool ChartLoader::requestPoll(ChartPanel* chart,
+                              std::function<void(bool changed, const QString& error)> done) {
+    std::vector<ChartPanel::LivePollQuery> queries = chart->livePollQueries();
+    if (queries.empty() || m_polling.count(chart))
+        return false;
+    m_polling.insert(chart);
+    ++m_pending;
+    const QString key = chart->metricKey();
+    QPointer<ChartPanel> target(chart);
+    std::shared_ptr<Shared> shared = m_shared;
+    QPointer<ChartLoader> self(this);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [=] {
+            auto results = std::make_shared<std::vector<ChartPanel::LivePollResult>>();
+            QString error;
+            try {
+                *results = ChartPanel::readLivePoll(shared->connection(), key.toStdString(), queries);
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, target, chart, key, results, error, done] {
+                    if (!self)
+                        return;
+                    self->m_polling.erase(chart);
+                    const bool changed = target && error.isEmpty() && target->applyLivePoll(key, *results);
+                    if (target)
+                        done(changed, error);
+                    self->finishOne();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+    return true;
+}
+
 bool ChartLoader::waitIdle(int timeoutMs) {
     QElapsedTimer timer;
     timer.start();

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ public:
     using LatestByRun = std::map<std::string, std::map<std::string, LatestMetric>>;
     void requestLatestMetrics(const std::vector<Run>& runs,
                               std::function<void(const LatestByRun& latest, const QString& error)> done);
+    /// Follows the chart's running runs: reads their new rows and statuses on the worker, draws
+    /// them on the GUI thread, then calls `done` (whether the chart changed, or an error). At most
+    /// one poll per chart is under way: false (and nothing asked) while one is.
+    bool requestPoll(ChartPanel* chart, std::function<void(bool changed, const QString& error)> done);
     /// Requests not finished yet (charts and summary).
     int pending() const { return m_pending; }
     /// Processes events until every request has landed; false on timeout.
@@ -66,6 +71,7 @@ private:
     QObject* m_worker; ///< lives in m_thread; jobs run as its queued calls
     std::shared_ptr<Shared> m_shared;
     int m_pending = 0;
+    std::set<ChartPanel*> m_polling; ///< charts with a poll under way (GUI thread only)
 };
 
 } // namespace radt

@@ -74,10 +74,28 @@ public:
     int plotColumns() const;
     /// Removes every line and shows `hint` in their place.
     void clear(const QString& hint = QString());
-    /// Follows running runs (recorded by this or another process or machine): reads the rows
-    /// newer than the last one seen, and each run's status. Redraws when something changed,
-    /// keeping a zoom the user chose (otherwise the x range follows the newest data). Returns
-    /// whether anything changed. Throws StoreError.
+    /// Follows running runs (recorded by this or another process or machine) in three steps, so
+    /// that the store is read off the GUI thread (ChartLoader::requestPoll): what to ask (GUI
+    /// thread), the reading (any thread), and drawing what came (GUI thread).
+    struct LivePollQuery {
+        std::string runUuid;
+        int64_t after; ///< rows from this timestamp on: the store has confirmed those before it
+    };
+    struct LivePollResult {
+        LivePollQuery query;
+        Series fresh;
+        std::optional<Run> now; ///< the run as the store has it now (its status)
+    };
+    /// The running runs and where their confirmed rows end; empty when nothing is followed.
+    std::vector<LivePollQuery> livePollQueries() const;
+    /// Reads the rows and statuses asked for. Throws StoreError.
+    static std::vector<LivePollResult> readLivePoll(Store& store, const std::string& metricKey,
+                                                    const std::vector<LivePollQuery>& queries);
+    /// Draws rows read for `metricKey`, keeping a zoom the user chose (otherwise the x range
+    /// follows the newest data); a result for another metric, or for a run whose rows moved on
+    /// since it was asked, is left out. Returns whether anything changed (rows or a status).
+    bool applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results);
+    /// The three steps at once, on this thread (tests, a caller already off the GUI thread).
     bool pollNewData(Store& store);
     /// Points of a run recorded in this process, straight from the live bus (DESIGN §8): the
     /// chart's metric among them is appended and drawn at once; the store confirms them later

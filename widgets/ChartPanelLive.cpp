@@ -95,20 +95,53 @@ bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<Metric
     return changed;
 }
 
-bool ChartPanel::pollNewData(Store& store) {
+std::vector<ChartPanel::LivePollQuery> ChartPanel::livePollQueries() const {
+    std::vector<LivePollQuery> queries;
     if (m_key.isEmpty() || m_loading || m_detached) // the load on its way has the newest rows
-        return false;
-    bool changed = false, grown = false, rebuildNeeded = false;
-    const std::string key = m_key.toStdString();
-    for (size_t ri = 0; ri < m_runs.size(); ++ri) {
-        ChartRunData& r = m_runs[ri];
+        return queries;
+    for (const ChartRunData& r : m_runs) {
         if (r.run.status != RunStatus::Running)
             continue;
         // Continue after what the store confirmed: live points from the bus are provisional.
         const size_t confirmed = r.series.size() - r.liveTail;
+        queries.push_back({r.run.uuid, confirmed == 0 ? std::numeric_limits<int64_t>::min()
+                                                      : r.series.t[confirmed - 1] + 1});
+    }
+    return queries;
+}
+
+std::vector<ChartPanel::LivePollResult> ChartPanel::readLivePoll(Store& store, const std::string& metricKey,
+                                                                 const std::vector<LivePollQuery>& queries) {
+    std::vector<LivePollResult> results;
+    for (const LivePollQuery& q : queries)
+        results.push_back(
+            {q, store.seriesRange(q.runUuid, metricKey, q.after, std::numeric_limits<int64_t>::max()),
+             store.run(q.runUuid)});
+    return results;
+}
+
+bool ChartPanel::pollNewData(Store& store) {
+    return applyLivePoll(m_key, readLivePoll(store, m_key.toStdString(), livePollQueries()));
+}
+
+bool ChartPanel::applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results) {
+    if (metricKey != m_key || m_loading || m_detached)
+        return false; // the chart shows something else now
+    bool changed = false, grown = false, rebuildNeeded = false;
+    for (const LivePollResult& result : results) {
+        const auto found = std::find_if(m_runs.begin(), m_runs.end(), [&](const ChartRunData& r) {
+            return r.run.uuid == result.query.runUuid && r.run.status == RunStatus::Running;
+        });
+        if (found == m_runs.end())
+            continue;
+        ChartRunData& r = *found;
+        const size_t ri = size_t(found - m_runs.begin());
+        const size_t confirmed = r.series.size() - r.liveTail;
         const int64_t after =
             confirmed == 0 ? std::numeric_limits<int64_t>::min() : r.series.t[confirmed - 1] + 1;
-        const Series fresh = store.seriesRange(r.run.uuid, key, after, std::numeric_limits<int64_t>::max());
+        if (after != result.query.after)
+            continue; // rows were confirmed since it was asked: the next round reads on from there
+        const Series& fresh = result.fresh;
         size_t same = 0;
         while (same < fresh.size() && same < r.liveTail && fresh.t[same] == r.series.t[confirmed + same] &&
                (fresh.v[same] == r.series.v[confirmed + same] ||
@@ -126,9 +159,9 @@ bool ChartPanel::pollNewData(Store& store) {
             rebuildNeeded |= hadTail || !extendLine(ri, confirmed);
             grown = changed = true;
         }
-        if (auto now = store.run(r.run.uuid); now && now->status != RunStatus::Running) {
-            r.run.status = now->status; // finished: no more polling for it
-            r.run.endTime = now->endTime;
+        if (result.now && result.now->status != RunStatus::Running) {
+            r.run.status = result.now->status; // finished: no more polling for it
+            r.run.endTime = result.now->endTime;
             r.liveTail = 0;
             changed = true;
         }

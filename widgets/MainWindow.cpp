@@ -150,32 +150,33 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitleAndStatus();
 }
 
-bool MainWindow::pollLiveRuns() {
+int MainWindow::pollLiveRuns() {
     if (!m_store)
-        return false;
-    bool changed = false, finished = false;
+        return 0;
+    int asked = 0;
     for (int i = 0; i < m_board->chartCount(); ++i) {
         ChartPanel* chart = m_board->chartAt(i)->chart();
         if (!chart->hasRunningRuns())
             continue;
-        try {
-            changed |= chart->pollNewData(*m_store);
-        } catch (const std::exception& e) {
-            statusBar()->showMessage(
-                tr("Cannot follow running runs: %1").arg(QString::fromStdString(e.what())), 5000);
-            return false;
-        }
-        finished |= !chart->hasRunningRuns();
+        // Read on the loader's thread (on PostgreSQL a network round trip), drawn when it lands.
+        asked += m_loader->requestPoll(chart, [this, chart](bool changed, const QString& error) {
+            if (!error.isEmpty()) {
+                statusBar()->showMessage(tr("Cannot follow running runs: %1").arg(error), 5000);
+                return;
+            }
+            if (changed)
+                updateSummary();
+            if (changed && !chart->hasRunningRuns())
+                reload(); // a run ended: its status and duration in the tree at once
+        });
     }
-    if (changed)
-        updateSummary();
-    // Running runs update in place in the tree (status, duration; new runs of other collectors):
-    // at once when one finished, otherwise every 5 s, a full reread being cheap next to a chart.
+    // Running runs update in place in the tree (status, duration; new runs of other collectors)
+    // every 5 s, a full reread being cheap next to a chart.
     const bool treeHasRunning = std::any_of(m_treeModel->runs().begin(), m_treeModel->runs().end(),
                                             [](const Run& r) { return r.status == RunStatus::Running; });
-    if (finished || (treeHasRunning && ++m_treeTicks % 5 == 0))
+    if (treeHasRunning && ++m_treeTicks % 5 == 0)
         reload();
-    return changed;
+    return asked;
 }
 
 MainWindow::~MainWindow() {

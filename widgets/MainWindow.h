@@ -129,9 +129,10 @@ public:
     void saveLayout(QSettings& settings) const;
     /// Returns whether a saved arrangement was applied.
     bool restoreLayout(QSettings& settings);
-    /// One round of following running runs in every chart (the 1 s timer calls it).
-    /// Returns whether any chart changed.
-    bool pollLiveRuns();
+    /// One round of following running runs in every chart (the 1 s timer calls it): each chart's
+    /// new rows are read on the loader's thread and drawn when they land (waitForLoads waits for
+    /// them). Returns how many charts were asked about.
+    int pollLiveRuns();
     /// The board's current chart: the metric list plots into it.
     ChartPanel* chartPanel() const;
     ChartCard* chartCard() const;
