@@ -12,8 +12,11 @@
 #include "ChartPanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
+#include "MetricPicker.h"
 #include "Store.h"
+#include "SummaryPanel.h"
 #include "TempDir.h"
+#include "models/SummaryModel.h"
 
 #include <QApplication>
 #include <QDropEvent>
@@ -29,6 +32,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 using namespace radt;
 
@@ -340,4 +344,52 @@ TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
     EXPECT_EQ(window.board()->chartAt(1)->chart()->runs().size(), 1u);
     EXPECT_EQ(window.board()->chartAt(1)->chart()->runs().front().run.uuid,
               "aaaa0000000000000000000000000001");
+}
+
+// Issue 13: a board's runs never reached the summary table, and choosing a metric in a board
+// chart dropped the board's runs. The runs the open store holds now become the basket.
+TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
+    test::TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("store.db"), true);
+    const QString a = QString::fromStdString(sample.runs.at("alpha/1/a"));
+    const QString b = QString::fromStdString(sample.runs.at("alpha/1/b"));
+    const QString other = QString::fromStdString(sample.runs.at("alpha/2/a"));
+    const std::string path = dir.file("board.json");
+    {
+        MainWindow window;
+        QString error;
+        ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
+        window.addRunsToBasket({a, b});
+        ASSERT_TRUE(window.plotMetric("PROC - CPU Utilization"));
+        ASSERT_TRUE(window.waitForLoads());
+        window.saveBoard(QString::fromStdString(path));
+    }
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
+    window.addRunsToBasket({other}); // something else in the basket before the board opens
+    ASSERT_TRUE(window.waitForLoads());
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(path)));
+    ASSERT_TRUE(window.waitForLoads());
+    QStringList basket = window.basketRunUuids();
+    basket.sort();
+    QStringList expected{a, b};
+    expected.sort();
+    EXPECT_EQ(basket, expected) << "the board's runs are the basket";
+    ChartPanel* chart = window.board()->chartAt(0)->chart();
+    EXPECT_TRUE(chart->isDetached()) << "the chart still shows the board's own data";
+    EXPECT_EQ(window.metricPicker()->currentKey(), "PROC - CPU Utilization");
+    std::set<std::string> summarised;
+    for (const SummaryRow& row : window.summaryPanel()->model()->rows()) {
+        EXPECT_EQ(row.metric, "PROC - CPU Utilization");
+        summarised.insert(row.runUuid);
+    }
+    EXPECT_EQ(summarised, (std::set<std::string>{a.toStdString(), b.toStdString()}));
+
+    // Another metric for the board chart: the same runs (run b logs loss).
+    ASSERT_TRUE(window.plotMetric("loss"));
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(chart->metricKey(), "loss");
+    ASSERT_EQ(chart->runs().size(), 1u);
+    EXPECT_EQ(chart->runs().front().run.uuid, b.toStdString());
 }

@@ -12,6 +12,8 @@
 #include "ChartLoader.h"
 #include "ChartPanel.h"
 #include "Formatting.h"
+#include "MetricPicker.h"
+#include "models/RunTreeModel.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -113,6 +115,20 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         return false;
     }
     const std::string name = QFileInfo(path).fileName().toStdString();
+    // The board's runs that the open store holds become the basket: the summary lists them, the
+    // metric list offers their metrics, and another metric chosen for a board chart is plotted
+    // for the same runs. A board from elsewhere (none of its runs here) leaves the basket alone.
+    // Before the charts: what the basket change starts for them is cancelled below.
+    QStringList inStore;
+    for (const BoardChart& chart : board.charts)
+        for (const BoardRun& run : chart.runs)
+            if (m_treeModel->runByUuid(QString::fromStdString(run.uuid)) &&
+                !inStore.contains(QString::fromStdString(run.uuid)))
+                inStore.append(QString::fromStdString(run.uuid));
+    if (!inStore.isEmpty()) {
+        clearBasket();
+        addRunsToBasket(inStore);
+    }
     // The file's charts replace the board's: the first card is reused, the others go.
     while (m_board->chartCount() > 1)
         m_board->removeChart(m_board->chartAt(m_board->chartCount() - 1));
@@ -123,6 +139,10 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         card->chart()->showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
     }
     m_board->setCurrent(m_board->chartAt(0));
+    if (const QString key = m_board->chartAt(0)->chart()->metricKey(); m_metrics->keys().contains(key)) {
+        const QSignalBlocker quiet(m_metrics); // shows the chart's metric chosen, plots nothing
+        m_metrics->setCurrentKey(key);
+    }
     m_boardFile = QFileInfo(path).absoluteFilePath();
     if (problems)
         for (const BoardProblem& p : found)
