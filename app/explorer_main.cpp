@@ -39,7 +39,7 @@ const QCommandLineOption kExportOption(
     QStringLiteral("DIR"));
 const QCommandLineOption
     kFormatOption(QStringLiteral("format"),
-                  QStringLiteral("Formats for --export, comma-separated: png,svg,pdf,csv,json "
+                  QStringLiteral("Formats for --export, comma-separated: png,jpg,svg,pdf,csv,json "
                                  "(default: all)."),
                   QStringLiteral("LIST"));
 

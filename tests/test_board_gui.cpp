@@ -234,11 +234,13 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--export", out, QString::fromStdString(board)});
     ASSERT_TRUE(explorer.waitForFinished(60000));
     EXPECT_EQ(explorer.exitCode(), 0) << explorer.readAllStandardError().toStdString();
-    for (const char* name : {"01-smi-power-draw.png", "01-smi-power-draw.svg", "01-smi-power-draw.pdf",
-                             "01-smi-power-draw.csv", "01-smi-power-draw.json", "02-loss.png", "02-loss.csv"})
+    for (const char* name :
+         {"01-smi-power-draw.png", "01-smi-power-draw.jpg", "01-smi-power-draw.svg", "01-smi-power-draw.pdf",
+          "01-smi-power-draw.csv", "01-smi-power-draw.json", "02-loss.png", "02-loss.jpg", "02-loss.csv"})
         EXPECT_TRUE(QFile::exists(out + "/" + name)) << name;
     const QImage headless(out + "/01-smi-power-draw.png");
     ASSERT_EQ(headless.size(), kExportChartSize);
+    EXPECT_EQ(QImage(out + "/01-smi-power-draw.jpg").size(), kExportChartSize) << "jpg, as radT offered";
 
     // The GUI's chart, exported the same way, is the same picture.
     MainWindow window;

@@ -504,6 +504,16 @@ TEST(ChartAxes, TimeIsCountedInMinutesOrHoursAndALogAxisSpansTheDataDecades) {
     longRuns.push_back(runOver("five-hours", 5 * 3600, 60, 1, 2));
     chart.setData(std::move(longRuns), "gpu");
     EXPECT_EQ(chart.xAxisTitle(), "time since start (h)");
+    // The wall clock reads the time of day to the second over hours, the date beyond two days.
+    chart.setXAxis(ChartOptions::XAxis::WallClock);
+    auto* clock = qobject_cast<QDateTimeAxis*>(chart.chart()->axes(Qt::Horizontal).front());
+    ASSERT_NE(clock, nullptr);
+    EXPECT_EQ(clock->format(), "HH:mm:ss");
+    std::vector<ChartRunData> weekRuns;
+    weekRuns.push_back(runOver("a-week", 7 * 86400, 3600, 1, 2));
+    chart.setData(std::move(weekRuns), "gpu");
+    EXPECT_EQ(clock->format(), "MM-dd HH:mm");
+    chart.setXAxis(ChartOptions::XAxis::SinceStart);
     std::vector<ChartRunData> shortRuns;
     shortRuns.push_back(runOver("a-minute", 60, 1, 1, 2));
     chart.setData(std::move(shortRuns), "gpu");

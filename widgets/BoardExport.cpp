@@ -12,8 +12,9 @@
 namespace radt {
 
 QStringList boardExportFormats() {
-    return {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("csv"),
-            QStringLiteral("json")};
+    // radT offered jpg, png, pdf, csv and json; svg is ours.
+    return {QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("svg"),
+            QStringLiteral("pdf"), QStringLiteral("csv"), QStringLiteral("json")};
 }
 
 QStringList exportBoardFiles(const Board& board, const std::string& sourceName, const QString& dir,
@@ -41,6 +42,8 @@ QStringList exportBoardFiles(const Board& board, const std::string& sourceName, 
             const QString path = stem + QLatin1Char('.') + format;
             if (format == QLatin1String("png"))
                 exportChartPng(panel, path, kExportChartSize, 1.0);
+            else if (format == QLatin1String("jpg"))
+                exportChartJpg(panel, path, kExportChartSize, 1.0);
             else if (format == QLatin1String("svg"))
                 exportChartSvg(panel, path, kExportChartSize);
             else if (format == QLatin1String("pdf"))

@@ -525,10 +525,9 @@ void ChartPanel::requery() {
         m_xTime->setRange(QDateTime::fromMSecsSinceEpoch(from),
                           QDateTime::fromMSecsSinceEpoch(to > from ? to : from + 1000));
         m_xTime->setTickCount(6);
-        // Seconds matter on a short range, the date on a long one.
+        // The time of day to the second (hh:mm:ss), with the date instead beyond two days.
         const int64_t span = to - from;
         m_xTime->setFormat(span > 2 * 86400000LL ? QStringLiteral("MM-dd HH:mm")
-                           : span > 600000LL     ? QStringLiteral("HH:mm")
                                                  : QStringLiteral("HH:mm:ss"));
     } else {
         const double x0 = toAxis(from), x1 = to > from ? toAxis(to) : toAxis(from) + 1;
