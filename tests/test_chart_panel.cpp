@@ -26,7 +26,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fcntl.h>
 #include <filesystem>
+#include <sys/file.h>
 #include <unistd.h>
 
 using namespace radt;
@@ -44,8 +46,16 @@ class ChartPanelTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         s_path = RADT_BINARY_DIR "/tests/chart_panel_data_v1.db";
+        // ctest runs this suite's tests as parallel processes: one builds the store, the others
+        // wait for it. Two building at once renamed one store over the other while a third had
+        // it open, its WAL index now the other file's (CI saw an empty store and a crash).
+        const int lock = ::open((s_path + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+        ASSERT_GE(lock, 0) << s_path << ".lock";
+        ::flock(lock, LOCK_EX);
         if (!std::filesystem::exists(s_path))
             buildStore(s_path);
+        ::flock(lock, LOCK_UN);
+        ::close(lock);
         s_runs = openStore("sqlite:///" + s_path, OpenMode::OpenExisting)->runs();
     }
     static void buildStore(const std::string& path) {
