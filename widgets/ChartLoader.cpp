@@ -185,28 +185,26 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
         Qt::QueuedConnection);
 }
 
-void ChartLoader::requestLatestMetrics(
-    const std::vector<Run>& runs, std::function<void(const LatestByRun& latest, const QString& error)> done) {
+void ChartLoader::readThenLand(std::function<void(Store& store)> read,
+                               std::function<void(const QString& error)> land) {
     ++m_pending;
     std::shared_ptr<Shared> shared = m_shared;
     QPointer<ChartLoader> self(this);
     QMetaObject::invokeMethod(
         m_worker,
         [=] {
-            auto latest = std::make_shared<LatestByRun>();
             QString error;
             try {
-                for (const Run& run : runs)
-                    (*latest)[run.uuid] = shared->connection().latestMetrics(run.uuid);
+                read(shared->connection());
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
             }
             QMetaObject::invokeMethod(
                 self.data(),
-                [self, latest, error, done] {
+                [self, land, error] {
                     if (!self)
                         return;
-                    done(*latest, error);
+                    land(error);
                     self->finishOne();
                 },
                 Qt::QueuedConnection);
@@ -214,41 +212,36 @@ void ChartLoader::requestLatestMetrics(
         Qt::QueuedConnection);
 }
 
+void ChartLoader::requestLatestMetrics(
+    const std::vector<Run>& runs, std::function<void(const LatestByRun& latest, const QString& error)> done) {
+    auto latest = std::make_shared<LatestByRun>();
+    readThenLand(
+        [runs, latest](Store& store) {
+            for (const Run& run : runs)
+                (*latest)[run.uuid] = store.latestMetrics(run.uuid);
+        },
+        [latest, done](const QString& error) { done(*latest, error); });
+}
+
 bool ChartLoader::requestPoll(ChartPanel* chart,
                               std::function<void(bool changed, const QString& error)> done) {
-    std::vector<ChartPanel::LivePollQuery> queries = chart->livePollQueries();
+    const std::vector<ChartPanel::LivePollQuery> queries = chart->livePollQueries();
     if (queries.empty() || m_polling.count(chart))
         return false;
     m_polling.insert(chart);
-    ++m_pending;
     const QString key = chart->metricKey();
     QPointer<ChartPanel> target(chart);
-    std::shared_ptr<Shared> shared = m_shared;
-    QPointer<ChartLoader> self(this);
-    QMetaObject::invokeMethod(
-        m_worker,
-        [=] {
-            auto results = std::make_shared<std::vector<ChartPanel::LivePollResult>>();
-            QString error;
-            try {
-                *results = ChartPanel::readLivePoll(shared->connection(), key.toStdString(), queries);
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
-            }
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, target, chart, key, results, error, done] {
-                    if (!self)
-                        return;
-                    self->m_polling.erase(chart);
-                    const bool changed = target && error.isEmpty() && target->applyLivePoll(key, *results);
-                    if (target)
-                        done(changed, error);
-                    self->finishOne();
-                },
-                Qt::QueuedConnection);
+    auto results = std::make_shared<std::vector<ChartPanel::LivePollResult>>();
+    readThenLand(
+        [key, queries, results](Store& store) {
+            *results = ChartPanel::readLivePoll(store, key.toStdString(), queries);
         },
-        Qt::QueuedConnection);
+        [this, target, chart, key, results, done](const QString& error) {
+            m_polling.erase(chart);
+            const bool changed = target && error.isEmpty() && target->applyLivePoll(key, *results);
+            if (target)
+                done(changed, error);
+        });
     return true;
 }
 

@@ -24,6 +24,7 @@ class QThread;
 namespace radt {
 
 class ChartPanel;
+class Store;
 
 class ChartLoader : public QObject {
     Q_OBJECT
@@ -66,6 +67,9 @@ signals:
 private:
     struct Shared; // what the worker and the GUI thread both touch, under its mutex
     void finishOne();
+    /// Runs `read` on the worker with its connection, then `land` on the GUI thread with the
+    /// error read threw ("" when none); pending until then. Not landed when the loader is gone.
+    void readThenLand(std::function<void(Store& store)> read, std::function<void(const QString& error)> land);
 
     QThread* m_thread;
     QObject* m_worker; ///< lives in m_thread; jobs run as its queued calls

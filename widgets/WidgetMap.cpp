@@ -98,7 +98,6 @@ QJsonObject describeChart(ChartPanel* chart) {
 
 QJsonObject describeWidgets() {
     QJsonArray widgets, rows, actions, charts;
-    int rowBudget = kMaxRowsPerView;
     for (QWidget* top : QApplication::topLevelWidgets()) {
         if (!top->isVisible())
             continue;
@@ -112,8 +111,8 @@ QJsonObject describeWidgets() {
                                        {"text", textOf(w)},
                                        {"rect", globalRect(w, w->rect())}});
             if (auto* view = qobject_cast<QAbstractItemView*>(w); view && view->model()) {
-                rowBudget = kMaxRowsPerView;
-                addRows(view, view->rootIndex(), rows, rowBudget);
+                int budget = kMaxRowsPerView;
+                addRows(view, view->rootIndex(), rows, budget);
             }
             if (qobject_cast<QMenuBar*>(w))
                 addActions(w, QString(), actions);
