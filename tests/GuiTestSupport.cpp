@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include "Store.h"
+#include "StoreCopy.h"
 
 #include <cmath>
 #include <functional>
@@ -98,6 +99,17 @@ SampleStore buildSampleStore(const std::string& dbPath, bool withMetrics) {
         ++index;
     }
     return result;
+}
+
+SampleStore copySampleStoreTo(const std::string& uri, const std::string& scratchDbPath) {
+    SampleStore sample = buildSampleStore(scratchDbPath, true);
+    {
+        auto source = openStore(sample.uri, OpenMode::OpenExisting);
+        auto target = openStore(uri, OpenMode::CreateIfMissing);
+        copyStore(*source, *target);
+    }
+    sample.uri = uri;
+    return sample;
 }
 
 void answerNextMessageBox(int button, QString* text) {

@@ -22,6 +22,9 @@ struct SampleStore {
 /// (values distinct per run, one NaN in alpha/1/a), plus "TOP - CPU Utilization" on the a runs,
 /// "loss" on the b runs and 20,000 points of "GPU - Power" on alpha/1/b.
 SampleStore buildSampleStore(const std::string& dbPath, bool withMetrics);
+/// The same store with metrics, built at scratchDbPath and copied into a fresh store of `uri`
+/// (a PostgreSQL database): the runs keep their uuids, `uri` becomes the store's URI.
+SampleStore copySampleStoreTo(const std::string& uri, const std::string& scratchDbPath);
 
 /// Messages QAbstractItemModelTester reported (category qt.modeltest) since the last clear.
 QStringList& modelTestWarnings();

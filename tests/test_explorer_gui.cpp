@@ -9,7 +9,6 @@
 #include "MetricPicker.h"
 #include "RecentStores.h"
 #include "RunReconciler.h"
-#include "StoreCopy.h"
 #include "StoreTestBackends.h"
 #include "SummaryPanel.h"
 #include "TempDir.h"
@@ -337,13 +336,8 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
     if (!backend->available())
         GTEST_SKIP() << backend->unavailableReason();
     test::TempDir dir;
-    const test::SampleStore sample = test::buildSampleStore(dir.file("sample.db"), true);
-    const std::string uri = backend->freshUri();
-    {
-        auto source = openStore(sample.uri, OpenMode::OpenExisting);
-        auto server = openStore(uri, OpenMode::CreateIfMissing);
-        copyStore(*source, *server);
-    }
+    const test::SampleStore sample = test::copySampleStoreTo(backend->freshUri(), dir.file("sample.db"));
+    const std::string uri = sample.uri;
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();

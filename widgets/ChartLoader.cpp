@@ -245,6 +245,29 @@ bool ChartLoader::requestPoll(ChartPanel* chart,
     return true;
 }
 
+void ChartLoader::requestTree(
+    std::function<void(std::vector<Experiment> experiments, std::vector<Run> runs, const QString& error)>
+        done) {
+    auto experiments = std::make_shared<std::vector<Experiment>>();
+    auto runs = std::make_shared<std::vector<Run>>();
+    readThenLand(
+        [experiments, runs](Store& store) {
+            *experiments = store.experiments();
+            *runs = store.runs();
+        },
+        [experiments, runs, done](const QString& error) {
+            done(std::move(*experiments), std::move(*runs), error);
+        });
+}
+
+void ChartLoader::requestMetricKeys(
+    const std::vector<std::string>& runUuids,
+    std::function<void(const std::vector<std::string>& keys, const QString& error)> done) {
+    auto keys = std::make_shared<std::vector<std::string>>();
+    readThenLand([runUuids, keys](Store& store) { *keys = store.metricKeys(runUuids); },
+                 [keys, done](const QString& error) { done(*keys, error); });
+}
+
 bool ChartLoader::waitIdle(int timeoutMs) {
     QElapsedTimer timer;
     timer.start();

@@ -50,6 +50,15 @@ public:
     /// them on the GUI thread, then calls `done` (whether the chart changed, or an error). At most
     /// one poll per chart is under way: false (and nothing asked) while one is.
     bool requestPoll(ChartPanel* chart, std::function<void(bool changed, const QString& error)> done);
+    /// The store's experiments and runs (the run tree's contents); `done` gets them on the GUI
+    /// thread, or an error message.
+    void requestTree(
+        std::function<void(std::vector<Experiment> experiments, std::vector<Run> runs, const QString& error)>
+            done);
+    /// The metric keys any of these runs has in the store (sorted, each once).
+    void
+    requestMetricKeys(const std::vector<std::string>& runUuids,
+                      std::function<void(const std::vector<std::string>& keys, const QString& error)> done);
     /// Requests not finished yet (charts and summary).
     int pending() const { return m_pending; }
     /// Processes events until every request has landed; false on timeout.

@@ -167,7 +167,7 @@ int MainWindow::pollLiveRuns() {
             if (changed)
                 updateSummary();
             if (changed && !chart->hasRunningRuns())
-                reload(); // a run ended: its status and duration in the tree at once
+                rereadTree(false); // a run ended: its status and duration in the tree at once
         });
     }
     // Running runs update in place in the tree (status, duration; new runs of other collectors)
@@ -175,7 +175,7 @@ int MainWindow::pollLiveRuns() {
     const bool treeHasRunning = std::any_of(m_treeModel->runs().begin(), m_treeModel->runs().end(),
                                             [](const Run& r) { return r.status == RunStatus::Running; });
     if (treeHasRunning && ++m_treeTicks % 5 == 0)
-        reload();
+        rereadTree(false);
     return asked;
 }
 
@@ -226,14 +226,12 @@ void MainWindow::createLaunching() {
     connect(m_launcher, &LaunchController::message, m_console, &ConsolePane::appendMessage);
     connect(m_launcher, &LaunchController::finished, this, [this](int code) {
         m_console->setFinished(code);
-        reload(); // final statuses and durations
+        rereadTree(false); // final statuses and durations
         pollLiveRuns();
     });
     // A run launched here starts publishing: show it in the tree and put it in the basket.
-    connect(m_live, &LiveBridge::runSeen, this, [this](const QString& uuid) {
-        reload();
-        addRunsToBasket({uuid});
-    });
+    connect(m_live, &LiveBridge::runSeen, this,
+            [this](const QString& uuid) { rereadTree(false, [this, uuid] { addRunsToBasket({uuid}); }); });
     connect(m_live, &LiveBridge::samples, this,
             [this](std::shared_ptr<const LiveBridge::Batch> batch) { onLiveSamples(*batch); });
 }
@@ -248,10 +246,11 @@ void MainWindow::onLiveSamples(const LiveBridge::Batch& batch) {
             if (known.insert(p.key).second && basket.contains(toQString(run)))
                 newKeyInBasket = true;
     }
-    if (newKeyInBasket) {
-        m_metrics->setKeys(basketMetricKeys());
-        if (m_metrics->currentKey().isEmpty())
-            plotPreferredMetric();
+    if (newKeyInBasket) { // the list so far plus the new keys: no store read on the GUI thread
+        std::vector<std::string> known;
+        for (const QString& key : m_metrics->keys())
+            known.push_back(key.toStdString());
+        applyBasketKeys(known);
     }
     for (int i = 0; i < m_board->chartCount(); ++i) {
         ChartPanel* chart = m_board->chartAt(i)->chart();
@@ -424,6 +423,7 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
         auto runs = store->runs();
         m_store = std::move(store);
         m_uri = uri;
+        forgetReadsOfTheLastStore();
         m_loader->setStoreUri(uri.toStdString());
         m_insights->setStore(uri);
         m_basket->clear();
@@ -463,29 +463,6 @@ bool MainWindow::openStoreInteractive(const QString& uri, OpenMode mode) {
                           tr("The store could not be opened:\n\n%1").arg(error) +
                               (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri()) : QString()));
     return false;
-}
-
-void MainWindow::reload() {
-    if (!m_store)
-        return;
-    try {
-        auto experiments = m_store->experiments();
-        auto runs = m_store->runs();
-        const QStringList expanded = expandedNodes();
-        std::map<int64_t, QString> names;
-        for (const Experiment& e : experiments)
-            names[e.id] = toQString(e.name);
-        m_treeModel->setContents(std::move(experiments), std::move(runs), nowMs());
-        restoreExpandedNodes(expanded);
-        fitColumns();
-        m_experimentNames = names;
-        m_basket->setExperimentNames(std::move(names));
-        m_basket->refresh(m_treeModel->runs());
-        updateTitleAndStatus();
-        statusBar()->showMessage(tr("Reloaded"), 3000);
-    } catch (const std::exception& e) {
-        QMessageBox::critical(this, tr("Reload failed"), QString::fromStdString(e.what()));
-    }
 }
 
 QString MainWindow::storeDisplayUri() const {
@@ -566,23 +543,6 @@ QStringList MainWindow::metricKeys() const {
     return m_metrics->keys();
 }
 
-bool MainWindow::plotMetric(const QString& key) {
-    if (!m_metrics->keys().contains(key))
-        return false;
-    if (m_metrics->currentKey() == key)
-        showMetric(key);
-    else
-        m_metrics->setCurrentKey(key); // emits metricChosen, which plots
-    return chartPanel()->metricKey() == key;
-}
-
-bool MainWindow::plotPreferredMetric() {
-    if (!m_metrics->currentKey().isEmpty())
-        return true;
-    const QString key = MetricPicker::preferredKey(m_metrics->keys());
-    return !key.isEmpty() && plotMetric(key);
-}
-
 void MainWindow::expandTree() {
     m_tree->expandAll();
     fitColumns();
@@ -593,41 +553,6 @@ void MainWindow::fitColumns() {
     for (int column : {RunTreeModel::StatusColumn, RunTreeModel::LetterColumn, RunTreeModel::DurationColumn,
                        RunTreeModel::StartColumn})
         m_tree->resizeColumnToContents(column);
-}
-
-QStringList MainWindow::basketMetricKeys() const {
-    std::set<std::string> keys;
-    const std::vector<Run> runs = m_basket->runs();
-    if (m_store && !runs.empty()) {
-        std::vector<std::string> uuids;
-        for (const Run& r : runs) {
-            uuids.push_back(r.uuid);
-            if (auto live = m_liveKeys.find(r.uuid); live != m_liveKeys.end())
-                keys.insert(live->second.begin(), live->second.end());
-        }
-        try {
-            for (const std::string& key : m_store->metricKeys(uuids))
-                keys.insert(key);
-        } catch (const std::exception& e) {
-            statusBar()->showMessage(tr("Cannot read metric keys: %1").arg(QString::fromStdString(e.what())));
-        }
-    }
-    QStringList out;
-    for (const std::string& key : keys)
-        out.append(toQString(key));
-    return out;
-}
-
-void MainWindow::onBasketChanged() {
-    m_insights->setRuns(basketRunUuids());
-    const QStringList keys = basketMetricKeys();
-    const QString before = m_metrics->currentKey();
-    m_metrics->setKeys(keys); // clears the chart through metricChosen("") when the key went away
-    if (m_metrics->currentKey().isEmpty())
-        plotPreferredMetric();
-    else if (m_metrics->currentKey() == before)
-        showMetric(before); // same metric, other runs
-    updateTitleAndStatus();
 }
 
 void MainWindow::showMetric(const QString& key) {

@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -55,7 +56,8 @@ public:
     bool openStore(const QString& uri, QString* error = nullptr, OpenMode mode = OpenMode::OpenExisting);
     /// Like openStore, but a failure is reported in a critical message box.
     bool openStoreInteractive(const QString& uri, OpenMode mode = OpenMode::OpenExisting);
-    /// Rereads experiments and runs (F5); keeps the basket and the tree's expanded nodes.
+    /// Rereads experiments and runs (F5) on the loader's thread (waitForLoads waits for it);
+    /// keeps the basket and the tree's expanded nodes. A failure is shown in a dialog.
     void reload();
     bool hasStore() const { return m_store != nullptr; }
     /// --read-only: stores are opened without any write (no read index, no orphan fixes).
@@ -74,7 +76,8 @@ public:
 
     /// Keys in the metric list (the union of the basket runs' keys).
     QStringList metricKeys() const;
-    /// Chooses and plots a metric; false when no basket run has it.
+    /// Chooses and plots a metric; false when no basket run has it. While the basket's keys are
+    /// being read it is plotted and true: when they land without it, the preferred one replaces it.
     bool plotMetric(const QString& key);
     /// Plots the preferred metric (MetricPicker::preferredKey) when none is chosen yet.
     bool plotPreferredMetric();
@@ -173,9 +176,19 @@ private:
     void exportBoardPdf();
     void createLaunching();
     void onLiveSamples(const LiveBridge::Batch& batch);
-    /// The metric list: the basket runs' keys in the store, plus keys already seen on the live
-    /// bus that the store writer has not flushed yet.
-    QStringList basketMetricKeys() const;
+    /// Rereads the tree on the loader's thread; `then` runs once the tree shows it. One asked
+    /// while another is under way becomes one more after it. A failure: a dialog when the user
+    /// asked (F5), the status bar otherwise (the 5 s reread while runs are running).
+    void rereadTree(bool userAsked, std::function<void()> then = {});
+    void applyTree(std::vector<Experiment> experiments, std::vector<Run> runs, bool userAsked);
+    /// Reads the basket runs' metric keys on the loader's thread, then applyBasketKeys.
+    void readBasketKeys();
+    /// The metric list: these keys plus keys already seen on the live bus that the store writer
+    /// has not flushed yet. It follows the current chart; an empty chart, or one showing a key
+    /// no basket run has, gets the preferred metric.
+    void applyBasketKeys(const std::vector<std::string>& storeKeys);
+    /// A new store is open: reads of the one before land nowhere.
+    void forgetReadsOfTheLastStore();
     QWidget* createTreePane();
     void onOpenStoreFile();
     void onOpenStoreUri();
@@ -214,8 +227,15 @@ private:
     LaunchController* m_launcher = nullptr;
     ConsolePane* m_console = nullptr;
     std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
-    QString m_boardFile; ///< the board file the charts came from, if they did
-    int m_treeTicks = 0; ///< live timer ticks, to reread a tree with running runs every 5 s
+    QString m_boardFile;           ///< the board file the charts came from, if they did
+    int m_treeTicks = 0;           ///< live timer ticks, to reread a tree with running runs every 5 s
+    int m_storeEpoch = 0;          ///< counts stores opened: a read of an earlier one lands nowhere
+    bool m_treeReading = false;    ///< a tree reread is under way
+    bool m_treeAgain = false;      ///< and another was asked meanwhile
+    bool m_treeAgainAsked = false; ///< by the user (its failure gets a dialog)
+    std::vector<std::function<void()>> m_afterTree; ///< to run once the tree shows the reread
+    uint64_t m_keysGeneration = 0;                  ///< the newest basket key read: only it lands
+    bool m_keysPending = false;                     ///< the basket changed and its keys are being read
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_treeDock = nullptr;
     CompareDialog* m_compare = nullptr;

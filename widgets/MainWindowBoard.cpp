@@ -144,6 +144,7 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         m_metrics->setCurrentKey(key);
     }
     m_boardFile = QFileInfo(path).absoluteFilePath();
+    updateSummary(); // the board's metrics for the basket's runs
     if (problems)
         for (const BoardProblem& p : found)
             problems->append(QString::fromStdString(p.message));

@@ -1,0 +1,175 @@
+// The window's store reads after it opened (the run tree, the basket's metric keys) happen on the
+// loader's thread: the window answers while a server holds the tables, a reread of a store left
+// behind lands nowhere, and only the newest basket's keys reach the metric list.
+
+#include "ChartLoader.h"
+#include "ChartPanel.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "MetricPicker.h"
+#include "StoreTestBackends.h"
+#include "TempDir.h"
+#include "models/RunTreeModel.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTimer>
+#include <QTreeView>
+
+#include <gtest/gtest.h>
+
+using namespace radt;
+
+namespace {
+
+constexpr int64_t kStart = 1700000000000;
+
+QString uuidOf(const test::SampleStore& sample, const std::string& label) {
+    return QString::fromStdString(sample.runs.at(label));
+}
+
+std::string addRun(const std::string& uri, const std::string& name) {
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    const std::string run = store->createRun({0, name, kStart, "u", "s", RunStatus::Finished}).uuid;
+    store->logMetrics(run, {{"late metric", 1.0, kStart, 0}});
+    return run;
+}
+
+QModelIndex childNamed(const QAbstractItemModel& model, const QModelIndex& parent, const QString& name) {
+    for (int row = 0; row < model.rowCount(parent); ++row)
+        if (model.index(row, 0, parent).data().toString() == name)
+            return model.index(row, 0, parent);
+    return {};
+}
+
+} // namespace
+
+TEST(StoreReads, TheTreeIsRereadOffTheGuiThreadAndLandsWithTheExpandedNodesKept) {
+    test::TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("s.db"), true);
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
+    window.expandTree();
+    ASSERT_EQ(window.runTreeModel()->runCount(), 6);
+    const std::string late = addRun(sample.uri, "late");
+
+    window.reload();
+    EXPECT_EQ(window.runTreeModel()->runCount(), 6) << "reload() returns before the store is read";
+    EXPECT_EQ(window.loader()->pending(), 1);
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.runTreeModel()->runCount(), 7);
+    EXPECT_NE(window.runTreeModel()->runByUuid(QString::fromStdString(late)), nullptr);
+    QTreeView* tree = window.runTreeView();
+    const QModelIndex alpha = childNamed(*tree->model(), {}, "alpha");
+    ASSERT_TRUE(alpha.isValid());
+    EXPECT_TRUE(tree->isExpanded(alpha)) << "what was expanded stays expanded";
+    const QModelIndex workload = childNamed(*tree->model(), alpha, "workload 1");
+    ASSERT_TRUE(workload.isValid());
+    EXPECT_TRUE(tree->isExpanded(workload));
+}
+
+TEST(StoreReads, RereadsAskedWhileOneIsUnderWayBecomeOneMore) {
+    test::TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("s.db"), false);
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
+    for (int i = 0; i < 20; ++i)
+        window.reload(); // F5 held down, or the 5 s reread on a slow server
+    EXPECT_EQ(window.loader()->pending(), 1) << "one read at a time, never a queue of them";
+    addRun(sample.uri, "after the first read started");
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.runTreeModel()->runCount(), 7) << "the reread after it saw the new run";
+}
+
+TEST(StoreReads, ARereadOfTheStoreLeftBehindLandsNowhere) {
+    test::TempDir dir;
+    const test::SampleStore first = test::buildSampleStore(dir.file("first.db"), true);
+    const std::string second = "sqlite:///" + dir.file("second.db");
+    openStore(second, OpenMode::CreateIfMissing);
+    addRun(second, "only run");
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(first.uri)));
+    window.addRunsToBasket({uuidOf(first, "alpha/1/a")}); // its keys are being read too
+    window.reload();
+    ASSERT_TRUE(window.openStore(QString::fromStdString(second)));
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.runTreeModel()->runCount(), 1) << "the first store's runs did not come back";
+    EXPECT_TRUE(window.metricKeys().isEmpty()) << "nor its basket's metric keys";
+}
+
+TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
+    test::TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("s.db"), true);
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
+    window.addRunsToBasket({uuidOf(sample, "alpha/1/a")});
+    EXPECT_TRUE(window.metricKeys().isEmpty()) << "read on the loader's thread, not yet landed";
+    window.addRunsToBasket({uuidOf(sample, "alpha/1/b")});
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.metricKeys(),
+              (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
+    EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization") << "the preferred metric";
+    EXPECT_EQ(window.metricPicker()->currentKey(), "PROC - CPU Utilization") << "the list follows the chart";
+    EXPECT_EQ(window.chartPanel()->runs().size(), 2u);
+
+    // A metric asked for while the keys are read is plotted; one no basket run has is replaced.
+    window.clearBasket();
+    window.addRunsToBasket({uuidOf(sample, "alpha/1/b")});
+    EXPECT_TRUE(window.plotMetric("loss"));
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.chartPanel()->metricKey(), "loss");
+    EXPECT_EQ(window.metricPicker()->currentKey(), "loss");
+    window.clearBasket();
+    window.addRunsToBasket({uuidOf(sample, "alpha/1/a")}); // logs no loss
+    EXPECT_TRUE(window.plotMetric("loss"));
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization");
+}
+
+TEST(StoreReadsOnPostgres, AServerHoldingTheTablesLeavesTheWindowAnswering) {
+    auto backend = test::makeBackend("postgresql");
+    if (!backend->available())
+        GTEST_SKIP() << backend->unavailableReason();
+    test::TempDir dir;
+    const test::SampleStore sample = test::copySampleStoreTo(backend->freshUri(), dir.file("sample.db"));
+    const std::string uri = sample.uri;
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    addRun(uri, "late");
+
+    // Another session holds the tables the window reads (as a long migration would) until told.
+    QProcess psql;
+    psql.setProcessChannelMode(QProcess::MergedChannels);
+    psql.start("psql", {"-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", QString::fromStdString(uri.substr(14))});
+    ASSERT_TRUE(psql.waitForStarted());
+    psql.write("BEGIN;\nLOCK TABLE runs, metrics, latest_metrics IN ACCESS EXCLUSIVE MODE;\n\\echo locked\n");
+    QByteArray said;
+    QElapsedTimer waited;
+    waited.start();
+    while (!said.contains("locked") && waited.elapsed() < 20000 && psql.waitForReadyRead(200))
+        said += psql.readAll();
+    ASSERT_TRUE(said.contains("locked")) << said.toStdString();
+
+    window.reload();
+    window.addRunsToBasket({uuidOf(sample, "alpha/1/a"), uuidOf(sample, "alpha/1/b")});
+    int ticks = 0;
+    QTimer timer;
+    QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+    timer.start(10);
+    waited.restart();
+    while (waited.elapsed() < 400)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    EXPECT_GE(ticks, 5) << "the GUI thread went on handling events";
+    EXPECT_GT(window.loader()->pending(), 0) << "the reads still wait for the server";
+    EXPECT_EQ(window.runTreeModel()->runCount(), 6);
+
+    psql.write("COMMIT;\n\\q\n");
+    ASSERT_TRUE(psql.waitForFinished(20000));
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.runTreeModel()->runCount(), 7);
+    EXPECT_TRUE(window.metricKeys().contains("GPU - Power"));
+    EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization");
+    EXPECT_EQ(window.chartPanel()->runs().size(), 2u);
+}

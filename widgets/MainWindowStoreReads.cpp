@@ -1,0 +1,175 @@
+// The window's reads of the open store after it opened: the run tree and the basket's metric
+// keys. Both go through the ChartLoader's thread like the charts (on PostgreSQL each is a network
+// round trip, and the tree is reread every 5 s while runs are running), and land here.
+
+#include "MainWindow.h"
+
+#include "BoardPanel.h"
+#include "ChartCard.h"
+#include "ChartLoader.h"
+#include "ChartPanel.h"
+#include "Formatting.h"
+#include "InsightsPanel.h"
+#include "MetricPicker.h"
+#include "models/BasketModel.h"
+#include "models/RunTreeModel.h"
+
+#include <QMessageBox>
+#include <QSignalBlocker>
+#include <QStatusBar>
+
+#include <set>
+
+namespace radt {
+
+void MainWindow::reload() {
+    rereadTree(true);
+}
+
+void MainWindow::forgetReadsOfTheLastStore() {
+    // What is still being read of the store before lands nowhere (its epoch is past), and what
+    // was to follow those reads concerned runs of that store.
+    ++m_storeEpoch;
+    m_afterTree.clear();
+    m_treeAgain = m_treeAgainAsked = false;
+    ++m_keysGeneration;
+    m_keysPending = false;
+}
+
+void MainWindow::rereadTree(bool userAsked, std::function<void()> then) {
+    if (!m_store)
+        return;
+    if (then)
+        m_afterTree.push_back(std::move(then));
+    if (m_treeReading) { // one more reread after this one, never a queue of them
+        m_treeAgain = true;
+        m_treeAgainAsked = m_treeAgainAsked || userAsked;
+        return;
+    }
+    m_treeReading = true;
+    const int epoch = m_storeEpoch;
+    m_loader->requestTree([this, epoch, userAsked](std::vector<Experiment> experiments, std::vector<Run> runs,
+                                                   const QString& error) {
+        m_treeReading = false;
+        if (epoch == m_storeEpoch) {
+            if (error.isEmpty())
+                applyTree(std::move(experiments), std::move(runs), userAsked);
+            else if (userAsked)
+                QMessageBox::critical(this, tr("Reload failed"), error);
+            else
+                statusBar()->showMessage(tr("Cannot reread the runs: %1").arg(error), 5000);
+        }
+        if (m_treeAgain) { // what waits for the tree waits for the newest reread
+            const bool asked = m_treeAgainAsked;
+            m_treeAgain = m_treeAgainAsked = false;
+            rereadTree(asked);
+            return;
+        }
+        std::vector<std::function<void()>> thens;
+        thens.swap(m_afterTree);
+        for (const std::function<void()>& f : thens)
+            f();
+    });
+}
+
+void MainWindow::applyTree(std::vector<Experiment> experiments, std::vector<Run> runs, bool userAsked) {
+    const QStringList expanded = expandedNodes();
+    std::map<int64_t, QString> names;
+    for (const Experiment& e : experiments)
+        names[e.id] = toQString(e.name);
+    m_treeModel->setContents(std::move(experiments), std::move(runs), nowMs());
+    restoreExpandedNodes(expanded);
+    fitColumns();
+    m_experimentNames = names;
+    m_basket->setExperimentNames(std::move(names));
+    m_basket->refresh(m_treeModel->runs());
+    updateTitleAndStatus();
+    if (userAsked)
+        statusBar()->showMessage(tr("Reloaded"), 3000);
+}
+
+void MainWindow::onBasketChanged() {
+    m_insights->setRuns(basketRunUuids());
+    // The charts follow the basket at once (they read on the loader's thread); the metric list
+    // follows when the basket runs' keys are read.
+    showMetric(m_metrics->currentKey());
+    readBasketKeys();
+    updateTitleAndStatus();
+}
+
+void MainWindow::readBasketKeys() {
+    const uint64_t generation = ++m_keysGeneration;
+    const std::vector<Run> runs = m_basket->runs();
+    if (!m_store || runs.empty()) {
+        m_keysPending = false;
+        applyBasketKeys({});
+        return;
+    }
+    m_keysPending = true;
+    std::vector<std::string> uuids;
+    for (const Run& r : runs)
+        uuids.push_back(r.uuid);
+    m_loader->requestMetricKeys(
+        uuids, [this, generation](const std::vector<std::string>& keys, const QString& error) {
+            if (generation != m_keysGeneration)
+                return; // the basket changed again (or the store): a newer read lands
+            m_keysPending = false;
+            if (!error.isEmpty()) { // the list stays as it was rather than emptying the charts
+                statusBar()->showMessage(tr("Cannot read metric keys: %1").arg(error), 5000);
+                return;
+            }
+            applyBasketKeys(keys);
+        });
+}
+
+void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
+    // Keys already seen on the live bus that the store writer has not flushed yet belong too.
+    std::set<std::string> keys(storeKeys.begin(), storeKeys.end());
+    for (const Run& r : m_basket->runs())
+        if (auto live = m_liveKeys.find(r.uuid); live != m_liveKeys.end())
+            keys.insert(live->second.begin(), live->second.end());
+    QStringList list;
+    for (const std::string& key : keys)
+        list.append(toQString(key));
+
+    ChartPanel* chart = chartPanel();
+    const QString shown = chart->metricKey();
+    {
+        const QSignalBlocker quiet(m_metrics); // the list follows the chart here, plotting nothing
+        m_metrics->setKeys(list);
+        if (list.contains(shown))
+            m_metrics->setCurrentKey(shown);
+    }
+    if (chart->isDetached() || (!shown.isEmpty() && list.contains(shown)))
+        return; // a board file's chart keeps the data the file carries; the others are right
+    // The chart shows nothing, or a metric none of the basket's runs has (plotMetric while the
+    // keys were read): the preferred one.
+    const QString preferred = MetricPicker::preferredKey(list);
+    if (preferred.isEmpty())
+        showMetric(QString());
+    else
+        plotMetric(preferred);
+}
+
+bool MainWindow::plotMetric(const QString& key) {
+    if (m_keysPending) { // the chart reads it now; the list follows it when the keys land,
+        showMetric(key); // or the preferred metric replaces it when no basket run has it
+        return true;
+    }
+    if (!m_metrics->keys().contains(key))
+        return false;
+    if (m_metrics->currentKey() == key)
+        showMetric(key);
+    else
+        m_metrics->setCurrentKey(key); // emits metricChosen, which plots
+    return chartPanel()->metricKey() == key;
+}
+
+bool MainWindow::plotPreferredMetric() {
+    if (m_keysPending || !m_metrics->currentKey().isEmpty())
+        return true; // the keys' landing plots the preferred metric into an empty chart
+    const QString key = MetricPicker::preferredKey(m_metrics->keys());
+    return !key.isEmpty() && plotMetric(key);
+}
+
+} // namespace radt
