@@ -17,11 +17,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDropEvent>
 #include <QImageReader>
+#include <QLineSeries>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -36,6 +38,7 @@
 #include <gtest/gtest.h>
 
 using namespace radt;
+using namespace QtCharts;
 
 namespace {
 
@@ -295,4 +298,37 @@ TEST(Workspace, ANewChartPlotsTheMetricClickedEvenWhenTheLastChartShowsIt) {
     EXPECT_EQ(added->chart()->metricKey(), "loss");
     EXPECT_GT(added->chart()->seriesCount(), 0);
     EXPECT_EQ(w.board()->chartAt(0)->chart()->metricKey(), "loss") << "the first chart keeps it too";
+}
+
+TEST(Workspace, ARunIsOneColourInEveryChartAndClearAllStartsTheColoursAgain) {
+    Workspace w;
+    auto colourOf = [](ChartPanel* chart, const QString& letter) {
+        for (QAbstractSeries* s : chart->chart()->series())
+            if (s->name().startsWith("(1 " + letter + ")"))
+                return qobject_cast<QLineSeries*>(s)->pen().color();
+        return QColor();
+    };
+    ChartPanel* cpu = w.window.chartPanel();
+    ASSERT_EQ(cpu->metricKey(), "PROC - CPU Utilization");
+    cpu->setShowRuns(cpu->workloadKeys().front(), true);
+    ASSERT_EQ(cpu->seriesCount(), 2);
+    w.board()->addChart();
+    ASSERT_TRUE(w.window.plotMetric("loss")); // only run b logs loss
+    ASSERT_TRUE(w.window.waitForLoads());
+    ChartPanel* loss = w.window.chartPanel();
+    ASSERT_NE(loss, cpu);
+    loss->setShowRuns(loss->workloadKeys().front(), true);
+    ASSERT_EQ(loss->seriesCount(), 1);
+    const QColor b = colourOf(cpu, "b");
+    ASSERT_TRUE(b.isValid()) << cpu->seriesNames().join(", ").toStdString();
+    EXPECT_NE(colourOf(cpu, "a"), b);
+    EXPECT_EQ(colourOf(loss, "b"), b) << "run b is one colour in both charts, though loss meets it first";
+
+    w.window.clearBasket();
+    w.window.addRunsToBasket({QString::fromStdString(w.sample.runs.at("beta/7/a"))});
+    ASSERT_TRUE(w.window.waitForLoads());
+    ASSERT_EQ(loss->seriesCount(), 1);
+    ASSERT_FALSE(loss->chart()->series().isEmpty());
+    EXPECT_EQ(qobject_cast<QLineSeries*>(loss->chart()->series().front())->pen().color(), QColor(0x4e79a7))
+        << "a new comparison starts with the palette's first colour";
 }

@@ -62,6 +62,7 @@ BoardPanel::BoardPanel(QWidget* parent) : QWidget(parent) {
 
 ChartCard* BoardPanel::addChart() {
     auto* card = new ChartCard(this);
+    card->chart()->setLineColours(m_colours); // a run is one colour in every chart
     // Whatever else takes the window's height, a chart stays readable: the board scrolls instead.
     card->setMinimumHeight(kMinimumChartHeight);
     m_cards.push_back(card);

@@ -5,7 +5,11 @@
 // a readable height whatever else takes room (a console, a small screen), and every chart is
 // reachable by scrolling; a new chart is scrolled into view.
 
+#include "LineColours.h"
+
 #include <QWidget>
+
+#include <memory>
 
 #include <vector>
 
@@ -29,6 +33,8 @@ public:
     void removeChart(ChartCard* card);
     int chartCount() const { return static_cast<int>(m_cards.size()); }
     ChartCard* chartAt(int i) const { return m_cards.at(static_cast<size_t>(i)); }
+    /// The colours every chart of the board takes its lines' from.
+    LineColours& lineColours() { return *m_colours; }
     ChartCard* current() const { return m_current; }
     void setCurrent(ChartCard* card);
     /// Linked x zoom: zooming one chart zooms every chart with the same kind of x axis.
@@ -61,6 +67,7 @@ private:
     QComboBox* m_columnsBox;
     int m_columns = 1;
     std::vector<ChartCard*> m_cards;
+    std::shared_ptr<LineColours> m_colours = std::make_shared<LineColours>();
     ChartCard* m_current = nullptr;
 };
 

@@ -45,8 +45,9 @@ const Qt::PenStyle kMonochromeStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLi
 } // namespace
 
 ChartPanel::ChartPanel(QWidget* parent)
-    : QWidget(parent), m_chart(new QChart), m_x(new QValueAxis(this)), m_xTime(new QDateTimeAxis(this)),
-      m_y(new QValueAxis(this)), m_logY(new QLogValueAxis(this)) {
+    : QWidget(parent), m_colours(std::make_shared<LineColours>()), m_chart(new QChart),
+      m_x(new QValueAxis(this)), m_xTime(new QDateTimeAxis(this)), m_y(new QValueAxis(this)),
+      m_logY(new QLogValueAxis(this)) {
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->setVisible(true);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
@@ -357,20 +358,33 @@ QString ChartPanel::xAxisTitle() const {
 }
 
 QColor ChartPanel::lineColour(size_t line) const {
-    return m_options.monochrome ? QColor(Qt::black) : QColor(kPalette[colourIndex(line) % 10]);
+    return m_options.monochrome ? QColor(Qt::black)
+                                : QColor(kPalette[colourIndex(line) % LineColours::kSlots]);
 }
 
 size_t ChartPanel::colourIndex(size_t line) const {
-    // A run or merged workload keeps the colour it first got in this chart, whatever else is
+    // A run or merged workload keeps the colour it first got on the board, whatever else is
     // shown, hidden or split into runs later: colours follow what a line is, not its position.
+    return m_colours->slotOf(colourKey(line));
+}
+
+QString ChartPanel::colourKey(size_t line) const {
     const ChartLine& l = m_lines.at(line);
-    const QString key = l.runs.size() == 1 && l.runs.front() < m_runs.size()
-                            ? QStringLiteral("run:") + toQString(m_runs[l.runs.front()].run.uuid)
-                            : QStringLiteral("workload:") + l.workloadKey;
-    auto it = m_colourOf.find(key);
-    if (it == m_colourOf.end())
-        it = m_colourOf.emplace(key, m_colourOf.size()).first;
-    return it->second;
+    return l.runs.size() == 1 && l.runs.front() < m_runs.size()
+               ? QStringLiteral("run:") + toQString(m_runs[l.runs.front()].run.uuid)
+               : QStringLiteral("workload:") + l.workloadKey;
+}
+
+QStringList ChartPanel::colourKeys() const {
+    QStringList keys;
+    for (size_t i = 0; i < m_lines.size(); ++i)
+        keys.append(colourKey(i));
+    return keys;
+}
+
+void ChartPanel::setLineColours(std::shared_ptr<LineColours> colours) {
+    m_colours = std::move(colours);
+    rebuild();
 }
 
 void ChartPanel::rebuild() {

@@ -9,6 +9,7 @@
 // ChartPlotItem over the QtCharts axes (the QLineSeries stay, empty, for the legend).
 
 #include "ChartLines.h"
+#include "LineColours.h"
 
 #include <QImage>
 #include <QPointF>
@@ -19,6 +20,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +50,11 @@ class ChartPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ChartPanel(QWidget* parent = nullptr);
+    /// Where its lines' colours come from: a board gives all its charts one, so a run is one
+    /// colour in each; a chart on its own keeps its own.
+    void setLineColours(std::shared_ptr<LineColours> colours);
+    /// The keys its lines are coloured by: "run:<uuid>" for a run, "workload:<key>" for a merge.
+    QStringList colourKeys() const;
     ~ChartPanel() override;
 
     /// Reads the metric of every run. Throws StoreError; the chart is unchanged then.
@@ -202,8 +209,9 @@ private:
     int64_t fromAxis(double x) const;
     QColor lineColour(size_t line) const;
     size_t colourIndex(size_t line) const;
+    QString colourKey(size_t line) const;
 
-    mutable std::map<QString, size_t> m_colourOf; ///< colour index per run / merged workload
+    std::shared_ptr<LineColours> m_colours; ///< palette slot per run / merged workload
     QtCharts::QChart* m_chart = nullptr;
     QtCharts::QChartView* m_view = nullptr;
     QtCharts::QValueAxis* m_x = nullptr;

@@ -555,6 +555,19 @@ void MainWindow::fitColumns() {
         m_tree->resizeColumnToContents(column);
 }
 
+void MainWindow::freeColoursOfRunsGone() {
+    std::set<QString> keep;
+    for (const Run& r : m_basket->runs()) {
+        keep.insert(QStringLiteral("run:") + toQString(r.uuid));
+        keep.insert(QStringLiteral("workload:") + workloadKeyOf(r));
+    }
+    for (int i = 0; i < m_board->chartCount(); ++i)
+        if (const ChartPanel* chart = m_board->chartAt(i)->chart(); chart->isDetached())
+            for (const QString& key : chart->colourKeys())
+                keep.insert(key);
+    m_board->lineColours().keepOnly([&keep](const QString& key) { return keep.count(key) > 0; });
+}
+
 void MainWindow::showMetric(const QString& key) {
     ChartPanel* chart = chartPanel();
     m_boardFile.clear(); // the board now differs from the file it came from

@@ -196,6 +196,9 @@ private:
     void onTreeContextMenu(const QPoint& pos);
     void addSelectedToBasket();
     void onBasketChanged();
+    /// Colours of runs and workloads that left the basket (and that no board file's chart shows)
+    /// are free again: after "Clear all" a new comparison starts with the first colours.
+    void freeColoursOfRunsGone();
     void showMetric(const QString& key);
     void refreshOtherCharts();
     void updateSummary();

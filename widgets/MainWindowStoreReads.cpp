@@ -90,6 +90,7 @@ void MainWindow::applyTree(std::vector<Experiment> experiments, std::vector<Run>
 
 void MainWindow::onBasketChanged() {
     m_insights->setRuns(basketRunUuids());
+    freeColoursOfRunsGone();
     // The charts follow the basket at once (they read on the loader's thread); the metric list
     // follows when the basket runs' keys are read.
     showMetric(m_metrics->currentKey());
