@@ -117,6 +117,29 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
     EXPECT_TRUE(window.basketRunUuids().isEmpty());
 }
 
+TEST(BoardGui, ABoardsRunsFromElsewhereAreSummarisedFromTheFile) {
+    test::TempDir dir;
+    MainWindow window; // no store holds the board's runs
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
+    ASSERT_TRUE(window.waitForLoads());
+    std::map<std::pair<std::string, QString>, SummaryRow> rows; // (run, metric)
+    for (const SummaryRow& row : window.summaryPanel()->model()->rows())
+        rows[{row.runUuid, row.metric}] = row;
+    ASSERT_EQ(rows.size(), 4u) << "three runs' power and one run's loss";
+    const SummaryRow& a = rows.at({"aaaa0000000000000000000000000001", "SMI - Power Draw"});
+    EXPECT_EQ(a.experiment, "resnet");
+    EXPECT_EQ(a.workload, "1") << "the workload in its experiment, as for a store run";
+    EXPECT_EQ(a.letter, "0_A");
+    EXPECT_EQ(a.stats.samples, 100u) << "every point the file carries, not the zoomed range";
+    EXPECT_DOUBLE_EQ(a.stats.min, 100);
+    EXPECT_DOUBLE_EQ(a.stats.mean, 105);
+    EXPECT_DOUBLE_EQ(a.stats.max, 110);
+    EXPECT_EQ(a.stats.durationMs, 99000);
+    EXPECT_EQ(rows.at({"cccc0000000000000000000000000003", "SMI - Power Draw"}).stats.samples, 60u)
+        << "a series hidden in the legend is still summarised";
+    EXPECT_EQ(rows.at({"aaaa0000000000000000000000000001", "loss"}).stats.samples, 30u);
+}
+
 TEST(BoardGui, RadtToExplorerToRadtLosesNothing) {
     test::TempDir dir;
     std::vector<BoardProblem> problems;

@@ -142,7 +142,8 @@ void ChartLoader::cancelChart(ChartPanel* chart) {
 }
 
 void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector<std::string>& metrics,
-                                 const std::map<int64_t, QString>& experimentNames) {
+                                 const std::map<int64_t, QString>& experimentNames,
+                                 std::vector<SummaryPanel::HeldSeries> held) {
     uint64_t generation;
     {
         std::lock_guard<std::mutex> lock(m_shared->mutex);
@@ -152,6 +153,7 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
     ++m_pending;
     std::shared_ptr<Shared> shared = m_shared;
     QPointer<ChartLoader> self(this);
+    auto heldSeries = std::make_shared<const std::vector<SummaryPanel::HeldSeries>>(std::move(held));
     QMetaObject::invokeMethod(
         m_worker,
         [=] {
@@ -160,13 +162,16 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
             };
             std::shared_ptr<std::vector<SummaryRow>> rows;
             QString error;
-            if (runs.empty() || metrics.empty()) {
-                rows = std::make_shared<std::vector<SummaryRow>>(); // nothing to read, no store needed
-            } else if (shared->currentSummary(generation)) {
+            if (shared->currentSummary(generation)) {
                 try {
-                    rows = std::make_shared<std::vector<SummaryRow>>(
-                        SummaryPanel::rowsFor(shared->connection(), runs, metrics, experimentNames));
+                    rows = std::make_shared<std::vector<SummaryRow>>();
+                    if (!runs.empty() && !metrics.empty()) // else nothing to read, no store needed
+                        *rows = SummaryPanel::rowsFor(shared->connection(), runs, metrics, experimentNames);
+                    for (const SummaryPanel::HeldSeries& h : *heldSeries)
+                        if (!h.series.empty())
+                            rows->push_back(SummaryPanel::rowOf(h.run, h.experiment, h.metric, h.series));
                 } catch (const std::exception& e) {
+                    rows.reset();
                     error = QString::fromStdString(e.what());
                 }
             }

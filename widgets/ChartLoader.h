@@ -5,6 +5,7 @@
 // dropped before and after reading, so only the newest view lands.
 
 #include "ChartLines.h"
+#include "SummaryPanel.h"
 #include "models/SummaryModel.h"
 
 #include <QObject>
@@ -38,9 +39,11 @@ public:
     void requestChart(ChartPanel* chart, const std::vector<Run>& runs, const QString& key);
     /// Drops what is pending for the chart (it is being cleared or reused).
     void cancelChart(ChartPanel* chart);
-    /// Computes summary rows; summaryReady carries them (only the newest request's).
+    /// Computes summary rows, of `metrics` x `runs` from the store, then of `held` (series the
+    /// window holds, a board file's runs); summaryReady carries them (only the newest request's).
     void requestSummary(const std::vector<Run>& runs, const std::vector<std::string>& metrics,
-                        const std::map<int64_t, QString>& experimentNames);
+                        const std::map<int64_t, QString>& experimentNames,
+                        std::vector<SummaryPanel::HeldSeries> held = {});
     /// Each run's latest metric values (one query per run); `done` gets them on the GUI thread,
     /// or an error message. Not delivered when the loader is gone.
     using LatestByRun = std::map<std::string, std::map<std::string, LatestMetric>>;

@@ -610,9 +610,23 @@ void MainWindow::updateSummary() {
             metrics.push_back(key);
     }
     const std::vector<Run> runs = m_basket->runs();
-    if (!m_store)
-        return m_summary->setRows({});
-    m_loader->requestSummary(runs, metrics, m_experimentNames);
+    // A board file's runs that the store does not hold (so not in the basket): from the points
+    // the file carries, each with its chart's metric.
+    std::vector<SummaryPanel::HeldSeries> held;
+    std::set<std::pair<std::string, std::string>> seen; // (run, metric): charts may share one
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        const ChartPanel* chart = m_board->chartAt(i)->chart();
+        if (!chart->isDetached())
+            continue;
+        const std::string metric = chart->metricKey().toStdString();
+        for (const ChartRunData& r : chart->runs())
+            if (!m_basket->contains(toQString(r.run.uuid)) && seen.emplace(r.run.uuid, metric).second)
+                held.push_back({r.run,
+                                r.experimentName.empty() ? QString::number(r.run.experimentId)
+                                                         : toQString(r.experimentName),
+                                metric, r.series});
+    }
+    m_loader->requestSummary(runs, metrics, m_experimentNames, std::move(held));
 }
 
 ChartPanel* MainWindow::chartPanel() const {

@@ -87,22 +87,29 @@ std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Ru
             const Series series = readForAnalysis(store, run, metric);
             if (series.empty())
                 continue;
-            SummaryRow row;
-            // Experiment, workload and letter have their own columns: the run's short name suffices.
-            row.label = run.workload().empty()
-                            ? toQString(run.name.empty() ? run.uuid.substr(0, 8) : run.name)
-                            : toQString(run.workload() + (run.letter().empty() ? "" : " " + run.letter()));
             const auto name = experimentNames.find(run.experimentId);
-            row.experiment = name != experimentNames.end() ? name->second : QString::number(run.experimentId);
-            row.workload = toQString(run.workload());
-            row.letter = toQString(run.letter());
-            row.metric = toQString(metric);
-            row.runUuid = run.uuid;
-            row.stats = seriesStats(series);
-            rows.push_back(std::move(row));
+            rows.push_back(
+                rowOf(run, name != experimentNames.end() ? name->second : QString::number(run.experimentId),
+                      metric, series));
         }
     }
     return rows;
+}
+
+SummaryRow SummaryPanel::rowOf(const Run& run, const QString& experiment, const std::string& metric,
+                               const Series& series) {
+    SummaryRow row;
+    // Experiment, workload and letter have their own columns: the run's short name suffices.
+    row.label = run.workload().empty()
+                    ? toQString(run.name.empty() ? run.uuid.substr(0, 8) : run.name)
+                    : toQString(run.workload() + (run.letter().empty() ? "" : " " + run.letter()));
+    row.experiment = experiment;
+    row.workload = toQString(run.workload());
+    row.letter = toQString(run.letter());
+    row.metric = toQString(metric);
+    row.runUuid = run.uuid;
+    row.stats = seriesStats(series);
+    return row;
 }
 
 } // namespace radt

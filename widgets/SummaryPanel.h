@@ -40,6 +40,17 @@ public:
     static std::vector<SummaryRow> rowsFor(Store& store, const std::vector<Run>& runs,
                                            const std::vector<std::string>& metrics,
                                            const std::map<int64_t, QString>& experimentNames);
+    /// A series the table summarises without the store: a board file's run that the open store
+    /// does not hold, with the points the file carries.
+    struct HeldSeries {
+        Run run;
+        QString experiment; ///< its name, or its id when the file does not name it
+        std::string metric;
+        Series series;
+    };
+    /// One row: the statistics of `series`, the run named as the charts name it.
+    static SummaryRow rowOf(const Run& run, const QString& experiment, const std::string& metric,
+                            const Series& series);
 
 private:
     SummaryModel* m_model;
