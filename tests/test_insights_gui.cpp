@@ -85,6 +85,9 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     auto* figure = insights->findChild<QComboBox*>();
     ASSERT_TRUE(figure);
     figure->setCurrentIndex(figure->count() - 1);
+    EXPECT_TRUE(insights->chart()->title().startsWith("Burst periods: reading DCGMI - GPU Utilization"))
+        << "read on the worker's thread: " << insights->chart()->title().toStdString();
+    ASSERT_TRUE(insights->waitForResult(20000));
     ASSERT_EQ(insights->chart()->series().size(), 2);
     EXPECT_TRUE(qobject_cast<QtCharts::QAreaSeries*>(insights->chart()->series().front())) << "the shading";
     EXPECT_TRUE(insights->chart()->title().contains("1 burst period(s) of DCGMI - GPU Utilization"))

@@ -13,6 +13,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QProcess>
 #include <QTimer>
 #include <QTreeView>
@@ -96,6 +97,39 @@ TEST(StoreReads, ARereadOfTheStoreLeftBehindLandsNowhere) {
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.runTreeModel()->runCount(), 1) << "the first store's runs did not come back";
     EXPECT_TRUE(window.metricKeys().isEmpty()) << "nor its basket's metric keys";
+}
+
+TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen) {
+    test::TempDir dir;
+    const test::SampleStore first = test::buildSampleStore(dir.file("first.db"), false);
+    const std::string second = "sqlite:///" + dir.file("second.db");
+    openStore(second, OpenMode::CreateIfMissing);
+    addRun(second, "only run");
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(first.uri)));
+    const QString firstShown = window.storeDisplayUri();
+    window.openStoreInteractive(QString::fromStdString(second));
+    EXPECT_EQ(window.storeDisplayUri(), firstShown) << "the first store stays until the second is read";
+    EXPECT_EQ(window.runTreeModel()->runCount(), 6);
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_NE(window.storeDisplayUri(), firstShown);
+    EXPECT_EQ(window.runTreeModel()->runCount(), 1);
+    const QString secondShown = window.storeDisplayUri();
+
+    QString said;
+    test::answerNextMessageBox(QMessageBox::Ok, &said);
+    window.openStoreInteractive(QString::fromStdString("sqlite:///" + dir.file("missing/none.db")));
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_TRUE(said.contains("could not be opened")) << said.toStdString();
+    EXPECT_TRUE(said.contains(secondShown + " stays open")) << said.toStdString();
+    EXPECT_EQ(window.storeDisplayUri(), secondShown);
+    EXPECT_EQ(window.runTreeModel()->runCount(), 1);
+
+    // Two opens in a row: the newer one is shown, whichever lands first.
+    window.openStoreInteractive(QString::fromStdString(first.uri));
+    window.openStoreInteractive(QString::fromStdString(second));
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.storeDisplayUri(), secondShown);
 }
 
 TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {

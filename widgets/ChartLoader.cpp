@@ -192,15 +192,19 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
 
 void ChartLoader::readThenLand(std::function<void(Store& store)> read,
                                std::function<void(const QString& error)> land) {
-    ++m_pending;
     std::shared_ptr<Shared> shared = m_shared;
+    workThenLand([shared, read] { read(shared->connection()); }, std::move(land));
+}
+
+void ChartLoader::workThenLand(std::function<void()> work, std::function<void(const QString& error)> land) {
+    ++m_pending;
     QPointer<ChartLoader> self(this);
     QMetaObject::invokeMethod(
         m_worker,
-        [=] {
+        [self, work, land] {
             QString error;
             try {
-                read(shared->connection());
+                work();
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
             }

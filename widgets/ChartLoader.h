@@ -62,6 +62,10 @@ public:
     void
     requestMetricKeys(const std::vector<std::string>& runUuids,
                       std::function<void(const std::vector<std::string>& keys, const QString& error)> done);
+    /// Runs `work` on the loader's thread, then `land` on the GUI thread with the error it threw
+    /// ("" when none); pending until then. Not landed when the loader is gone. For work that
+    /// needs no connection of the loader's (opening another store).
+    void workThenLand(std::function<void()> work, std::function<void(const QString& error)> land);
     /// Requests not finished yet (charts and summary).
     int pending() const { return m_pending; }
     /// Processes events until every request has landed; false on timeout.

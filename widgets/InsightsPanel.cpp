@@ -141,6 +141,15 @@ struct InsightsPanel::Worker {
         thread.setObjectName(QStringLiteral("radt insights"));
         thread.start();
     }
+    /// Its connection to `wanted` (worker thread only), opened again when the store changed.
+    Store& connection(const std::string& wanted) {
+        if (!store || uri != wanted) {
+            store.reset();
+            store = openStore(wanted, OpenMode::ReadOnly); // reads only
+            uri = wanted;
+        }
+        return *store;
+    }
     ~Worker() {
         {
             std::lock_guard<std::mutex> lock(mutex);
@@ -325,16 +334,12 @@ void InsightsPanel::compute() {
         json report;
         QString error;
         try {
-            if (!worker->store || worker->uri != uri) {
-                worker->store.reset();
-                worker->store = openStore(uri, OpenMode::ReadOnly); // reads only
-                worker->uri = uri;
-            }
+            Store& store = worker->connection(uri);
             std::vector<Run> runs;
             for (const std::string& u : uuids)
-                if (auto r = worker->store->run(u))
+                if (auto r = store.run(u))
                     runs.push_back(std::move(*r));
-            report = buildReport(*worker->store, runs, options, [&](size_t done, size_t total) {
+            report = buildReport(store, runs, options, [&](size_t done, size_t total) {
                 QMetaObject::invokeMethod(self, [self, done, total] {
                     if (self)
                         emit self->progress(int(done), int(total));
@@ -476,6 +481,8 @@ void InsightsPanel::fillChart() {
 }
 
 void InsightsPanel::fillBurstChart() {
+    ++m_burstGeneration; // whatever was asked before is not drawn now
+    m_burstPending = false;
     m_chart->setTitle(tr("Burst periods: select a run"));
     if (!m_report.is_object() || m_report["runs"].empty() || m_uri.isEmpty())
         return;
@@ -496,45 +503,78 @@ void InsightsPanel::fillBurstChart() {
             break;
         }
     const double threshold = (*run)["burst_idle"][key]["threshold"].get<double>();
-    Series series;
-    try { // one series, read here: a chart of it is what the user asked for
-        if (!m_readStore || m_readUri != m_uri) {
-            m_readStore = openStore(m_uri.toStdString(), OpenMode::ReadOnly);
-            m_readUri = m_uri;
-        }
-        series = m_readStore->series(uuid.toStdString(), key);
-    } catch (const std::exception& e) {
-        m_chart->setTitle(tr("Burst periods: %1").arg(QString::fromStdString(e.what())));
+    const std::string label =
+        !(*run)["workload"].is_null() && !(*run)["letter"].is_null()
+            ? (*run)["workload"].get<std::string>() + " " + (*run)["letter"].get<std::string>()
+            : (*run)["run_uuid"].get<std::string>().substr(0, 8);
+    m_chart->setTitle(tr("Burst periods: reading %1 of %2…")
+                          .arg(QString::fromStdString(key), QString::fromStdString(label)));
+    // The series is read (on PostgreSQL, over the network) and reduced to the chart's resolution
+    // on the worker's thread, with its connection; only the newest request is drawn.
+    const quint64 generation = m_burstGeneration;
+    m_burstPending = true;
+    QPointer<InsightsPanel> self(this);
+    std::weak_ptr<Worker> weak = m_worker;
+    const std::string uri = m_uri.toStdString(), runUuid = uuid.toStdString();
+    QMetaObject::invokeMethod(
+        m_worker->context, [self, weak, generation, uri, runUuid, key, threshold, label] {
+            auto worker = weak.lock();
+            if (!worker)
+                return;
+            auto view = std::make_shared<BurstView>();
+            try {
+                const Series series = worker->connection(uri).series(runUuid, key);
+                std::vector<int64_t> t;
+                std::vector<double> v;
+                for (size_t i = 0; i < series.size(); ++i)
+                    if (insight::usable(series.v[i])) {
+                        t.push_back(series.t[i]);
+                        v.push_back(series.v[i]);
+                    }
+                if (!t.empty()) {
+                    view->origin = t.front();
+                    view->end = series.t.back();
+                    view->periods = insight::burstPeriods(series, threshold);
+                    const double top = *std::max_element(v.begin(), v.end());
+                    view->top = top > 0 ? top * 1.1 : 1;
+                    // At chart resolution: min and max per column keep the peaks.
+                    SeriesPyramid(std::move(t), std::move(v))
+                        .query(view->origin, view->end, 600, view->t, view->v);
+                }
+            } catch (const std::exception& e) {
+                view->error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(self, [self, view, generation, key, threshold, label] {
+                if (!self || generation != self->m_burstGeneration)
+                    return;
+                self->m_burstPending = false;
+                if (self->m_figure->currentData().toInt() == kBurstFigure)
+                    self->drawBurstChart(*view, key, threshold, label);
+            });
+        });
+}
+
+void InsightsPanel::drawBurstChart(const BurstView& view, const std::string& key, double threshold,
+                                   const std::string& label) {
+    if (!view.error.isEmpty()) {
+        m_chart->setTitle(tr("Burst periods: %1").arg(view.error));
         return;
     }
-    std::vector<int64_t> t;
-    std::vector<double> v;
-    for (size_t i = 0; i < series.size(); ++i)
-        if (insight::usable(series.v[i])) {
-            t.push_back(series.t[i]);
-            v.push_back(series.v[i]);
-        }
-    if (t.empty())
+    if (view.t.empty()) {
+        m_chart->setTitle(tr("Burst periods: %1 has no values").arg(QString::fromStdString(key)));
         return;
-    const int64_t origin = t.front();
-    const auto periods = insight::burstPeriods(series, threshold);
-    double top = *std::max_element(v.begin(), v.end());
-    top = top > 0 ? top * 1.1 : 1;
-    // The line at chart resolution (min and max per column keep the peaks), the bursts shaded.
-    std::vector<int64_t> qt;
-    std::vector<double> qv;
-    SeriesPyramid(std::move(t), std::move(v)).query(origin, series.t.back(), 600, qt, qv);
+    }
     auto* line = new QLineSeries;
     QVector<QPointF> points;
-    for (size_t i = 0; i < qt.size(); ++i)
-        points.append(QPointF(double(qt[i] - origin) / 1000.0, qv[i]));
+    for (size_t i = 0; i < view.t.size(); ++i)
+        points.append(QPointF(double(view.t[i] - view.origin) / 1000.0, view.v[i]));
     line->replace(points);
     line->setName(QString::fromStdString(key));
     auto* upper = new QLineSeries;
     auto* lower = new QLineSeries;
-    for (const auto& [from, to] : periods) {
-        const double a = double(from - origin) / 1000.0, b = double(to - origin) / 1000.0;
-        *upper << QPointF(a, 0) << QPointF(a, top) << QPointF(b, top) << QPointF(b, 0);
+    for (const auto& [from, to] : view.periods) {
+        const double a = double(from - view.origin) / 1000.0, b = double(to - view.origin) / 1000.0;
+        *upper << QPointF(a, 0) << QPointF(a, view.top) << QPointF(b, view.top) << QPointF(b, 0);
         *lower << QPointF(a, 0) << QPointF(b, 0);
     }
     auto* shade = new QAreaSeries(upper, lower);
@@ -545,22 +585,18 @@ void InsightsPanel::fillBurstChart() {
     m_chart->addSeries(line);
     auto* x = new QValueAxis;
     x->setTitleText(tr("time since start (s)"));
-    x->setRange(0, double(series.t.back() - origin) / 1000.0);
+    x->setRange(0, double(view.end - view.origin) / 1000.0);
     auto* y = new QValueAxis;
-    y->setRange(0, top);
+    y->setRange(0, view.top);
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(shade), static_cast<QAbstractSeries*>(line)}) {
         s->attachAxis(x);
         s->attachAxis(y);
     }
-    const std::string label =
-        !(*run)["workload"].is_null() && !(*run)["letter"].is_null()
-            ? (*run)["workload"].get<std::string>() + " " + (*run)["letter"].get<std::string>()
-            : (*run)["run_uuid"].get<std::string>().substr(0, 8);
     m_chart->setTitle(tr("%1: %2 burst period(s) of %3")
                           .arg(QString::fromStdString(label))
-                          .arg(periods.size())
+                          .arg(view.periods.size())
                           .arg(QString::fromStdString(key)));
 }
 
@@ -610,9 +646,10 @@ void InsightsPanel::exportWithDialog(const QString& format) {
 bool InsightsPanel::waitForResult(int timeoutMs) {
     QElapsedTimer timer;
     timer.start();
-    while ((m_debounce->isActive() || m_shown != m_generation) && timer.elapsed() < timeoutMs)
+    auto busy = [this] { return m_debounce->isActive() || m_shown != m_generation || m_burstPending; };
+    while (busy() && timer.elapsed() < timeoutMs)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
-    return m_shown == m_generation && !m_debounce->isActive();
+    return !busy();
 }
 
 } // namespace radt

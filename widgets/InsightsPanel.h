@@ -69,8 +69,19 @@ private:
     void present(nlohmann::json report, quint64 generation, const QString& error);
     void fillTable();
     void fillChart();
-    /// The selected run's GPU utilisation with its burst periods shaded.
+    /// The selected run's GPU utilisation with its burst periods shaded: read on the worker,
+    /// drawn when it lands.
     void fillBurstChart();
+    struct BurstView { ///< a burst chart's line at chart resolution, and its periods
+        std::vector<int64_t> t;
+        std::vector<double> v;
+        std::vector<std::pair<int64_t, int64_t>> periods;
+        int64_t origin = 0, end = 0;
+        double top = 1;
+        QString error;
+    };
+    void drawBurstChart(const BurstView& view, const std::string& key, double threshold,
+                        const std::string& label);
     void exportWithDialog(const QString& format);
 
     QString m_uri;
@@ -97,8 +108,8 @@ private:
     QtCharts::QChartView* m_chartView = nullptr;
     QTimer* m_follow = nullptr;
     QTimer* m_debounce = nullptr;
-    std::unique_ptr<Store> m_readStore; ///< for the one series a burst chart draws (GUI thread)
-    QString m_readUri;
+    quint64 m_burstGeneration = 0; ///< the newest burst chart asked for
+    bool m_burstPending = false;   ///< and it has not landed yet
 };
 
 } // namespace radt

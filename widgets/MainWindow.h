@@ -54,8 +54,11 @@ public:
     /// Opens the store and shows its runs. On failure returns false with the reason in *error;
     /// the store open before stays open. Shows no dialog (callers decide).
     bool openStore(const QString& uri, QString* error = nullptr, OpenMode mode = OpenMode::OpenExisting);
-    /// Like openStore, but a failure is reported in a critical message box.
-    bool openStoreInteractive(const QString& uri, OpenMode mode = OpenMode::OpenExisting);
+    /// The File menu's open: like openStore, but opened and first read on the loader's thread (a
+    /// server may take seconds to answer) while the window goes on; the window swaps to it when it
+    /// lands (waitForLoads waits for that), or a critical message box says why not and the store
+    /// open before stays open. A newer open replaces one still under way.
+    void openStoreInteractive(const QString& uri, OpenMode mode = OpenMode::OpenExisting);
     /// Rereads experiments and runs (F5) on the loader's thread (waitForLoads waits for it);
     /// keeps the basket and the tree's expanded nodes. A failure is shown in a dialog.
     void reload();
@@ -189,6 +192,18 @@ private:
     void applyBasketKeys(const std::vector<std::string>& storeKeys);
     /// A new store is open: reads of the one before land nowhere.
     void forgetReadsOfTheLastStore();
+    /// A store opened and read, not yet shown (opened on any thread).
+    struct OpenedStore {
+        std::unique_ptr<Store> store;
+        std::vector<Experiment> experiments;
+        std::vector<Run> runs;
+    };
+    /// Opens and reads a store; throws StoreError. Orphaned runs are reconciled unless read-only.
+    static OpenedStore openAndRead(const std::string& uri, OpenMode mode);
+    /// --read-only turns an open of an existing store into a read-only one.
+    OpenMode effectiveMode(OpenMode mode) const;
+    /// Shows an opened store: the tree, an empty basket, cleared charts.
+    void adoptStore(const QString& uri, OpenedStore opened);
     QWidget* createTreePane();
     void onOpenStoreFile();
     void onOpenStoreUri();
@@ -239,6 +254,7 @@ private:
     std::vector<std::function<void()>> m_afterTree; ///< to run once the tree shows the reread
     uint64_t m_keysGeneration = 0;                  ///< the newest basket key read: only it lands
     bool m_keysPending = false;                     ///< the basket changed and its keys are being read
+    uint64_t m_openGeneration = 0;                  ///< the newest store open: only it is shown
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_treeDock = nullptr;
     CompareDialog* m_compare = nullptr;

@@ -1,9 +1,11 @@
-// The window's reads of the open store after it opened: the run tree and the basket's metric
-// keys. Both go through the ChartLoader's thread like the charts (on PostgreSQL each is a network
-// round trip, and the tree is reread every 5 s while runs are running), and land here.
+// The window's store: opening it, then its reads of the run tree and the basket's metric keys.
+// The File menu's opens and the reads go through the ChartLoader's thread like the charts (on
+// PostgreSQL each is a network round trip, and the tree is reread every 5 s while runs are
+// running), and land here.
 
 #include "MainWindow.h"
 
+#include "BasketPanel.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartLoader.h"
@@ -11,16 +13,114 @@
 #include "Formatting.h"
 #include "InsightsPanel.h"
 #include "MetricPicker.h"
+#include "RunReconciler.h"
+#include "SavedSelections.h"
 #include "models/BasketModel.h"
 #include "models/RunTreeModel.h"
 
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSignalBlocker>
 #include <QStatusBar>
+#include <QTimer>
+#include <QTreeView>
+
+#include <cstdio>
 
 #include <set>
 
 namespace radt {
+
+MainWindow::OpenedStore MainWindow::openAndRead(const std::string& uri, OpenMode mode) {
+    OpenedStore opened;
+    opened.store = radt::openStore(uri, mode);
+    // Runs whose collector was killed would otherwise show RUNNING forever (DESIGN §8). A
+    // read-only store simply keeps them as they are.
+    if (mode != OpenMode::ReadOnly) {
+        try {
+            radt::reconcileOrphanedRuns(*opened.store);
+        } catch (const std::exception&) {
+        }
+    }
+    // Read before the window swaps, so a store that opens but cannot be read leaves the old one.
+    opened.experiments = opened.store->experiments();
+    opened.runs = opened.store->runs();
+    return opened;
+}
+
+OpenMode MainWindow::effectiveMode(OpenMode mode) const {
+    return m_readOnly && mode == OpenMode::OpenExisting ? OpenMode::ReadOnly : mode;
+}
+
+bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
+    try {
+        adoptStore(uri, openAndRead(uri.toStdString(), effectiveMode(mode)));
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode) {
+    const uint64_t generation = ++m_openGeneration; // the newest open asked for wins
+    auto opened = std::make_shared<OpenedStore>();
+    statusBar()->showMessage(tr("Opening %1…").arg(uri));
+    m_progress->setRange(0, 0); // busy until the loader is idle
+    m_progress->setFormat(tr("Opening the store"));
+    m_progress->show();
+    m_loader->workThenLand(
+        [opened, uri = uri.toStdString(), mode = effectiveMode(mode)] { *opened = openAndRead(uri, mode); },
+        [this, generation, opened, uri](const QString& error) {
+            if (generation != m_openGeneration)
+                return;
+            if (error.isEmpty()) {
+                adoptStore(uri, std::move(*opened));
+                return;
+            }
+            statusBar()->clearMessage();
+            QMessageBox::critical(
+                this, tr("Cannot open store"),
+                tr("The store could not be opened:\n\n%1").arg(error) +
+                    (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri()) : QString()));
+        });
+}
+
+void MainWindow::adoptStore(const QString& uri, OpenedStore opened) {
+    // Opening changed a store another tool may own (the read index): said once.
+    if (const QString notice = QString::fromStdString(opened.store->openNotice()); !notice.isEmpty()) {
+        std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(notice));
+        QTimer::singleShot(0, this, [this, notice] { statusBar()->showMessage(notice, 20000); });
+    }
+    ++m_openGeneration; // an open still under way in the File menu would replace this one
+    m_store = std::move(opened.store);
+    m_uri = uri;
+    forgetReadsOfTheLastStore();
+    m_loader->setStoreUri(uri.toStdString());
+    m_insights->setStore(uri);
+    m_basket->clear();
+    std::map<int64_t, QString> names;
+    for (const Experiment& e : opened.experiments)
+        names[e.id] = toQString(e.name);
+    m_experimentNames = names;
+    m_basket->setExperimentNames(std::move(names));
+    m_treeModel->setContents(std::move(opened.experiments), std::move(opened.runs), nowMs());
+    m_tree->expandToDepth(0);
+    fitColumns();
+    m_recent.add(uri);
+    // Keyed like Recent Stores: absolute SQLite path, no password written to disk.
+    m_basketPanel->setSelectionStore(m_selections.get(), RecentStores::normalize(uri));
+    for (int i = 0; i < m_board->chartCount(); ++i)
+        m_loader->cancelChart(m_board->chartAt(i)->chart());
+    for (int i = 0; i < m_board->chartCount(); ++i)
+        m_board->chartAt(i)->chart()->clear(
+            m_treeModel->runCount() > 0
+                ? QString()
+                : tr("This store has no runs yet: record one with  radt train.py ..."));
+    updateTitleAndStatus();
+    statusBar()->showMessage(tr("Opened %1").arg(storeDisplayUri()), 5000);
+}
 
 void MainWindow::reload() {
     rereadTree(true);
