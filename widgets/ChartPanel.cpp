@@ -51,6 +51,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->setVisible(true);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setShowToolTips(true); // a name the legend shortens is whole on hover
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setMargins(QMargins(8, 8, 16, 8));
     m_chart->setBackgroundRoundness(0);
