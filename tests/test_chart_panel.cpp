@@ -530,6 +530,23 @@ TEST(ChartAxes, TimeIsCountedInMinutesOrHoursAndALogAxisSpansTheDataDecades) {
     EXPECT_EQ(chart.xAxisTitle(), "time since start (s)");
 }
 
+TEST(ChartCrosshair, ItsBoxSitsWhereTheLinesAreNot) {
+    ChartPanel chart;
+    chart.resize(900, 500);
+    std::vector<ChartRunData> runs;
+    runs.push_back(runOver("ramp", 100, 1, 0, 100)); // low on the left, high on the right
+    chart.setData(std::move(runs), "gpu");
+    chart.show(); // laid out as on screen
+    QApplication::processEvents();
+    const QRectF plot = chart.chart()->plotArea();
+    ASSERT_GT(plot.height(), 200);
+    chart.showCrosshairAt(10);
+    EXPECT_LT(chart.crosshairBoxRect().center().y(), plot.center().y()) << "the line is low: the box on top";
+    chart.showCrosshairAt(90);
+    EXPECT_GT(chart.crosshairBoxRect().center().y(), plot.center().y()) << "the line is high: the box below";
+    EXPECT_LE(chart.crosshairBoxRect().bottom(), plot.bottom());
+}
+
 TEST(ChartCrosshair, SaysNothingPastARunsEndAndFollowsAZoom) {
     ChartPanel chart;
     chart.resize(900, 500);

@@ -146,6 +146,8 @@ public:
     QString showCrosshairAt(double axisX);
     void hideCrosshair();
     QString crosshairText() const;
+    /// Where the crosshair's box is (chart coordinates); empty when it is hidden.
+    QRectF crosshairBoxRect() const;
     /// The detailed tooltip of a line: its runs' experiment, model, source, status, params.
     QString seriesTooltip(int series) const;
     /// Lines drawn with a min–max band (Aggregate::MeanBand); the band's two edges.
@@ -208,6 +210,8 @@ private:
     double toAxis(int64_t x) const;
     int64_t fromAxis(double x) const;
     QColor lineColour(size_t line) const;
+    /// The crosshair box's top: the top of the plot, or its bottom when fewer lines pass there.
+    double crosshairBoxTop(double axisX, double boxLeft, const QSizeF& box) const;
     size_t colourIndex(size_t line) const;
     QString colourKey(size_t line) const;
 

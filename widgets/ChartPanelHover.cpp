@@ -17,6 +17,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <cmath>
 
 namespace radt {
 
@@ -64,10 +65,44 @@ QString ChartPanel::showCrosshairAt(double axisX) {
     const double left = at.x() + 12 + m_crosshairBox->rect().width() > plot.right()
                             ? at.x() - 12 - m_crosshairBox->rect().width()
                             : at.x() + 12;
-    m_crosshairBox->setPos(std::max(plot.left(), left), plot.top() + 4);
+    const double boxLeft = std::max(plot.left(), left);
+    m_crosshairBox->setPos(boxLeft, crosshairBoxTop(axisX, boxLeft, m_crosshairBox->rect().size()));
     m_crosshairLine->show();
     m_crosshairBox->show();
     return text;
+}
+
+double ChartPanel::crosshairBoxTop(double axisX, double boxLeft, const QSizeF& box) const {
+    // At the top of the plot, or at the bottom when fewer lines pass there: where the lines are
+    // at the crosshair and across the box's width, in pixels.
+    const QRectF plot = m_chart->plotArea();
+    const double boxHeight = box.height();
+    const double px = m_chart->mapToPosition(QPointF(axisX, 0), m_series.front()).x();
+    std::vector<double> ys;
+    for (double atPx : {px, boxLeft, boxLeft + box.width() / 2, boxLeft + box.width()}) {
+        const double ax = m_chart->mapToValue(QPointF(atPx, plot.center().y()), m_series.front()).x();
+        const int64_t t = fromAxis(ax);
+        for (const ChartLine& line : m_lines) {
+            if (m_options.hiddenSeries.count(line.name) || t < line.pyramid.firstTime() ||
+                t > line.pyramid.lastTime())
+                continue;
+            if (const auto point = line.pyramid.nearest(t)) {
+                const double y = m_chart->mapToPosition(QPointF(ax, point->second), m_series.front()).y();
+                if (std::isfinite(y))
+                    ys.push_back(y);
+            }
+        }
+    }
+    const double top = plot.top() + 4, bottom = plot.bottom() - 4 - boxHeight;
+    auto covered = [&](double from) {
+        return std::count_if(ys.begin(), ys.end(),
+                             [&](double y) { return y >= from - 3 && y <= from + boxHeight + 3; });
+    };
+    return bottom > top && covered(bottom) < covered(top) ? bottom : top;
+}
+
+QRectF ChartPanel::crosshairBoxRect() const {
+    return m_crosshairBox->isVisible() ? m_crosshairBox->sceneBoundingRect() : QRectF();
 }
 
 void ChartPanel::hideCrosshair() {
