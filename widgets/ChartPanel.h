@@ -210,6 +210,8 @@ private:
     double toAxis(int64_t x) const;
     int64_t fromAxis(double x) const;
     QColor lineColour(size_t line) const;
+    /// A visible line's value nearest x (line units), none before its first point or after its last.
+    std::optional<double> shownValueAt(const ChartLine& line, int64_t x) const;
     /// The crosshair box's top: the top of the plot, or its bottom when fewer lines pass there.
     double crosshairBoxTop(double axisX, double boxLeft, const QSizeF& box) const;
     size_t colourIndex(size_t line) const;

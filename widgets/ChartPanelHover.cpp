@@ -23,6 +23,16 @@ namespace radt {
 
 using namespace QtCharts;
 
+std::optional<double> ChartPanel::shownValueAt(const ChartLine& line, int64_t x) const {
+    // A line says nothing before its first point or after its last (a run that has ended).
+    if (m_options.hiddenSeries.count(line.name) || x < line.pyramid.firstTime() ||
+        x > line.pyramid.lastTime())
+        return std::nullopt;
+    if (const auto point = line.pyramid.nearest(x))
+        return point->second;
+    return std::nullopt;
+}
+
 QString ChartPanel::showCrosshairAt(double axisX) {
     if (m_lines.empty()) {
         hideCrosshair();
@@ -37,12 +47,8 @@ QString ChartPanel::showCrosshairAt(double axisX) {
     html << rows.front().toHtmlEscaped();
     for (size_t i = 0; i < m_lines.size(); ++i) {
         const ChartLine& line = m_lines[i];
-        // A line says nothing before its first point or after its last (a run that has ended).
-        if (m_options.hiddenSeries.count(line.name) || x < line.pyramid.firstTime() ||
-            x > line.pyramid.lastTime())
-            continue;
-        if (const auto point = line.pyramid.nearest(x)) {
-            QString row = line.name + QStringLiteral(": ") + QString::number(point->second, 'g', 6);
+        if (const auto value = shownValueAt(line, x)) {
+            QString row = line.name + QStringLiteral(": ") + QString::number(*value, 'g', 6);
             if (line.bandLow)
                 if (auto lo = line.bandLow->nearest(x), hi = line.bandHigh->nearest(x); lo && hi)
                     row +=
@@ -82,16 +88,12 @@ double ChartPanel::crosshairBoxTop(double axisX, double boxLeft, const QSizeF& b
     for (double atPx : {px, boxLeft, boxLeft + box.width() / 2, boxLeft + box.width()}) {
         const double ax = m_chart->mapToValue(QPointF(atPx, plot.center().y()), m_series.front()).x();
         const int64_t t = fromAxis(ax);
-        for (const ChartLine& line : m_lines) {
-            if (m_options.hiddenSeries.count(line.name) || t < line.pyramid.firstTime() ||
-                t > line.pyramid.lastTime())
-                continue;
-            if (const auto point = line.pyramid.nearest(t)) {
-                const double y = m_chart->mapToPosition(QPointF(ax, point->second), m_series.front()).y();
+        for (const ChartLine& line : m_lines)
+            if (const auto value = shownValueAt(line, t)) {
+                const double y = m_chart->mapToPosition(QPointF(ax, *value), m_series.front()).y();
                 if (std::isfinite(y))
                     ys.push_back(y);
             }
-        }
     }
     const double top = plot.top() + 4, bottom = plot.bottom() - 4 - boxHeight;
     auto covered = [&](double from) {
