@@ -87,7 +87,12 @@ int exportHeadless(const QCommandLineParser& parser) {
             std::printf("%s\n", qPrintable(file));
         return 0;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "radt-explorer: %s: %s\n", qPrintable(boards.front()), e.what());
+        // Errors about the board name it already; an export's error names the file it could not write.
+        const std::string what = e.what();
+        if (what.find(QFileInfo(boards.front()).fileName().toStdString()) != std::string::npos)
+            std::fprintf(stderr, "radt-explorer: %s\n", what.c_str());
+        else
+            std::fprintf(stderr, "radt-explorer: %s: %s\n", qPrintable(boards.front()), what.c_str());
         return 1;
     }
 }

@@ -108,11 +108,15 @@ std::string storeArgument(const char* value) {
 
 /// "radt: <verb> k/n runs", rewritten in place on a terminal's stderr (nothing in a log), shown
 /// from `least` runs on.
-std::function<void(size_t, size_t)> runCounter(const char* verb, size_t least = 1) {
-    return [verb, least, tty = ::isatty(STDERR_FILENO) != 0](size_t done, size_t total) {
+/// A live counter on a terminal; with `logLines`, a line per tenth of the runs in a log too (a
+/// long change to a store says in its log how far it got).
+std::function<void(size_t, size_t)> runCounter(const char* verb, size_t least = 1, bool logLines = false) {
+    return [verb, least, logLines, tty = ::isatty(STDERR_FILENO) != 0](size_t done, size_t total) {
         if (tty && total >= least)
             std::cerr << "\rradt: " << verb << " " << done << "/" << total << " runs"
                       << (done == total ? "\n" : "") << std::flush;
+        else if (!tty && logLines && (total < 10 || done % (total / 10) == 0 || done == total))
+            std::cerr << "radt: " << verb << " " << done << "/" << total << " runs\n" << std::flush;
     };
 }
 
@@ -125,7 +129,8 @@ std::unique_ptr<radt::Store> openResolvedStore(const std::string& cliValue, radt
     auto store = radt::openStore(resolved.uri, mode);
     if (const std::string notice = store->openNotice(); !notice.empty())
         std::cerr << "radt: " << notice << "\n"; // a change to a store another tool may own
-    if (mode != radt::OpenMode::ReadOnly)        // --read-only writes nothing, fixes included
+    if (mode != radt::OpenMode::ReadOnly &&
+        !store->isReadOnly()) // --read-only writes nothing, fixes included
         radt::reconcileOrphanedRuns(*store, [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
     return store;
 }
@@ -360,13 +365,17 @@ int runCompact(int argc, char** argv) {
     try {
         auto s = openResolvedStore(store, radt::OpenMode::OpenExisting);
         const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
-        const radt::CompactionStats stats = radt::compactRuns(*s, runs, options, runCounter("compacted"));
+        const radt::CompactionStats stats = radt::compactRuns(
+            *s, runs, options, runCounter(options.dryRun ? "counted" : "compacted", 1, true));
         for (const std::string& why : stats.skipped)
             std::cerr << "radt: skipped " << why << "\n";
         const double ratio = stats.rowsAfter ? double(stats.rowsBefore) / double(stats.rowsAfter) : 1.0;
         std::printf("%s%zu runs, %zu hardware series: %zu -> %zu samples (%.2fx fewer)\n",
                     options.dryRun ? "would compact " : "compacted ", stats.runs, stats.series,
                     stats.rowsBefore, stats.rowsAfter, ratio);
+        if (!stats.reclaimError.empty())
+            std::cerr << "radt: warning: the runs are compacted, but the store's space was not given back: "
+                      << stats.reclaimError << " (run `radt store compact` again with more free space)\n";
         if (stats.bytesBefore >= 0 && stats.bytesAfter >= 0)
             std::printf("store: %.1f MB -> %.1f MB\n", double(stats.bytesBefore) / 1e6,
                         double(stats.bytesAfter) / 1e6);
@@ -582,7 +591,13 @@ int main(int argc, char** argv) {
             radt::ExperimentRunner runner(
                 shared, *experiment, experimentOptions,
                 [](const std::string& m) { std::cerr << "radt: " << m << "\n"; }, std::cout, std::cerr);
-            return runner.run(g_stop, g_wakePipe[0]);
+            const int rc = runner.run(g_stop, g_wakePipe[0]);
+            if (const std::string gone = store->fileProblem(); !gone.empty()) {
+                std::cerr << "radt: error: " << gone << "; the experiment's runs and samples are in no file "
+                          << "anyone can open again\n";
+                return 2;
+            }
+            return rc;
         }
         radt::RunRecorder recorder(*store, options,
                                    [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
@@ -605,6 +620,11 @@ int main(int argc, char** argv) {
             std::cerr
                 << "radt: error: " << outcome.kept << " samples are not in the store yet; they are kept "
                 << "beside the run's artifacts and written by the next radt or radt-explorer that opens it\n";
+        if (const std::string gone = store->fileProblem(); !gone.empty()) {
+            std::cerr << "radt: error: " << gone << "; run " << outcome.run.uuid << " and its "
+                      << outcome.samples << " samples are in no file anyone can open again\n";
+            return 2;
+        }
         if (lost || outcome.kept || outcome.closePending)
             return 2;
         if (outcome.status == radt::RunStatus::Killed)

@@ -14,17 +14,37 @@
 #include <sqlite3.h>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace radt::bench {
 
+/// A fresh, empty folder of this process (mkdtemp under $TMPDIR or /tmp), removed when the
+/// program ends: two benchmark runs at once never share or wipe each other's files.
 inline std::string scratchDir(const char* name) {
+    struct Made {
+        std::vector<std::string> dirs;
+        ~Made() {
+            std::error_code ec;
+            for (const std::string& d : dirs)
+                std::filesystem::remove_all(d, ec);
+        }
+    };
+    static Made made;
     const char* base = std::getenv("TMPDIR");
-    const std::filesystem::path dir =
-        std::filesystem::path(base && *base ? base : "/tmp") / (std::string("radt-bench-") + name);
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir.string();
+    std::string pattern = (std::filesystem::path(base && *base ? base : "/tmp") /
+                           (std::string("radt-bench-") + name + "-XXXXXX"))
+                              .string();
+    if (!::mkdtemp(pattern.data()))
+        throw std::runtime_error("cannot make a scratch folder " + pattern);
+    made.dirs.push_back(pattern);
+    return pattern;
+}
+
+/// A PostgreSQL database name of this process (the name plus the pid): benchmarks run at once on
+/// one server never drop each other's database.
+inline std::string scratchDatabase(const char* name) {
+    return std::string(name) + "_" + std::to_string(::getpid());
 }
 
 inline void exec(sqlite3* db, const char* sql) {

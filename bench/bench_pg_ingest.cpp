@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
                      "bench_pg_ingest: no PostgreSQL server (PGHOST unset); run it under pg_virtualenv\n");
         return 2;
     }
-    g_db = "radt_bench_ingest";
+    g_db = bench::scratchDatabase("radt_bench_ingest");
     std::system(("dropdb --if-exists " + g_db + " 2>/dev/null; createdb " + g_db).c_str());
     g_uri = "postgresql:///" + g_db;
     openStore(g_uri, OpenMode::CreateIfMissing);

@@ -127,8 +127,9 @@ int main(int argc, char** argv) {
     }
     if (const char* s = std::getenv("RADT_BENCH_SECONDS"))
         g_seconds = std::max(5, std::atoi(s));
-    std::system("dropdb --if-exists radt_bench_scale 2>/dev/null; createdb radt_bench_scale");
-    g_uri = "postgresql:///radt_bench_scale";
+    const std::string db = bench::scratchDatabase("radt_bench_scale");
+    std::system(("dropdb --if-exists " + db + " 2>/dev/null; createdb " + db).c_str());
+    g_uri = "postgresql:///" + db;
     openStore(g_uri, OpenMode::CreateIfMissing);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

@@ -115,7 +115,7 @@ void BM_PostgresBytesPerSample(benchmark::State& state) {
         return;
     }
     for (auto _ : state) {
-        const std::string db = "radt_bench_bytes";
+        const std::string db = bench::scratchDatabase("radt_bench_bytes");
         std::system(("dropdb --if-exists " + db + " && createdb " + db).c_str());
         auto store = openStore("postgresql:///" + db, OpenMode::CreateIfMissing);
         const Run run = store->createRun({0, "bench", 0, "bench", "bench", RunStatus::Running});

@@ -320,6 +320,44 @@ RunOutcome RunSession::failBeforeStart(const std::string& reason) {
     return m_outcome;
 }
 
+static bool isRadtArtifactName(const std::string& name) {
+    // What radt itself writes into a run's artifacts (the profilers' reports are named after
+    // their listener, nsys*/ncu*, and get their extension from the tool).
+    for (const char* own :
+         {"output.log", kSpillFileName, kPendingCloseFileName, "pip.txt", "conda.txt", "smi.txt"})
+        if (name == own)
+            return true;
+    return name.rfind("nsys", 0) == 0 || name.rfind("ncu", 0) == 0;
+}
+
+void RunSession::storeArtifact(const std::string& path) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    const char* problem = nullptr;
+    if (error || status.type() == fs::file_type::not_found)
+        problem = "no such file";
+    else if (status.type() == fs::file_type::directory)
+        problem = "it is a folder; log the files in it one by one";
+    else if (status.type() != fs::file_type::regular)
+        problem = "it is not a regular file (a device, FIFO or socket has no content to keep)";
+    if (problem) {
+        m_messages("artifact '" + path + "' not stored: " + problem);
+        return;
+    }
+    // radt's own files (the captured output it is still writing, ...) are never overwritten: the
+    // user's file of that name is kept beside them under another name.
+    std::string name = fs::path(path).filename().string();
+    if (isRadtArtifactName(name)) {
+        const std::string original = name;
+        name = "user-" + name;
+        m_messages("artifact '" + path + "' stored as " + name + ": " + original +
+                   " is radt's own file in the run's artifacts");
+    }
+    fs::copy_file(path, fs::path(m_artifactDir) / name, fs::copy_options::overwrite_existing, error);
+    if (error)
+        m_messages("artifact '" + path + "' not stored: " + error.message());
+}
+
 void RunSession::wrapForProfilers(std::vector<std::string>& argv) {
     // radT's workload listeners: the profiler runs the command, restricted to the NVTX range
     // "profile" unless the raw variant was asked for; its report lands in the run's artifacts.
@@ -385,13 +423,7 @@ void RunSession::prepare() {
     handlers.tag = [postWrite](const std::string& k, const std::string& v) {
         postWrite("tag", [k, v](Store& store, const std::string& run) { store.setTags(run, {{k, v}}); });
     };
-    handlers.artifact = [this](const std::string& path) {
-        std::error_code error;
-        fs::copy_file(path, fs::path(m_artifactDir) / fs::path(path).filename(),
-                      fs::copy_options::overwrite_existing, error);
-        if (error)
-            m_messages("artifact '" + path + "' not stored: " + error.message());
-    };
+    handlers.artifact = [this](const std::string& path) { storeArtifact(path); };
     handlers.control = [this](const std::string& c) {
         ++(c == "start" ? m_live->controlStart : m_live->controlStop);
         (void)!::write(m_controlPipe[1], "x", 1);

@@ -119,6 +119,9 @@ private:
     /// Marks the created run FAILED with `reason` (best effort: the store may be what failed).
     void closeFailed(const std::string& reason);
     void wrapForProfilers(std::vector<std::string>& argv);
+    /// Copies a file the workload logged (radt.log_artifact) into the run's artifacts; a name radt
+    /// uses itself gets a "user-" prefix, anything but a regular file is refused saying why.
+    void storeArtifact(const std::string& path);
 
     Store& m_store;
     RunOptions m_options;

@@ -23,13 +23,25 @@ struct EnergyIntegral {
     int64_t coveredMs = 0;
 };
 
-/// Increments of an energy counter in mJ within [fromMs, toMs], in J. A counter that goes down
-/// was reset (driver reload, wrap): that interval's energy is unknown and not counted. A counter
-/// that does not move adds nothing. An interval cut by the window counts in proportion.
+/// An energy counter's readings with its glitches left out (issue 27): a reading that drops below
+/// the one before while the reading after it continues where the counter was going (a 0 or a dip:
+/// the rate across it is the counter's usual one), a first reading far below the rest (a rate more
+/// than 50 times the usual one to the second), and a reading after the last that drops. A drop
+/// that the readings after it continue from at the usual rate is a reset and stays.
+struct CleanedCounter {
+    Series series;
+    size_t glitches = 0; ///< readings left out
+};
+CleanedCounter cleanCounter(const Series& millijoules);
+
+/// Increments of an energy counter in mJ within [fromMs, toMs], in J, its glitches left out
+/// (cleanCounter). A counter that goes down was reset (driver reload, wrap): that interval's
+/// energy is unknown and not counted. A counter that does not move adds nothing. An interval cut
+/// by the window counts in proportion.
 EnergyIntegral counterEnergy(const Series& millijoules, int64_t fromMs, int64_t toMs);
 
 /// The trapezoidal integral of power (W) within [fromMs, toMs], in J; a cut interval is
-/// interpolated at the window's edge.
+/// interpolated at the window's edge. Negative readings (a sensor fault) are left out.
 EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs);
 
 /// The same for many windows, sorted and not overlapping, in one pass over the series (per-epoch
@@ -37,11 +49,18 @@ EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs);
 std::vector<EnergyIntegral> energyInWindows(const Series& s, bool isCounter,
                                             const std::vector<std::pair<int64_t, int64_t>>& windows);
 
+/// Above this, counter and integrated power disagree enough to say so (energy_check_flag).
+inline constexpr double kEnergyCheckFlagPct = 2.0;
+/// Above this, the counter is not believed: integrated power is used, and the report says why.
+inline constexpr double kCounterReplacedPct = 25.0;
+
 struct DeviceEnergy {
     std::string device; ///< "" for the first GPU, else the key's suffix (" - GPU 1")
     double joules = 0;
     std::string source; ///< "counter" or "power"
     double coverage = 0;
+    /// Both figures where the device has a counter and a power series covering the window.
+    std::optional<double> counterJoules, powerJoules;
 };
 
 struct EnergyEstimate {
@@ -49,6 +68,11 @@ struct EnergyEstimate {
     std::string source;           ///< "counter", "power", "mixed" (per device), "" without data
     double coverage = 0;          ///< the least covered device's share of [from, to]
     std::vector<DeviceEnergy> devices;
+    /// What a reader of the figure must know, one sentence each: counter glitches left out, a
+    /// counter replaced by power, negative power readings, a clock that went back.
+    std::vector<std::string> notes;
+    /// Sums over the devices with both a counter and power: the energy cross-check.
+    std::optional<double> checkCounterJoules, checkPowerJoules;
 };
 
 /// The run's GPU energy in [fromMs, toMs], per device and in total. `series(key)` reads a series.

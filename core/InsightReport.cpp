@@ -5,6 +5,7 @@
 #include "EpochInsight.h"
 #include "InsightSeries.h"
 #include "StoreCompaction.h"
+#include "TextFormat.h"
 #include "UtilisationInsight.h"
 
 #include <algorithm>
@@ -45,8 +46,31 @@ public:
             last = std::max(last, latest.timestamp);
         to = run.endTime.value_or(last);
         from = run.startTime;
+        // Samples outside the run's start and end (an MLflow run ended at once, its points logged
+        // afterwards with their own times) are counted: the window is widened to the hardware
+        // samples' own span, and the report says so.
+        int64_t first = from, end = to;
+        for (const std::string& key : keys) {
+            if (!isHardwareKey(key))
+                continue;
+            const Series& s = series(key);
+            if (!s.empty()) {
+                first = std::min(first, s.t.front());
+                end = std::max(end, s.t.back());
+            }
+        }
+        if (first < from || end > to) {
+            windowNote =
+                "samples lie " +
+                (first < from ? formatDuration(from - first) + " before the run's start" : std::string()) +
+                (first < from && end > to ? " and " : "") +
+                (end > to ? formatDuration(end - to) + " after its end" : std::string()) +
+                "; the analysis covers the samples' own span";
+            from = first;
+            to = end;
+        }
     }
-    Series series(const std::string& key) {
+    const Series& series(const std::string& key) {
         auto it = m_cache.find(key);
         if (it == m_cache.end())
             it = m_cache.emplace(key, readForAnalysis(m_store, m_run, key)).first; // compacted: re-gridded
@@ -57,6 +81,7 @@ public:
     }
     std::vector<std::string> keys;
     int64_t from = 0, to = 0;
+    std::string windowNote; ///< "" when every sample lies within the run's start and end
 
 private:
     Store& m_store;
@@ -95,6 +120,7 @@ RunFacts analyse(Store& store, const Run& run, const ReportOptions& options,
     j["letter"] = run.letter().empty() ? json(nullptr) : json(run.letter());
     j["status"] = toString(run.status);
     j["duration_s"] = double(data.to - data.from) / 1000.0;
+    j["window_note"] = data.windowNote.empty() ? json(nullptr) : json(data.windowNote);
 
     const EnergyEstimate gpu = gpuEnergy(data.keys, read, data.from, data.to);
     f.gpuJ = gpu.joules;
@@ -111,6 +137,19 @@ RunFacts analyse(Store& store, const Run& run, const ReportOptions& options,
         f.deviceJ.emplace_back(d.device, d.joules);
     }
     j["gpu_energy_per_device"] = devices;
+    // The energy cross-check (issue 23 §1): counter against integrated power where a device has both.
+    if (gpu.checkCounterJoules && *gpu.checkPowerJoules > 0) {
+        const double pct =
+            std::fabs(*gpu.checkCounterJoules - *gpu.checkPowerJoules) / *gpu.checkPowerJoules * 100;
+        j["energy_check"] = {{"counter_j", *gpu.checkCounterJoules},
+                             {"power_j", *gpu.checkPowerJoules},
+                             {"disagreement_pct", pct}};
+        j["energy_check_flag"] = pct > kEnergyCheckFlagPct;
+    } else {
+        j["energy_check"] = nullptr;
+        j["energy_check_flag"] = false;
+    }
+    j["energy_notes"] = gpu.notes;
     const auto cpu = cpuEnergy(data.keys, read, data.from, data.to);
     j["cpu_energy_j"] = orNull(cpu);
 
@@ -391,6 +430,19 @@ std::string reportTable(const json& report) {
             << std::setw(10) << gap << std::setw(10)
             << (r["slowdown"].is_null() ? "-" : num(r["slowdown"]["factor"], 2, "x")) << "\n";
     }
+    for (const json& r : report.at("runs")) {
+        const std::string run = r["run_uuid"].get<std::string>().substr(0, 10);
+        if (const json& check = r.value("energy_check", json());
+            !check.is_null() && r.value("energy_check_flag", false))
+            out << "\n"
+                << run << " energy check: counter " << num(check["counter_j"], 1) << " J, integrated power "
+                << num(check["power_j"], 1) << " J (" << num(check["disagreement_pct"], 1) << " % apart)";
+        for (const json& note : r.value("energy_notes", json::array()))
+            out << "\n" << run << " energy: " << note.get<std::string>();
+        if (const json& note = r.value("window_note", json()); note.is_string())
+            out << "\n" << run << " window: " << note.get<std::string>();
+    }
+    out << "\n";
     for (const json& r : report.at("runs")) {
         if (r["util"].empty())
             continue;

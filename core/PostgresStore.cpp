@@ -82,11 +82,24 @@ template <typename Fn> auto PostgresStore::withConnection(const char* what, Fn f
 void PostgresStore::checkOrCreateSchema(OpenMode mode) {
     withConnection("checking the schema", [&](pqxx::connection& c) {
         pqxx::work tx(c);
+        // pg_tables lists every table, whatever this role may do with it (information_schema only
+        // those it has a privilege on: a role without grants saw "the database is empty").
         const pqxx::result tables =
-            tx.exec("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()");
+            tx.exec("SELECT tablename, has_table_privilege(quote_ident(tablename), 'SELECT'), "
+                    "has_table_privilege(quote_ident(tablename), 'INSERT'), "
+                    "pg_has_role(tableowner, 'USAGE') FROM pg_tables WHERE schemaname = current_schema()");
         std::set<std::string> names;
-        for (const auto& row : tables)
-            names.insert(row[0].as<std::string>());
+        bool mayRead = true, mayWrite = true, ownsMetrics = false;
+        for (const auto& row : tables) {
+            const std::string name = row[0].as<std::string>();
+            names.insert(name);
+            if (name == "runs" || name == "metrics" || name == "experiments") {
+                mayRead = mayRead && row[1].as<bool>();
+                mayWrite = mayWrite && row[2].as<bool>();
+            }
+            if (name == "metrics")
+                ownsMetrics = row[3].as<bool>();
+        }
         if (names.empty()) {
             if (mode != OpenMode::CreateIfMissing)
                 throw StoreError("cannot open store " + m_uri.display() +
@@ -100,6 +113,7 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                 "INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, "
                 "creation_time, last_update_time) VALUES (0, 'Default', $1, 'active', $2, $2)",
                 artifactRoot() + "/0", now);
+            mayRead = mayWrite = ownsMetrics = true;
         } else {
             for (const char* required :
                  {"experiments", "runs", "metrics", "params", "tags", "alembic_version"})
@@ -107,23 +121,40 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                     throw StoreError("cannot open store " + m_uri.display() +
                                      ": not an MLflow tracking database (no table '" + required + "')");
         }
+        const std::string role = tx.exec1("SELECT current_user")[0].as<std::string>();
+        if (!mayRead)
+            throw StoreError("cannot open store " + m_uri.display() + ": permission denied: role '" + role +
+                             "' may not read its tables (GRANT SELECT on them, or use another role)");
         // MLflow before 1.1 (2019) had no latest_metrics: it is then derived from metrics.
         m_hasLatestMetrics = names.empty() || names.count("latest_metrics");
-        if (mode == OpenMode::ReadOnly) {
+        if (!mayWrite && mode == OpenMode::OpenExisting) {
+            // A reader's role (a lab's dashboard account): everything that only reads works.
+            m_readOnly = true;
+            tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+            m_notice = "role '" + role + "' may only read " + m_uri.display() + ": opened read-only";
+        }
+        if (m_readOnly || mode == OpenMode::ReadOnly) {
             tx.commit();
             return 0; // no read index: the session is read-only (connect())
         }
         // The explorer reads whole series by (run, key) ordered by time: one covering index, added
-        // to a store another tool made (said once by the caller).
+        // to a store another tool made (said once by the caller). Looked up first: CREATE INDEX IF
+        // NOT EXISTS checks ownership of the table before it checks for the index.
         const bool hadIndex = !tx.exec("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND "
                                        "indexname = 'radt_metrics_run_key_time'")
                                    .empty();
-        tx.exec("CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
-                "(run_uuid, \"key\", timestamp, step) INCLUDE (value, is_nan)");
+        if (!hadIndex && ownsMetrics)
+            tx.exec("CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
+                    "(run_uuid, \"key\", timestamp, step) INCLUDE (value, is_nan)");
         tx.commit();
         if (!hadIndex && !names.empty())
-            m_notice = "added the index radt_metrics_run_key_time to " + m_uri.display() +
-                       " for fast series reads (MLflow ignores it; --read-only opens a store without it)";
+            m_notice = ownsMetrics
+                           ? "added the index radt_metrics_run_key_time to " + m_uri.display() +
+                                 " for fast series reads (MLflow ignores it; --read-only opens a store "
+                                 "without it)"
+                           : "role '" + role + "' does not own the metrics table of " + m_uri.display() +
+                                 ", so the read index radt_metrics_run_key_time was not added: series "
+                                 "reads are slower (its owner can add it by opening the store once)";
         return 0;
     });
 }
@@ -297,31 +328,41 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
     });
 }
 
-void PostgresStore::removeMetricPoints(const std::string& runUuid, const std::string& key,
-                                       const Series& points) {
-    if (points.empty())
-        return;
-    withConnection("removing metric points", [&](pqxx::connection& c) {
+bool PostgresStore::applyCompaction(const std::string& runUuid,
+                                    const std::vector<std::pair<std::string, Series>>& removals,
+                                    const std::pair<std::string, std::string>& tag) {
+    mlflow::validateKey(tag.first, "tag");
+    mlflow::validateTagValue(tag.first, tag.second);
+    return withConnection("compacting a run", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        requireRun(tx, runUuid, m_uri.display());
+        // The run's row locked: a second compaction of it waits here, then (READ COMMITTED: its
+        // next statement sees our commit) finds the tag and leaves the run alone.
+        if (tx.exec_params("SELECT 1 FROM runs WHERE run_uuid = $1 FOR UPDATE", runUuid).empty())
+            throw StoreError("run '" + runUuid + "' not found in " + m_uri.display());
+        if (!tx.exec_params("SELECT 1 FROM tags WHERE \"key\" = $1 AND run_uuid = $2", tag.first, runUuid)
+                 .empty())
+            return false;
         // Staged with COPY like a metrics batch, then one DELETE joined on the primary key.
-        tx.exec("CREATE TEMP TABLE IF NOT EXISTS radt_metrics_out (timestamp BIGINT, step BIGINT, "
-                "value FLOAT(53)) ON COMMIT DELETE ROWS");
+        tx.exec("CREATE TEMP TABLE IF NOT EXISTS radt_metrics_out (\"key\" VARCHAR(250), timestamp BIGINT, "
+                "step BIGINT, value FLOAT(53)) ON COMMIT DELETE ROWS");
         {
             pqxx::stream_to copy(tx, "radt_metrics_out",
-                                 std::vector<std::string>{"timestamp", "step", "value"});
-            for (size_t i = 0; i < points.size(); ++i)
-                if (std::isfinite(points.v[i]))
-                    copy << std::make_tuple(points.t[i], i < points.step.size() ? points.step[i] : 0,
-                                            points.v[i]);
+                                 std::vector<std::string>{"key", "timestamp", "step", "value"});
+            for (const auto& [key, points] : removals)
+                for (size_t i = 0; i < points.size(); ++i)
+                    if (std::isfinite(points.v[i]))
+                        copy << std::make_tuple(key, points.t[i], i < points.step.size() ? points.step[i] : 0,
+                                                points.v[i]);
             copy.complete();
         }
-        tx.exec_params("DELETE FROM metrics m USING radt_metrics_out o WHERE m.\"key\" = $1 AND "
-                       "m.run_uuid = $2 AND m.timestamp = o.timestamp AND m.step = o.step AND "
+        tx.exec_params("DELETE FROM metrics m USING radt_metrics_out o WHERE m.\"key\" = o.\"key\" AND "
+                       "m.run_uuid = $1 AND m.timestamp = o.timestamp AND m.step = o.step AND "
                        "m.value = o.value AND NOT m.is_nan",
-                       key, runUuid);
+                       runUuid);
+        tx.exec_params("INSERT INTO tags (\"key\", value, run_uuid) VALUES ($1, $2, $3)", tag.first,
+                       tag.second, runUuid);
         tx.commit();
-        return 0;
+        return true;
     });
 }
 

@@ -34,12 +34,14 @@ public:
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void importRun(const Run& run) override;
-    void removeMetricPoints(const std::string& runUuid, const std::string& key,
-                            const Series& points) override;
+    bool applyCompaction(const std::string& runUuid,
+                         const std::vector<std::pair<std::string, Series>>& removals,
+                         const std::pair<std::string, std::string>& tag) override;
     void reclaimSpace() override;
     int64_t storageBytes() override;
 
     std::string openNotice() const override { return m_notice; }
+    bool isReadOnly() const override { return m_readOnly; }
     std::vector<Experiment> experiments() override;
     std::optional<Experiment> experimentById(int64_t id) override;
     std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;
@@ -66,7 +68,7 @@ private:
                        std::optional<std::pair<int64_t, int64_t>> range);
 
     StoreUri m_uri;
-    bool m_readOnly = false;        ///< OpenMode::ReadOnly: every session is read-only
+    bool m_readOnly = false; ///< OpenMode::ReadOnly, or a role that may only read: sessions are read-only
     bool m_hasLatestMetrics = true; ///< false on a 2019-era store: latest values come from metrics
     struct Connection;              ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
     std::unique_ptr<Connection> m_conn;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -140,6 +141,11 @@ void SqliteStore::openFile(OpenMode mode) {
         checkIsMlflowStore();
         detectColumns();
         configureConnection();
+        struct stat opened {};
+        if (::stat(m_path.c_str(), &opened) == 0) {
+            m_device = opened.st_dev;
+            m_inode = opened.st_ino;
+        }
     } catch (const StoreError& e) {
         sqlite3_close_v2(m_db);
         m_db = nullptr;
@@ -154,9 +160,17 @@ void SqliteStore::openFile(OpenMode mode) {
     }
 }
 
+std::string SqliteStore::fileProblem() const {
+    // SQLite keeps its descriptor of the file as opened, so its inode cannot be reused meanwhile.
+    struct stat now {};
+    if (::stat(m_path.c_str(), &now) != 0)
+        return "the store file " + m_path + " was deleted while radt wrote to it";
+    if (uint64_t(now.st_dev) != m_device || uint64_t(now.st_ino) != m_inode)
+        return "the store file " + m_path + " was replaced by another file while radt wrote to it";
+    return {};
+}
+
 void SqliteStore::openReadOnly(const std::string& shown) {
-    // A WAL store needs its -shm file; in a folder we cannot write, SQLite can only read it as
-    // immutable (nobody may write it meanwhile, which the folder's permissions make likely).
     std::string escaped;
     for (const char c : m_path) {
         if (c == '%' || c == '?' || c == '#') {
@@ -167,17 +181,33 @@ void SqliteStore::openReadOnly(const std::string& shown) {
             escaped += c;
         }
     }
+    // mode=ro reads like any reader: committed data only, waiting out a writer's lock. immutable=1
+    // tells SQLite that nobody writes the file, so it takes no locks and reads whatever is there,
+    // uncommitted pages included: only for a store in a folder we cannot write (read-only media, a
+    // share), where a WAL store's -shm cannot be made and mode=ro cannot read it.
+    const bool folderWritable = ::access(fs::path(m_path).parent_path().c_str(), W_OK) == 0;
     for (const char* query : {"?mode=ro", "?immutable=1"}) {
         sqlite3_close_v2(m_db);
         m_db = nullptr;
         const std::string uri = "file:" + escaped + query;
         if (sqlite3_open_v2(uri.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
             continue;
-        if (sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) ==
-            SQLITE_OK) {
+        sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+        const int rc =
+            sqlite3_exec(m_db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) & 0xff;
+        if (rc == SQLITE_OK) {
             m_readOnly = true;
             return;
         }
+        if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
+            sqlite3_close_v2(m_db);
+            m_db = nullptr;
+            throw StoreError("cannot open store " + shown + " for reading: " + m_path +
+                             " is busy (another process held a lock on it for " +
+                             std::to_string(kBusyTimeoutMs / 1000) + " s); try again when it is done");
+        }
+        if (folderWritable)
+            break; // not a read-only medium: the error stands, immutable would hide a writer
     }
     const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
     sqlite3_close_v2(m_db);
@@ -442,27 +472,41 @@ void SqliteStore::logMetrics(const std::string& runUuid, const std::vector<Metri
     tx.commit();
 }
 
-void SqliteStore::removeMetricPoints(const std::string& runUuid, const std::string& key,
-                                     const Series& points) {
-    if (points.empty())
-        return;
+bool SqliteStore::applyCompaction(const std::string& runUuid,
+                                  const std::vector<std::pair<std::string, Series>>& removals,
+                                  const std::pair<std::string, std::string>& tag) {
+    mlflow::validateKey(tag.first, "tag");
+    mlflow::validateTagValue(tag.first, tag.second);
     // The primary key (key, timestamp, step, run_uuid, value[, is_nan]) finds each row; a
     // 2019-era store without a step column matches on the rest.
     const bool hasStep = columnOr("metrics", "step", "") == "step";
     SqliteStatement remove(m_db, std::string("DELETE FROM metrics WHERE \"key\" = ? AND run_uuid = ? AND "
                                              "timestamp = ? AND value = ?") +
                                      (hasStep ? " AND step = ?" : ""));
+    // BEGIN IMMEDIATE holds the write lock from here: a second compaction of this run waits, then
+    // finds the tag and leaves the run alone.
     Transaction tx(m_db);
     requireRun(runUuid);
-    for (size_t i = 0; i < points.size(); ++i) {
-        if (!std::isfinite(points.v[i]))
-            continue; // NaN is stored as 0 with is_nan: never a compaction candidate
-        remove.bindNoCopy(1, key).bindNoCopy(2, runUuid).bind(3, points.t[i]).bind(4, points.v[i]);
-        if (hasStep)
-            remove.bind(5, i < points.step.size() ? points.step[i] : 0);
-        remove.execute();
+    {
+        SqliteStatement done(m_db, "SELECT 1 FROM tags WHERE \"key\" = ? AND run_uuid = ?");
+        done.bind(1, tag.first).bind(2, runUuid);
+        if (done.step())
+            return false;
     }
+    for (const auto& [key, points] : removals) {
+        for (size_t i = 0; i < points.size(); ++i) {
+            if (!std::isfinite(points.v[i]))
+                continue; // NaN is stored as 0 with is_nan: never a compaction candidate
+            remove.bindNoCopy(1, key).bindNoCopy(2, runUuid).bind(3, points.t[i]).bind(4, points.v[i]);
+            if (hasStep)
+                remove.bind(5, i < points.step.size() ? points.step[i] : 0);
+            remove.execute();
+        }
+    }
+    SqliteStatement setTag(m_db, "INSERT INTO tags (\"key\", value, run_uuid) VALUES (?, ?, ?)");
+    setTag.bind(1, tag.first).bind(2, tag.second).bind(3, runUuid).execute();
     tx.commit();
+    return true;
 }
 
 void SqliteStore::reclaimSpace() {

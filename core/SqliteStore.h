@@ -29,8 +29,9 @@ public:
     /// Absolute path of the database file.
     const std::string& path() const { return m_path; }
     /// True when the store was opened for reading only (a file or folder this process cannot write).
-    bool isReadOnly() const { return m_readOnly; }
+    bool isReadOnly() const override { return m_readOnly; }
     std::string openNotice() const override { return m_notice; }
+    std::string fileProblem() const override;
     /// Where new runs' artifacts go: `<db dir>/radt-artifacts`.
     std::string artifactRoot() const;
     bool hasLatestMetricsTable() const { return m_hasLatestMetrics; }
@@ -44,8 +45,9 @@ public:
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void importRun(const Run& run) override;
-    void removeMetricPoints(const std::string& runUuid, const std::string& key,
-                            const Series& points) override;
+    bool applyCompaction(const std::string& runUuid,
+                         const std::vector<std::pair<std::string, Series>>& removals,
+                         const std::pair<std::string, std::string>& tag) override;
     void reclaimSpace() override;
     int64_t storageBytes() override;
 
@@ -81,6 +83,7 @@ private:
     sqlite3* m_db = nullptr;
     bool m_hasLatestMetrics = false;
     bool m_readOnly = false;
+    uint64_t m_device = 0, m_inode = 0; ///< of the file as opened, to notice it deleted or replaced
     std::string m_notice; ///< the read index was added to an existing store ///< opened for reading only: the
                           ///< file or its folder is not ours to write
     std::map<std::string, std::set<std::string>> m_columns; ///< table -> column names

@@ -52,11 +52,14 @@ public:
     /// Adds a run recorded elsewhere under its own uuid (store copy); when it exists already, only
     /// its status and end time follow `run`. Params, tags and metrics are logged separately.
     virtual void importRun(const Run& run) = 0;
-    /// Deletes these points of (run, key), matched by timestamp, step and value, in one
-    /// transaction; points that are not there are ignored. latest_metrics stays as it is: the
-    /// caller (store compaction) never removes a key's latest point.
-    virtual void removeMetricPoints(const std::string& runUuid, const std::string& key,
-                                    const Series& points) = 0;
+    /// One run's compaction, all or nothing: deletes `removals` (per metric key, these points,
+    /// matched by timestamp, step and value; points that are not there are ignored) and sets the
+    /// tag `tag`, in one transaction. When the run already has a tag of that key (another
+    /// compaction got there first: checked under the write lock), nothing changes and the answer is
+    /// false. latest_metrics stays as it is: the caller never removes a key's latest point.
+    virtual bool applyCompaction(const std::string& runUuid,
+                                 const std::vector<std::pair<std::string, Series>>& removals,
+                                 const std::pair<std::string, std::string>& tag) = 0;
     /// Gives the space of deleted rows back: SQLite rewrites the file (VACUUM: it shrinks; needs
     /// free disk space for a copy), PostgreSQL marks the metrics table's dead rows reusable.
     virtual void reclaimSpace() = 0;
@@ -97,6 +100,14 @@ public:
     /// What opening the store changed in it, said once by the caller (stderr, status bar): the
     /// read index added to a store another tool owns. "" when nothing.
     virtual std::string openNotice() const { return {}; }
+    /// "" while the store is still where it was opened; else what happened to it ("… was deleted",
+    /// "… was replaced by another file"). A SQLite file deleted or replaced under an open store
+    /// takes every write into a file nobody can open again, silently: callers that wrote ask this
+    /// before they call the writes done.
+    virtual std::string fileProblem() const { return {}; }
+    /// True when nothing can be written: opened ReadOnly, a file or folder this process may not
+    /// write, or a database role that may only read. Callers then skip their fixes (orphaned runs).
+    virtual bool isReadOnly() const { return false; }
 };
 
 /// The Run a store creates for `spec`: a fresh uuid, the start time (now when unset), and the

@@ -31,11 +31,19 @@ struct CompactionStats {
     size_t rowsBefore = 0, rowsAfter = 0;
     int64_t bytesBefore = -1, bytesAfter = -1; ///< the store's metric storage (Store::storageBytes)
     std::vector<std::string> skipped;          ///< "<run id>: why", one per run left as it was
+    std::string reclaimError; ///< why the space was not given back (the runs are compacted all the same)
 };
 
-/// Compacts the hardware series of `runs`; running and already compacted runs are skipped (said
-/// in `skipped`). Each series is one transaction; the space is given back at the end (SQLite
-/// shrinks its file). `progress(done, total)` after each run.
+/// Whether radt (or radT) recorded the run, so that its hardware-named metrics are listener samples
+/// (the `listeners` param both write); an MLflow run's "SMI - ..." metric may be anything.
+bool recordedByRadt(const Run& run);
+
+/// Compacts the hardware series of `runs`; running, already compacted and not radt-recorded runs
+/// are skipped (said in `skipped`). Each run is one transaction (Store::applyCompaction): killed
+/// or out of disk at any point, a run is either wholly compacted and tagged or as it was, so a
+/// re-run never thins a series twice; a run another compaction tagged meanwhile is skipped. The
+/// space is given back at the end (SQLite shrinks its file). `progress(done, total)` after each
+/// run. A store failure names the run left as it was.
 CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const CompactionOptions& options,
                             const std::function<void(size_t, size_t)>& progress = {});
 

@@ -20,7 +20,13 @@ StoreCopyStats copyStore(Store& source, Store& destination,
             continue; // a run of a deleted experiment
         Run run = original;
         run.experimentId = id->second;
-        destination.importRun(run);
+        // The run goes in SCHEDULED and gets its own status only after its last sample: a copy
+        // stopped on the way leaves it visibly incomplete (never FINISHED with part of its data),
+        // and the next copy completes it.
+        Run incomplete = run;
+        incomplete.status = RunStatus::Scheduled;
+        incomplete.endTime.reset();
+        destination.importRun(incomplete);
         if (!run.params.empty())
             destination.logParams(run.uuid, {run.params.begin(), run.params.end()});
         if (!run.tags.empty())
@@ -40,6 +46,7 @@ StoreCopyStats copyStore(Store& source, Store& destination,
                                              points.begin() + std::min(points.size(), from + kSlice)));
             stats.samples += points.size();
         }
+        destination.setRunStatus(run.uuid, run.status, run.endTime);
         ++stats.runs;
         if (progress)
             progress(stats.runs, runs.size(), stats.samples);

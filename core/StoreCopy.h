@@ -15,7 +15,9 @@ struct StoreCopyStats {
     size_t samples = 0; ///< metric points read from the source (duplicates in DEST are skipped)
 };
 
-/// `progress(runsDone, runsTotal, samplesSoFar)` after each run.
+/// `progress(runsDone, runsTotal, samplesSoFar)` after each run. Each run is SCHEDULED in
+/// `destination` until all its params, tags and samples are there, then takes its own status and
+/// end time: an interrupted copy leaves the run it was at SCHEDULED, and copying again completes it.
 StoreCopyStats copyStore(Store& source, Store& destination,
                          const std::function<void(size_t, size_t, size_t)>& progress = {});
 

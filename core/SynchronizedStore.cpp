@@ -34,9 +34,10 @@ void SynchronizedStore::logMetrics(const std::string& runUuid, const std::vector
 void SynchronizedStore::importRun(const Run& run) {
     RADT_LOCKED(importRun(run));
 }
-void SynchronizedStore::removeMetricPoints(const std::string& runUuid, const std::string& key,
-                                           const Series& points) {
-    RADT_LOCKED(removeMetricPoints(runUuid, key, points));
+bool SynchronizedStore::applyCompaction(const std::string& runUuid,
+                                        const std::vector<std::pair<std::string, Series>>& removals,
+                                        const std::pair<std::string, std::string>& tag) {
+    RADT_LOCKED(applyCompaction(runUuid, removals, tag));
 }
 void SynchronizedStore::reclaimSpace() {
     RADT_LOCKED(reclaimSpace());

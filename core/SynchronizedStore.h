@@ -23,8 +23,9 @@ public:
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void importRun(const Run& run) override;
-    void removeMetricPoints(const std::string& runUuid, const std::string& key,
-                            const Series& points) override;
+    bool applyCompaction(const std::string& runUuid,
+                         const std::vector<std::pair<std::string, Series>>& removals,
+                         const std::pair<std::string, std::string>& tag) override;
     void reclaimSpace() override;
     int64_t storageBytes() override;
     std::vector<Experiment> experiments() override;

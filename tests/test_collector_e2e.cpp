@@ -19,6 +19,7 @@
 #include <mutex>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -386,4 +387,42 @@ TEST(CollectorE2E, AHangingEnvironmentCaptureIsStoppedAndNamed) {
         << r.err();
     EXPECT_LT(seconds, 15) << "bounded by the capture's timeout";
     EXPECT_EQ(processesMentioning(dir.path()), 0) << "the hanging tool was killed";
+}
+
+// A workload that logs an artifact named like radt's own captured output, while radt still writes
+// that output: output.log stays radt's (every printed line, no NUL bytes), the user's file is kept
+// as user-output.log with a notice; a folder, a FIFO and /dev/zero are refused saying what is wrong.
+TEST(CollectorE2E, ArtifactsNeverOverwriteRadtsOwnFilesAndOddFilesAreNamed) {
+    TempDir dir;
+    fs::create_directories(dir.file("mine"));
+    test::writeFile(dir.file("mine/output.log"), "the user's own log\n");
+    ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+    test::writeFile(dir.file("art.py"), R"PY(import json, os, sys, time
+f = os.fdopen(int(os.environ["RADT_METRICS_FD"]), "w")
+for i in range(60):
+    print("line", i, flush=True)
+    if i == 30:
+        for path in sys.argv[1:]:
+            f.write(json.dumps({"artifact": path}) + "\n")
+        f.flush()
+    time.sleep(0.01)
+)PY");
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "--no-env-capture", dir.file("art.py"),
+                             dir.file("mine/output.log"), dir.file("mine"), dir.file("fifo"), "/dev/zero"});
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    const std::string log = test::readFile(run.artifactUri + "/output.log");
+    for (int i = 0; i < 60; ++i)
+        EXPECT_NE(log.find("line " + std::to_string(i) + "\n"), std::string::npos) << i << ": " << log;
+    EXPECT_EQ(log.find('\0'), std::string::npos);
+    EXPECT_EQ(log.find("the user's own log"), std::string::npos);
+    EXPECT_EQ(test::readFile(run.artifactUri + "/user-output.log"), "the user's own log\n");
+    EXPECT_EQ(countContaining(r.err(), "stored as user-output.log: output.log is radt's own file"), 1)
+        << r.err();
+    EXPECT_EQ(countContaining(r.err(), "'" + dir.file("mine") + "' not stored: it is a folder"), 1)
+        << r.err();
+    EXPECT_EQ(countContaining(r.err(), "'" + dir.file("fifo") + "' not stored: it is not a regular file"), 1)
+        << r.err();
+    EXPECT_EQ(countContaining(r.err(), "'/dev/zero' not stored: it is not a regular file"), 1) << r.err();
 }

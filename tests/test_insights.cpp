@@ -98,7 +98,7 @@ TEST(EnergyInsight, PowerIsIntegratedByTrapezoidsInterpolatedAtTheWindow) {
 TEST(EnergyInsight, TheCounterWinsPerDeviceAndCoverageIsTheLeastCoveredDevice) {
     const std::map<std::string, Series> all = {
         {"DCGMI - Total Energy Consumption", series({0, 1000, 2000}, {0, 50000, 100000})},
-        {"DCGMI - Power Usage", series({0, 1000, 2000}, {1, 1, 1})},
+        {"DCGMI - Power Usage", series({0, 1000, 2000}, {50, 50, 50})},
         {"SMI - Power Draw - GPU 1", series({0, 1000}, {300, 300})},
         {"TOP - CPU Utilization", series({0, 1000}, {50, 50})},
     };
@@ -111,6 +111,10 @@ TEST(EnergyInsight, TheCounterWinsPerDeviceAndCoverageIsTheLeastCoveredDevice) {
     EXPECT_EQ(e.devices[1].device, " - GPU 1");
     EXPECT_EQ(e.devices[1].source, "power");
     EXPECT_DOUBLE_EQ(e.coverage, 0.5);
+    ASSERT_TRUE(e.checkCounterJoules) << "GPU 0 has both: the cross-check";
+    EXPECT_DOUBLE_EQ(*e.checkCounterJoules, 100.0);
+    EXPECT_DOUBLE_EQ(*e.checkPowerJoules, 100.0);
+    EXPECT_TRUE(e.notes.empty());
     // A run without GPU series has no GPU energy, not zero.
     const std::map<std::string, Series> cpuOnly = {{"TOP - CPU Utilization", series({0, 1000}, {50, 50})}};
     EXPECT_FALSE(gpuEnergy(keysOf(cpuOnly), reader(cpuOnly), 0, 1000).joules);
@@ -119,6 +123,113 @@ TEST(EnergyInsight, TheCounterWinsPerDeviceAndCoverageIsTheLeastCoveredDevice) {
                                                 {"RAPL - dram Power W", series({0, 1000}, {5, 5})}};
     EXPECT_DOUBLE_EQ(*cpuEnergy(keysOf(rapl), reader(rapl), 0, 1000), 25.0);
     EXPECT_DOUBLE_EQ(co2eGrams(3.6e6, 400, 1.5), 600.0);
+}
+
+namespace {
+
+/// A 100 W GPU sampled at 1 Hz for `seconds` s: its counter (mJ, from a large reading since boot)
+/// and its power.
+std::pair<Series, Series> hundredWatts(int seconds) {
+    std::vector<int64_t> t;
+    std::vector<double> mj, w;
+    for (int i = 0; i <= seconds; ++i) {
+        t.push_back(int64_t(i) * 1000);
+        mj.push_back(36e9 + 100'000.0 * i);
+        w.push_back(100);
+    }
+    return {series(t, mj), series(t, w)};
+}
+
+} // namespace
+
+// Issue 27: a counter's first reading 0 (a 10 s, 100 W run was reported as 36,001,000 J), a
+// counter that dips by 5 J every 97 readings (overcounted by 55 %), and a real reset.
+TEST(EnergyInsight, CounterGlitchesAreLeftOutAndARealResetStaysUncounted) {
+    auto [counter, power] = hundredWatts(10);
+    counter.v[0] = 0;
+    EnergyIntegral e = counterEnergy(counter, 0, 10000);
+    EXPECT_NEAR(e.joules, 900.0, 1e-6) << "the 9 intervals after the bad first reading";
+    EXPECT_EQ(e.coveredMs, 9000);
+    EXPECT_EQ(cleanCounter(counter).glitches, 1u);
+
+    // A slow counter (1 W, 1 J per reading) dipping 5 J below the reading before, every 97.
+    std::vector<int64_t> t;
+    std::vector<double> mj;
+    for (int i = 0; i <= 2000; ++i) {
+        t.push_back(int64_t(i) * 1000);
+        mj.push_back(5e6 + 1000.0 * i - (i % 97 == 50 ? 6000.0 : 0.0));
+    }
+    e = counterEnergy(series(t, mj), 0, 2000000);
+    EXPECT_NEAR(e.joules, 2000.0, 2000.0 * 0.001) << "within 0.1 % of 1 W x 2000 s";
+    EXPECT_EQ(cleanCounter(series(t, mj)).glitches, 21u);
+
+    // A driver reload: to near zero, then on at the same rate. That one interval is unknown.
+    auto [reset, unused] = hundredWatts(10);
+    for (size_t i = 5; i < reset.size(); ++i)
+        reset.v[i] = 100'000.0 * double(i - 5) + 2000;
+    e = counterEnergy(reset, 0, 10000);
+    EXPECT_NEAR(e.joules, 900.0, 1e-6);
+    EXPECT_EQ(e.coveredMs, 9000);
+    EXPECT_EQ(cleanCounter(reset).glitches, 0u);
+}
+
+// The energy cross-check: counter against integrated power; flagged above 2 %, and above 25 %
+// the counter is not believed and the report says why.
+TEST(EnergyInsight, TheCounterIsCrossCheckedAgainstPowerAndReplacedWhenFarOff) {
+    auto [counter, power] = hundredWatts(10);
+    std::map<std::string, Series> all = {{"DCGMI - Total Energy Consumption", counter},
+                                         {"SMI - Power Draw", power}};
+    EnergyEstimate e = gpuEnergy(keysOf(all), reader(all), 0, 10000);
+    EXPECT_EQ(e.source, "counter");
+    EXPECT_NEAR(*e.joules, 1000.0, 1e-6);
+    EXPECT_NEAR(*e.checkCounterJoules, 1000.0, 1e-6);
+    EXPECT_NEAR(*e.checkPowerJoules, 1000.0, 1e-6);
+
+    for (double& v : all["SMI - Power Draw"].v)
+        v = 60; // the counter says 100 W: 67 % apart
+    e = gpuEnergy(keysOf(all), reader(all), 0, 10000);
+    EXPECT_EQ(e.source, "power");
+    EXPECT_NEAR(*e.joules, 600.0, 1e-6);
+    ASSERT_EQ(e.notes.size(), 1u);
+    EXPECT_NE(
+        e.notes[0].find("GPU 0: the energy counter (1000 J) disagrees with integrated power (600 J) by 67 %"),
+        std::string::npos)
+        << e.notes[0];
+}
+
+// Negative power readings are left out and said; a clock set back 30 s while recording (samples
+// overlapping in time) is said, since the energy of the overlap cannot be told apart.
+TEST(EnergyInsight, NegativePowerAndAClockThatWentBackAreSaid) {
+    std::map<std::string, Series> all = {
+        {"SMI - Power Draw", series({0, 1000, 2000, 3000}, {100, -50, 100, 100})}};
+    EnergyEstimate e = gpuEnergy(keysOf(all), reader(all), 0, 3000);
+    EXPECT_NEAR(*e.joules, 300.0, 1e-6) << "as if the negative reading were missing";
+    ASSERT_EQ(e.notes.size(), 1u);
+    EXPECT_NE(e.notes[0].find("1 negative power reading(s) left out"), std::string::npos);
+
+    // 90 s at 1 Hz with the clock set back 30 s after 60 s: 91 samples over 60 s of timestamps.
+    std::vector<int64_t> t;
+    std::vector<double> w;
+    for (int i = 0; i <= 90; ++i) {
+        t.push_back((i <= 60 ? i : i - 30) * 1000 + (i > 60 ? 500 : 0));
+        w.push_back(100);
+    }
+    Series stepped = series(t, w);
+    std::vector<size_t> order(t.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return t[a] < t[b]; });
+    Series sorted; // as the store gives it: in time order
+    for (size_t i : order) {
+        sorted.t.push_back(stepped.t[i]);
+        sorted.v.push_back(stepped.v[i]);
+        sorted.step.push_back(0);
+    }
+    all = {{"SMI - Power Draw", sorted}};
+    e = gpuEnergy(keysOf(all), reader(all), 0, 60000);
+    ASSERT_FALSE(e.notes.empty());
+    EXPECT_NE(e.notes[0].find("the clock went back while recording"), std::string::npos) << e.notes[0];
+    EXPECT_NE(e.notes[0].find("energy is undercounted"), std::string::npos) << e.notes[0];
 }
 
 TEST(UtilisationInsight, ProfilesAreTimeWeightedWithAnIdleShare) {

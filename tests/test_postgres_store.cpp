@@ -177,3 +177,59 @@ TEST_F(PostgresStoreTest, AReadOnlyOpenReadsEverythingAndWritesNothing) {
     EXPECT_THROW(store->getOrCreateExperiment("new"), StoreError);
     EXPECT_EQ(store->series(run, "loss").size(), 1u);
 }
+
+// A lab's dashboard account: a role with SELECT only. `radt ls`, `radt report` and the explorer's
+// reads work on a store opened read-only with a notice (CREATE INDEX IF NOT EXISTS used to fail
+// with "must be owner of table metrics"); a role with no grants at all hears "permission denied",
+// not "the database is empty".
+TEST_F(PostgresStoreTest, ASelectOnlyRoleReadsWithANoticeAndARoleWithoutGrantsIsDenied) {
+    const std::string uri = m_backend->freshUri();
+    const std::string db = uri.substr(std::string("postgresql:///").size());
+    std::string run;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        run = store->createRun({0, "r", 1700000000000, "u", "s", RunStatus::Running}).uuid;
+        store->logParams(run, {{"listeners", "smi"}});
+        store->logMetrics(
+            run, {{"SMI - Power Draw", 100, 1700000000000, 0}, {"SMI - Power Draw", 100, 1700000010000, 0}});
+        store->setRunStatus(run, RunStatus::Finished, 1700000010000);
+    }
+    ASSERT_EQ(test::shell("psql -q -v ON_ERROR_STOP=1 -d " + db +
+                          " -c \"DROP INDEX radt_metrics_run_key_time\" >/dev/null"),
+              0);
+    const std::string reader = "radt_reader_" + db.substr(db.size() - 6);
+    const std::string nobody = "radt_nobody_" + db.substr(db.size() - 6);
+    ASSERT_EQ(test::shell("psql -q -v ON_ERROR_STOP=1 -d " + db + " -c \"CREATE ROLE " + reader +
+                          " LOGIN PASSWORD 'r3ader'; CREATE ROLE " + nobody +
+                          " LOGIN PASSWORD 'n0body'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO " +
+                          reader + "\" >/dev/null"),
+              0);
+    struct DropRoles {
+        std::string db, a, b;
+        ~DropRoles() {
+            test::shell("psql -q -d " + db + " -c \"DROP OWNED BY " + a + "; DROP ROLE " + a +
+                        "; DROP ROLE " + b + "\" >/dev/null 2>&1");
+        }
+    } dropRoles{db, reader, nobody};
+    const std::string at = "@" + env("PGHOST", "localhost") + ":" + env("PGPORT", "5432") + "/" + db;
+
+    auto store = openStore("postgresql://" + reader + ":r3ader" + at, OpenMode::OpenExisting);
+    EXPECT_TRUE(store->isReadOnly());
+    EXPECT_NE(store->openNotice().find("role '" + reader + "' may only read"), std::string::npos)
+        << store->openNotice();
+    EXPECT_EQ(store->runs().size(), 1u);
+    EXPECT_EQ(store->series(run, "SMI - Power Draw").size(), 2u);
+    EXPECT_THROW(store->setTags(run, {{"x", "y"}}), StoreError);
+
+    const std::string denied = errorOpening("postgresql://" + nobody + ":n0body" + at);
+    EXPECT_NE(denied.find("permission denied: role '" + nobody + "' may not read"), std::string::npos)
+        << denied;
+    EXPECT_EQ(denied.find("empty"), std::string::npos) << denied;
+
+    // The CLI as the reader: listing and report work, said once on stderr.
+    const std::string radt = std::string(RADT_BINARY_DIR) + "/app/radt";
+    const std::string readerUri = "'postgresql://" + reader + ":r3ader" + at + "'";
+    EXPECT_EQ(test::shell("'" + radt + "' ls --store " + readerUri + " >/dev/null 2>/dev/null"), 0);
+    EXPECT_EQ(
+        test::shell("'" + radt + "' report --store " + readerUri + " " + run + " >/dev/null 2>/dev/null"), 0);
+}

@@ -140,7 +140,7 @@ struct CompactionStore {
     CompactionStore() {
         const int64_t exp = store->getOrCreateExperiment("bench");
         finished = store->createRun({exp, "(1 0) train.py", kT0, "u", "train.py", RunStatus::Running}).uuid;
-        store->logParams(finished, {{"workload", "1"}, {"letter", "0"}});
+        store->logParams(finished, {{"workload", "1"}, {"letter", "0"}, {"listeners", "smi+top"}});
         const Series power = powerTrace(600, 5);
         std::vector<MetricPoint> points;
         for (size_t i = 0; i < power.size(); ++i) {
@@ -152,7 +152,7 @@ struct CompactionStore {
         store->logMetrics(finished, points);
         store->setRunStatus(finished, RunStatus::Finished, kT0 + 600'000);
         running = store->createRun({exp, "(2 0) train.py", kT0, "u", "train.py", RunStatus::Running}).uuid;
-        store->logParams(running, {{"workload", "2"}, {"letter", "0"}});
+        store->logParams(running, {{"workload", "2"}, {"letter", "0"}, {"listeners", "smi+top"}});
         store->logMetrics(running, {{"SMI - Power Draw", 10, kT0, 0},
                                     {"SMI - Power Draw", 11, kT0 + 1000, 0},
                                     {"SMI - Power Draw", 12, kT0 + 2000, 0}});
@@ -239,4 +239,29 @@ TEST(StoreCompaction, RadtStoreCompactCountsDryRunsAndRefusesBadInput) {
               std::string::npos);
     EXPECT_NE(test::readFile(s.dir.file("out")).find("store: "), std::string::npos);
     EXPECT_LT(s.store->series(s.finished, "SMI - Power Draw").size(), 600u);
+}
+
+// A run MLflow's own client wrote (no radt `listeners` param) whose keys merely look like radt's
+// hardware keys: its "SMI - Power Draw" is whatever its author logged, so it is left alone and the
+// reason is said.
+TEST(StoreCompaction, AnMlflowRunWhoseKeysLookLikeHardwareIsLeftAloneAndSaysWhy) {
+    CompactionStore s;
+    const int64_t exp = s.store->getOrCreateExperiment("mlflow");
+    const std::string mlflowRun =
+        s.store->createRun({exp, "mlflow-run", kT0, "u", "notebook", RunStatus::Running}).uuid;
+    const Series power = powerTrace(300, 3);
+    std::vector<MetricPoint> points;
+    for (size_t i = 0; i < power.size(); ++i)
+        points.push_back({"SMI - Power Draw", power.v[i], power.t[i], int64_t(i)});
+    s.store->logMetrics(mlflowRun, points);
+    s.store->setRunStatus(mlflowRun, RunStatus::Finished, kT0 + 300'000);
+
+    const CompactionStats stats = compactRuns(*s.store, s.store->runs(), parseTolerance("1%"));
+    EXPECT_EQ(stats.runs, 1u) << "the radt run";
+    EXPECT_EQ(s.store->series(mlflowRun, "SMI - Power Draw").size(), 300u);
+    EXPECT_EQ(s.store->run(mlflowRun)->tags.count(kCompactedTag), 0u);
+    bool said = false;
+    for (const std::string& why : stats.skipped)
+        said = said || (why.rfind(mlflowRun + ": not recorded by radt", 0) == 0);
+    EXPECT_TRUE(said) << "the skipped run and why";
 }

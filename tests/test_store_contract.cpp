@@ -302,7 +302,17 @@ TEST_P(StoreContract, RemovedMetricPointsGoAndNothingElse) {
     gone.t.push_back(1700000000000 + 999'999); // not there: ignored
     gone.step.push_back(0);
     gone.v.push_back(1.0);
-    store->removeMetricPoints(a, "SMI - Power Draw", gone);
+    Series lossGone;
+    const Series loss = store->series(a, "loss");
+    lossGone.t = {loss.t[3]};
+    lossGone.step = {loss.step[3]};
+    lossGone.v = {loss.v[3]};
+    EXPECT_TRUE(store->applyCompaction(a, {{"SMI - Power Draw", gone}, {"loss", lossGone}},
+                                       {"radt.compacted", "{}"}));
+    // Once tagged, a second compaction (another radt that read the run before the first committed)
+    // changes nothing.
+    EXPECT_FALSE(store->applyCompaction(a, {{"SMI - Power Draw", power}}, {"radt.compacted", "{\"x\":1}"}));
+    EXPECT_EQ(store->run(a)->tags.at("radt.compacted"), "{}");
     store->reclaimSpace();
 
     const Series left = store->series(a, "SMI - Power Draw");
@@ -311,8 +321,10 @@ TEST_P(StoreContract, RemovedMetricPointsGoAndNothingElse) {
         EXPECT_EQ(std::find(gone.t.begin(), gone.t.end(), left.t[i]), gone.t.end()) << left.t[i];
     EXPECT_TRUE(std::isnan(left.v.back())) << "the NaN sample stays";
     EXPECT_EQ(store->series(b, "SMI - Power Draw").size(), power.size()) << "another run's points stay";
-    EXPECT_EQ(store->series(a, "loss").size(), 50u) << "another key's points stay";
+    EXPECT_EQ(store->series(a, "loss").size(), 49u) << "both keys' points went in the one transaction";
     EXPECT_EQ(store->latestMetrics(a).at("SMI - Power Draw").timestamp, 1700000000000 + 60000);
     EXPECT_GT(store->storageBytes(), 0);
-    EXPECT_THROW(store->removeMetricPoints("0123456789abcdef0123456789abcdef", "loss", gone), StoreError);
+    EXPECT_THROW(store->applyCompaction("0123456789abcdef0123456789abcdef", {{"loss", gone}},
+                                        {"radt.compacted", "{}"}),
+                 StoreError);
 }

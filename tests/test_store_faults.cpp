@@ -188,3 +188,71 @@ TEST(StoreFaults, TwoRadtCreatingOneNewStoreAtOnceBothRecord) {
         EXPECT_EQ(openStore(db, OpenMode::OpenExisting)->runs().size(), 2u) << "attempt " << attempt;
     }
 }
+
+// The store file deleted, or replaced by another file, while radt records into it: every write
+// would land in a file nobody can open again. radt says so and exits 2 instead of "FINISHED".
+TEST(StoreFaults, AStoreFileDeletedOrReplacedDuringARunIsSaidWithANonZeroExit) {
+    TempDir dir;
+    test::writeFile(dir.file("w.py"), "import time\nfor i in range(30):\n    time.sleep(0.1)\n");
+    for (const bool replace : {false, true}) {
+        const std::string db = dir.file(replace ? "replaced.db" : "deleted.db");
+        test::Radt radt = test::startRadt(dir, {"--store", db, "--no-env-capture", "--interval", "0.1", "-l",
+                                                "top+proc", dir.file("w.py")});
+        ASSERT_TRUE(test::waitFor([&] { return fs::exists(db) && fs::file_size(db) > 0; }, 20000))
+            << radt.err();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        if (replace) {
+            auto other = openStore(dir.file("other.db"), OpenMode::CreateIfMissing);
+            other.reset();
+            fs::rename(dir.file("other.db"), db);
+        } else {
+            fs::remove(db);
+        }
+        EXPECT_EQ(radt.wait(), 2) << radt.err();
+        EXPECT_NE(radt.err().find(std::string("the store file ") + db +
+                                  (replace ? " was replaced" : " was deleted")),
+                  std::string::npos)
+            << radt.err();
+        EXPECT_NE(radt.err().find("in no file anyone can open again"), std::string::npos) << radt.err();
+    }
+}
+
+// --read-only while another process holds a write lock mid-transaction (MLflow's own stores use a
+// rollback journal, so the pages of the uncommitted change are in the file): the reader waits for
+// the lock and sees only committed data (the run FINISHED), never the change that was rolled back.
+TEST(StoreFaults, ReadOnlyNeverReadsAnotherProcesssUncommittedChange) {
+    TempDir dir;
+    const std::string db = dir.file("journal.db");
+    std::string uuid;
+    {
+        auto store = openStore(db, OpenMode::CreateIfMissing);
+        const int64_t exp = store->getOrCreateExperiment("e");
+        uuid = store->createRun({exp, "r", 1700000000000, "u", "s", RunStatus::Running}).uuid;
+        store->setRunStatus(uuid, RunStatus::Finished, 1700000060000);
+    }
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(raw, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(raw);
+    // The writer: a small page cache, so its uncommitted pages spill into the database file.
+    test::writeFile(dir.file("writer.py"), R"PY(import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA cache_size=1")
+db.execute("BEGIN EXCLUSIVE")
+db.execute("UPDATE runs SET status = 'KILLED'")
+for i in range(3000):
+    db.execute("INSERT INTO params (key, value, run_uuid) VALUES (?, ?, ?)", ("p%d" % i, "x" * 200, sys.argv[2]))
+open(sys.argv[3], "w").write("locked")
+time.sleep(1.5)
+db.execute("ROLLBACK")
+)PY");
+    const std::string command = "python3 " + shellQuote(dir.file("writer.py")) + " " + shellQuote(db) + " " +
+                                uuid + " " + shellQuote(dir.file("locked")) + " &";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    ASSERT_TRUE(test::waitFor([&] { return fs::exists(dir.file("locked")); }, 20000));
+    auto reader = openStore(db, OpenMode::ReadOnly);
+    const std::optional<radt::Run> run = reader->run(uuid);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Finished) << "the rolled-back KILLED was read";
+    EXPECT_TRUE(run->params.empty()) << "uncommitted params were read";
+}

@@ -66,8 +66,9 @@ public:
         m_real.logMetrics(u, p);
     }
     void importRun(const radt::Run& r) override { m_real.importRun(r); }
-    void removeMetricPoints(const std::string& u, const std::string& k, const Series& p) override {
-        m_real.removeMetricPoints(u, k, p);
+    bool applyCompaction(const std::string& u, const std::vector<std::pair<std::string, Series>>& r,
+                         const std::pair<std::string, std::string>& t) override {
+        return m_real.applyCompaction(u, r, t);
     }
     void reclaimSpace() override { m_real.reclaimSpace(); }
     int64_t storageBytes() override { return m_real.storageBytes(); }

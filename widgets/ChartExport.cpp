@@ -5,6 +5,7 @@
 #include "ChartPanel.h"
 #include "Formatting.h"
 
+#include <QBuffer>
 #include <QImage>
 #include <QImageWriter>
 #include <QPageLayout>
@@ -37,11 +38,50 @@ void openForWriting(QSaveFile& file, const QString& path) {
         throw ExportError(path, file.errorString());
 }
 
+/// The file's error in words; Qt leaves some write errors as "Unknown error" (a refused write
+/// into a full file system among them).
+QString fileError(const QFileDevice& file) {
+    const QString text = file.errorString();
+    if (text.isEmpty() || text == QLatin1String("Unknown error"))
+        return file.error() == QFileDevice::WriteError || file.error() == QFileDevice::ResourceError
+                   ? QStringLiteral("the file could not be written (is the disk full?)")
+                   : QStringLiteral("the file could not be written");
+    return text;
+}
+
 void commit(QSaveFile& file, const QString& path) {
-    // commit() flushes, syncs to disk and renames; a write error earlier makes it fail too.
-    const QString before = file.error() == QFileDevice::NoError ? QString() : file.errorString();
+    // QSaveFile remembers a failed write() and then refuses to commit, but not a failed flush of
+    // its last buffered block inside commit() (Qt 5): on a nearly full disk it renamed a truncated
+    // SVG into place. So flush here, and check that the temporary file holds every byte written,
+    // before commit() syncs and renames. A QSaveFile left uncommitted removes its temporary file.
+    const qint64 written = file.pos();
+    if (file.error() != QFileDevice::NoError)
+        throw ExportError(path, fileError(file));
+    if (!file.flush())
+        throw ExportError(path, fileError(file));
+    const qint64 onDisk = file.size();
+    if (onDisk != written)
+        throw ExportError(path, QStringLiteral("only %1 of its %2 bytes could be written (is the disk full?)")
+                                    .arg(onDisk)
+                                    .arg(written));
     if (!file.commit())
-        throw ExportError(path, before.isEmpty() ? file.errorString() : before);
+        throw ExportError(path, fileError(file));
+}
+
+/// Writes a document made in memory (the SVG and PDF generators and the image writers ignore a
+/// short write: a full disk left a truncated file) to `path` through a QSaveFile, all or nothing.
+void saveWhole(const QByteArray& bytes, const QString& path) {
+    QSaveFile file;
+    openForWriting(file, path);
+    const qint64 written = file.write(bytes);
+    if (written != bytes.size())
+        throw ExportError(path,
+                          written < 0 || file.error() != QFileDevice::NoError
+                              ? fileError(file)
+                              : QStringLiteral("only %1 of its %2 bytes could be written (is the disk full?)")
+                                    .arg(written)
+                                    .arg(bytes.size()));
+    commit(file, path);
 }
 
 void checkSize(const QSize& size, const QString& path) {
@@ -79,9 +119,9 @@ void writePdf(const std::vector<ChartPanel*>& charts, const QString& path, const
     checkSize(size, path);
     if (charts.empty())
         throw ExportError(path, QStringLiteral("there is no chart to export"));
-    QSaveFile file; // declared first: destroyed last, after the painter and writer let go of it
-    openForWriting(file, path);
-    QPdfWriter writer(&file);
+    QBuffer buffer; // declared first: destroyed last, after the painter and writer let go of it
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
     writer.setCreator(QStringLiteral("radt-explorer"));
     writer.setTitle(title);
     setPdfPage(writer, size, layoutDpi(*charts.front()));
@@ -98,7 +138,7 @@ void writePdf(const std::vector<ChartPanel*>& charts, const QString& path, const
     }
     if (!painter.end())
         throw ExportError(path, QStringLiteral("the PDF could not be finished"));
-    commit(file, path);
+    saveWhole(buffer.data(), path);
 }
 
 // --- CSV ---
@@ -180,23 +220,23 @@ void exportChartRaster(ChartPanel& chart, const QString& path, const QSize& size
         painter.scale(scale, scale);
         chart.render(painter, size);
     }
-    QSaveFile file;
-    openForWriting(file, path);
-    QImageWriter writer(&file, format);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, format);
     writer.setQuality(92); // JPG: lines and text stay crisp; PNG ignores it
     if (!writer.write(image))
         throw ExportError(path, writer.errorString());
-    commit(file, path);
+    saveWhole(buffer.data(), path);
 }
 } // namespace
 
 void exportChartSvg(ChartPanel& chart, const QString& path, const QSize& size) {
     checkSize(size, path);
-    QSaveFile file;
-    openForWriting(file, path);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     {
         QSvgGenerator svg;
-        svg.setOutputDevice(&file);
+        svg.setOutputDevice(&buffer);
         svg.setResolution(layoutDpi(chart));
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
@@ -210,7 +250,7 @@ void exportChartSvg(ChartPanel& chart, const QString& path, const QSize& size) {
         if (!painter.end())
             throw ExportError(path, QStringLiteral("the SVG could not be finished"));
     }
-    commit(file, path);
+    saveWhole(buffer.data(), path);
 }
 
 void exportChartPdf(ChartPanel& chart, const QString& path, const QSize& size) {
@@ -288,7 +328,7 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
     block.reserve(kBlock + 4096);
     auto flush = [&] {
         if (!block.empty() && file.write(block.data(), qint64(block.size())) != qint64(block.size()))
-            throw ExportError(path, file.errorString());
+            throw ExportError(path, fileError(file));
         block.clear();
     };
     block += kChartCsvHeader;
