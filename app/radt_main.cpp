@@ -291,6 +291,23 @@ int runReport(int argc, char** argv) {
         const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
         if (!options.baseline.empty())
             radt::resolveReportTargets(*s, {options.baseline}); // a baseline that names nothing is an error
+        if (!options.burstMetrics.empty()) {                    // a misspelt key would be ignored silently
+            std::vector<std::string> uuids;
+            for (const radt::Run& r : runs)
+                uuids.push_back(r.uuid);
+            const std::vector<std::string> keys = s->metricKeys(uuids);
+            for (const std::string& key : options.burstMetrics)
+                if (!std::binary_search(keys.begin(), keys.end(), key)) {
+                    std::string known;
+                    for (size_t i = 0; i < keys.size() && i < 12; ++i)
+                        known += (i ? ", '" : "'") + keys[i] + "'";
+                    if (keys.size() > 12)
+                        known += ", ...";
+                    throw std::invalid_argument(
+                        "--burst-metric '" + key + "' is not a metric of the runs reported (" +
+                        (keys.empty() ? std::string("they have none") : "they have " + known) + ")");
+                }
+        }
         const nlohmann::json report = radt::buildReport(*s, runs, options, runCounter("analysed", 2));
         if (json)
             std::cout << report.dump(2) << "\n";

@@ -78,14 +78,19 @@ bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handler
         }
         int64_t step = 0, timestamp = nowMs;
         if (j.contains("step") && !j["step"].is_null()) {
-            if (!j["step"].is_number_integer()) {
-                error = "metric '" + *key + "': \"step\" must be an integer";
+            // 2^63 and above parse as unsigned and would wrap to a negative step.
+            if (!j["step"].is_number_integer() ||
+                (j["step"].is_number_unsigned() &&
+                 j["step"].get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))) {
+                error = "metric '" + *key + "': \"step\" must be an integer from -2^63 to 2^63-1";
                 return false;
             }
             step = j["step"].get<int64_t>();
         }
         if (j.contains("timestamp") && !j["timestamp"].is_null()) {
-            if (!j["timestamp"].is_number_integer() || j["timestamp"].get<int64_t>() <= 0) {
+            if (!j["timestamp"].is_number_integer() || j["timestamp"].get<int64_t>() <= 0 ||
+                (j["timestamp"].is_number_unsigned() &&
+                 j["timestamp"].get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))) {
                 error = "metric '" + *key + "': \"timestamp\" must be milliseconds since the epoch";
                 return false;
             }

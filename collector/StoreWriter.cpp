@@ -127,9 +127,19 @@ StoreWriterStats StoreWriter::close(int retryForMs) {
             return m_stats;
         m_closing = true;
         m_wake.notify_all();
-        if (!m_drained.wait_for(lock, std::chrono::milliseconds(retryForMs), [this] { return idle(); })) {
-            m_giveUp = true;
-            m_wake.notify_all();
+        // A store that takes writes is waited for however much is queued (a burst of millions of
+        // lines takes longer than any fixed window), saying how far it got; only a window in which
+        // nothing was committed ends the wait.
+        size_t before = m_stats.written;
+        while (!m_drained.wait_for(lock, std::chrono::milliseconds(retryForMs), [this] { return idle(); })) {
+            if (m_stats.written == before) {
+                m_giveUp = true;
+                m_wake.notify_all();
+                break;
+            }
+            before = m_stats.written;
+            m_messages("still writing to the store: " + std::to_string(m_queuedPoints + m_spillPending) +
+                       " samples to go, " + std::to_string(m_stats.written) + " written");
         }
     }
     m_thread.join();

@@ -54,8 +54,9 @@ public:
     /// Runs `action` on the writer thread, in order with the points queued before it. A StoreError
     /// it throws is retried like a metric batch; any other exception is reported and dropped.
     void post(std::function<void(Store&)> action);
-    /// Writes everything queued (retrying for up to `retryForMs` while the store refuses) and stops
-    /// the thread. Idempotent.
+    /// Writes everything queued and stops the thread. It waits as long as the store commits
+    /// something in every `retryForMs` (saying how much is left each time), and gives up only after
+    /// a window without progress (the store refuses). Idempotent.
     StoreWriterStats close(int retryForMs = 10000);
     /// Blocks until everything queued so far is committed or `timeoutMs` passed; true when drained.
     bool drain(int timeoutMs);

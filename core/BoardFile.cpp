@@ -645,6 +645,19 @@ private:
 Board parseBoard(std::string_view text, const std::string& sourceName, std::vector<BoardProblem>& problems) {
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
         throw BoardError(sourceName + ": the file is empty; expected a radT board (a JSON array of charts)");
+    // JSON is UTF-8 (RFC 8259): a board saved as UTF-16 or UTF-32 (Windows editors, PowerShell's
+    // redirection) would read as a syntax error at byte 1. Name the encoding; skip a UTF-8 BOM.
+    const auto starts = [&](std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; };
+    const char* wide =
+        starts(std::string_view("\xFF\xFE\0\0", 4)) || starts(std::string_view("\0\0\xFE\xFF", 4)) ? "UTF-32"
+        : starts("\xFF\xFE") || starts("\xFE\xFF")                                                 ? "UTF-16"
+        : text.size() >= 2 && (text[0] == '\0' || text[1] == '\0') ? "UTF-16 or UTF-32 (no byte order mark)"
+                                                                   : nullptr;
+    if (wide)
+        throw BoardError(sourceName + ": the file is " + wide +
+                         " text; a board is JSON in UTF-8: save it as UTF-8 and open it again");
+    if (starts("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
     BoardSax sax;
     if (!json::sax_parse(text.data(), text.data() + text.size(), &sax, json::input_format_t::json, true)) {
         std::string detail = sax.errorText;

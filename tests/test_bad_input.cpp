@@ -146,6 +146,16 @@ const std::string kPoints =
     R"({"timestamp": 1000, "value": 1, "step": 0}, {"timestamp": 2000, "value": 2, "step": 1})";
 const std::string kMinPoint = R"({"timestamp": -9223372036854775808, "value": 5, "step": 0}, )";
 
+/// ASCII text as UTF-16LE with its byte order mark.
+std::string utf16le(const std::string& ascii) {
+    std::string out = "\xFF\xFE";
+    for (char c : ascii) {
+        out += c;
+        out += '\0';
+    }
+    return out;
+}
+
 std::string longCsv() {
     return kHeader + csvRow("0", "-", "x.py", "top", "--x " + std::string(6100, 'b'));
 }
@@ -444,6 +454,21 @@ std::vector<BadInput> catalogue() {
          1,
          "b.json",
          {emptyOrMissingDir("out")}},
+        // Saved by a Windows editor or PowerShell's redirection: UTF-16 with its byte order mark.
+        {"BoardUtf16",
+         "radt-explorer",
+         {"--export", "{dir}/out", "b.json"},
+         {{"b.json", utf16le(board("loss", kPoints))}},
+         1,
+         "b.json: the file is UTF-16 text; a board is JSON in UTF-8",
+         {emptyOrMissingDir("out")}},
+        {"BoardUtf8WithBom",
+         "radt-explorer",
+         {"--export", "{dir}/out", "b.json"},
+         {{"b.json", "\xEF\xBB\xBF" + board("loss", kPoints)}},
+         0,
+         "",
+         {filesIn("out", 6)}},
         {"BoardMissing",
          "radt-explorer",
          {"--export", "{dir}/out", "{dir}/nope.json"},

@@ -430,4 +430,11 @@ TEST(InsightReport, RadtReportPrintsATableJsonAndRefusesUnknownTargets) {
     EXPECT_EQ(run("1-1 --pue 0.5"), 2);
     EXPECT_NE(test::readFile(s.dir.file("err")).find("--pue expects a ratio between 1.0 and 5.0"),
               std::string::npos);
+    // A misspelt --burst-metric is said, not ignored.
+    EXPECT_EQ(run("1-1 --burst-metric 'SMI - GPU Utill'"), 2);
+    EXPECT_NE(test::readFile(s.dir.file("err"))
+                  .find("--burst-metric 'SMI - GPU Utill' is not a metric of the runs reported (they have "),
+              std::string::npos)
+        << test::readFile(s.dir.file("err"));
+    EXPECT_EQ(test::readFile(s.dir.file("out")), "") << "nothing half-written";
 }

@@ -114,3 +114,43 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     ASSERT_TRUE(insights->waitForResult(20000));
     EXPECT_EQ(insights->table()->rowCount(), 1);
 }
+
+// Issue 27: a run whose energy counter read 0 first and disagrees with its power series shows ⚠
+// on its GPU energy, and the tooltip says which source was used and why.
+TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("caveat.db");
+    std::string uuid;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        const int64_t exp = store->getOrCreateExperiment("caveat");
+        uuid = store->createRun({exp, "r", 1'700'000'000'000, "u", "s", RunStatus::Running}).uuid;
+        std::vector<MetricPoint> points;
+        for (int i = 0; i <= 60; ++i) {
+            const int64_t t = 1'700'000'000'000 + int64_t(i) * 1000;
+            points.push_back({"DCGMI - Total Energy Consumption", i == 0 ? 0.0 : 5e9 + 100'000.0 * i, t, 0});
+            points.push_back({"SMI - Power Draw", 60.0, t, 0}); // 60 W against the counter's 100 W
+        }
+        store->logMetrics(uuid, points);
+        store->setRunStatus(uuid, RunStatus::Finished, 1'700'000'060'000);
+    }
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    InsightsPanel* insights = window.insights();
+    window.show();
+    window.insightsDock()->show();
+    ASSERT_EQ(window.addRunsToBasket({QString::fromStdString(uuid)}), 1);
+    ASSERT_TRUE(insights->waitForResult(20000));
+    const QStandardItemModel* table = insights->table();
+    ASSERT_EQ(table->rowCount(), 1);
+    const QStandardItem* energy = table->item(0, columnOf(table, "GPU energy J"));
+    EXPECT_EQ(energy->text(), QStringLiteral("⚠ 3600.0")) << "60 W for 60 s: the power series is used";
+    const QString tip = energy->toolTip();
+    EXPECT_TRUE(tip.contains("Source: power.")) << tip.toStdString();
+    EXPECT_TRUE(tip.contains("1 energy counter reading(s) out of line with the rest")) << tip.toStdString();
+    EXPECT_TRUE(tip.contains("the energy counter (5900 J) disagrees with integrated power (3600 J) by 64 %: "
+                             "integrated power is used"))
+        << tip.toStdString();
+    EXPECT_EQ(table->item(0, columnOf(table, "Source"))->text(), "power");
+}

@@ -205,6 +205,25 @@ TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
     EXPECT_FALSE(naturalLess("1108", "111"));
 }
 
+// Issue 27: MLflow's nested child (no workload param) under a radt run of workload 1: the child sits
+// under its parent, and no empty "(unsorted)" row is left behind in the experiment.
+TEST_F(RunTreeModelTest, ANestedChildWithoutAWorkloadLeavesNoEmptyUnsortedRow) {
+    const int64_t experiment = m_store->getOrCreateExperiment("nested");
+    const std::string parent =
+        m_store->createRun({experiment, "(1 0) train.py", 1000, "u", "s", RunStatus::Finished}).uuid;
+    m_store->logParams(parent, {{"workload", "1"}, {"letter", "0"}});
+    const std::string eval =
+        m_store->createRun({experiment, "eval", 2000, "u", "s", RunStatus::Finished}).uuid;
+    m_store->setTags(eval, {{"mlflow.parentRunId", parent}});
+    m_model.reload(*m_store);
+    const QModelIndex nested = child(QModelIndex(), "nested");
+    ASSERT_TRUE(nested.isValid());
+    ASSERT_EQ(m_model.rowCount(nested), 1) << "only workload 1, no empty (unsorted)";
+    EXPECT_EQ(m_model.index(0, 0, nested).data().toString(), "workload 1");
+    EXPECT_EQ(m_model.indexOfRun(QString::fromStdString(eval)).parent(),
+              m_model.indexOfRun(QString::fromStdString(parent)));
+}
+
 TEST_F(RunTreeModelTest, NestedMlflowRunsSitUnderTheirParentRun) {
     // An MLflow sweep: a parent run and two child runs (mlflow.parentRunId), one grandchild;
     // radT's collocated pair of one workload points at its first run the same way and stays flat.

@@ -86,8 +86,12 @@ public:
         return m_real.seriesRange(u, k, a, b);
     }
 
+    std::atomic<int> delayMs{0}; ///< each write takes this long: a healthy but slow store
+
 private:
     void check() {
+        if (delayMs)
+            std::this_thread::sleep_for(std::chrono::milliseconds(delayMs.load()));
         if (down) {
             ++refused;
             throw StoreError("server closed the connection unexpectedly");
@@ -232,6 +236,39 @@ TEST(StoreWriter, GivesUpAfterTheRetryWindowAndCountsWhatIsLeft) {
     const StoreWriterStats stats = writer.close(300);
     EXPECT_EQ(stats.written, 0u);
     EXPECT_EQ(stats.unwritten, 7u);
+}
+
+// Issue 27: a burst of metric lines larger than the closing window (5M lines made a healthy run exit
+// 2 and stay RUNNING, blaming the store): a store that keeps committing is waited for until all is
+// written, with progress said; only a window without progress gives up.
+TEST(StoreWriter, ABurstLongerThanTheCloseWindowIsWrittenWholeWhileTheStoreTakesWrites) {
+    TempDir dir;
+    auto real = freshStore(dir);
+    const std::string run = newRun(*real);
+    OutageStore store(*real);
+    store.delayMs = 40; // 60 batches: ~2.4 s of writing, against a 300 ms window
+    StoreWriterOptions options;
+    options.maxBatch = 1000;
+    std::vector<std::string> said;
+    std::mutex saidMutex;
+    StoreWriter writer(
+        store,
+        [&](const std::string& m) {
+            std::lock_guard<std::mutex> lock(saidMutex);
+            said.push_back(m);
+        },
+        options);
+    for (int i = 0; i < 60; ++i)
+        writer.enqueue(run, points("burst", i * 1000, 1000));
+    const StoreWriterStats stats = writer.close(300);
+    EXPECT_EQ(stats.written, 60000u);
+    EXPECT_EQ(stats.unwritten, 0u);
+    EXPECT_EQ(real->series(run, "burst").size(), 60000u);
+    std::lock_guard<std::mutex> lock(saidMutex);
+    ASSERT_FALSE(said.empty());
+    EXPECT_NE(said.front().find("still writing to the store: "), std::string::npos) << said.front();
+    for (const std::string& m : said)
+        EXPECT_EQ(m.find("cannot write"), std::string::npos) << "the store was never blamed: " << m;
 }
 
 TEST(StoreWriter, WhatTheStoreNeverTookIsKeptInTheSpillFileForALaterImport) {

@@ -376,9 +376,35 @@ void InsightsPanel::present(json report, quint64 generation, const QString& erro
     else
         m_status->setText(
             tr("Gaps over 5 sampling intervals are not bridged; ⚠ marks a utilisation/SM-activity "
-               "gap of 30 pp or more; a shared GPU's energy is split equally.%1")
+               "gap of 30 pp or more, and an energy figure with a caveat (its tooltip says which); a "
+               "shared GPU's energy is split equally.%1")
                 .arg(running ? tr(" Following running runs.") : QString()));
     emit computed();
+}
+
+void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
+    // What a reader of the energy figure must know (issue 27): the cross-check when it is off,
+    // readings left out, a counter replaced by power, a window wider than the run.
+    QStringList caveats;
+    const json check = r.value("energy_check", json());
+    if (r.value("energy_check_flag", false) && check.is_object())
+        caveats << tr("The energy counter says %1 J, integrated power %2 J: %3 % apart.")
+                       .arg(check["counter_j"].get<double>(), 0, 'f', 0)
+                       .arg(check["power_j"].get<double>(), 0, 'f', 0)
+                       .arg(check["disagreement_pct"].get<double>(), 0, 'f', 1);
+    for (const json& note : r.value("energy_notes", json::array()))
+        caveats << QString::fromStdString(note.get<std::string>());
+    if (const json note = r.value("window_note", json()); note.is_string())
+        caveats << QString::fromStdString(note.get<std::string>());
+    if (caveats.isEmpty())
+        return;
+    const QString source =
+        r["gpu_energy_source"].is_string()
+            ? tr("Source: %1.").arg(QString::fromStdString(r["gpu_energy_source"].get<std::string>()))
+            : QString();
+    energy->setText(QStringLiteral("⚠ ") + energy->text());
+    energy->setBackground(QColor(255, 236, 179));
+    energy->setToolTip((QStringList{source} + caveats).join(QLatin1Char('\n')).trimmed());
 }
 
 void InsightsPanel::fillTable() {
@@ -420,6 +446,7 @@ void InsightsPanel::fillTable() {
                    "but most of its SMs were idle.")
                     .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
         }
+        markEnergyCaveats(r, row[6]);
         m_model->appendRow(row);
     }
     m_view->resizeColumnsToContents();

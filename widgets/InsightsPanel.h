@@ -17,6 +17,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
+class QStandardItem;
 class QStandardItemModel;
 class QTableView;
 class QTimer;
@@ -68,6 +69,8 @@ private:
     void compute();
     void present(nlohmann::json report, quint64 generation, const QString& error);
     void fillTable();
+    /// Marks a run's GPU energy cell ⚠ with a tooltip when its figure has a caveat.
+    void markEnergyCaveats(const nlohmann::json& run, QStandardItem* energy);
     void fillChart();
     /// The selected run's GPU utilisation with its burst periods shaded: read on the worker,
     /// drawn when it lands.

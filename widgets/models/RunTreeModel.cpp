@@ -126,6 +126,10 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
         });
         for (const QString& workload : names) {
             std::vector<int>& members = workloads[workload];
+            // A group whose every run sits under its parent run would be an empty row ("(unsorted)"
+            // for MLflow's nested children without a workload param).
+            if (std::all_of(members.begin(), members.end(), [&](int i) { return nestedUnder(i) >= 0; }))
+                continue;
             std::sort(members.begin(), members.end(), [&](int a, int b) {
                 const QString la = toQString(m_runs[a].letter());
                 const QString lb = toQString(m_runs[b].letter());
