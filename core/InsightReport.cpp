@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iomanip>
 #include <map>
+#include <new>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -107,8 +108,8 @@ struct RunFacts {
     std::vector<std::pair<std::string, double>> deviceJ;
 };
 
-RunFacts analyse(Store& store, const Run& run, const ReportOptions& options,
-                 const std::string& experimentName) {
+RunFacts analyseRun(Store& store, const Run& run, const ReportOptions& options,
+                    const std::string& experimentName) {
     RunData data(store, run);
     auto read = data.reader();
     RunFacts f;
@@ -227,6 +228,19 @@ RunFacts analyse(Store& store, const Run& run, const ReportOptions& options,
     }
     j["burst_idle"] = bursts;
     return f;
+}
+
+/// analyseRun, with an allocation failure named: which run, and why memory ran out.
+RunFacts analyse(Store& store, const Run& run, const ReportOptions& options,
+                 const std::string& experimentName) {
+    try {
+        return analyseRun(store, run, options, experimentName);
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error(
+            "out of memory while analysing run " + run.uuid + " (" + run.name +
+            "): its series are read whole, one metric at a time; a run with this many keys "
+            "or samples needs more memory than is free");
+    }
 }
 
 } // namespace

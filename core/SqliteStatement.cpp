@@ -62,6 +62,10 @@ bool SqliteStatement::step() {
         return false;
     const std::string message = errorOf(m_db);
     sqlite3_reset(m_stmt);
+    if ((rc & 0xff) == SQLITE_CORRUPT)
+        throw StoreError("SQLite error: " + message +
+                         ": the file is damaged, so figures read from it would be wrong (sqlite3's .recover "
+                         "command can save what is left into a new file)");
     throw StoreError("SQLite error: " + message);
 }
 

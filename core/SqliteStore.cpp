@@ -125,6 +125,9 @@ void SqliteStore::openFile(OpenMode mode) {
         throw StoreError("cannot open store " + shown + ": " + message);
     }
     sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    // Each b-tree page is checked as it is read: a damaged index page otherwise reads as fewer
+    // rows, without an error (a report gave 56 kJ for 62 kJ). Then it is "malformed", an error.
+    sqlite3_exec(m_db, "PRAGMA cell_size_check=ON", nullptr, nullptr, nullptr);
     try {
         // Reading the schema is the first access: it fails here for files that are not SQLite.
         bool empty = false;
@@ -684,8 +687,10 @@ Series SqliteStore::querySeries(const std::string& runUuid, const std::string& k
     stmt.bind(1, runUuid).bind(2, key);
     if (range)
         stmt.bind(3, range->first).bind(4, range->second);
+    // No up-front reserve: 16k points per series made every one-point series of a run with a
+    // million keys hold ~13 KB (radt report took 13.5 GB). Doubling growth costs little next to
+    // SQLite's own work per row.
     Series s;
-    s.reserve(16384);
     sqlite3_stmt* h = stmt.handle();
     while (stmt.step()) {
         s.t.push_back(sqlite3_column_int64(h, 0));

@@ -17,6 +17,7 @@
 #include <cfloat>
 #include <cmath>
 #include <map>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 using namespace radt;
@@ -437,4 +438,66 @@ TEST(InsightReport, RadtReportPrintsATableJsonAndRefusesUnknownTargets) {
               std::string::npos)
         << test::readFile(s.dir.file("err"));
     EXPECT_EQ(test::readFile(s.dir.file("out")), "") << "nothing half-written";
+}
+
+// Issue 27: `radt report` of a run with very many metric keys keeps its memory proportional to the
+// data (13.5 KB per key before: a million keys took 13.5 GB, then bad_alloc without context).
+TEST(InsightReport, ManyMetricKeysCostMemoryProportionalToTheirData) {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    GTEST_SKIP() << "AddressSanitizer's shadow memory makes resident sizes meaningless";
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer's shadow memory makes resident sizes meaningless";
+#endif
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("keys.db");
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        const int64_t exp = store->getOrCreateExperiment("keys");
+        const std::string run =
+            store->createRun({exp, "r", 1'700'000'000'000, "u", "s", RunStatus::Running}).uuid;
+        std::vector<MetricPoint> points;
+        for (int i = 0; i < 30000; ++i)
+            points.push_back({"k" + std::to_string(i), 1.0, 1'700'000'000'000 + i, 0});
+        store->logMetrics(run, points);
+        store->setRunStatus(run, RunStatus::Finished, 1'700'000'100'000);
+    }
+    const std::string cmd = "'" + std::string(RADT_BINARY_DIR) + "/app/radt' report --json --store '" + uri +
+                            "' keys >'" + dir.file("out") + "' 2>'" + dir.file("err") + "'";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << test::readFile(dir.file("err"));
+    rusage usage{};
+    ASSERT_EQ(::getrusage(RUSAGE_CHILDREN, &usage), 0);
+    // 30,000 one-point keys: a few MB of data; 13.5 KB per key was ~400 MB.
+    EXPECT_LT(usage.ru_maxrss, 150 * 1024) << "peak resident KiB of radt report";
+    EXPECT_EQ(nlohmann::json::parse(test::readFile(dir.file("out")))["runs"].size(), 1u);
+}
+
+// Issue 27: an MLflow run ended 0.6 s after its start, holding 100 s of points logged afterwards
+// with their own times, was reported as 62 J at "96 % cover". The samples' own span is analysed
+// and the report says so.
+TEST(InsightReport, SamplesOutsideTheRunsStartAndEndAreAnalysedAndSaid) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("backfill.db"), OpenMode::CreateIfMissing);
+    const int64_t t0 = 1'700'000'000'000;
+    const std::string uuid =
+        store->createRun({0, "backfilled", t0, "u", "notebook", RunStatus::Running}).uuid;
+    std::vector<MetricPoint> points;
+    for (int i = 0; i <= 100; ++i)
+        points.push_back({"SMI - Power Draw", 100.0, t0 + i * 1000, 0});
+    store->logMetrics(uuid, points);
+    store->setRunStatus(uuid, RunStatus::Finished, t0 + 600);
+    const nlohmann::json r = buildReport(*store, {*store->run(uuid)}, ReportOptions{})["runs"][0];
+    EXPECT_NEAR(r["gpu_energy_j"].get<double>(), 10000.0, 1e-6);
+    EXPECT_NEAR(r["energy_coverage"].get<double>(), 1.0, 1e-9);
+    EXPECT_NEAR(r["duration_s"].get<double>(), 100.0, 1e-9);
+    ASSERT_TRUE(r["window_note"].is_string());
+    EXPECT_NE(
+        r["window_note"].get<std::string>().find("after its end; the analysis covers the samples' own span"),
+        std::string::npos)
+        << r["window_note"];
+    const std::string table = reportTable(buildReport(*store, {*store->run(uuid)}, ReportOptions{}));
+    EXPECT_NE(table.find("window: samples lie 1m 39s after its end"), std::string::npos) << table;
 }

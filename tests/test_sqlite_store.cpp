@@ -214,3 +214,46 @@ TEST(RunUuid, EveryIdIsFreshRandomVersion4EvenAcrossAFork) {
     ::close(pipeFds[0]);
     ::close(pipeFds[1]);
 }
+
+// Issue 27: a store with damaged pages gave a report of 26 kJ for 62 kJ without an error (a damaged
+// page of the read index read as fewer rows). Every page of a store, damaged in turn: reading the
+// run's power series either gives all of it or fails with SQLite's "malformed", never fewer rows.
+TEST(SqliteStore, ADamagedPageIsAnErrorNeverFewerRows) {
+    radt::test::TempDir dir;
+    const std::string clean = dir.file("clean.db");
+    std::string uuid;
+    {
+        auto store = radt::openStore(clean, radt::OpenMode::CreateIfMissing);
+        uuid = store->createRun({0, "r", 1700000000000, "u", "s", radt::RunStatus::Running}).uuid;
+        std::vector<radt::MetricPoint> points;
+        for (int i = 0; i < 600; ++i)
+            points.push_back({"SMI - Power Draw", 100.0 + i % 7, 1700000000000 + i * 1000LL, 0});
+        store->logMetrics(uuid, points);
+        store->setRunStatus(uuid, radt::RunStatus::Finished, 1700000600000);
+        store->storageBytes(); // a WAL checkpoint: everything in the main file
+    }
+    const auto pages = std::filesystem::file_size(clean) / 4096;
+    ASSERT_GT(pages, 50u);
+    size_t errors = 0;
+    for (uintmax_t page = 1; page < pages; ++page) {
+        const std::string damaged = dir.file("damaged.db");
+        std::filesystem::copy_file(clean, damaged, std::filesystem::copy_options::overwrite_existing);
+        {
+            FILE* f = std::fopen(damaged.c_str(), "r+b");
+            ASSERT_TRUE(f);
+            std::fseek(f, long(page * 4096 + 8), SEEK_SET); // the page header stays, its cells go
+            const std::vector<char> zeros(2000, 0);
+            std::fwrite(zeros.data(), 1, zeros.size(), f);
+            std::fclose(f);
+        }
+        try {
+            auto store = radt::openStore(damaged, radt::OpenMode::ReadOnly);
+            const size_t read = store->series(uuid, "SMI - Power Draw").size();
+            EXPECT_EQ(read, 600u) << "page " << page + 1 << " damaged: fewer rows without an error";
+        } catch (const radt::StoreError& e) {
+            ++errors;
+            EXPECT_NE(std::string(e.what()).find("malformed"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_GT(errors, 0u) << "some pages hold the series";
+}
