@@ -181,7 +181,7 @@ protected:
             return out;
         kind = LineKind::Data;
         const int primary = m_context.gpus.empty() ? 0 : m_context.gpus.front();
-        const int64_t now = nowMs();
+        const int64_t now = recordingClockMs();
         for (const NamedValue& v : row->values)
             out.push_back(
                 {row->gpuIndex == primary ? v.key : v.key + " - GPU " + std::to_string(row->gpuIndex),
@@ -239,7 +239,7 @@ protected:
         kind = LineKind::Data;
         if (m_primary.empty())
             m_primary = row->entity;
-        const int64_t now = nowMs();
+        const int64_t now = recordingClockMs();
         for (const NamedValue& v : row->values)
             out.push_back({entityKey(v.key, row->entity, m_primary), v.value, now, 0});
         return out;
@@ -279,7 +279,7 @@ protected:
         if (!sample)
             return out;
         kind = LineKind::Data;
-        const int64_t now = nowMs();
+        const int64_t now = recordingClockMs();
         for (const NamedValue& v : sample->values)
             out.push_back({v.key, v.value, now, 0});
         return out;

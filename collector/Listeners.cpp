@@ -81,7 +81,7 @@ private:
         while (!m_stopping) {
             lock.unlock();
             std::vector<MetricPoint> points;
-            sampler.sample(nowMs(), points);
+            sampler.sample(recordingClockMs(), points);
             m_context.emit(std::move(points));
             lock.lock();
             next += interval;

@@ -45,7 +45,7 @@ std::string textValue(const nlohmann::json& v) {
 } // namespace
 
 bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handlers, int64_t nowMs,
-                         std::string& error) {
+                         std::string& error, int64_t clockOffsetMs) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(line);
@@ -94,7 +94,7 @@ bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handler
                 error = "metric '" + *key + "': \"timestamp\" must be milliseconds since the epoch";
                 return false;
             }
-            timestamp = j["timestamp"].get<int64_t>();
+            timestamp = j["timestamp"].get<int64_t>() + clockOffsetMs;
         }
         if (handlers.metric)
             handlers.metric({*key, *value, timestamp, step});
@@ -244,7 +244,10 @@ void MetricsChannel::handleLine(const std::string& line, bool overlong) {
     if (!overlong) {
         if (line.find_first_not_of(" \t\r") == std::string::npos)
             return; // blank lines are harmless
-        if (dispatchChannelLine(line, m_handlers, nowMs(), error))
+        // The workload stamps its metrics with the wall clock (time.time()); radt stamps its samples
+        // with the recording clock. Moved onto radt's clock as they arrive, both stay in step when
+        // the wall clock is set during the run.
+        if (dispatchChannelLine(line, m_handlers, recordingClockMs(), error, recordingClockMs() - nowMs()))
             return;
     }
     if (m_malformed++ == 0) {

@@ -26,9 +26,10 @@ struct ChannelHandlers {
 
 /// Validates and dispatches one line; false with `error` set when the line is malformed (then no
 /// handler was called). Keys and values are checked against MLflow's limits here, so a bad line
-/// never reaches the store.
+/// never reaches the store. `nowMs` stamps a metric without a timestamp; `clockOffsetMs` is added
+/// to one with a timestamp (the recording clock minus the wall clock the workload read).
 bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handlers, int64_t nowMs,
-                         std::string& error);
+                         std::string& error, int64_t clockOffsetMs = 0);
 
 class MetricsChannel {
 public:

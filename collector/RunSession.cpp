@@ -265,6 +265,7 @@ void RunSession::createRun(const std::vector<std::pair<std::string, std::string>
     spec.name = "(" + m_workload + " " + m_letter + ") " + runTitle(m_options.command);
     spec.userId = userName();
     spec.sourceName = m_model;
+    spec.startTime = recordingClockMs(); // the clock its samples are stamped with
     m_outcome.run = m_store.createRun(spec);
     try {
         fillRun(extraTags);
@@ -284,7 +285,7 @@ void RunSession::closeFailed(const std::string& reason) {
     } catch (const std::exception&) {
     }
     try {
-        m_store.setRunStatus(m_outcome.run.uuid, RunStatus::Failed, nowMs());
+        m_store.setRunStatus(m_outcome.run.uuid, RunStatus::Failed, recordingClockMs());
     } catch (const std::exception& e) {
         m_messages("run " + m_outcome.run.uuid + " could not be closed FAILED (" + e.what() +
                    "); the next radt that opens the store will");
@@ -316,15 +317,15 @@ RunOutcome RunSession::failBeforeStart(const std::string& reason) {
         return m_outcome; // this run's own options are what failed: there is no run to record
     }
     createRun({{kFailureTag, reason}});
-    m_store.setRunStatus(m_outcome.run.uuid, RunStatus::Failed, nowMs());
+    m_store.setRunStatus(m_outcome.run.uuid, RunStatus::Failed, recordingClockMs());
     return m_outcome;
 }
 
 static bool isRadtArtifactName(const std::string& name) {
     // What radt itself writes into a run's artifacts (the profilers' reports are named after
     // their listener, nsys*/ncu*, and get their extension from the tool).
-    for (const char* own :
-         {"output.log", kSpillFileName, kPendingCloseFileName, "pip.txt", "conda.txt", "smi.txt"})
+    for (const char* own : {"output.log", "workload.log", kSpillFileName, kPendingCloseFileName, "pip.txt",
+                            "conda.txt", "smi.txt"})
         if (name == own)
             return true;
     return name.rfind("nsys", 0) == 0 || name.rfind("ncu", 0) == 0;
@@ -561,7 +562,7 @@ RunOutcome RunSession::finish() {
         stop(false);
     live.stopListeners();
     // The run ended now: a store that keeps the writer waiting must not push end_time later.
-    const int64_t endTime = nowMs();
+    const int64_t endTime = recordingClockMs();
     live.channel.finish(2000);
     live.child->finishOutput(2000);
     for (const auto& l : live.listeners)

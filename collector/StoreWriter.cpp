@@ -138,7 +138,8 @@ StoreWriterStats StoreWriter::close(int retryForMs) {
                 break;
             }
             before = m_stats.written;
-            m_messages("still writing to the store: " + std::to_string(m_queuedPoints + m_spillPending) +
+            m_messages("still writing to the store: " +
+                       std::to_string(m_queuedPoints + m_spillPending + m_inFlightPoints) +
                        " samples to go, " + std::to_string(m_stats.written) + " written");
         }
     }
@@ -204,10 +205,21 @@ void StoreWriter::loop() {
         if (!m_closing && m_queuedPoints < m_options.maxBatch)
             m_wake.wait_for(lock, std::chrono::milliseconds(m_options.flushMs),
                             [this] { return m_closing || m_queuedPoints >= m_options.maxBatch; });
+        // At most maxBatch points per round (one item at least): a backlog of millions is written
+        // as many transactions, so close() sees progress instead of one commit it cannot watch.
         std::deque<Item> batch;
-        batch.swap(m_queue);
-        m_queuedPoints = 0;
-        if (writeUnlocked(lock, batch))
+        size_t taken = 0;
+        while (!m_queue.empty() &&
+               (batch.empty() || taken + m_queue.front().points.size() <= m_options.maxBatch)) {
+            taken += m_queue.front().points.size();
+            batch.push_back(std::move(m_queue.front()));
+            m_queue.pop_front();
+        }
+        m_queuedPoints -= std::min(m_queuedPoints, taken);
+        m_inFlightPoints = taken;
+        const bool written = writeUnlocked(lock, batch);
+        m_inFlightPoints = 0;
+        if (written)
             continue;
         // Put what failed back in front of anything that arrived meanwhile, in order.
         size_t points = 0;

@@ -93,7 +93,8 @@ private:
     bool m_closing = false;
     bool m_giveUp = false;
     bool m_warnedFull = false;
-    bool m_failing = false; ///< touched by the writer thread only
+    bool m_failing = false;      ///< touched by the writer thread only
+    size_t m_inFlightPoints = 0; ///< points of the round being written (under m_mutex)
     std::FILE* m_spill = nullptr;
     long m_spillRead = 0;      ///< file offset of the first point not yet written
     size_t m_spillPending = 0; ///< points in the file not yet written

@@ -33,18 +33,20 @@ double usualRate(const Series& s, int64_t gap) {
 /// How many more samples a series holds than its time span has room for at its sampling interval:
 /// samples that overlap in time because the clock was set back while they were recorded.
 size_t overlappingSamples(const Series& s) {
-    // The sampling interval from the 90th percentile of the steps: where samples overlap the
-    // steps halve, and in a short run that can be most of them (the median would halve too).
-    std::vector<int64_t> steps;
-    for (size_t i = 1; i < s.size(); ++i)
-        if (s.t[i] > s.t[i - 1])
-            steps.push_back(s.t[i] - s.t[i - 1]);
-    if (s.size() < 3 || steps.empty())
+    // The sampling interval is the median step: steps that a loaded tool doubled (missed samples)
+    // do not move it, so only samples packed closer than the interval count. A clock set back for
+    // more than half of a run is not told apart from sampling at half the interval.
+    const int64_t interval = typicalIntervalMs(s);
+    if (s.size() < 3 || interval <= 0)
         return 0;
-    std::nth_element(steps.begin(), steps.begin() + steps.size() * 9 / 10, steps.end());
-    const int64_t interval = steps[steps.size() * 9 / 10];
     const double room = double(s.t.back() - s.t.front()) / double(interval) + 1.0;
     return double(s.size()) > 1.2 * room ? size_t(double(s.size()) - room) : 0;
+}
+
+/// A counter step from i-1 to i at more than 50 times the counter's usual rate.
+bool isAbsurdStep(const Series& s, size_t i, double usual) {
+    const int64_t dt = s.t[i] - s.t[i - 1];
+    return usual > 0 && dt > 0 && (s.v[i] - s.v[i - 1]) / double(dt) > 50 * usual;
 }
 
 std::string percentText(double pct) {
@@ -94,12 +96,18 @@ CleanedCounter cleanCounter(const Series& raw) {
         prev = i; // a reset: energyInWindows leaves its interval uncounted
     }
     out.series = selectSamples(s, keep, true);
+    out.usualRate = usual;
+    // What is left that no rule explains (two bad readings in a row, a spike up): an increment at
+    // more than 50 times the usual rate is not energy; energyInWindows leaves it uncounted.
+    for (size_t i = 1; i < out.series.size(); ++i)
+        out.glitches += out.series.v[i] > out.series.v[i - 1] && isAbsurdStep(out.series, i, usual);
     return out;
 }
 
 std::vector<EnergyIntegral> energyInWindows(const Series& raw, bool isCounter,
                                             const std::vector<std::pair<int64_t, int64_t>>& windows) {
-    Series s = isCounter ? cleanCounter(raw).series : usablePoints(raw);
+    CleanedCounter cleaned = isCounter ? cleanCounter(raw) : CleanedCounter{};
+    Series s = isCounter ? std::move(cleaned.series) : usablePoints(raw);
     if (!isCounter) {
         std::vector<bool> keep(s.size());
         for (size_t i = 0; i < s.size(); ++i)
@@ -114,8 +122,8 @@ std::vector<EnergyIntegral> energyInWindows(const Series& raw, bool isCounter,
         if (t1 <= t0 || t1 - t0 > gap)
             continue; // not bridged
         const double delta = s.v[i] - s.v[i - 1];
-        if (isCounter && delta < 0)
-            continue; // a reset: this interval's energy is unknown
+        if (isCounter && (delta < 0 || isAbsurdStep(s, i, cleaned.usualRate)))
+            continue; // a reset, or a step no reading explains: this interval's energy is unknown
         while (first < windows.size() && windows[first].second <= t0)
             ++first;
         for (size_t w = first; w < windows.size() && windows[w].first < t1; ++w) {
@@ -193,7 +201,10 @@ EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
         if (fromCounter.coveredMs > 0) {
             e = &fromCounter;
             d.source = "counter";
-            if (fromPower.coveredMs > 0) {
+            // Compared only over the same time: a power series that starts late would otherwise make
+            // a good counter look far off.
+            if (fromPower.coveredMs > 0 &&
+                std::llabs(fromCounter.coveredMs - fromPower.coveredMs) <= span / 20) {
                 d.counterJoules = fromCounter.joules;
                 d.powerJoules = fromPower.joules;
                 const double pct = fromPower.joules > 0 ? std::fabs(fromCounter.joules - fromPower.joules) /
@@ -257,7 +268,9 @@ gpuEnergyInWindows(const std::vector<std::string>& keys,
         if (!fromCounter.empty() && !fromPower.empty()) {
             double counterJ = 0, powerJ = 0;
             for (size_t w = 0; w < windows.size(); ++w)
-                if (fromCounter[w].coveredMs > 0 && fromPower[w].coveredMs > 0) {
+                if (fromCounter[w].coveredMs > 0 && fromPower[w].coveredMs > 0 &&
+                    std::llabs(fromCounter[w].coveredMs - fromPower[w].coveredMs) <=
+                        (windows[w].second - windows[w].first) / 20) {
                     counterJ += fromCounter[w].joules;
                     powerJ += fromPower[w].joules;
                 }

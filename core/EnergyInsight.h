@@ -27,10 +27,13 @@ struct EnergyIntegral {
 /// the one before while the reading after it continues where the counter was going (a 0 or a dip:
 /// the rate across it is the counter's usual one), a first reading far below the rest (a rate more
 /// than 50 times the usual one to the second), and a reading after the last that drops. A drop
-/// that the readings after it continue from at the usual rate is a reset and stays.
+/// that the readings after it continue from at the usual rate is a reset and stays. A step still
+/// rising at more than 50 times the usual rate (two bad readings in a row) is counted as a glitch
+/// and left uncounted by energyInWindows.
 struct CleanedCounter {
     Series series;
-    size_t glitches = 0; ///< readings left out
+    size_t glitches = 0;  ///< readings left out, and steps at over 50 times the usual rate
+    double usualRate = 0; ///< the median rate of the counter's rising steps, mJ per ms
 };
 CleanedCounter cleanCounter(const Series& millijoules);
 

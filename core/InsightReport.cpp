@@ -444,6 +444,7 @@ std::string reportTable(const json& report) {
             << std::setw(10) << gap << std::setw(10)
             << (r["slowdown"].is_null() ? "-" : num(r["slowdown"]["factor"], 2, "x")) << "\n";
     }
+    bool noted = false; // a blank line after the notes, only when there are notes
     for (const json& r : report.at("runs")) {
         const std::string run = r["run_uuid"].get<std::string>().substr(0, 10);
         if (const json& check = r.value("energy_check", json());
@@ -455,8 +456,11 @@ std::string reportTable(const json& report) {
             out << "\n" << run << " energy: " << note.get<std::string>();
         if (const json& note = r.value("window_note", json()); note.is_string())
             out << "\n" << run << " window: " << note.get<std::string>();
+        noted = noted || r.value("energy_check_flag", false) ||
+                !r.value("energy_notes", json::array()).empty() || r.value("window_note", json()).is_string();
     }
-    out << "\n";
+    if (noted)
+        out << "\n";
     for (const json& r : report.at("runs")) {
         if (r["util"].empty())
             continue;

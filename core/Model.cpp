@@ -41,18 +41,21 @@ int64_t Run::durationMs(int64_t now) const {
 }
 
 int64_t nowMs() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+int64_t recordingClockMs() {
     // The wall clock when this process first asked, carried on by CLOCK_BOOTTIME (monotonic, and
     // counting a laptop's suspend): a clock set back or forward by NTP or a person while radt
     // records never makes samples go back in time or overlap (issue 27: a 30 s step back lost a
     // quarter to half of a run's energy).
-    using namespace std::chrono;
     auto bootMs = [] {
         timespec ts{};
         ::clock_gettime(CLOCK_BOOTTIME, &ts);
         return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
     };
-    static const int64_t wallAtStart =
-        duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+    static const int64_t wallAtStart = nowMs();
     static const int64_t bootAtStart = bootMs();
     return wallAtStart + (bootMs() - bootAtStart);
 }

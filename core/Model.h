@@ -78,5 +78,9 @@ struct LatestMetric {
 
 /// Current wall clock in ms since the epoch.
 int64_t nowMs();
+/// The time stamped on what radt records (samples, a run's start and end): the wall clock when
+/// this process first asked, carried on by a monotonic clock that counts suspend, so a clock step
+/// during a recording never makes samples go back in time or overlap.
+int64_t recordingClockMs();
 
 } // namespace radt

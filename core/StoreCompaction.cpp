@@ -118,6 +118,9 @@ CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const Co
         const Run& run = runs[r];
         if (run.status == RunStatus::Running) {
             stats.skipped.push_back(run.uuid + ": still running");
+        } else if (run.status == RunStatus::Scheduled) {
+            // A run an interrupted `radt store copy` left incomplete: the next copy adds its points.
+            stats.skipped.push_back(run.uuid + ": SCHEDULED (not started, or a copy that did not finish)");
         } else if (run.tags.count(kCompactedTag)) {
             stats.skipped.push_back(run.uuid + ": already compacted (" + run.tags.at(kCompactedTag) +
                                     "); again would add a second tolerance");

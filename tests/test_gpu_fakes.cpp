@@ -49,9 +49,13 @@ TEST(Fakes, NvidiaSmiWithUnitsMigAndLoop) {
 }
 
 TEST(Fakes, NvidiaSmiSigtermFailureAndList) {
-    const auto [term, termRc] = runCommand("'" + kFakes +
-                                           "nvidia-smi' --query-gpu=index --format=csv,noheader "
-                                           "-lms 50 & p=$!; sleep 1; kill -TERM $p; wait $p; echo rc=$?");
+    // SIGTERM once the fake has printed a row (its handler is set by then): a fixed second was not
+    // enough for Python to start on a loaded CI machine.
+    const auto [term, termRc] =
+        runCommand("t=$(mktemp); '" + kFakes +
+                   "nvidia-smi' --query-gpu=index --format=csv,noheader -lms 50 >$t & "
+                   "p=$!; i=0; while [ ! -s $t ] && [ $i -lt 600 ]; do sleep 0.05; "
+                   "i=$((i+1)); done; kill -TERM $p; wait $p; echo rc=$?; rm -f $t");
     EXPECT_NE(term.find("rc=0"), std::string::npos) << term;
     EXPECT_EQ(termRc, 0);
     const auto [fail, failRc] = runCommand("RADT_FAKE_SMI_FAIL=1 '" + kFakes + "nvidia-smi' -L");

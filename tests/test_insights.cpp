@@ -208,11 +208,11 @@ TEST(EnergyInsight, NegativePowerAndAClockThatWentBackAreSaid) {
     ASSERT_EQ(e.notes.size(), 1u);
     EXPECT_NE(e.notes[0].find("1 negative power reading(s) left out"), std::string::npos);
 
-    // 90 s at 1 Hz with the clock set back 30 s after 60 s: 91 samples over 60 s of timestamps.
+    // 120 s at 1 Hz with the clock set back 30 s after 90 s: 121 samples over 90 s of timestamps.
     std::vector<int64_t> t;
     std::vector<double> w;
-    for (int i = 0; i <= 90; ++i) {
-        t.push_back((i <= 60 ? i : i - 30) * 1000 + (i > 60 ? 500 : 0));
+    for (int i = 0; i <= 120; ++i) {
+        t.push_back((i <= 90 ? i : i - 30) * 1000 + (i > 90 ? 500 : 0));
         w.push_back(100);
     }
     Series stepped = series(t, w);
@@ -227,10 +227,33 @@ TEST(EnergyInsight, NegativePowerAndAClockThatWentBackAreSaid) {
         sorted.step.push_back(0);
     }
     all = {{"SMI - Power Draw", sorted}};
-    e = gpuEnergy(keysOf(all), reader(all), 0, 60000);
+    e = gpuEnergy(keysOf(all), reader(all), 0, 91000);
     ASSERT_FALSE(e.notes.empty());
     EXPECT_NE(e.notes[0].find("the clock went back while recording"), std::string::npos) << e.notes[0];
     EXPECT_NE(e.notes[0].find("energy is undercounted"), std::string::npos) << e.notes[0];
+
+    // A loaded tool that missed every third sample (steps of 1 and 2 s) is no clock step.
+    t.clear();
+    w.clear();
+    for (int i = 0, ms = 0; i <= 120; ++i, ms += (i % 3 == 0 ? 2000 : 1000)) {
+        t.push_back(ms);
+        w.push_back(100);
+    }
+    all = {{"SMI - Power Draw", series(t, w)}};
+    e = gpuEnergy(keysOf(all), reader(all), 0, t.back());
+    EXPECT_TRUE(e.notes.empty()) << e.notes.front();
+}
+
+// Two bad counter readings in a row (a 0 then another 0) would count the counter's whole lifetime
+// in one step; a step at over 50 times the usual rate is left uncounted and counted as a glitch.
+TEST(EnergyInsight, TwoBadCounterReadingsInARowAreNotTheCountersLifetime) {
+    auto [counter, power] = hundredWatts(20);
+    counter.v[8] = 0;
+    counter.v[9] = 0;
+    const EnergyIntegral e = counterEnergy(counter, 0, 20000);
+    EXPECT_LT(e.joules, 2000.0) << "at most 100 W x 20 s";
+    EXPECT_GE(e.joules, 1600.0);
+    EXPECT_GE(cleanCounter(counter).glitches, 1u);
 }
 
 TEST(UtilisationInsight, ProfilesAreTimeWeightedWithAnIdleShare) {

@@ -153,4 +153,7 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
                              "integrated power is used"))
         << tip.toStdString();
     EXPECT_EQ(table->item(0, columnOf(table, "Source"))->text(), "power");
+    // Copied or exported, the figure stays a number.
+    EXPECT_TRUE(insights->tableTsv().contains("\t3600.0\t")) << insights->tableTsv().toStdString();
+    EXPECT_FALSE(insights->tableTsv().contains(QStringLiteral("⚠")));
 }

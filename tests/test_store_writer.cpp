@@ -246,7 +246,7 @@ TEST(StoreWriter, ABurstLongerThanTheCloseWindowIsWrittenWholeWhileTheStoreTakes
     auto real = freshStore(dir);
     const std::string run = newRun(*real);
     OutageStore store(*real);
-    store.delayMs = 40; // 60 batches: ~2.4 s of writing, against a 300 ms window
+    store.delayMs = 50; // 60 batches: ~3 s of writing, against a 1 s window
     StoreWriterOptions options;
     options.maxBatch = 1000;
     std::vector<std::string> said;
@@ -260,7 +260,7 @@ TEST(StoreWriter, ABurstLongerThanTheCloseWindowIsWrittenWholeWhileTheStoreTakes
         options);
     for (int i = 0; i < 60; ++i)
         writer.enqueue(run, points("burst", i * 1000, 1000));
-    const StoreWriterStats stats = writer.close(300);
+    const StoreWriterStats stats = writer.close(1000);
     EXPECT_EQ(stats.written, 60000u);
     EXPECT_EQ(stats.unwritten, 0u);
     EXPECT_EQ(real->series(run, "burst").size(), 60000u);

@@ -635,8 +635,13 @@ QString InsightsPanel::tableTsv() const {
     lines << header.join(QLatin1Char('\t'));
     for (int r = 0; r < m_proxy->rowCount(); ++r) {
         QStringList cells;
-        for (int c = 0; c < m_proxy->columnCount(); ++c)
-            cells << m_proxy->index(r, c).data().toString();
+        for (int c = 0; c < m_proxy->columnCount(); ++c) {
+            // The ⚠ mark is for the eye: a copied or exported figure stays a number.
+            QString text = m_proxy->index(r, c).data().toString();
+            if (text.startsWith(QStringLiteral("⚠ ")))
+                text.remove(0, 2);
+            cells << text;
+        }
         lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
