@@ -275,11 +275,17 @@ TEST_F(ExplorerX11Test, DragZoomExportSaveAndReopenABoardWithMouseAndKeys) {
     click(screen().named("metricSearch")->center());
     m_x->xdotool("type --delay 15 'Power'");
     ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("metricList", "Power Draw").has_value(); }));
-    click(screen().row("metricList", "Power Draw")->center());
-    ASSERT_TRUE(waitForScreen([&](const Screen& s) {
+    const auto plotted = [&](const Screen& s) {
         const auto chart = s.chartOf(power);
         return chart && (*chart)["series"].toArray().size() == 2;
-    })) << log();
+    };
+    click(screen().row("metricList", "Power Draw")->center());
+    // The basket's metric keys are read off the GUI thread; on a loaded machine they can land
+    // between the widget map naming the row and the click, and rebuild the list under the mouse
+    // (the click then selects nothing). A person clicks again: so does the test, once.
+    if (!waitForScreen(plotted, 5000))
+        click(screen().row("metricList", "Power Draw")->center());
+    ASSERT_TRUE(waitForScreen(plotted)) << log();
     QJsonObject chart = *screen().chartOf(power);
     EXPECT_EQ(chart["series"].toArray(), (QJsonArray{"workload 1", "workload 2"}));
     const double fullFrom = xAt(chart, 0), fullTo = xAt(chart, 1);
