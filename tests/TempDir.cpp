@@ -125,4 +125,11 @@ std::string errorAsUnprivilegedUser(const TempDir& dir, const std::function<void
     return error;
 }
 
+std::string shellQuote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
 } // namespace radt::test

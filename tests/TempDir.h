@@ -41,6 +41,8 @@ std::string errorAsUnprivilegedUser(const TempDir& dir, const std::function<void
 /// Polls `condition` every 20 ms until it holds or `timeoutMs` passed; its last value. Tests wait
 /// on what they need, never for a fixed time.
 bool waitFor(const std::function<bool()>& condition, int timeoutMs);
+/// `s` in single quotes for a shell command line, its own single quotes escaped.
+std::string shellQuote(const std::string& s);
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> splitLines(const std::string& text);
 

@@ -38,13 +38,6 @@ struct BadInput {
     std::vector<Check> checks;
 };
 
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
 std::string expand(std::string s, const TempDir& dir) {
     for (size_t at; (at = s.find("{dir}")) != std::string::npos;)
         s.replace(at, 5, dir.path());
@@ -53,12 +46,14 @@ std::string expand(std::string s, const TempDir& dir) {
 
 Outcome runCase(const BadInput& c, const TempDir& dir) {
     // A private default store and no tracking URIs from the environment: every case is alone.
-    std::string cmd = "cd " + quote(dir.path()) + " && env -u RADT_TRACKING_URI -u MLFLOW_TRACKING_URI " +
-                      "XDG_DATA_HOME=" + quote(dir.file("xdg")) + " QT_QPA_PLATFORM=offscreen " +
-                      quote(kBin + c.program);
+    std::string cmd = "cd " + test::shellQuote(dir.path()) +
+                      " && env -u RADT_TRACKING_URI -u MLFLOW_TRACKING_URI " +
+                      "XDG_DATA_HOME=" + test::shellQuote(dir.file("xdg")) + " QT_QPA_PLATFORM=offscreen " +
+                      test::shellQuote(kBin + c.program);
     for (const std::string& a : c.args)
-        cmd += " " + quote(expand(a, dir));
-    cmd += " >" + quote(dir.file("stdout.txt")) + " 2>" + quote(dir.file("stderr.txt")) + " </dev/null";
+        cmd += " " + test::shellQuote(expand(a, dir));
+    cmd += " >" + test::shellQuote(dir.file("stdout.txt")) + " 2>" +
+           test::shellQuote(dir.file("stderr.txt")) + " </dev/null";
     const int status = std::system(cmd.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
             test::readFile(dir.file("stdout.txt")), test::readFile(dir.file("stderr.txt"))};

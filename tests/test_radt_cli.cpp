@@ -31,18 +31,12 @@ struct Result {
     std::string err;
 };
 
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
 Result radtRun(const TempDir& dir, const std::vector<std::string>& args) {
-    std::string cmd = quote(kRadt);
+    std::string cmd = test::shellQuote(kRadt);
     for (const auto& a : args)
-        cmd += " " + quote(a);
-    cmd += " >" + quote(dir.file("stdout")) + " 2>" + quote(dir.file("stderr")) + " </dev/null";
+        cmd += " " + test::shellQuote(a);
+    cmd += " >" + test::shellQuote(dir.file("stdout")) + " 2>" + test::shellQuote(dir.file("stderr")) +
+           " </dev/null";
     const int status = std::system(cmd.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(dir.file("stdout")),
             test::readFile(dir.file("stderr"))};
@@ -272,8 +266,9 @@ TEST(RadtCli, AStoreInAReadOnlyFolderCanStillBeListed) {
                                 fs::perms::others_exec | fs::perms::group_read | fs::perms::group_exec);
     fs::permissions(folder + "/s.db", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
     const std::string asUser = ::geteuid() == 0 ? "runuser -u nobody -- " : "";
-    const std::string cmd = asUser + quote(kRadt) + " ls --store " + quote(folder + "/s.db") + " >" +
-                            quote(dir.file("ls.out")) + " 2>" + quote(dir.file("ls.err"));
+    const std::string cmd = asUser + test::shellQuote(kRadt) + " ls --store " +
+                            test::shellQuote(folder + "/s.db") + " >" + test::shellQuote(dir.file("ls.out")) +
+                            " 2>" + test::shellQuote(dir.file("ls.err"));
     const int status = std::system(cmd.c_str());
     EXPECT_EQ(WEXITSTATUS(status), 0) << test::readFile(dir.file("ls.err"));
     EXPECT_NE(test::readFile(dir.file("ls.out")).find("FINISHED"), std::string::npos)

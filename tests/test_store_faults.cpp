@@ -37,13 +37,6 @@ bool anyFileNamed(const std::string& dir, const std::string& name) {
     return false;
 }
 
-std::string shellQuote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
 } // namespace
 
 TEST(StoreFaults, ALockedStoreAtSigtermKeepsEverySampleAndTheNextRadtClosesTheRunKilled) {
@@ -124,20 +117,21 @@ TEST(StoreFaults, AFileSystemThatFillsUpLosesNothingAndSaysWhatItCouldNotKeep) {
     // Inside a private mount namespace: a 6 MiB tmpfs holds the store and the artifacts; `fill`
     // takes its free space and gives it back. The store is copied out before the namespace goes.
     auto scenario = [&](bool fullAtTheEnd) {
-        const std::string q = shellQuote(mnt);
+        const std::string q = test::shellQuote(mnt);
         std::string script =
-            "set -u; mount -t tmpfs -o size=6m tmpfs " + q + " || exit 99\n" + shellQuote(kRadt) +
+            "set -u; mount -t tmpfs -o size=6m tmpfs " + q + " || exit 99\n" + test::shellQuote(kRadt) +
             " --store " + q + "/s.db --no-env-capture --interval 0.1 -l top+proc+ps " +
-            shellQuote(dir.file("w.py")) + " >" + shellQuote(dir.file("radt.out")) + " 2>" +
-            shellQuote(dir.file("radt.err")) + " & pid=$!\n" + "sleep 2; dd if=/dev/zero of=" + q +
+            test::shellQuote(dir.file("w.py")) + " >" + test::shellQuote(dir.file("radt.out")) + " 2>" +
+            test::shellQuote(dir.file("radt.err")) + " & pid=$!\n" + "sleep 2; dd if=/dev/zero of=" + q +
             "/fill bs=64k 2>/dev/null; sleep 2; rm -f " + q + "/fill; sleep 1\n" + "dd if=/dev/zero of=" + q +
             "/fill bs=64k 2>/dev/null; sleep 1\n" + (fullAtTheEnd ? "" : "rm -f " + q + "/fill\n") +
-            "wait $pid; rc=$?; rm -f " + q + "/fill\n" + "cp -a " + q + "/. " + shellQuote(dir.file("copy")) +
-            "/\nexit $rc\n";
+            "wait $pid; rc=$?; rm -f " + q + "/fill\n" + "cp -a " + q + "/. " +
+            test::shellQuote(dir.file("copy")) + "/\nexit $rc\n";
         fs::remove_all(dir.file("copy"));
         fs::create_directories(dir.file("copy"));
         test::writeFile(dir.file("scenario.sh"), script);
-        const int status = std::system(("unshare -m bash " + shellQuote(dir.file("scenario.sh"))).c_str());
+        const int status =
+            std::system(("unshare -m bash " + test::shellQuote(dir.file("scenario.sh"))).c_str());
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     };
 
@@ -246,8 +240,9 @@ open(sys.argv[3], "w").write("locked")
 time.sleep(1.5)
 db.execute("ROLLBACK")
 )PY");
-    const std::string command = "python3 " + shellQuote(dir.file("writer.py")) + " " + shellQuote(db) + " " +
-                                uuid + " " + shellQuote(dir.file("locked")) + " &";
+    const std::string command = "python3 " + test::shellQuote(dir.file("writer.py")) + " " +
+                                test::shellQuote(db) + " " + uuid + " " +
+                                test::shellQuote(dir.file("locked")) + " &";
     ASSERT_EQ(std::system(command.c_str()), 0);
     ASSERT_TRUE(test::waitFor([&] { return fs::exists(dir.file("locked")); }, 20000));
     auto reader = openStore(db, OpenMode::ReadOnly);

@@ -34,13 +34,6 @@ const char* const kKeys[] = {"SMI - Power Draw",      "SMI - GPU Util", "SMI - M
                              "TOP - CPU Utilization", "PROC - RSS MB",  "SMI - Temperature",
                              "SMI - SM Clock",        "SMI - Fan Speed"};
 
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
 /// `kRuns` finished runs as radt records them (a `listeners` param), each with eight 1 Hz
 /// hardware series of `samples` noisy samples and a loss per 100 s, the same on every call.
 void fillStore(Store& store, int samples) {
@@ -98,9 +91,9 @@ int64_t sqliteCount(const std::string& path, const char* sql) {
 }
 
 int radtCommand(const std::string& args, const std::string& errFile) {
-    const int status = std::system(
-        (quote(std::string(RADT_BINARY_DIR) + "/app/radt") + " " + args + " >/dev/null 2>" + quote(errFile))
-            .c_str());
+    const int status = std::system((test::shellQuote(std::string(RADT_BINARY_DIR) + "/app/radt") + " " +
+                                    args + " >/dev/null 2>" + test::shellQuote(errFile))
+                                       .c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -146,7 +139,8 @@ TEST(StoreInterruptions, CompactionKilledMidwayLeavesEachRunWholeOrAsItWasAndARe
     EXPECT_GE(compacted, 1u);
     EXPECT_LT(compacted, size_t(kRuns)) << "the kill came before the last run";
 
-    ASSERT_EQ(radtCommand("store compact --store " + quote(uri) + " interrupt", dir.file("err")), 0)
+    ASSERT_EQ(radtCommand("store compact --store " + test::shellQuote(uri) + " interrupt", dir.file("err")),
+              0)
         << test::readFile(dir.file("err"));
     EXPECT_NE(test::readFile(dir.file("err")).find("already compacted"), std::string::npos)
         << "the runs done before the kill are not thinned again";
@@ -200,23 +194,23 @@ TEST(StoreInterruptions, CompactionOnAFullDiskNamesTheRunLeftAsItWas) {
     const std::string mnt = dir.file("small");
     fs::create_directories(mnt);
     fs::create_directories(dir.file("copy"));
-    const std::string radt = quote(std::string(RADT_BINARY_DIR) + "/app/radt");
-    const std::string m = quote(mnt);
+    const std::string radt = test::shellQuote(std::string(RADT_BINARY_DIR) + "/app/radt");
+    const std::string m = test::shellQuote(mnt);
     // The store on a tmpfs with 512 KiB to spare: the first run's deletions need more than that.
     const auto storeKiB = fs::file_size(dir.file("store.db")) / 1024;
     const std::string script =
         "set -u; mount -t tmpfs -o size=" + std::to_string(storeKiB + 4096) + "k tmpfs " + m +
-        " || exit 99\n" + "cp " + quote(dir.file("store.db")) + " " + m + "/s.db\n" +
+        " || exit 99\n" + "cp " + test::shellQuote(dir.file("store.db")) + " " + m + "/s.db\n" +
         "dd if=/dev/zero of=" + m + "/spare bs=512k count=1 2>/dev/null\n" + "dd if=/dev/zero of=" + m +
         "/fill bs=64k 2>/dev/null; rm -f " + m + "/spare\n" + radt + " store compact --store " + m +
-        "/s.db interrupt >/dev/null 2>" + quote(dir.file("full.err")) + "; echo $? >" +
-        quote(dir.file("full.rc")) + "\n" + "rm -f " + m +
+        "/s.db interrupt >/dev/null 2>" + test::shellQuote(dir.file("full.err")) + "; echo $? >" +
+        test::shellQuote(dir.file("full.rc")) + "\n" + "rm -f " + m +
         "/fill; mount -o remount,size=" + std::to_string(storeKiB * 3 + 4096) + "k " + m + "\n" + radt +
-        " store compact --store " + m + "/s.db interrupt >/dev/null 2>" + quote(dir.file("again.err")) +
-        "; echo $? >" + quote(dir.file("again.rc")) + "\n" + "cp -a " + m + "/s.db " +
-        quote(dir.file("copy")) + "/\n";
+        " store compact --store " + m + "/s.db interrupt >/dev/null 2>" +
+        test::shellQuote(dir.file("again.err")) + "; echo $? >" + test::shellQuote(dir.file("again.rc")) +
+        "\n" + "cp -a " + m + "/s.db " + test::shellQuote(dir.file("copy")) + "/\n";
     test::writeFile(dir.file("scenario.sh"), script);
-    ASSERT_EQ(test::shell("unshare -m bash " + quote(dir.file("scenario.sh"))), 0)
+    ASSERT_EQ(test::shell("unshare -m bash " + test::shellQuote(dir.file("scenario.sh"))), 0)
         << test::readFile(dir.file("full.err"));
     const std::string err = test::readFile(dir.file("full.err"));
     EXPECT_EQ(test::readFile(dir.file("full.rc")), "2\n") << err;
@@ -272,13 +266,17 @@ TEST(StoreInterruptions, StoreCopyKilledLeavesTheRunVisiblyIncompleteAndARerunCo
         EXPECT_EQ(partial, 1u) << "killed while the samples of one run were being written";
     }
     // Compacting the destination now leaves the incomplete run alone: the next copy completes it.
-    ASSERT_EQ(radtCommand("store compact --store " + quote(destination) + " interrupt", dir.file("err")), 0)
+    ASSERT_EQ(
+        radtCommand("store compact --store " + test::shellQuote(destination) + " interrupt", dir.file("err")),
+        0)
         << test::readFile(dir.file("err"));
     EXPECT_NE(
         test::readFile(dir.file("err")).find(": SCHEDULED (not started, or a copy that did not finish)"),
         std::string::npos)
         << test::readFile(dir.file("err"));
-    ASSERT_EQ(radtCommand("store copy " + quote(source) + " " + quote(destination), dir.file("err")), 0)
+    ASSERT_EQ(radtCommand("store copy " + test::shellQuote(source) + " " + test::shellQuote(destination),
+                          dir.file("err")),
+              0)
         << test::readFile(dir.file("err"));
     auto store = openStore("sqlite:///" + destination, OpenMode::OpenExisting);
     EXPECT_EQ(rowCounts(*store), recorded);
@@ -307,18 +305,19 @@ TEST(StoreInterruptions, ExportOntoAFullDiskNamesTheFileAndLeavesNoPartialFile) 
            "workload": "1-0", "letter": "0", "data": [)" +
         points + "]}]}]";
     test::writeFile(dir.file("b.json"), board);
-    const std::string explorer = quote(std::string(RADT_BINARY_DIR) + "/app/radt-explorer");
-    const std::string m = quote(dir.file("small"));
+    const std::string explorer = test::shellQuote(std::string(RADT_BINARY_DIR) + "/app/radt-explorer");
+    const std::string m = test::shellQuote(dir.file("small"));
     fs::create_directories(dir.file("small"));
     for (const char* format : {"svg", "png", "pdf", "csv"}) {
         // 4 KiB of room: every format of this chart needs more.
-        const std::string script =
-            "set -u; mount -t tmpfs -o size=4k tmpfs " + m + " || exit 99\n" + "QT_QPA_PLATFORM=offscreen " +
-            explorer + " --export " + m + "/out --format " + format + " " + quote(dir.file("b.json")) +
-            " >/dev/null 2>" + quote(dir.file("err")) + "; echo $? >" + quote(dir.file("rc")) + "\n" +
-            "ls -A " + m + "/out >" + quote(dir.file("left")) + "\n";
+        const std::string script = "set -u; mount -t tmpfs -o size=4k tmpfs " + m + " || exit 99\n" +
+                                   "QT_QPA_PLATFORM=offscreen " + explorer + " --export " + m +
+                                   "/out --format " + format + " " + test::shellQuote(dir.file("b.json")) +
+                                   " >/dev/null 2>" + test::shellQuote(dir.file("err")) + "; echo $? >" +
+                                   test::shellQuote(dir.file("rc")) + "\n" + "ls -A " + m + "/out >" +
+                                   test::shellQuote(dir.file("left")) + "\n";
         test::writeFile(dir.file("scenario.sh"), script);
-        ASSERT_EQ(test::shell("unshare -m bash " + quote(dir.file("scenario.sh"))), 0) << format;
+        ASSERT_EQ(test::shell("unshare -m bash " + test::shellQuote(dir.file("scenario.sh"))), 0) << format;
         const std::string err = test::readFile(dir.file("err"));
         EXPECT_EQ(test::readFile(dir.file("rc")), "1\n") << format << ": " << err;
         EXPECT_NE(err.find("cannot write " + dir.file("small") + "/out/01-loss." + format + ": "),
