@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -53,6 +54,19 @@ public:
         m_wake.notify_all();
         if (m_watcher.joinable())
             m_watcher.join();
+        // Ended on its own before the watcher looked (it looks twice a second): a tool that
+        // refused at once (nvidia-smi -i 7: "No devices were found") in a short run is still said.
+        // A tool that has printed no row yet gets up to a second to print one or to end: a run
+        // without a single GPU sample must say why.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        while (m_child && !m_exitReported && m_rows == 0 && !m_child->poll() &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (m_child && !m_exitReported)
+            if (const auto status = m_child->poll()) {
+                m_child->finishOutput(1000);
+                reportExit(status->code);
+            }
         if (m_child) {
             m_child->terminate(1000);
             m_child->finishOutput(1000);
@@ -134,12 +148,17 @@ private:
             lock.lock();
             if (relaunched)
                 continue;
-            const std::string why = firstSkipped();
-            m_context.message("listener '" + name() + "': " + tool() + " exited with code " +
-                              std::to_string(status->code) + (why.empty() ? "" : ": " + why) +
-                              "; the run continues without it");
+            reportExit(status->code);
             break;
         }
+    }
+
+    void reportExit(int code) {
+        m_exitReported = true;
+        const std::string why = firstSkipped();
+        m_context.message("listener '" + name() + "': " + tool() + " exited with code " +
+                          std::to_string(code) + (why.empty() ? "" : ": " + why) +
+                          "; the run continues without it");
     }
 
     mutable std::mutex m_textMutex;
@@ -148,6 +167,7 @@ private:
     std::condition_variable m_wake;
     bool m_stopping = false;
     bool m_stopped = false;
+    bool m_exitReported = false; // by the watcher, or by stop() when the watcher had not looked yet
     std::thread m_watcher;
 };
 

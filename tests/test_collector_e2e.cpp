@@ -179,6 +179,24 @@ TEST(CollectorE2E, MissingToolsAreNamedOnceAndTheRunGoesOn) {
     EXPECT_FALSE(store->series(run.uuid, "TOP - Memory Usage GB").v.empty());
 }
 
+// A real H200 answers `nvidia-smi -i 7` with "No devices were found" and exit 6
+// (nvidia-smi_query-gpu_h200_no_such_index.txt). A run shorter than the listener's first look at
+// its tool (0.5 s) ended FINISHED with no GPU series and not a word about why.
+TEST(CollectorE2E, AGpuToolThatRefusesAtOnceIsNamedInShortAndLongRuns) {
+    for (const char* seconds : {"0.4", "1.5"}) {
+        TempDir dir;
+        Radt r = startRadt(dir,
+                           {"--store", storeUri(dir), "-l", "smi", "-d", "7", "--interval", "0.2",
+                            "--no-env-capture", "sleep", seconds},
+                           fakeEnv(dir));
+        ASSERT_EQ(r.wait(), 0) << r.err();
+        EXPECT_EQ(countContaining(r.err(), "listener 'smi': nvidia-smi exited with code 6: No devices were "
+                                           "found; the run continues without it"),
+                  1)
+            << "sleep " << seconds << ": " << r.err();
+    }
+}
+
 TEST(CollectorE2E, ListListenersShowsWhatThisMachineHas) {
     TempDir dir;
     Radt with = startRadt(dir, {"--list-listeners"}, fakeEnv(dir));

@@ -32,6 +32,34 @@ TEST(SmiParser, H100NoMigFullCapture) {
     EXPECT_FALSE(parseSmiLine(l[0]));
 }
 
+// The listener's own command on a real H200 (idle, 100 ms loop), every row as printed.
+TEST(SmiParser, H200CaptureOfTheListenersCommand) {
+    const auto l = fixtureLines("nvidia-smi_query-gpu_h200_radt_lms100.txt");
+    ASSERT_EQ(l.size(), 50u);
+    double previous = 0;
+    for (const std::string& line : l) {
+        const auto r = parseSmiLine(line);
+        ASSERT_TRUE(r) << line;
+        EXPECT_EQ(r->gpuIndex, 0);
+        ASSERT_EQ(r->values.size(), 6u) << line;
+        EXPECT_GE(valueOf(r->values, "SMI - Power Draw"), 76.40) << line;
+        EXPECT_LE(valueOf(r->values, "SMI - Power Draw"), 76.60) << line;
+        EXPECT_DOUBLE_EQ(valueOf(r->values, "SMI - GPU Util"), 0.0);
+        EXPECT_DOUBLE_EQ(valueOf(r->values, "SMI - Mem Used"), 0.0);
+        EXPECT_DOUBLE_EQ(valueOf(r->values, "SMI - Performance State"), 0.0);
+        const double t = valueOf(r->values, "SMI - Timestamp");
+        if (previous > 0) { // -lms 100: rows 100 ms apart, give or take the driver's jitter
+            EXPECT_GT(t - previous, 0.08) << line;
+            EXPECT_LT(t - previous, 0.12) << line;
+        }
+        previous = t;
+    }
+    const auto first = parseSmiLine(l.front());
+    EXPECT_DOUBLE_EQ(valueOf(first->values, "SMI - Power Draw"), 76.50);
+    EXPECT_NEAR(valueOf(first->values, "SMI - Timestamp"), localSeconds(2026, 11, 26, 2, 53, 35, 0.521),
+                1e-6);
+}
+
 TEST(SmiParser, H100MigUtilizationIsNotAvailable) {
     const auto l = fixtureLines("nvidia-smi_query-gpu_h100-mig_full.txt");
     ASSERT_EQ(l.size(), 2u);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Copies a built radt with every shared library it loads (its dynamic loader included) into one
+# folder, so that it runs on a machine with another glibc and no libpqxx: the GPU machine that
+# resources/capture-gpu-fixtures.sh records on. Run it as
+#   BUNDLE/ld-linux-x86-64.so.2 --library-path BUNDLE BUNDLE/radt ...
+#   bash resources/bundle-radt.sh BUILD_DIR BUNDLE_DIR
+set -eu
+build=${1:?build folder}
+bundle=${2:?bundle folder}
+rm -rf "$bundle"
+mkdir -p "$bundle"
+cp "$build/app/radt" "$bundle/"
+ldd "$build/app/radt" | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | while read -r lib; do
+  cp -L "$lib" "$bundle/"
+done
+ls "$bundle" | wc -l
