@@ -216,7 +216,7 @@ double parseSeconds(const char* text, const char* option, const char* unit = "se
 
 const char* kReportUsage =
     R"(Usage: radt report [--store URI] [--json] [--read-only] [--grid-intensity G] [--pue P]
-                   [--baseline RUN] [--burst-metric KEY]... TARGET...
+                   [--baseline RUN|#K] [--repeat-param NAME]... [--burst-metric KEY]... TARGET...
 
 Energy, efficiency, burst/idle and collocation figures computed from what the store holds.
 TARGET: a run id (or a unique prefix of at least 5 characters), a workload <experiment id>-<workload>,
@@ -224,8 +224,11 @@ or an experiment name or id.
   --json               one JSON document (README "radt report" gives its shape)
   --grid-intensity G   grid carbon intensity in g CO2e per kWh (enables CO2e figures)
   --pue P              the data centre's power usage effectiveness (default 1.0)
-  --baseline RUN       the solo run collocated runs are compared with (default: a finished solo
-                       run of the same script and arguments found in the store)
+  --baseline RUN|#K    what runs and configurations are compared with: a run (its configuration
+                       for comparisons) or configuration K of the report (default: collocated runs
+                       against the solo runs of the same params, every pair of configurations)
+  --repeat-param NAME  a param that tells repeats apart, not configurations (repeatable; default
+                       seed): runs that differ only in it are one configuration, with mean and CI
   --burst-metric KEY   also characterise KEY's bursts and idle periods (repeatable)
   --read-only          open the store without writing anything (no read index, no fixes)
 )";
@@ -235,11 +238,13 @@ int runReport(int argc, char** argv) {
     bool json = false;
     radt::ReportOptions options;
     bool readOnly = false;
+    bool repeatParamGiven = false;
     static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
                                          {"json", no_argument, nullptr, 'j'},
                                          {"grid-intensity", required_argument, nullptr, 'g'},
                                          {"pue", required_argument, nullptr, 'p'},
                                          {"baseline", required_argument, nullptr, 'b'},
+                                         {"repeat-param", required_argument, nullptr, 'r'},
                                          {"burst-metric", required_argument, nullptr, 'm'},
                                          {"read-only", no_argument, nullptr, 'R'},
                                          {"help", no_argument, nullptr, 'h'},
@@ -270,6 +275,14 @@ int runReport(int argc, char** argv) {
             case 'b':
                 options.baseline = optarg;
                 break;
+            case 'r':
+                if (!repeatParamGiven) // the first one replaces the default
+                    options.repeatParams.clear();
+                repeatParamGiven = true;
+                if (!*optarg)
+                    throw std::invalid_argument("--repeat-param expects a param name");
+                options.repeatParams.emplace_back(optarg);
+                break;
             case 'm':
                 options.burstMetrics.emplace_back(optarg);
                 break;
@@ -289,7 +302,13 @@ int runReport(int argc, char** argv) {
     try {
         auto s = openResolvedStore(store, readOnly ? radt::OpenMode::ReadOnly : radt::OpenMode::OpenExisting);
         const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
-        if (!options.baseline.empty())
+        const bool baselineConfiguration = !options.baseline.empty() && options.baseline[0] == '#';
+        if (baselineConfiguration &&
+            (options.baseline.size() < 2 ||
+             options.baseline.find_first_not_of("0123456789", 1) != std::string::npos))
+            throw std::invalid_argument("--baseline '" + options.baseline +
+                                        "': a configuration is named #K, K its index in the report");
+        if (!options.baseline.empty() && !baselineConfiguration)
             radt::resolveReportTargets(*s, {options.baseline}); // a baseline that names nothing is an error
         if (!options.burstMetrics.empty()) {                    // a misspelt key would be ignored silently
             std::vector<std::string> uuids;
@@ -309,6 +328,12 @@ int runReport(int argc, char** argv) {
                 }
         }
         const nlohmann::json report = radt::buildReport(*s, runs, options, runCounter("analysed", 2));
+        if (baselineConfiguration &&
+            std::stoul(options.baseline.substr(1)) >= report["configurations"].size())
+            throw std::invalid_argument("--baseline " + options.baseline + ": the report has " +
+                                        std::to_string(report["configurations"].size()) +
+                                        " configuration(s), #0 to #" +
+                                        std::to_string(report["configurations"].size() - 1));
         if (json)
             std::cout << report.dump(2) << "\n";
         else

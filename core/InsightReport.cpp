@@ -1,6 +1,7 @@
 #include "InsightReport.h"
 
 #include "BurstInsight.h"
+#include "ConfigurationInsight.h"
 #include "EnergyInsight.h"
 #include "EpochInsight.h"
 #include "InsightSeries.h"
@@ -106,13 +107,47 @@ struct RunFacts {
     std::optional<double> gpuJ, perEpochJ, epochSeconds;
     size_t epochs = 0;
     std::vector<std::pair<std::string, double>> deviceJ;
+    int64_t from = 0, to = 0;          ///< the analysed window
+    std::optional<double> attributedJ; ///< its share of the GPUs it shared (= gpuJ alone)
 };
+
+/// A shared GPU's energy charged to one run: each stretch of the run's time has its energy split
+/// equally among the runs active in it, so the shares of the runs on one GPU add up to that GPU's
+/// energy over their joint span (a run alone at the end pays for that time alone).
+std::optional<double> sharedEnergy(Store& store, const Run& run,
+                                   const std::vector<std::pair<int64_t, int64_t>>& windows) {
+    RunData data(store, run);
+    std::vector<int64_t> cuts{data.from, data.to};
+    for (const auto& [a, b] : windows)
+        for (const int64_t t : {a, b})
+            if (t > data.from && t < data.to)
+                cuts.push_back(t);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::vector<std::pair<int64_t, int64_t>> segments;
+    for (size_t i = 0; i + 1 < cuts.size(); ++i)
+        segments.emplace_back(cuts[i], cuts[i + 1]);
+    const auto energies = gpuEnergyInWindows(data.keys, data.reader(), segments);
+    std::optional<double> total;
+    for (size_t i = 0; i < segments.size(); ++i) {
+        if (!energies[i])
+            continue;
+        const int64_t mid = segments[i].first + (segments[i].second - segments[i].first) / 2;
+        size_t active = 0;
+        for (const auto& [a, b] : windows)
+            active += a <= mid && mid < b;
+        total = total.value_or(0) + *energies[i] / double(std::max<size_t>(active, 1));
+    }
+    return total;
+}
 
 RunFacts analyseRun(Store& store, const Run& run, const ReportOptions& options,
                     const std::string& experimentName) {
     RunData data(store, run);
     auto read = data.reader();
     RunFacts f;
+    f.from = data.from;
+    f.to = data.to;
     json& j = f.j;
     j["run_uuid"] = run.uuid;
     j["name"] = run.name;
@@ -337,26 +372,35 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
             it = facts.emplace(r.uuid, analyse(store, r, options, experimentNames[r.experimentId])).first;
         return it->second;
     };
-    // A solo run of the same script and arguments: the baseline for collocated ones.
-    auto soloBaseline = [&](const Run& run) -> const Run* {
-        if (!options.baseline.empty()) {
+    auto runsPerGpu = [&](const Run& r) -> size_t {
+        if (workloadId(r).empty())
+            return 1;
+        return byDevice[{workloadId(r), firstDevice(r)}].size();
+    };
+    // The solo configuration of a collocated run: finished runs of the same params (repeat params
+    // aside) that had their GPU alone, without MPS or MIG. Or the --baseline run or configuration.
+    auto soloBaseline = [&](const Run& run) -> std::vector<const Run*> {
+        std::vector<const Run*> out;
+        if (!options.baseline.empty() && options.baseline[0] != '#') {
             for (const Run& r : all)
                 if (r.uuid.compare(0, options.baseline.size(), options.baseline) == 0)
-                    return &r;
-            return nullptr;
+                    return {&r};
+            return out;
         }
-        const Run* best = nullptr;
-        for (const Run& r : all) {
-            if (r.uuid == run.uuid || r.status != RunStatus::Finished || r.model() != run.model() ||
-                r.param("params") != run.param("params") || workloadId(r).empty())
-                continue;
-            size_t inWorkload = 0;
-            for (const Run& o : all)
-                inWorkload += workloadId(o) == workloadId(r);
-            if (inWorkload == 1 && (!best || r.startTime > best->startTime))
-                best = &r;
-        }
-        return best;
+        auto solo = configurationParams(run, options.repeatParams, 1);
+        if (solo.count("collocation"))
+            solo["collocation"] = "-";
+        for (const Run& r : all)
+            if (r.uuid != run.uuid && r.status == RunStatus::Finished &&
+                configurationParams(r, options.repeatParams, runsPerGpu(r)) == solo)
+                out.push_back(&r);
+        return out;
+    };
+    auto mean = [](const std::vector<double>& v) {
+        double sum = 0;
+        for (const double x : v)
+            sum += x;
+        return sum / double(v.size());
     };
 
     std::map<std::string, std::vector<const Run*>> workloads;
@@ -365,52 +409,178 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
         json& j = f.j;
         j["collocation"] = nullptr;
         j["slowdown"] = nullptr;
-        if (!workloadId(run).empty()) {
-            workloads[workloadId(run)].push_back(&run);
-            const auto& mates = byDevice[{workloadId(run), firstDevice(run)}];
-            if (mates.size() > 1) {
-                json others = json::array();
-                for (const Run* m : mates)
-                    if (m->uuid != run.uuid)
-                        others.push_back(m->uuid);
-                // Every run of a shared GPU sees that GPU's whole series: split its energy.
-                j["collocation"] = {
-                    {"shared_with", others},
-                    {"device", firstDevice(run)},
-                    {"energy_share_j", f.gpuJ ? json(*f.gpuJ / double(mates.size())) : json(nullptr)},
-                    {"method", "equal"}};
-                if (const Run* base = soloBaseline(run)) {
-                    const RunFacts& b = factsOf(*base);
-                    j["slowdown"] = {{"baseline_run", base->uuid},
-                                     {"factor", f.epochSeconds && b.epochSeconds && *b.epochSeconds > 0
-                                                    ? json(*f.epochSeconds / *b.epochSeconds)
-                                                    : json(nullptr)}};
-                }
+        // What the run is charged with: its share of each GPU it shared (equal split).
+        const size_t sharing = runsPerGpu(run);
+        std::optional<double> attributed = f.gpuJ;
+        if (sharing > 1 && f.gpuJ) {
+            std::vector<std::pair<int64_t, int64_t>> windows;
+            for (const Run* m : byDevice[{workloadId(run), firstDevice(run)}]) {
+                const RunFacts& mf = factsOf(*m);
+                windows.emplace_back(mf.from, mf.to);
             }
+            attributed = sharedEnergy(store, run, windows);
+        }
+        f.attributedJ = attributed;
+        j["gpu_energy_device_j"] = orNull(f.gpuJ);
+        j["gpu_energy_attributed_j"] = orNull(attributed);
+        // Per epoch: the epochs' energy scaled by the run's share of its GPU.
+        j["energy_per_epoch_attributed_j"] = f.perEpochJ && attributed && f.gpuJ && *f.gpuJ > 0
+                                                 ? json(*f.perEpochJ * *attributed / *f.gpuJ)
+                                                 : json(nullptr);
+        if (options.gridIntensity && sharing > 1 && !j["co2e_g"].is_null())
+            j["co2e_g"] =
+                co2eGrams(attributed.value_or(0) +
+                              (j["cpu_energy_j"].is_number() ? j["cpu_energy_j"].get<double>() : 0.0),
+                          *options.gridIntensity, options.pue);
+        const bool collocatedByParam = !run.param("collocation").empty() && run.param("collocation") != "-";
+        if (!workloadId(run).empty())
+            workloads[workloadId(run)].push_back(&run);
+        if (sharing > 1) {
+            const auto& mates = byDevice[{workloadId(run), firstDevice(run)}];
+            json others = json::array();
+            for (const Run* m : mates)
+                if (m->uuid != run.uuid)
+                    others.push_back(m->uuid);
+            // Every run of a shared GPU sees that GPU's whole series: split its energy.
+            j["collocation"] = {{"shared_with", others},
+                                {"device", firstDevice(run)},
+                                {"energy_share_j", j["gpu_energy_attributed_j"]},
+                                {"method", "equal"}};
+        }
+        if (sharing > 1 || collocatedByParam) {
+            // By epoch time when both log epochs, else by duration: the same params, the same work.
+            const std::vector<const Run*> base = soloBaseline(run);
+            std::vector<double> epochs, durations;
+            for (const Run* b : base) {
+                const RunFacts& bf = factsOf(*b);
+                if (bf.epochSeconds && *bf.epochSeconds > 0)
+                    epochs.push_back(*bf.epochSeconds);
+                if (bf.j["duration_s"].get<double>() > 0)
+                    durations.push_back(bf.j["duration_s"].get<double>());
+            }
+            json uuids = json::array();
+            for (const Run* b : base)
+                uuids.push_back(b->uuid);
+            json slowdown = {{"baseline_run", base.size() == 1 && !options.baseline.empty()
+                                                  ? json(base.front()->uuid)
+                                                  : json(nullptr)},
+                             {"baseline_runs", uuids},
+                             {"basis", nullptr},
+                             {"baseline_n", 0},
+                             {"factor", nullptr},
+                             {"why", nullptr}};
+            if (f.epochSeconds && !epochs.empty()) {
+                slowdown["basis"] = "epoch";
+                slowdown["baseline_n"] = epochs.size();
+                slowdown["factor"] = *f.epochSeconds / mean(epochs);
+            } else if (!durations.empty()) {
+                slowdown["basis"] = "duration";
+                slowdown["baseline_n"] = durations.size();
+                slowdown["factor"] = j["duration_s"].get<double>() / mean(durations);
+            } else {
+                slowdown["why"] = base.empty()
+                                      ? "no finished solo run of the same params (repeat params aside) "
+                                        "in the store; --baseline names one"
+                                      : "the solo runs have no duration";
+            }
+            j["slowdown"] = slowdown;
         }
         report["runs"].push_back(j);
     }
+    ConfigurationOptions configurationOptions;
+    configurationOptions.repeatParams = options.repeatParams;
+    configurationOptions.baseline = options.baseline;
+    addConfigurations(report, runs, configurationOptions);
 
     report["workloads"] = json::array();
     for (const auto& [id, members] : workloads) {
-        // Each physical GPU once: the runs sharing a device all measured the same GPU.
-        std::map<std::string, double> perGpu;
+        // Each physical GPU once: the runs' shares of a shared GPU add up to its energy.
         json uuids = json::array();
+        std::optional<double> total;
         for (const Run* r : members) {
             uuids.push_back(r->uuid);
-            const RunFacts& f = facts[r->uuid];
-            for (const auto& [device, joules] : f.deviceJ) {
-                const std::string gpu = firstDevice(*r) + device;
-                perGpu[gpu] = std::max(perGpu[gpu], joules);
-            }
+            if (const auto& a = facts[r->uuid].attributedJ)
+                total = total.value_or(0) + *a;
         }
-        std::optional<double> total;
-        for (const auto& entry : perGpu)
-            total = total.value_or(0) + entry.second;
         report["workloads"].push_back({{"workload", id}, {"gpu_energy_j", orNull(total)}, {"runs", uuids}});
     }
     return report;
 }
+
+namespace {
+
+std::string fixed(double v, int precision) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(precision) << v;
+    return s.str();
+}
+
+/// "12.0 ± 1.3" (the CI's half-width) or the mean alone when n < 2; "-" without values.
+std::string meanAndCi(const json& stat, double scale, int precision) {
+    if (stat["mean"].is_null())
+        return "-";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(precision) << stat["mean"].get<double>() * scale;
+    if (stat["ci95"].is_array())
+        s << " ± " << (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale;
+    return s.str();
+}
+
+std::string configurationLabel(const json& params) {
+    std::string label;
+    for (const auto& [name, value] : params.items())
+        label += (label.empty() ? "" : ", ") + name + "=" + value.get<std::string>();
+    return label.empty() ? "all runs" : label;
+}
+
+std::string configurationTable(const json& report) {
+    const json& configurations = report.value("configurations", json::array());
+    if (configurations.empty())
+        return {};
+    std::ostringstream out;
+    std::set<size_t> pareto;
+    for (const json& i : report.value("pareto", json::array()))
+        pareto.insert(i.get<size_t>());
+    out << "\nconfiguration  N   time s (mean ± CI95)   GPU kJ (mean ± CI95)     GPU util %   params\n";
+    for (size_t c = 0; c < configurations.size(); ++c) {
+        const json& st = configurations[c]["stats"];
+        std::ostringstream index;
+        index << "#" << c << (pareto.count(c) ? " *" : "");
+        out << std::left << std::setw(15) << index.str() << std::right << std::setw(2)
+            << configurations[c]["runs"].size() << std::setw(23) << meanAndCi(st["duration_s"], 1, 2)
+            << std::setw(23) << meanAndCi(st["gpu_energy_j"], 1e-3, 3) << std::setw(15)
+            << meanAndCi(st["gpu_util_pct"], 1, 1) << "   " << configurationLabel(configurations[c]["params"])
+            << "\n";
+    }
+    out << "* on the efficiency frontier (no other configuration is both faster and cheaper in energy)\n";
+    const json& comparisons = report.value("comparisons", json::array());
+    if (!comparisons.empty()) {
+        out << "\ncomparison   figure          ratio b/a   Welch t       p   N a/b\n";
+        for (const json& k : comparisons) {
+            std::ostringstream pair, p, t;
+            pair << "#" << k["b"].get<size_t>() << " vs #" << k["a"].get<size_t>();
+            if (k["p_value"].is_null()) {
+                p << "-";
+                t << "-";
+            } else {
+                const double pv = k["p_value"].get<double>();
+                p << (pv < 0.001 ? "<0.001" : fixed(pv, 3));
+                t << std::fixed << std::setprecision(2) << k["welch_t"].get<double>();
+            }
+            out << std::left << std::setw(13) << pair.str() << std::setw(16) << k["figure"].get<std::string>()
+                << std::right << std::setw(9)
+                << (k["ratio"].is_null() ? std::string("-") : fixed(k["ratio"].get<double>(), 3))
+                << std::setw(10) << t.str() << std::setw(8) << p.str() << "   " << k["n_a"].get<size_t>()
+                << "/" << k["n_b"].get<size_t>() << "\n";
+        }
+        if (std::any_of(comparisons.begin(), comparisons.end(),
+                        [](const json& k) { return k["p_value"].is_null(); }))
+            out << "-: no test where a configuration has one run (no significance from n < 2) or no spread\n";
+    }
+    return out.str();
+}
+
+} // namespace
 
 std::string reportTable(const json& report) {
     std::ostringstream out;
@@ -434,14 +604,15 @@ std::string reportTable(const json& report) {
         out << std::left << std::setw(12) << r["run_uuid"].get<std::string>().substr(0, 10) << std::setw(10)
             << (r["workload"].is_null() ? "-" : r["workload"].get<std::string>()) << std::setw(14)
             << (r["letter"].is_null() ? "-" : r["letter"].get<std::string>()) << std::right << std::setw(10)
-            << num(r["duration_s"], 1, "s") << std::setw(12) << num(r["gpu_energy_j"], 1) << std::setw(9)
+            << num(r["duration_s"], 1, "s") << std::setw(12)
+            << num(r.value("gpu_energy_attributed_j", r["gpu_energy_j"]), 1) << std::setw(9)
             << (r["gpu_energy_source"].is_null() ? "-" : r["gpu_energy_source"].get<std::string>())
             << std::setw(7)
             << (r["energy_coverage"].is_null() ? "-"
                                                : num(json(r["energy_coverage"].get<double>() * 100), 0, "%"))
             << std::setw(10) << num(r["cpu_energy_j"], 1) << std::setw(8) << r["epochs"].get<size_t>()
-            << std::setw(11) << num(r["energy_per_epoch_j"], 1) << std::setw(10) << num(r["co2e_g"], 2, "g")
-            << std::setw(10) << gap << std::setw(10)
+            << std::setw(11) << num(r.value("energy_per_epoch_attributed_j", r["energy_per_epoch_j"]), 1)
+            << std::setw(10) << num(r["co2e_g"], 2, "g") << std::setw(10) << gap << std::setw(10)
             << (r["slowdown"].is_null() ? "-" : num(r["slowdown"]["factor"], 2, "x")) << "\n";
     }
     bool noted = false; // a blank line after the notes, only when there are notes
@@ -478,6 +649,7 @@ std::string reportTable(const json& report) {
                 << num(json(b["patterns"]["B"].get<double>() * 100), 0, "%") << " BIB "
                 << num(json(b["patterns"]["BIB"].get<double>() * 100), 0, "%") << "\n";
     }
+    out << configurationTable(report);
     if (!report.at("workloads").empty()) {
         out << "\nworkload    GPU J (each GPU once)  runs\n";
         for (const json& w : report.at("workloads"))
@@ -489,7 +661,9 @@ std::string reportTable(const json& report) {
         << num(json(s["idle_below_share_of_scale"].get<double>() * 100), 0, "%")
         << " of a metric's scale; '!' marks a "
         << "util-SMACT gap of " << num(s["util_smact_flag_pp"], 0)
-        << " pp or more; collocated energy split equally.";
+        << " pp or more; GPU J of runs that shared a GPU is their share (each moment's energy split "
+           "equally among the runs then active); CI95: Student t, n-1 degrees of freedom; p: Welch's "
+           "two-sided t test.";
     if (!s["grid_intensity_g_per_kwh"].is_null())
         out << " CO2e at " << num(s["grid_intensity_g_per_kwh"], 0) << " g/kWh, PUE " << num(s["pue"], 2)
             << ".";

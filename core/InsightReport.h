@@ -15,10 +15,13 @@
 namespace radt {
 
 struct ReportOptions {
-    std::optional<double> gridIntensity;   ///< g CO2e per kWh; no CO2e figures without it
-    double pue = 1.0;                      ///< the data centre's power usage effectiveness
-    std::string baseline;                  ///< a solo run to compare collocated runs with ("" = find one)
-    std::vector<std::string> burstMetrics; ///< extra metrics for the burst/idle analysis
+    std::optional<double> gridIntensity; ///< g CO2e per kWh; no CO2e figures without it
+    double pue = 1.0;                    ///< the data centre's power usage effectiveness
+    /// A run (id or prefix) or a configuration ("#2") to compare with; "" = the solo configuration
+    /// of the same params for slowdowns, every pair of configurations for comparisons.
+    std::string baseline;
+    std::vector<std::string> repeatParams{"seed"}; ///< params that tell repeats apart, not configurations
+    std::vector<std::string> burstMetrics;         ///< extra metrics for the burst/idle analysis
 };
 
 /// The runs TARGETs name: a run id or a unique prefix of at least 5 characters, a workload
@@ -26,7 +29,8 @@ struct ReportOptions {
 /// the first target that names nothing (or too much).
 std::vector<Run> resolveReportTargets(Store& store, const std::vector<std::string>& targets);
 
-/// {"runs": [...], "workloads": [...], "settings": {...}} as README "radt report" documents it;
+/// {"runs": [...], "configurations": [...], "comparisons": [...], "pareto": [...],
+/// "workloads": [...], "settings": {...}} as README "radt report" documents it;
 /// null where a run lacks the data. `progress(done, total)` after each run.
 nlohmann::json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions& options,
                            const std::function<void(size_t, size_t)>& progress = {});

@@ -12,6 +12,8 @@
 #include "UtilisationInsight.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include <cfloat>
@@ -20,6 +22,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+namespace fs = std::filesystem;
 using namespace radt;
 using namespace radt::insight;
 
@@ -400,7 +403,11 @@ TEST(InsightReport, ACollocatedWorkloadAgainstItsSoloBaseline) {
     EXPECT_TRUE(r["cpu_energy_j"].is_null());
     EXPECT_EQ(r["epochs"], 2);
     EXPECT_DOUBLE_EQ(r["energy_per_epoch_j"].get<double>(), 500.0);
-    EXPECT_DOUBLE_EQ(r["co2e_g"].get<double>(), 1000.0 / 3.6e6 * 400);
+    // Two runs shared the GPU: each is charged half of it, CO2e included (issue 23 §1).
+    EXPECT_DOUBLE_EQ(r["gpu_energy_device_j"].get<double>(), 1000.0);
+    EXPECT_DOUBLE_EQ(r["gpu_energy_attributed_j"].get<double>(), 500.0);
+    EXPECT_DOUBLE_EQ(r["energy_per_epoch_attributed_j"].get<double>(), 250.0);
+    EXPECT_DOUBLE_EQ(r["co2e_g"].get<double>(), 500.0 / 3.6e6 * 400);
     EXPECT_DOUBLE_EQ(r["util"]["DCGMI - GPU Utilization"]["mean"].get<double>(), 90.0);
     EXPECT_NEAR(r["util_smact_gap_pp"].get<double>(), 60.0, 1e-9);
     EXPECT_TRUE(r["util_smact_flag"].get<bool>());
@@ -410,7 +417,10 @@ TEST(InsightReport, ACollocatedWorkloadAgainstItsSoloBaseline) {
     EXPECT_DOUBLE_EQ(r["collocation"]["energy_share_j"].get<double>(), 500.0);
     EXPECT_EQ(r["collocation"]["method"], "equal");
     ASSERT_FALSE(r["slowdown"].is_null());
-    EXPECT_EQ(r["slowdown"]["baseline_run"], s.solo);
+    EXPECT_TRUE(r["slowdown"]["baseline_run"].is_null()) << "no --baseline: the solo configuration";
+    EXPECT_EQ(r["slowdown"]["baseline_runs"], nlohmann::json::array({s.solo}));
+    EXPECT_EQ(r["slowdown"]["basis"], "epoch");
+    EXPECT_EQ(r["slowdown"]["baseline_n"], 1);
     EXPECT_DOUBLE_EQ(r["slowdown"]["factor"].get<double>(), 2.0) << "5 s epochs against 2.5 s alone";
     ASSERT_EQ(report["workloads"].size(), 1u);
     EXPECT_DOUBLE_EQ(report["workloads"][0]["gpu_energy_j"].get<double>(), 1000.0)
@@ -523,4 +533,113 @@ TEST(InsightReport, SamplesOutsideTheRunsStartAndEndAreAnalysedAndSaid) {
         << r["window_note"];
     const std::string table = reportTable(buildReport(*store, {*store->run(uuid)}, ReportOptions{}));
     EXPECT_NE(table.find("window: samples lie 1m 39s after its end"), std::string::npos) << table;
+}
+
+// The real H200 experiment (tests/fixtures/runs): three repeats each of size 8192 and 4096 alone,
+// and three workloads of two size-8192 runs sharing the GPU (issue 23 §1-§3).
+TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare) {
+    auto store = openStore(test::fixturePath("runs/h200_matmul_experiment.db"), OpenMode::ReadOnly);
+    const std::vector<radt::Run> runs = resolveReportTargets(*store, {"h200-matmul"});
+    ASSERT_EQ(runs.size(), 12u);
+    const nlohmann::json report = buildReport(*store, runs, {});
+    const nlohmann::json& configurations = report["configurations"];
+    ASSERT_EQ(configurations.size(), 3u) << configurations.dump(1);
+    EXPECT_EQ(configurations[0]["params"]["size"], "8192");
+    EXPECT_EQ(configurations[0]["params"]["runs_per_gpu"], "1");
+    EXPECT_EQ(configurations[1]["params"]["size"], "4096");
+    EXPECT_EQ(configurations[2]["params"]["runs_per_gpu"], "2");
+    EXPECT_EQ(configurations[0]["params"].count("seed"), 0u) << "seeds are repeats, not configurations";
+    EXPECT_EQ(configurations[2]["runs"].size(), 6u);
+    for (const auto& c : configurations) {
+        const nlohmann::json& d = c["stats"]["duration_s"];
+        EXPECT_EQ(d["n"], c["runs"].size());
+        ASSERT_TRUE(d["ci95"].is_array());
+        EXPECT_LT(d["ci95"][0].get<double>(), d["mean"].get<double>());
+        EXPECT_GT(d["ci95"][1].get<double>(), d["mean"].get<double>());
+        EXPECT_EQ(c["stats"]["epoch_time_s"]["n"], c["runs"].size());
+    }
+    // Each shared run is charged its share; the shares of a workload add up to its GPU's energy,
+    // and that GPU's energy is close to what either run saw of it (each measured it separately).
+    std::map<std::string, double> shares, device;
+    for (const auto& r : report["runs"]) {
+        const double attributed = r["gpu_energy_attributed_j"], whole = r["gpu_energy_device_j"];
+        if (r["collocation"].is_null()) {
+            EXPECT_DOUBLE_EQ(attributed, whole);
+            EXPECT_TRUE(r["slowdown"].is_null());
+            continue;
+        }
+        EXPECT_GT(attributed, 0.45 * whole);
+        EXPECT_LT(attributed, 0.55 * whole);
+        shares[r["workload"]] += attributed;
+        device[r["workload"]] = std::max(device[r["workload"]], whole);
+        // Slowdown against the solo size-8192 configuration, by epoch time, with its N.
+        const nlohmann::json& slowdown = r["slowdown"];
+        EXPECT_EQ(slowdown["basis"], "epoch");
+        EXPECT_EQ(slowdown["baseline_n"], 3);
+        EXPECT_EQ(slowdown["baseline_runs"].size(), 3u);
+        EXPECT_GT(slowdown["factor"].get<double>(), 1.3) << "two runs on one GPU take longer per epoch";
+        EXPECT_LT(slowdown["factor"].get<double>(), 2.1);
+    }
+    ASSERT_EQ(shares.size(), 3u);
+    for (const auto& w : report["workloads"])
+        if (shares.count(w["workload"])) {
+            EXPECT_NEAR(w["gpu_energy_j"].get<double>(), shares[w["workload"]], 1e-6);
+            EXPECT_NEAR(shares[w["workload"]], device[w["workload"]], 0.03 * device[w["workload"]]);
+        }
+    // Comparisons: every pair, both figures; sharing is significantly slower than 4096 alone.
+    ASSERT_EQ(report["comparisons"].size(), 6u);
+    bool found = false;
+    for (const auto& k : report["comparisons"])
+        if (k["a"] == 1 && k["b"] == 2 && k["figure"] == "duration_s") {
+            found = true;
+            EXPECT_GT(k["ratio"].get<double>(), 1.4);
+            EXPECT_LT(k["p_value"].get<double>(), 0.001);
+            EXPECT_EQ(k["n_a"], 3);
+            EXPECT_EQ(k["n_b"], 6);
+        }
+    EXPECT_TRUE(found);
+    // Sharing was slower but cheaper per run: both it and 4096 alone are on the frontier.
+    EXPECT_EQ(report["pareto"], nlohmann::json::array({1, 2}));
+    // Naming a configuration as the baseline compares each other one with it alone.
+    ReportOptions against;
+    against.baseline = "#0";
+    const nlohmann::json one = buildReport(*store, runs, against);
+    ASSERT_EQ(one["comparisons"].size(), 4u);
+    for (const auto& k : one["comparisons"])
+        EXPECT_EQ(k["a"], 0);
+    // The table a person reads: N, mean and CI, the frontier mark.
+    const std::string table = reportTable(report);
+    EXPECT_NE(table.find("#2 *            6"), std::string::npos) << table;
+    EXPECT_NE(table.find("runs_per_gpu=2"), std::string::npos) << table;
+}
+
+TEST(InsightReport, RadtReportNamesABaselineConfigurationThatDoesNotExist) {
+    test::TempDir dir;
+    const std::string db = dir.file("h200.db");
+    fs::copy_file(test::fixturePath("runs/h200_matmul_experiment.db"), db);
+    const std::string radt = std::string(RADT_BINARY_DIR) + "/app/radt";
+    auto report = [&](const std::string& args) {
+        const std::string cmd = "'" + radt + "' report --store '" + db + "' " + args + " >'" +
+                                dir.file("out") + "' 2>'" + dir.file("err") + "'";
+        const int status = std::system(cmd.c_str());
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    EXPECT_EQ(report("--baseline '#7' h200-matmul"), 2);
+    EXPECT_NE(
+        test::readFile(dir.file("err")).find("--baseline #7: the report has 3 configuration(s), #0 to #2"),
+        std::string::npos)
+        << test::readFile(dir.file("err"));
+    EXPECT_EQ(test::readFile(dir.file("out")), "") << "nothing half-printed";
+    EXPECT_EQ(report("--baseline '#x' h200-matmul"), 2);
+    EXPECT_NE(test::readFile(dir.file("err")).find("a configuration is named #K"), std::string::npos);
+    EXPECT_EQ(report("--repeat-param '' h200-matmul"), 2);
+    // Without seed as a repeat param every run is its own configuration: no CI, no test.
+    ASSERT_EQ(report("--json --repeat-param trial h200-matmul"), 0) << test::readFile(dir.file("err"));
+    const auto json = nlohmann::json::parse(test::readFile(dir.file("out")));
+    EXPECT_EQ(json["configurations"].size(), 12u);
+    EXPECT_TRUE(json["configurations"][0]["stats"]["duration_s"]["ci95"].is_null());
+    EXPECT_TRUE(json["comparisons"][0]["p_value"].is_null());
+    ASSERT_EQ(report("--baseline '#1' h200-matmul"), 0) << test::readFile(dir.file("err"));
+    EXPECT_NE(test::readFile(dir.file("out")).find("#2 vs #1"), std::string::npos);
+    EXPECT_EQ(test::readFile(dir.file("out")).find("#2 vs #0"), std::string::npos);
 }

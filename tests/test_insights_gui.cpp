@@ -66,10 +66,13 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     auto cell = [&](int row, const char* column) {
         return table->item(row, columnOf(table, column))->text();
     };
-    EXPECT_EQ(cell(collocated, "GPU energy J"), "1000.0");
-    EXPECT_EQ(cell(collocated, "J / epoch"), "500.0");
+    // Two runs shared the GPU: each is charged half of its 1000 J (issue 23 §1), the whole in the tooltip.
+    EXPECT_EQ(cell(collocated, "GPU energy J"), "500.0");
+    const QString share = table->item(collocated, columnOf(table, "GPU energy J"))->toolTip();
+    EXPECT_TRUE(share.contains("Its share of GPU 0") && share.contains("1000.0 J")) << share.toStdString();
+    EXPECT_EQ(cell(collocated, "J / epoch"), "250.0");
     EXPECT_EQ(cell(collocated, "Slowdown x"), "2.00");
-    EXPECT_EQ(cell(collocated, "CO2e g"), QString::number(1000 / 3.6e6 * 400 * 1.5, 'f', 3));
+    EXPECT_EQ(cell(collocated, "CO2e g"), QString::number(500 / 3.6e6 * 400 * 1.5, 'f', 3));
     EXPECT_TRUE(cell(collocated, "Util - SMACT pp").startsWith(QStringLiteral("⚠"))) << "the flag shows";
     EXPECT_EQ(cell(alone, "Slowdown x"), "–");
     EXPECT_EQ(cell(alone, "GPU energy J"), "2000.0");
@@ -80,6 +83,7 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     ASSERT_TRUE(bars);
     ASSERT_EQ(bars->barSets().front()->count(), 3);
     EXPECT_DOUBLE_EQ(bars->barSets().front()->at(alone), 2000.0);
+    EXPECT_DOUBLE_EQ(bars->barSets().front()->at(collocated), 500.0) << "the bars add up to the workload";
 
     // On demand, the chart shows a run's GPU utilisation with its burst periods shaded.
     auto* figure = insights->findChild<QComboBox*>();

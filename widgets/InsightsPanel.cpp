@@ -66,8 +66,15 @@ const std::vector<Column>& columns() {
         {"Letter", [](const json& r) { return r["letter"]; }, -1},
         {"Status", [](const json& r) { return r["status"]; }, -1},
         {"Duration s", [](const json& r) { return r["duration_s"]; }, 1},
-        {"GPU energy J", [](const json& r) { return r["gpu_energy_j"]; }, 1},
-        {"GPU Wh", [](const json& r) { return r["gpu_energy_wh"]; }, 3},
+        // What the run is charged with: its share of a GPU it shared (issue 23 §1).
+        {"GPU energy J", [](const json& r) { return r.value("gpu_energy_attributed_j", r["gpu_energy_j"]); },
+         1},
+        {"GPU Wh",
+         [](const json& r) {
+             const json j = r.value("gpu_energy_attributed_j", r["gpu_energy_j"]);
+             return j.is_number() ? json(j.get<double>() / 3600.0) : json();
+         },
+         3},
         {"Source", [](const json& r) { return r["gpu_energy_source"]; }, -1},
         {"Coverage %",
          [](const json& r) {
@@ -76,7 +83,8 @@ const std::vector<Column>& columns() {
          0},
         {"CPU energy J", [](const json& r) { return r["cpu_energy_j"]; }, 1},
         {"Epochs", [](const json& r) { return r["epochs"]; }, 0},
-        {"J / epoch", [](const json& r) { return r["energy_per_epoch_j"]; }, 1},
+        {"J / epoch",
+         [](const json& r) { return r.value("energy_per_epoch_attributed_j", r["energy_per_epoch_j"]); }, 1},
         {"CO2e g", [](const json& r) { return r["co2e_g"]; }, 3},
         {"GPU util mean",
          [](const json& r) {
@@ -404,7 +412,8 @@ void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
             : QString();
     energy->setText(QStringLiteral("⚠ ") + energy->text());
     energy->setBackground(QColor(255, 236, 179));
-    energy->setToolTip((QStringList{source} + caveats).join(QLatin1Char('\n')).trimmed());
+    const QString before = energy->toolTip();
+    energy->setToolTip((QStringList{before, source} + caveats).join(QLatin1Char('\n')).trimmed());
 }
 
 void InsightsPanel::fillTable() {
@@ -446,6 +455,13 @@ void InsightsPanel::fillTable() {
                    "but most of its SMs were idle.")
                     .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
         }
+        if (r["collocation"].is_object() && r["gpu_energy_device_j"].is_number())
+            row[6]->setToolTip(
+                tr("Its share of GPU %1, which it shared with %n other run(s): each moment's energy split "
+                   "equally among the runs active then. The whole GPU used %2 J over this run's time.",
+                   nullptr, int(r["collocation"]["shared_with"].size()))
+                    .arg(QString::fromStdString(r["collocation"]["device"].get<std::string>()))
+                    .arg(r["gpu_energy_device_j"].get<double>(), 0, 'f', 1));
         markEnergyCaveats(r, row[6]);
         m_model->appendRow(row);
     }

@@ -1,0 +1,42 @@
+#pragma once
+// Statistics for repeated runs (issue 23 §2): mean, standard deviation and the Student t 95 %
+// confidence interval of a sample, Welch's unequal-variance t test, and the Pareto front of
+// (duration, energy) points. Plain doubles, no Qt; checked against SciPy in test_statistics.
+
+#include <cstddef>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace radt::stats {
+
+struct Summary {
+    size_t n = 0;
+    double mean = 0;
+    std::optional<double> sd;                      ///< sample sd (n - 1); unset when n < 2
+    std::optional<std::pair<double, double>> ci95; ///< mean -+ t(0.975, n-1) sd/sqrt(n); n >= 2
+};
+
+/// Unset for an empty sample.
+std::optional<Summary> summarise(const std::vector<double>& sample);
+
+/// The regularised incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1.
+double incompleteBeta(double a, double b, double x);
+/// P(T <= t) for Student's t with df > 0 degrees of freedom.
+double studentTCdf(double t, double df);
+/// The t with P(T <= t) = p, 0 < p < 1.
+double studentTQuantile(double p, double df);
+
+struct WelchTest {
+    double t = 0;  ///< (mean b - mean a) / sqrt(var a / n a + var b / n b)
+    double df = 0; ///< Welch-Satterthwaite degrees of freedom
+    double p = 1;  ///< two-sided
+};
+/// Unset when either sample has fewer than 2 values or both have no variance (no test exists).
+std::optional<WelchTest> welchTest(const std::vector<double>& a, const std::vector<double>& b);
+
+/// Indices of the points no other point dominates (minimising both coordinates: at most as large
+/// in both and smaller in one). Equal points are all on the front. Unset points take no part.
+std::vector<size_t> paretoFront(const std::vector<std::optional<std::pair<double, double>>>& points);
+
+} // namespace radt::stats
