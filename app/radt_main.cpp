@@ -4,6 +4,7 @@
 #include "GpuPartitioning.h"
 #include "InsightReport.h"
 #include "Listener.h"
+#include "ReportTables.h"
 #include "RunReconciler.h"
 #include "RunRecorder.h"
 #include "RunValidation.h"
@@ -215,13 +216,17 @@ double parseSeconds(const char* text, const char* option, const char* unit = "se
 }
 
 const char* kReportUsage =
-    R"(Usage: radt report [--store URI] [--json] [--read-only] [--grid-intensity G] [--pue P]
-                   [--baseline RUN|#K] [--repeat-param NAME]... [--burst-metric KEY]... TARGET...
+    R"(Usage: radt report [--store URI] [--json|--latex|--csv] [--read-only] [--grid-intensity G] [--pue P]
+                   [--baseline RUN|#K] [--repeat-param NAME]... [--burst-metric KEY]...
+                   [--stall-gpu-below PCT] [--stall-cpu-cores N] TARGET...
 
 Energy, efficiency, burst/idle and collocation figures computed from what the store holds.
 TARGET: a run id (or a unique prefix of at least 5 characters), a workload <experiment id>-<workload>,
 or an experiment name or id.
   --json               one JSON document (README "radt report" gives its shape)
+  --latex              the configurations as a booktabs table (mean ± 95 % CI, N, significance
+                       marks against --baseline or configuration 0) for a paper
+  --csv                the configurations' figures as CSV
   --grid-intensity G   grid carbon intensity in g CO2e per kWh (enables CO2e figures)
   --pue P              the data centre's power usage effectiveness (default 1.0)
   --baseline RUN|#K    what runs and configurations are compared with: a run (its configuration
@@ -230,6 +235,9 @@ or an experiment name or id.
   --repeat-param NAME  a param that tells repeats apart, not configurations (repeatable; default
                        seed): runs that differ only in it are one configuration, with mean and CI
   --burst-metric KEY   also characterise KEY's bursts and idle periods (repeatable)
+  --stall-gpu-below PCT, --stall-cpu-cores N
+                       an input stall is GPU utilisation under PCT % (default 10) while the run's
+                       processes use N CPU cores or more (default 0.8)
   --read-only          open the store without writing anything (no read index, no fixes)
 )";
 
@@ -239,12 +247,17 @@ int runReport(int argc, char** argv) {
     radt::ReportOptions options;
     bool readOnly = false;
     bool repeatParamGiven = false;
+    bool latex = false, csv = false;
     static const option longOptions[] = {{"store", required_argument, nullptr, 's'},
                                          {"json", no_argument, nullptr, 'j'},
+                                         {"latex", no_argument, nullptr, 'L'},
+                                         {"csv", no_argument, nullptr, 'V'},
                                          {"grid-intensity", required_argument, nullptr, 'g'},
                                          {"pue", required_argument, nullptr, 'p'},
                                          {"baseline", required_argument, nullptr, 'b'},
                                          {"repeat-param", required_argument, nullptr, 'r'},
+                                         {"stall-gpu-below", required_argument, nullptr, 'G'},
+                                         {"stall-cpu-cores", required_argument, nullptr, 'C'},
                                          {"burst-metric", required_argument, nullptr, 'm'},
                                          {"read-only", no_argument, nullptr, 'R'},
                                          {"help", no_argument, nullptr, 'h'},
@@ -259,6 +272,12 @@ int runReport(int argc, char** argv) {
                 break;
             case 'j':
                 json = true;
+                break;
+            case 'L':
+                latex = true;
+                break;
+            case 'V':
+                csv = true;
                 break;
             case 'g': {
                 const double g = parseSeconds(optarg, "--grid-intensity", "g/kWh");
@@ -283,6 +302,17 @@ int runReport(int argc, char** argv) {
                     throw std::invalid_argument("--repeat-param expects a param name");
                 options.repeatParams.emplace_back(optarg);
                 break;
+            case 'G':
+                options.stalls.gpuBelowPct = parseSeconds(optarg, "--stall-gpu-below", "percent");
+                if (!(options.stalls.gpuBelowPct > 0 && options.stalls.gpuBelowPct <= 100))
+                    throw std::invalid_argument(
+                        "--stall-gpu-below expects a percentage above 0, at most 100");
+                break;
+            case 'C':
+                options.stalls.cpuCores = parseSeconds(optarg, "--stall-cpu-cores", "cores");
+                if (!(options.stalls.cpuCores > 0 && options.stalls.cpuCores <= 4096))
+                    throw std::invalid_argument("--stall-cpu-cores expects a number of cores above 0");
+                break;
             case 'm':
                 options.burstMetrics.emplace_back(optarg);
                 break;
@@ -299,6 +329,8 @@ int runReport(int argc, char** argv) {
     } catch (const std::exception& e) {
         return usageError(e.what());
     }
+    if (int(json) + int(latex) + int(csv) > 1)
+        return usageError("--json, --latex and --csv each print the whole report: give one");
     try {
         auto s = openResolvedStore(store, readOnly ? radt::OpenMode::ReadOnly : radt::OpenMode::OpenExisting);
         const std::vector<radt::Run> runs = radt::resolveReportTargets(*s, {argv + optind, argv + argc});
@@ -336,6 +368,10 @@ int runReport(int argc, char** argv) {
                                         std::to_string(report["configurations"].size() - 1));
         if (json)
             std::cout << report.dump(2) << "\n";
+        else if (latex)
+            std::cout << radt::configurationsLatex(report);
+        else if (csv)
+            std::cout << radt::configurationsCsv(report);
         else
             std::cout << radt::reportTable(report);
     } catch (const std::invalid_argument& e) {

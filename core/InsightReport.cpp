@@ -232,6 +232,9 @@ RunFacts analyseRun(Store& store, const Run& run, const ReportOptions& options,
                          {"scale", p->fullScale}};
     }
     j["util"] = util;
+    const auto stalls = inputStalls(data.keys, read, data.from, data.to, options.stalls);
+    j["input_stall_share"] = stalls ? json(stalls->share) : json(nullptr);
+    j["input_stall_s"] = stalls ? json(stalls->stalledS) : json(nullptr);
     const auto gap = utilSmactGap(data.keys, read);
     j["util_smact_gap_pp"] = gap ? json(gap->gapPp) : json(nullptr);
     j["util_smact_flag"] = gap ? json(gap->flagged) : json(nullptr);
@@ -356,7 +359,9 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
                           {"max_gap_intervals", kMaxGapIntervals},
                           {"idle_below_share_of_scale", kIdleShareOfScale},
                           {"util_smact_flag_pp", kUtilSmactFlagPp},
-                          {"burst_window_s", kBurstWindowMs / 1000}};
+                          {"burst_window_s", kBurstWindowMs / 1000},
+                          {"stall_gpu_below_pct", options.stalls.gpuBelowPct},
+                          {"stall_cpu_cores", options.stalls.cpuCores}};
     report["runs"] = json::array();
     std::map<std::string, RunFacts> facts;
     size_t done = 0;
@@ -641,6 +646,12 @@ std::string reportTable(const json& report) {
             out << "  " << std::left << std::setw(34) << key << std::right << std::setw(9)
                 << num(p["mean"], 2) << std::setw(9) << num(p["p50"], 2) << std::setw(9) << num(p["p95"], 2)
                 << std::setw(8) << num(json(p["idle_share"].get<double>() * 100), 0, "%") << "\n";
+        if (const json& share = r.value("input_stall_share", json()); share.is_number())
+            out << "  input stalls: " << num(json(share.get<double>() * 100), 1, "%") << " of the time ("
+                << num(r["input_stall_s"], 1, "s") << ": GPU under "
+                << num(report["settings"]["stall_gpu_below_pct"], 0, "%")
+                << " while the run's processes used " << num(report["settings"]["stall_cpu_cores"], 1)
+                << "+ cores)\n";
         for (const auto& [key, b] : r["burst_idle"].items())
             out << "  burst/idle " << key << ": burst " << num(b["burst_mean"], 2) << " for "
                 << num(b["burst_duration_s"]["mean"], 1, "s") << ", idle " << num(b["idle_mean"], 2)

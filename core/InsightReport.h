@@ -3,6 +3,7 @@
 // fixed shape for scripts and as a readable table. Thin: each figure comes from its analysis
 // module (EnergyInsight, UtilisationInsight, BurstInsight, EpochInsight).
 
+#include "StallInsight.h"
 #include "Store.h"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@ struct ReportOptions {
     std::string baseline;
     std::vector<std::string> repeatParams{"seed"}; ///< params that tell repeats apart, not configurations
     std::vector<std::string> burstMetrics;         ///< extra metrics for the burst/idle analysis
+    insight::StallThresholds stalls;               ///< when the GPU counts as waiting for the host
 };
 
 /// The runs TARGETs name: a run id or a unique prefix of at least 5 characters, a workload

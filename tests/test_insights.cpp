@@ -7,6 +7,8 @@
 #include "InsightReport.h"
 #include "InsightSeries.h"
 #include "InsightTestSupport.h"
+#include "ReportTables.h"
+#include "StallInsight.h"
 #include "Store.h"
 #include "TempDir.h"
 #include "UtilisationInsight.h"
@@ -18,7 +20,10 @@
 
 #include <cfloat>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <set>
+#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -633,6 +638,12 @@ TEST(InsightReport, RadtReportNamesABaselineConfigurationThatDoesNotExist) {
     EXPECT_EQ(report("--baseline '#x' h200-matmul"), 2);
     EXPECT_NE(test::readFile(dir.file("err")).find("a configuration is named #K"), std::string::npos);
     EXPECT_EQ(report("--repeat-param '' h200-matmul"), 2);
+    EXPECT_EQ(report("--json --latex h200-matmul"), 2);
+    EXPECT_NE(test::readFile(dir.file("err")).find("give one"), std::string::npos);
+    EXPECT_EQ(report("--stall-gpu-below 0 h200-matmul"), 2);
+    EXPECT_NE(test::readFile(dir.file("err")).find("--stall-gpu-below expects a percentage"),
+              std::string::npos);
+    EXPECT_EQ(report("--stall-cpu-cores lots h200-matmul"), 2);
     // Without seed as a repeat param every run is its own configuration: no CI, no test.
     ASSERT_EQ(report("--json --repeat-param trial h200-matmul"), 0) << test::readFile(dir.file("err"));
     const auto json = nlohmann::json::parse(test::readFile(dir.file("out")));
@@ -642,4 +653,111 @@ TEST(InsightReport, RadtReportNamesABaselineConfigurationThatDoesNotExist) {
     ASSERT_EQ(report("--baseline '#1' h200-matmul"), 0) << test::readFile(dir.file("err"));
     EXPECT_NE(test::readFile(dir.file("out")).find("#2 vs #1"), std::string::npos);
     EXPECT_EQ(test::readFile(dir.file("out")).find("#2 vs #0"), std::string::npos);
+}
+
+namespace {
+
+/// A series sampled every second from 0 to 99 s with value(t) at t.
+Series everySecond(const std::function<double(int)>& value, const std::set<int>& missing = {}) {
+    Series s;
+    for (int t = 0; t < 100; ++t)
+        if (!missing.count(t)) {
+            s.t.push_back(t * 1000);
+            s.v.push_back(value(t));
+        }
+    return s;
+}
+
+} // namespace
+
+// Issue 23 §4: the GPU waits (under 10 %) while the run's processes keep a core busy (>= 80 %).
+TEST(InputStalls, KnownStallWindowsGiveExactSharesGapsAreNotCountedAndMissingSeriesGiveNothing) {
+    // GPU idle in [20, 30) and [60, 70); the CPU busy except in [60, 70): one 10 s stall.
+    const Series gpu =
+        everySecond([](int t) { return (t >= 20 && t < 30) || (t >= 60 && t < 70) ? 0.05 : 1.0; });
+    const Series cpu = everySecond([](int t) { return t >= 60 && t < 70 ? 10.0 : 95.0; });
+    std::map<std::string, Series> data{{"SMI - GPU Util", gpu}, {"PROC - CPU Utilization", cpu}};
+    auto read = [&](const std::string& key) { return data.at(key); };
+    const std::vector<std::string> keys{"PROC - CPU Utilization", "SMI - GPU Util"};
+    auto stalls = inputStalls(keys, read, 0, 100000);
+    ASSERT_TRUE(stalls);
+    EXPECT_DOUBLE_EQ(stalls->stalledS, 10.0);
+    EXPECT_DOUBLE_EQ(stalls->coveredS, 100.0);
+    EXPECT_DOUBLE_EQ(stalls->share, 0.1);
+    EXPECT_EQ(stalls->gpuKey, "SMI - GPU Util");
+    // The thresholds are settings: at 5 % nothing (0.05 is 5 %, not under it) is a stall.
+    EXPECT_DOUBLE_EQ(inputStalls(keys, read, 0, 100000, {5.0, 0.8})->share, 0.0);
+    // Two cores' worth needed: 95 % of one core is not enough.
+    EXPECT_DOUBLE_EQ(inputStalls(keys, read, 0, 100000, {10.0, 2.0})->share, 0.0);
+    // A window inside the run: [25, 45) holds 5 s of the stall.
+    EXPECT_DOUBLE_EQ(inputStalls(keys, read, 25000, 45000)->share, 0.25);
+
+    // GPU samples 41..49 missing: sample 40 holds one interval, nine seconds are unknown and
+    // count neither way; a stall inside a gap is not invented.
+    data["SMI - GPU Util"] = everySecond([](int t) { return t >= 20 && t < 30 ? 0.0 : 1.0; },
+                                         {41, 42, 43, 44, 45, 46, 47, 48, 49});
+    stalls = inputStalls(keys, read, 0, 100000);
+    ASSERT_TRUE(stalls);
+    EXPECT_DOUBLE_EQ(stalls->coveredS, 91.0);
+    EXPECT_DOUBLE_EQ(stalls->share, 10.0 / 91.0);
+
+    // DCGMI's utilisation (percent) wins over nvidia-smi's where both were recorded.
+    data["DCGMI - GPU Utilization"] = everySecond([](int) { return 50.0; });
+    EXPECT_DOUBLE_EQ(
+        inputStalls({"DCGMI - GPU Utilization", "PROC - CPU Utilization", "SMI - GPU Util"}, read, 0, 100000)
+            ->share,
+        0.0);
+    // Without the run's CPU series, or without a GPU series: no figure (null), not 0.
+    EXPECT_FALSE(inputStalls({"SMI - GPU Util", "TOP - CPU Utilization"}, read, 0, 100000));
+    EXPECT_FALSE(inputStalls({"PROC - CPU Utilization"}, read, 0, 100000));
+    // Series that never overlap in time: nothing known.
+    EXPECT_FALSE(inputStalls(keys, read, 200000, 300000));
+}
+
+// Issue 23 §5: a table a researcher pastes into a paper; it must compile, and say its N.
+TEST(InsightReport, TheLatexTableCompilesWithPdflatexAndTheCsvHoldsTheSameFigures) {
+    auto store = openStore(test::fixturePath("runs/h200_matmul_experiment.db"), OpenMode::ReadOnly);
+    ReportOptions options;
+    options.baseline = "#0";
+    const nlohmann::json report = buildReport(*store, resolveReportTargets(*store, {"h200-matmul"}), options);
+    const std::string latex = configurationsLatex(report);
+    EXPECT_NE(latex.find("\\toprule"), std::string::npos);
+    EXPECT_NE(latex.find("runs\\_per\\_gpu=2"), std::string::npos) << "underscores escaped: " << latex;
+    EXPECT_NE(latex.find("(reference)"), std::string::npos);
+    // Sharing is slower than 8192 alone at p = 0.028 (one mark), its energy no different (none).
+    EXPECT_NE(latex.find("2 & iters=60, runs\\_per\\_gpu=2, size=8192 & 6 & $18.54 \\pm 0.58^{*}$ & $4.037 "
+                         "\\pm 0.058$ &"),
+              std::string::npos)
+        << latex;
+    EXPECT_NE(latex.find(" & 6 & "), std::string::npos) << "N of the shared configuration: " << latex;
+
+    test::TempDir dir;
+    test::writeFile(dir.file("paper.tex"), "\\documentclass{article}\n\\usepackage{booktabs}\n"
+                                           "\\usepackage[T1]{fontenc}\n\\begin{document}\n" +
+                                               latex + "\\end{document}\n");
+    const std::string cmd =
+        "cd '" + dir.path() +
+        "' && pdflatex -interaction=nonstopmode -halt-on-error paper.tex >pdflatex.log 2>&1";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "pdflatex (texlive-latex-base and texlive-latex-recommended; resources/install-deps.sh installs "
+           "them) "
+           "failed:\n"
+        << test::readFile(dir.file("pdflatex.log"));
+    EXPECT_GT(fs::file_size(dir.file("paper.pdf")), 1000u);
+
+    const std::string csv = configurationsCsv(report);
+    std::istringstream lines(csv);
+    std::string header, row;
+    std::getline(lines, header);
+    EXPECT_EQ(header.rfind("configuration,n,params,duration_s_mean,duration_s_ci95_low", 0), 0u) << header;
+    size_t rows = 0;
+    while (std::getline(lines, row)) {
+        ++rows;
+        if (row.rfind("2,6,", 0) == 0) {
+            const double mean = report["configurations"][2]["stats"]["duration_s"]["mean"];
+            EXPECT_NE(row.find(std::to_string(mean).substr(0, 6)), std::string::npos) << row;
+        }
+    }
+    EXPECT_EQ(rows, 3u) << csv;
 }
