@@ -182,8 +182,13 @@ TEST(StoreReadsOnPostgres, AServerHoldingTheTablesLeavesTheWindowAnswering) {
     QByteArray said;
     QElapsedTimer waited;
     waited.start();
-    while (!said.contains("locked") && waited.elapsed() < 20000 && psql.waitForReadyRead(200))
+    // psql may take longer than one wait to connect and lock on a loaded machine: keep reading
+    // until it says so, ends, or 20 s pass (stopping at the first quiet 200 ms failed in CI).
+    while (!said.contains("locked") && waited.elapsed() < 20000 && psql.state() != QProcess::NotRunning) {
+        psql.waitForReadyRead(200);
         said += psql.readAll();
+    }
+    said += psql.readAll();
     ASSERT_TRUE(said.contains("locked")) << said.toStdString();
 
     window.reload();
