@@ -107,27 +107,32 @@ struct RunFacts {
     std::optional<double> gpuJ, perEpochJ, epochSeconds;
     size_t epochs = 0;
     std::vector<std::pair<std::string, double>> deviceJ;
-    int64_t from = 0, to = 0;          ///< the analysed window
-    std::optional<double> attributedJ; ///< its share of the GPUs it shared (= gpuJ alone)
+    int64_t from = 0, to = 0;                   ///< the analysed window
+    std::optional<double> attributedJ;          ///< its share of the GPUs it shared (= gpuJ alone)
+    std::map<std::string, Series> energySeries; ///< kept for sharedEnergy(): counters and power
 };
 
 /// A shared GPU's energy charged to one run: each stretch of the run's time has its energy split
 /// equally among the runs active in it, so the shares of the runs on one GPU add up to that GPU's
-/// energy over their joint span (a run alone at the end pays for that time alone).
-std::optional<double> sharedEnergy(Store& store, const Run& run,
+/// energy over their joint span (a run alone at the end pays for that time alone). From the
+/// energy series its analysis kept: nothing is read twice.
+std::optional<double> sharedEnergy(const RunFacts& f,
                                    const std::vector<std::pair<int64_t, int64_t>>& windows) {
-    RunData data(store, run);
-    std::vector<int64_t> cuts{data.from, data.to};
+    std::vector<int64_t> cuts{f.from, f.to};
     for (const auto& [a, b] : windows)
         for (const int64_t t : {a, b})
-            if (t > data.from && t < data.to)
+            if (t > f.from && t < f.to)
                 cuts.push_back(t);
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     std::vector<std::pair<int64_t, int64_t>> segments;
     for (size_t i = 0; i + 1 < cuts.size(); ++i)
         segments.emplace_back(cuts[i], cuts[i + 1]);
-    const auto energies = gpuEnergyInWindows(data.keys, data.reader(), segments);
+    std::vector<std::string> keys;
+    for (const auto& entry : f.energySeries)
+        keys.push_back(entry.first);
+    const auto energies = gpuEnergyInWindows(
+        keys, [&](const std::string& key) { return f.energySeries.at(key); }, segments);
     std::optional<double> total;
     for (size_t i = 0; i < segments.size(); ++i) {
         if (!energies[i])
@@ -159,6 +164,10 @@ RunFacts analyseRun(Store& store, const Run& run, const ReportOptions& options,
     j["window_note"] = data.windowNote.empty() ? json(nullptr) : json(data.windowNote);
 
     const EnergyEstimate gpu = gpuEnergy(data.keys, read, data.from, data.to);
+    for (const std::string& key : data.keys)
+        for (const char* base : {kEnergyCounterKey, kDcgmiPowerKey, kSmiPowerKey})
+            if (key.rfind(base, 0) == 0)
+                f.energySeries[key] = read(key);
     f.gpuJ = gpu.joules;
     j["gpu_energy_j"] = orNull(gpu.joules);
     j["gpu_energy_wh"] = gpu.joules ? json(*gpu.joules / 3600.0) : json(nullptr);
@@ -409,6 +418,8 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
     };
 
     std::map<std::string, std::vector<const Run*>> workloads;
+    // Per collocated run: its solo configuration's mean duration and energy, for the workload's gain.
+    std::map<std::string, std::pair<double, std::optional<double>>> soloMeans;
     for (const Run& run : runs) {
         RunFacts& f = facts[run.uuid];
         json& j = f.j;
@@ -423,7 +434,7 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
                 const RunFacts& mf = factsOf(*m);
                 windows.emplace_back(mf.from, mf.to);
             }
-            attributed = sharedEnergy(store, run, windows);
+            attributed = sharedEnergy(f, windows);
         }
         f.attributedJ = attributed;
         j["gpu_energy_device_j"] = orNull(f.gpuJ);
@@ -455,14 +466,19 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
         if (sharing > 1 || collocatedByParam) {
             // By epoch time when both log epochs, else by duration: the same params, the same work.
             const std::vector<const Run*> base = soloBaseline(run);
-            std::vector<double> epochs, durations;
+            std::vector<double> epochs, durations, energies;
             for (const Run* b : base) {
                 const RunFacts& bf = factsOf(*b);
                 if (bf.epochSeconds && *bf.epochSeconds > 0)
                     epochs.push_back(*bf.epochSeconds);
                 if (bf.j["duration_s"].get<double>() > 0)
                     durations.push_back(bf.j["duration_s"].get<double>());
+                if (bf.gpuJ) // alone: all of its GPU's energy is its own
+                    energies.push_back(*bf.gpuJ);
             }
+            if (!durations.empty())
+                soloMeans[run.uuid] = {
+                    mean(durations), energies.empty() ? std::nullopt : std::optional<double>(mean(energies))};
             json uuids = json::array();
             for (const Run* b : base)
                 uuids.push_back(b->uuid);
@@ -507,7 +523,31 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
             if (const auto& a = facts[r->uuid].attributedJ)
                 total = total.value_or(0) + *a;
         }
-        report["workloads"].push_back({{"workload", id}, {"gpu_energy_j", orNull(total)}, {"runs", uuids}});
+        // Collocation's gain (issue 23 §3): the runs together against the same runs one after
+        // another alone (their solo configurations' means), in time and in energy.
+        json gain = nullptr;
+        if (members.size() > 1 && std::all_of(members.begin(), members.end(),
+                                              [&](const Run* r) { return soloMeans.count(r->uuid); })) {
+            int64_t from = facts[members.front()->uuid].from, to = facts[members.front()->uuid].to;
+            double aloneS = 0, aloneJ = 0;
+            bool energyKnown = total.has_value();
+            for (const Run* r : members) {
+                from = std::min(from, facts[r->uuid].from);
+                to = std::max(to, facts[r->uuid].to);
+                aloneS += soloMeans[r->uuid].first;
+                energyKnown = energyKnown && soloMeans[r->uuid].second;
+                aloneJ += soloMeans[r->uuid].second.value_or(0);
+            }
+            const double togetherS = double(to - from) / 1000.0;
+            gain = {{"together_s", togetherS},
+                    {"alone_one_after_another_s", aloneS},
+                    {"throughput_gain", togetherS > 0 ? json(aloneS / togetherS) : json(nullptr)},
+                    {"together_j", orNull(total)},
+                    {"alone_one_after_another_j", energyKnown ? json(aloneJ) : json(nullptr)},
+                    {"energy_ratio", energyKnown && aloneJ > 0 ? json(*total / aloneJ) : json(nullptr)}};
+        }
+        report["workloads"].push_back(
+            {{"workload", id}, {"gpu_energy_j", orNull(total)}, {"runs", uuids}, {"collocation_gain", gain}});
     }
     return report;
 }
@@ -662,10 +702,17 @@ std::string reportTable(const json& report) {
     }
     out << configurationTable(report);
     if (!report.at("workloads").empty()) {
-        out << "\nworkload    GPU J (each GPU once)  runs\n";
-        for (const json& w : report.at("workloads"))
+        out << "\nworkload    GPU J (each GPU once)  runs   together vs one after another alone\n";
+        for (const json& w : report.at("workloads")) {
             out << std::left << std::setw(12) << w["workload"].get<std::string>() << std::right
-                << std::setw(21) << num(w["gpu_energy_j"], 1) << "  " << w["runs"].size() << "\n";
+                << std::setw(21) << num(w["gpu_energy_j"], 1) << "  " << std::setw(4) << w["runs"].size();
+            if (const json& g = w.value("collocation_gain", json()); g.is_object())
+                out << "   " << num(g["together_s"], 1, "s") << " vs "
+                    << num(g["alone_one_after_another_s"], 1, "s") << " ("
+                    << num(g["throughput_gain"], 2, "x throughput") << "), energy x"
+                    << num(g["energy_ratio"], 2);
+            out << "\n";
+        }
     }
     const json& s = report.at("settings");
     out << "\nGaps over " << s["max_gap_intervals"] << " sampling intervals are not bridged; idle below "

@@ -586,6 +586,21 @@ TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare
         EXPECT_LT(slowdown["factor"].get<double>(), 2.1);
     }
     ASSERT_EQ(shares.size(), 3u);
+    for (const auto& w : report["workloads"]) {
+        // Two runs together against the same two one after another alone (solo means): more work
+        // per second, less energy (issue 23 §3).
+        const nlohmann::json& gain = w["collocation_gain"];
+        if (!shares.count(w["workload"])) {
+            EXPECT_TRUE(gain.is_null()) << w.dump();
+            continue;
+        }
+        ASSERT_TRUE(gain.is_object()) << w.dump();
+        EXPECT_NEAR(gain["alone_one_after_another_s"].get<double>(),
+                    2 * configurations[0]["stats"]["duration_s"]["mean"].get<double>(), 1e-9);
+        EXPECT_GT(gain["throughput_gain"].get<double>(), 1.2);
+        EXPECT_LT(gain["energy_ratio"].get<double>(), 1.0);
+        EXPECT_DOUBLE_EQ(gain["together_j"].get<double>(), w["gpu_energy_j"].get<double>());
+    }
     for (const auto& w : report["workloads"])
         if (shares.count(w["workload"])) {
             EXPECT_NEAR(w["gpu_energy_j"].get<double>(), shares[w["workload"]], 1e-6);

@@ -16,6 +16,9 @@
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
+#include <QtCharts/QScatterSeries>
+
+#include <filesystem>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -160,4 +163,63 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     // Copied or exported, the figure stays a number.
     EXPECT_TRUE(insights->tableTsv().contains("\t3600.0\t")) << insights->tableTsv().toStdString();
     EXPECT_FALSE(insights->tableTsv().contains(QStringLiteral("⚠")));
+}
+
+// Issue 23: the real H200 experiment's repeats as configurations in the view, the efficiency
+// frontier as a chart, and nothing of it left on screen once the basket is cleared.
+TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingStale) {
+    test::TempDir dir;
+    const std::string db = dir.file("h200.db");
+    std::filesystem::copy_file(test::fixturePath("runs/h200_matmul_experiment.db"), db);
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString("sqlite:///" + db), &error)) << error.toStdString();
+    InsightsPanel* insights = window.insights();
+    window.resize(1280, 800);
+    window.show();
+    window.insightsDock()->show();
+    QStringList all;
+    for (const radt::Run& r : openStore(db, OpenMode::OpenExisting)->runs())
+        all << QString::fromStdString(r.uuid);
+    ASSERT_EQ(window.addRunsToBasket(all), 12);
+    ASSERT_TRUE(insights->waitForResult(20000));
+    ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
+    const QString footer = insights->footer();
+    EXPECT_TRUE(
+        footer.contains("Configurations (mean ± 95 % CI): #0 iters=60, runs_per_gpu=1, size=8192 (N=3)"))
+        << footer.toStdString();
+    EXPECT_TRUE(footer.contains("runs_per_gpu=2, size=8192 (N=6): 18.5 ± 0.6 s, 4.04 ± 0.06 kJ"))
+        << footer.toStdString();
+
+    auto* figure = insights->findChild<QComboBox*>();
+    ASSERT_TRUE(figure);
+    const int frontier = figure->findText("Efficiency frontier (configurations)");
+    ASSERT_GE(frontier, 0);
+    figure->setCurrentIndex(frontier);
+    EXPECT_TRUE(insights->chart()->title().contains("3 configuration(s)"))
+        << insights->chart()->title().toStdString();
+    QStringList onFront, dominated;
+    for (QtCharts::QAbstractSeries* s : insights->chart()->series())
+        if (auto* scatter = qobject_cast<QtCharts::QScatterSeries*>(s)) {
+            EXPECT_EQ(scatter->count(), 1);
+            (scatter->name().endsWith(", frontier") ? onFront : dominated) << scatter->name();
+        }
+    EXPECT_EQ(onFront.size(), 2) << "4096 alone and the shared runs: " << onFront.join(" | ").toStdString();
+    ASSERT_EQ(dominated.size(), 1);
+    EXPECT_EQ(dominated.front(), "#0 (N=3)")
+        << "8192 alone: slower and dearer than 4096 alone: " << dominated.front().toStdString();
+    EXPECT_TRUE(insights->chart()->legend()->isVisible());
+
+    // Clear all: the footer, the table and the chart are empty at once, not after a recompute.
+    window.clearBasket();
+    EXPECT_EQ(insights->footer(), QString());
+    EXPECT_EQ(insights->table()->rowCount(), 0);
+    EXPECT_EQ(insights->chart()->series().size(), 0);
+    // And an export of the empty basket has radt report's shape.
+    const QString path = QString::fromStdString(dir.file("empty.json"));
+    insights->exportJson(path);
+    const auto empty = nlohmann::json::parse(test::readFile(path.toStdString()));
+    for (const char* key : {"runs", "configurations", "comparisons", "pareto", "workloads"})
+        EXPECT_TRUE(empty[key].is_array() && empty[key].empty()) << key;
+    figure->setCurrentIndex(0);
 }

@@ -4,6 +4,7 @@
 #include "BurstInsight.h"
 #include "FileDialogs.h"
 #include "Formatting.h"
+#include "FrontierChart.h"
 #include "InsightReport.h"
 #include "InsightSeries.h"
 #include "SeriesMath.h"
@@ -50,6 +51,7 @@ namespace {
 
 constexpr int kNumberRole = Qt::UserRole + 1; ///< what a column sorts by
 constexpr int kUuidRole = Qt::UserRole + 2;   ///< on a row's first cell
+constexpr int kFrontierFigure = -2;           ///< the chart shows the configurations' frontier
 constexpr int kBurstFigure = -1;              ///< the chart shows the selected run's bursts
 
 struct Column {
@@ -119,6 +121,7 @@ const std::vector<std::pair<const char*, int>>& chartFigures() {
         {"Energy per epoch (J)", 12},
         {"CO2e (g)", 13},
         {"Slowdown (x)", 16},
+        {"Efficiency frontier (configurations)", kFrontierFigure},
         {"Burst periods (selected run)", kBurstFigure}};
     return all;
 }
@@ -212,6 +215,7 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(260, 140);
+    m_status->setWordWrap(true); // a long note must not widen a floating window past the screen
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_workloads->setWordWrap(true);
     m_workloads->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -273,12 +277,22 @@ void InsightsPanel::setStore(const QString& uri) {
     ++m_generation;
     fillTable();
     fillChart();
+    m_status->clear();
 }
 
 void InsightsPanel::setRuns(const QStringList& uuids) {
     if (uuids == m_runs)
         return;
     m_runs = uuids;
+    if (uuids.isEmpty()) {
+        // Clear all: no figure of runs no longer in the basket stays on screen while a worker runs.
+        m_report = json();
+        ++m_generation;
+        fillTable();
+        fillChart();
+        m_status->clear();
+        return;
+    }
     if (isVisible())
         m_debounce->start();
     else
@@ -418,6 +432,7 @@ void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
 
 void InsightsPanel::fillTable() {
     m_model->clear();
+    m_workloads->clear(); // never the footer of another basket or store
     QStringList headers;
     for (const Column& c : columns())
         headers << tr(c.title);
@@ -473,19 +488,50 @@ void InsightsPanel::fillTable() {
                          .arg(w["gpu_energy_j"].is_null()
                                   ? QStringLiteral("–")
                                   : QString::number(w["gpu_energy_j"].get<double>(), 'f', 1));
-    m_workloads->setText(
+    // Repeats grouped (issue 23 §2): N, and mean ± the CI's half-width, where there are repeats.
+    QStringList configurations;
+    const json& all = m_report.value("configurations", json::array());
+    for (size_t c = 0; c < all.size() && all.size() > 1; ++c) {
+        const json& st = all[c]["stats"];
+        auto meanCi = [](const json& stat, double scale, int decimals) {
+            if (stat["mean"].is_null())
+                return QStringLiteral("–");
+            QString text = QString::number(stat["mean"].get<double>() * scale, 'f', decimals);
+            if (stat["ci95"].is_array())
+                text += QStringLiteral(" ± ") +
+                        QString::number((stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 *
+                                            scale,
+                                        'f', decimals);
+            return text;
+        };
+        configurations << tr("#%1 %2 (N=%3): %4 s, %5 kJ")
+                              .arg(c)
+                              .arg(configurationLabel(all[c]))
+                              .arg(all[c]["runs"].size())
+                              .arg(meanCi(st["duration_s"], 1, 1), meanCi(st["gpu_energy_j"], 1e-3, 2));
+    }
+    QString text =
         workloads.isEmpty()
             ? QString()
-            : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; "))));
+            : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
+    if (!configurations.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) +
+                tr("Configurations (mean ± 95 % CI): %1").arg(configurations.join(QStringLiteral("; ")));
+    m_workloads->setText(text);
 }
 
 void InsightsPanel::fillChart() {
+    m_chart->legend()->hide(); // the frontier shows its own
     m_chart->removeAllSeries();
     for (QAbstractAxis* axis : m_chart->axes())
         m_chart->removeAxis(axis);
     const int column = m_figure->currentData().toInt();
     if (column == kBurstFigure) {
         fillBurstChart();
+        return;
+    }
+    if (column == kFrontierFigure) {
+        drawFrontierChart(m_chart, m_report.is_object() ? m_report : json::object());
         return;
     }
     m_chart->setTitle(m_figure->currentText());
@@ -511,6 +557,8 @@ void InsightsPanel::fillChart() {
     series->setLabelsVisible(true);
     series->setLabelsFormat(QStringLiteral("@value"));
     series->setLabelsPrecision(4);
+    if (names.size() > 6) // narrow bars: "4001.8" across one would be cut to "00"
+        series->setLabelsAngle(-90);
     m_chart->addSeries(series);
     auto* runs = new QBarCategoryAxis;
     runs->append(names);
@@ -674,8 +722,16 @@ void InsightsPanel::exportCsv(const QString& path) const {
     writeFileAtomically(path.toStdString(), text.toStdString());
 }
 
+QString InsightsPanel::footer() const {
+    return m_workloads->text();
+}
+
 void InsightsPanel::exportJson(const QString& path) const {
-    writeFileAtomically(path.toStdString(), (m_report.is_null() ? json::object() : m_report).dump(2) + "\n");
+    // An empty basket still exports radt report's shape: a script reading it needs no special case.
+    const json empty = {{"settings", json::object()},      {"runs", json::array()},
+                        {"configurations", json::array()}, {"comparisons", json::array()},
+                        {"pareto", json::array()},         {"workloads", json::array()}};
+    writeFileAtomically(path.toStdString(), (m_report.is_object() ? m_report : empty).dump(2) + "\n");
 }
 
 void InsightsPanel::exportWithDialog(const QString& format) {

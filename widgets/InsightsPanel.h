@@ -49,6 +49,8 @@ public:
     /// Tests and headless use: waits (processing events) until no computation is pending.
     bool waitForResult(int timeoutMs);
     const nlohmann::json& report() const { return m_report; }
+    /// The text under the table: workloads' energy and the configurations' means.
+    QString footer() const;
     QStandardItemModel* table() const { return m_model; }
     QtCharts::QChart* chart() const { return m_chart; }
     /// The table as tab-separated text, header first (what Copy puts on the clipboard).
