@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QStandardItemModel>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QAreaSeries>
@@ -209,6 +210,27 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     EXPECT_EQ(dominated.front(), "#0 (N=3)")
         << "8192 alone: slower and dearer than 4096 alone: " << dominated.front().toStdString();
     EXPECT_TRUE(insights->chart()->legend()->isVisible());
+
+    // The repeat params are a setting: without seed every run is a configuration of its own.
+    auto* repeats = insights->findChild<QLineEdit*>();
+    ASSERT_TRUE(repeats);
+    EXPECT_EQ(repeats->text(), "seed");
+    repeats->setText("");
+    emit repeats->editingFinished();
+    ASSERT_TRUE(insights->waitForResult(20000));
+    EXPECT_EQ(insights->report()["configurations"].size(), 12u);
+    repeats->setText("seed");
+    emit repeats->editingFinished();
+    ASSERT_TRUE(insights->waitForResult(20000));
+    EXPECT_EQ(insights->report()["configurations"].size(), 3u);
+
+    // Paper tables from the view, as radt report --latex / --csv print them.
+    const QString tex = QString::fromStdString(dir.file("configurations.tex"));
+    insights->exportConfigurations(tex);
+    EXPECT_NE(test::readFile(tex.toStdString()).find("\\toprule"), std::string::npos);
+    const QString csvPath = QString::fromStdString(dir.file("configurations.csv"));
+    insights->exportConfigurations(csvPath);
+    EXPECT_EQ(test::readFile(csvPath.toStdString()).rfind("configuration,n,params,", 0), 0u);
 
     // Clear all: the footer, the table and the chart are empty at once, not after a recompute.
     window.clearBasket();

@@ -7,6 +7,7 @@
 #include "FrontierChart.h"
 #include "InsightReport.h"
 #include "InsightSeries.h"
+#include "ReportTables.h"
 #include "SeriesMath.h"
 #include "Store.h"
 
@@ -20,6 +21,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
@@ -177,7 +179,8 @@ InsightsPanel::InsightsPanel(QWidget* parent)
       m_pueBox(new QDoubleSpinBox(this)), m_figure(new QComboBox(this)), m_status(new QLabel(this)),
       m_workloads(new QLabel(this)), m_model(new QStandardItemModel(this)),
       m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_chart(new QChart),
-      m_chartView(new QChartView(m_chart, this)), m_follow(new QTimer(this)), m_debounce(new QTimer(this)) {
+      m_chartView(new QChartView(m_chart, this)), m_follow(new QTimer(this)), m_debounce(new QTimer(this)),
+      m_repeats(new QLineEdit(this)) {
     QSettings settings;
     const double intensity = settings.value(QStringLiteral("insights/gridIntensity"), 0.0).toDouble();
     m_pue = settings.value(QStringLiteral("insights/pue"), 1.0).toDouble();
@@ -194,6 +197,19 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     m_pueBox->setSingleStep(0.05);
     m_pueBox->setPrefix(tr("PUE "));
     m_pueBox->setValue(m_pue);
+    // The params that tell repeats apart (radt report --repeat-param): runs differing only in them
+    // are one configuration, with N, mean and CI.
+    m_repeats->setText(
+        settings.value(QStringLiteral("insights/repeatParams"), QStringLiteral("seed")).toString());
+    m_repeats->setPlaceholderText(tr("no repeat params"));
+    m_repeats->setMaximumWidth(160);
+    m_repeats->setToolTip(tr("Repeat params, comma-separated: runs whose params differ only in these (and in "
+                             "radT's bookkeeping) are repeats of one configuration"));
+    connect(m_repeats, &QLineEdit::editingFinished, this, [this] {
+        QSettings().setValue(QStringLiteral("insights/repeatParams"), m_repeats->text());
+        if (!m_runs.isEmpty())
+            refresh();
+    });
     m_pueBox->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
     for (const auto& [title, column] : chartFigures())
         m_figure->addItem(tr(title), column);
@@ -201,7 +217,10 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     copy->setToolTip(tr("Copy the table as tab-separated text"));
     auto* csv = new QPushButton(tr("CSV…"), this);
     auto* jsonButton = new QPushButton(tr("JSON…"), this);
+    auto* paper = new QPushButton(tr("Paper table…"), this);
     csv->setToolTip(tr("Export the table as CSV"));
+    paper->setToolTip(tr("Export the configurations (N, mean ± 95 % CI, Welch marks against configuration 0) "
+                         "as a LaTeX booktabs table (.tex) or as CSV (.csv): radt report --latex / --csv"));
     jsonButton->setToolTip(tr("Export the whole report as JSON (radt report --json's shape)"));
 
     m_proxy->setSourceModel(m_model);
@@ -223,12 +242,15 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_intensity);
     bar->addWidget(m_pueBox);
+    bar->addWidget(new QLabel(tr("Repeats:"), this));
+    bar->addWidget(m_repeats);
     bar->addWidget(new QLabel(tr("Compare:"), this));
     bar->addWidget(m_figure);
     bar->addStretch(1);
     bar->addWidget(copy);
     bar->addWidget(csv);
     bar->addWidget(jsonButton);
+    bar->addWidget(paper);
     // Side by side: a bottom dock is wide and short.
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
@@ -265,6 +287,7 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(tableTsv()); });
     connect(csv, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("csv")); });
     connect(jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("json")); });
+    connect(paper, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("tex")); });
     fillTable();
 }
 
@@ -333,6 +356,10 @@ void InsightsPanel::compute() {
     ReportOptions options;
     options.gridIntensity = m_gridIntensity;
     options.pue = m_pue;
+    options.repeatParams.clear();
+    for (const QString& name : m_repeats->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!name.trimmed().isEmpty())
+            options.repeatParams.push_back(name.trimmed().toStdString());
     std::vector<std::string> uuids;
     for (const QString& u : m_runs)
         uuids.push_back(u.toStdString());
@@ -734,14 +761,27 @@ void InsightsPanel::exportJson(const QString& path) const {
     writeFileAtomically(path.toStdString(), (m_report.is_object() ? m_report : empty).dump(2) + "\n");
 }
 
+void InsightsPanel::exportConfigurations(const QString& path) const {
+    const json report = m_report.is_object() ? m_report : json::object();
+    writeFileAtomically(path.toStdString(), path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)
+                                                ? configurationsCsv(report)
+                                                : configurationsLatex(report));
+}
+
 void InsightsPanel::exportWithDialog(const QString& format) {
-    const QString path = saveFileName(
-        this, QStringLiteral("exports"), tr("Export insights"), QStringLiteral("insights.") + format,
-        format == QLatin1String("csv") ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
+    const bool tex = format == QLatin1String("tex");
+    const QString path =
+        saveFileName(this, QStringLiteral("exports"), tr("Export insights"),
+                     (tex ? QStringLiteral("configurations.") : QStringLiteral("insights.")) + format,
+                     tex ? tr("LaTeX table (*.tex);;Configurations as CSV (*.csv)")
+                     : format == QLatin1String("csv") ? tr("CSV (*.csv)")
+                                                      : tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     try {
-        format == QLatin1String("csv") ? exportCsv(path) : exportJson(path);
+        tex                              ? exportConfigurations(path)
+        : format == QLatin1String("csv") ? exportCsv(path)
+                                         : exportJson(path);
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export insights"), QString::fromStdString(e.what()));
     }

@@ -15,6 +15,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QStandardItem;
@@ -58,6 +59,8 @@ public:
     /// The table as CSV and the report as JSON, written atomically; throw naming the file.
     void exportCsv(const QString& path) const;
     void exportJson(const QString& path) const;
+    /// The configurations as a LaTeX booktabs table, or as CSV when `path` ends in .csv.
+    void exportConfigurations(const QString& path) const;
     QString lastError() const { return m_error; }
 
 signals:
@@ -113,8 +116,9 @@ private:
     QtCharts::QChartView* m_chartView = nullptr;
     QTimer* m_follow = nullptr;
     QTimer* m_debounce = nullptr;
-    quint64 m_burstGeneration = 0; ///< the newest burst chart asked for
-    bool m_burstPending = false;   ///< and it has not landed yet
+    QLineEdit* m_repeats = nullptr; ///< the repeat params, comma-separated
+    quint64 m_burstGeneration = 0;  ///< the newest burst chart asked for
+    bool m_burstPending = false;    ///< and it has not landed yet
 };
 
 } // namespace radt
