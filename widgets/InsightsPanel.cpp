@@ -202,7 +202,8 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     m_repeats->setText(
         settings.value(QStringLiteral("insights/repeatParams"), QStringLiteral("seed")).toString());
     m_repeats->setPlaceholderText(tr("no repeat params"));
-    m_repeats->setMaximumWidth(160);
+    m_repeats->setMinimumWidth(70);
+    m_repeats->setMaximumWidth(140);
     m_repeats->setToolTip(tr("Repeat params, comma-separated: runs whose params differ only in these (and in "
                              "radT's bookkeeping) are repeats of one configuration"));
     connect(m_repeats, &QLineEdit::editingFinished, this, [this] {
@@ -213,11 +214,14 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     m_pueBox->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
     for (const auto& [title, column] : chartFigures())
         m_figure->addItem(tr(title), column);
+    // Not as wide as its longest entry: the bar must fit a floating window on a 1024 px screen.
+    m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_figure->setMinimumContentsLength(18);
     auto* copy = new QPushButton(tr("Copy"), this);
     copy->setToolTip(tr("Copy the table as tab-separated text"));
     auto* csv = new QPushButton(tr("CSV…"), this);
     auto* jsonButton = new QPushButton(tr("JSON…"), this);
-    auto* paper = new QPushButton(tr("Paper table…"), this);
+    auto* paper = new QPushButton(tr("LaTeX…"), this);
     csv->setToolTip(tr("Export the table as CSV"));
     paper->setToolTip(tr("Export the configurations (N, mean ± 95 % CI, Welch marks against configuration 0) "
                          "as a LaTeX booktabs table (.tex) or as CSV (.csv): radt report --latex / --csv"));

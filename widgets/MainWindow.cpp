@@ -203,6 +203,9 @@ void MainWindow::createLaunching() {
     m_insightsDock->setObjectName(QStringLiteral("insights"));
     m_insightsDock->setWidget(m_insights);
     addDockWidget(Qt::BottomDockWidgetArea, m_insightsDock);
+    // Floating before it is first shown: shown docked for a moment, its width became the main
+    // window's minimum and a 1024 px screen got a 1176 px window.
+    m_insightsDock->setFloating(true);
     m_insightsDock->hide();
     // First shown floating over the lower part of the window: docked, it would take the charts'
     // height. It can be docked at the bottom by the user (and stays so).
