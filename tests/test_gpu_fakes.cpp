@@ -31,6 +31,28 @@ TEST(Fakes, NvidiaSmiQueryParses) {
                                        " --format=csv,noheader,nounits -i 0,1\n");
 }
 
+// The fake replays any capture with a header row: here the real H200's.
+TEST(Fakes, NvidiaSmiReplaysTheH200Capture) {
+    const auto [out, rc] =
+        runCommand("RADT_FAKE_SMI_FIXTURE=nvidia-smi_query-gpu_h200_header_units.txt '" + kFakes +
+                   "nvidia-smi' --query-gpu=" + kSmiQueryFields + " --format=csv,noheader,nounits");
+    EXPECT_EQ(rc, 0);
+    const auto l = lines(out);
+    ASSERT_EQ(l.size(), 1u) << out;
+    const auto r = parseSmiLine(l[0]);
+    ASSERT_TRUE(r) << l[0];
+    EXPECT_DOUBLE_EQ(valueOf(r->values, "SMI - Power Draw"), 80.40);
+    // The 580 driver has no energy counter field: what it says is what the fake says.
+    const auto [energy, energyRc] =
+        runCommand("RADT_FAKE_SMI_FIXTURE=nvidia-smi_query-gpu_h200_header_units.txt '" + kFakes +
+                   "nvidia-smi' --query-gpu=index,total_energy_consumption "
+                   "--format=csv");
+    EXPECT_EQ(energyRc, 2);
+    const std::string real =
+        test::readFile(fixturePath("tools/nvidia-smi_query-gpu_h200_unknown_energy_field.txt"));
+    EXPECT_EQ(energy, real.substr(real.find('\n') + 1)) << "the capture less its # source line";
+}
+
 TEST(Fakes, NvidiaSmiWithUnitsMigAndLoop) {
     // csv with header and units, MIG capture, streaming at -lms: header skipped, [N/A] left out.
     const auto [out, rc] =

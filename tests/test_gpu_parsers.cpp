@@ -60,6 +60,21 @@ TEST(SmiParser, H200CaptureOfTheListenersCommand) {
                 1e-6);
 }
 
+// A real H200's header-and-units answer (driver 580): the listener's fields among others, the
+// clocks named clocks.current.* in the header, temperature without a unit.
+TEST(SmiParser, H200HeaderAndUnitsCapture) {
+    const auto l = fixtureLines("nvidia-smi_query-gpu_h200_header_units.txt");
+    ASSERT_EQ(l.size(), 2u);
+    for (bool nounits : {false, true}) {
+        const SmiRow r = parseOurs(l[0], l[1], nounits);
+        EXPECT_EQ(r.gpuIndex, 0);
+        EXPECT_DOUBLE_EQ(valueOf(r.values, "SMI - Power Draw"), 80.40);
+        EXPECT_DOUBLE_EQ(valueOf(r.values, "SMI - GPU Util"), 0.0);
+        EXPECT_DOUBLE_EQ(valueOf(r.values, "SMI - Mem Used"), 0.0);
+        EXPECT_DOUBLE_EQ(valueOf(r.values, "SMI - Performance State"), 0.0);
+    }
+}
+
 TEST(SmiParser, H100MigUtilizationIsNotAvailable) {
     const auto l = fixtureLines("nvidia-smi_query-gpu_h100-mig_full.txt");
     ASSERT_EQ(l.size(), 2u);
