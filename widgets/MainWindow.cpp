@@ -204,9 +204,10 @@ void MainWindow::createLaunching() {
     m_insightsDock->setWidget(m_insights);
     addDockWidget(Qt::BottomDockWidgetArea, m_insightsDock);
     // Floating before it is first shown: shown docked for a moment, its width became the main
-    // window's minimum and a 1024 px screen got a 1176 px window.
-    m_insightsDock->setFloating(true);
+    // window's minimum and a 1024 px screen got a 1176 px window. Hidden first: setFloating()
+    // shows a dock that is not explicitly hidden, and that started a report in the constructor.
     m_insightsDock->hide();
+    m_insightsDock->setFloating(true);
     // First shown floating over the lower part of the window: docked, it would take the charts'
     // height. It can be docked at the bottom by the user (and stays so).
     connect(m_insightsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
