@@ -393,6 +393,7 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
     };
     // The solo configuration of a collocated run: finished runs of the same params (repeat params
     // aside) that had their GPU alone, without MPS or MIG. Or the --baseline run or configuration.
+    std::vector<std::map<std::string, std::string>> storeConfigurations; // by index into `all`
     auto soloBaseline = [&](const Run& run) -> std::vector<const Run*> {
         std::vector<const Run*> out;
         if (!options.baseline.empty() && options.baseline[0] != '#') {
@@ -404,9 +405,12 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
         auto solo = configurationParams(run, options.repeatParams, 1);
         if (solo.count("collocation"))
             solo["collocation"] = "-";
-        for (const Run& r : all)
-            if (r.uuid != run.uuid && r.status == RunStatus::Finished &&
-                configurationParams(r, options.repeatParams, runsPerGpu(r)) == solo)
+        if (storeConfigurations.empty()) // each store run's configuration once, not once per collocated run
+            for (const Run& r : all)
+                storeConfigurations.push_back(configurationParams(r, options.repeatParams, runsPerGpu(r)));
+        for (size_t i = 0; i < all.size(); ++i)
+            if (const Run& r = all[i];
+                r.uuid != run.uuid && r.status == RunStatus::Finished && storeConfigurations[i] == solo)
                 out.push_back(&r);
         return out;
     };

@@ -519,35 +519,14 @@ void InsightsPanel::fillTable() {
                          .arg(w["gpu_energy_j"].is_null()
                                   ? QStringLiteral("–")
                                   : QString::number(w["gpu_energy_j"].get<double>(), 'f', 1));
-    // Repeats grouped (issue 23 §2): N, and mean ± the CI's half-width, where there are repeats.
-    QStringList configurations;
-    const json& all = m_report.value("configurations", json::array());
-    for (size_t c = 0; c < all.size() && all.size() > 1; ++c) {
-        const json& st = all[c]["stats"];
-        auto meanCi = [](const json& stat, double scale, int decimals) {
-            if (stat["mean"].is_null())
-                return QStringLiteral("–");
-            QString text = QString::number(stat["mean"].get<double>() * scale, 'f', decimals);
-            if (stat["ci95"].is_array())
-                text += QStringLiteral(" ± ") +
-                        QString::number((stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 *
-                                            scale,
-                                        'f', decimals);
-            return text;
-        };
-        configurations << tr("#%1 %2 (N=%3): %4 s, %5 kJ")
-                              .arg(c)
-                              .arg(configurationLabel(all[c]))
-                              .arg(all[c]["runs"].size())
-                              .arg(meanCi(st["duration_s"], 1, 1), meanCi(st["gpu_energy_j"], 1e-3, 2));
-    }
     QString text =
         workloads.isEmpty()
             ? QString()
             : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
+    const QString configurations = configurationsSummary(m_report);
     if (!configurations.isEmpty())
         text += (text.isEmpty() ? QString() : QStringLiteral("\n")) +
-                tr("Configurations (mean ± 95 % CI): %1").arg(configurations.join(QStringLiteral("; ")));
+                tr("Configurations (mean ± 95 % CI): %1").arg(configurations);
     m_workloads->setText(text);
 }
 
