@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QtCharts/QAbstractBarSeries>
@@ -244,4 +245,34 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     for (const char* key : {"runs", "configurations", "comparisons", "pareto", "workloads"})
         EXPECT_TRUE(empty[key].is_array() && empty[key].empty()) << key;
     figure->setCurrentIndex(0);
+}
+
+// A window closed while a report is being computed: the task on the worker thread then holds the
+// last reference to the worker. Its thread cannot wait for itself; it must end on its own and
+// take nothing down with it (it aborted with "QThread: Destroyed while thread is still running").
+TEST(InsightsView, ClosingTheViewMidReportEndsTheWorkerWithoutAbort) {
+    test::TempDir dir;
+    const std::string db = dir.file("h200.db");
+    std::filesystem::copy_file(test::fixturePath("runs/h200_matmul_experiment.db"), db);
+    QStringList all;
+    for (const radt::Run& r : openStore(db, OpenMode::OpenExisting)->runs())
+        all << QString::fromStdString(r.uuid);
+    ASSERT_EQ(all.size(), 12);
+    auto* insights = new InsightsPanel;
+    insights->setStore(QString::fromStdString("sqlite:///" + db));
+    insights->setRuns(all);
+    bool deletedMidReport = false;
+    // The first progress report arrives while the task still has 11 runs to read.
+    QObject::connect(insights, &InsightsPanel::progress, insights, [&](int done, int total) {
+        if (!deletedMidReport && done < total) {
+            deletedMidReport = true;
+            insights->deleteLater();
+        }
+    });
+    insights->refresh();
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 3000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    EXPECT_TRUE(deletedMidReport) << "the report never reported progress";
 }

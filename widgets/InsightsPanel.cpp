@@ -142,17 +142,17 @@ QString csvCell(const QString& text) {
 /// The worker thread and its own store connection (reports read whole series: never on the GUI
 /// thread).
 struct InsightsPanel::Worker {
-    QThread thread;
+    QThread* thread = new QThread; ///< on the heap: it may have to outlive the Worker (see below)
     QObject* context = new QObject;
     std::mutex mutex;
     std::string uri;
     std::unique_ptr<Store> store; ///< opened, used and closed on the worker thread
     quint64 latest = 0;
     Worker() {
-        context->moveToThread(&thread);
-        QObject::connect(&thread, &QThread::finished, context, &QObject::deleteLater);
-        thread.setObjectName(QStringLiteral("radt insights"));
-        thread.start();
+        context->moveToThread(thread);
+        QObject::connect(thread, &QThread::finished, context, &QObject::deleteLater);
+        thread->setObjectName(QStringLiteral("radt insights"));
+        thread->start();
     }
     /// Its connection to `wanted` (worker thread only), opened again when the store changed.
     Store& connection(const std::string& wanted) {
@@ -168,9 +168,18 @@ struct InsightsPanel::Worker {
             std::lock_guard<std::mutex> lock(mutex);
             latest = ~quint64(0);
         }
-        thread.quit();
-        thread.wait();
         store.reset();
+        if (QThread::currentThread() == thread) {
+            // The panel went while a task ran: the task held the last reference, so this runs on
+            // the worker thread, which cannot wait for itself. It ends once the task returns and
+            // is deleted then, by the thread that owns the QThread object.
+            QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+            thread->quit();
+            return;
+        }
+        thread->quit();
+        thread->wait();
+        delete thread;
     }
 };
 
