@@ -1,5 +1,7 @@
 #include "InsightReport.h"
 
+#include "InsightFigures.h"
+
 #include "BurstInsight.h"
 #include "ConfigurationInsight.h"
 #include "EnergyInsight.h"
@@ -640,29 +642,30 @@ std::string reportTable(const json& report) {
         s << std::fixed << std::setprecision(precision) << v.get<double>() << unit;
         return s.str();
     };
-    out << std::left << std::setw(12) << "run" << std::setw(10) << "workload" << std::setw(14) << "letter"
-        << std::right << std::setw(10) << "time" << std::setw(12) << "GPU J" << std::setw(9) << "source"
-        << std::setw(7) << "cover" << std::setw(10) << "CPU J" << std::setw(8) << "epochs" << std::setw(11)
-        << "J/epoch" << std::setw(10) << "CO2e" << std::setw(10) << "gap pp" << std::setw(10) << "slowdown"
-        << "\n";
+    // The per-run table: the figures that runFigures() puts in the terminal, in its order.
+    for (const insight::RunFigure& f : insight::runFigures())
+        if (f.terminal)
+            out << (f.terminalWidth < 0 ? std::left : std::right) << std::setw(std::abs(f.terminalWidth))
+                << f.terminal;
+    out << "\n";
     for (const json& r : report.at("runs")) {
-        const std::string gap =
-            r["util_smact_gap_pp"].is_null()
-                ? "-"
-                : num(r["util_smact_gap_pp"], 1) + (r["util_smact_flag"].get<bool>() ? "!" : "");
-        out << std::left << std::setw(12) << r["run_uuid"].get<std::string>().substr(0, 10) << std::setw(10)
-            << (r["workload"].is_null() ? "-" : r["workload"].get<std::string>()) << std::setw(14)
-            << (r["letter"].is_null() ? "-" : r["letter"].get<std::string>()) << std::right << std::setw(10)
-            << num(r["duration_s"], 1, "s") << std::setw(12)
-            << num(r.value("gpu_energy_attributed_j", r["gpu_energy_j"]), 1) << std::setw(9)
-            << (r["gpu_energy_source"].is_null() ? "-" : r["gpu_energy_source"].get<std::string>())
-            << std::setw(7)
-            << (r["energy_coverage"].is_null() ? "-"
-                                               : num(json(r["energy_coverage"].get<double>() * 100), 0, "%"))
-            << std::setw(10) << num(r["cpu_energy_j"], 1) << std::setw(8) << r["epochs"].get<size_t>()
-            << std::setw(11) << num(r.value("energy_per_epoch_attributed_j", r["energy_per_epoch_j"]), 1)
-            << std::setw(10) << num(r["co2e_g"], 2, "g") << std::setw(10) << gap << std::setw(10)
-            << (r["slowdown"].is_null() ? "-" : num(r["slowdown"]["factor"], 2, "x")) << "\n";
+        for (const insight::RunFigure& f : insight::runFigures()) {
+            if (!f.terminal)
+                continue;
+            const json v = f.value(r);
+            std::string cell = v.is_null()     ? std::string("-")
+                               : v.is_string() ? v.get<std::string>()
+                                               : num(v, f.decimals);
+            using insight::Unit; // J and pp are in the headers
+            if (v.is_number() && (f.unit == Unit::Seconds || f.unit == Unit::Percent ||
+                                  f.unit == Unit::Grams || f.unit == Unit::Factor))
+                cell += insight::unitSymbol(f.unit);
+            if (f.flagged && f.flagged(r))
+                cell += "!";
+            out << (f.terminalWidth < 0 ? std::left : std::right) << std::setw(std::abs(f.terminalWidth))
+                << cell;
+        }
+        out << "\n";
     }
     bool noted = false; // a blank line after the notes, only when there are notes
     for (const json& r : report.at("runs")) {

@@ -52,8 +52,13 @@ std::optional<InputStalls> inputStalls(const std::vector<std::string>& keys,
         const int64_t a = std::max(gpu[g].from, cpu[c].from), b = std::min(gpu[g].to, cpu[c].to);
         if (b > a) {
             covered += b - a;
-            if (gpu[g].value < thresholds.gpuBelowPct && cpu[c].value >= thresholds.cpuCores * 100.0)
+            if (gpu[g].value < thresholds.gpuBelowPct && cpu[c].value >= thresholds.cpuCores * 100.0) {
                 stalled += b - a;
+                if (!r.periods.empty() && r.periods.back().second == a)
+                    r.periods.back().second = b;
+                else
+                    r.periods.emplace_back(a, b);
+            }
         }
         (gpu[g].to < cpu[c].to ? g : c)++;
     }

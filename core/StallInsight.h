@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace radt::insight {
@@ -26,6 +27,7 @@ struct InputStalls {
     double stalledS = 0;
     double coveredS = 0;
     std::string gpuKey, cpuKey;
+    std::vector<std::pair<int64_t, int64_t>> periods; ///< the stalled stretches [from, to), merged
 };
 
 /// From GPU utilisation (DCGMI - GPU Utilization, else SMI - GPU Util; the first GPU) and the

@@ -72,28 +72,35 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
         return table->item(row, columnOf(table, column))->text();
     };
     // Two runs shared the GPU: each is charged half of its 1000 J (issue 23 §1), the whole in the tooltip.
-    EXPECT_EQ(cell(collocated, "GPU energy J"), "500.0");
-    const QString share = table->item(collocated, columnOf(table, "GPU energy J"))->toolTip();
+    // Units by magnitude for the eye, the exact figure in the tooltip.
+    EXPECT_EQ(cell(collocated, "GPU energy"), "500 J");
+    const QString share = table->item(collocated, columnOf(table, "GPU energy"))->toolTip();
     EXPECT_TRUE(share.contains("Its share of GPU 0") && share.contains("1000.0 J")) << share.toStdString();
-    EXPECT_EQ(cell(collocated, "J / epoch"), "250.0");
+    EXPECT_EQ(cell(collocated, "Energy / epoch"), "250 J");
+    EXPECT_EQ(cell(collocated, "Energy in Wh"), "0.139 Wh");
     EXPECT_EQ(cell(collocated, "Slowdown x"), "2.00");
-    EXPECT_EQ(cell(collocated, "CO2e g"), QString::number(500 / 3.6e6 * 400 * 1.5, 'f', 3));
-    EXPECT_TRUE(cell(collocated, "Util - SMACT pp").startsWith(QStringLiteral("⚠"))) << "the flag shows";
+    EXPECT_EQ(cell(collocated, "Duration"), "0:00:10.0");
+    EXPECT_EQ(cell(collocated, "CO2e"), "0.0833 g") << "500 J = 0.139 Wh at 400 g/kWh and PUE 1.5";
+    EXPECT_EQ(cell(collocated, "GPU util %"), "90.0");
+    EXPECT_EQ(cell(collocated, "SM active %"), "30.0") << "DCGM's SM Active (a share of 1) in percent";
+    EXPECT_TRUE(cell(collocated, "Util − SMACT pp").startsWith(QStringLiteral("⚠"))) << "the flag shows";
     EXPECT_EQ(cell(alone, "Slowdown x"), "–");
-    EXPECT_EQ(cell(alone, "GPU energy J"), "2000.0");
+    EXPECT_EQ(cell(alone, "GPU energy"), "2.00 kJ");
+    EXPECT_EQ(table->item(alone, columnOf(table, "GPU energy"))->toolTip(), "2000.0 J");
 
-    // The bar chart compares the runs' GPU energy.
+    // The bar chart compares the runs' GPU energy, in the unit of the largest bar.
     ASSERT_EQ(insights->chart()->series().size(), 1);
+    EXPECT_EQ(insights->chart()->title(), "GPU energy (kJ)");
     auto* bars = qobject_cast<QtCharts::QAbstractBarSeries*>(insights->chart()->series().front());
     ASSERT_TRUE(bars);
     ASSERT_EQ(bars->barSets().front()->count(), 3);
-    EXPECT_DOUBLE_EQ(bars->barSets().front()->at(alone), 2000.0);
-    EXPECT_DOUBLE_EQ(bars->barSets().front()->at(collocated), 500.0) << "the bars add up to the workload";
+    EXPECT_DOUBLE_EQ(bars->barSets().front()->at(alone), 2.0);
+    EXPECT_DOUBLE_EQ(bars->barSets().front()->at(collocated), 0.5) << "the bars add up to the workload";
 
     // On demand, the chart shows a run's GPU utilisation with its burst periods shaded.
     auto* figure = insights->findChild<QComboBox*>();
     ASSERT_TRUE(figure);
-    figure->setCurrentIndex(figure->count() - 1);
+    figure->setCurrentIndex(figure->findText("Burst periods (selected run)"));
     EXPECT_TRUE(insights->chart()->title().startsWith("Burst periods: reading DCGMI - GPU Utilization"))
         << "read on the worker's thread: " << insights->chart()->title().toStdString();
     ASSERT_TRUE(insights->waitForResult(20000));
@@ -109,8 +116,14 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     insights->exportCsv(csv);
     insights->exportJson(json);
     const std::string csvText = test::readFile(csv.toStdString());
-    EXPECT_EQ(csvText.substr(0, csvText.find('\n')).substr(0, 35), "Run,Experiment,Workload,Letter,Stat");
+    const std::string header = csvText.substr(0, csvText.find('\n'));
+    EXPECT_EQ(header.substr(0, 35), "Run,Experiment,Workload,Letter,Stat");
+    EXPECT_NE(header.find(",Duration s,GPU energy J,Energy in Wh,"), std::string::npos) << header;
     EXPECT_EQ(std::count(csvText.begin(), csvText.end(), '\n'), 4);
+    // Exports keep raw numbers in the header's unit: 500.0 (J), not "500 J"; 10.0 (s), not a clock.
+    EXPECT_NE(csvText.find(",10.0,500.0,0.139,"), std::string::npos) << csvText;
+    EXPECT_TRUE(insights->tableTsv().contains("\t10.0\t2000.0\t0.556\t"))
+        << insights->tableTsv().toStdString();
     const auto report = nlohmann::json::parse(test::readFile(json.toStdString()));
     EXPECT_EQ(report["runs"].size(), 3u);
     EXPECT_EQ(report["workloads"].size(), 2u);
@@ -153,8 +166,8 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     ASSERT_TRUE(insights->waitForResult(20000));
     const QStandardItemModel* table = insights->table();
     ASSERT_EQ(table->rowCount(), 1);
-    const QStandardItem* energy = table->item(0, columnOf(table, "GPU energy J"));
-    EXPECT_EQ(energy->text(), QStringLiteral("⚠ 3600.0")) << "60 W for 60 s: the power series is used";
+    const QStandardItem* energy = table->item(0, columnOf(table, "GPU energy"));
+    EXPECT_EQ(energy->text(), QStringLiteral("⚠ 3.60 kJ")) << "60 W for 60 s: the power series is used";
     const QString tip = energy->toolTip();
     EXPECT_TRUE(tip.contains("Source: power.")) << tip.toStdString();
     EXPECT_TRUE(tip.contains("1 energy counter reading(s) out of line with the rest")) << tip.toStdString();
@@ -211,6 +224,27 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     EXPECT_EQ(dominated.front(), "#0 (N=3)")
         << "8192 alone: slower and dearer than 4096 alone: " << dominated.front().toStdString();
     EXPECT_TRUE(insights->chart()->legend()->isVisible());
+
+    // Input stalls on demand (issue 23 §4): the selected run's GPU utilisation with its stalls
+    // shaded, and the same share as the report's figure for it.
+    const int stalls = figure->findText("Input stalls (selected run)");
+    ASSERT_GE(stalls, 0);
+    figure->setCurrentIndex(stalls);
+    EXPECT_TRUE(insights->chart()->title().startsWith("Input stalls: reading")) << "read on the worker";
+    ASSERT_TRUE(insights->waitForResult(20000));
+    const QString firstRow = insights->table()->item(0, 0)->data(Qt::UserRole + 2).toString();
+    double share = -1;
+    for (const auto& r : insights->report()["runs"])
+        if (r["run_uuid"] == firstRow.toStdString())
+            share = r["input_stall_share"].get<double>();
+    ASSERT_GE(share, 0);
+    const QString stallTitle = insights->chart()->title();
+    EXPECT_TRUE(
+        stallTitle.endsWith(QStringLiteral("input stalls %1 % of the time").arg(share * 100, 0, 'f', 1)))
+        << stallTitle.toStdString();
+    ASSERT_EQ(insights->chart()->series().size(), 2);
+    EXPECT_EQ(insights->chart()->series().front()->name(), "stall: GPU under 10 %, CPU ≥ 0.8 cores");
+    EXPECT_EQ(insights->chart()->series().back()->name(), "SMI - GPU Util");
 
     // The repeat params are a setting: without seed every run is a configuration of its own.
     auto* repeats = insights->findChild<QLineEdit*>();

@@ -1,19 +1,20 @@
 #include "InsightsPanel.h"
 
 #include "AtomicFile.h"
-#include "BurstInsight.h"
 #include "FileDialogs.h"
 #include "Formatting.h"
 #include "FrontierChart.h"
+#include "InsightFigures.h"
 #include "InsightReport.h"
 #include "InsightSeries.h"
+#include "InsightTimeChart.h"
 #include "ReportTables.h"
-#include "SeriesMath.h"
 #include "Store.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCursor>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -32,14 +33,13 @@
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
-#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-#include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
 #include <mutex>
@@ -53,79 +53,49 @@ namespace {
 
 constexpr int kNumberRole = Qt::UserRole + 1; ///< what a column sorts by
 constexpr int kUuidRole = Qt::UserRole + 2;   ///< on a row's first cell
-constexpr int kFrontierFigure = -2;           ///< the chart shows the configurations' frontier
-constexpr int kBurstFigure = -1;              ///< the chart shows the selected run's bursts
+constexpr int kRawRole = Qt::UserRole + 3;    ///< a number in its raw unit, as exports write it
+// The Compare list's entries that are not a run figure's bars (its data: the figure's key).
+const QString kFrontierChart = QStringLiteral("#frontier"); ///< the configurations' frontier
+const QString kBurstChart = QStringLiteral("#bursts");      ///< the selected run's bursts
+const QString kStallChart = QStringLiteral("#stalls");      ///< the selected run's input stalls
 
-struct Column {
-    const char* title;
-    std::function<json(const json&)> value; ///< from one run's report entry
-    int decimals;                           ///< -1: text
-};
-
-const std::vector<Column>& columns() {
-    static const std::vector<Column> all = {
-        {"Run", [](const json& r) { return r["name"]; }, -1},
-        {"Experiment", [](const json& r) { return r["experiment"]; }, -1},
-        {"Workload", [](const json& r) { return r["workload"]; }, -1},
-        {"Letter", [](const json& r) { return r["letter"]; }, -1},
-        {"Status", [](const json& r) { return r["status"]; }, -1},
-        {"Duration s", [](const json& r) { return r["duration_s"]; }, 1},
-        // What the run is charged with: its share of a GPU it shared (issue 23 §1).
-        {"GPU energy J", [](const json& r) { return r.value("gpu_energy_attributed_j", r["gpu_energy_j"]); },
-         1},
-        {"GPU Wh",
-         [](const json& r) {
-             const json j = r.value("gpu_energy_attributed_j", r["gpu_energy_j"]);
-             return j.is_number() ? json(j.get<double>() / 3600.0) : json();
-         },
-         3},
-        {"Source", [](const json& r) { return r["gpu_energy_source"]; }, -1},
-        {"Coverage %",
-         [](const json& r) {
-             return r["energy_coverage"].is_null() ? json() : json(r["energy_coverage"].get<double>() * 100);
-         },
-         0},
-        {"CPU energy J", [](const json& r) { return r["cpu_energy_j"]; }, 1},
-        {"Epochs", [](const json& r) { return r["epochs"]; }, 0},
-        {"J / epoch",
-         [](const json& r) { return r.value("energy_per_epoch_attributed_j", r["energy_per_epoch_j"]); }, 1},
-        {"CO2e g", [](const json& r) { return r["co2e_g"]; }, 3},
-        {"GPU util mean",
-         [](const json& r) {
-             for (const char* key : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
-                 if (r["util"].contains(key))
-                     return json(r["util"][key]["mean"].get<double>() * 100 /
-                                 r["util"][key]["scale"].get<double>());
-             return json();
-         },
-         1},
-        {"Util - SMACT pp", [](const json& r) { return r["util_smact_gap_pp"]; }, 1},
-        {"Slowdown x",
-         [](const json& r) { return r["slowdown"].is_null() ? json() : r["slowdown"]["factor"]; }, 2},
-        {"Shared GPU with",
-         [](const json& r) {
-             if (r["collocation"].is_null())
-                 return json();
-             std::string s;
-             for (const json& u : r["collocation"]["shared_with"])
-                 s += (s.empty() ? "" : " ") + u.get<std::string>().substr(0, 7);
-             return json(s);
-         },
-         -1},
-    };
-    return all;
+/// The figures shown as the table's columns, in its order.
+std::vector<const insight::RunFigure*> viewFigures() {
+    std::vector<const insight::RunFigure*> out;
+    for (const insight::RunFigure& f : insight::runFigures())
+        if (f.inView)
+            out.push_back(&f);
+    return out;
 }
 
-/// The figures the bar chart can compare: title, column.
-const std::vector<std::pair<const char*, int>>& chartFigures() {
-    static const std::vector<std::pair<const char*, int>> all = {
-        {"GPU energy (J)", 6},
-        {"Energy per epoch (J)", 12},
-        {"CO2e (g)", 13},
-        {"Slowdown (x)", 16},
-        {"Efficiency frontier (configurations)", kFrontierFigure},
-        {"Burst periods (selected run)", kBurstFigure}};
-    return all;
+/// "GPU energy J": how exports name a figure's column (their numbers are in its raw unit).
+QString exportHeader(const insight::RunFigure& f) {
+    const QString title = QString::fromUtf8(f.title), unit = QString::fromUtf8(insight::unitSymbol(f.unit));
+    return unit.isEmpty() || title.endsWith(unit) ? title : title + QLatin1Char(' ') + unit;
+}
+
+/// The view's header: units picked by magnitude are in the cells, the others in the header.
+QString viewHeader(const insight::RunFigure& f) {
+    return insight::scaledByMagnitude(f.unit) ? QString::fromUtf8(f.title) : exportHeader(f);
+}
+
+/// A name of at most `chars` characters, cut in the middle: run names share their starts and
+/// ends ("resnet50-bs256-seed1-mps"), the middle is what a reader can best do without.
+QString elideMiddle(const QString& name, int chars) {
+    if (name.size() <= chars)
+        return name;
+    const int head = (chars - 1) / 2, tail = chars - 1 - head;
+    return name.left(head) + QStringLiteral("…") + name.right(tail);
+}
+
+/// How a run is named in charts: "<workload> <letter>" as the board's series, else its name.
+QString runLabel(const json& r) {
+    if (!r["workload"].is_null() && !r["letter"].is_null())
+        return QString::fromStdString(r["workload"].get<std::string>() + " " +
+                                      r["letter"].get<std::string>());
+    if (r.value("name", json()).is_string() && !r["name"].get<std::string>().empty())
+        return QString::fromStdString(r["name"].get<std::string>());
+    return QString::fromStdString(r["run_uuid"].get<std::string>().substr(0, 8));
 }
 
 QString csvCell(const QString& text) {
@@ -221,8 +191,13 @@ InsightsPanel::InsightsPanel(QWidget* parent)
             refresh();
     });
     m_pueBox->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
-    for (const auto& [title, column] : chartFigures())
-        m_figure->addItem(tr(title), column);
+    for (const insight::RunFigure& f : insight::runFigures())
+        if (f.charted)
+            m_figure->addItem(tr(f.title), QString::fromUtf8(f.key));
+    m_figure->addItem(tr("Efficiency frontier (configurations)"), kFrontierChart);
+    m_figure->addItem(tr("Burst periods (selected run)"), kBurstChart);
+    m_figure->addItem(tr("Input stalls (selected run)"), kStallChart);
+    m_figure->setCurrentIndex(m_figure->findData(QStringLiteral("gpu_energy_j")));
     // Not as wide as its longest entry: the bar must fit a floating window on a 1024 px screen.
     m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_figure->setMinimumContentsLength(18);
@@ -242,6 +217,7 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     m_view->setSortingEnabled(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->setVisible(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
@@ -294,7 +270,8 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     connect(m_pueBox, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
     connect(m_figure, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fillChart(); });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        if (m_figure->currentData().toInt() == kBurstFigure)
+        if (const QString chart = m_figure->currentData().toString();
+            chart == kBurstChart || chart == kStallChart)
             fillChart();
     });
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(tableTsv()); });
@@ -473,61 +450,86 @@ void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
 void InsightsPanel::fillTable() {
     m_model->clear();
     m_workloads->clear(); // never the footer of another basket or store
+    const auto figures = viewFigures();
     QStringList headers;
-    for (const Column& c : columns())
-        headers << tr(c.title);
+    for (const insight::RunFigure* f : figures)
+        headers << tr(viewHeader(*f).toUtf8().constData());
     m_model->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < int(figures.size()); ++c)
+        m_model->horizontalHeaderItem(c)->setToolTip(
+            tr("Exported and copied as \"%1\", in %2")
+                .arg(exportHeader(*figures[size_t(c)]),
+                     figures[size_t(c)]->unit == insight::Unit::Text
+                         ? tr("text")
+                         : QString::fromUtf8(insight::unitSymbol(figures[size_t(c)]->unit))));
     if (!m_report.is_object())
         return;
+    const int energyColumn = insight::viewColumn("gpu_energy_j");
     for (const json& r : m_report["runs"]) {
         QList<QStandardItem*> row;
-        for (const Column& c : columns()) {
-            const json v = c.value(r);
+        for (const insight::RunFigure* f : figures) {
+            const json v = f->value(r);
             auto* item = new QStandardItem;
             item->setEditable(false);
             if (v.is_null()) {
                 item->setText(QStringLiteral("–"));
-                item->setData(c.decimals < 0 ? QVariant(QString()) : QVariant(-1e300), kNumberRole);
-            } else if (c.decimals < 0) {
+                item->setData(f->unit == insight::Unit::Text ? QVariant(QString()) : QVariant(-1e300),
+                              kNumberRole);
+            } else if (v.is_string()) {
                 item->setText(QString::fromStdString(v.get<std::string>()));
                 item->setData(item->text(), kNumberRole);
             } else {
                 const double d = v.get<double>();
-                item->setText(QString::number(d, 'f', c.decimals));
+                item->setText(QString::fromStdString(insight::formatForPeople(d, f->unit, f->decimals)));
                 item->setData(d, kNumberRole);
+                item->setData(d, kRawRole);
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                if (insight::scaledByMagnitude(f->unit))
+                    item->setToolTip(QStringLiteral("%1 %2")
+                                         .arg(d, 0, 'f', f->decimals)
+                                         .arg(insight::unitSymbol(f->unit)));
+            }
+            if (f->flagged && f->flagged(r)) {
+                item->setText(QStringLiteral("⚠ ") + item->text());
+                item->setBackground(QColor(255, 236, 179));
             }
             row << item;
         }
-        row[0]->setToolTip(QString::fromStdString(r["run_uuid"].get<std::string>()));
-        row[0]->setData(QString::fromStdString(r["run_uuid"].get<std::string>()), kUuidRole);
-        if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>()) {
-            QStandardItem* gap = row[15];
-            gap->setText(QStringLiteral("⚠ ") + gap->text());
-            gap->setBackground(QColor(255, 236, 179));
-            gap->setToolTip(
+        const QString uuid = QString::fromStdString(r["run_uuid"].get<std::string>());
+        row[0]->setToolTip(row[0]->text() + QLatin1Char('\n') + uuid);
+        row[0]->setData(uuid, kUuidRole);
+        if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>())
+            row[insight::viewColumn("util_smact_gap_pp")]->setToolTip(
                 tr("GPU utilisation is %1 percentage points above SM activity: the GPU looked busy, "
                    "but most of its SMs were idle.")
                     .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
-        }
         if (r["collocation"].is_object() && r["gpu_energy_device_j"].is_number())
-            row[6]->setToolTip(
+            row[energyColumn]->setToolTip(
                 tr("Its share of GPU %1, which it shared with %n other run(s): each moment's energy split "
                    "equally among the runs active then. The whole GPU used %2 J over this run's time.",
                    nullptr, int(r["collocation"]["shared_with"].size()))
                     .arg(QString::fromStdString(r["collocation"]["device"].get<std::string>()))
                     .arg(r["gpu_energy_device_j"].get<double>(), 0, 'f', 1));
-        markEnergyCaveats(r, row[6]);
+        markEnergyCaveats(r, row[energyColumn]);
         m_model->appendRow(row);
     }
     m_view->resizeColumnsToContents();
+    // Long run and experiment names are cut in the middle (the whole name is the tooltip): the
+    // figures, not the names, must fit a laptop's window.
+    for (const char* key : {"name", "experiment", "shared_with"})
+        if (const int c = insight::viewColumn(key); m_view->columnWidth(c) > 180)
+            m_view->setColumnWidth(c, 180);
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        if (QStandardItem* experiment = m_model->item(r, insight::viewColumn("experiment")))
+            experiment->setToolTip(experiment->text());
     QStringList workloads;
     for (const json& w : m_report["workloads"])
-        workloads << tr("%1: %2 J over %n run(s)", nullptr, int(w["runs"].size()))
+        workloads << tr("%1: %2 over %n run(s)", nullptr, int(w["runs"].size()))
                          .arg(QString::fromStdString(w["workload"].get<std::string>()))
                          .arg(w["gpu_energy_j"].is_null()
                                   ? QStringLiteral("–")
-                                  : QString::number(w["gpu_energy_j"].get<double>(), 'f', 1));
+                                  : QString::fromStdString(insight::formatForPeople(
+                                        w["gpu_energy_j"].get<double>(), insight::Unit::Joules, 1)));
     QString text =
         workloads.isEmpty()
             ? QString()
@@ -540,63 +542,97 @@ void InsightsPanel::fillTable() {
 }
 
 void InsightsPanel::fillChart() {
-    m_chart->legend()->hide(); // the frontier shows its own
+    m_chart->legend()->hide(); // the frontier and the stalls show their own
     m_chart->removeAllSeries();
     for (QAbstractAxis* axis : m_chart->axes())
         m_chart->removeAxis(axis);
-    const int column = m_figure->currentData().toInt();
-    if (column == kBurstFigure) {
-        fillBurstChart();
+    const QString chosen = m_figure->currentData().toString();
+    if (chosen == kBurstChart || chosen == kStallChart) {
+        fillRunChart(chosen == kBurstChart ? TimeChartRequest::Kind::Bursts : TimeChartRequest::Kind::Stalls);
         return;
     }
-    if (column == kFrontierFigure) {
+    ++m_burstGeneration; // a run chart still being read is not drawn over this one
+    m_burstPending = false;
+    if (chosen == kFrontierChart) {
         drawFrontierChart(m_chart, m_report.is_object() ? m_report : json::object());
         return;
     }
-    m_chart->setTitle(m_figure->currentText());
+    const insight::RunFigure& figure = insight::runFigure(chosen.toStdString());
+    m_chart->setTitle(tr(figure.title));
     if (!m_report.is_object() || m_report["runs"].empty())
         return;
-    auto* set = new QBarSet(m_figure->currentText());
-    QStringList names;
-    double top = 0;
+    std::vector<double> values;
+    QStringList names, fullNames;
     for (const json& r : m_report["runs"]) {
-        const json v = columns()[size_t(column)].value(r);
-        const double d = v.is_null() ? 0 : v.get<double>();
-        *set << d;
-        top = std::max(top, d);
-        // Short and distinct: "<workload> <letter>" as the charts' series, else the run id's start.
-        const QString name = !r["workload"].is_null() && !r["letter"].is_null()
-                                 ? QString::fromStdString(r["workload"].get<std::string>() + " " +
-                                                          r["letter"].get<std::string>())
-                                 : QString::fromStdString(r["run_uuid"].get<std::string>().substr(0, 8));
+        const json v = figure.value(r);
+        values.push_back(v.is_number() ? v.get<double>() : 0);
+        // Short, distinct and never cut at the end; QBarCategoryAxis drops a repeated category.
+        QString name = elideMiddle(runLabel(r), 16);
+        for (int k = 2; names.contains(name); ++k)
+            name = elideMiddle(runLabel(r), 12) + QStringLiteral(" (%1)").arg(k);
         names << name;
+        fullNames << runLabel(r) + QLatin1Char('\n') +
+                         QString::fromStdString(r["run_uuid"].get<std::string>());
     }
+    const double top = *std::max_element(values.begin(), values.end());
+    const insight::AxisScale scale = insight::axisScale(top, figure.unit);
+    const QString title =
+        scale.symbol.empty()
+            ? tr(figure.title)
+            : QStringLiteral("%1 (%2)").arg(tr(figure.title), QString::fromStdString(scale.symbol));
+    m_chart->setTitle(title);
+    auto* set = new QBarSet(title);
+    for (double v : values)
+        *set << v / scale.divisor;
     auto* series = new QBarSeries;
     series->append(set);
     series->setLabelsVisible(true);
     series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(4);
+    series->setLabelsPrecision(3);
     if (names.size() > 6) // narrow bars: "4001.8" across one would be cut to "00"
         series->setLabelsAngle(-90);
+    connect(series, &QBarSeries::hovered, this, [fullNames](bool on, int index) {
+        if (on && index >= 0 && index < fullNames.size())
+            QToolTip::showText(QCursor::pos(), fullNames[index]);
+        else
+            QToolTip::hideText();
+    });
     m_chart->addSeries(series);
     auto* runs = new QBarCategoryAxis;
     runs->append(names);
-    auto* values = new QValueAxis;
-    values->setRange(0, top > 0 ? top * 1.15 : 1);
-    values->applyNiceNumbers();
+    // QtCharts cuts a name to "…" unless its line height fits the bar's width less ~15 px, so a
+    // dozen upright names all read "…". On their side, in a font the bars leave room for (and
+    // larger as the chart widens); with no room at all, hovering a bar names its run.
+    if (names.size() > 4) {
+        runs->setLabelsAngle(-90);
+        const int bars = int(names.size());
+        connect(m_chart, &QChart::plotAreaChanged, runs, [runs, bars](const QRectF& plot) {
+            const int room = int(plot.width() / bars) - 15;
+            QFont font = runs->labelsFont();
+            font.setPixelSize(std::clamp(room, 7, 12));
+            if (font != runs->labelsFont())
+                runs->setLabelsFont(font);
+            runs->setLabelsVisible(room >= 7);
+            runs->setTitleText(room >= 7 ? QString() : tr("hover a bar for its run"));
+        });
+    }
+    auto* axis = new QValueAxis;
+    axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
+    axis->applyNiceNumbers();
     m_chart->addAxis(runs, Qt::AlignBottom);
-    m_chart->addAxis(values, Qt::AlignLeft);
+    m_chart->addAxis(axis, Qt::AlignLeft);
     series->attachAxis(runs);
-    series->attachAxis(values);
+    series->attachAxis(axis);
 }
 
-void InsightsPanel::fillBurstChart() {
+void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
     ++m_burstGeneration; // whatever was asked before is not drawn now
     m_burstPending = false;
-    m_chart->setTitle(tr("Burst periods: select a run"));
+    const bool bursts = kind == TimeChartRequest::Kind::Bursts;
+    m_chart->setTitle(bursts ? tr("Burst periods: select a run") : tr("Input stalls: select a run"));
     if (!m_report.is_object() || m_report["runs"].empty() || m_uri.isEmpty())
         return;
-    // The selected run, else the first row; its GPU utilisation, else the first metric analysed.
+    // The selected run, else the first row.
     QString uuid = m_proxy->index(0, 0).data(kUuidRole).toString();
     if (const QModelIndexList rows = m_view->selectionModel()->selectedRows(); !rows.isEmpty())
         uuid = rows.front().data(kUuidRole).toString();
@@ -604,124 +640,76 @@ void InsightsPanel::fillBurstChart() {
     for (const json& r : m_report["runs"])
         if (r["run_uuid"] == uuid.toStdString())
             run = &r;
-    if (!run || (*run)["burst_idle"].empty())
+    if (!run)
         return;
-    std::string key = (*run)["burst_idle"].begin().key();
-    for (const char* preferred : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
-        if ((*run)["burst_idle"].contains(preferred)) {
-            key = preferred;
-            break;
-        }
-    const double threshold = (*run)["burst_idle"][key]["threshold"].get<double>();
-    const std::string label =
-        !(*run)["workload"].is_null() && !(*run)["letter"].is_null()
-            ? (*run)["workload"].get<std::string>() + " " + (*run)["letter"].get<std::string>()
-            : (*run)["run_uuid"].get<std::string>().substr(0, 8);
-    m_chart->setTitle(tr("Burst periods: reading %1 of %2…")
-                          .arg(QString::fromStdString(key), QString::fromStdString(label)));
-    // The series is read (on PostgreSQL, over the network) and reduced to the chart's resolution
-    // on the worker's thread, with its connection; only the newest request is drawn.
+    TimeChartRequest request;
+    request.kind = kind;
+    request.runUuid = uuid.toStdString();
+    request.label = runLabel(*run).toStdString();
+    if (bursts) {
+        // Its GPU utilisation, else the first metric analysed.
+        if ((*run)["burst_idle"].empty())
+            return;
+        request.key = (*run)["burst_idle"].begin().key();
+        for (const char* preferred : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
+            if ((*run)["burst_idle"].contains(preferred)) {
+                request.key = preferred;
+                break;
+            }
+        request.threshold = (*run)["burst_idle"][request.key]["threshold"].get<double>();
+    } else {
+        const json& settings = m_report["settings"];
+        request.stalls.gpuBelowPct = settings.value("stall_gpu_below_pct", insight::kStallGpuBelowPct);
+        request.stalls.cpuCores = settings.value("stall_cpu_cores", insight::kStallCpuCores);
+    }
+    m_chart->setTitle(
+        bursts ? tr("Burst periods: reading %1 of %2…")
+                     .arg(QString::fromStdString(request.key), QString::fromStdString(request.label))
+               : tr("Input stalls: reading the GPU and CPU utilisation of %1…")
+                     .arg(QString::fromStdString(request.label)));
+    // Read (on PostgreSQL, over the network) and reduced to the chart's resolution on the worker's
+    // thread, with its connection; only the newest request is drawn.
     const quint64 generation = m_burstGeneration;
     m_burstPending = true;
     QPointer<InsightsPanel> self(this);
     std::weak_ptr<Worker> weak = m_worker;
-    const std::string uri = m_uri.toStdString(), runUuid = uuid.toStdString();
-    QMetaObject::invokeMethod(
-        m_worker->context, [self, weak, generation, uri, runUuid, key, threshold, label] {
-            auto worker = weak.lock();
-            if (!worker)
+    const std::string uri = m_uri.toStdString();
+    QMetaObject::invokeMethod(m_worker->context, [self, weak, generation, uri, request] {
+        auto worker = weak.lock();
+        if (!worker)
+            return;
+        TimeChartData data;
+        try {
+            data = readTimeChart(worker->connection(uri), request);
+        } catch (const std::exception& e) {
+            data.error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(self, [self, data = std::move(data), generation, request] {
+            if (!self || generation != self->m_burstGeneration)
                 return;
-            auto view = std::make_shared<BurstView>();
-            try {
-                const Series series = worker->connection(uri).series(runUuid, key);
-                std::vector<int64_t> t;
-                std::vector<double> v;
-                for (size_t i = 0; i < series.size(); ++i)
-                    if (insight::usable(series.v[i])) {
-                        t.push_back(series.t[i]);
-                        v.push_back(series.v[i]);
-                    }
-                if (!t.empty()) {
-                    view->origin = t.front();
-                    view->end = series.t.back();
-                    view->periods = insight::burstPeriods(series, threshold);
-                    const double top = *std::max_element(v.begin(), v.end());
-                    view->top = top > 0 ? top * 1.1 : 1;
-                    // At chart resolution: min and max per column keep the peaks.
-                    SeriesPyramid(std::move(t), std::move(v))
-                        .query(view->origin, view->end, 600, view->t, view->v);
-                }
-            } catch (const std::exception& e) {
-                view->error = QString::fromStdString(e.what());
-            }
-            QMetaObject::invokeMethod(self, [self, view, generation, key, threshold, label] {
-                if (!self || generation != self->m_burstGeneration)
-                    return;
-                self->m_burstPending = false;
-                if (self->m_figure->currentData().toInt() == kBurstFigure)
-                    self->drawBurstChart(*view, key, threshold, label);
-            });
+            self->m_burstPending = false;
+            drawTimeChart(self->m_chart, data, request);
         });
-}
-
-void InsightsPanel::drawBurstChart(const BurstView& view, const std::string& key, double threshold,
-                                   const std::string& label) {
-    if (!view.error.isEmpty()) {
-        m_chart->setTitle(tr("Burst periods: %1").arg(view.error));
-        return;
-    }
-    if (view.t.empty()) {
-        m_chart->setTitle(tr("Burst periods: %1 has no values").arg(QString::fromStdString(key)));
-        return;
-    }
-    auto* line = new QLineSeries;
-    QVector<QPointF> points;
-    for (size_t i = 0; i < view.t.size(); ++i)
-        points.append(QPointF(double(view.t[i] - view.origin) / 1000.0, view.v[i]));
-    line->replace(points);
-    line->setName(QString::fromStdString(key));
-    auto* upper = new QLineSeries;
-    auto* lower = new QLineSeries;
-    for (const auto& [from, to] : view.periods) {
-        const double a = double(from - view.origin) / 1000.0, b = double(to - view.origin) / 1000.0;
-        *upper << QPointF(a, 0) << QPointF(a, view.top) << QPointF(b, view.top) << QPointF(b, 0);
-        *lower << QPointF(a, 0) << QPointF(b, 0);
-    }
-    auto* shade = new QAreaSeries(upper, lower);
-    shade->setName(tr("burst (≥ %1)").arg(threshold, 0, 'g', 3));
-    shade->setColor(QColor(255, 152, 0, 70));
-    shade->setBorderColor(Qt::transparent);
-    m_chart->addSeries(shade);
-    m_chart->addSeries(line);
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("time since start (s)"));
-    x->setRange(0, double(view.end - view.origin) / 1000.0);
-    auto* y = new QValueAxis;
-    y->setRange(0, view.top);
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
-    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(shade), static_cast<QAbstractSeries*>(line)}) {
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
-    m_chart->setTitle(tr("%1: %2 burst period(s) of %3")
-                          .arg(QString::fromStdString(label))
-                          .arg(view.periods.size())
-                          .arg(QString::fromStdString(key)));
+    });
 }
 
 QString InsightsPanel::tableTsv() const {
+    // Numbers in their raw unit (the header names it) at the figure's decimals: what the eye reads
+    // as "4.04 kJ" a spreadsheet gets as 4040.3, under "GPU energy J".
+    const auto figures = viewFigures();
     QStringList lines;
     QStringList header;
-    for (int c = 0; c < m_model->columnCount(); ++c)
-        header << m_model->horizontalHeaderItem(c)->text();
+    for (const insight::RunFigure* f : figures)
+        header << exportHeader(*f);
     lines << header.join(QLatin1Char('\t'));
     for (int r = 0; r < m_proxy->rowCount(); ++r) {
         QStringList cells;
-        for (int c = 0; c < m_proxy->columnCount(); ++c) {
-            // The ⚠ mark is for the eye: a copied or exported figure stays a number.
-            QString text = m_proxy->index(r, c).data().toString();
-            if (text.startsWith(QStringLiteral("⚠ ")))
+        for (int c = 0; c < m_proxy->columnCount() && c < int(figures.size()); ++c) {
+            const QModelIndex index = m_proxy->index(r, c);
+            const QVariant raw = index.data(kRawRole);
+            QString text = raw.isValid() ? QString::number(raw.toDouble(), 'f', figures[size_t(c)]->decimals)
+                                         : index.data().toString();
+            if (text.startsWith(QStringLiteral("⚠ "))) // the mark is for the eye
                 text.remove(0, 2);
             cells << text;
         }

@@ -4,6 +4,8 @@
 // collocation, slowdown), a bar chart comparing runs, and the workloads' energy. Computed on a
 // worker thread with its own store connection; followed every 5 s while a run is running.
 
+#include "InsightTimeChart.h"
+
 #include <QStringList>
 #include <QWidget>
 
@@ -77,19 +79,9 @@ private:
     /// Marks a run's GPU energy cell ⚠ with a tooltip when its figure has a caveat.
     void markEnergyCaveats(const nlohmann::json& run, QStandardItem* energy);
     void fillChart();
-    /// The selected run's GPU utilisation with its burst periods shaded: read on the worker,
-    /// drawn when it lands.
-    void fillBurstChart();
-    struct BurstView { ///< a burst chart's line at chart resolution, and its periods
-        std::vector<int64_t> t;
-        std::vector<double> v;
-        std::vector<std::pair<int64_t, int64_t>> periods;
-        int64_t origin = 0, end = 0;
-        double top = 1;
-        QString error;
-    };
-    void drawBurstChart(const BurstView& view, const std::string& key, double threshold,
-                        const std::string& label);
+    /// The selected run's GPU utilisation with its burst periods or input stalls shaded: read on
+    /// the worker, drawn when it lands.
+    void fillRunChart(TimeChartRequest::Kind kind);
     void exportWithDialog(const QString& format);
 
     QString m_uri;
@@ -117,7 +109,7 @@ private:
     QTimer* m_follow = nullptr;
     QTimer* m_debounce = nullptr;
     QLineEdit* m_repeats = nullptr; ///< the repeat params, comma-separated
-    quint64 m_burstGeneration = 0;  ///< the newest burst chart asked for
+    quint64 m_burstGeneration = 0;  ///< the newest run chart (bursts, stalls) asked for
     bool m_burstPending = false;    ///< and it has not landed yet
 };
 

@@ -218,7 +218,9 @@ void MainWindow::createLaunching() {
             QRect frame = geometry();
             if (QScreen* shown = screen())
                 frame = frame.intersected(shown->availableGeometry());
-            const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() / 2, 460);
+            // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip under
+            // the table and the configurations' footer.
+            const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() * 7 / 10, 600);
             m_insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w, h);
         }
     });

@@ -1,0 +1,229 @@
+#include "InsightFigures.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+using nlohmann::json;
+
+namespace radt::insight {
+
+namespace {
+
+json field(const json& run, const char* key) {
+    return run.value(key, json());
+}
+
+/// Mean of the first utilisation metric of `keys` the run has, in percent of its scale.
+json utilisationPct(const json& run, std::initializer_list<const char*> keys) {
+    const json util = run.value("util", json::object());
+    for (const char* key : keys)
+        if (util.contains(key) && util[key]["mean"].is_number() && util[key]["scale"].is_number())
+            return util[key]["mean"].get<double>() * 100 / util[key]["scale"].get<double>();
+    return json();
+}
+
+json percent(const json& share) {
+    return share.is_number() ? json(share.get<double>() * 100) : json();
+}
+
+/// What the run is charged with: its share of a GPU it shared (issue 23 §1), else the whole.
+json chargedEnergy(const json& r) {
+    const json attributed = field(r, "gpu_energy_attributed_j");
+    return attributed.is_null() ? field(r, "gpu_energy_j") : attributed;
+}
+
+std::string printf3(const char* format, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+/// 3 significant digits: 4.04, 40.4, 404.
+std::string significant3(double v) {
+    const double a = std::fabs(v);
+    const char* format = a >= 99.95 ? "%.0f" : a >= 9.995 ? "%.1f" : a >= 0.9995 ? "%.2f" : "%.3g";
+    return printf3(format, v);
+}
+
+struct Prefix {
+    double factor;
+    const char* symbol;
+};
+
+const std::vector<Prefix>& prefixes(Unit unit) {
+    static const std::vector<Prefix> joules = {{1, "J"}, {1e3, "kJ"}, {1e6, "MJ"}, {1e9, "GJ"}};
+    static const std::vector<Prefix> wattHours = {{1, "Wh"}, {1e3, "kWh"}, {1e6, "MWh"}};
+    static const std::vector<Prefix> grams = {{1, "g"}, {1e3, "kg"}, {1e6, "t"}};
+    static const std::vector<Prefix> seconds = {{1, "s"}, {60, "min"}, {3600, "h"}};
+    static const std::vector<Prefix> none = {{1, ""}};
+    switch (unit) {
+    case Unit::Joules:
+        return joules;
+    case Unit::WattHours:
+        return wattHours;
+    case Unit::Grams:
+        return grams;
+    case Unit::Seconds:
+        return seconds;
+    default:
+        return none;
+    }
+}
+
+/// The largest prefix that keeps `magnitude` at 1 or more (the first one below 1).
+const Prefix& prefixFor(double magnitude, Unit unit) {
+    const auto& all = prefixes(unit);
+    const Prefix* chosen = &all.front();
+    for (const Prefix& p : all)
+        if (std::fabs(magnitude) >= p.factor)
+            chosen = &p;
+    return *chosen;
+}
+
+} // namespace
+
+const std::vector<RunFigure>& runFigures() {
+    // clang-format off
+    static const std::vector<RunFigure> all = {
+        {"name", "Run", Unit::Text, 0, true, false, nullptr, 0,
+         [](const json& r) { return field(r, "name"); }, nullptr},
+        {"run_id", "Run id", Unit::Text, 0, false, false, "run", -12,
+         [](const json& r) { return json(r["run_uuid"].get<std::string>().substr(0, 10)); }, nullptr},
+        {"experiment", "Experiment", Unit::Text, 0, true, false, nullptr, 0,
+         [](const json& r) { return field(r, "experiment"); }, nullptr},
+        {"workload", "Workload", Unit::Text, 0, true, false, "workload", -10,
+         [](const json& r) { return field(r, "workload"); }, nullptr},
+        {"letter", "Letter", Unit::Text, 0, true, false, "letter", -14,
+         [](const json& r) { return field(r, "letter"); }, nullptr},
+        {"status", "Status", Unit::Text, 0, true, false, nullptr, 0,
+         [](const json& r) { return field(r, "status"); }, nullptr},
+        {"duration_s", "Duration", Unit::Seconds, 1, true, true, "time", 10,
+         [](const json& r) { return field(r, "duration_s"); }, nullptr},
+        {"gpu_energy_j", "GPU energy", Unit::Joules, 1, true, true, "GPU J", 12, chargedEnergy, nullptr},
+        {"gpu_energy_wh", "Energy in Wh", Unit::WattHours, 3, true, false, nullptr, 0,
+         [](const json& r) {
+             const json j = chargedEnergy(r);
+             return j.is_number() ? json(j.get<double>() / 3600.0) : json();
+         }, nullptr},
+        {"gpu_energy_source", "Source", Unit::Text, 0, true, false, "source", 9,
+         [](const json& r) { return field(r, "gpu_energy_source"); }, nullptr},
+        {"energy_coverage_pct", "Coverage", Unit::Percent, 0, true, false, "cover", 7,
+         [](const json& r) { return percent(field(r, "energy_coverage")); }, nullptr},
+        {"cpu_energy_j", "CPU energy", Unit::Joules, 1, true, false, "CPU J", 10,
+         [](const json& r) { return field(r, "cpu_energy_j"); }, nullptr},
+        {"epochs", "Epochs", Unit::Count, 0, true, false, "epochs", 8,
+         [](const json& r) { return field(r, "epochs"); }, nullptr},
+        {"energy_per_epoch_j", "Energy / epoch", Unit::Joules, 1, true, true, "J/epoch", 11,
+         [](const json& r) {
+             const json attributed = field(r, "energy_per_epoch_attributed_j");
+             return attributed.is_null() ? field(r, "energy_per_epoch_j") : attributed;
+         }, nullptr},
+        {"co2e_g", "CO2e", Unit::Grams, 3, true, true, "CO2e", 10,
+         [](const json& r) { return field(r, "co2e_g"); }, nullptr},
+        {"gpu_util_pct", "GPU util", Unit::Percent, 1, true, true, nullptr, 0,
+         [](const json& r) { return utilisationPct(r, {"DCGMI - GPU Utilization", "SMI - GPU Util"}); }, nullptr},
+        {"sm_active_pct", "SM active", Unit::Percent, 1, true, true, nullptr, 0,
+         [](const json& r) {
+             return utilisationPct(r, {"DCGMI - SM Active", "DCGMI - SN Active", "DCGMI - GR Engine Active"});
+         }, nullptr},
+        {"util_smact_gap_pp", "Util − SMACT", Unit::PercentPoints, 1, true, false, "gap pp", 10,
+         [](const json& r) { return field(r, "util_smact_gap_pp"); },
+         [](const json& r) { return r.value("util_smact_flag", json()).is_boolean() && r["util_smact_flag"].get<bool>(); }},
+        {"input_stall_pct", "Input stalls", Unit::Percent, 1, true, true, nullptr, 0,
+         [](const json& r) { return percent(field(r, "input_stall_share")); }, nullptr},
+        {"slowdown", "Slowdown", Unit::Factor, 2, true, true, "slowdown", 10,
+         [](const json& r) { return r.value("slowdown", json()).is_object() ? r["slowdown"]["factor"] : json(); },
+         nullptr},
+        {"shared_with", "Shared GPU with", Unit::Text, 0, true, false, nullptr, 0,
+         [](const json& r) {
+             if (!r.value("collocation", json()).is_object())
+                 return json();
+             std::string s;
+             for (const json& u : r["collocation"]["shared_with"])
+                 s += (s.empty() ? "" : " ") + u.get<std::string>().substr(0, 7);
+             return json(s);
+         }, nullptr},
+    };
+    // clang-format on
+    return all;
+}
+
+const RunFigure& runFigure(std::string_view key) {
+    for (const RunFigure& f : runFigures())
+        if (key == f.key)
+            return f;
+    throw std::out_of_range("no report figure named '" + std::string(key) + "'");
+}
+
+int viewColumn(std::string_view key) {
+    int column = 0;
+    for (const RunFigure& f : runFigures()) {
+        if (!f.inView)
+            continue;
+        if (key == f.key)
+            return column;
+        ++column;
+    }
+    return -1;
+}
+
+const char* unitSymbol(Unit unit) {
+    switch (unit) {
+    case Unit::Seconds:
+        return "s";
+    case Unit::Joules:
+        return "J";
+    case Unit::WattHours:
+        return "Wh";
+    case Unit::Grams:
+        return "g";
+    case Unit::Percent:
+        return "%";
+    case Unit::PercentPoints:
+        return "pp";
+    case Unit::Factor:
+        return "x";
+    case Unit::Text:
+    case Unit::Count:
+        break;
+    }
+    return "";
+}
+
+bool scaledByMagnitude(Unit unit) {
+    return unit == Unit::Seconds || unit == Unit::Joules || unit == Unit::WattHours || unit == Unit::Grams;
+}
+
+std::string formatForPeople(double value, Unit unit, int decimals) {
+    if (!std::isfinite(value))
+        return "–";
+    if (unit == Unit::Seconds) {
+        const bool tenths = std::fabs(value) < 600;
+        const double rounded = tenths ? std::round(std::fabs(value) * 10) / 10 : std::round(std::fabs(value));
+        const auto whole = static_cast<long long>(rounded);
+        const long long h = whole / 3600, m = whole / 60 % 60;
+        char buffer[64];
+        if (tenths)
+            std::snprintf(buffer, sizeof buffer, "%s%lld:%02lld:%04.1f", value < 0 ? "-" : "", h, m,
+                          rounded - double(h * 3600 + m * 60));
+        else
+            std::snprintf(buffer, sizeof buffer, "%s%lld:%02lld:%02lld", value < 0 ? "-" : "", h, m,
+                          whole % 60);
+        return buffer;
+    }
+    if (scaledByMagnitude(unit)) {
+        const Prefix& p = prefixFor(value, unit);
+        return significant3(value / p.factor) + " " + p.symbol;
+    }
+    return printf3(("%." + std::to_string(std::max(decimals, 0)) + "f").c_str(), value);
+}
+
+AxisScale axisScale(double top, Unit unit) {
+    if (!scaledByMagnitude(unit))
+        return {1, unitSymbol(unit)};
+    const Prefix& p = prefixFor(top, unit);
+    return {p.factor, p.symbol};
+}
+
+} // namespace radt::insight

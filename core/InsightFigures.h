@@ -1,0 +1,54 @@
+#pragma once
+// A report's per-run figures as people read them (issue 23 §1, issue 25 §2): one table of
+// {key, title, unit, decimals, where shown, value} that the explorer's Insights table, its bar
+// chart, its CSV/TSV exports and `radt report`'s terminal table all read. A new figure is one row
+// here; nothing refers to a figure by its position.
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace radt::insight {
+
+/// What a figure's raw value (as the JSON report holds it) is measured in.
+enum class Unit { Text, Count, Seconds, Joules, WattHours, Grams, Percent, PercentPoints, Factor };
+
+struct RunFigure {
+    const char* key;   ///< stable name ("gpu_energy_j"): how code and tests find a figure
+    const char* title; ///< for people, without the unit ("GPU energy")
+    Unit unit;
+    int decimals;         ///< of the raw value in exports and in the terminal
+    bool inView;          ///< a column of the explorer's Insights table
+    bool charted;         ///< one of the Insights bar chart's figures
+    const char* terminal; ///< its header in `radt report`'s table; nullptr: not there
+    int terminalWidth;    ///< negative: left-aligned text
+    nlohmann::json (*value)(const nlohmann::json& run); ///< from one run's report entry; null: none
+    bool (*flagged)(const nlohmann::json& run);         ///< marked for attention (⚠, "!"); may be null
+};
+
+const std::vector<RunFigure>& runFigures();
+/// The figure named `key`; throws std::out_of_range naming it when there is none.
+const RunFigure& runFigure(std::string_view key);
+/// Its column among the figures shown in the explorer (inView), or -1.
+int viewColumn(std::string_view key);
+
+/// "J", "s", "Wh", "g", "%", "pp", "x", or "" (text and counts).
+const char* unitSymbol(Unit unit);
+/// True where the explorer picks the unit by magnitude (s as h:mm:ss, J/kJ/MJ, Wh/kWh, g/kg).
+bool scaledByMagnitude(Unit unit);
+
+/// A value for a person: energy and mass by magnitude with 3 significant digits ("4.04 kJ",
+/// "1.23 MWh"), durations as h:mm:ss (tenths under ten minutes: "0:00:18.5"), the others with
+/// `decimals` and no unit (their header carries it).
+std::string formatForPeople(double value, Unit unit, int decimals);
+
+/// A scale for a chart's axis whose largest value is `top`: the divisor and its unit ("kJ", "min").
+struct AxisScale {
+    double divisor = 1;
+    std::string symbol;
+};
+AxisScale axisScale(double top, Unit unit);
+
+} // namespace radt::insight
