@@ -33,6 +33,13 @@ json chargedEnergy(const json& r) {
     return attributed.is_null() ? field(r, "gpu_energy_j") : attributed;
 }
 
+std::string noGpuEnergy(const json& r) {
+    for (const json& note : r.value("energy_notes", json::array()))
+        if (note.is_string())
+            return note.get<std::string>();
+    return "no GPU energy counter or power series was recorded for this run";
+}
+
 std::string printf3(const char* format, double value) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, format, value);
@@ -100,7 +107,7 @@ const std::vector<RunFigure>& runFigures() {
          [](const json& r) { return field(r, "status"); }, nullptr},
         {"duration_s", "Duration", Unit::Seconds, 1, true, true, "time", 10,
          [](const json& r) { return field(r, "duration_s"); }, nullptr},
-        {"gpu_energy_j", "GPU energy", Unit::Joules, 1, true, true, "GPU J", 12, chargedEnergy, nullptr},
+        {"gpu_energy_j", "GPU energy", Unit::Joules, 1, true, true, "GPU J", 12, chargedEnergy, nullptr, noGpuEnergy},
         {"gpu_energy_wh", "Energy in Wh", Unit::WattHours, 3, true, false, nullptr, 0,
          [](const json& r) {
              const json j = chargedEnergy(r);
@@ -111,30 +118,53 @@ const std::vector<RunFigure>& runFigures() {
         {"energy_coverage_pct", "Coverage", Unit::Percent, 0, true, false, "cover", 7,
          [](const json& r) { return percent(field(r, "energy_coverage")); }, nullptr},
         {"cpu_energy_j", "CPU energy", Unit::Joules, 1, true, false, "CPU J", 10,
-         [](const json& r) { return field(r, "cpu_energy_j"); }, nullptr},
+         [](const json& r) { return field(r, "cpu_energy_j"); }, nullptr,
+         [](const json&) { return std::string("no RAPL energy series (RAPL - ...) was recorded for this run"); }},
         {"epochs", "Epochs", Unit::Count, 0, true, false, "epochs", 8,
          [](const json& r) { return field(r, "epochs"); }, nullptr},
         {"energy_per_epoch_j", "Energy / epoch", Unit::Joules, 1, true, true, "J/epoch", 11,
          [](const json& r) {
              const json attributed = field(r, "energy_per_epoch_attributed_j");
              return attributed.is_null() ? field(r, "energy_per_epoch_j") : attributed;
-         }, nullptr},
+         }, nullptr,
+         [](const json& r) {
+             return r.value("epochs", json(0)) == 0 ? std::string("the run logs no epochs (no epoch metric)")
+                                                    : noGpuEnergy(r);
+         }},
         {"co2e_g", "CO2e", Unit::Grams, 3, true, true, "CO2e", 10,
-         [](const json& r) { return field(r, "co2e_g"); }, nullptr},
+         [](const json& r) { return field(r, "co2e_g"); }, nullptr,
+         [](const json& r) {
+             return chargedEnergy(r).is_null() ? noGpuEnergy(r)
+                                               : std::string("no grid carbon intensity is set (g/kWh)");
+         }},
         {"gpu_util_pct", "GPU util", Unit::Percent, 1, true, true, nullptr, 0,
-         [](const json& r) { return utilisationPct(r, {"DCGMI - GPU Utilization", "SMI - GPU Util"}); }, nullptr},
+         [](const json& r) { return utilisationPct(r, {"DCGMI - GPU Utilization", "SMI - GPU Util"}); }, nullptr,
+         [](const json&) { return std::string("no GPU utilisation series (DCGMI - GPU Utilization or SMI - GPU Util)"); }},
         {"sm_active_pct", "SM active", Unit::Percent, 1, true, true, nullptr, 0,
          [](const json& r) {
              return utilisationPct(r, {"DCGMI - SM Active", "DCGMI - SN Active", "DCGMI - GR Engine Active"});
-         }, nullptr},
+         }, nullptr,
+         [](const json&) { return std::string("SM activity comes from DCGM (dcgmi listener); not recorded here"); }},
         {"util_smact_gap_pp", "Util − SMACT", Unit::PercentPoints, 1, true, false, "gap pp", 10,
          [](const json& r) { return field(r, "util_smact_gap_pp"); },
-         [](const json& r) { return r.value("util_smact_flag", json()).is_boolean() && r["util_smact_flag"].get<bool>(); }},
+         [](const json& r) { return r.value("util_smact_flag", json()).is_boolean() && r["util_smact_flag"].get<bool>(); },
+         [](const json&) { return std::string("needs DCGM's GPU utilisation and SM activity over the same time"); }},
         {"input_stall_pct", "Input stalls", Unit::Percent, 1, true, true, nullptr, 0,
-         [](const json& r) { return percent(field(r, "input_stall_share")); }, nullptr},
+         [](const json& r) { return percent(field(r, "input_stall_share")); }, nullptr,
+         [](const json&) {
+             return std::string("needs the GPU's utilisation and the run's processes' CPU utilisation (PROC - CPU "
+                                "Utilization) over the same time");
+         }},
         {"slowdown", "Slowdown", Unit::Factor, 2, true, true, "slowdown", 10,
          [](const json& r) { return r.value("slowdown", json()).is_object() ? r["slowdown"]["factor"] : json(); },
-         nullptr},
+         nullptr,
+         [](const json& r) {
+             const json s = r.value("slowdown", json());
+             if (s.is_object() && s["why"].is_string())
+                 return s["why"].get<std::string>();
+             return std::string("it ran alone: a slowdown is measured for runs that shared a GPU, against "
+                                "the solo runs of the same params");
+         }},
         {"shared_with", "Shared GPU with", Unit::Text, 0, true, false, nullptr, 0,
          [](const json& r) {
              if (!r.value("collocation", json()).is_object())
@@ -154,6 +184,10 @@ const RunFigure& runFigure(std::string_view key) {
         if (key == f.key)
             return f;
     throw std::out_of_range("no report figure named '" + std::string(key) + "'");
+}
+
+std::string whyBlank(const RunFigure& figure, const json& run) {
+    return figure.whyBlank ? figure.whyBlank(run) : "not recorded for this run";
 }
 
 int viewColumn(std::string_view key) {

@@ -26,7 +26,12 @@ struct RunFigure {
     int terminalWidth;    ///< negative: left-aligned text
     nlohmann::json (*value)(const nlohmann::json& run); ///< from one run's report entry; null: none
     bool (*flagged)(const nlohmann::json& run);         ///< marked for attention (⚠, "!"); may be null
+    /// Why the figure is blank for `run` (a blank never goes unexplained); null: not recorded.
+    std::string (*whyBlank)(const nlohmann::json& run) = nullptr;
 };
+
+/// Why `figure` is blank for `run`, for a tooltip.
+std::string whyBlank(const RunFigure& figure, const nlohmann::json& run);
 
 const std::vector<RunFigure>& runFigures();
 /// The figure named `key`; throws std::out_of_range naming it when there is none.

@@ -85,6 +85,13 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     EXPECT_EQ(cell(collocated, "SM active %"), "30.0") << "DCGM's SM Active (a share of 1) in percent";
     EXPECT_TRUE(cell(collocated, "Util − SMACT pp").startsWith(QStringLiteral("⚠"))) << "the flag shows";
     EXPECT_EQ(cell(alone, "Slowdown x"), "–");
+    // A blank figure says why (issue 23 §3).
+    auto why = [&](int row, const char* column) {
+        return table->item(row, columnOf(table, column))->toolTip().toStdString();
+    };
+    EXPECT_NE(why(alone, "Slowdown x").find("it ran alone"), std::string::npos) << why(alone, "Slowdown x");
+    EXPECT_NE(why(alone, "Input stalls %").find("PROC - CPU Utilization"), std::string::npos);
+    EXPECT_NE(why(alone, "CPU energy").find("RAPL"), std::string::npos);
     EXPECT_EQ(cell(alone, "GPU energy"), "2.00 kJ");
     EXPECT_EQ(table->item(alone, columnOf(table, "GPU energy"))->toolTip(), "2000.0 J");
 

@@ -473,6 +473,7 @@ void InsightsPanel::fillTable() {
             item->setEditable(false);
             if (v.is_null()) {
                 item->setText(QStringLiteral("–"));
+                item->setToolTip(QString::fromStdString(insight::whyBlank(*f, r)));
                 item->setData(f->unit == insight::Unit::Text ? QVariant(QString()) : QVariant(-1e300),
                               kNumberRole);
             } else if (v.is_string()) {
