@@ -253,6 +253,20 @@ std::string formatForPeople(double value, Unit unit, int decimals) {
     return printf3(("%." + std::to_string(std::max(decimals, 0)) + "f").c_str(), value);
 }
 
+std::string formatMeanAndHalfWidth(double mean, const double* halfWidth, Unit unit, int decimals) {
+    if (!scaledByMagnitude(unit)) {
+        const std::string format = "%." + std::to_string(std::max(decimals, 0)) + "f";
+        return printf3(format.c_str(), mean) + (halfWidth ? " ± " + printf3(format.c_str(), *halfWidth) : "");
+    }
+    const Prefix& p = prefixFor(mean, unit);
+    const std::string m = significant3(mean / p.factor);
+    // The half-width to the mean's last decimal: "4.04 ± 0.06", never "4.04 ± 0.0612".
+    const size_t dot = m.find('.');
+    const int places = dot == std::string::npos ? 0 : int(m.size() - dot - 1);
+    const std::string format = "%." + std::to_string(places) + "f";
+    return m + (halfWidth ? " ± " + printf3(format.c_str(), *halfWidth / p.factor) : "") + " " + p.symbol;
+}
+
 AxisScale axisScale(double top, Unit unit) {
     if (!scaledByMagnitude(unit))
         return {1, unitSymbol(unit)};

@@ -206,12 +206,45 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     ASSERT_EQ(window.addRunsToBasket(all), 12);
     ASSERT_TRUE(insights->waitForResult(20000));
     ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
-    const QString footer = insights->footer();
-    EXPECT_TRUE(
-        footer.contains("Configurations (mean ± 95 % CI): #0 iters=60, runs_per_gpu=1, size=8192 (N=3)"))
-        << footer.toStdString();
-    EXPECT_TRUE(footer.contains("runs_per_gpu=2, size=8192 (N=6): 18.5 ± 0.6 s, 4.04 ± 0.06 kJ"))
-        << footer.toStdString();
+    // The Configurations tab: N, mean ± CI in one unit, the frontier; the CI in the tooltip.
+    const QStandardItemModel* configurations = insights->configurations();
+    ASSERT_EQ(configurations->rowCount(), 3);
+    int shared = -1, alone8192 = -1;
+    for (int r = 0; r < configurations->rowCount(); ++r) {
+        const QString params = configurations->item(r, columnOf(configurations, "Params"))->text();
+        if (params == "iters=60, runs_per_gpu=2, size=8192")
+            shared = r;
+        if (params == "iters=60, runs_per_gpu=1, size=8192")
+            alone8192 = r;
+    }
+    ASSERT_GE(shared, 0);
+    ASSERT_GE(alone8192, 0);
+    auto config = [&](int row, const char* column) {
+        return configurations->item(row, columnOf(configurations, column))->text();
+    };
+    EXPECT_EQ(config(shared, "N"), "6");
+    EXPECT_EQ(config(shared, "Duration (mean ± CI95)"), "18.5 ± 0.6 s");
+    EXPECT_EQ(config(shared, "GPU energy (mean ± CI95)"), "4.04 ± 0.06 kJ");
+    EXPECT_EQ(config(shared, "Frontier"), "yes");
+    EXPECT_EQ(config(alone8192, "Duration (mean ± CI95)"), "13.1 ± 4.4 s");
+    EXPECT_EQ(config(alone8192, "GPU energy (mean ± CI95)"), "4.22 ± 0.31 kJ");
+    EXPECT_EQ(config(alone8192, "Frontier"), "") << "8192 alone: slower and dearer than 4096 alone";
+    EXPECT_TRUE(configurations->item(shared, columnOf(configurations, "GPU energy (mean ± CI95)"))
+                    ->toolTip()
+                    .startsWith("N=6, sd "));
+    // The Comparisons tab: every pair for duration and energy, with Welch's p and N on both sides.
+    const QStandardItemModel* comparisons = insights->comparisons();
+    ASSERT_EQ(comparisons->rowCount(), 6) << "3 pairs x 2 figures";
+    const nlohmann::json& first = insights->report()["comparisons"][0];
+    EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "Compared"))->text(),
+              QStringLiteral("#%1 vs #%2").arg(first["b"].get<int>()).arg(first["a"].get<int>()));
+    EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "N a / b"))->text(),
+              QStringLiteral("%1 / %2").arg(first["n_a"].get<int>()).arg(first["n_b"].get<int>()));
+    const double p = first["p_value"].get<double>();
+    EXPECT_TRUE(comparisons->item(0, columnOf(comparisons, "p"))
+                    ->text()
+                    .startsWith(p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3)));
+    EXPECT_EQ(insights->footer().contains("Configurations"), false) << "the tab shows them, not the footer";
 
     auto* figure = insights->findChild<QComboBox*>();
     ASSERT_TRUE(figure);
@@ -274,10 +307,12 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     insights->exportConfigurations(csvPath);
     EXPECT_EQ(test::readFile(csvPath.toStdString()).rfind("configuration,n,params,", 0), 0u);
 
-    // Clear all: the footer, the table and the chart are empty at once, not after a recompute.
+    // Clear all: the footer, the tables and the chart are empty at once, not after a recompute.
     window.clearBasket();
     EXPECT_EQ(insights->footer(), QString());
     EXPECT_EQ(insights->table()->rowCount(), 0);
+    EXPECT_EQ(insights->configurations()->rowCount(), 0);
+    EXPECT_EQ(insights->comparisons()->rowCount(), 0);
     EXPECT_EQ(insights->chart()->series().size(), 0);
     // And an export of the empty basket has radt report's shape.
     const QString path = QString::fromStdString(dir.file("empty.json"));

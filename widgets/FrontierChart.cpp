@@ -29,30 +29,6 @@ QString configurationLabel(const json& configuration) {
     return parts.isEmpty() ? QObject::tr("all runs") : parts.join(QStringLiteral(", "));
 }
 
-QString configurationsSummary(const json& report) {
-    auto meanCi = [](const json& stat, double scale, int decimals) {
-        if (stat["mean"].is_null())
-            return QStringLiteral("–");
-        QString text = QString::number(stat["mean"].get<double>() * scale, 'f', decimals);
-        if (stat["ci95"].is_array())
-            text +=
-                QStringLiteral(" ± ") +
-                QString::number((stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale,
-                                'f', decimals);
-        return text;
-    };
-    QStringList parts;
-    const json& all = report.is_object() ? report.value("configurations", json::array()) : json::array();
-    for (size_t c = 0; c < all.size() && all.size() > 1; ++c)
-        parts << QObject::tr("#%1 %2 (N=%3): %4 s, %5 kJ")
-                     .arg(c)
-                     .arg(configurationLabel(all[c]))
-                     .arg(all[c]["runs"].size())
-                     .arg(meanCi(all[c]["stats"]["duration_s"], 1, 1),
-                          meanCi(all[c]["stats"]["gpu_energy_j"], 1e-3, 2));
-    return parts.join(QStringLiteral("; "));
-}
-
 namespace {
 
 /// More configurations than this: the legend would take the chart's room; hovering names them.

@@ -17,10 +17,6 @@ namespace radt {
 /// "size=8192, runs_per_gpu=2" from a configuration's differing params ("all runs" when none).
 QString configurationLabel(const nlohmann::json& configuration);
 
-/// "#0 size=8192 (N=3): 13.1 ± 4.4 s, 4.22 ± 0.31 kJ; #1 ..." (mean ± the CI's half-width, the mean
-/// alone where n < 2); "" for fewer than two configurations.
-QString configurationsSummary(const nlohmann::json& report);
-
 /// Replaces what `chart` shows. Configurations without both means are left out and counted in
 /// the title.
 void drawFrontierChart(QtCharts::QChart* chart, const nlohmann::json& report);

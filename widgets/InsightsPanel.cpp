@@ -1,6 +1,7 @@
 #include "InsightsPanel.h"
 
 #include "AtomicFile.h"
+#include "ConfigurationTables.h"
 #include "FileDialogs.h"
 #include "Formatting.h"
 #include "FrontierChart.h"
@@ -30,6 +31,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
@@ -242,7 +244,28 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     bar->addWidget(paper);
     // Side by side: a bottom dock is wide and short.
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_view);
+    // Runs, and the answers for repeats: configurations (N, mean ± CI) and their comparisons.
+    auto* tabs = new QTabWidget(this);
+    tabs->setDocumentMode(true);
+    tabs->addTab(m_view, tr("Runs"));
+    m_configurations = new QStandardItemModel(this);
+    m_comparisons = new QStandardItemModel(this);
+    for (auto [model, title] :
+         {std::pair{m_configurations, tr("Configurations")}, std::pair{m_comparisons, tr("Comparisons")}}) {
+        auto* proxy = new QSortFilterProxyModel(this);
+        proxy->setSourceModel(model);
+        proxy->setSortRole(kConfigurationSortRole);
+        auto* view = new QTableView(this);
+        view->setModel(proxy);
+        view->setSortingEnabled(true);
+        view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+        view->verticalHeader()->setVisible(false);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->setTextElideMode(Qt::ElideMiddle);
+        view->setObjectName(title);
+        tabs->addTab(view, title);
+    }
+    split->addWidget(tabs);
     split->addWidget(m_chartView);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -450,6 +473,13 @@ void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
 void InsightsPanel::fillTable() {
     m_model->clear();
     m_workloads->clear(); // never the footer of another basket or store
+    fillConfigurationsModel(m_configurations, m_report);
+    fillComparisonsModel(m_comparisons, m_report);
+    for (QTableView* view : findChildren<QTableView*>())
+        if (view != m_view) {
+            view->resizeColumnsToContents();
+            view->setColumnWidth(1, std::min(view->columnWidth(1), 220)); // params: cut in the middle
+        }
     const auto figures = viewFigures();
     QStringList headers;
     for (const insight::RunFigure* f : figures)
@@ -535,10 +565,6 @@ void InsightsPanel::fillTable() {
         workloads.isEmpty()
             ? QString()
             : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
-    const QString configurations = configurationsSummary(m_report);
-    if (!configurations.isEmpty())
-        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) +
-                tr("Configurations (mean ± 95 % CI): %1").arg(configurations);
     m_workloads->setText(text);
 }
 

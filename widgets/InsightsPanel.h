@@ -52,9 +52,12 @@ public:
     /// Tests and headless use: waits (processing events) until no computation is pending.
     bool waitForResult(int timeoutMs);
     const nlohmann::json& report() const { return m_report; }
-    /// The text under the table: workloads' energy and the configurations' means.
+    /// The text under the table: the workloads' energy.
     QString footer() const;
     QStandardItemModel* table() const { return m_model; }
+    /// The Configurations and Comparisons tabs' tables (issue 23 §2).
+    QStandardItemModel* configurations() const { return m_configurations; }
+    QStandardItemModel* comparisons() const { return m_comparisons; }
     QtCharts::QChart* chart() const { return m_chart; }
     /// The table as tab-separated text, header first (what Copy puts on the clipboard).
     QString tableTsv() const;
@@ -104,6 +107,8 @@ private:
     QStandardItemModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_view = nullptr;
+    QStandardItemModel* m_configurations = nullptr;
+    QStandardItemModel* m_comparisons = nullptr;
     QtCharts::QChart* m_chart = nullptr;
     QtCharts::QChartView* m_chartView = nullptr;
     QTimer* m_follow = nullptr;

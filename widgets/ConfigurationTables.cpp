@@ -1,0 +1,152 @@
+#include "ConfigurationTables.h"
+
+#include "FrontierChart.h"
+#include "InsightFigures.h"
+
+#include <QObject>
+#include <QStandardItemModel>
+
+#include <algorithm>
+
+namespace radt {
+
+using nlohmann::json;
+
+namespace {
+
+QStandardItem* textCell(const QString& text, const QString& tip = QString()) {
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    item->setData(text, kConfigurationSortRole);
+    if (!tip.isEmpty())
+        item->setToolTip(tip);
+    return item;
+}
+
+QStandardItem* numberCell(const QString& text, double sortBy) {
+    auto* item = textCell(text);
+    item->setData(sortBy, kConfigurationSortRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+/// The configuration figures shown, with the run figure that gives their unit and title.
+struct StatColumn {
+    const char* stat;   ///< its key in a configuration's "stats"
+    const char* figure; ///< the run figure it summarises (unit, decimals)
+    const char* title;
+};
+
+const StatColumn kStatColumns[] = {{"duration_s", "duration_s", "Duration"},
+                                   {"gpu_energy_j", "gpu_energy_j", "GPU energy"},
+                                   {"energy_per_epoch_j", "energy_per_epoch_j", "Energy / epoch"},
+                                   {"epoch_time_s", "duration_s", "Epoch time"},
+                                   {"gpu_util_pct", "gpu_util_pct", "GPU util %"}};
+
+QString figureTitle(const std::string& key) {
+    for (const StatColumn& c : kStatColumns)
+        if (key == c.stat)
+            return QObject::tr(c.title);
+    return QString::fromStdString(key);
+}
+
+} // namespace
+
+void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
+    model->clear();
+    QStringList headers{QObject::tr("#"), QObject::tr("Params"), QObject::tr("N")};
+    for (const StatColumn& c : kStatColumns)
+        headers << QObject::tr("%1 (mean ± CI95)").arg(QObject::tr(c.title));
+    headers << QObject::tr("Frontier");
+    model->setHorizontalHeaderLabels(headers);
+    if (!report.is_object())
+        return;
+    const json& pareto = report.value("pareto", json::array());
+    const json& all = report.value("configurations", json::array());
+    for (size_t c = 0; c < all.size(); ++c) {
+        const json& configuration = all[c];
+        QList<QStandardItem*> row;
+        row << numberCell(QStringLiteral("#%1").arg(c), double(c));
+        const QString label = configurationLabel(configuration);
+        row << textCell(label, label);
+        row << numberCell(QString::number(configuration["runs"].size()),
+                          double(configuration["runs"].size()));
+        for (const StatColumn& column : kStatColumns) {
+            const json& stat = configuration["stats"].value(column.stat, json());
+            const insight::RunFigure& figure = insight::runFigure(column.figure);
+            if (!stat.is_object() || stat["mean"].is_null()) {
+                row << textCell(QStringLiteral("–"), QObject::tr("none of its runs has this figure"));
+                continue;
+            }
+            const double mean = stat["mean"].get<double>();
+            double half = 0;
+            const bool ci = stat["ci95"].is_array();
+            if (ci)
+                half = (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2;
+            QStandardItem* cell = numberCell(QString::fromStdString(insight::formatMeanAndHalfWidth(
+                                                 mean, ci ? &half : nullptr, figure.unit, figure.decimals)),
+                                             mean);
+            cell->setToolTip(
+                ci ? QObject::tr("N=%1, sd %2, 95 % CI [%3, %4] (Student t, %5 degrees of freedom)")
+                         .arg(stat["n"].get<int>())
+                         .arg(stat["sd"].get<double>(), 0, 'g', 4)
+                         .arg(stat["ci95"][0].get<double>(), 0, 'g', 5)
+                         .arg(stat["ci95"][1].get<double>(), 0, 'g', 5)
+                         .arg(stat["n"].get<int>() - 1)
+                   : QObject::tr("N=%1: no CI from fewer than two runs").arg(stat["n"].get<int>()));
+            row << cell;
+        }
+        const bool front = std::find(pareto.begin(), pareto.end(), json(c)) != pareto.end();
+        row << textCell(front ? QObject::tr("yes") : QString(),
+                        front ? QObject::tr("No other configuration is both faster and cheaper in energy")
+                              : QString());
+        model->appendRow(row);
+    }
+}
+
+void fillComparisonsModel(QStandardItemModel* model, const json& report) {
+    model->clear();
+    model->setHorizontalHeaderLabels({QObject::tr("Compared"), QObject::tr("Figure"),
+                                      QObject::tr("Ratio b / a"), QObject::tr("Welch t"), QObject::tr("df"),
+                                      QObject::tr("p"), QObject::tr("N a / b")});
+    if (!report.is_object())
+        return;
+    for (const json& k : report.value("comparisons", json::array())) {
+        QList<QStandardItem*> row;
+        const size_t a = k["a"].get<size_t>(), b = k["b"].get<size_t>();
+        const json& all = report.value("configurations", json::array());
+        row << textCell(QStringLiteral("#%1 vs #%2").arg(b).arg(a),
+                        b < all.size() && a < all.size() ? QStringLiteral("b = #%1: %2\na = #%3: %4")
+                                                               .arg(b)
+                                                               .arg(configurationLabel(all[b]))
+                                                               .arg(a)
+                                                               .arg(configurationLabel(all[a]))
+                                                         : QString());
+        row << textCell(figureTitle(k["figure"].get<std::string>()));
+        row << (k["ratio"].is_null() ? textCell(QStringLiteral("–"))
+                                     : numberCell(QString::number(k["ratio"].get<double>(), 'f', 3),
+                                                  k["ratio"].get<double>()));
+        if (k["p_value"].is_null()) {
+            const QString why = QObject::tr("No test: a configuration with one run (no significance from "
+                                            "n < 2) or no spread");
+            row << textCell(QStringLiteral("–"), why) << textCell(QStringLiteral("–"), why)
+                << textCell(QObject::tr("no test"), why);
+        } else {
+            const double p = k["p_value"].get<double>();
+            const QString marks = p < 0.001  ? QStringLiteral(" ***")
+                                  : p < 0.01 ? QStringLiteral(" **")
+                                  : p < 0.05 ? QStringLiteral(" *")
+                                             : QString();
+            row << numberCell(QString::number(k["welch_t"].get<double>(), 'f', 2), k["welch_t"].get<double>())
+                << numberCell(QString::number(k["df"].get<double>(), 'f', 1), k["df"].get<double>())
+                << numberCell((p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3)) + marks,
+                              p);
+            row.back()->setToolTip(
+                QObject::tr("Welch's two-sided t test; * p < 0.05, ** p < 0.01, *** p < 0.001"));
+        }
+        row << textCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
+        model->appendRow(row);
+    }
+}
+
+} // namespace radt

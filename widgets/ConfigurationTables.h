@@ -1,0 +1,25 @@
+#pragma once
+// The Insights view's answers for repeated runs (issue 23 §2), as tables a researcher reads and
+// copies: each configuration's N, mean ± 95 % CI and place on the efficiency frontier, and each
+// comparison's ratio, Welch t and p with its N on both sides.
+
+#include <QtCore/qnamespace.h>
+
+#include <nlohmann/json.hpp>
+
+class QStandardItemModel;
+
+namespace radt {
+
+/// Role holding a cell's number (sorting), as the runs' table uses it.
+inline constexpr int kConfigurationSortRole = Qt::UserRole + 1;
+
+/// One row per configuration: "#", params, N, then mean ± CI of duration, GPU energy (attributed),
+/// energy per epoch, epoch time and GPU utilisation, and whether it is on the frontier.
+void fillConfigurationsModel(QStandardItemModel* model, const nlohmann::json& report);
+
+/// One row per comparison: "#b vs #a", the figure, mean b / mean a, Welch t, df, p with its
+/// significance marks (* < 0.05, ** < 0.01, *** < 0.001), N a/b; "no test" where n < 2.
+void fillComparisonsModel(QStandardItemModel* model, const nlohmann::json& report);
+
+} // namespace radt
