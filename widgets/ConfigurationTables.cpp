@@ -3,8 +3,11 @@
 #include "FrontierChart.h"
 #include "InsightFigures.h"
 
+#include <QHeaderView>
 #include <QObject>
+#include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QTableView>
 
 #include <algorithm>
 
@@ -147,6 +150,24 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
         row << textCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
         model->appendRow(row);
     }
+}
+
+QTableView* answerTable(QStandardItemModel* model, QWidget* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(kConfigurationSortRole);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    view->verticalHeader()->setVisible(false);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setTextElideMode(Qt::ElideMiddle);
+    QObject::connect(model, &QStandardItemModel::rowsInserted, view, [view] {
+        view->resizeColumnsToContents();
+        view->setColumnWidth(1, std::min(view->columnWidth(1), 220));
+    });
+    return view;
 }
 
 } // namespace radt

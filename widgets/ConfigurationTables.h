@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 class QStandardItemModel;
+class QTableView;
+class QWidget;
 
 namespace radt {
 
@@ -21,5 +23,9 @@ void fillConfigurationsModel(QStandardItemModel* model, const nlohmann::json& re
 /// One row per comparison: "#b vs #a", the figure, mean b / mean a, Welch t, df, p with its
 /// significance marks (* < 0.05, ** < 0.01, *** < 0.001), N a/b; "no test" where n < 2.
 void fillComparisonsModel(QStandardItemModel* model, const nlohmann::json& report);
+
+/// A sortable, read-only view of `model` whose columns fit their contents again whenever rows
+/// are added (the params column at most 220 px, cut in the middle).
+QTableView* answerTable(QStandardItemModel* model, QWidget* parent);
 
 } // namespace radt

@@ -250,21 +250,8 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     tabs->addTab(m_view, tr("Runs"));
     m_configurations = new QStandardItemModel(this);
     m_comparisons = new QStandardItemModel(this);
-    for (auto [model, title] :
-         {std::pair{m_configurations, tr("Configurations")}, std::pair{m_comparisons, tr("Comparisons")}}) {
-        auto* proxy = new QSortFilterProxyModel(this);
-        proxy->setSourceModel(model);
-        proxy->setSortRole(kConfigurationSortRole);
-        auto* view = new QTableView(this);
-        view->setModel(proxy);
-        view->setSortingEnabled(true);
-        view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-        view->verticalHeader()->setVisible(false);
-        view->setSelectionBehavior(QAbstractItemView::SelectRows);
-        view->setTextElideMode(Qt::ElideMiddle);
-        view->setObjectName(title);
-        tabs->addTab(view, title);
-    }
+    tabs->addTab(answerTable(m_configurations, this), tr("Configurations"));
+    tabs->addTab(answerTable(m_comparisons, this), tr("Comparisons"));
     split->addWidget(tabs);
     split->addWidget(m_chartView);
     split->setStretchFactor(0, 3);
@@ -475,11 +462,6 @@ void InsightsPanel::fillTable() {
     m_workloads->clear(); // never the footer of another basket or store
     fillConfigurationsModel(m_configurations, m_report);
     fillComparisonsModel(m_comparisons, m_report);
-    for (QTableView* view : findChildren<QTableView*>())
-        if (view != m_view) {
-            view->resizeColumnsToContents();
-            view->setColumnWidth(1, std::min(view->columnWidth(1), 220)); // params: cut in the middle
-        }
     const auto figures = viewFigures();
     QStringList headers;
     for (const insight::RunFigure* f : figures)
