@@ -1,4 +1,4 @@
-// radt-explorer: argument parsing and wiring only (DESIGN §2).
+// radt-explorer: argument parsing and wiring only (resources/DESIGN.md §2).
 
 #include "BoardExport.h"
 #include "GuardedApplication.h"

@@ -174,7 +174,7 @@ double bestIngestRate(State& state, int batchSize, int batches, int64_t t, Write
     return rate;
 }
 
-/// Prints the machine-readable headline line DESIGN §11 asks for.
+/// Prints the machine-readable headline line resources/DESIGN.md §11 asks for.
 /// The baseline of the chart benchmarks: every run's `key` rows stepped through by a bare
 /// prepared SELECT; the best iteration's seconds. Marks the state wrong on a wrong row count.
 template <class State>

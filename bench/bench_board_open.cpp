@@ -1,4 +1,4 @@
-// Opening a radT board file (DESIGN §9) the way a chart panel does: loadBoardFile, then one
+// Opening a radT board file (resources/DESIGN.md §9) the way a chart panel does: loadBoardFile, then one
 // SeriesPyramid per run and a first 1200-column query, next to the floor a user would compare
 // with, `python3 -c "import json; json.load(open(F))"` on the same file (a whole process, as a
 // script would run it; nothing subtracted). The board is 4 charts x 4 runs x 11k points, a

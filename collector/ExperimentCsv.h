@@ -1,5 +1,5 @@
 #pragma once
-// radT's experiment file (DESIGN §6): one row per run, rows with the same (Experiment, Workload)
+// radT's experiment file (resources/DESIGN.md §6): one row per run, rows with the same (Experiment, Workload)
 // run together. Read and validated completely before anything runs, so a typo in row 40 is
 // reported before row 1 has started a GPU job; written back atomically after each workload so an
 // interrupted experiment resumes where it stopped.

@@ -1,5 +1,5 @@
 #pragma once
-// `radt experiment.csv` (DESIGN §6): the workloads of a radT experiment file, one after another
+// `radt experiment.csv` (resources/DESIGN.md §6): the workloads of a radT experiment file, one after another
 // in file order. The runs of a workload are set up one by one (collocation, store rows, the
 // workload held before exec, listeners sampling) and then started together; the workload ends
 // when all its runs end or the time limit passes. After each workload its rows get their run id

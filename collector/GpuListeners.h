@@ -1,7 +1,7 @@
 #pragma once
-// Listeners that stream a GPU tool's output (DESIGN §5): nvidia-smi, dcgmi dmon, tegrastats. Each
-// tool is started once per run and read line by line; a missing tool is reported once and the run
-// goes on without it.
+// Listeners that stream a GPU tool's output (resources/DESIGN.md §5): nvidia-smi, dcgmi dmon, tegrastats.
+// Each tool is started once per run and read line by line; a missing tool is reported once and the run goes
+// on without it.
 
 #include "Listener.h"
 

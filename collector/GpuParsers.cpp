@@ -333,7 +333,7 @@ const std::vector<std::vector<int>>& dcgmiFieldSets() {
 }
 
 std::string dcgmiKeyForColumn(const std::string& shortName) {
-    // DESIGN §5 names for the fields the listener asks for, then readable names for the rest of
+    // resources/DESIGN.md §5 names for the fields the listener asks for, then readable names for the rest of
     // DCGM's reference table (dcgm_fields.cpp) so a user-chosen field set also reads well.
     // clang-format off
     static const std::unordered_map<std::string, const char*> names = {

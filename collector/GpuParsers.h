@@ -1,8 +1,8 @@
 #pragma once
 // Parsers for the output of the GPU tools the listeners stream (nvidia-smi, dcgmi, tegrastats).
 // Pure functions over text, no I/O, so the recorded fixtures of other drivers and DCGM versions
-// test them as well as a live GPU would (DESIGN §5, §11). Every key they produce is a full MLflow
-// metric key matching ^[/\w.\- :]*$.
+// test them as well as a live GPU would (resources/DESIGN.md §5, §11). Every key they produce is a full
+// MLflow metric key matching ^[/\w.\- :]*$.
 
 #include <cstddef>
 #include <optional>

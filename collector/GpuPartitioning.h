@@ -1,5 +1,5 @@
 #pragma once
-// Collocation set-up for experiment workloads (DESIGN §6): MIG GPU/compute instances created
+// Collocation set-up for experiment workloads (resources/DESIGN.md §6): MIG GPU/compute instances created
 // with nvidia-smi for the rows that ask for a MIG profile, and the MPS control daemon for MPS
 // rows. Everything created is torn down again when the workload ends, also when it failed.
 

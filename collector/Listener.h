@@ -1,6 +1,6 @@
 #pragma once
-// A listener samples one source (DESIGN §5) for one run and publishes points through its context.
-// /proc listeners share one sampling thread; GPU tools are started once per run and streamed.
+// A listener samples one source (resources/DESIGN.md §5) for one run and publishes points through its
+// context. /proc listeners share one sampling thread; GPU tools are started once per run and streamed.
 
 #include "Model.h"
 

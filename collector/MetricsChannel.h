@@ -1,5 +1,5 @@
 #pragma once
-// The metrics channel (DESIGN §7): a pipe whose write end the workload inherits as
+// The metrics channel (resources/DESIGN.md §7): a pipe whose write end the workload inherits as
 // RADT_METRICS_FD. One JSON object per line:
 //   {"metric": "loss", "value": 0.31, "step": 3}   (optional "timestamp" in ms)
 //   {"param": "k", "value": "v"}   {"tag": "k", "value": "v"}   {"artifact": "path"}

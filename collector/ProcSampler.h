@@ -1,7 +1,7 @@
 #pragma once
-// The /proc listeners (DESIGN §5): top (system CPU, memory, swap), ps (per-core CPU and memory of
-// the run's threads), iostat (per-device disk rates), net (per-interface rates) and proc (the
-// run's process tree). Read from /proc directly: no child processes, exact counters.
+// The /proc listeners (resources/DESIGN.md §5): top (system CPU, memory, swap), ps (per-core CPU and memory
+// of the run's threads), iostat (per-device disk rates), net (per-interface rates) and proc (the run's
+// process tree). Read from /proc directly: no child processes, exact counters.
 
 #include "Model.h"
 #include "ProcParsers.h"

@@ -1,6 +1,6 @@
 #pragma once
 // One recorded run in phases, so that the runs of a collocated workload can be set up one by one
-// and then started together (DESIGN §6): prepare() creates the run and starts the workload held
+// and then started together (resources/DESIGN.md §6): prepare() creates the run and starts the workload held
 // just before exec, with its listeners already sampling; release() lets it run; finish() stops the
 // listeners, writes everything and closes the run.
 

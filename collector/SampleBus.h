@@ -1,6 +1,6 @@
 #pragma once
-// The live sample bus (DESIGN §8): listeners publish batches of points for a run; every subscriber
-// (the store writer, the explorer's live charts) receives them at once, without waiting for the
+// The live sample bus (resources/DESIGN.md §8): listeners publish batches of points for a run; every
+// subscriber (the store writer, the explorer's live charts) receives them at once, without waiting for the
 // store.
 
 #include "Model.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The writer thread between the sample bus and the store (DESIGN §8): a bounded queue, flushed
+// The writer thread between the sample bus and the store (resources/DESIGN.md §8): a bounded queue, flushed
 // every <= 250 ms or 10k samples as one transaction per run. A store that refuses writes (locked,
 // server gone) keeps the samples queued and retried; the user sees one warning and one recovery
 // line. While a StoreWriter runs, it is the only thread that touches the store: other writes

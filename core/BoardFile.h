@@ -1,5 +1,5 @@
 #pragma once
-// radT board files ("insight files", DESIGN §9): the JSON array of charts radT's web front end
+// radT board files ("insight files", resources/DESIGN.md §9): the JSON array of charts radT's web front end
 // downloads and uploads. Read liberally (numbers as numeric strings, nulls anywhere, unknown keys
 // kept), written exactly in radT's form so boards travel both ways. No Qt.
 

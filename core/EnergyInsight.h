@@ -1,5 +1,5 @@
 #pragma once
-// Energy of a run (issue 12, DESIGN §12): from a cumulative energy counter when the run has one
+// Energy of a run (issue 12, resources/DESIGN.md §12): from a cumulative energy counter when the run has one
 // (DCGMI - Total Energy Consumption, mJ), else the trapezoidal integral of power (W). Intervals
 // longer than 5 sampling intervals are not bridged, and how much of the run is covered is said.
 

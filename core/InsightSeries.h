@@ -1,5 +1,5 @@
 #pragma once
-// What every insight analysis (DESIGN §12) needs from a stored series: which values count, the
+// What every insight analysis (resources/DESIGN.md §12) needs from a stored series: which values count, the
 // sampling interval a gap is measured against, and which keys hold one metric per device.
 
 #include "Model.h"

@@ -1,6 +1,6 @@
 #pragma once
 // MLflow's limits on names and values, enforced before anything is written so MLflow's own tools
-// accept every row we store (DESIGN §4).
+// accept every row we store (resources/DESIGN.md §4).
 
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Data model shared by every layer (DESIGN §3). Plain structs, no Qt.
+// Data model shared by every layer (resources/DESIGN.md §3). Plain structs, no Qt.
 
 #include <cstdint>
 #include <map>
@@ -54,7 +54,7 @@ struct MetricPoint {
     int64_t step = 0;
 };
 
-/// A metric series as struct-of-arrays, sorted by time (DESIGN §3).
+/// A metric series as struct-of-arrays, sorted by time (resources/DESIGN.md §3).
 struct Series {
     std::vector<int64_t> t;
     std::vector<int64_t> step;

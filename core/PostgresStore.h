@@ -1,5 +1,5 @@
 #pragma once
-// A shared tracking server: an MLflow tracking database on PostgreSQL (DESIGN §4), read and
+// A shared tracking server: an MLflow tracking database on PostgreSQL (resources/DESIGN.md §4), read and
 // written through libpqxx with the same schema MLflow creates there. Many collectors write into
 // one server at once; metric batches go in with COPY and latest_metrics is upserted atomically,
 // so concurrent writers lose nothing. One instance serves one thread at a time.

@@ -1,8 +1,8 @@
 #pragma once
-// Crash safety (DESIGN §8): a collector killed with SIGKILL cannot close its run. Each run records
-// its collector's host, pid and process start time as tags; the next radt invocation, or the
-// explorer opening the store, marks RUNNING runs whose collector is gone as FAILED, with the time
-// of their last sample as end time, instead of leaving them RUNNING forever.
+// Crash safety (resources/DESIGN.md §8): a collector killed with SIGKILL cannot close its run. Each run
+// records its collector's host, pid and process start time as tags; the next radt invocation, or the explorer
+// opening the store, marks RUNNING runs whose collector is gone as FAILED, with the time of their last sample
+// as end time, instead of leaving them RUNNING forever.
 
 #include "Store.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Chart-side arithmetic on series (DESIGN §8): radT's EMA smoothing, summary statistics, and the
+// Chart-side arithmetic on series (resources/DESIGN.md §8): radT's EMA smoothing, summary statistics, and the
 // min/max pyramid that lets a chart redraw in O(pixels) whatever the number of points.
 
 #include "Model.h"
@@ -17,7 +17,7 @@ namespace radt {
 /// INT64_MIN): a plain difference overflows, and a clamped one keeps ascending times ascending.
 int64_t saturatingDifference(int64_t a, int64_t b);
 
-/// radT's EMA smoothing (DESIGN §8): s_i = w*s_{i-1} + (1-w)*x_i with w = percent/100 (0..99),
+/// radT's EMA smoothing (resources/DESIGN.md §8): s_i = w*s_{i-1} + (1-w)*x_i with w = percent/100 (0..99),
 /// s_0 = x_0. NaN inputs give NaN at that index and do not disturb the running value (the next
 /// finite value continues from the last finite s); the first finite value starts the average.
 /// percent <= 0 returns v unchanged; percent is clamped to 99.
@@ -35,7 +35,7 @@ struct SeriesStats {
 /// Percentiles interpolate linearly between closest ranks (numpy's default). O(n).
 SeriesStats seriesStats(const Series& s);
 
-/// A min/max pyramid over one series (DESIGN §8), built once in O(n); each query for a visible
+/// A min/max pyramid over one series (resources/DESIGN.md §8), built once in O(n); each query for a visible
 /// x range costs O(columns * log n), not O(points): per pixel column the minimum and the maximum
 /// point (in time order, at their own timestamps), so a single spike among a million points is
 /// still drawn; when the range holds fewer points than 2*columns, every point is returned (full

@@ -1,5 +1,5 @@
 #pragma once
-// The embedded default store: an MLflow tracking database in one SQLite file (DESIGN §4).
+// The embedded default store: an MLflow tracking database in one SQLite file (resources/DESIGN.md §4).
 // One instance serves one thread at a time; open one per thread (WAL lets readers run beside
 // a writer in another process).
 

@@ -1,5 +1,5 @@
 #pragma once
-// The tracking store interface (DESIGN §4): an MLflow tracking database behind one API, so the
+// The tracking store interface (resources/DESIGN.md §4): an MLflow tracking database behind one API, so the
 // collector, the CLI and the explorer never see SQL.
 
 #include "Model.h"

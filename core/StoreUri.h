@@ -1,5 +1,5 @@
 #pragma once
-// Store URIs in MLflow's style (DESIGN §4) and the order in which the tools pick one.
+// Store URIs in MLflow's style (resources/DESIGN.md §4) and the order in which the tools pick one.
 
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// How busy a run kept its GPUs and CPUs (issue 12, DESIGN §12): time-weighted utilisation
+// How busy a run kept its GPUs and CPUs (issue 12, resources/DESIGN.md §12): time-weighted utilisation
 // profiles, and the gap between coarse GPU utilisation and SM activity.
 
 #include "Model.h"

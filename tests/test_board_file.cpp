@@ -1,4 +1,4 @@
-// BoardFile: radT board files (DESIGN §9) read liberally, written in radT's form, and every bad
+// BoardFile: radT board files (resources/DESIGN.md §9) read liberally, written in radT's form, and every bad
 // board either refused with one clear error or opened with its problems listed.
 
 #include "BoardFile.h"

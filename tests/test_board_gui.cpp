@@ -1,4 +1,4 @@
-// Boards in the explorer (DESIGN §9): a board saved by radT's front end opens with the same view
+// Boards in the explorer (resources/DESIGN.md §9): a board saved by radT's front end opens with the same view
 // (series rules, hidden series, smoothing, range), round trips radT -> explorer -> radT and
 // explorer -> explorer, bad boards open what they can and name the rest, a dropped file opens,
 // and the headless export writes every chart in every format as the GUI draws it.

@@ -86,7 +86,7 @@ TEST(CollectorE2E, GpuAndProcListenersWithSoftwareMetricsAndMaxEpoch) {
     EXPECT_LT(loss.v.back(), 0.8);
     EXPECT_EQ(store->series(run.uuid, "accuracy").v.size(), 3u);
 
-    // Hardware series from the replayed nvidia-smi and dcgmi output (DESIGN §5 keys).
+    // Hardware series from the replayed nvidia-smi and dcgmi output (resources/DESIGN.md §5 keys).
     const Series power = store->series(run.uuid, "SMI - Power Draw");
     ASSERT_FALSE(power.v.empty());
     EXPECT_DOUBLE_EQ(power.v.front(), 631.95);

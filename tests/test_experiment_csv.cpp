@@ -1,4 +1,4 @@
-// radT's experiment CSV (DESIGN §6): reading, validation with line/column, atomic write-back,
+// radT's experiment CSV (resources/DESIGN.md §6): reading, validation with line/column, atomic write-back,
 // letters; then the fake MIG/MPS/profiler tools the experiment runner is tested against.
 
 #include "ExperimentCsv.h"
@@ -25,7 +25,7 @@ namespace {
 const std::string kHeader = "Experiment,Workload,Status,Run,Devices,Collocation,File,Listeners,Params\n";
 const std::string kRunId = "0123456789abcdef0123456789abcdef";
 
-/// The radT example of DESIGN §6, padded as radT's own files are.
+/// The radT example of resources/DESIGN.md §6, padded as radT's own files are.
 const std::string kExample =
     kHeader + "         1,       2,      ,   ,      0,          -,train.py,smi+top,--batch-size 128\n"
               "         1,       2,      ,   ,      0,        MPS,train.py,smi+top,--batch-size 128\n";

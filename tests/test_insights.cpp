@@ -1,5 +1,5 @@
-// The insight analyses (issue 12, DESIGN §12) on small series whose answers are computed by hand,
-// and `radt report` over a real SQLite store holding a collocated workload and its solo baseline.
+// The insight analyses (issue 12, resources/DESIGN.md §12) on small series whose answers are computed by
+// hand, and `radt report` over a real SQLite store holding a collocated workload and its solo baseline.
 
 #include "BurstInsight.h"
 #include "EnergyInsight.h"

@@ -1,4 +1,4 @@
-// The metrics channel (DESIGN §7): the JSON-lines protocol, and a real pipe fed by a real child.
+// The metrics channel (resources/DESIGN.md §7): the JSON-lines protocol, and a real pipe fed by a real child.
 
 #include "ChildProcess.h"
 #include "MetricsChannel.h"

@@ -1,4 +1,4 @@
-// The Store contract, one parameterised suite run against both backends (DESIGN §4): the
+// The Store contract, one parameterised suite run against both backends (resources/DESIGN.md §4): the
 // embedded SQLite file and a real PostgreSQL server. The PostgreSQL cases need a server: the
 // test command runs ctest under pg_virtualenv, which provides one on loopback (PGHOST etc.);
 // without it they are skipped with a message.

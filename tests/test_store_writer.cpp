@@ -1,4 +1,4 @@
-// The live bus and the writer thread in front of a real SQLite store (DESIGN §8).
+// The live bus and the writer thread in front of a real SQLite store (resources/DESIGN.md §8).
 
 #include "SampleBus.h"
 #include "SpillFile.h"

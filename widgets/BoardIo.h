@@ -1,5 +1,5 @@
 #pragma once
-// Between radT board files (core/BoardFile.h, DESIGN §9) and the explorer's charts: a board
+// Between radT board files (core/BoardFile.h, resources/DESIGN.md §9) and the explorer's charts: a board
 // chart becomes a chart's runs, points and options, and a chart becomes a board chart again.
 // radT's keys carry what radT knows (smoothing, shownRuns, hiddenSeries, range); the explorer's
 // own state goes in an "explorer" key radT ignores, so boards round-trip both ways.

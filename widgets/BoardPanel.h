@@ -1,5 +1,5 @@
 #pragma once
-// The board (DESIGN §9): many charts, each one metric over the basket's runs. One chart is the
+// The board (resources/DESIGN.md §9): many charts, each one metric over the basket's runs. One chart is the
 // current one; the metric list plots into it. Charts are added and removed by the user, and
 // their x zoom may be linked. The charts form a grid of 1-3 columns in a scroll area: each keeps
 // a readable height whatever else takes room (a console, a small screen), and every chart is

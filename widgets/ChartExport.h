@@ -2,7 +2,7 @@
 // Per chart exports a researcher shares: a crisp PNG at 1x to 4x, SVG and PDF as vector drawings
 // (text stays text), a multi-page PDF of a board, and the chart's data as long-format CSV at full
 // resolution. Every file is written through QSaveFile (temporary file + rename): a failed export
-// leaves the old file, or none, never a part of one (DESIGN §10).
+// leaves the old file, or none, never a part of one (resources/DESIGN.md §10).
 
 #include <QSize>
 #include <QString>

@@ -1,8 +1,8 @@
 #pragma once
-// From the runs of a chart to the lines it draws (DESIGN §9 series rules): runs of one workload
+// From the runs of a chart to the lines it draws (resources/DESIGN.md §9 series rules): runs of one workload
 // merge into one line named by the workload unless the workload is shown run by run; a merged
 // workload may instead be drawn as the mean of its runs with a min–max band. Smoothing runs here,
-// on full-resolution data, before any decimation (DESIGN §8).
+// on full-resolution data, before any decimation (resources/DESIGN.md §8).
 
 #include "BoardFile.h"
 #include "EpochInsight.h"

@@ -129,10 +129,10 @@ std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<R
                                                const std::string& metricKey, int columns,
                                                const std::function<void(size_t, size_t)>& progress) {
     std::vector<ChartRunData> data;
-    std::map<int64_t, std::string> experimentNames; // lines are named by experiment (DESIGN §9)
+    std::map<int64_t, std::string> experimentNames; // lines are named by experiment (resources/DESIGN.md §9)
     for (size_t i = 0; i < runs.size(); ++i) {
         const Run& run = runs[i];
-        // A server store reduces large series where they are (DESIGN §8); generous resolution,
+        // A server store reduces large series where they are (resources/DESIGN.md §8); generous resolution,
         // so a wider window or a moderate zoom still has real points.
         Series series = store.prefersEnvelopes()
                             ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns)

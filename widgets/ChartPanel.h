@@ -1,5 +1,5 @@
 #pragma once
-// One chart of the board: a metric over the basket's runs (DESIGN §8, §9). Runs of one workload
+// One chart of the board: a metric over the basket's runs (resources/DESIGN.md §8, §9). Runs of one workload
 // are merged into one series named by the workload, as radT's front end does, unless the
 // workload's runs are shown one by one. Per chart: EMA smoothing, log y, monochrome, line width,
 // x as time since start, step or wall clock, workloads merged or as mean with a min–max band,
@@ -104,7 +104,7 @@ public:
     bool applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results);
     /// The three steps at once, on this thread (tests, a caller already off the GUI thread).
     bool pollNewData(Store& store);
-    /// Points of a run recorded in this process, straight from the live bus (DESIGN §8): the
+    /// Points of a run recorded in this process, straight from the live bus (resources/DESIGN.md §8): the
     /// chart's metric among them is appended and drawn at once; the store confirms them later
     /// (pollNewData). Returns whether anything was drawn.
     bool appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points);

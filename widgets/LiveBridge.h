@@ -1,5 +1,5 @@
 #pragma once
-// The QObject bridge from the collector's live bus to the GUI thread (DESIGN §2, §8). Bus
+// The QObject bridge from the collector's live bus to the GUI thread (resources/DESIGN.md §2, §8). Bus
 // callbacks run on listener threads: they only queue the points; the GUI thread receives them
 // in batches at most every ~40 ms (repaints coalesced), whatever the number of runs and keys.
 

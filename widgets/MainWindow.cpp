@@ -134,7 +134,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_summary->setRows({});
         statusBar()->showMessage(tr("Cannot compute the summary: %1").arg(error), 5000);
     });
-    // Runs recorded by another process or machine are followed by polling new rows (DESIGN §8).
+    // Runs recorded by another process or machine are followed by polling new rows (resources/DESIGN.md §8).
     m_liveTimer = new QTimer(this);
     m_liveTimer->setInterval(1000);
     connect(m_liveTimer, &QTimer::timeout, this, [this] { pollLiveRuns(); });

@@ -102,7 +102,7 @@ public:
     SampleBus& liveBus() { return *m_bus; }
     LiveBridge* liveBridge() const { return m_live; }
 
-    /// Replaces the board's charts by a board file's (DESIGN §9): each chart with its runs and
+    /// Replaces the board's charts by a board file's (resources/DESIGN.md §9): each chart with its runs and
     /// points from the file, its series rules, smoothing and range. Problems in the file that
     /// did not stop it opening are listed in *problems. False with *error when nothing opened.
     bool openBoard(const QString& path, QStringList* problems = nullptr, QString* error = nullptr);

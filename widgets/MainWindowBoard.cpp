@@ -1,4 +1,4 @@
-// MainWindow's board files and exports (DESIGN §9): File > Open Board, Save Board, Export, and
+// MainWindow's board files and exports (resources/DESIGN.md §9): File > Open Board, Save Board, Export, and
 // boards dropped onto the window. Kept apart from MainWindow.cpp, which wires the store views.
 
 #include "FileDialogs.h"

@@ -34,7 +34,7 @@ namespace radt {
 MainWindow::OpenedStore MainWindow::openAndRead(const std::string& uri, OpenMode mode) {
     OpenedStore opened;
     opened.store = radt::openStore(uri, mode);
-    // Runs whose collector was killed would otherwise show RUNNING forever (DESIGN §8). A
+    // Runs whose collector was killed would otherwise show RUNNING forever (resources/DESIGN.md §8). A
     // read-only store simply keeps them as they are.
     if (mode != OpenMode::ReadOnly) {
         try {

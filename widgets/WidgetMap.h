@@ -2,7 +2,7 @@
 // Where things are on screen, for driving radt-explorer from outside with a real mouse and
 // keyboard (xdotool scripts, the test that runs it in a real X server): every visible widget,
 // item-view row, menu action and chart, with its rectangle in screen coordinates, as JSON.
-// `radt-explorer` writes it when RADT_EXPLORER_WIDGET_MAP names a file (DESIGN §8 says nothing
+// `radt-explorer` writes it when RADT_EXPLORER_WIDGET_MAP names a file (resources/DESIGN.md §8 says nothing
 // about it: it is not a format anyone stores, only what the window shows now).
 //
 // {"widgets": [{"class": "QPushButton", "name": "", "text": "Add chart", "rect": [x, y, w, h]}, ...],

@@ -1,5 +1,5 @@
 #pragma once
-// The experiment -> workload -> run tree (DESIGN §3) as a Qt item model.
+// The experiment -> workload -> run tree (resources/DESIGN.md §3) as a Qt item model.
 
 #include "Model.h"
 
