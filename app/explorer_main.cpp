@@ -39,8 +39,8 @@ const QCommandLineOption kExportOption(
     QStringLiteral("DIR"));
 const QCommandLineOption
     kFormatOption(QStringLiteral("format"),
-                  QStringLiteral("Formats for --export, comma-separated: png,jpg,svg,pdf,csv,json "
-                                 "(default: all)."),
+                  QStringLiteral("Formats for --export, comma-separated: %1 (default: all).")
+                      .arg(radt::boardExportFormats().join(QLatin1Char(','))),
                   QStringLiteral("LIST"));
 
 void setUpParser(QCommandLineParser& parser) {

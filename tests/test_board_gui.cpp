@@ -18,6 +18,7 @@
 #include "TempDir.h"
 #include "models/SummaryModel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -285,6 +286,24 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     ASSERT_TRUE(reopened.openBoard(out + "/01-smi-power-draw.json"));
     EXPECT_EQ(reopened.board()->chartAt(0)->chart()->seriesNames(),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
+
+    // One table of formats (issue 25 §2): File > Export offers each of them, the chart as a radT
+    // board included, and --help lists the same ones.
+    QStringList offered;
+    for (QAction* action : window.findChildren<QAction*>())
+        for (const ExportFormat& format : exportFormats())
+            if (action->text() == format.menuLabel)
+                offered << format.extension;
+    EXPECT_EQ(offered, boardExportFormats());
+    const QString viaMenu = QString::fromStdString(dir.file("menu.json"));
+    exportFormat("json")->write(*window.board()->chartAt(0)->chart(), 1, viaMenu, 1.0, {});
+    MainWindow fromMenu;
+    ASSERT_TRUE(fromMenu.openBoard(viaMenu));
+    EXPECT_EQ(fromMenu.board()->chartAt(0)->chart()->metricKey(), "SMI - Power Draw");
+    EXPECT_EQ(exportFormat("gif"), nullptr);
+    explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--help"});
+    ASSERT_TRUE(explorer.waitForFinished(60000));
+    EXPECT_TRUE(explorer.readAllStandardOutput().contains("png,jpg,svg,pdf,csv,json (default: all)"));
 
     // Bad invocations say what is wrong and fail.
     explorer.start(RADT_BINARY_DIR "/app/radt-explorer",

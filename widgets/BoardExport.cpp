@@ -5,23 +5,66 @@
 #include "ChartPanel.h"
 
 #include <QDir>
+#include <QObject>
 #include <QSaveFile>
 
 #include <stdexcept>
 
 namespace radt {
 
-QStringList boardExportFormats() {
+const std::vector<ExportFormat>& exportFormats() {
     // radT offered jpg, png, pdf, csv and json; svg is ours.
-    return {QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("svg"),
-            QStringLiteral("pdf"), QStringLiteral("csv"), QStringLiteral("json")};
+    static const std::vector<ExportFormat> all = {
+        {QStringLiteral("png"), QObject::tr("Chart as &PNG..."), true,
+         [](ChartPanel& c, int64_t, const QString& path, double scale, const auto&) {
+             exportChartPng(c, path, kExportChartSize, scale);
+         }},
+        {QStringLiteral("jpg"), QObject::tr("Chart as &JPG..."), true,
+         [](ChartPanel& c, int64_t, const QString& path, double scale, const auto&) {
+             exportChartJpg(c, path, kExportChartSize, scale);
+         }},
+        {QStringLiteral("svg"), QObject::tr("Chart as &SVG..."), false,
+         [](ChartPanel& c, int64_t, const QString& path, double, const auto&) {
+             exportChartSvg(c, path, kExportChartSize);
+         }},
+        {QStringLiteral("pdf"), QObject::tr("Chart as P&DF..."), false,
+         [](ChartPanel& c, int64_t, const QString& path, double, const auto&) {
+             exportChartPdf(c, path, kExportChartSize);
+         }},
+        {QStringLiteral("csv"), QObject::tr("Chart data as &CSV..."), false,
+         [](ChartPanel& c, int64_t, const QString& path, double, const auto& progress) {
+             exportChartCsv(c, path, progress);
+         }},
+        // The chart as the explorer holds it: a one-chart board radT opens too.
+        {QStringLiteral("json"), QObject::tr("Chart as radT board (&JSON)..."), false,
+         [](ChartPanel& c, int64_t id, const QString& path, double, const auto&) {
+             Board one;
+             one.charts.push_back(boardFromChart(c, id, {}));
+             saveBoardFile(path.toStdString(), one);
+         }},
+    };
+    return all;
+}
+
+const ExportFormat* exportFormat(const QString& extension) {
+    for (const ExportFormat& f : exportFormats())
+        if (f.extension == extension)
+            return &f;
+    return nullptr;
+}
+
+QStringList boardExportFormats() {
+    QStringList out;
+    for (const ExportFormat& f : exportFormats())
+        out << f.extension;
+    return out;
 }
 
 QStringList exportBoardFiles(const Board& board, const std::string& sourceName, const QString& dir,
                              const QStringList& formats, std::vector<BoardProblem>& problems,
                              const std::function<void(int done, int total)>& progress) {
     for (const QString& format : formats)
-        if (!boardExportFormats().contains(format))
+        if (!exportFormat(format))
             throw std::runtime_error("unknown export format '" + format.toStdString() + "' (expected " +
                                      boardExportFormats().join(QLatin1Char(',')).toStdString() + ")");
     if (!QDir().mkpath(dir))
@@ -40,22 +83,7 @@ QStringList exportBoardFiles(const Board& board, const std::string& sourceName, 
                                                     .arg(QString::fromStdString(metricSlug(chart.metric))));
         for (const QString& format : formats) {
             const QString path = stem + QLatin1Char('.') + format;
-            if (format == QLatin1String("png"))
-                exportChartPng(panel, path, kExportChartSize, 1.0);
-            else if (format == QLatin1String("jpg"))
-                exportChartJpg(panel, path, kExportChartSize, 1.0);
-            else if (format == QLatin1String("svg"))
-                exportChartSvg(panel, path, kExportChartSize);
-            else if (format == QLatin1String("pdf"))
-                exportChartPdf(panel, path, kExportChartSize);
-            else if (format == QLatin1String("csv"))
-                exportChartCsv(panel, path);
-            else {
-                // The chart as the explorer holds it: a one-chart board radT opens too.
-                Board one;
-                one.charts.push_back(boardFromChart(panel, chart.id, {}));
-                saveBoardFile(path.toStdString(), one);
-            }
+            exportFormat(format)->write(panel, chart.id, path, 1.0, {});
             written << path;
             if (progress)
                 progress(written.size(), total);

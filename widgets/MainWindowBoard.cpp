@@ -75,12 +75,9 @@ void MainWindow::createBoardMenu(QMenu* file) {
     connect(restore, &QAction::toggled, this,
             [](bool on) { QSettings().setValue(QStringLiteral("session/restore"), on); });
     QMenu* exports = file->addMenu(tr("&Export"));
-    exports->addAction(tr("Chart as &PNG..."), this, [this] { exportCurrentChart(QStringLiteral("png")); });
-    exports->addAction(tr("Chart as &JPG..."), this, [this] { exportCurrentChart(QStringLiteral("jpg")); });
-    exports->addAction(tr("Chart as &SVG..."), this, [this] { exportCurrentChart(QStringLiteral("svg")); });
-    exports->addAction(tr("Chart as P&DF..."), this, [this] { exportCurrentChart(QStringLiteral("pdf")); });
-    exports->addAction(tr("Chart data as &CSV..."), this,
-                       [this] { exportCurrentChart(QStringLiteral("csv")); });
+    for (const ExportFormat& format : exportFormats())
+        exports->addAction(format.menuLabel, this,
+                           [this, extension = format.extension] { exportCurrentChart(extension); });
     exports->addSeparator();
     exports->addAction(tr("&Board as PDF..."), this, &MainWindow::exportBoardPdf);
 }
@@ -207,8 +204,13 @@ void MainWindow::exportCurrentChart(const QString& format) {
                                  tr("The current chart shows nothing yet: choose a metric."));
         return;
     }
+    const ExportFormat* writer = exportFormat(format);
+    if (!writer) { // a programming error: the menu offers only the table's formats
+        QMessageBox::critical(this, tr("Export"), tr("Unknown export format '%1'").arg(format));
+        return;
+    }
     double scale = 1;
-    if (format == QLatin1String("png") || format == QLatin1String("jpg")) {
+    if (writer->raster) {
         bool ok = false;
         scale = QInputDialog::getInt(this, tr("Export %1").arg(format.toUpper()), tr("Scale (1x-4x):"), 2, 1,
                                      4, 1, &ok);
@@ -224,21 +226,12 @@ void MainWindow::exportCurrentChart(const QString& format) {
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300); // only long exports (a CSV of millions of rows) show it
     try {
-        if (format == QLatin1String("png"))
-            exportChartPng(*chart, path, kExportChartSize, scale);
-        else if (format == QLatin1String("jpg"))
-            exportChartJpg(*chart, path, kExportChartSize, scale);
-        else if (format == QLatin1String("svg"))
-            exportChartSvg(*chart, path, kExportChartSize);
-        else if (format == QLatin1String("pdf"))
-            exportChartPdf(*chart, path, kExportChartSize);
-        else
-            exportChartCsv(*chart, path, [&progress](size_t done, size_t total) {
-                progress.setValue(total ? int(done * 100 / total) : 100);
-                QApplication::processEvents();
-                if (progress.wasCanceled()) // the partial file is discarded, an old one kept
-                    throw std::runtime_error("cancelled");
-            });
+        writer->write(*chart, 1, path, scale, [&progress](size_t done, size_t total) {
+            progress.setValue(total ? int(done * 100 / total) : 100);
+            QApplication::processEvents();
+            if (progress.wasCanceled()) // the partial file is discarded, an old one kept
+                throw std::runtime_error("cancelled");
+        });
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     } catch (const std::exception& e) {
         if (!progress.wasCanceled())
