@@ -23,6 +23,7 @@
 #include <functional>
 #include <getopt.h>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <strings.h>
 #include <unistd.h>
@@ -63,8 +64,8 @@ Options (before the script; everything after it goes to the script):
                          $XDG_DATA_HOME/radt/radt.db)
   -e, --experiment E     experiment id (must exist) or name (created when new); default 0 "Default"
   -w, --workload W       workload id; default: the next free number in the experiment
-  -l, --listeners L      listeners joined by '+'; default top+proc. From /proc: top, ps,
-                         iostat, net, proc; GPU tools: smi (nvidia-smi), dcgmi, tegrastats.
+  -l, --listeners L      listeners joined by '+'; default top+proc.
+                         @LISTENERS@.
                          A listener whose tool is missing is reported once and skipped.
   -d, --devices D        GPU devices, e.g. 0 or 0+1; the run's letter; default 0
   -c, --collocation C    '-', MPS or a MIG profile such as 1g.10gb (recorded; letter suffix)
@@ -94,6 +95,23 @@ opens the store.
 Exit status: the workload's exit status (0 when stopped by --time); 2 for bad arguments or a
 store error.
 )";
+
+/// The usage with the listeners named from their table, wrapped to the help's column.
+std::string usageText() {
+    std::string usage = kUsage;
+    std::string listeners, line;
+    std::istringstream words(radt::listenerUsage());
+    for (std::string word; words >> word;) {
+        if (line.size() + word.size() + 1 > 68) {
+            listeners += line + "\n                         ";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    listeners += line;
+    const size_t at = usage.find("@LISTENERS@");
+    return usage.replace(at, std::string("@LISTENERS@").size(), listeners);
+}
 
 int usageError(const std::string& message) {
     std::cerr << "radt: " << message << "\nTry 'radt --help'.\n";
@@ -593,7 +611,7 @@ int main(int argc, char** argv) {
             case 'A':
                 return listListeners();
             case 'h':
-                std::cout << kUsage;
+                std::cout << usageText();
                 return 0;
             case 'V':
                 std::cout << "radt " RADT_VERSION "\n";

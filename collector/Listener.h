@@ -33,6 +33,25 @@ public:
     virtual std::string summary() const { return {}; }
 };
 
+struct ProcSamplerOptions;
+
+/// One listener (issue 25 §2): its name, where it reads, what it records and how it is made.
+/// `-l`, --list-listeners, the usage text, the launch dialog and makeListeners() all read this
+/// table; the keys it writes are its row in core's listenerKeys().
+struct ListenerSpec {
+    enum class Source { Proc, Tool, Workload };
+    const char* name;
+    Source source;
+    const char* needs;   ///< Proc: the file under /proc it reads; Tool and Workload: the executable
+    const char* records; ///< what it records, for people
+    bool ProcSamplerOptions::*procSwitch = nullptr;    ///< Proc: the shared sampler's switch for it
+    std::unique_ptr<Listener> (*makeTool)() = nullptr; ///< Tool: a listener of its own
+    std::string (*problem)() = nullptr; ///< why it cannot run here ("" when it can), beyond `needs`
+};
+const std::vector<ListenerSpec>& listenerSpecs();
+/// "From /proc: top, ps, ...; GPU tools: smi (nvidia-smi), ...; experiment CSV: nsys, ...".
+std::string listenerUsage();
+
 /// The names `-l` accepts, in the order --list-listeners shows them.
 const std::vector<std::string>& knownListeners();
 /// nsys/ncu wrap the workload's command (experiment CSV workloads); they sample nothing themselves.

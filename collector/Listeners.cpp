@@ -19,12 +19,6 @@ namespace radt {
 
 namespace {
 
-const std::vector<std::string> kProcListeners = {"top", "ps", "iostat", "net", "proc", "rapl"};
-
-bool isProcListener(const std::string& name) {
-    return std::find(kProcListeners.begin(), kProcListeners.end(), name) != kProcListeners.end();
-}
-
 std::string join(const std::vector<std::string>& parts, const char* sep) {
     std::string out;
     for (size_t i = 0; i < parts.size(); ++i)
@@ -103,15 +97,58 @@ private:
 
 } // namespace
 
+const std::vector<ListenerSpec>& listenerSpecs() {
+    using S = ListenerSpec::Source;
+    using O = ProcSamplerOptions;
+    static const std::vector<ListenerSpec> all = {
+        {"top", S::Proc, "meminfo", "system CPU %, memory and swap, from /proc", &O::top},
+        {"ps", S::Proc, "stat", "per-core CPU and memory of the run's threads, from /proc", &O::ps},
+        {"iostat", S::Proc, "diskstats", "per-device disk tps and MB/s, from /proc/diskstats", &O::iostat},
+        {"net", S::Proc, "net/dev", "per-interface network MB/s, from /proc/net/dev", &O::net},
+        {"proc", S::Proc, "stat", "the run's process tree: CPU %, RSS, threads, from /proc", &O::proc},
+        {"rapl", S::Proc, "stat", "CPU package and DRAM power, from /sys/class/powercap", &O::rapl, nullptr,
+         [] { return raplProblem("/sys"); }},
+        {"smi", S::Tool, "nvidia-smi", "GPU power, utilisation, memory, P-state", nullptr, makeSmiListener},
+        {"dcgmi", S::Tool, "dcgmi", "DCGM power, energy, SM/tensor/DRAM activity, PCIe/NVLink", nullptr,
+         makeDcgmiListener},
+        {"tegrastats", S::Tool, "tegrastats", "Jetson CPU/GPU/EMC load, RAM, temperatures, power rails",
+         nullptr, makeTegrastatsListener},
+        {"nsys", S::Workload, "nsys", "Nsight Systems profile of the NVTX range 'profile' (experiment CSV)"},
+        {"nsysraw", S::Workload, "nsys", "Nsight Systems profile of the whole run (experiment CSV)"},
+        {"ncu", S::Workload, "ncu", "Nsight Compute profile of the NVTX range 'profile' (experiment CSV)"},
+        {"ncuraw", S::Workload, "ncu", "Nsight Compute profile of the whole run (experiment CSV)"},
+    };
+    return all;
+}
+
+std::string listenerUsage() {
+    std::string proc, tools, workload;
+    for (const ListenerSpec& l : listenerSpecs()) {
+        std::string& list = l.source == ListenerSpec::Source::Proc   ? proc
+                            : l.source == ListenerSpec::Source::Tool ? tools
+                                                                     : workload;
+        list += (list.empty() ? "" : ", ") + std::string(l.name);
+        if (l.source == ListenerSpec::Source::Tool && std::string(l.name) != l.needs)
+            list += std::string(" (") + l.needs + ")";
+    }
+    return "From /proc: " + proc + "; GPU tools: " + tools + "; experiment CSV: " + workload;
+}
+
 const std::vector<std::string>& knownListeners() {
-    static const std::vector<std::string> names = {"top",     "ps",  "iostat", "net",        "proc",
-                                                   "rapl",    "smi", "dcgmi",  "tegrastats", "nsys",
-                                                   "nsysraw", "ncu", "ncuraw"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const ListenerSpec& l : listenerSpecs())
+            out.push_back(l.name);
+        return out;
+    }();
     return names;
 }
 
 bool isWorkloadListener(const std::string& name) {
-    return name == "nsys" || name == "nsysraw" || name == "ncu" || name == "ncuraw";
+    for (const ListenerSpec& l : listenerSpecs())
+        if (name == l.name)
+            return l.source == ListenerSpec::Source::Workload;
+    return false;
 }
 
 std::vector<std::string> parseListeners(const std::string& text) {
@@ -138,64 +175,43 @@ std::vector<std::string> parseListeners(const std::string& text) {
 
 std::vector<ListenerAvailability> listenerAvailability(const std::string& procRoot) {
     const bool procOk = ::access((procRoot + "/stat").c_str(), R_OK) == 0;
-    auto fromProc = [&](const char* name, const char* what, const std::string& file) {
-        const bool ok = procOk && ::access((procRoot + "/" + file).c_str(), R_OK) == 0;
-        return ListenerAvailability{name, ok, ok ? what : procRoot + "/" + file + " is not readable"};
-    };
-    auto fromTool = [](const char* name, const char* tool, const char* what) {
-        const auto path = findExecutable(tool);
-        return ListenerAvailability{name, bool(path),
-                                    path ? std::string(what) + " (" + *path + ")"
-                                         : std::string(tool) + " not found in PATH"};
-    };
-    return {
-        fromProc("top", "system CPU %, memory and swap, from /proc", "meminfo"),
-        fromProc("ps", "per-core CPU and memory of the run's threads, from /proc", "stat"),
-        fromProc("iostat", "per-device disk tps and MB/s, from /proc/diskstats", "diskstats"),
-        fromProc("net", "per-interface network MB/s, from /proc/net/dev", "net/dev"),
-        fromProc("proc", "the run's process tree: CPU %, RSS, threads, from /proc", "stat"),
-        [] {
-            const std::string problem = raplProblem("/sys");
-            return ListenerAvailability{
-                "rapl", problem.empty(),
-                problem.empty() ? "CPU package and DRAM power, from /sys/class/powercap" : problem};
-        }(),
-        fromTool("smi", "nvidia-smi", "GPU power, utilisation, memory, P-state"),
-        fromTool("dcgmi", "dcgmi", "DCGM power, energy, SM/tensor/DRAM activity, PCIe/NVLink"),
-        fromTool("tegrastats", "tegrastats", "Jetson CPU/GPU/EMC load, RAM, temperatures, power rails"),
-        fromTool("nsys", "nsys", "Nsight Systems profile of the NVTX range 'profile' (experiment CSV)"),
-        fromTool("nsysraw", "nsys", "Nsight Systems profile of the whole run (experiment CSV)"),
-        fromTool("ncu", "ncu", "Nsight Compute profile of the NVTX range 'profile' (experiment CSV)"),
-        fromTool("ncuraw", "ncu", "Nsight Compute profile of the whole run (experiment CSV)"),
-    };
+    std::vector<ListenerAvailability> out;
+    for (const ListenerSpec& l : listenerSpecs()) {
+        ListenerAvailability a{l.name, true, l.records};
+        if (l.source == ListenerSpec::Source::Proc) {
+            const std::string file = procRoot + "/" + l.needs;
+            if (!procOk || ::access(file.c_str(), R_OK) != 0)
+                a = {l.name, false, file + " is not readable"};
+        } else if (const auto path = findExecutable(l.needs)) {
+            a.detail += " (" + *path + ")";
+        } else {
+            a = {l.name, false, std::string(l.needs) + " not found in PATH"};
+        }
+        if (a.available && l.problem)
+            if (const std::string problem = l.problem(); !problem.empty())
+                a = {l.name, false, problem};
+        out.push_back(std::move(a));
+    }
+    return out;
 }
 
 std::vector<std::unique_ptr<Listener>> makeListeners(const std::vector<std::string>& names) {
     std::vector<std::unique_ptr<Listener>> out;
     std::vector<std::string> procNames;
     ProcSamplerOptions options;
-    options.top = options.ps = options.iostat = options.net = options.proc = false;
-    for (const std::string& n : names) {
-        if (!isProcListener(n))
-            continue;
-        procNames.push_back(n);
-        options.top |= n == "top";
-        options.ps |= n == "ps";
-        options.iostat |= n == "iostat";
-        options.net |= n == "net";
-        options.proc |= n == "proc";
-        options.rapl |= n == "rapl";
-    }
+    options.top = options.ps = options.iostat = options.net = options.proc = options.rapl = false;
+    // The /proc listeners share one sampler (one thread, one pass over /proc per interval).
+    for (const ListenerSpec& l : listenerSpecs())
+        if (l.procSwitch && std::find(names.begin(), names.end(), l.name) != names.end()) {
+            procNames.push_back(l.name);
+            options.*l.procSwitch = true;
+        }
     if (!procNames.empty())
         out.push_back(std::make_unique<ProcListener>(procNames, options));
-    for (const std::string& n : names) {
-        if (n == "smi")
-            out.push_back(makeSmiListener());
-        else if (n == "dcgmi")
-            out.push_back(makeDcgmiListener());
-        else if (n == "tegrastats")
-            out.push_back(makeTegrastatsListener());
-    }
+    for (const std::string& n : names)
+        for (const ListenerSpec& l : listenerSpecs())
+            if (n == l.name && l.makeTool)
+                out.push_back(l.makeTool());
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "InsightSeries.h"
 
+#include "MetricKeys.h"
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -53,15 +55,7 @@ std::map<std::string, std::string> perDeviceKeys(const std::vector<std::string>&
 }
 
 bool isHardwareKey(const std::string& key) {
-    for (const char* prefix :
-         {"SMI - ", "DCGMI - ", "TOP - ", "PS - ", "PROC - ", "NET - ", "TEGRA - ", "RAPL - ", "iostat - "})
-        if (key.rfind(prefix, 0) == 0)
-            return true;
-    for (const char* suffix : {" - tps", " - MB read/s", " - MB written/s"})
-        if (key.size() > std::string(suffix).size() &&
-            key.compare(key.size() - std::string(suffix).size(), std::string::npos, suffix) == 0)
-            return true;
-    return false;
+    return listenerOfKey(key) != nullptr;
 }
 
 double sortedPercentile(const std::vector<double>& sorted, double q) {

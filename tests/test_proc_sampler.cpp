@@ -1,3 +1,5 @@
+#include "Listener.h"
+#include "MetricKeys.h"
 #include "ProcParsers.h"
 #include "ProcSampler.h"
 #include "TempDir.h"
@@ -8,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -351,4 +354,49 @@ TEST(ProcParsers, LoadavgLastPid) {
     EXPECT_FALSE(parseLoadavgLastPid(""));
     EXPECT_FALSE(parseLoadavgLastPid("0.41 0.67 0.79 1/234"));
     EXPECT_FALSE(parseLoadavgLastPid("0.41 0.67 0.79 1/234 x"));
+}
+
+// Issue 25 §2: one table of listeners. Every name -l accepts is made, listed and described from
+// it, and every key a /proc listener writes is recognised as that listener's hardware key (the
+// epoch finder and compaction rely on it).
+TEST(ListenerTable, EachListenerIsListedMadeAndOwnsTheKeysItWrites) {
+    std::vector<std::string> names;
+    for (const ListenerSpec& l : listenerSpecs())
+        names.push_back(l.name);
+    EXPECT_EQ(names, knownListeners());
+    for (const ListenerSpec& l : listenerSpecs()) {
+        const bool samples = l.source != ListenerSpec::Source::Workload;
+        bool hasKeys = false;
+        for (const ListenerKeys& k : listenerKeys())
+            hasKeys |= std::string(k.listener) == l.name;
+        EXPECT_EQ(hasKeys, samples) << l.name << ": a sampling listener has its keys in core's table";
+        EXPECT_EQ(isWorkloadListener(l.name), !samples) << l.name;
+    }
+    const auto made = makeListeners({"top", "smi", "proc", "nsys"});
+    ASSERT_EQ(made.size(), 2u) << "the /proc ones share one sampler; nsys wraps the command";
+    EXPECT_EQ(made[0]->name(), "top+proc");
+    EXPECT_EQ(made[1]->name(), "smi");
+    for (const ListenerAvailability& a : listenerAvailability("/no/such/proc"))
+        if (a.name == "top" || a.name == "net")
+            EXPECT_EQ(a.detail.rfind("/no/such/proc/", 0), 0u) << a.detail;
+
+    // Real /proc, every /proc switch on: each key belongs to a listener that was switched on.
+    ProcSamplerOptions options;
+    options.top = options.ps = options.iostat = options.net = options.proc = true;
+    ProcSampler sampler(::getpid(), options);
+    std::vector<MetricPoint> points;
+    sampler.sample(1000, points);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    sampler.sample(2000, points);
+    ASSERT_FALSE(points.empty());
+    std::set<std::string> owners;
+    for (const MetricPoint& p : points) {
+        const ListenerKeys* owner = listenerOfKey(p.key);
+        ASSERT_TRUE(owner) << p.key << " would count as a script's metric";
+        owners.insert(owner->listener);
+    }
+    for (const char* expected : {"top", "ps", "proc"})
+        EXPECT_TRUE(owners.count(expected)) << expected;
+    EXPECT_EQ(listenerOfKey("loss"), nullptr);
+    EXPECT_EQ(std::string(listenerOfKey("sda - MB read/s")->listener), "iostat");
 }
