@@ -9,6 +9,7 @@
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartExport.h"
+#include "ChartOptionsJson.h"
 #include "ChartPanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
@@ -342,6 +343,15 @@ TEST(BoardGui, TheLastSessionComesBack) {
         window.board()->addChart();
         ASSERT_TRUE(window.plotMetric("acc"));
         window.waitForLoads();
+        // Every other option away from its default on the second chart: each must come back.
+        ChartOptions acc = window.chartPanel()->options();
+        acc.logY = acc.monochrome = true;
+        acc.lineWidth = 2.5;
+        acc.xAxis = ChartOptions::XAxis::Step;
+        acc.aggregate = ChartOptions::Aggregate::MeanBand;
+        acc.naming = ChartOptions::Naming::RadtIds;
+        acc.hiddenSeries = {"0-1"};
+        window.chartPanel()->setOptions(acc);
         basket = window.basketRunUuids();
         window.saveSession(settings);
     }
@@ -358,6 +368,14 @@ TEST(BoardGui, TheLastSessionComesBack) {
     EXPECT_EQ(loss->options().smoothing, 40);
     EXPECT_EQ(loss->seriesCount(), 2) << "the workload's runs shown one by one again";
     EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "acc");
+    const ChartOptions& acc = window.board()->chartAt(1)->chart()->options();
+    EXPECT_TRUE(acc.logY && acc.monochrome);
+    EXPECT_EQ(acc.lineWidth, 2.5);
+    EXPECT_EQ(acc.xAxis, ChartOptions::XAxis::Step);
+    EXPECT_EQ(acc.aggregate, ChartOptions::Aggregate::MeanBand);
+    EXPECT_EQ(acc.naming, ChartOptions::Naming::RadtIds);
+    EXPECT_EQ(acc.hiddenSeries, std::set<QString>{"0-1"});
+    EXPECT_EQ(acc.smoothing, 0);
     // Another store: the session belongs to the first one.
     MainWindow other;
     ASSERT_TRUE(other.openStore(QString::fromStdString("sqlite:///" + dir.file("other.db")), nullptr,
@@ -436,4 +454,89 @@ TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
     EXPECT_EQ(chart->metricKey(), "loss");
     ASSERT_EQ(chart->runs().size(), 1u);
     EXPECT_EQ(chart->runs().front().run.uuid, b.toStdString());
+}
+
+// Issue 25 §1: one serialiser for chart options. Every value of every option survives a board file
+// and a session; a bad or unknown value is named and never becomes another value.
+TEST(ChartOptionsJson, EveryValueOfEveryOptionRoundTripsThroughBoardsAndSessions) {
+    std::vector<ChartOptions> cases;
+    for (const auto& x : xAxisNames())
+        cases.emplace_back().xAxis = x.value;
+    for (const auto& a : aggregateNames())
+        cases.emplace_back().aggregate = a.value;
+    for (const auto& n : namingNames())
+        cases.emplace_back().naming = n.value;
+    ChartOptions rest;
+    rest.logY = rest.monochrome = true;
+    rest.lineWidth = 2.5;
+    rest.smoothing = 40;
+    rest.shownRuns = {"0-1"};
+    rest.hiddenSeries = {"0-1 0"};
+    cases.push_back(rest);
+    auto same = [](const ChartOptions& a, const ChartOptions& b) {
+        return std::tie(a.smoothing, a.logY, a.monochrome, a.lineWidth, a.xAxis, a.aggregate, a.naming,
+                        a.shownRuns, a.hiddenSeries) == std::tie(b.smoothing, b.logY, b.monochrome,
+                                                                 b.lineWidth, b.xAxis, b.aggregate, b.naming,
+                                                                 b.shownRuns, b.hiddenSeries);
+    };
+    auto noProblem = [](const std::string& key, const std::string& what) {
+        ADD_FAILURE() << key << ": " << what;
+    };
+    test::TempDir dir;
+    ChartRunData run;
+    run.run.uuid = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1";
+    run.run.startTime = kStart;
+    run.run.endTime = kStart + 3000;
+    run.run.status = RunStatus::Finished;
+    run.run.params = {{"workload", "1"}, {"letter", "0"}};
+    run.series.t = {kStart, kStart + 1000, kStart + 2000};
+    run.series.step = {0, 1, 2};
+    run.series.v = {1, 2, 3};
+    for (const ChartOptions& o : cases) {
+        const std::string text = chartOptionsToJson(o, true).dump();
+        // Session: what saveSession writes, read back as restoreSession reads it.
+        ChartOptions session;
+        chartOptionsFromJson(nlohmann::json::parse(text), session, noProblem);
+        EXPECT_TRUE(same(o, session)) << text;
+        // Board: a chart drawn with them, saved to a file, opened again.
+        ChartPanel panel;
+        panel.showDetached({run}, "loss", o, std::nullopt);
+        Board board;
+        board.charts.push_back(boardFromChart(panel, 1, {}));
+        const std::string path = dir.file("options.json");
+        saveBoardFile(path, board);
+        std::vector<BoardProblem> problems;
+        const BoardChartView view =
+            viewFromBoard(loadBoardFile(path, problems).charts.at(0), 0, "options.json", problems);
+        EXPECT_TRUE(problems.empty()) << problems.front().message;
+        EXPECT_TRUE(same(o, view.options)) << text;
+    }
+
+    // A session as the explorer wrote it before the names (enums as numbers) still loads.
+    ChartOptions old;
+    chartOptionsFromJson(
+        nlohmann::json::parse(R"({"metric":"loss","smoothing":40,"logY":true,"monochrome":false,
+        "lineWidth":1.5,"xAxis":3,"aggregate":1,"naming":1,"shownRuns":["0-1"],"hiddenSeries":[]})"),
+        old, noProblem);
+    EXPECT_EQ(old.xAxis, ChartOptions::XAxis::Epoch);
+    EXPECT_EQ(old.aggregate, ChartOptions::Aggregate::MeanBand);
+    EXPECT_EQ(old.naming, ChartOptions::Naming::RadtIds);
+    EXPECT_EQ(old.smoothing, 40);
+    EXPECT_EQ(old.shownRuns, std::set<QString>{"0-1"});
+
+    // Sessions written before the names held the enums' values; an unknown value is said and
+    // leaves the option as it was (a fifth x axis used to be clamped to the epoch axis).
+    ChartOptions o;
+    std::vector<std::string> said;
+    chartOptionsFromJson(
+        {{"xAxis", 2}, {"aggregate", "sideways"}, {"naming", 7}, {"smoothing", 120}}, o,
+        [&](const std::string& key, const std::string& what) { said.push_back(key + ": " + what); });
+    EXPECT_EQ(o.xAxis, ChartOptions::XAxis::WallClock);
+    EXPECT_EQ(o.aggregate, ChartOptions::Aggregate::Auto);
+    EXPECT_EQ(o.naming, ChartOptions::Naming::Readable);
+    EXPECT_EQ(o.smoothing, 0);
+    ASSERT_EQ(said.size(), 3u);
+    EXPECT_EQ(said[0], "aggregate: expected \"auto\", \"merge\" or \"meanband\", got \"sideways\"");
+    EXPECT_EQ(said[1], "naming: expected \"readable\" or \"radt\", got 7");
+    EXPECT_EQ(said[2], "smoothing: expected a whole number from 0 to 99, got 120");
 }

@@ -1,5 +1,6 @@
 #include "BoardIo.h"
 
+#include "ChartOptionsJson.h"
 #include "ChartPanel.h"
 #include "Formatting.h"
 
@@ -11,20 +12,6 @@ namespace radt {
 using nlohmann::json;
 
 namespace {
-
-const char* xAxisName(ChartOptions::XAxis axis) {
-    switch (axis) {
-    case ChartOptions::XAxis::Step:
-        return "step";
-    case ChartOptions::XAxis::WallClock:
-        return "wallclock";
-    case ChartOptions::XAxis::Epoch:
-        return "epoch";
-    case ChartOptions::XAxis::SinceStart:
-        break;
-    }
-    return "time";
-}
 
 // radT's run object as the explorer's Run: radT folds the experiment into the workload id
 // ("1-3") and names the model and data params; everything else it knows is in "params".
@@ -131,49 +118,7 @@ BoardChartView viewFromBoard(const BoardChart& chart, int chartIndex, const std:
         return view;
     }
     const json& e = *found;
-    auto boolean = [&](const char* key, bool& out) {
-        if (auto it = e.find(key); it != e.end()) {
-            if (it->is_boolean())
-                out = it->get<bool>();
-            else
-                problem(key, "expected true or false, got " + it->dump());
-        }
-    };
-    boolean("logY", o.logY);
-    boolean("monochrome", o.monochrome);
-    if (auto it = e.find("lineWidth"); it != e.end()) {
-        if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0.5 &&
-            it->get<double>() <= 8)
-            o.lineWidth = it->get<double>();
-        else
-            problem("lineWidth", "expected a number from 0.5 to 8, got " + it->dump());
-    }
-    if (auto it = e.find("xAxis"); it != e.end()) {
-        const std::string v = it->is_string() ? it->get<std::string>() : std::string();
-        if (v == "time" || v == "step" || v == "wallclock" || v == "epoch")
-            o.xAxis = v == "step"        ? ChartOptions::XAxis::Step
-                      : v == "wallclock" ? ChartOptions::XAxis::WallClock
-                      : v == "epoch"     ? ChartOptions::XAxis::Epoch
-                                         : ChartOptions::XAxis::SinceStart;
-        else
-            problem("xAxis", "expected \"time\", \"step\", \"wallclock\" or \"epoch\", got " + it->dump());
-    }
-    if (auto it = e.find("aggregate"); it != e.end()) {
-        const std::string v = it->is_string() ? it->get<std::string>() : std::string();
-        if (v == "merge" || v == "meanband" || v == "auto")
-            o.aggregate = v == "meanband" ? ChartOptions::Aggregate::MeanBand
-                          : v == "auto"   ? ChartOptions::Aggregate::Auto
-                                          : ChartOptions::Aggregate::Merge;
-        else
-            problem("aggregate", "expected \"auto\", \"merge\" or \"meanband\", got " + it->dump());
-    }
-    if (auto it = e.find("seriesNames"); it != e.end()) {
-        const std::string v = it->is_string() ? it->get<std::string>() : std::string();
-        if (v == "readable" || v == "radt")
-            o.naming = v == "readable" ? ChartOptions::Naming::Readable : ChartOptions::Naming::RadtIds;
-        else
-            problem("seriesNames", "expected \"readable\" or \"radt\", got " + it->dump());
-    }
+    chartOptionsFromJson(e, o, problem);
     // A zoom on another axis than time since start lives here; radT's range is in ms since start.
     if (auto it = e.find("zoom"); it != e.end() && !it->is_null()) {
         if (it->is_array() && it->size() == 2 && (*it)[0].is_number_integer() &&
@@ -204,14 +149,7 @@ BoardChart boardFromChart(const ChartPanel& chart, int64_t id,
         b.shownRuns.push_back(w.toStdString());
     for (const QString& s : o.hiddenSeries)
         b.hiddenSeries.push_back(s.toStdString());
-    json explorer = {{"logY", o.logY},
-                     {"monochrome", o.monochrome},
-                     {"lineWidth", o.lineWidth},
-                     {"xAxis", xAxisName(o.xAxis)},
-                     {"aggregate", o.aggregate == ChartOptions::Aggregate::MeanBand ? "meanband"
-                                   : o.aggregate == ChartOptions::Aggregate::Auto   ? "auto"
-                                                                                    : "merge"},
-                     {"seriesNames", o.naming == ChartOptions::Naming::Readable ? "readable" : "radt"}};
+    json explorer = chartOptionsToJson(o, false);
     if (const auto zoom = chart.zoomRange()) {
         if (o.xAxis == ChartOptions::XAxis::SinceStart) {
             b.rangeMin = double(zoom->first);

@@ -1,5 +1,7 @@
 #include "ChartCard.h"
 
+#include "ChartOptionsJson.h"
+
 #include "ChartPanel.h"
 
 #include <QActionGroup>
@@ -45,13 +47,11 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_width->setSingleStep(0.5);
     m_width->setToolTip(tr("Line width"));
     m_xAxis = new QComboBox(this);
-    m_xAxis->addItem(tr("time"));
-    m_xAxis->addItem(tr("step"));
-    m_xAxis->addItem(tr("wall clock"));
-    m_xAxis->addItem(tr("epoch"));
-    m_xAxis->setItemData(
-        3, tr("Hardware samples placed by the epoch in progress, from the run's stepped software metric"),
-        Qt::ToolTipRole);
+    for (const auto& axis : xAxisNames()) {
+        m_xAxis->addItem(tr(axis.label), int(axis.value));
+        if (axis.tip)
+            m_xAxis->setItemData(m_xAxis->count() - 1, tr(axis.tip), Qt::ToolTipRole);
+    }
     m_xAxis->setToolTip(tr("x axis: time since each run's start, the logged step, or the time of day"));
     m_resetZoom = new QToolButton(this);
     m_resetZoom->setText(tr("Reset"));
@@ -95,12 +95,8 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     connect(m_logY, &QCheckBox::toggled, m_chart, &ChartPanel::setLogY);
     connect(m_mono, &QCheckBox::toggled, m_chart, &ChartPanel::setMonochrome);
     connect(m_width, qOverload<double>(&QDoubleSpinBox::valueChanged), m_chart, &ChartPanel::setLineWidth);
-    connect(m_xAxis, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        m_chart->setXAxis(i == 1   ? ChartOptions::XAxis::Step
-                          : i == 2 ? ChartOptions::XAxis::WallClock
-                          : i == 3 ? ChartOptions::XAxis::Epoch
-                                   : ChartOptions::XAxis::SinceStart);
-    });
+    connect(m_xAxis, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { m_chart->setXAxis(ChartOptions::XAxis(m_xAxis->currentData().toInt())); });
     connect(m_resetZoom, &QToolButton::clicked, m_chart, &ChartPanel::resetZoom);
     connect(m_runs->menu(), &QMenu::aboutToShow, this, &ChartCard::rebuildRunsMenu);
     connect(m_chart, &ChartPanel::optionsChanged, this, &ChartCard::syncFromChart);
@@ -132,10 +128,7 @@ void ChartCard::syncFromChart() {
     m_logY->setChecked(o.logY);
     m_mono->setChecked(o.monochrome);
     m_width->setValue(o.lineWidth);
-    m_xAxis->setCurrentIndex(o.xAxis == ChartOptions::XAxis::Step        ? 1
-                             : o.xAxis == ChartOptions::XAxis::WallClock ? 2
-                             : o.xAxis == ChartOptions::XAxis::Epoch     ? 3
-                                                                         : 0);
+    m_xAxis->setCurrentIndex(m_xAxis->findData(int(o.xAxis)));
 }
 
 void ChartCard::rebuildRunsMenu() {
@@ -152,12 +145,8 @@ void ChartCard::rebuildRunsMenu() {
     }
     menu->addSection(tr("Merged workloads"));
     auto* aggregate = new QActionGroup(menu);
-    const std::pair<ChartOptions::Aggregate, QString> choices[] = {
-        {ChartOptions::Aggregate::Auto, tr("Automatic: merged if run together, else mean with band")},
-        {ChartOptions::Aggregate::Merge, tr("Merged into one line (radT)")},
-        {ChartOptions::Aggregate::MeanBand, tr("Mean with min–max band")}};
-    for (const auto& [value, label] : choices) {
-        QAction* action = menu->addAction(label);
+    for (const auto& [value, name, label, tip] : aggregateNames()) {
+        QAction* action = menu->addAction(tr(label));
         action->setCheckable(true);
         action->setActionGroup(aggregate);
         action->setChecked(m_chart->options().aggregate == value);

@@ -10,6 +10,7 @@
 #include "ChartCard.h"
 #include "ChartExport.h"
 #include "ChartLoader.h"
+#include "ChartOptionsJson.h"
 #include "ChartPanel.h"
 #include "Formatting.h"
 #include "MetricPicker.h"
@@ -22,9 +23,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -269,29 +267,17 @@ bool MainWindow::sessionRestoreEnabled(QSettings& settings) {
 }
 
 void MainWindow::saveSession(QSettings& settings) const {
-    QJsonArray charts;
+    nlohmann::json charts = nlohmann::json::array();
     for (int i = 0; i < m_board->chartCount(); ++i) {
         const ChartPanel* chart = m_board->chartAt(i)->chart();
         // Only what is needed to rebuild the view: the data comes back from the store.
-        const ChartOptions& o = chart->options();
-        QJsonObject c{{QStringLiteral("metric"), chart->metricKey()},
-                      {QStringLiteral("smoothing"), o.smoothing},
-                      {QStringLiteral("logY"), o.logY},
-                      {QStringLiteral("monochrome"), o.monochrome},
-                      {QStringLiteral("lineWidth"), o.lineWidth},
-                      {QStringLiteral("xAxis"), int(o.xAxis)},
-                      {QStringLiteral("aggregate"), int(o.aggregate)},
-                      {QStringLiteral("naming"), int(o.naming)},
-                      {QStringLiteral("shownRuns"),
-                       QJsonArray::fromStringList(QStringList(o.shownRuns.begin(), o.shownRuns.end()))},
-                      {QStringLiteral("hiddenSeries"), QJsonArray::fromStringList(QStringList(
-                                                           o.hiddenSeries.begin(), o.hiddenSeries.end()))}};
-        charts.append(c);
+        nlohmann::json c = chartOptionsToJson(chart->options(), true);
+        c["metric"] = chart->metricKey().toStdString();
+        charts.push_back(std::move(c));
     }
     settings.setValue(QStringLiteral("session/store"), m_uri);
     settings.setValue(QStringLiteral("session/basket"), basketRunUuids());
-    settings.setValue(QStringLiteral("session/board"),
-                      QString::fromUtf8(QJsonDocument(charts).toJson(QJsonDocument::Compact)));
+    settings.setValue(QStringLiteral("session/board"), QString::fromStdString(charts.dump()));
     settings.setValue(QStringLiteral("session/boardFile"), m_boardFile);
 }
 
@@ -302,33 +288,24 @@ bool MainWindow::restoreSession(QSettings& settings) {
     if (!boardFile.isEmpty() && QFileInfo::exists(boardFile))
         return openBoard(boardFile); // a board carries its own data and settings
     const QStringList basket = settings.value(QStringLiteral("session/basket")).toStringList();
-    const QJsonArray charts =
-        QJsonDocument::fromJson(settings.value(QStringLiteral("session/board")).toString().toUtf8()).array();
+    // A session the explorer cannot read (an older or edited file) restores the basket only.
+    const nlohmann::json stored = nlohmann::json::parse(
+        settings.value(QStringLiteral("session/board")).toString().toStdString(), nullptr, false);
+    const nlohmann::json charts = stored.is_array() ? stored : nlohmann::json::array();
     if (basket.isEmpty())
         return false;
     clearBasket();
     addRunsToBasket(basket);
-    for (int i = 0; i < charts.size(); ++i) {
-        const QJsonObject c = charts[i].toObject();
+    for (size_t i = 0; i < charts.size(); ++i) {
+        const nlohmann::json& c = charts[i].is_object() ? charts[i] : nlohmann::json::object();
         ChartCard* card = i == 0 ? m_board->chartAt(0) : m_board->addChart();
         m_board->setCurrent(card);
-        const QString metric = c.value(QStringLiteral("metric")).toString();
-        if (!metric.isEmpty())
-            plotMetric(metric);
+        if (const auto metric = c.find("metric");
+            metric != c.end() && metric->is_string() && !metric->get<std::string>().empty())
+            plotMetric(QString::fromStdString(metric->get<std::string>()));
         ChartOptions o;
-        o.smoothing = c.value(QStringLiteral("smoothing")).toInt();
-        o.logY = c.value(QStringLiteral("logY")).toBool();
-        o.monochrome = c.value(QStringLiteral("monochrome")).toBool();
-        o.lineWidth = c.value(QStringLiteral("lineWidth")).toDouble(o.lineWidth);
-        o.xAxis = ChartOptions::XAxis(std::clamp(c.value(QStringLiteral("xAxis")).toInt(), 0, 3));
-        o.aggregate = ChartOptions::Aggregate(
-            std::clamp(c.value(QStringLiteral("aggregate")).toInt(int(o.aggregate)), 0, 2));
-        o.naming =
-            ChartOptions::Naming(std::clamp(c.value(QStringLiteral("naming")).toInt(int(o.naming)), 0, 1));
-        for (const QJsonValue& v : c.value(QStringLiteral("shownRuns")).toArray())
-            o.shownRuns.insert(v.toString());
-        for (const QJsonValue& v : c.value(QStringLiteral("hiddenSeries")).toArray())
-            o.hiddenSeries.insert(v.toString());
+        // A value the explorer does not know keeps its default, never another value.
+        chartOptionsFromJson(c, o, [](const std::string&, const std::string&) {});
         card->chart()->setOptions(o);
     }
     m_board->setCurrent(m_board->chartAt(0));
