@@ -12,6 +12,7 @@
 #include <QColor>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QtEndian>
 
@@ -400,6 +401,10 @@ TEST_F(ChartExportTest, PngHasTheRequestedPixelsAndIsDrawn) {
             }
         EXPECT_GT(ink, size_t(image.width() * image.height() / 100)) << "lines, axes and text";
         EXPECT_GT(colours.size(), 20u) << "series colours and antialiased text";
+        // Compressed: a chart is mostly white. Stored raw it was 4 bytes a pixel (1.28 MB at 1x).
+        const qint64 bytes = QFileInfo(path).size();
+        EXPECT_LT(bytes, qint64(image.width()) * image.height() / 4) << bytes << " bytes";
+        std::printf("PNG at %gx: %lld bytes\n", scale, static_cast<long long>(bytes));
     }
     EXPECT_THROW(exportChartPng(m_chart, out("x.png"), QSize(800, 400), 8), ExportError);
     EXPECT_FALSE(QFile::exists(out("x.png")));

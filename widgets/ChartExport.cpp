@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace radt {
 
@@ -223,7 +224,9 @@ void exportChartRaster(ChartPanel& chart, const QString& path, const QSize& size
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, format);
-    writer.setQuality(92); // JPG: lines and text stay crisp; PNG ignores it
+    // JPG at 92: lines and text stay crisp. Not for PNG: Qt maps a PNG "quality" of 92 to zlib level
+    // 0, which stored every 1200x600 chart as 2.1 MB of raw pixels; -1 is zlib's default level.
+    writer.setQuality(std::strcmp(format, "jpg") == 0 ? 92 : -1);
     if (!writer.write(image))
         throw ExportError(path, writer.errorString());
     saveWhole(buffer.data(), path);
