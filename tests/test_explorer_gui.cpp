@@ -28,8 +28,11 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QTest>
 #include <QToolButton>
+#include <QTreeView>
 
 #include <gtest/gtest.h>
 
@@ -208,6 +211,46 @@ TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
     EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
     EXPECT_TRUE(m_window->metricKeys().isEmpty());
     EXPECT_EQ(m_window->chartPanel()->seriesCount(), 0);
+}
+
+// Issue 24 item 11: double-clicking an experiment or a workload adds its runs; the arrow and the
+// keyboard expand and collapse, a double-click does not.
+TEST_F(ExplorerGuiTest, DoubleClickingAnExperimentOrWorkloadAddsItsRunsAndLeavesItsExpansionAlone) {
+    m_window->resize(1024, 700);
+    m_window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+    QTreeView* tree = m_window->runTreeView();
+    // As a mouse does it: a press and release, then the second press arrives as a double-click
+    // (QAbstractItemView acts on one only over the row its press was on).
+    auto doubleClick = [tree](const QModelIndex& index) {
+        QApplication::processEvents(); // rows laid out
+        const QPoint at = tree->visualRect(index).center();
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(tree->viewport(), Qt::LeftButton, {}, at);
+    };
+    auto* proxy = qobject_cast<QSortFilterProxyModel*>(tree->model());
+    ASSERT_TRUE(proxy);
+    const QModelIndex beta =
+        proxy->mapFromSource(findChild(*m_window->runTreeModel(), QModelIndex(), "beta"));
+    ASSERT_TRUE(beta.isValid());
+    tree->scrollTo(beta);
+    const bool expanded = tree->isExpanded(beta);
+    doubleClick(beta);
+    m_window->waitForLoads();
+    EXPECT_EQ(m_window->basketModel()->runCount(), 3) << "every run of experiment beta";
+    EXPECT_EQ(tree->isExpanded(beta), expanded);
+    m_window->clearBasket();
+    const QModelIndex workload = proxy->mapFromSource(workloadIndex("alpha", "2"));
+    ASSERT_TRUE(workload.isValid());
+    tree->expand(workload.parent());
+    tree->scrollTo(workload);
+    QApplication::processEvents(); // the expanded rows are laid out
+    ASSERT_FALSE(tree->visualRect(workload).isEmpty());
+    doubleClick(workload);
+    m_window->waitForLoads();
+    EXPECT_EQ(m_window->basketRunUuids().size(),
+              m_window->runTreeModel()->runUuidsUnder(workloadIndex("alpha", "2")).size());
+    EXPECT_GT(m_window->basketRunUuids().size(), 0);
 }
 
 TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {

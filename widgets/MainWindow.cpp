@@ -345,10 +345,14 @@ QWidget* MainWindow::createTreePane() {
         }
     });
     connect(add, &QPushButton::clicked, this, &MainWindow::addSelectedToBasket);
+    // A double-click adds what it is on (a run, a workload, a whole experiment) to the basket, as
+    // the README promises; expanding stays on the arrow and the keyboard.
+    m_tree->setExpandsOnDoubleClick(false);
     connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
-        // A double-click on an experiment only expands it: adding every run of it would be a surprise.
-        if (index.data(RunTreeModel::NodeKindRole).toInt() != RunTreeModel::ExperimentNode)
-            addTreeIndexToBasket(index);
+        const int added = addTreeIndexToBasket(index);
+        statusBar()->showMessage(tr("Added %n run(s) of %1 to the basket", nullptr, added)
+                                     .arg(index.sibling(index.row(), 0).data().toString()),
+                                 4000);
     });
     connect(m_tree, &QWidget::customContextMenuRequested, this, &MainWindow::onTreeContextMenu);
     return pane;
