@@ -27,7 +27,10 @@
 #include <QImage>
 #include <QMimeData>
 #include <QProcess>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
+#include <QTest>
 #include <QUrl>
 
 #include <gtest/gtest.h>
@@ -539,4 +542,37 @@ TEST(ChartOptionsJson, EveryValueOfEveryOptionRoundTripsThroughBoardsAndSessions
     EXPECT_EQ(said[0], "aggregate: expected \"auto\", \"merge\" or \"meanband\", got \"sideways\"");
     EXPECT_EQ(said[1], "naming: expected \"readable\" or \"radt\", got 7");
     EXPECT_EQ(said[2], "smoothing: expected a whole number from 0 to 99, got 120");
+}
+
+// Issue 24 item 2: a board opens at its first chart, and changing the columns goes back to it
+// (it stayed on the last row, and a 2-column view of a long board could look blank).
+TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
+    test::TempDir dir;
+    nlohmann::json charts = nlohmann::json::parse(radtBoard());
+    const nlohmann::json loss = charts[1];
+    for (int i = 0; i < 5; ++i) {
+        nlohmann::json more = loss;
+        more["id"] = 1600000000000 - i;
+        charts.push_back(more);
+    }
+    const std::string board = writeFile(dir, "long.json", charts.dump());
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openBoard(QString::fromStdString(board)));
+    ASSERT_EQ(window.board()->chartCount(), 7);
+    QScrollBar* scroll = window.board()->scrollArea()->verticalScrollBar();
+    auto settled = [] {
+        for (int i = 0; i < 5; ++i)
+            QApplication::processEvents(); // the layout pass, then the deferred scroll
+    };
+    settled();
+    ASSERT_GT(scroll->maximum(), 0) << "seven charts do not fit: the board scrolls";
+    EXPECT_EQ(scroll->value(), 0) << "at chart 1, not the last one added";
+    EXPECT_EQ(window.board()->current(), window.board()->chartAt(0));
+    scroll->setValue(scroll->maximum());
+    window.board()->setColumns(2);
+    settled();
+    EXPECT_EQ(scroll->value(), 0) << "two columns: back to chart 1";
 }

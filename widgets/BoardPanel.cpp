@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -104,8 +105,9 @@ void BoardPanel::setColumns(int columns) {
         return;
     m_columns = columns;
     relayout();
-    if (m_current)
-        scrollTo(m_current);
+    // Back to chart 1: on the current chart's row, a 2-column view of a long board opened on its
+    // last row and could look blank.
+    scrollTo(m_cards.front());
 }
 
 void BoardPanel::relayout() {
@@ -140,7 +142,9 @@ void BoardPanel::scrollTo(ChartCard* card) {
     QTimer::singleShot(0, this, [this, card] {
         m_scroll->widget()->layout()->activate();
         QTimer::singleShot(0, this, [this, card] {
-            if (std::find(m_cards.begin(), m_cards.end(), card) != m_cards.end())
+            if (card == m_cards.front()) // the top of the board, its margin included
+                m_scroll->verticalScrollBar()->setValue(0);
+            else if (std::find(m_cards.begin(), m_cards.end(), card) != m_cards.end())
                 m_scroll->ensureWidgetVisible(card, 0, 0);
         });
     });

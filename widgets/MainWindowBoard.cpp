@@ -134,6 +134,7 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         card->chart()->showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
     }
     m_board->setCurrent(m_board->chartAt(0));
+    m_board->scrollTo(m_board->chartAt(0)); // a board opens at its first chart, not its last
     if (const QString key = m_board->chartAt(0)->chart()->metricKey(); m_metrics->keys().contains(key)) {
         const QSignalBlocker quiet(m_metrics); // shows the chart's metric chosen, plots nothing
         m_metrics->setCurrentKey(key);
@@ -309,6 +310,7 @@ bool MainWindow::restoreSession(QSettings& settings) {
         card->chart()->setOptions(o);
     }
     m_board->setCurrent(m_board->chartAt(0));
+    m_board->scrollTo(m_board->chartAt(0)); // a board opens at its first chart, not its last
     return true;
 }
 
