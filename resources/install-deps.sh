@@ -10,7 +10,7 @@ packages=(
   postgresql postgresql-common
   qtbase5-dev libqt5charts5-dev libqt5svg5-dev
   libgtest-dev libbenchmark-dev
-  python3 python3-scipy xvfb xauth xdotool imagemagick
+  python3 python3-scipy xvfb xauth xdotool imagemagick openbox
   texlive-latex-base texlive-latex-recommended
   help2man dpkg-dev python3-venv
   "$@"

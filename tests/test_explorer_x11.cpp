@@ -64,16 +64,16 @@ void buildStore(const std::string& path) {
 // An X server of its own on a free display number, gone with the object.
 class XServer {
 public:
-    XServer() {
+    explicit XServer(const std::string& screen = "1280x800x24") {
         ChildOptions options;
         options.onStdoutLine = [this](const std::string& line) {
             std::lock_guard<std::mutex> lock(m_mutex);
             m_display = ":" + line;
         };
-        m_process = std::make_unique<ChildProcess>(std::vector<std::string>{"Xvfb", "-displayfd", "1",
-                                                                            "-screen", "0", "1280x800x24",
-                                                                            "-nolisten", "tcp", "-noreset"},
-                                                   std::map<std::string, std::string>{}, options);
+        m_process =
+            std::make_unique<ChildProcess>(std::vector<std::string>{"Xvfb", "-displayfd", "1", "-screen", "0",
+                                                                    screen, "-nolisten", "tcp", "-noreset"},
+                                           std::map<std::string, std::string>{}, options);
         test::waitFor([this] { return !display().empty(); }, 10000);
     }
     ~XServer() { m_process->terminate(2000); }
@@ -163,6 +163,14 @@ protected:
         }
         if (m_explorer)
             m_explorer->terminate(2000);
+        if (m_windowManager)
+            m_windowManager->terminate(2000);
+    }
+    /// Openbox on this display, as a desktop has a window manager (title bar, placement, focus).
+    void startWindowManager() {
+        m_windowManager = std::make_unique<ChildProcess>(
+            std::vector<std::string>{"openbox"},
+            std::map<std::string, std::string>{{"DISPLAY", m_x->display()}}, m_dir.file("openbox.log"));
     }
     void launch(const std::vector<std::string>& extraArgs) {
         std::vector<std::string> argv{kExplorer, "--store", "sqlite:///" + m_dir.file("store.db")};
@@ -223,6 +231,7 @@ protected:
     test::TempDir m_dir;
     std::unique_ptr<XServer> m_x;
     std::unique_ptr<ChildProcess> m_explorer;
+    std::unique_ptr<ChildProcess> m_windowManager;
 };
 
 double xAt(const QJsonObject& chart, int end) {
@@ -357,4 +366,27 @@ TEST_F(ExplorerX11Test, DragZoomExportSaveAndReopenABoardWithMouseAndKeys) {
     focusMainWindow();
     m_x->xdotool("key ctrl+q");
     EXPECT_TRUE(test::waitFor([&] { return m_explorer->poll().has_value(); }, 15000));
+}
+
+// Issue 24 item 8: on a 1024x700 laptop screen under a real window manager the window, its title
+// bar and its status bar (the progress bar, the index notice) are all on the screen. The frame made
+// the window 20 px taller than the screen before.
+TEST_F(ExplorerX11Test, UnderAWindowManagerTheWindowAndItsStatusBarFitA1024x700Screen) {
+    if (!onPath("openbox"))
+        GTEST_SKIP() << "openbox is not installed (Debian: openbox)";
+    m_x = std::make_unique<XServer>("1024x700x24");
+    ASSERT_FALSE(m_x->display().empty()) << "Xvfb did not start";
+    startWindowManager();
+    launch({});
+    // Framed (the client area starts below a title bar) and wholly on the screen.
+    ASSERT_TRUE(waitForScreen(
+        [](const Screen& s) {
+            const auto window = s.widget("radt::MainWindow");
+            const auto status = s.widget("QStatusBar");
+            return window && status && window->top() > 0 && window->left() >= 0 && window->right() < 1024 &&
+                   status->bottom() < 700;
+        },
+        20000))
+        << "main window " << test::readFile(m_dir.file("map.json")).substr(0, 400) << "\n"
+        << log();
 }

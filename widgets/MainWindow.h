@@ -124,6 +124,8 @@ public:
     /// Divides the width between the tree and the charts as a new window does (after a resize
     /// from outside, e.g. the --screenshot size).
     void fitPanesToWidth();
+    /// Shrinks and moves the window so that its frame (title bar, status bar) is on the screen.
+    void fitFrameToScreen();
     /// The chart an export acts on: the current chart if in view, the only chart in view, or
     /// the one the user picks; null when the user cancels.
     ChartPanel* chartToExport();
@@ -158,6 +160,7 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    bool m_frameFitted = false; ///< fitFrameToScreen() was scheduled for the first show
     bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;

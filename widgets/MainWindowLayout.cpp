@@ -16,8 +16,10 @@
 #include <QDropEvent>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
+#include <QTimer>
 #include <QTreeView>
 
 #include <algorithm>
@@ -128,8 +130,35 @@ void MainWindow::fitPanesToWidth() {
     }
 }
 
+void MainWindow::fitFrameToScreen() {
+    const QScreen* shown = screen();
+    if (!shown || isMaximized() || isFullScreen())
+        return;
+    const QRect available = shown->availableGeometry();
+    const QRect frame = frameGeometry();
+    if (available.contains(frame))
+        return;
+    // The window manager's title bar and borders lie outside the client size: the client shrinks
+    // by them, so that the frame, the status bar included, is on the screen.
+    const QSize border = frame.size() - size();
+    resize(QSize(std::min(width(), available.width() - border.width()),
+                 std::min(height(), available.height() - border.height()))
+               .expandedTo(minimumSizeHint()));
+    move(std::clamp(frame.x(), available.left(),
+                    std::max(available.left(), available.right() + 1 - frameGeometry().width())),
+         std::clamp(frame.y(), available.top(),
+                    std::max(available.top(), available.bottom() + 1 - frameGeometry().height())));
+}
+
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
+    if (!m_frameFitted) {
+        m_frameFitted = true;
+        // Once the window manager has framed the window (its frame size is known only then),
+        // and again a moment later for a slow one; a restored geometry is clamped the same way.
+        QTimer::singleShot(0, this, &MainWindow::fitFrameToScreen);
+        QTimer::singleShot(500, this, &MainWindow::fitFrameToScreen);
+    }
     // Docks take their sizes once the window has its own: the first time it is shown, unless
     // the user's saved arrangement was restored.
     if (!m_layoutSettled) {
