@@ -8,6 +8,7 @@
 #include "Store.h"
 #include "TempDir.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
@@ -351,4 +352,25 @@ TEST(InsightsView, ClosingTheViewMidReportEndsTheWorkerWithoutAbort) {
     while (clock.elapsed() < 3000)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     EXPECT_TRUE(deletedMidReport) << "the report never reported progress";
+}
+
+// Issue 24 item 9: Basket > Insights (Ctrl+I) always ends with the view shown and on top; as the
+// dock's toggle, it hid a floating view that had been restored behind the main window.
+TEST(InsightsView, CtrlIAlwaysEndsWithTheViewShown) {
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    QAction* insights = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(QStringLiteral("Ctrl+I")))
+            insights = a;
+    ASSERT_TRUE(insights);
+    for (int press = 1; press <= 3; ++press) {
+        insights->trigger();
+        EXPECT_TRUE(window.insightsDock()->isVisible()) << "press " << press;
+    }
+    window.insightsDock()->close(); // its close button hides it
+    EXPECT_FALSE(window.insightsDock()->isVisible());
+    insights->trigger();
+    EXPECT_TRUE(window.insightsDock()->isVisible());
 }

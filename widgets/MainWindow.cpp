@@ -400,14 +400,23 @@ void MainWindow::createMenus() {
     basket->addSeparator();
     basket->addAction(tr("C&ompare Runs"), this, &MainWindow::showCompare)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
-    QAction* insights = m_insightsDock->toggleViewAction();
-    insights->setText(tr("&Insights"));
+    // Not the dock's toggle: a floating Insights window restored behind the main window counted
+    // as shown, so the first Ctrl+I hid it. Ctrl+I always ends with it on top and focused; its
+    // close button hides it.
+    QAction* insights = basket->addAction(tr("&Insights"), this, &MainWindow::showInsights);
     insights->setShortcut(QKeySequence(tr("Ctrl+I")));
     insights->setStatusTip(
         tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
-    basket->addAction(insights);
     createViewMenu();
     createHelpMenu();
+}
+
+void MainWindow::showInsights() {
+    m_insightsDock->show();
+    m_insightsDock->raise();
+    if (m_insightsDock->isFloating())
+        m_insightsDock->activateWindow();
+    m_insights->setFocus(Qt::ShortcutFocusReason);
 }
 
 QString MainWindow::storeDisplayUri() const {

@@ -124,6 +124,8 @@ public:
     /// Divides the width between the tree and the charts as a new window does (after a resize
     /// from outside, e.g. the --screenshot size).
     void fitPanesToWidth();
+    /// Basket > Insights (Ctrl+I): shown, on top and focused, whatever it was before.
+    void showInsights();
     /// Shrinks and moves the window so that its frame (title bar, status bar) is on the screen.
     void fitFrameToScreen();
     /// The chart an export acts on: the current chart if in view, the only chart in view, or

@@ -157,7 +157,13 @@ void MainWindow::showEvent(QShowEvent* event) {
         // Once the window manager has framed the window (its frame size is known only then),
         // and again a moment later for a slow one; a restored geometry is clamped the same way.
         QTimer::singleShot(0, this, &MainWindow::fitFrameToScreen);
-        QTimer::singleShot(500, this, &MainWindow::fitFrameToScreen);
+        QTimer::singleShot(500, this, [this] {
+            fitFrameToScreen();
+            // A floating Insights view restored with the layout was mapped before the main window
+            // and ended up behind it: bring it forward, as it was when the user quit.
+            if (m_insightsDock->isVisible() && m_insightsDock->isFloating())
+                m_insightsDock->raise();
+        });
     }
     // Docks take their sizes once the window has its own: the first time it is shown, unless
     // the user's saved arrangement was restored.
