@@ -563,3 +563,34 @@ TEST(ChartCrosshair, SaysNothingPastARunsEndAndFollowsAZoom) {
     chart.zoomX(0, 60);
     EXPECT_EQ(chart.crosshairText(), "") << "not left at a spot the zoom no longer shows";
 }
+
+// Issue 24 item 7: an epoch axis over runs that log no epochs says so (and what to do), not
+// "No data"; a software metric on it says that it is logged by step.
+TEST(ChartPanelEpochAxis, RunsWithoutEpochsSaySoInsteadOfNoData) {
+    ChartRunData run;
+    run.run.uuid = "cccccccccccccccccccccccccccccccc";
+    run.run.startTime = 1'700'000'000'000;
+    run.run.status = RunStatus::Finished;
+    run.run.params = {{"workload", "1"}, {"letter", "0"}};
+    for (int i = 0; i < 10; ++i) {
+        run.series.t.push_back(run.run.startTime + i * 1000);
+        run.series.v.push_back(100 + i);
+    }
+    ChartOptions epoch;
+    epoch.xAxis = ChartOptions::XAxis::Epoch;
+    ChartPanel panel;
+    panel.resize(800, 400);
+    panel.showDetached({run}, "SMI - Power Draw", epoch, std::nullopt);
+    EXPECT_EQ(
+        panel.chart()->title(),
+        "These runs log no epochs (no stepped software metric such as loss): choose the time or step axis");
+    panel.showDetached({run}, "loss", epoch, std::nullopt);
+    EXPECT_TRUE(panel.chart()->title().startsWith("\"loss\" is logged by step"))
+        << panel.chart()->title().toStdString();
+    // On the time axis the same run draws its line and the title is empty.
+    panel.showDetached({run}, "SMI - Power Draw", ChartOptions{}, std::nullopt);
+    EXPECT_EQ(panel.chart()->title(), "");
+    EXPECT_EQ(panel.seriesCount(), 1);
+    panel.showDetached({}, "SMI - Power Draw", epoch, std::nullopt);
+    EXPECT_EQ(panel.chart()->title(), "No data for \"SMI - Power Draw\" in the basket's runs");
+}

@@ -442,13 +442,26 @@ void ChartPanel::rebuild() {
     }
     m_updatingAxes = false;
     m_x->setTitleText(xAxisTitle());
-    m_chart->setTitle(m_lines.empty() && !m_key.isEmpty()
-                          ? tr("No data for \"%1\" in the basket's runs").arg(displayName(m_key))
-                          : QString());
+    m_chart->setTitle(m_lines.empty() && !m_key.isEmpty() ? emptyChartMessage() : QString());
     hideCrosshair();
     styleSeries();
     requery();
     updateNavigator();
+}
+
+QString ChartPanel::emptyChartMessage() const {
+    const bool hasPoints =
+        std::any_of(m_runs.begin(), m_runs.end(), [](const ChartRunData& r) { return !r.series.empty(); });
+    if (hasPoints && m_options.xAxis == ChartOptions::XAxis::Epoch) {
+        // The points are there; the epoch axis cannot place them. Say why, and what to do.
+        if (!insight::isHardwareKey(m_key.toStdString()))
+            return tr("\"%1\" is logged by step: the epoch axis places hardware samples; choose the step "
+                      "axis")
+                .arg(displayName(m_key, 60));
+        return tr("These runs log no epochs (no stepped software metric such as loss): choose the time or "
+                  "step axis");
+    }
+    return tr("No data for \"%1\" in the basket's runs").arg(displayName(m_key));
 }
 
 void ChartPanel::styleSeries() {

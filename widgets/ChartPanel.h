@@ -226,6 +226,8 @@ private:
     QtCharts::QLogValueAxis* m_logY = nullptr;
     ChartNavigator* m_navigator = nullptr;
     std::vector<ChartRunData> m_runs;
+    /// The chart's title when it draws no line: why (no data, or an epoch axis without epochs).
+    QString emptyChartMessage() const;
     std::vector<ChartLine> m_lines;
     /// One per line, same order: empty, they give the legend its entries and colours.
     std::vector<QtCharts::QLineSeries*> m_series;
