@@ -1,5 +1,7 @@
 #include "TextFormat.h"
 
+#include <cmath>
+
 #include <cstdio>
 #include <ctime>
 
@@ -21,6 +23,40 @@ std::string formatDuration(int64_t ms) {
     else
         std::snprintf(buf, sizeof buf, "%lldd %02lldh", s / 86400, s % 86400 / 3600);
     return buf;
+}
+
+std::string formatElapsed(int64_t ms) {
+    const char* sign = ms < 0 ? "-" : "";
+    const long long a = ms < 0 ? -static_cast<long long>(ms) : ms;
+    char buf[64];
+    if (a < 60000)
+        std::snprintf(buf, sizeof buf, "%s%.1f s", sign, double(a) / 1000.0);
+    else {
+        const long long s = (a + 500) / 1000;
+        if (s < 3600)
+            std::snprintf(buf, sizeof buf, "%s%lld m %02lld s", sign, s / 60, s % 60);
+        else
+            std::snprintf(buf, sizeof buf, "%s%lld h %02lld m %02lld s", sign, s / 3600, s % 3600 / 60,
+                          s % 60);
+    }
+    return buf;
+}
+
+std::string formatReading(double value) {
+    char buf[64];
+    if (!std::isfinite(value) || std::fabs(value) < 9999.5 || std::fabs(value) >= 1e15) {
+        std::snprintf(buf, sizeof buf, "%.4g", value);
+        return buf;
+    }
+    // Whole numbers with thousands separators: 1234567 reads better than 1.235e+06.
+    std::snprintf(buf, sizeof buf, "%.0f", std::fabs(value));
+    std::string digits = buf, out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return (value < 0 ? "-" : "") + out;
 }
 
 std::string formatLocalTime(int64_t msSinceEpoch) {

@@ -8,6 +8,12 @@ namespace radt {
 
 /// "850ms", "45s", "1m 05s", "2h 03m", "3d 04h"; negative durations read as "0ms".
 std::string formatDuration(int64_t ms);
+/// A point in a run for a reader, to the second: "12.3 s", "4 m 05 s", "1 h 42 m 44 s"
+/// (a chart's crosshair; formatDuration rounds hours to minutes). Negative: "-" before it.
+std::string formatElapsed(int64_t ms);
+/// A reading to 4 significant digits, without an exponent below 10^15: "0.1235", "12.35", "1235",
+/// "1,234,567".
+std::string formatReading(double value);
 /// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
 std::string formatLocalTime(int64_t msSinceEpoch);
 

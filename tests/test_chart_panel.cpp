@@ -323,10 +323,10 @@ TEST_F(ChartPanelTest, CrosshairReadsEveryVisibleLineAtTheCursor) {
     m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
     // At 10.2 s: run a's nearest point is 10 s (value 0), run b's is 10.5 s (value 15).
     const QString text = m_chart.showCrosshairAt(10.2);
-    EXPECT_EQ(text, "time since start (s): 10.2\n" + shown("a") + ": 0\n" + shown("b") + ": 15");
+    EXPECT_EQ(text, "10.2 s after the start\n" + shown("a") + ": 0\n" + shown("b") + ": 15");
     EXPECT_EQ(m_chart.crosshairText(), text);
     m_chart.setSeriesHidden(shown("a"), true);
-    EXPECT_EQ(m_chart.showCrosshairAt(10.2), "time since start (s): 10.2\n" + shown("b") + ": 15")
+    EXPECT_EQ(m_chart.showCrosshairAt(10.2), "10.2 s after the start\n" + shown("b") + ": 15")
         << "hidden lines are not read";
     m_chart.hideCrosshair();
     EXPECT_EQ(m_chart.crosshairText(), "");
@@ -555,11 +555,11 @@ TEST(ChartCrosshair, SaysNothingPastARunsEndAndFollowsAZoom) {
     runs.push_back(runOver("short", 50, 1, 0, 50));
     chart.setData(std::move(runs), "gpu");
     ASSERT_EQ(chart.seriesNames(), (QStringList{"long", "short"}));
-    EXPECT_EQ(chart.showCrosshairAt(30), "time since start (s): 30\nlong: 30\nshort: 30");
-    EXPECT_EQ(chart.showCrosshairAt(80), "time since start (s): 80\nlong: 80")
+    EXPECT_EQ(chart.showCrosshairAt(30), "30.0 s after the start\nlong: 30\nshort: 30");
+    EXPECT_EQ(chart.showCrosshairAt(80), "1 m 20 s after the start\nlong: 80")
         << "the short run has ended at 50 s: no value is made up for it";
     chart.zoomX(70, 90);
-    EXPECT_EQ(chart.crosshairText(), "time since start (s): 80\nlong: 80") << "still in the zoomed range";
+    EXPECT_EQ(chart.crosshairText(), "1 m 20 s after the start\nlong: 80") << "still in the zoomed range";
     chart.zoomX(0, 60);
     EXPECT_EQ(chart.crosshairText(), "") << "not left at a spot the zoom no longer shows";
 }

@@ -186,6 +186,19 @@ TEST(Formatting, Durations) {
     EXPECT_EQ(formatDuration(-5), "0ms");
 }
 
+// Issue 24 item 6: a chart's crosshair reads like a person says it.
+TEST(Formatting, ElapsedTimeAndReadings) {
+    EXPECT_EQ(formatElapsed(10'200), "10.2 s");
+    EXPECT_EQ(formatElapsed(80'000), "1 m 20 s");
+    EXPECT_EQ(formatElapsed(6'164'230), "1 h 42 m 44 s") << "was 1.7122864 h";
+    EXPECT_EQ(formatElapsed(-1500), "-1.5 s");
+    EXPECT_EQ(formatReading(0.123456), "0.1235");
+    EXPECT_EQ(formatReading(12.3456), "12.35");
+    EXPECT_EQ(formatReading(1234.0), "1234");
+    EXPECT_EQ(formatReading(3.58e11), "358,000,000,000") << "no 3.58e+11 for an energy counter";
+    EXPECT_EQ(formatReading(-1234567.0), "-1,234,567");
+}
+
 TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
     // Issue 14: without ICU or a locale, QCollator put workload 1108 before 111.
     const int64_t experiment = m_store->getOrCreateExperiment("many workloads");

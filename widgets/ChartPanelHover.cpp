@@ -41,18 +41,31 @@ QString ChartPanel::showCrosshairAt(double axisX) {
     const int64_t x = fromAxis(axisX);
     m_crosshairAxisX = axisX;
     QStringList rows, html;
-    rows << (m_options.xAxis == ChartOptions::XAxis::WallClock
-                 ? QDateTime::fromMSecsSinceEpoch(x).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"))
-                 : xAxisTitle() + QStringLiteral(": ") + QString::number(axisX, 'g', 8));
+    // Where the crosshair is, as a person says it: "1 h 42 m 44 s" after the start, not "1.7122864 h".
+    switch (m_options.xAxis) {
+    case ChartOptions::XAxis::WallClock:
+        rows << QDateTime::fromMSecsSinceEpoch(x).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+        break;
+    case ChartOptions::XAxis::SinceStart:
+        rows << tr("%1 after the start").arg(toQString(formatElapsed(x)));
+        break;
+    case ChartOptions::XAxis::Step:
+        rows << tr("step %1").arg(x);
+        break;
+    case ChartOptions::XAxis::Epoch:
+        rows << tr("epoch %1").arg(axisX, 0, 'f', 2);
+        break;
+    }
     html << rows.front().toHtmlEscaped();
     for (size_t i = 0; i < m_lines.size(); ++i) {
         const ChartLine& line = m_lines[i];
         if (const auto value = shownValueAt(line, x)) {
-            QString row = line.name + QStringLiteral(": ") + QString::number(*value, 'g', 6);
+            QString row = line.name + QStringLiteral(": ") + toQString(formatReading(*value));
             if (line.bandLow)
                 if (auto lo = line.bandLow->nearest(x), hi = line.bandHigh->nearest(x); lo && hi)
                     row +=
-                        QStringLiteral("  [%1 – %2]").arg(lo->second, 0, 'g', 6).arg(hi->second, 0, 'g', 6);
+                        QStringLiteral("  [%1 – %2]")
+                            .arg(toQString(formatReading(lo->second)), toQString(formatReading(hi->second)));
             rows << row;
             html << QStringLiteral("<span style=\"color:%1\">&#9632;</span> %2")
                         .arg(lineColour(i).name(), row.toHtmlEscaped());
