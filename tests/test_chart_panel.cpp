@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QValueAxis>
+#include <QWheelEvent>
 
 #include <gtest/gtest.h>
 
@@ -593,4 +594,41 @@ TEST(ChartPanelEpochAxis, RunsWithoutEpochsSaySoInsteadOfNoData) {
     EXPECT_EQ(panel.seriesCount(), 1);
     panel.showDetached({}, "SMI - Power Draw", epoch, std::nullopt);
     EXPECT_EQ(panel.chart()->title(), "No data for \"SMI - Power Draw\" in the basket's runs");
+}
+
+// Issue 24 item 4: the wheel over a chart zooms x around the mouse; zoomed back out to everything
+// it is no zoom; with Ctrl the wheel is left to the board, which scrolls.
+TEST(ChartWheel, TheWheelZoomsXAroundTheMouseAndCtrlLeavesItToTheBoard) {
+    ChartPanel chart;
+    chart.resize(900, 500);
+    std::vector<ChartRunData> runs;
+    runs.push_back(runOver("long", 100, 1, 0, 100));
+    chart.setData(std::move(runs), "gpu");
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    QWidget* viewport = chart.chartView()->viewport();
+    const QRectF plot = chart.chart()->plotArea();
+    // The mouse a quarter of the way across the plot, where x is about 25 s.
+    const QPointF inScene =
+        chart.chart()->mapToScene(QPointF(plot.left() + plot.width() / 4, plot.center().y()));
+    const QPoint at = chart.chartView()->mapFromScene(inScene);
+    const double xAtMouse = chart.chart()->mapToValue(chart.chart()->mapFromScene(inScene)).x();
+    auto wheel = [&](int delta, Qt::KeyboardModifiers modifiers) {
+        QWheelEvent event(at, viewport->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, modifiers,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(viewport, &event);
+        return event.isAccepted();
+    };
+    const auto [from0, to0] = chart.visibleXRange();
+    wheel(120, Qt::NoModifier);
+    ASSERT_TRUE(chart.isZoomed());
+    const auto [from1, to1] = chart.visibleXRange();
+    EXPECT_NEAR(to1 - from1, (to0 - from0) * 0.8, (to0 - from0) * 0.02) << "one notch: 80 % of the range";
+    EXPECT_NEAR((xAtMouse - from1) / (to1 - from1), (xAtMouse - from0) / (to0 - from0), 0.02)
+        << "the point under the mouse stays under it";
+    for (int i = 0; i < 5; ++i)
+        wheel(-120, Qt::NoModifier);
+    EXPECT_FALSE(chart.isZoomed()) << "out to everything: the zoom is gone";
+    EXPECT_FALSE(wheel(120, Qt::ControlModifier)) << "Ctrl+wheel goes on to the board";
+    EXPECT_FALSE(chart.isZoomed());
 }

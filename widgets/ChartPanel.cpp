@@ -517,6 +517,11 @@ void ChartPanel::requery() {
     if (m_zoom) {
         from = m_zoom->first;
         to = m_zoom->second;
+    } else if (to <= from) {
+        // A lone point (one sample, one epoch) sits in the middle, not half-clipped on the edge.
+        const int64_t pad = m_options.xAxis == ChartOptions::XAxis::Step ? 1 : 1000;
+        from -= pad;
+        to += pad;
     }
     const int columns = plotColumns();
     double yMin = std::numeric_limits<double>::max(), yMax = std::numeric_limits<double>::lowest();
@@ -656,6 +661,26 @@ void ChartPanel::setUserZoom(std::optional<std::pair<int64_t, int64_t>> range) {
     m_zoom = range;
     requery();
     emit userZoomChanged();
+}
+
+void ChartPanel::wheelZoom(double axisX, double steps) {
+    if (m_lines.empty())
+        return;
+    int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
+    for (const ChartLine& line : m_lines) {
+        first = std::min(first, line.pyramid.firstTime());
+        last = std::max(last, line.pyramid.lastTime());
+    }
+    const auto [from, to] = m_zoom.value_or(std::make_pair(first, last));
+    // Each notch shows 80 % (in) or 125 % (out) of the range, the point under the mouse staying put.
+    const double factor = std::pow(0.8, steps);
+    const double at = double(std::clamp(fromAxis(axisX), from, to));
+    const auto lo = static_cast<int64_t>(std::llround(at - (at - double(from)) * factor));
+    const auto hi = static_cast<int64_t>(std::llround(at + (double(to) - at) * factor));
+    if (lo <= first && hi >= last)
+        setUserZoom(std::nullopt); // zoomed out to everything: not a zoom any more
+    else if (hi - lo >= 10)
+        setUserZoom(std::make_pair(std::max(lo, first), std::min(hi, last)));
 }
 
 void ChartPanel::zoomX(double from, double to) {

@@ -131,6 +131,8 @@ public:
     /// Zooms the x axis to [from, to] (axis units: the seconds, minutes or hours xAxisTitle()
     /// names, steps, epochs) at full resolution.
     void zoomX(double from, double to);
+    /// The mouse wheel over the plot: `steps` notches (positive: in) around `axisX`, in axis units.
+    void wheelZoom(double axisX, double steps);
     void resetZoom();
     bool isZoomed() const { return m_zoom.has_value(); }
     /// The zoomed x range in line units (ms since start, steps or ms since the epoch).

@@ -15,6 +15,7 @@
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -147,6 +148,18 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
                 else
                     QToolTip::hideText();
             }
+        } else if (event->type() == QEvent::Wheel && !m_lines.empty()) {
+            // The wheel zooms x around the mouse, as in every plotting tool; with Ctrl it goes on
+            // to the board, which scrolls (as its scroll bar does).
+            auto* wheel = static_cast<QWheelEvent*>(event);
+            if (wheel->modifiers() & Qt::ControlModifier)
+                return false;
+            const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(wheel->position().toPoint()));
+            const double at = m_chart->plotArea().contains(inChart)
+                                  ? m_chart->mapToValue(inChart, m_series.front()).x()
+                                  : (visibleXRange().first + visibleXRange().second) / 2;
+            wheelZoom(at, wheel->angleDelta().y() / 120.0);
+            return true;
         } else if (event->type() == QEvent::Leave) {
             hideCrosshair();
             m_hoveredLine = -1;
