@@ -41,6 +41,7 @@ BoardPanel::BoardPanel(QWidget* parent) : QWidget(parent) {
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(6);
     m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("boardScroll"));
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // charts take the board's width
     m_scroll->setFrameShape(QFrame::NoFrame);
