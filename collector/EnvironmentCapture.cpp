@@ -64,6 +64,18 @@ int environmentCaptureTimeoutMs(const std::function<void(const std::string&)>& m
     return static_cast<int>(seconds * 1000);
 }
 
+namespace {
+
+/// "python3 -m pip freeze": the whole command, as the user would type it to try it.
+std::string joinCommand(const std::vector<std::string>& argv) {
+    std::string out;
+    for (const std::string& a : argv)
+        out += (out.empty() ? "" : " ") + a;
+    return out;
+}
+
+} // namespace
+
 void lowerThreadPriority() {
     // Linux keeps a nice value per thread (the thread id as the "process"), and fork copies it.
     ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
@@ -86,9 +98,8 @@ std::vector<std::string> captureEnvironment(const std::string& artifactDir, int 
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
                 .count();
         if (!r.exit && tookMs >= timeoutMs && message)
-            message("environment capture: '" + argv[0] + (argv.size() > 1 ? " " + argv.back() : "") +
-                    "' did not finish within " + std::to_string(timeoutMs / 1000) + " s and was stopped; " +
-                    file + " is not saved");
+            message("environment capture: '" + joinCommand(argv) + "' did not finish within " +
+                    std::to_string(timeoutMs / 1000) + " s and was stopped; " + file + " is not saved");
         if (!r.output)
             continue;
         const std::string path = artifactDir + "/" + file;

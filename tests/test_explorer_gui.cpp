@@ -33,6 +33,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include <gtest/gtest.h>
 
@@ -292,6 +293,23 @@ TEST_F(ExplorerGuiTest, FilterProxyUnderTheWindow) {
     m_window->reload();
     EXPECT_EQ(m_window->runFilterProxy()->rowCount(), 1);
     m_window->runFilterProxy()->setFilterText("");
+}
+
+// Issue 24 item 15: a group's count follows the search ("DCGMI (18)" while one key showed).
+TEST(MetricPicker, AGroupsCountFollowsTheSearch) {
+    MetricPicker picker;
+    picker.setKeys({"DCGMI - Power Usage", "DCGMI - SM Active", "DCGMI - GPU Utilization", "loss"});
+    auto groupText = [&](const QString& group) {
+        for (int g = 0; g < picker.tree()->topLevelItemCount(); ++g)
+            if (picker.tree()->topLevelItem(g)->data(0, MetricPicker::GroupRole).toString() == group)
+                return picker.tree()->topLevelItem(g)->text(0);
+        return QString();
+    };
+    EXPECT_EQ(groupText("DCGMI"), "DCGMI (3)");
+    picker.setFilterText("power");
+    EXPECT_EQ(groupText("DCGMI"), "DCGMI (1 of 3)");
+    picker.setFilterText("");
+    EXPECT_EQ(groupText("DCGMI"), "DCGMI (3)");
 }
 
 TEST(MetricPicker, PreferredKey) {

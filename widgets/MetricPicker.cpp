@@ -190,6 +190,11 @@ void MetricPicker::applyFilter() {
             shown += hide ? 0 : 1;
         }
         group->setHidden(shown == 0);
+        // The count follows the search: "DCGMI (1 of 18)" while one of its 18 keys matches.
+        const QString name = group->data(0, GroupRole).toString();
+        group->setText(0, shown == group->childCount()
+                              ? QStringLiteral("%1 (%2)").arg(name).arg(shown)
+                              : tr("%1 (%2 of %3)").arg(name).arg(shown).arg(group->childCount()));
         // Matches show even in collapsed groups; an empty search gives the user's layout back.
         group->setExpanded(!text.isEmpty() || !m_collapsed.contains(group->data(0, GroupRole).toString()));
     }
