@@ -185,10 +185,20 @@ TEST(Workspace, CompareRunsPutsParamsTagsAndLatestMetricsSideBySideWithDifferenc
     const int model = rowOf("param: model");
     ASSERT_GE(model, 0);
     EXPECT_FALSE(table->item(model, 1)->font().bold()) << "the same script in both";
-    const int loss = rowOf("metric: loss");
-    ASSERT_GE(loss, 0) << "latest metrics beside the params";
+    const int loss = rowOf("latest: loss");
+    ASSERT_GE(loss, 0) << "latest metrics beside the params, labelled as latest";
     EXPECT_EQ(table->item(loss, 1)->text(), "—") << "run a logs no loss";
-    EXPECT_EQ(table->item(loss, 2)->text(), QString::number(2.0 / 300, 'g', 6));
+    EXPECT_EQ(table->item(loss, 2)->text(), "0.006667") << "2/300 to 4 significant digits";
+    // Issue 24 item 13: the duration first, and the charted metric's mean and p95 from the summary.
+    const int duration = rowOf("run: duration");
+    ASSERT_EQ(duration, 0);
+    EXPECT_FALSE(table->item(duration, 1)->text().isEmpty());
+    const QString charted = w.window.chartPanel()->metricKey();
+    ASSERT_FALSE(charted.isEmpty());
+    const int mean = rowOf("summary: " + charted + " mean");
+    ASSERT_GE(mean, 0) << "the summary's statistics of the charted metric";
+    EXPECT_GE(rowOf("summary: " + charted + " p95"), 0);
+    EXPECT_NE(table->item(mean, 1)->text(), "—");
 
     compare->onlyDifferencesBox()->setChecked(true);
     EXPECT_EQ(rowOf("param: model"), -1) << "rows alike in every run are hidden";
@@ -203,8 +213,18 @@ TEST(CompareRows, AbsentCountsAsADifferenceAndMlflowTagsComeLast) {
     b.params = {{"lr", "0.1"}};
     a.tags = {{"mlflow.user", "me"}, {"team", "x"}};
     b.tags = {{"mlflow.user", "me"}, {"team", "x"}};
-    const std::vector<CompareRow> rows = compareRows({a, b}, {{"a", {{"loss", {0.5, 1, 1}}}}});
-    ASSERT_EQ(rows.size(), 5u);
+    a.startTime = b.startTime = 1'700'000'000'000;
+    a.endTime = a.startTime + 6'164'230;
+    b.endTime = b.startTime + 10'000;
+    CompareExtras extras;
+    extras.gpuEnergyJ = {{"a", 4040.3}};
+    std::vector<CompareRow> rows = compareRows({a, b}, {{"a", {{"loss", {3.58e11, 1, 1}}}}}, extras);
+    ASSERT_EQ(rows.size(), 7u);
+    EXPECT_EQ(rows[0].key, "duration");
+    EXPECT_EQ(rows[0].values, (QStringList{"1 h 42 m 44 s", "10.0 s"}));
+    EXPECT_EQ(rows[1].key, "GPU energy (its share)");
+    EXPECT_EQ(rows[1].values, (QStringList{"4.04 kJ", ""}));
+    rows.erase(rows.begin(), rows.begin() + 2);
     EXPECT_EQ(rows[0].key, "batch");
     EXPECT_TRUE(rows[0].differs) << "a param one run lacks differs";
     EXPECT_EQ(rows[0].values, (QStringList{"32", ""}));
@@ -213,7 +233,7 @@ TEST(CompareRows, AbsentCountsAsADifferenceAndMlflowTagsComeLast) {
     EXPECT_EQ(rows[2].key, "team") << "the user's tags before MLflow's own";
     EXPECT_EQ(rows[3].key, "mlflow.user");
     EXPECT_EQ(rows[4].section, CompareRow::Section::Metric);
-    EXPECT_EQ(rows[4].values, (QStringList{"0.5", ""}));
+    EXPECT_EQ(rows[4].values, (QStringList{"358,000,000,000", ""})) << "a counter's total, never 3.58e+11";
 }
 
 TEST(Workspace, RunsDraggedFromTheTreeDropIntoTheBasket) {

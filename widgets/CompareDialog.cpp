@@ -1,6 +1,8 @@
 #include "CompareDialog.h"
 
 #include "Formatting.h"
+#include "InsightFigures.h"
+#include "TextFormat.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -18,14 +20,18 @@ namespace {
 
 QString sectionName(CompareRow::Section section) {
     switch (section) {
+    case CompareRow::Section::Run:
+        return QObject::tr("run");
     case CompareRow::Section::Param:
         return QObject::tr("param");
     case CompareRow::Section::Tag:
         return QObject::tr("tag");
+    case CompareRow::Section::Summary:
+        return QObject::tr("summary");
     case CompareRow::Section::Metric:
         break;
     }
-    return QObject::tr("metric");
+    return QObject::tr("latest");
 }
 
 template <typename ValueOf>
@@ -43,9 +49,9 @@ void addRows(std::vector<CompareRow>& rows, CompareRow::Section section, const s
 
 } // namespace
 
-std::vector<CompareRow>
-compareRows(const std::vector<Run>& runs,
-            const std::map<std::string, std::map<std::string, LatestMetric>>& latest) {
+std::vector<CompareRow> compareRows(const std::vector<Run>& runs,
+                                    const std::map<std::string, std::map<std::string, LatestMetric>>& latest,
+                                    const CompareExtras& extras) {
     std::set<std::string> params, tags, metrics;
     for (const Run& run : runs) {
         for (const auto& [key, value] : run.params)
@@ -61,6 +67,19 @@ compareRows(const std::vector<Run>& runs,
     std::stable_partition(tagOrder.begin(), tagOrder.end(),
                           [](const std::string& k) { return k.rfind("mlflow.", 0) != 0; });
     std::vector<CompareRow> rows;
+    // What a comparison is usually about first: how long, and at what energy.
+    addRows(rows, CompareRow::Section::Run, {"duration"}, runs.size(), [&](size_t r, const std::string&) {
+        return runs[r].endTime || extras.nowMs ? toQString(formatElapsed(runs[r].durationMs(extras.nowMs)))
+                                               : QString();
+    });
+    if (!extras.gpuEnergyJ.empty())
+        addRows(rows, CompareRow::Section::Run, {"GPU energy (its share)"}, runs.size(),
+                [&](size_t r, const std::string&) {
+                    const auto it = extras.gpuEnergyJ.find(runs[r].uuid);
+                    return it == extras.gpuEnergyJ.end()
+                               ? QString()
+                               : toQString(insight::formatForPeople(it->second, insight::Unit::Joules, 1));
+                });
     addRows(rows, CompareRow::Section::Param, {params.begin(), params.end()}, runs.size(),
             [&](size_t r, const std::string& key) {
                 const auto it = runs[r].params.find(key);
@@ -70,13 +89,33 @@ compareRows(const std::vector<Run>& runs,
         const auto it = runs[r].tags.find(key);
         return it == runs[r].tags.end() ? QString() : toQString(it->second);
     });
+    // The charted metrics' mean and p95 over each run (latest values mislead for a counter).
+    std::vector<std::string> summarised;
+    for (const SummaryRow& s : extras.summary)
+        for (const char* statistic : {"mean", "p95"}) {
+            const std::string key = s.metric.toStdString() + " " + statistic;
+            if (std::find(summarised.begin(), summarised.end(), key) == summarised.end())
+                summarised.push_back(key);
+        }
+    addRows(rows, CompareRow::Section::Summary, summarised, runs.size(),
+            [&](size_t r, const std::string& key) {
+                for (const SummaryRow& s : extras.summary)
+                    if (s.runUuid == runs[r].uuid && s.stats.samples > 0) {
+                        const std::string metric = s.metric.toStdString();
+                        if (key == metric + " mean")
+                            return toQString(formatReading(s.stats.mean));
+                        if (key == metric + " p95")
+                            return toQString(formatReading(s.stats.p95));
+                    }
+                return QString();
+            });
     addRows(rows, CompareRow::Section::Metric, {metrics.begin(), metrics.end()}, runs.size(),
             [&](size_t r, const std::string& key) {
                 const auto run = latest.find(runs[r].uuid);
                 if (run == latest.end())
                     return QString();
                 const auto it = run->second.find(key);
-                return it == run->second.end() ? QString() : QString::number(it->second.value, 'g', 6);
+                return it == run->second.end() ? QString() : toQString(formatReading(it->second.value));
             });
     return rows;
 }
@@ -88,6 +127,7 @@ CompareDialog::CompareDialog(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_table->setWordWrap(false);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setDefaultSectionSize(160);
     m_onlyDifferences->setToolTip(tr("Hide the params, tags and metrics every run has alike"));
@@ -116,12 +156,17 @@ void CompareDialog::setLatest(const std::map<std::string, std::map<std::string, 
     fill();
 }
 
+void CompareDialog::setExtras(CompareExtras extras) {
+    m_extras = std::move(extras);
+    fill();
+}
+
 void CompareDialog::setError(const QString& error) {
     m_status->setText(tr("Cannot read the latest metric values: %1").arg(error));
 }
 
 void CompareDialog::fill() {
-    const std::vector<CompareRow> rows = compareRows(m_runs, m_latest);
+    const std::vector<CompareRow> rows = compareRows(m_runs, m_latest, m_extras);
     m_table->clear();
     m_table->setColumnCount(int(m_runs.size()) + 1);
     QStringList headers{tr("Key")};
@@ -161,8 +206,11 @@ void CompareDialog::fill() {
         ++shown;
     }
     m_table->setRowCount(shown);
-    m_table->resizeColumnToContents(0);
-    m_table->setColumnWidth(0, std::min(m_table->columnWidth(0), 320));
+    // Every column as wide as its values (up to 320 px, the rest in the tooltip); many runs
+    // scroll sideways instead of squeezing a column.
+    m_table->resizeColumnsToContents();
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 320));
 }
 
 } // namespace radt

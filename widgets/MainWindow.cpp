@@ -473,6 +473,18 @@ CompareDialog* MainWindow::showCompare() {
         m_compare = new CompareDialog(this);
     const std::vector<Run> runs = m_basket->runs();
     m_compare->setRuns(runs, m_experimentNames);
+    // What is already known: the summary's statistics and the Insights view's energy shares.
+    CompareExtras extras;
+    extras.summary = m_summary->model()->rows();
+    extras.nowMs = nowMs();
+    if (m_insights->report().is_object())
+        for (const nlohmann::json& r : m_insights->report()["runs"]) {
+            const nlohmann::json j =
+                r.value("gpu_energy_attributed_j", r.value("gpu_energy_j", nlohmann::json()));
+            if (j.is_number())
+                extras.gpuEnergyJ[r["run_uuid"].get<std::string>()] = j.get<double>();
+        }
+    m_compare->setExtras(std::move(extras));
     m_compare->show();
     m_compare->raise();
     // Latest metric values come from the store: read on the loader's thread, not here.
