@@ -352,3 +352,33 @@ TEST(Workspace, ARunIsOneColourInEveryChartAndClearAllStartsTheColoursAgain) {
     EXPECT_EQ(qobject_cast<QLineSeries*>(loss->chart()->series().front())->pen().color(), QColor(0x4e79a7))
         << "a new comparison starts with the palette's first colour";
 }
+
+// Issue 24 item 1: one chart can have the whole window (View > Maximise Chart, Ctrl+Shift+M) and
+// give it back: the docks, the basket and metric list and the other charts hide and come back.
+TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
+    Workspace w;
+    BoardPanel* board = w.board();
+    ChartCard* second = board->addChart();
+    ChartCard* first = board->chartAt(0);
+    board->setCurrent(first);
+    w.settle();
+    const int before = first->height();
+    QAction* maximise = test::menuAction(w.window, "Maximise Chart");
+    ASSERT_TRUE(maximise);
+    EXPECT_EQ(maximise->shortcut(), QKeySequence("Ctrl+Shift+M"));
+    maximise->trigger();
+    w.settle();
+    EXPECT_TRUE(w.window.chartMaximised());
+    EXPECT_FALSE(w.window.treeDock()->isVisible());
+    EXPECT_FALSE(w.window.summaryDock()->isVisible());
+    EXPECT_FALSE(second->isVisible());
+    EXPECT_GT(first->height(), before * 3 / 2) << before << " px before";
+    EXPECT_GT(first->height(), w.window.height() * 7 / 10) << "most of the window's height";
+    maximise->trigger();
+    w.settle();
+    EXPECT_FALSE(w.window.chartMaximised());
+    EXPECT_TRUE(w.window.treeDock()->isVisible());
+    EXPECT_TRUE(w.window.summaryDock()->isVisible());
+    EXPECT_TRUE(second->isVisible());
+    EXPECT_EQ(first->height(), before);
+}

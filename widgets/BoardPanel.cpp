@@ -67,6 +67,8 @@ ChartCard* BoardPanel::addChart() {
     card->chart()->setLineColours(m_colours); // a run is one colour in every chart
     // Whatever else takes the window's height, a chart stays readable: the board scrolls instead.
     card->setMinimumHeight(kMinimumChartHeight);
+    if (m_alone)
+        showOnly(nullptr); // a new chart on a maximised one: every chart comes back
     m_cards.push_back(card);
     relayout();
     connect(card, &ChartCard::activated, this, [this, card] { setCurrent(card); });
@@ -82,6 +84,8 @@ void BoardPanel::removeChart(ChartCard* card) {
     auto it = std::find(m_cards.begin(), m_cards.end(), card);
     if (it == m_cards.end())
         return;
+    if (card == m_alone)
+        showOnly(nullptr); // the maximised chart goes: the others come back
     if (m_cards.size() == 1) {
         card->chart()->clear();
         return;
@@ -114,6 +118,14 @@ void BoardPanel::setColumns(int columns) {
 void BoardPanel::relayout() {
     for (ChartCard* card : m_cards)
         m_grid->removeWidget(card);
+    if (m_alone) { // a maximised chart: one cell, all the room
+        for (int c = 0; c < 3; ++c)
+            m_grid->setColumnStretch(c, c == 0 ? 1 : 0);
+        for (int r = 0; r < std::max(m_grid->rowCount(), 3); ++r)
+            m_grid->setRowStretch(r, r == 0 ? 1 : 0);
+        m_grid->addWidget(m_alone, 0, 0);
+        return;
+    }
     // Never more columns than charts: two charts on a 3-column board share the width.
     const int columns = std::max(1, std::min<int>(m_columns, int(m_cards.size())));
     for (int c = 0; c < 3; ++c)
@@ -149,6 +161,17 @@ void BoardPanel::scrollTo(ChartCard* card) {
                 m_scroll->ensureWidgetVisible(card, 0, 0);
         });
     });
+}
+
+void BoardPanel::showOnly(ChartCard* card) {
+    m_alone = card;
+    for (ChartCard* c : m_cards)
+        c->setVisible(!card || c == card);
+    // Alone, a chart takes the board's whole height: no minimum that would make the board scroll.
+    for (ChartCard* c : m_cards)
+        c->setMinimumHeight(card ? 0 : kMinimumChartHeight);
+    relayout();
+    scrollTo(card ? card : m_current);
 }
 
 void BoardPanel::setCurrent(ChartCard* card) {

@@ -52,12 +52,16 @@ public:
     std::vector<ChartCard*> visibleCharts() const;
     /// Scrolls so that the chart is in view (after the layout has placed it).
     void scrollTo(ChartCard* card);
+    /// Shows `card` alone, filling the board (a maximised chart); nullptr shows every chart again.
+    void showOnly(ChartCard* card);
+    ChartCard* shownAlone() const { return m_alone; }
 
 signals:
     void currentChanged(ChartCard* card);
     void chartAdded(ChartCard* card);
 
 private:
+    ChartCard* m_alone = nullptr; ///< the maximised chart, shown alone
     void propagateZoom(ChartCard* from);
     void relayout(); ///< places the cards in the grid
 

@@ -126,6 +126,10 @@ public:
     void fitPanesToWidth();
     /// Basket > Insights (Ctrl+I): shown, on top and focused, whatever it was before.
     void showInsights();
+    /// View > Maximise Chart (Ctrl+Shift+M): the current chart alone fills the window (the docks,
+    /// the basket and metric list and the other charts hidden); again, everything comes back.
+    void toggleMaximisedChart();
+    bool chartMaximised() const { return m_beforeMaximise.has_value(); }
     /// Shrinks and moves the window so that its frame (title bar, status bar) is on the screen.
     void fitFrameToScreen();
     /// The chart an export acts on: the current chart if in view, the only chart in view, or
@@ -264,7 +268,8 @@ private:
     QDockWidget* m_treeDock = nullptr;
     CompareDialog* m_compare = nullptr;
     QDockWidget* m_summaryDock = nullptr;
-    bool m_layoutSettled = false; ///< the docks were sized (first show) or restored
+    bool m_layoutSettled = false;               ///< the docks were sized (first show) or restored
+    std::optional<QByteArray> m_beforeMaximise; ///< the docks' state while a chart is maximised
     InsightsPanel* m_insights = nullptr;
     QDockWidget* m_insightsDock = nullptr;
     bool m_insightsSized = false;

@@ -20,6 +20,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
 
@@ -102,6 +103,10 @@ void MainWindow::createViewMenu() {
     view->addAction(m_summaryDock->toggleViewAction());
     view->addAction(m_consoleDock->toggleViewAction());
     view->addSeparator();
+    // The board is the point of the window: one chart can have all of it, and give it back.
+    QAction* maximise = view->addAction(tr("&Maximise Chart"), this, &MainWindow::toggleMaximisedChart);
+    maximise->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
+    maximise->setStatusTip(tr("The current chart alone fills the window; again to bring everything back"));
     QMenu* columns = view->addMenu(tr("Board &Columns"));
     auto* group = new QActionGroup(columns);
     for (int n = 1; n <= 3; ++n) {
@@ -129,6 +134,24 @@ void MainWindow::fitPanesToWidth() {
         const int top = std::clamp(total / 4, 150, 240);
         central->setSizes({top, total - top});
     }
+}
+
+void MainWindow::toggleMaximisedChart() {
+    QWidget* top = static_cast<QSplitter*>(centralWidget())->widget(0); // basket and metric list
+    if (m_beforeMaximise) {
+        restoreState(*m_beforeMaximise, kLayoutVersion);
+        m_beforeMaximise.reset();
+        top->show();
+        m_board->showOnly(nullptr);
+        statusBar()->clearMessage();
+        return;
+    }
+    m_beforeMaximise = saveState(kLayoutVersion);
+    for (QDockWidget* dock : {m_treeDock, m_summaryDock, m_consoleDock})
+        dock->hide();
+    top->hide();
+    m_board->showOnly(m_board->current());
+    statusBar()->showMessage(tr("One chart fills the window: Ctrl+Shift+M brings everything back"));
 }
 
 void MainWindow::fitFrameToScreen() {
@@ -199,7 +222,8 @@ void MainWindow::resetLayout() {
 
 void MainWindow::saveLayout(QSettings& settings) const {
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
+    // Quit with a chart maximised: the next window opens with everything, as it was before.
+    settings.setValue(QStringLiteral("window/state"), m_beforeMaximise.value_or(saveState(kLayoutVersion)));
     settings.setValue(QStringLiteral("window/boardColumns"), m_board->columns());
 }
 
