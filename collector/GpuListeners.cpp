@@ -177,6 +177,19 @@ std::string entityKey(const std::string& key, const std::string& entity, const s
     return entity == primary ? key : key + " - " + entity;
 }
 
+/// A row of one GPU as points: plain keys for the run's first GPU, " - GPU <i>" for the others.
+std::vector<MetricPoint> pointsOfGpu(const std::vector<NamedValue>& values, int gpuIndex,
+                                     const ListenerContext& context) {
+    const int primary = context.gpus.empty() ? 0 : context.gpus.front();
+    const int64_t now = recordingClockMs();
+    std::vector<MetricPoint> out;
+    out.reserve(values.size());
+    for (const NamedValue& v : values)
+        out.push_back(
+            {gpuIndex == primary ? v.key : v.key + " - GPU " + std::to_string(gpuIndex), v.value, now, 0});
+    return out;
+}
+
 class SmiListener : public StreamedToolListener {
 public:
     ~SmiListener() override { stop(); } // before the members parse() uses are gone
@@ -195,19 +208,50 @@ protected:
                 joinInts(gpus, ",")};
     }
     std::vector<MetricPoint> parse(const std::string& line, LineKind& kind) override {
-        std::vector<MetricPoint> out;
         auto row = parseSmiLine(line);
         if (!row)
-            return out;
+            return {};
         kind = LineKind::Data;
-        const int primary = m_context.gpus.empty() ? 0 : m_context.gpus.front();
-        const int64_t now = recordingClockMs();
-        for (const NamedValue& v : row->values)
-            out.push_back(
-                {row->gpuIndex == primary ? v.key : v.key + " - GPU " + std::to_string(row->gpuIndex),
-                 v.value, now, 0});
-        return out;
+        return pointsOfGpu(row->values, row->gpuIndex, m_context);
     }
+};
+
+/// nvidia-smi dmon: PCIe throughput and throttle violations beside power, temperatures, clocks and
+/// utilisation, from the driver alone (no DCGM). One row per GPU per second at most.
+class SmiDmonListener : public StreamedToolListener {
+public:
+    ~SmiDmonListener() override { stop(); } // before the members parse() uses are gone
+    std::string name() const override { return "dmon"; }
+
+protected:
+    std::string tool() const override { return "nvidia-smi"; }
+    bool prepare() override {
+        if (m_context.intervalMs < 1000)
+            m_context.message("listener 'dmon': nvidia-smi dmon samples once a second at most; "
+                              "it records at 1 s while the others keep " +
+                              std::to_string(m_context.intervalMs) + " ms");
+        return true;
+    }
+    std::vector<std::string> arguments() override {
+        std::vector<int> gpus = m_context.gpus.empty() ? std::vector<int>{0} : m_context.gpus;
+        return {"nvidia-smi", "dmon",
+                "-s",         kSmiDmonGroups,
+                "-d",         std::to_string(std::max(1, (m_context.intervalMs + 999) / 1000)),
+                "-i",         joinInts(gpus, ",")};
+    }
+    std::vector<MetricPoint> parse(const std::string& line, LineKind& kind) override {
+        const size_t skippedBefore = m_parser.skippedLines();
+        auto row = m_parser.feed(line);
+        if (!row) {
+            kind = m_parser.skippedLines() == skippedBefore ? LineKind::Other : LineKind::Garbage;
+            return {};
+        }
+        kind = LineKind::Data;
+        return pointsOfGpu(row->values, row->gpuIndex, m_context);
+    }
+
+private:
+    SmiDmonParser m_parser;
 };
 
 class DcgmiListener : public StreamedToolListener {
@@ -310,6 +354,9 @@ protected:
 
 std::unique_ptr<Listener> makeSmiListener() {
     return std::make_unique<SmiListener>();
+}
+std::unique_ptr<Listener> makeSmiDmonListener() {
+    return std::make_unique<SmiDmonListener>();
 }
 std::unique_ptr<Listener> makeDcgmiListener() {
     return std::make_unique<DcgmiListener>();

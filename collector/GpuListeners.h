@@ -1,5 +1,6 @@
 #pragma once
-// Listeners that stream a GPU tool's output (resources/DESIGN.md §5): nvidia-smi, dcgmi dmon, tegrastats.
+// Listeners that stream a GPU tool's output (resources/DESIGN.md §5): nvidia-smi (--query-gpu and
+// dmon), dcgmi dmon, tegrastats.
 // Each tool is started once per run and read line by line; a missing tool is reported once and the run goes
 // on without it.
 
@@ -10,6 +11,7 @@
 namespace radt {
 
 std::unique_ptr<Listener> makeSmiListener();
+std::unique_ptr<Listener> makeSmiDmonListener();
 std::unique_ptr<Listener> makeDcgmiListener();
 std::unique_ptr<Listener> makeTegrastatsListener();
 

@@ -1,5 +1,6 @@
 #include "GpuParsers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <ctime>
@@ -427,6 +428,75 @@ std::optional<int> parseDcgmiGroupId(std::string_view output) {
     if (ec != std::errc() || end == begin || id < 0)
         return std::nullopt;
     return id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// nvidia-smi dmon
+
+const char* const kSmiDmonGroups = "puctv";
+
+std::string smiDmonKeyForColumn(const std::string& column, const std::string& unit) {
+    // Names as nvidia-smi's help for dmon describes the columns; units where the name alone would
+    // not say them (a temperature, a clock, a rate), as tegrastats' keys do.
+    // clang-format off
+    static const std::unordered_map<std::string, const char*> names = {
+        {"pwr", "Power Draw"}, {"gtemp", "GPU Temp C"}, {"mtemp", "Memory Temp C"},
+        {"sm", "SM Util"}, {"mem", "Mem Util"}, {"enc", "Encoder Util"}, {"dec", "Decoder Util"},
+        {"jpg", "JPEG Util"}, {"ofa", "OFA Util"}, {"mclk", "Memory Clock MHz"}, {"pclk", "SM Clock MHz"},
+        {"rxpci", "PCIe RX MB/s"}, {"txpci", "PCIe TX MB/s"}, {"pviol", "Power Violation"},
+        {"tviol", "Thermal Violation"}, {"fb", "FB Used MB"}, {"bar1", "BAR1 Used MB"},
+        {"ccpm", "CC Protected Memory MB"}, {"sbecc", "ECC Single Bit Errors"},
+        {"dbecc", "ECC Double Bit Errors"}, {"pci", "PCIe Replay Errors"},
+    };
+    // clang-format on
+    const auto it = names.find(column);
+    if (it != names.end())
+        return std::string("DMON - ") + it->second;
+    return sanitizeKey("DMON - " + column + (unit.empty() || unit == "-" ? "" : " " + unit));
+}
+
+std::optional<SmiDmonParser::Row> SmiDmonParser::feed(std::string_view line) {
+    splitWhitespace(line, m_tokens);
+    if (m_tokens.empty())
+        return std::nullopt;
+    if (m_tokens[0].front() == '#') {
+        // "# gpu    pwr  gtemp" or "#Date       Time        gpu" (-o DT): '#' alone or glued on.
+        if (m_tokens[0] == "#")
+            m_tokens.erase(m_tokens.begin());
+        else
+            m_tokens[0].remove_prefix(1);
+        const auto gpu = std::find(m_tokens.begin(), m_tokens.end(), "gpu");
+        if (gpu != m_tokens.end()) {
+            m_columns.assign(m_tokens.begin(), m_tokens.end());
+            m_gpuColumn = static_cast<int>(gpu - m_tokens.begin());
+            m_unitsSeen = false;
+        } else if (!m_columns.empty() && !m_unitsSeen && m_tokens.size() == m_columns.size()) {
+            m_unitsSeen = true; // "# Idx W C ...": names the unknown columns' units
+        } else {
+            ++m_skipped;
+            return std::nullopt;
+        }
+        m_keys.assign(m_columns.size(), std::string());
+        for (size_t c = 0; c < m_columns.size(); ++c) {
+            const std::string& name = m_columns[c];
+            if (static_cast<int>(c) != m_gpuColumn && name != "Date" && name != "Time")
+                m_keys[c] = smiDmonKeyForColumn(name, m_unitsSeen ? std::string(m_tokens[c]) : "");
+        }
+        return std::nullopt;
+    }
+    std::optional<long long> gpu;
+    if (m_gpuColumn < 0 || m_tokens.size() != m_columns.size() ||
+        !(gpu = parseInteger(m_tokens[m_gpuColumn])) || *gpu < 0 || *gpu > 4096) {
+        ++m_skipped; // before any header, truncated, or not a row at all
+        return std::nullopt;
+    }
+    Row row;
+    row.gpuIndex = static_cast<int>(*gpu);
+    for (size_t c = 0; c < m_keys.size(); ++c)
+        if (!m_keys[c].empty())
+            if (const auto v = parseNumber(m_tokens[c], 1e15)) // "-": not supported here
+                row.values.push_back({m_keys[c], *v});
+    return row;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #pragma once
-// Parsers for the output of the GPU tools the listeners stream (nvidia-smi, dcgmi, tegrastats).
+// Parsers for the output of the GPU tools the listeners stream (nvidia-smi, nvidia-smi dmon, dcgmi,
+// tegrastats).
 // Pure functions over text, no I/O, so the recorded fixtures of other drivers and DCGM versions
 // test them as well as a live GPU would (resources/DESIGN.md §5, §11). Every key they produce is a full
 // MLflow metric key matching ^[/\w.\- :]*$.
@@ -37,6 +38,44 @@ struct SmiRow {
 /// nullopt for a line that is not a data row (header, blank, garbage, wrong column count,
 /// non-integer index).
 std::optional<SmiRow> parseSmiLine(std::string_view line);
+
+// --- nvidia-smi dmon ---
+
+/// The metric groups the dmon listener asks for: nvidia-smi dmon -s <kSmiDmonGroups> -d S -i <gpus>
+/// = "puctv": power and temperatures, utilisation, clocks, PCIe throughput, throttle violations.
+/// PCIe traffic and throttling are what it records beyond the smi listener, without DCGM.
+extern const char* const kSmiDmonGroups;
+
+/// "DMON - <name>" for a dmon column and its unit ("rxpci", "MB/s" -> "DMON - PCIe RX MB/s").
+/// Utilisations stay in percent, as the tool prints them. An unknown column gives
+/// "DMON - <column> <unit>" with characters MLflow rejects replaced by '_'.
+std::string smiDmonKeyForColumn(const std::string& column, const std::string& unit);
+
+/// Streaming parser for `nvidia-smi dmon` stdout, fed line by line. Driven by the header pair
+/// ("# gpu pwr gtemp ..." and "# Idx W C ...") the tool prints first and again every few rows, so
+/// any -s selection, -o D/T and a driver's new columns parse. "-" (not supported, as on MIG) and
+/// other non-numbers are left out, never 0.
+class SmiDmonParser {
+public:
+    struct Row {
+        int gpuIndex = 0;
+        std::vector<NamedValue> values;
+    };
+
+    /// A data row, or nullopt for anything else (header, unit line, blank, garbage).
+    std::optional<Row> feed(std::string_view line);
+    /// Lines that were neither a header, a unit line, blank nor a data row (garbage, rows with the
+    /// wrong number of columns, rows before any header).
+    size_t skippedLines() const { return m_skipped; }
+
+private:
+    std::vector<std::string> m_columns; ///< names of the last header
+    std::vector<std::string> m_keys;    ///< metric key per column; empty for the gpu/date/time ones
+    int m_gpuColumn = -1;
+    bool m_unitsSeen = false;
+    std::vector<std::string_view> m_tokens; ///< scratch, reused between lines
+    size_t m_skipped = 0;
+};
 
 // --- dcgmi dmon ---
 

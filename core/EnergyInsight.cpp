@@ -147,6 +147,15 @@ EnergyIntegral counterEnergy(const Series& millijoules, int64_t fromMs, int64_t 
     return energyInWindows(millijoules, true, {{fromMs, toMs}}).front();
 }
 
+/// Each device's power key: dcgmi's reading first, nvidia-smi's where dcgmi has none, then dmon's.
+std::map<std::string, std::string> powerKeysPerDevice(const std::vector<std::string>& keys) {
+    std::map<std::string, std::string> power;
+    for (const char* base : kPowerKeys)
+        for (const auto& [device, key] : perDeviceKeys(keys, base))
+            power.emplace(device, key);
+    return power;
+}
+
 EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs) {
     return energyInWindows(watts, false, {{fromMs, toMs}}).front();
 }
@@ -156,9 +165,7 @@ EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
                          int64_t toMs) {
     EnergyEstimate out;
     const auto counters = perDeviceKeys(keys, kEnergyCounterKey);
-    auto power = perDeviceKeys(keys, kDcgmiPowerKey);
-    for (const auto& [device, key] : perDeviceKeys(keys, kSmiPowerKey))
-        power.emplace(device, key); // dcgmi's reading first, nvidia-smi's where dcgmi has none
+    const auto power = powerKeysPerDevice(keys);
     std::map<std::string, bool> devices;
     for (const auto& entry : counters)
         devices[entry.first] = true;
@@ -249,9 +256,7 @@ gpuEnergyInWindows(const std::vector<std::string>& keys,
                    const std::vector<std::pair<int64_t, int64_t>>& windows) {
     std::vector<std::optional<double>> out(windows.size());
     const auto counters = perDeviceKeys(keys, kEnergyCounterKey);
-    auto power = perDeviceKeys(keys, kDcgmiPowerKey);
-    for (const auto& [device, key] : perDeviceKeys(keys, kSmiPowerKey))
-        power.emplace(device, key);
+    const auto power = powerKeysPerDevice(keys);
     std::map<std::string, bool> devices;
     for (const auto& entry : counters)
         devices[entry.first] = true;

@@ -15,6 +15,9 @@ namespace radt::insight {
 inline constexpr const char* kEnergyCounterKey = "DCGMI - Total Energy Consumption";
 inline constexpr const char* kDcgmiPowerKey = "DCGMI - Power Usage";
 inline constexpr const char* kSmiPowerKey = "SMI - Power Draw";
+inline constexpr const char* kSmiDmonPowerKey = "DMON - Power Draw";
+/// The power readings energy is integrated from, in order of preference per device.
+inline constexpr const char* kPowerKeys[] = {kDcgmiPowerKey, kSmiPowerKey, kSmiDmonPowerKey};
 inline constexpr const char* kRaplPrefix = "RAPL - ";
 
 /// Energy over a time window and how much of it the samples covered.

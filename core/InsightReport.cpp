@@ -167,7 +167,7 @@ RunFacts analyseRun(Store& store, const Run& run, const ReportOptions& options,
 
     const EnergyEstimate gpu = gpuEnergy(data.keys, read, data.from, data.to);
     for (const std::string& key : data.keys)
-        for (const char* base : {kEnergyCounterKey, kDcgmiPowerKey, kSmiPowerKey})
+        for (const char* base : {kEnergyCounterKey, kDcgmiPowerKey, kSmiPowerKey, kSmiDmonPowerKey})
             if (key.rfind(base, 0) == 0)
                 f.energySeries[key] = read(key);
     f.gpuJ = gpu.joules;

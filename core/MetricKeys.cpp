@@ -11,6 +11,7 @@ const std::vector<ListenerKeys>& listenerKeys() {
         {"proc", {"PROC - "}, {}},
         {"rapl", {"RAPL - "}, {}},
         {"smi", {"SMI - "}, {}},
+        {"dmon", {"DMON - "}, {}},
         {"dcgmi", {"DCGMI - "}, {}},
         {"tegrastats", {"TEGRA - "}, {}},
     };

@@ -20,7 +20,7 @@ double utilisationScale(const std::string& key, const Series& s) {
         key.find(" Active") != std::string::npos)
         return 1.0;
     if (startsWith(key, "DCGMI - ") || startsWith(key, "TOP - ") || startsWith(key, "PROC - ") ||
-        startsWith(key, "TEGRA - "))
+        startsWith(key, "DMON - ") || startsWith(key, "TEGRA - "))
         return 100.0;
     double top = 0;
     for (double v : s.v)

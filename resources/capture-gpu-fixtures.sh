@@ -29,6 +29,9 @@ cap nvidia-smi_help-query-gpu 20 nvidia-smi --help-query-gpu
 cap nvidia-smi_query-gpu_unknown_energy_field 20 nvidia-smi --query-gpu=index,total_energy_consumption --format=csv
 cap nvidia-smi_query-compute-apps 20 nvidia-smi --query-compute-apps=pid,gpu_uuid,used_memory --format=csv,noheader,nounits
 cap nvidia-smi_dmon_c5 20 nvidia-smi dmon -c 5
+# Every metric group with date and time columns, and a GPU that is not there.
+cap nvidia-smi_dmon_pucvmet_DT 20 nvidia-smi dmon -s pucvmet -o DT -c 3
+cap nvidia-smi_dmon_bad_index 20 nvidia-smi dmon -c 1 -i 99
 cap nvidia-smi_mig_lgip 20 nvidia-smi mig -lgip
 cap nvidia-smi_mig_lgi 20 nvidia-smi mig -lgi
 cap nvidia-smi_bad_field 20 nvidia-smi --query-gpu=index,no.such.field --format=csv
@@ -60,9 +63,15 @@ PY
   fi
 done
 echo "load: ${load:-none (no PyTorch with CUDA)}" >"$out/load.txt"
+# The dmon listener's own command (-s puctv) across an idle-busy-idle load.
+if [ -n "$load" ]; then
+  $load >"$out/load-dmon.out" 2>&1 &
+  cap nvidia-smi_dmon_puctv_load 20 nvidia-smi dmon -s puctv -d 1 -i 0 -c 12
+  wait
+fi
 if [ -n "$bundle" ] && [ -x "$bundle/radt" ]; then
-  listeners=smi+top+proc
-  command -v dcgmi >/dev/null && listeners=smi+dcgmi+top+proc
+  listeners=smi+dmon+top+proc
+  command -v dcgmi >/dev/null && listeners=smi+dmon+dcgmi+top+proc
   workload=${load:-sleep 8}
   # The bundle's own loader and libraries: the machine may have another glibc or no libpqxx.
   (cd "$out" && timeout 60 "$bundle/ld-linux-x86-64.so.2" --library-path "$bundle" "$bundle/radt" \
