@@ -137,3 +137,40 @@ TEST(ChartLineNames, ARadtBoardKeepsRadtsNamesAndMerge) {
     EXPECT_EQ(view.options.aggregate, ChartOptions::Aggregate::Merge);
     EXPECT_EQ(namesOf(view.runs, view.options), QStringList{"1-1"}) << "its hidden series still match";
 }
+
+TEST(ChartLineNames, TheFewestTellingParamsNameTheLinesUserParamsFirst) {
+    // The H200 experiment's layout (tests/fixtures/runs/h200_matmul_experiment.csv): sizes with their
+    // iteration counts, seeds, and collocated pairs whose two runs have different seeds.
+    std::vector<ChartRunData> runs;
+    auto add = [&](const std::string& workload, const std::string& letter, const std::string& size,
+                   const std::string& seed, const std::string& collocation) {
+        runs.push_back(makeRun("run" + workload + letter, 1, "h200-matmul",
+                               {{"workload", workload},
+                                {"letter", letter},
+                                {"model", "gpu_matmul.py"},
+                                {"collocation", collocation},
+                                {"size", size},
+                                {"iters", size == "8192" ? "60" : "480"},
+                                {"seed", seed}},
+                               kStart, 10));
+    };
+    add("1", "0", "8192", "1", "-");
+    add("2", "0", "8192", "2", "-");
+    add("4", "0", "4096", "1", "-");
+    add("7", "0_A", "8192", "1", "mps");
+    add("7", "0_B", "8192", "2", "mps");
+    const QStringList names = namesOf(runs);
+    ASSERT_EQ(names.size(), 4) << "workload 7's two runs are one line";
+    EXPECT_EQ(names[0], "seed=1 iters=60")
+        << "the seed tells most apart; size adds nothing once iters is said";
+    EXPECT_EQ(names[1], "seed=2 iters=60");
+    EXPECT_EQ(names[2], "seed=1 iters=480");
+    EXPECT_EQ(names[3], "iters=60") << "its seeds differ; the user's params already tell it apart";
+    runs.pop_back();
+    runs.pop_back();
+    add("8", "0", "8192", "1", "mps");
+    EXPECT_EQ(namesOf(runs).back(), "iters=60 seed=1 collocation=mps")
+        << "radT's collocation where the user's params do not tell the line apart";
+    for (const QString& name : names)
+        EXPECT_FALSE(name.contains("collocation=-")) << "an unset value is never said";
+}

@@ -13,6 +13,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QDateTimeAxis>
+#include <QElapsedTimer>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -631,4 +632,43 @@ TEST(ChartWheel, TheWheelZoomsXAroundTheMouseAndCtrlLeavesItToTheBoard) {
     EXPECT_FALSE(chart.isZoomed()) << "out to everything: the zoom is gone";
     EXPECT_FALSE(wheel(120, Qt::ControlModifier)) << "Ctrl+wheel goes on to the board";
     EXPECT_FALSE(chart.isZoomed());
+}
+
+TEST(ChartLegend, WrapsUnderThePlotAndGivesWayInANarrowChart) {
+    // Issue 24 item 3: nine lines in one row were all cut to "iters…".
+    ChartPanel chart;
+    chart.resize(700, 460);
+    std::vector<ChartRunData> runs;
+    for (int i = 1; i <= 9; ++i)
+        runs.push_back(runOver("seed=" + std::to_string(i) + " iters=480 size=4096", 100, 1, 0, 10.0 * i));
+    chart.setData(std::move(runs), "gpu");
+    chart.show();
+    QApplication::processEvents();
+    QLegend* legend = chart.chart()->legend();
+    const QRectF plot = chart.chart()->plotArea();
+    ASSERT_TRUE(legend->isVisible());
+    EXPECT_TRUE(chart.legendNote().isEmpty());
+    const QFontMetricsF metrics(legend->font());
+    EXPECT_GE(legend->geometry().height(), 2 * metrics.height()) << "the names take two rows or more";
+    EXPECT_GE(legend->geometry().top(), plot.bottom()) << "under the plot, not over it";
+    EXPECT_GE(plot.height(), 150) << "the plot keeps most of the chart";
+    auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).front());
+    ASSERT_NE(x, nullptr);
+    const double wideTicks = (x->max() - x->min()) / x->tickInterval();
+
+    chart.resize(230, 300); // a third of a 1024 px board
+    QApplication::processEvents();
+    EXPECT_FALSE(legend->isVisible()) << "nine names do not fit in 40 % of a small chart";
+    EXPECT_EQ(chart.legendNote(), "9 lines: hover for names");
+    EXPECT_GE(chart.chart()->plotArea().height(), 120);
+    QElapsedTimer waited; // the resize re-queries once the user stops dragging (~40 ms)
+    waited.start();
+    while ((x->max() - x->min()) / x->tickInterval() > 3.01 && waited.elapsed() < 5000)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    EXPECT_LE((x->max() - x->min()) / x->tickInterval(), 3.01) << "fewer x ticks, never labels cut to …";
+    EXPECT_GT(wideTicks, 3.01);
+
+    chart.resize(700, 460);
+    QApplication::processEvents();
+    EXPECT_TRUE(legend->isVisible()) << "and back when there is room";
 }

@@ -282,6 +282,70 @@ QString experimentLabel(const ChartRunData& r) {
                                     : toQString(r.experimentName);
 }
 
+// radT's own params: they tell lines apart only where the user's params do not.
+bool isBookkeeping(const std::string& key) {
+    return key == "model" || key == "devices" || key == "collocation" || key == "max_epoch" ||
+           key == "max_time" || key == "runs_per_gpu";
+}
+
+// The fewest params that tell the lines apart, most telling first: the user's params before radT's,
+// then those with more values; each one kept only where it names more lines apart than before
+// ("iters" adds nothing once "size" moves with it). A line whose runs differ in a param does not say
+// it, and no line says an unset value ("collocation=-").
+std::vector<std::string> tellingParams(const std::vector<ChartLineGroup>& groups,
+                                       const std::vector<std::map<std::string, std::string>>& shared,
+                                       const std::set<std::string>& keys) {
+    struct Candidate {
+        std::string key;
+        bool bookkeeping;
+        size_t values;
+    };
+    std::vector<Candidate> candidates;
+    for (const std::string& key : keys) {
+        std::set<std::string> values;
+        size_t set = 0;
+        for (size_t gi = 0; gi < groups.size(); ++gi)
+            if (const auto it = shared[gi].find(key); it != shared[gi].end()) {
+                values.insert(it->second);
+                set += !it->second.empty() && it->second != "-";
+            }
+        if (values.size() > 1 && set > 0)
+            candidates.push_back({key, isBookkeeping(key), values.size()});
+    }
+    // Greedy: the param that names the most lines apart next; the user's before radT's.
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return a.bookkeeping != b.bookkeeping ? !a.bookkeeping : a.values > b.values;
+    });
+    std::vector<std::string> chosen;
+    std::vector<std::string> names(groups.size()); // each line's values so far, as one text
+    auto distinct = [](const std::vector<std::string>& v) {
+        return std::set<std::string>(v.begin(), v.end()).size();
+    };
+    auto with = [&](const std::string& key) {
+        std::vector<std::string> longer = names;
+        for (size_t gi = 0; gi < groups.size(); ++gi) {
+            const auto it = shared[gi].find(key);
+            longer[gi] += '\x1f' + (it == shared[gi].end() ? std::string("\x1e") : it->second);
+        }
+        return longer;
+    };
+    while (distinct(names) < groups.size()) {
+        size_t best = candidates.size(), bestCount = distinct(names);
+        for (size_t c = 0; c < candidates.size(); ++c) {
+            if (best < candidates.size() && candidates[best].bookkeeping != candidates[c].bookkeeping)
+                break; // a user param that helps wins over any of radT's
+            if (const size_t count = distinct(with(candidates[c].key)); count > bestCount)
+                best = c, bestCount = count;
+        }
+        if (best == candidates.size())
+            break;
+        names = with(candidates[best].key);
+        chosen.push_back(candidates[best].key);
+        candidates.erase(candidates.begin() + long(best));
+    }
+    return chosen;
+}
+
 // Names for people: what tells the lines apart. The params every run of a line shares, where
 // lines differ in them ("batch-size=128"); else the run's name, or the workload for merged runs;
 // the experiment first when the runs come from several.
@@ -300,19 +364,7 @@ void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRu
             keys.insert(key);
         }
     }
-    std::vector<std::string> differing;
-    for (const std::string& key : keys) {
-        std::set<std::string> values;
-        bool everyLineSaysOne = true;
-        for (size_t gi = 0; gi < groups.size(); ++gi) {
-            const auto it = shared[gi].find(key);
-            if (it == shared[gi].end() && runs[groups[gi].runs.front()].run.params.count(key))
-                everyLineSaysOne = false; // it varies inside a line: says nothing about the line
-            values.insert(it == shared[gi].end() ? std::string() : it->second);
-        }
-        if (everyLineSaysOne && values.size() > 1)
-            differing.push_back(key);
-    }
+    const std::vector<std::string> differing = tellingParams(groups, shared, keys);
     std::set<int64_t> experiments;
     for (const ChartRunData& r : runs)
         experiments.insert(r.run.experimentId);
@@ -324,7 +376,8 @@ void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRu
         for (const std::string& key : differing) {
             if (said.size() == int(kMostParams))
                 break;
-            if (const auto it = shared[gi].find(key); it != shared[gi].end())
+            if (const auto it = shared[gi].find(key);
+                it != shared[gi].end() && !it->second.empty() && it->second != "-")
                 said << toQString(key) + QLatin1Char('=') + displayName(toQString(it->second), 24);
         }
         QString name = said.join(QLatin1Char(' '));

@@ -13,7 +13,9 @@
 #include <QGraphicsLayout>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -50,10 +52,17 @@ ChartPanel::ChartPanel(QWidget* parent)
       m_logY(new QLogValueAxis(this)) {
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->setVisible(true);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setAlignment(Qt::AlignTop);
     m_chart->legend()->setShowToolTips(true); // a name the legend shortens is whole on hover
+    // Detached, QtCharts lays markers out in rows; layoutLegend() places it under the plot.
+    m_chart->legend()->detachFromChart();
+    m_chart->legend()->setBackgroundVisible(false);
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setMargins(QMargins(8, 8, 16, 8));
+    m_legendNote = new QGraphicsSimpleTextItem(m_chart);
+    m_legendNote->setBrush(QColor(90, 90, 90));
+    m_legendNote->hide();
+    connect(m_chart, &QGraphicsWidget::geometryChanged, this, [this] { layoutLegend(); });
     m_chart->setBackgroundRoundness(0);
 
     m_x->setLabelFormat(QStringLiteral("%g"));
@@ -497,13 +506,82 @@ void ChartPanel::styleSeries() {
     }
     m_plot->linesChanged();
     updateNavigator();
+    layoutLegend();
+}
+
+void ChartPanel::layoutLegend() {
+    QLegend* legend = m_chart->legend();
+    const QRectF area(QPointF(0, 0), m_chart->size());
+    qreal height = 0;
+    const bool hasLines = !m_lines.empty() && !m_series.empty();
+    legend->setVisible(hasLines);
+    if (hasLines && area.width() > 40) {
+        const qreal width = area.width() - 16;
+        auto rowsHeight = [&] {
+            // Laid out at the full width first; its markers' extent is the height the rows need.
+            legend->setGeometry(QRectF(8, 0, width, area.height()));
+            if (QGraphicsLayout* rows = legend->layout()) {
+                rows->invalidate(); // a new font, the same geometry: lay out again, now
+                rows->activate();
+            }
+            QRectF used;
+            for (QGraphicsItem* child : legend->childItems())
+                if (child->isVisible())
+                    used |= child->mapRectToParent(child->childrenBoundingRect());
+            return used.height() + 2;
+        };
+        // A narrow chart with many lines: a smaller font before the plot gives up more than a third.
+        QFont font = m_chart->font();
+        const qreal full = font.pointSizeF() > 0 ? font.pointSizeF() : 9;
+        for (qreal size = full; size >= std::min(full, 7.0); size -= 1) {
+            font.setPointSizeF(size);
+            legend->setFont(font);
+            height = rowsHeight();
+            if (height <= area.height() / 3)
+                break;
+        }
+        // Still too many: a legend showing some names would hide which are missing. One line says
+        // where the names are; the plot keeps its room.
+        const bool fits = height <= area.height() * 0.4;
+        legend->setGeometry(QRectF(8, area.height() - height - 4, width, height));
+        legend->setVisible(fits);
+        if (!fits) {
+            m_legendNote->setFont(font);
+            m_legendNote->setText(tr("%n lines: hover for names", nullptr, int(m_series.size())));
+            height = m_legendNote->boundingRect().height() + 4;
+            m_legendNote->setPos(8, area.height() - height - 2);
+        }
+        m_legendNote->setVisible(!fits);
+    } else {
+        m_legendNote->setVisible(false);
+    }
+    const QMargins margins(8, 8, 16, 8 + int(std::ceil(height)));
+    if (m_chart->margins() != margins)
+        m_chart->setMargins(margins);
+}
+
+QString ChartPanel::legendNote() const {
+    return m_legendNote->isVisible() ? m_legendNote->text() : QString();
+}
+
+QSizeF ChartPanel::plotSize() const {
+    // A panel never shown has had no layout: its own size, less the axes' and legend's usual room.
+    if (!isVisible() && !m_rendering)
+        return QSizeF(std::max(100, width() - 90), std::max(100, height() - 120));
+    return m_chart->plotArea().size();
+}
+
+int ChartPanel::xTickIntervals() const {
+    // About 80 px per label ("00:00:00", "12.5k" and a gap) of the plot's width.
+    const qreal width = plotSize().width();
+    return std::clamp(int(width / 80), 2, 6);
 }
 
 void ChartPanel::requery() {
     const bool hasData = !m_lines.empty();
     xAxisObject()->setVisible(hasData);
     (m_options.logY ? static_cast<QAbstractAxis*>(m_logY) : m_y)->setVisible(hasData);
-    m_chart->legend()->setVisible(hasData);
+    layoutLegend(); // shows the legend with data, and only where its names fit
     m_navigator->setVisible(hasData);
     m_y->setTitleText(displayName(m_key));
     m_logY->setTitleText(displayName(m_key));
@@ -557,7 +635,7 @@ void ChartPanel::requery() {
     if (m_options.xAxis == ChartOptions::XAxis::WallClock) {
         m_xTime->setRange(QDateTime::fromMSecsSinceEpoch(from),
                           QDateTime::fromMSecsSinceEpoch(to > from ? to : from + 1000));
-        m_xTime->setTickCount(6);
+        m_xTime->setTickCount(xTickIntervals() + 1);
         // The time of day to the second (hh:mm:ss), with the date instead beyond two days.
         const int64_t span = to - from;
         m_xTime->setFormat(span > 2 * 86400000LL ? QStringLiteral("MM-dd HH:mm")
@@ -566,17 +644,17 @@ void ChartPanel::requery() {
         const double x0 = toAxis(from), x1 = to > from ? toAxis(to) : toAxis(from) + 1;
         // The new step before the new range: a deep zoom's step over the whole range would have
         // QtCharts lay out a hundred thousand tick labels.
-        m_x->setTickInterval(niceTickStep(x1 - x0, 6));
+        m_x->setTickInterval(niceTickStep(x1 - x0, xTickIntervals()));
         m_x->setRange(x0, x1);
         if (!m_zoom) {
-            m_x->setTickCount(7);
+            m_x->setTickCount(xTickIntervals() + 1);
             m_x->applyNiceNumbers(); // the whole range widens to round ends
         }
         {
             // Ticks on round numbers (1-2-5 steps) with as many decimals as the step needs: a
             // zoomed range stays exactly what the user chose and still reads 3, 4, 5 (not
             // 3.004), and 0..100 reads 0, 20, 40 (not 16.6667).
-            const double step = niceTickStep(m_x->max() - m_x->min(), 6);
+            const double step = niceTickStep(m_x->max() - m_x->min(), xTickIntervals());
             m_x->setTickType(QValueAxis::TicksDynamic);
             m_x->setTickAnchor(0);
             m_x->setTickInterval(step);
@@ -635,7 +713,8 @@ void ChartPanel::updateAxes(double yMin, double yMax) {
         yMax += pad;
     }
     m_y->setRange(yMin, yMax);
-    m_y->setTickCount(6);
+    // About 30 px per label of the plot's height: a short plot has fewer, never labels cut to "…".
+    m_y->setTickCount(std::clamp(int(plotSize().height() / 30), 2, 5) + 1);
     m_y->applyNiceNumbers();
 }
 
@@ -766,6 +845,7 @@ void ChartPanel::render(QPainter& painter, const QSize& size, const QRectF& targ
     const QSizeF oldSize = m_chart->size();
     const bool crosshair = m_crosshairBox->isVisible();
     hideCrosshair();
+    m_rendering = true;
     m_chart->resize(size);
     m_chart->layout()->activate();
     requery();
@@ -773,6 +853,7 @@ void ChartPanel::render(QPainter& painter, const QSize& size, const QRectF& targ
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     m_chart->scene()->render(&painter, target.isNull() ? QRectF(QPointF(0, 0), size) : target,
                              QRectF(m_chart->pos(), size));
+    m_rendering = false;
     m_chart->resize(oldSize);
     m_chart->layout()->activate();
     requery();

@@ -28,6 +28,7 @@
 class QGraphicsLineItem;
 class QPainter;
 class QGraphicsRectItem;
+class QGraphicsSimpleTextItem;
 class QGraphicsTextItem;
 
 namespace QtCharts {
@@ -177,6 +178,9 @@ public:
     int lineAt(const QPoint& viewportPos) const;
 
     QtCharts::QChart* chart() const { return m_chart; }
+    /// What stands in for a legend too tall for the chart ("9 lines: hover for names"); empty
+    /// while the legend itself is shown.
+    QString legendNote() const;
     ChartPlotItem* plotItem() const { return m_plot; }
     QtCharts::QChartView* chartView() const { return m_view; }
 
@@ -203,6 +207,12 @@ private:
     void refreshCrosshair();
     void updateNavigator();
     void styleSeries();
+    /// The legend under the plot in as many rows as its names need (QtCharts' own legend keeps
+    /// one row and cuts every name to "iters…"); the plot gives up that height.
+    void layoutLegend();
+    /// Intervals between x ticks: fewer in a narrow chart, so labels are never cut to "…".
+    int xTickIntervals() const;
+    QSizeF plotSize() const; ///< the plot's size for tick counts, also before the first layout
     void updateAxes(double yMin, double yMax);
     /// Tells the plot item where the axes put values (after a range or layout change).
     void syncPlotMapping();
@@ -221,6 +231,8 @@ private:
 
     std::shared_ptr<LineColours> m_colours; ///< palette slot per run / merged workload
     QtCharts::QChart* m_chart = nullptr;
+    bool m_rendering = false;                        ///< render() has laid the chart out at an export's size
+    QGraphicsSimpleTextItem* m_legendNote = nullptr; ///< in place of a legend too tall for the chart
     QtCharts::QChartView* m_view = nullptr;
     QtCharts::QValueAxis* m_x = nullptr;
     QtCharts::QDateTimeAxis* m_xTime = nullptr; ///< the wall-clock x axis
