@@ -6,9 +6,11 @@
 // * qtcharts: the path the explorer used before, rebuilt here from public QtCharts API: the same
 //   pyramid queries handed to one QLineSeries per line (replace()), the axis range set, the view
 //   repainted. QtCharts then strokes every line and builds its hover shape.
-// Frames alternate between the two, so drift on a shared machine hits both alike.
+// * raw: the panel drawing each column's extremes joined (ChartOptions::Dense::Raw), as it did
+//   before dense lines were drawn as their mean with the min–max range (the default, "panel").
+// Frames alternate between them, so drift on a shared machine hits all alike.
 // Figures: zoom_frame_ms_p95 (panel), zoom_frame_ms_p95_qtcharts, zoom_frame_speedup (ratio of
-// the p95s) and the medians.
+// the p95s), zoom_frame_ms_p95_raw and zoom_frame_range_cost (panel p95 / raw p95), the medians.
 
 #include "BenchSupport.h"
 #include "ChartBenchRuns.h"
@@ -35,7 +37,7 @@ constexpr int kPoints = 1000000;
 constexpr int kPlotColumns = 1200;
 const char* const kKey = "SMI - Power Draw";
 
-std::vector<double> g_panelMs, g_qtchartsMs;
+std::vector<double> g_panelMs, g_qtchartsMs, g_rawMs;
 
 // Counts the paints of a view's viewport: a frame is measured up to its paint, and only one.
 class PaintCounter : public QObject {
@@ -135,6 +137,14 @@ void BM_ZoomFrames(benchmark::State& state) {
     PaintCounter panelPaints, qtchartsPaints;
     panel.chartView()->viewport()->installEventFilter(&panelPaints);
     paintFrame(panel.chartView(), panelPaints);
+    ChartPanel raw;
+    raw.resize(1310, 700);
+    raw.show();
+    raw.setData(bench::memoryChartRuns(kRuns, kPoints), kKey);
+    raw.setDense(ChartOptions::Dense::Raw);
+    PaintCounter rawPaints;
+    raw.chartView()->viewport()->installEventFilter(&rawPaints);
+    paintFrame(raw.chartView(), rawPaints);
     const std::vector<ChartLine> lines = buildChartLines(panel.runs(), panel.options());
     QtChartsPath qtcharts(lines);
     qtcharts.view()->viewport()->installEventFilter(&qtchartsPaints);
@@ -147,8 +157,16 @@ void BM_ZoomFrames(benchmark::State& state) {
         panel.zoomX(from / 60, to / 60); // the panel's axis counts minutes for 10,000 s
         paintFrame(panel.chartView(), panelPaints);
         g_panelMs.push_back(bench::since(start) * 1e3);
-        if (panel.pointCount(0) < kPlotColumns || panel.pointCount(0) > 2 * panel.plotColumns())
-            state.SkipWithError("the panel drew the wrong number of points");
+        if (!panel.drawnAsRange(0) || panel.pointCount(0) < kPlotColumns / 2 ||
+            panel.pointCount(0) > panel.plotColumns())
+            state.SkipWithError("the panel did not draw a mean per column");
+
+        start = std::chrono::steady_clock::now();
+        raw.zoomX(from / 60, to / 60);
+        paintFrame(raw.chartView(), rawPaints);
+        g_rawMs.push_back(bench::since(start) * 1e3);
+        if (raw.pointCount(0) < kPlotColumns || raw.pointCount(0) > 2 * raw.plotColumns())
+            state.SkipWithError("the raw panel drew the wrong number of points");
 
         start = std::chrono::steady_clock::now();
         qtcharts.show(from, to);
@@ -181,5 +199,8 @@ int main(int argc, char** argv) {
     bench::figure("zoom_frame_ms_p95_qtcharts", qtcharts95, "ms");
     bench::figure("zoom_frame_ms_p50_qtcharts", percentile(g_qtchartsMs, 0.5), "ms");
     bench::figure("zoom_frame_speedup", panel95 > 0 ? qtcharts95 / panel95 : 0, "x");
+    const double raw95 = percentile(g_rawMs, 0.95);
+    bench::figure("zoom_frame_ms_p95_raw", raw95, "ms");
+    bench::figure("zoom_frame_range_cost", raw95 > 0 ? panel95 / raw95 : 0, "x");
     return 0;
 }

@@ -201,6 +201,8 @@ void SeriesPyramid::merge(MinMax& into, const MinMax& other) const {
         into.lo = other.lo;
     if (other.hi != kNone && (into.hi == kNone || v[other.hi] > v[into.hi]))
         into.hi = other.hi;
+    into.sum += other.sum;
+    into.finite += other.finite;
 }
 
 void SeriesPyramid::scan(MinMax& into, size_t from, size_t to) const {
@@ -209,6 +211,10 @@ void SeriesPyramid::scan(MinMax& into, size_t from, size_t to) const {
         const double x = v[i];
         if (std::isnan(x))
             continue;
+        if (std::isfinite(x)) {
+            into.sum += x;
+            ++into.finite;
+        }
         if (into.lo == kNone || x < v[into.lo])
             into.lo = i;
         if (into.hi == kNone || x > v[into.hi])
@@ -263,30 +269,10 @@ std::optional<std::pair<int64_t, double>> SeriesPyramid::nearest(int64_t x) cons
     return std::make_pair(saturatingDifference(T[pick], m_offset), V[pick]);
 }
 
-void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
-                          std::vector<double>& outV) const {
-    outT.clear();
-    outV.clear();
-    if (count() == 0 || columns < 1 || toMs < fromMs)
-        return;
-    // Stored times are x + offset: the range moves there, the output comes back.
-    fromMs = shifted(fromMs, m_offset);
-    toMs = shifted(toMs, m_offset);
+template <typename Column>
+void SeriesPyramid::forEachColumn(size_t a, size_t b, int64_t fromMs, int64_t toMs, int columns,
+                                  Column&& column) const {
     const int64_t* const begin = times();
-    const double* const V = values();
-    const int64_t* const end = begin + count();
-    const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
-    const size_t b = size_t(std::upper_bound(begin + a, end, toMs) - begin);
-    auto push = [&](size_t i) {
-        outT.push_back(saturatingDifference(begin[i], m_offset));
-        outV.push_back(V[i]);
-    };
-    if (b - a < 2 * size_t(columns)) {
-        for (size_t i = a; i < b; ++i)
-            if (!std::isnan(V[i]))
-                push(i);
-        return;
-    }
     // Column c starts at fromMs + ceil(c * W / columns) with W = toMs - fromMs + 1. W is split
     // into q * columns + r from toMs - fromMs, so nothing overflows even for the whole int64
     // range, and every boundary is exact (no double rounding moving a point between columns).
@@ -297,8 +283,6 @@ void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector
         ++q;
         r = 0;
     }
-    outT.reserve(2 * cols);
-    outV.reserve(2 * cols);
     // Where a column ends: samples come at a steady rate, so the index where the edge time
     // would fall at the range's average spacing is a close guess; a gallop from there finds the
     // exact one. A plain binary search over the range touches ~20 cache lines per column, most
@@ -337,16 +321,83 @@ void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector
             const auto edge = static_cast<int64_t>(uint64_t(fromMs) + offset);
             hi = firstAtOrAfter(lo, edge);
         }
-        if (hi > lo) {
-            const MinMax m = minMax(lo, hi);
-            if (m.lo != kNone) {
-                push(std::min(m.lo, m.hi));
-                if (m.hi != m.lo)
-                    push(std::max(m.lo, m.hi));
-            }
-        }
+        if (hi > lo)
+            column(lo, hi);
         lo = hi;
     }
+}
+
+void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
+                          std::vector<double>& outV) const {
+    outT.clear();
+    outV.clear();
+    if (count() == 0 || columns < 1 || toMs < fromMs)
+        return;
+    // Stored times are x + offset: the range moves there, the output comes back.
+    fromMs = shifted(fromMs, m_offset);
+    toMs = shifted(toMs, m_offset);
+    const int64_t* const begin = times();
+    const double* const V = values();
+    const int64_t* const end = begin + count();
+    const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
+    const size_t b = size_t(std::upper_bound(begin + a, end, toMs) - begin);
+    auto push = [&](size_t i) {
+        outT.push_back(saturatingDifference(begin[i], m_offset));
+        outV.push_back(V[i]);
+    };
+    if (b - a < 2 * size_t(columns)) {
+        for (size_t i = a; i < b; ++i)
+            if (!std::isnan(V[i]))
+                push(i);
+        return;
+    }
+    outT.reserve(2 * size_t(columns));
+    outV.reserve(2 * size_t(columns));
+    forEachColumn(a, b, fromMs, toMs, columns, [&](size_t lo, size_t hi) {
+        const MinMax m = minMax(lo, hi);
+        if (m.lo != kNone) {
+            push(std::min(m.lo, m.hi));
+            if (m.hi != m.lo)
+                push(std::max(m.lo, m.hi));
+        }
+    });
+}
+
+size_t SeriesPyramid::countIn(int64_t fromMs, int64_t toMs) const {
+    if (count() == 0 || toMs < fromMs)
+        return 0;
+    const int64_t* const begin = times();
+    const int64_t* const end = begin + count();
+    const int64_t* a = std::lower_bound(begin, end, shifted(fromMs, m_offset));
+    return size_t(std::upper_bound(a, end, shifted(toMs, m_offset)) - a);
+}
+
+void SeriesPyramid::queryEnvelope(int64_t fromMs, int64_t toMs, int columns, Envelope& out) const {
+    out.t.clear();
+    out.mean.clear();
+    out.low.clear();
+    out.high.clear();
+    if (count() == 0 || columns < 1 || toMs < fromMs)
+        return;
+    fromMs = shifted(fromMs, m_offset);
+    toMs = shifted(toMs, m_offset);
+    const int64_t* const begin = times();
+    const double* const V = values();
+    const int64_t* const end = begin + count();
+    const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
+    const size_t b = size_t(std::upper_bound(begin + a, end, toMs) - begin);
+    if (a == b)
+        return;
+    forEachColumn(a, b, fromMs, toMs, columns, [&](size_t lo, size_t hi) {
+        const MinMax m = minMax(lo, hi);
+        if (m.lo == kNone || m.finite == 0)
+            return;
+        const int64_t middle = begin[lo] + (begin[hi - 1] - begin[lo]) / 2;
+        out.t.push_back(saturatingDifference(middle, m_offset));
+        out.mean.push_back(m.sum / double(m.finite));
+        out.low.push_back(V[m.lo]);
+        out.high.push_back(V[m.hi]);
+    });
 }
 
 } // namespace radt

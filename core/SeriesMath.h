@@ -72,6 +72,19 @@ public:
     void query(int64_t fromMs, int64_t toMs, int columns, std::vector<int64_t>& outT,
                std::vector<double>& outV) const;
 
+    /// Points with fromMs <= t <= toMs summarised per column as query() splits them: the mean,
+    /// least and greatest finite value, placed at the middle of the column's first and last point.
+    /// How a line with many more points than the plot has pixel columns is drawn: its mean, with
+    /// the range lighter behind it so peaks stay visible. Columns without a finite value are left
+    /// out. O(columns * log n), like query().
+    struct Envelope {
+        std::vector<int64_t> t;
+        std::vector<double> mean, low, high;
+    };
+    void queryEnvelope(int64_t fromMs, int64_t toMs, int columns, Envelope& out) const;
+    /// How many points lie in fromMs <= t <= toMs (NaN ones included). O(log n).
+    size_t countIn(int64_t fromMs, int64_t toMs) const;
+
     /// The finite point nearest to t (the earlier one on a tie): what a crosshair at t reads.
     /// nullopt when the series has no finite value. O(log n) unless NaNs surround t.
     std::optional<std::pair<int64_t, double>> nearest(int64_t t) const;
@@ -86,12 +99,18 @@ private:
     struct MinMax {
         size_t lo = kNone;
         size_t hi = kNone;
+        double sum = 0;    ///< of the finite values, for queryEnvelope()'s means
+        size_t finite = 0; ///< how many values are finite
     };
 
     void merge(MinMax& into, const MinMax& other) const;
     void scan(MinMax& into, size_t from, size_t to) const;
     MinMax minMax(size_t from, size_t to) const;
     void extendLevels();
+    /// Calls column(lo, hi) with the index range of each column query() would draw, for the
+    /// points in [a, b) between the shifted times fromMs and toMs; empty columns are skipped.
+    template <typename Column>
+    void forEachColumn(size_t a, size_t b, int64_t fromMs, int64_t toMs, int columns, Column&& column) const;
 
     const int64_t* times() const { return m_borrowT ? m_borrowT : m_t.data(); }
     const double* values() const { return m_borrowT ? m_borrowV : m_v.data(); }

@@ -469,6 +469,8 @@ TEST(ChartOptionsJson, EveryValueOfEveryOptionRoundTripsThroughBoardsAndSessions
         cases.emplace_back().aggregate = a.value;
     for (const auto& n : namingNames())
         cases.emplace_back().naming = n.value;
+    for (const auto& d : denseNames())
+        cases.emplace_back().dense = d.value;
     ChartOptions rest;
     rest.logY = rest.monochrome = true;
     rest.lineWidth = 2.5;
@@ -478,9 +480,9 @@ TEST(ChartOptionsJson, EveryValueOfEveryOptionRoundTripsThroughBoardsAndSessions
     cases.push_back(rest);
     auto same = [](const ChartOptions& a, const ChartOptions& b) {
         return std::tie(a.smoothing, a.logY, a.monochrome, a.lineWidth, a.xAxis, a.aggregate, a.naming,
-                        a.shownRuns, a.hiddenSeries) == std::tie(b.smoothing, b.logY, b.monochrome,
-                                                                 b.lineWidth, b.xAxis, b.aggregate, b.naming,
-                                                                 b.shownRuns, b.hiddenSeries);
+                        a.dense, a.shownRuns, a.hiddenSeries) ==
+               std::tie(b.smoothing, b.logY, b.monochrome, b.lineWidth, b.xAxis, b.aggregate, b.naming,
+                        b.dense, b.shownRuns, b.hiddenSeries);
     };
     auto noProblem = [](const std::string& key, const std::string& what) {
         ADD_FAILURE() << key << ": " << what;

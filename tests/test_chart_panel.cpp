@@ -226,13 +226,22 @@ TEST_F(ChartPanelTest, LogAxisMonochromeLineWidthAndSteps) {
 TEST_F(ChartPanelTest, ASpikeInAMillionPointsSurvivesAndZoomShowsFullResolution) {
     plot("2", "power");
     ASSERT_EQ(m_chart.seriesCount(), 1);
+    auto highest = [](const QVector<QPointF>& points) {
+        return std::max_element(points.begin(), points.end(), [](auto& p, auto& q) { return p.y() < q.y(); })
+            ->y();
+    };
+    // A million points on a plot a few hundred pixels wide: the mean per column, the range behind.
+    ASSERT_TRUE(m_chart.drawnAsRange(0));
+    const QVector<QPointF> mean = m_chart.seriesPoints(0);
+    EXPECT_LE(mean.size(), 1200) << "one point per pixel column";
+    EXPECT_LT(highest(mean), 999.0) << "a lone spike moves its column's mean only a little";
+    EXPECT_EQ(highest(m_chart.bandPoints(0, true)), 999.0) << "the single spike is drawn, in the range";
+    m_chart.setDense(ChartOptions::Dense::Raw);
+    EXPECT_FALSE(m_chart.drawnAsRange(0));
     const QVector<QPointF> overview = m_chart.seriesPoints(0);
     EXPECT_LE(overview.size(), 2 * 1200) << "at most 2 points per pixel column";
     EXPECT_GT(overview.size(), 200);
-    const double top = std::max_element(overview.begin(), overview.end(), [](auto& p, auto& q) {
-                           return p.y() < q.y();
-                       })->y();
-    EXPECT_EQ(top, 999.0) << "the single spike is drawn";
+    EXPECT_EQ(highest(overview), 999.0) << "the single spike is drawn";
     // 10,000 s of data: the axis counts minutes (0, 20, 40 ... instead of 0, 1200, 2400 s).
     EXPECT_EQ(m_chart.xAxisTitle(), "time since start (min)");
     // Zoom to 1 s around the spike (at 6543.21 s): 101 raw points, all of them.

@@ -434,8 +434,10 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     // The runs menu lists the workload; checking it shows the runs one by one.
     QMenu* menu = card->runsButton()->menu();
     emit menu->aboutToShow();
-    // The workload; a section; automatic, merged, mean and band; a separator; radT's names.
-    ASSERT_EQ(menu->actions().size(), 7);
+    // The workload; a section; automatic, merged, mean and band; a section; dense lines as mean
+    // and range or raw; a separator; radT's names.
+    ASSERT_EQ(menu->actions().size(), 10);
+    EXPECT_TRUE(menu->actions()[6]->isChecked()) << "dense lines as mean and range by default";
     EXPECT_EQ(menu->actions().front()->text(), "Workload 1: individual runs");
     EXPECT_TRUE(menu->actions()[2]->isChecked()) << "automatic by default";
     EXPECT_FALSE(m_window->chartPanel()->hasBand(0)) << "runs that ran together are merged, as radT does";

@@ -544,3 +544,54 @@ TEST(SeriesStats, MlflowsInfinityPlaceholdersAreLeftOutLikeNaN) {
     EXPECT_EQ(st.mean, 2.0);
     EXPECT_EQ(st.last, 3.0);
 }
+
+// Issue 24 item 5: a dense line drawn as its mean per pixel column with the min–max range behind.
+TEST(SeriesPyramid, EnvelopeMatchesBruteForcePerColumn) {
+    std::mt19937_64 rng(20261126);
+    for (int trial = 0; trial < 400; ++trial) {
+        const size_t n = std::uniform_int_distribution<size_t>(1, 20000)(rng);
+        const Points data = randomSeries(rng, n, trial % 3 == 0 ? 0.3 : 0.05);
+        const SeriesPyramid pyramid(data.t, data.v);
+        const int64_t first = data.t.front(), last = data.t.back();
+        std::uniform_int_distribution<int64_t> at(first - 50, last + 50);
+        int64_t from = at(rng), to = at(rng);
+        if (from > to)
+            std::swap(from, to);
+        const int columns = std::uniform_int_distribution<int>(1, 400)(rng);
+        SeriesPyramid::Envelope got;
+        pyramid.queryEnvelope(from, to, columns, got);
+        // The slow way: each point's column by integer division, as the reference query does.
+        const int64_t width = to - from + 1;
+        std::vector<double> sum(columns, 0), low(columns, kNaN), high(columns, kNaN);
+        std::vector<size_t> finite(columns, 0), inRange(columns, 0);
+        for (size_t i = 0; i < n; ++i) {
+            if (data.t[i] < from || data.t[i] > to)
+                continue;
+            const auto c = size_t((data.t[i] - from) * columns / width);
+            ++inRange[c];
+            if (std::isnan(data.v[i]))
+                continue;
+            sum[c] += data.v[i];
+            ++finite[c];
+            low[c] = std::isnan(low[c]) ? data.v[i] : std::min(low[c], data.v[i]);
+            high[c] = std::isnan(high[c]) ? data.v[i] : std::max(high[c], data.v[i]);
+        }
+        size_t k = 0;
+        for (int c = 0; c < columns; ++c) {
+            if (finite[c] == 0)
+                continue;
+            ASSERT_LT(k, got.t.size()) << "trial " << trial << " column " << c;
+            EXPECT_NEAR(got.mean[k], sum[c] / double(finite[c]), 1e-9)
+                << "trial " << trial << " column " << c;
+            EXPECT_EQ(got.low[k], low[c]);
+            EXPECT_EQ(got.high[k], high[c]);
+            EXPECT_GE(got.t[k], from + c * width / columns) << "placed inside its column";
+            ++k;
+        }
+        EXPECT_EQ(k, got.t.size()) << "trial " << trial;
+        size_t points = 0;
+        for (size_t i = 0; i < n; ++i)
+            points += data.t[i] >= from && data.t[i] <= to;
+        EXPECT_EQ(pyramid.countIn(from, to), points);
+    }
+}

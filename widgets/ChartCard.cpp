@@ -152,6 +152,15 @@ void ChartCard::rebuildRunsMenu() {
         action->setChecked(m_chart->options().aggregate == value);
         connect(action, &QAction::triggered, this, [this, value = value] { m_chart->setAggregate(value); });
     }
+    menu->addSection(tr("Dense lines (over %1 points a pixel)").arg(kDensePointsPerColumn));
+    auto* dense = new QActionGroup(menu);
+    for (const auto& [value, name, label, tip] : denseNames()) {
+        QAction* action = menu->addAction(tr(label));
+        action->setCheckable(true);
+        action->setActionGroup(dense);
+        action->setChecked(m_chart->options().dense == value);
+        connect(action, &QAction::triggered, this, [this, value = value] { m_chart->setDense(value); });
+    }
     menu->addSeparator();
     QAction* radtIds = menu->addAction(tr("Name lines by radT ids"));
     radtIds->setToolTip(tr("radT's names (\"1-3\", \"1-3 0_A\") instead of run names and differing params"));

@@ -28,6 +28,10 @@ struct ChartOptions {
     /// Readable: the run's name, or the params that differ between the lines shown, with the
     /// experiment when the runs come from several. RadtIds: radT's names ("1-3", "1-3 0_A").
     enum class Naming { Readable, RadtIds };
+    /// How a line with more than kDensePointsPerColumn points per pixel column of the plot is
+    /// drawn, unless smoothed by the slider: Range, its mean per column with the min–max range
+    /// lighter behind (peaks stay visible, the trend reads); Raw, each column's extremes joined.
+    enum class Dense { Range, Raw };
     int smoothing = 0; ///< radT's EMA slider, 0..99
     bool logY = false;
     bool monochrome = false; ///< black lines told apart by dash patterns
@@ -37,9 +41,14 @@ struct ChartOptions {
     /// their points into one line; MeanBand draws their mean with a band from min to max.
     Aggregate aggregate = Aggregate::Auto;
     Naming naming = Naming::Readable;
+    Dense dense = Dense::Range;
     std::set<QString> shownRuns;    ///< workload keys ("<experiment>-<workload>") drawn run by run
     std::set<QString> hiddenSeries; ///< series names hidden through the legend
 };
+
+/// Past this many points per pixel column a line is dense (ChartOptions::Dense): four points a
+/// pixel already draw as a solid vertical smear.
+constexpr int kDensePointsPerColumn = 4;
 
 /// A run of a chart with its points of the chart's metric.
 struct ChartRunData {

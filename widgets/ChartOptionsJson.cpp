@@ -38,13 +38,23 @@ const std::vector<OptionName<ChartOptions::Naming>>& namingNames() {
     return all;
 }
 
+const std::vector<OptionName<ChartOptions::Dense>>& denseNames() {
+    using D = ChartOptions::Dense;
+    static const std::vector<OptionName<D>> all = {
+        {D::Range, "range", "Mean per pixel with the min–max range behind it"},
+        {D::Raw, "raw", "Every pixel's extremes joined (no averaging)"},
+    };
+    return all;
+}
+
 json chartOptionsToJson(const ChartOptions& o, bool withRadtKeys) {
     json j = {{"logY", o.logY},
               {"monochrome", o.monochrome},
               {"lineWidth", o.lineWidth},
               {"xAxis", optionName(xAxisNames(), o.xAxis)},
               {"aggregate", optionName(aggregateNames(), o.aggregate)},
-              {"seriesNames", optionName(namingNames(), o.naming)}};
+              {"seriesNames", optionName(namingNames(), o.naming)},
+              {"dense", optionName(denseNames(), o.dense)}};
     if (withRadtKeys) {
         j["smoothing"] = o.smoothing;
         j["shownRuns"] = json::array();
@@ -131,6 +141,7 @@ void chartOptionsFromJson(
     readEnum(j, "xAxis", xAxisNames(), o.xAxis, problem);
     readEnum(j, "aggregate", aggregateNames(), o.aggregate, problem);
     readEnum(j, "seriesNames", namingNames(), o.naming, problem);
+    readEnum(j, "dense", denseNames(), o.dense, problem);
     readEnum(j, "naming", namingNames(), o.naming, problem); // sessions before the names
     if (auto it = j.find("smoothing"); it != j.end()) {
         if (it->is_number_integer() && it->get<int64_t>() >= 0 && it->get<int64_t>() <= 99)

@@ -275,6 +275,16 @@ void ChartPanel::setNaming(ChartOptions::Naming naming) {
     setOptions(o);
 }
 
+void ChartPanel::setDense(ChartOptions::Dense dense) {
+    ChartOptions o = m_options;
+    o.dense = dense;
+    setOptions(o);
+}
+
+bool ChartPanel::drawnAsRange(size_t i) const {
+    return i < m_drawnAsRange.size() && m_drawnAsRange[i];
+}
+
 void ChartPanel::setShowRuns(const QString& workloadKey, bool individually) {
     ChartOptions o = m_options;
     if (individually)
@@ -617,9 +627,36 @@ void ChartPanel::requery() {
             }
         }
     };
+    // A dense line, unless the user smooths it: its mean per pixel column, the range behind it.
+    auto fetchRange = [&](const SeriesPyramid& pyramid, bool visible, ChartPlotItem::Line& line) {
+        pyramid.queryEnvelope(from, to, columns, m_envelope);
+        const int n = int(m_envelope.t.size());
+        line.points.resize(n);
+        line.bandHigh.resize(n);
+        line.bandLow.resize(n);
+        for (int k = 0; k < n; ++k) {
+            const double x = toAxis(m_envelope.t[size_t(k)]);
+            line.points[k] = QPointF(x, m_envelope.mean[size_t(k)]);
+            line.bandHigh[k] = QPointF(x, m_envelope.high[size_t(k)]);
+            line.bandLow[k] = QPointF(x, m_envelope.low[size_t(k)]);
+            if (visible) {
+                yMin = std::min(yMin, m_envelope.low[size_t(k)]);
+                yMax = std::max(yMax, m_envelope.high[size_t(k)]);
+            }
+        }
+    };
+    const bool rangeAllowed = m_options.dense == ChartOptions::Dense::Range && m_options.smoothing == 0;
+    m_drawnAsRange.assign(m_lines.size(), false);
     std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
     for (size_t i = 0; i < m_lines.size(); ++i) {
         const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
+        if (rangeAllowed && !m_lines[i].bandLow &&
+            m_lines[i].pyramid.countIn(from, to) > size_t(kDensePointsPerColumn) * size_t(columns)) {
+            m_drawnAsRange[i] = true;
+            fetchRange(m_lines[i].pyramid, visible, drawn[i]);
+            drawn[i].bandFill.setAlphaF(0.12); // lighter than a mean band: several lines overlap
+            continue;
+        }
         fetch(m_lines[i].pyramid, visible, drawn[i].points);
         if (m_lines[i].bandLow) {
             fetch(*m_lines[i].bandHigh, visible, drawn[i].bandHigh);
@@ -793,7 +830,7 @@ bool ChartPanel::hasBand(int series) const {
 }
 
 QVector<QPointF> ChartPanel::bandPoints(int series, bool upper) const {
-    if (!hasBand(series))
+    if (!hasBand(series) && !(series >= 0 && drawnAsRange(size_t(series))))
         return {};
     const ChartPlotItem::Line& line = m_plot->lines()[size_t(series)];
     return upper ? line.bandHigh : line.bandLow;

@@ -121,6 +121,9 @@ public:
     void setXAxis(ChartOptions::XAxis axis);
     void setAggregate(ChartOptions::Aggregate aggregate);
     void setNaming(ChartOptions::Naming naming);
+    void setDense(ChartOptions::Dense dense);
+    /// Whether line i is drawn as its mean with the min–max range (ChartOptions::Dense) now.
+    bool drawnAsRange(size_t i) const;
     /// Shows the runs of a workload one by one (or merged again).
     void setShowRuns(const QString& workloadKey, bool individually);
     void setSeriesHidden(const QString& name, bool hidden);
@@ -153,7 +156,8 @@ public:
     QRectF crosshairBoxRect() const;
     /// The detailed tooltip of a line: its runs' experiment, model, source, status, params.
     QString seriesTooltip(int series) const;
-    /// Lines drawn with a min–max band (Aggregate::MeanBand); the band's two edges.
+    /// Lines drawn with a min–max band (Aggregate::MeanBand); the band's two edges (also a dense
+    /// line's range, drawnAsRange()).
     bool hasBand(int series) const;
     QVector<QPointF> bandPoints(int series, bool upper) const;
     ChartNavigator* navigator() const { return m_navigator; }
@@ -258,8 +262,10 @@ private:
     bool m_updatingAxes = false;
     double m_msPerTimeUnit = 1000.0; ///< the time-since-start axis in s, min or h
     bool m_loading = false;
-    bool m_detached = false; ///< data from a board file, not the store
-    QTimer m_requeryTimer;   ///< coalesces resizes and zoom steps (~40 ms)
+    bool m_detached = false;            ///< data from a board file, not the store
+    QTimer m_requeryTimer;              ///< coalesces resizes and zoom steps (~40 ms)
+    SeriesPyramid::Envelope m_envelope; ///< scratch for dense lines, kept from frame to frame
+    std::vector<bool> m_drawnAsRange;   ///< per line: drawn as mean and range in the last frame
 };
 
 } // namespace radt
