@@ -333,14 +333,9 @@ void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector
     outV.clear();
     if (count() == 0 || columns < 1 || toMs < fromMs)
         return;
-    // Stored times are x + offset: the range moves there, the output comes back.
-    fromMs = shifted(fromMs, m_offset);
-    toMs = shifted(toMs, m_offset);
+    const auto [a, b] = shiftedRange(fromMs, toMs);
     const int64_t* const begin = times();
     const double* const V = values();
-    const int64_t* const end = begin + count();
-    const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
-    const size_t b = size_t(std::upper_bound(begin + a, end, toMs) - begin);
     auto push = [&](size_t i) {
         outT.push_back(saturatingDifference(begin[i], m_offset));
         outV.push_back(V[i]);
@@ -363,13 +358,21 @@ void SeriesPyramid::query(int64_t fromMs, int64_t toMs, int columns, std::vector
     });
 }
 
+std::pair<size_t, size_t> SeriesPyramid::shiftedRange(int64_t& fromMs, int64_t& toMs) const {
+    // Stored times are x + offset: the range moves there, the output comes back.
+    fromMs = shifted(fromMs, m_offset);
+    toMs = shifted(toMs, m_offset);
+    const int64_t* const begin = times();
+    const int64_t* const end = begin + count();
+    const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
+    return {a, size_t(std::upper_bound(begin + a, end, toMs) - begin)};
+}
+
 size_t SeriesPyramid::countIn(int64_t fromMs, int64_t toMs) const {
     if (count() == 0 || toMs < fromMs)
         return 0;
-    const int64_t* const begin = times();
-    const int64_t* const end = begin + count();
-    const int64_t* a = std::lower_bound(begin, end, shifted(fromMs, m_offset));
-    return size_t(std::upper_bound(a, end, shifted(toMs, m_offset)) - a);
+    const auto [a, b] = shiftedRange(fromMs, toMs);
+    return b - a;
 }
 
 void SeriesPyramid::queryEnvelope(int64_t fromMs, int64_t toMs, int columns, Envelope& out) const {
@@ -379,13 +382,9 @@ void SeriesPyramid::queryEnvelope(int64_t fromMs, int64_t toMs, int columns, Env
     out.high.clear();
     if (count() == 0 || columns < 1 || toMs < fromMs)
         return;
-    fromMs = shifted(fromMs, m_offset);
-    toMs = shifted(toMs, m_offset);
+    const auto [a, b] = shiftedRange(fromMs, toMs);
     const int64_t* const begin = times();
     const double* const V = values();
-    const int64_t* const end = begin + count();
-    const size_t a = size_t(std::lower_bound(begin, end, fromMs) - begin);
-    const size_t b = size_t(std::upper_bound(begin + a, end, toMs) - begin);
     if (a == b)
         return;
     forEachColumn(a, b, fromMs, toMs, columns, [&](size_t lo, size_t hi) {

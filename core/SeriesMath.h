@@ -107,6 +107,9 @@ private:
     void scan(MinMax& into, size_t from, size_t to) const;
     MinMax minMax(size_t from, size_t to) const;
     void extendLevels();
+    /// Moves [fromMs, toMs] to stored times (the arguments change) and returns the index range
+    /// [a, b) of the points in it.
+    std::pair<size_t, size_t> shiftedRange(int64_t& fromMs, int64_t& toMs) const;
     /// Calls column(lo, hi) with the index range of each column query() would draw, for the
     /// points in [a, b) between the shifted times fromMs and toMs; empty columns are skipped.
     template <typename Column>

@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -21,6 +22,23 @@
 #include <QVBoxLayout>
 
 namespace radt {
+
+namespace {
+
+/// One checkable action per value of an option's name table, the current one checked.
+template <typename E, typename Choose>
+void addChoices(QMenu* menu, const std::vector<OptionName<E>>& table, E current, Choose choose) {
+    auto* group = new QActionGroup(menu);
+    for (const auto& [value, name, label, tip] : table) {
+        QAction* action = menu->addAction(QCoreApplication::translate("radt::ChartCard", label));
+        action->setCheckable(true);
+        action->setActionGroup(group);
+        action->setChecked(current == value);
+        QObject::connect(action, &QAction::triggered, menu, [choose, value = value] { choose(value); });
+    }
+}
+
+} // namespace
 
 ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(this)) {
     m_smoothing = new QSlider(Qt::Horizontal, this);
@@ -144,23 +162,11 @@ void ChartCard::rebuildRunsMenu() {
         connect(action, &QAction::toggled, this, [this, key](bool on) { m_chart->setShowRuns(key, on); });
     }
     menu->addSection(tr("Merged workloads"));
-    auto* aggregate = new QActionGroup(menu);
-    for (const auto& [value, name, label, tip] : aggregateNames()) {
-        QAction* action = menu->addAction(tr(label));
-        action->setCheckable(true);
-        action->setActionGroup(aggregate);
-        action->setChecked(m_chart->options().aggregate == value);
-        connect(action, &QAction::triggered, this, [this, value = value] { m_chart->setAggregate(value); });
-    }
+    addChoices(menu, aggregateNames(), m_chart->options().aggregate,
+               [this](ChartOptions::Aggregate value) { m_chart->setAggregate(value); });
     menu->addSection(tr("Dense lines (over %1 points a pixel)").arg(kDensePointsPerColumn));
-    auto* dense = new QActionGroup(menu);
-    for (const auto& [value, name, label, tip] : denseNames()) {
-        QAction* action = menu->addAction(tr(label));
-        action->setCheckable(true);
-        action->setActionGroup(dense);
-        action->setChecked(m_chart->options().dense == value);
-        connect(action, &QAction::triggered, this, [this, value = value] { m_chart->setDense(value); });
-    }
+    addChoices(menu, denseNames(), m_chart->options().dense,
+               [this](ChartOptions::Dense value) { m_chart->setDense(value); });
     menu->addSeparator();
     QAction* radtIds = menu->addAction(tr("Name lines by radT ids"));
     radtIds->setToolTip(tr("radT's names (\"1-3\", \"1-3 0_A\") instead of run names and differing params"));
