@@ -25,6 +25,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
 #include <QScrollArea>
@@ -577,4 +578,48 @@ TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     window.board()->setColumns(2);
     settled();
     EXPECT_EQ(scroll->value(), 0) << "two columns: back to chart 1";
+}
+
+// Issue 24 item 10: a board opened over edited charts asks first, and the summary of a board from
+// elsewhere lists the charts' runs, not the basket's other store runs as well.
+TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) {
+    test::TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("store.db"), true);
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
+    window.addLatestWorkloadToBasket(); // store runs the board does not chart
+    const QString first = QString::fromStdString(writeFile(dir, "first.json", radtBoard()));
+    const QString second = QString::fromStdString(writeFile(dir, "second.json", radtBoard()));
+    ASSERT_TRUE(window.openBoard(first));
+    ASSERT_TRUE(window.waitForLoads());
+    const std::set<std::string> boardRuns = {"aaaa0000000000000000000000000001",
+                                             "bbbb0000000000000000000000000002",
+                                             "cccc0000000000000000000000000003"};
+    ASSERT_EQ(window.summaryPanel()->model()->rows().size(), 4u) << "three runs' power and one run's loss";
+    for (const SummaryRow& row : window.summaryPanel()->model()->rows())
+        EXPECT_TRUE(boardRuns.count(row.runUuid)) << row.runUuid << " is in the basket, not on the board";
+
+    ASSERT_TRUE(window.openBoardInteractive(second)) << "unchanged since it opened: nothing to ask";
+    ChartPanel* power = window.board()->chartAt(0)->chart();
+    power->setSmoothing(60);
+    QString asked;
+    test::answerNextMessageBox(QMessageBox::Cancel, &asked);
+    EXPECT_FALSE(window.openBoardInteractive(first));
+    EXPECT_NE(asked.indexOf("changes that no board file holds"), -1) << asked.toStdString();
+    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().smoothing, 60)
+        << "cancel keeps the edited board";
+
+    test::answerNextMessageBox(QMessageBox::Save);
+    ASSERT_TRUE(window.openBoardInteractive(first)) << "saved to the board it came from, then opened";
+    std::vector<BoardProblem> problems;
+    EXPECT_EQ(loadBoardFile(second.toStdString(), problems).charts.at(0).smoothing, 60);
+    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().smoothing, 35) << "first.json's own";
+
+    window.board()->chartAt(0)->chart()->setSmoothing(10);
+    test::answerNextMessageBox(QMessageBox::Discard);
+    ASSERT_TRUE(window.openBoardInteractive(second));
+    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().smoothing, 60);
+    std::vector<BoardProblem> again;
+    EXPECT_EQ(loadBoardFile(first.toStdString(), again).charts.at(0).smoothing, 35) << "discarded, not saved";
 }

@@ -575,7 +575,23 @@ void MainWindow::updateSummary() {
         if (!key.empty() && std::find(metrics.begin(), metrics.end(), key) == metrics.end())
             metrics.push_back(key);
     }
-    const std::vector<Run> runs = m_basket->runs();
+    std::vector<Run> runs = m_basket->runs();
+    // A board whose every chart came from a file shows the charts' runs only: the basket's other
+    // store runs are not mixed in unasked (the summary shows what the charts show).
+    bool boardOnly = !metrics.empty();
+    std::set<std::string> charted;
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        const ChartPanel* chart = m_board->chartAt(i)->chart();
+        if (chart->metricKey().isEmpty())
+            continue;
+        boardOnly = boardOnly && chart->isDetached();
+        for (const ChartRunData& r : chart->runs())
+            charted.insert(r.run.uuid);
+    }
+    if (boardOnly)
+        runs.erase(
+            std::remove_if(runs.begin(), runs.end(), [&](const Run& r) { return !charted.count(r.uuid); }),
+            runs.end());
     // A board file's runs that the store does not hold (so not in the basket): from the points
     // the file carries, each with its chart's metric.
     std::vector<SummaryPanel::HeldSeries> held;

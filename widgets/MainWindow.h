@@ -181,7 +181,14 @@ private:
     void showShortcuts();
     void showAbout();
     void saveBoardAs();
-    void saveBoardTo(const QString& path);
+    /// True when the board was written; false after a message saying why.
+    bool saveBoardTo(const QString& path);
+    /// What the board shows, for telling an edited board from the one last opened or saved:
+    /// each chart's metric, runs, options and zoom (not its points).
+    std::string boardFingerprint() const;
+    /// Before the board is replaced: asks to save, discard or cancel when it has charts that no
+    /// board file holds as they are. False when the user cancels (or a save failed).
+    bool confirmReplacingBoard();
     /// Asked when the window closes while a launched run is still running: stop it and quit?
     bool confirmQuitWhileRunning();
     void exportCurrentChart(const QString& format);
@@ -255,6 +262,7 @@ private:
     ConsolePane* m_console = nullptr;
     std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
     QString m_boardFile;           ///< the board file the charts came from, if they did
+    std::string m_savedBoard;      ///< boardFingerprint() when the board was last opened or saved
     int m_treeTicks = 0;           ///< live timer ticks, to reread a tree with running runs every 5 s
     int m_storeEpoch = 0;          ///< counts stores opened: a read of an earlier one lands nowhere
     bool m_treeReading = false;    ///< a tree reread is under way

@@ -140,6 +140,7 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         m_metrics->setCurrentKey(key);
     }
     m_boardFile = QFileInfo(path).absoluteFilePath();
+    m_savedBoard = boardFingerprint();
     updateSummary(); // the board's metrics for the basket's runs
     if (problems)
         for (const BoardProblem& p : found)
@@ -150,6 +151,8 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
 }
 
 bool MainWindow::openBoardInteractive(const QString& path) {
+    if (!confirmReplacingBoard())
+        return false;
     QStringList problems;
     QString error;
     if (!openBoard(path, &problems, &error)) {
@@ -324,14 +327,55 @@ void MainWindow::saveBoardAs() {
         saveBoardTo(path);
 }
 
-void MainWindow::saveBoardTo(const QString& path) {
+bool MainWindow::saveBoardTo(const QString& path) {
     try {
         saveBoard(path);
         m_boardFile = path;
+        m_savedBoard = boardFingerprint();
         statusBar()->showMessage(tr("Saved the board to %1").arg(path), 5000);
+        return true;
     } catch (const std::exception& e) {
         QMessageBox::critical(this, tr("Save board"), QString::fromStdString(e.what()));
+        return false;
     }
+}
+
+std::string MainWindow::boardFingerprint() const {
+    nlohmann::json charts = nlohmann::json::array();
+    for (int i = 0; i < m_board->chartCount(); ++i) {
+        const ChartPanel* chart = m_board->chartAt(i)->chart();
+        if (chart->metricKey().isEmpty())
+            continue;
+        nlohmann::json runs = nlohmann::json::array();
+        for (const ChartRunData& r : chart->runs())
+            runs.push_back(r.run.uuid);
+        const auto zoom = chart->zoomRange();
+        charts.push_back({{"metric", chart->metricKey().toStdString()},
+                          {"runs", runs},
+                          {"options", chartOptionsToJson(chart->options(), true)},
+                          {"zoom", zoom ? nlohmann::json{zoom->first, zoom->second} : nlohmann::json()}});
+    }
+    return charts.empty() ? std::string() : charts.dump();
+}
+
+bool MainWindow::confirmReplacingBoard() {
+    const std::string now = boardFingerprint();
+    if (now.empty() || now == m_savedBoard)
+        return true; // nothing charted, or just as opened or saved
+    const auto answer = QMessageBox::question(
+        this, tr("Open board"),
+        tr("The board's charts have changes that no board file holds. Save them before the new board "
+           "replaces them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Discard)
+        return true;
+    if (answer != QMessageBox::Save)
+        return false;
+    if (m_boardFile.isEmpty())
+        saveBoardAs();
+    else
+        saveBoardTo(m_boardFile);
+    return boardFingerprint() == m_savedBoard; // a Save As the user cancelled keeps the board
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
