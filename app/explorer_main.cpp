@@ -123,6 +123,18 @@ bool wantsTextOnly(int argc, char* argv[]) {
 
 int runExplorer(int argc, char* argv[]);
 
+/// The store the explorer starts on (--store, RADT_STORE, or the default store), or why none.
+struct StartStore {
+    QString uri;
+    radt::OpenMode mode = radt::OpenMode::OpenExisting;
+    QString error;
+};
+StartStore resolveStartStore(const QCommandLineParser& parser);
+void showFirstLook(radt::MainWindow& window, bool restoreAllowed);
+int runInteractive(radt::MainWindow& window, const StartStore& start, const QStringList& boards);
+int runScreenshot(radt::GuardedApplication& app, radt::MainWindow& window, const QCommandLineParser& parser,
+                  const StartStore& start, const QStringList& boards);
+
 } // namespace
 
 // No exception leaves main: one line on stderr and exit 1 instead of std::terminate's abort.
@@ -164,47 +176,97 @@ int runExplorer(int argc, char* argv[]) {
         return 2;
     }
 
-    radt::MainWindow window;
-    // Where everything is on screen, for scripts and tests that drive the window with xdotool.
-    if (const QString map = qEnvironmentVariable("RADT_EXPLORER_WIDGET_MAP"); !map.isEmpty())
-        new radt::WidgetMapWriter(map, &app);
-    window.setReadOnly(parser.isSet(kReadOnlyOption));
-    QString error;
-    bool opened = false;
-    try {
-        const radt::ResolvedStoreUri resolved =
-            radt::resolveStoreUri(parser.value(kStoreOption).toStdString());
-        radt::OpenMode mode = radt::OpenMode::OpenExisting;
-        if (resolved.source == "default") {
-            radt::createDefaultStoreDir();
-            mode = radt::OpenMode::CreateIfMissing;
-        }
-        opened = window.openStore(QString::fromStdString(resolved.uri), &error, mode);
-    } catch (const std::exception& e) {
-        error = QString::fromStdString(e.what());
-    }
-
     // A board named on the command line opens over whatever the store shows.
     const QStringList boards = parser.positionalArguments();
     if (boards.size() > 1) {
         std::fprintf(stderr, "radt-explorer: one board file at a time (got %d)\n", int(boards.size()));
         return 2;
     }
-    // The last session comes back (File > Restore Last Session at Start), unless a board was named
-    // or a screenshot is wanted: the screenshot shows the latest workload, reproducibly.
+    radt::MainWindow window;
+    // Where everything is on screen, for scripts and tests that drive the window with xdotool.
+    if (const QString map = qEnvironmentVariable("RADT_EXPLORER_WIDGET_MAP"); !map.isEmpty())
+        new radt::WidgetMapWriter(map, &app);
+    window.setReadOnly(parser.isSet(kReadOnlyOption));
+    const StartStore start = resolveStartStore(parser);
+    if (parser.isSet(kScreenshotOption))
+        return runScreenshot(app, window, parser, start, boards);
+    return runInteractive(window, start, boards);
+}
+
+StartStore resolveStartStore(const QCommandLineParser& parser) {
+    StartStore start;
+    try {
+        const radt::ResolvedStoreUri resolved =
+            radt::resolveStoreUri(parser.value(kStoreOption).toStdString());
+        if (resolved.source == "default") {
+            radt::createDefaultStoreDir();
+            start.mode = radt::OpenMode::CreateIfMissing;
+        }
+        start.uri = QString::fromStdString(resolved.uri);
+    } catch (const std::exception& e) {
+        start.error = QString::fromStdString(e.what());
+    }
+    return start;
+}
+
+// What the window shows first: the last session (File > Restore Last Session at Start), else the
+// latest workload with a sensible metric. A board named on the command line is not mixed with a
+// restored session.
+void showFirstLook(radt::MainWindow& window, bool restoreAllowed) {
     bool restored = false;
-    if (opened && boards.isEmpty() && !parser.isSet(kScreenshotOption)) {
+    if (restoreAllowed) {
         QSettings settings;
         restored = radt::MainWindow::sessionRestoreEnabled(settings) && window.restoreSession(settings);
     }
-    // Otherwise a first look shows a chart: the latest workload and a sensible metric.
-    if (opened && !restored && window.basketRunUuids().isEmpty()) {
+    if (!restored && window.basketRunUuids().isEmpty()) {
         window.addLatestWorkloadToBasket();
         window.plotPreferredMetric();
     }
+}
 
-    // Without a display to show dialogs on (--screenshot), problems go to stderr.
-    if (!boards.isEmpty() && parser.isSet(kScreenshotOption)) {
+// The window at once; the store opened and first read on the loader's thread (a first open of a
+// large SQLite store adds its read index: seconds, with the progress bar busy), then the first look.
+int runInteractive(radt::MainWindow& window, const StartStore& start, const QStringList& boards) {
+    {
+        QSettings settings; // the window as the user left it: size, docks, board columns
+        window.restoreLayout(settings);
+    }
+    window.show();
+    auto openBoard = [&window, boards] {
+        if (!boards.isEmpty())
+            window.openBoardInteractive(boards.front());
+    };
+    if (!start.error.isEmpty()) {
+        QTimer::singleShot(0, &window, [&window, error = start.error, openBoard] {
+            QMessageBox::critical(&window, QObject::tr("Cannot open store"),
+                                  QObject::tr("The store could not be opened:\n\n%1\n\n"
+                                              "Use File > Open Store to choose another one.")
+                                      .arg(error));
+            openBoard(); // a board carries its own data
+        });
+    } else {
+        window.openStoreInteractive(start.uri, start.mode,
+                                    [&window, restore = boards.isEmpty(), openBoard](bool opened) {
+                                        if (opened)
+                                            showFirstLook(window, restore);
+                                        openBoard();
+                                    });
+    }
+    return QApplication::exec();
+}
+
+// --screenshot: everything in order on this thread, no dialog (nobody is there to click one);
+// the screenshot shows the latest workload, reproducibly, or the board named.
+int runScreenshot(radt::GuardedApplication& app, radt::MainWindow& window, const QCommandLineParser& parser,
+                  const StartStore& start, const QStringList& boards) {
+    QString error = start.error;
+    const bool opened = error.isEmpty() && window.openStore(start.uri, &error, start.mode);
+    if (!opened) {
+        std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(error));
+        return 1;
+    }
+    showFirstLook(window, false);
+    if (!boards.isEmpty()) {
         QStringList problems;
         QString boardError;
         if (!window.openBoard(boards.front(), &problems, &boardError)) {
@@ -213,46 +275,20 @@ int runExplorer(int argc, char* argv[]) {
         }
         for (const QString& p : problems)
             std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(p));
-    } else if (!boards.isEmpty()) {
-        QTimer::singleShot(0, &window,
-                           [&window, board = boards.front()] { window.openBoardInteractive(board); });
     }
-
-    if (parser.isSet(kScreenshotOption)) {
-        // A dialog would wait for a click nobody gives in an automated run.
-        if (!opened) {
-            std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(error));
-            return 1;
-        }
-        window.expandTree();
-        window.resize(1400, 860);
-        window.fitPanesToWidth();
-        window.show();
-        QApplication::processEvents();
-        window.waitForLoads();
-        QApplication::processEvents();
-        const QString file = parser.value(kScreenshotOption);
-        if (!window.grab().save(file)) {
-            std::fprintf(stderr, "radt-explorer: cannot write %s\n", qPrintable(file));
-            return 1;
-        }
-        return app.caughtExceptions() ? 1 : 0; // the screenshot may lack what failed
-    }
-
-    {
-        QSettings settings; // the window as the user left it: size, docks, board columns
-        window.restoreLayout(settings);
-    }
+    window.expandTree();
+    window.resize(1400, 860);
+    window.fitPanesToWidth();
     window.show();
-    if (!opened) {
-        QTimer::singleShot(0, &window, [&window, error] {
-            QMessageBox::critical(&window, QObject::tr("Cannot open store"),
-                                  QObject::tr("The store could not be opened:\n\n%1\n\n"
-                                              "Use File > Open Store to choose another one.")
-                                      .arg(error));
-        });
+    QApplication::processEvents();
+    window.waitForLoads();
+    QApplication::processEvents();
+    const QString file = parser.value(kScreenshotOption);
+    if (!window.grab().save(file)) {
+        std::fprintf(stderr, "radt-explorer: cannot write %s\n", qPrintable(file));
+        return 1;
     }
-    return QApplication::exec();
+    return app.caughtExceptions() ? 1 : 0; // the screenshot may lack what failed
 }
 
 } // namespace

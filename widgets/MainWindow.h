@@ -57,8 +57,10 @@ public:
     /// The File menu's open: like openStore, but opened and first read on the loader's thread (a
     /// server may take seconds to answer) while the window goes on; the window swaps to it when it
     /// lands (waitForLoads waits for that), or a critical message box says why not and the store
-    /// open before stays open. A newer open replaces one still under way.
-    void openStoreInteractive(const QString& uri, OpenMode mode = OpenMode::OpenExisting);
+    /// open before stays open. A newer open replaces one still under way. `landed` runs once the
+    /// window shows the store (true; the start's first look) or said why not (false).
+    void openStoreInteractive(const QString& uri, OpenMode mode = OpenMode::OpenExisting,
+                              std::function<void(bool opened)> landed = {});
     /// Rereads experiments and runs (F5) on the loader's thread (waitForLoads waits for it);
     /// keeps the basket and the tree's expanded nodes. A failure is shown in a dialog.
     void reload();

@@ -63,7 +63,7 @@ bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
     }
 }
 
-void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode) {
+void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode, std::function<void(bool)> landed) {
     const uint64_t generation = ++m_openGeneration; // the newest open asked for wins
     auto opened = std::make_shared<OpenedStore>();
     statusBar()->showMessage(tr("Opening %1…").arg(uri));
@@ -72,18 +72,22 @@ void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode) {
     m_progress->show();
     m_loader->workThenLand(
         [opened, uri = uri.toStdString(), mode = effectiveMode(mode)] { *opened = openAndRead(uri, mode); },
-        [this, generation, opened, uri](const QString& error) {
+        [this, generation, opened, uri, landed = std::move(landed)](const QString& error) {
             if (generation != m_openGeneration)
                 return;
             if (error.isEmpty()) {
                 adoptStore(uri, std::move(*opened));
+                if (landed)
+                    landed(true);
                 return;
             }
             statusBar()->clearMessage();
-            QMessageBox::critical(
-                this, tr("Cannot open store"),
-                tr("The store could not be opened:\n\n%1").arg(error) +
-                    (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri()) : QString()));
+            QMessageBox::critical(this, tr("Cannot open store"),
+                                  tr("The store could not be opened:\n\n%1").arg(error) +
+                                      (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri())
+                                                  : tr("\n\nUse File > Open Store to choose another one.")));
+            if (landed)
+                landed(false);
         });
 }
 
