@@ -65,14 +65,13 @@ BoardPanel::BoardPanel(QWidget* parent) : QWidget(parent) {
 ChartCard* BoardPanel::addChart() {
     auto* card = new ChartCard(this);
     card->chart()->setLineColours(m_colours); // a run is one colour in every chart
-    // Whatever else takes the window's height, a chart stays readable: the board scrolls instead.
-    card->setMinimumHeight(kMinimumChartHeight);
     if (m_alone)
         showOnly(nullptr); // a new chart on a maximised one: every chart comes back
     m_cards.push_back(card);
     relayout();
     connect(card, &ChartCard::activated, this, [this, card] { setCurrent(card); });
     connect(card, &ChartCard::removeRequested, this, [this, card] { removeChart(card); });
+    connect(card, &ChartCard::maximiseRequested, this, [this, card] { emit maximiseRequested(card); });
     connect(card->chart(), &ChartPanel::userZoomChanged, this, [this, card] { propagateZoom(card); });
     emit chartAdded(card);
     setCurrent(card);
@@ -118,6 +117,12 @@ void BoardPanel::setColumns(int columns) {
 void BoardPanel::relayout() {
     for (ChartCard* card : m_cards)
         m_grid->removeWidget(card);
+    // Whatever else takes the window's height, charts in several rows stay readable: the board
+    // scrolls instead. One row (or a maximised chart) takes the board's whole height, whatever it is.
+    const int shownColumns = std::max(1, std::min<int>(m_columns, int(m_cards.size())));
+    const bool oneRow = m_alone || int(m_cards.size()) <= shownColumns;
+    for (ChartCard* card : m_cards)
+        card->setMinimumHeight(oneRow ? kOneRowMinimumHeight : kMinimumChartHeight);
     if (m_alone) { // a maximised chart: one cell, all the room
         for (int c = 0; c < 3; ++c)
             m_grid->setColumnStretch(c, c == 0 ? 1 : 0);
@@ -167,9 +172,6 @@ void BoardPanel::showOnly(ChartCard* card) {
     m_alone = card;
     for (ChartCard* c : m_cards)
         c->setVisible(!card || c == card);
-    // Alone, a chart takes the board's whole height: no minimum that would make the board scroll.
-    for (ChartCard* c : m_cards)
-        c->setMinimumHeight(card ? 0 : kMinimumChartHeight);
     relayout();
     scrollTo(card ? card : m_current);
 }

@@ -47,7 +47,8 @@ public:
     QComboBox* columnsBox() const { return m_columnsBox; }
     QScrollArea* scrollArea() const { return m_scroll; }
     /// The smallest height a chart gets before the board scrolls instead.
-    static constexpr int kMinimumChartHeight = 340; ///< toolbar, a 240 px chart, the overview
+    static constexpr int kMinimumChartHeight = 340;  ///< toolbar, a 240 px chart, the overview
+    static constexpr int kOneRowMinimumHeight = 220; ///< below this the board scrolls even for one row
     /// The charts the user sees: at least half of each in the board's view.
     std::vector<ChartCard*> visibleCharts() const;
     /// Scrolls so that the chart is in view (after the layout has placed it).
@@ -59,6 +60,8 @@ public:
 signals:
     void currentChanged(ChartCard* card);
     void chartAdded(ChartCard* card);
+    /// A chart's bar was double-clicked: it alone should fill the window (or everything come back).
+    void maximiseRequested(ChartCard* card);
 
 private:
     ChartCard* m_alone = nullptr; ///< the maximised chart, shown alone

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QMouseEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -121,13 +122,29 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     connect(m_remove, &QToolButton::clicked, this, &ChartCard::removeRequested);
     // A click anywhere in the chart makes it the board's current chart.
     m_chart->chartView()->viewport()->installEventFilter(this);
+    // A double-click on the chart or on the bar's empty room (its controls keep theirs) maximises
+    // the chart, as a window's title bar does; again to bring everything back.
+    m_options->installEventFilter(this);
     syncFromChart();
 }
 
 bool ChartCard::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::MouseButtonPress)
         emit activated();
+    if (event->type() == QEvent::MouseButtonDblClick &&
+        static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton) {
+        emit activated();
+        emit maximiseRequested();
+        return true;
+    }
     return QWidget::eventFilter(watched, event);
+}
+
+void ChartCard::mouseDoubleClickEvent(QMouseEvent* event) {
+    // The card's own room around the bar and the chart: as the bar.
+    emit activated();
+    emit maximiseRequested();
+    event->accept();
 }
 
 void ChartCard::setCurrent(bool current) {

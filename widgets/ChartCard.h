@@ -36,9 +36,12 @@ public:
 signals:
     void activated();       ///< the user clicked into this chart
     void removeRequested(); ///< its close button
+    /// A double-click on the chart or its options bar: the chart alone fills the window (and back).
+    void maximiseRequested();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
     void syncFromChart(); ///< the controls follow the chart's options (after plot, legend clicks)

@@ -10,7 +10,7 @@
 namespace radt {
 
 ChartNavigator::ChartNavigator(QWidget* parent) : QWidget(parent) {
-    setFixedHeight(44);
+    setFixedHeight(34); // the lines' shape, not their detail: the plot above needs the height more
     setCursor(Qt::CrossCursor);
     setToolTip(tr("Overview: drag to zoom to a range, click to move the window, double-click to show all"));
 }

@@ -58,7 +58,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_chart->legend()->detachFromChart();
     m_chart->legend()->setBackgroundVisible(false);
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
-    m_chart->setMargins(QMargins(8, 8, 16, 8));
+    m_chart->setMargins(QMargins(8, 4, 16, 4));
     m_legendNote = new QGraphicsSimpleTextItem(m_chart);
     m_legendNote->setBrush(QColor(90, 90, 90));
     m_legendNote->hide();
@@ -522,31 +522,54 @@ void ChartPanel::styleSeries() {
 void ChartPanel::layoutLegend() {
     QLegend* legend = m_chart->legend();
     const QRectF area(QPointF(0, 0), m_chart->size());
-    qreal height = 0;
     const bool hasLines = !m_lines.empty() && !m_series.empty();
     legend->setVisible(hasLines);
+    m_legendNote->setVisible(false);
+    QMargins margins(8, 4, 16, 4); // the plot has the height: a thin frame
     if (hasLines && area.width() > 40) {
-        const qreal width = area.width() - 16;
-        auto rowsHeight = [&] {
-            // Laid out at the full width first; its markers' extent is the height the rows need.
-            legend->setGeometry(QRectF(8, 0, width, area.height()));
-            if (QGraphicsLayout* rows = legend->layout()) {
-                rows->invalidate(); // a new font, the same geometry: lay out again, now
-                rows->activate();
+        // The markers' extent once laid out in `rect`: the room the names need.
+        auto used = [&](const QRectF& rect) {
+            legend->setGeometry(rect);
+            if (QGraphicsLayout* layout = legend->layout()) {
+                layout->invalidate(); // a new font or alignment, the same geometry: lay out again, now
+                layout->activate();
             }
-            QRectF used;
+            QRectF extent;
             for (QGraphicsItem* child : legend->childItems())
                 if (child->isVisible())
-                    used |= child->mapRectToParent(child->childrenBoundingRect());
-            return used.height() + 2;
+                    extent |= child->mapRectToParent(child->childrenBoundingRect());
+            return extent.size() + QSizeF(2, 2);
         };
-        // A narrow chart with many lines: a smaller font before the plot gives up more than a third.
         QFont font = m_chart->font();
         const qreal full = font.pointSizeF() > 0 ? font.pointSizeF() : 9;
+        font.setPointSizeF(full);
+        legend->setFont(font);
+        // A wide chart (one board column) keeps its height for the plot: the names in a column on
+        // the right, where width is cheap, if they fit in a third of it.
+        if (area.width() >= 560 && area.width() >= 2.2 * area.height()) {
+            legend->setAlignment(Qt::AlignRight);
+            const qreal most = area.width() / 3, tall = area.height() - 16;
+            const QSizeF need = used(QRectF(area.width() - most - 8, 8, most, tall));
+            if (need.width() <= most && need.height() <= tall) {
+                // A few pixels more than the names took: laid out again at exactly their width,
+                // QtCharts would cut them to "seed=1 iters…".
+                const qreal width = std::min(most, need.width() + 40);
+                legend->setGeometry(QRectF(area.width() - width - 8, 8, width, tall));
+                margins.setRight(16 + int(std::ceil(width)));
+                if (m_chart->margins() != margins)
+                    m_chart->setMargins(margins);
+                return;
+            }
+        }
+        // Under the plot in rows; a narrow chart with many lines first tries a smaller font
+        // before the plot gives up more than a third.
+        legend->setAlignment(Qt::AlignTop);
+        const qreal width = area.width() - 16;
+        qreal height = 0;
         for (qreal size = full; size >= std::min(full, 7.0); size -= 1) {
             font.setPointSizeF(size);
             legend->setFont(font);
-            height = rowsHeight();
+            height = used(QRectF(8, 0, width, area.height())).height();
             if (height <= area.height() / 3)
                 break;
         }
@@ -562,10 +585,8 @@ void ChartPanel::layoutLegend() {
             m_legendNote->setPos(8, area.height() - height - 2);
         }
         m_legendNote->setVisible(!fits);
-    } else {
-        m_legendNote->setVisible(false);
+        margins.setBottom(4 + int(std::ceil(height)));
     }
-    const QMargins margins(8, 8, 16, 8 + int(std::ceil(height)));
     if (m_chart->margins() != margins)
         m_chart->setMargins(margins);
 }

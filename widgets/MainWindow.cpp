@@ -102,6 +102,10 @@ MainWindow::MainWindow(QWidget* parent)
                                          5000);
             });
     // Selecting another chart selects its metric in the list (an empty chart: none).
+    connect(m_board, &BoardPanel::maximiseRequested, this, [this](ChartCard* card) {
+        m_board->setCurrent(card);
+        toggleMaximisedChart();
+    });
     connect(m_board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
         const QString key = card->chart()->metricKey();
         if (key.isEmpty())

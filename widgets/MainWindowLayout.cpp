@@ -106,7 +106,8 @@ void MainWindow::createViewMenu() {
     // The board is the point of the window: one chart can have all of it, and give it back.
     QAction* maximise = view->addAction(tr("&Maximise Chart"), this, &MainWindow::toggleMaximisedChart);
     maximise->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
-    maximise->setStatusTip(tr("The current chart alone fills the window; again to bring everything back"));
+    maximise->setStatusTip(tr("The current chart alone fills the window (or double-click a chart); again to "
+                              "bring everything back"));
     QMenu* columns = view->addMenu(tr("Board &Columns"));
     auto* group = new QActionGroup(columns);
     for (int n = 1; n <= 3; ++n) {
@@ -127,11 +128,11 @@ void MainWindow::createViewMenu() {
 void MainWindow::fitPanesToWidth() {
     // The tree gets under a third of the width (260..480 px): the charts are what is compared.
     resizeDocks({m_treeDock}, {std::clamp(width() * 3 / 10, 260, 480)}, Qt::Horizontal);
-    // The summary a few rows high; the rest is the board's.
-    resizeDocks({m_summaryDock}, {std::clamp(height() / 6, 110, 220)}, Qt::Vertical);
+    // The summary three rows high, the basket and metric list a few: the board is what is read.
+    resizeDocks({m_summaryDock}, {std::clamp(height() / 7, 96, 200)}, Qt::Vertical);
     if (auto* central = qobject_cast<QSplitter*>(centralWidget())) {
         const int total = std::max(central->height(), height() - 200);
-        const int top = std::clamp(total / 4, 150, 240);
+        const int top = std::clamp(total * 2 / 9, 130, 220);
         central->setSizes({top, total - top});
     }
 }
@@ -151,7 +152,8 @@ void MainWindow::toggleMaximisedChart() {
         dock->hide();
     top->hide();
     m_board->showOnly(m_board->current());
-    statusBar()->showMessage(tr("One chart fills the window: Ctrl+Shift+M brings everything back"));
+    statusBar()->showMessage(
+        tr("One chart fills the window: double-click it or Ctrl+Shift+M to bring everything back"));
 }
 
 void MainWindow::fitFrameToScreen() {
