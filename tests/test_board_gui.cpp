@@ -623,3 +623,25 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
     std::vector<BoardProblem> again;
     EXPECT_EQ(loadBoardFile(first.toStdString(), again).charts.at(0).smoothing, 35) << "discarded, not saved";
 }
+
+// Issue 24 item 7: a chart on the epoch axis whose runs log no epochs draws only its message; an
+// export says so instead of writing a picture of the message, and the board file is still written.
+TEST(BoardGui, AChartThatDrawsNothingIsNotExportedAsAPictureOfItsMessage) {
+    test::TempDir dir;
+    std::vector<BoardProblem> read;
+    Board board = loadBoardFile(writeFile(dir, "board.json", radtBoard()), read);
+    ASSERT_FALSE(board.charts.empty());
+    board.charts.resize(1);
+    board.charts[0].extra["explorer"] = {{"xAxis", "epoch"}}; // power samples, but no stepped metric
+    std::vector<BoardProblem> problems;
+    const QString out = QString::fromStdString(dir.file("export"));
+    const QStringList written = exportBoardFiles(board, "board.json", out, {"png", "csv", "json"}, problems);
+    EXPECT_EQ(written, QStringList{out + "/01-smi-power-draw.json"}) << "the data, which radT opens, is kept";
+    EXPECT_FALSE(QFile::exists(out + "/01-smi-power-draw.png"));
+    ASSERT_EQ(problems.size(), 2u);
+    EXPECT_NE(
+        problems[0].message.find("board.json: chart 1 (\"SMI - Power Draw\"): no png written, nothing is "
+                                 "drawn: These runs log no epochs"),
+        std::string::npos)
+        << problems[0].message;
+}

@@ -15,28 +15,28 @@ namespace radt {
 const std::vector<ExportFormat>& exportFormats() {
     // radT offered jpg, png, pdf, csv and json; svg is ours.
     static const std::vector<ExportFormat> all = {
-        {QStringLiteral("png"), QObject::tr("Chart as &PNG..."), true,
+        {QStringLiteral("png"), QObject::tr("Chart as &PNG..."), true, true,
          [](ChartPanel& c, int64_t, const QString& path, double scale, const auto&) {
              exportChartPng(c, path, kExportChartSize, scale);
          }},
-        {QStringLiteral("jpg"), QObject::tr("Chart as &JPG..."), true,
+        {QStringLiteral("jpg"), QObject::tr("Chart as &JPG..."), true, true,
          [](ChartPanel& c, int64_t, const QString& path, double scale, const auto&) {
              exportChartJpg(c, path, kExportChartSize, scale);
          }},
-        {QStringLiteral("svg"), QObject::tr("Chart as &SVG..."), false,
+        {QStringLiteral("svg"), QObject::tr("Chart as &SVG..."), false, true,
          [](ChartPanel& c, int64_t, const QString& path, double, const auto&) {
              exportChartSvg(c, path, kExportChartSize);
          }},
-        {QStringLiteral("pdf"), QObject::tr("Chart as P&DF..."), false,
+        {QStringLiteral("pdf"), QObject::tr("Chart as P&DF..."), false, true,
          [](ChartPanel& c, int64_t, const QString& path, double, const auto&) {
              exportChartPdf(c, path, kExportChartSize);
          }},
-        {QStringLiteral("csv"), QObject::tr("Chart data as &CSV..."), false,
+        {QStringLiteral("csv"), QObject::tr("Chart data as &CSV..."), false, true,
          [](ChartPanel& c, int64_t, const QString& path, double, const auto& progress) {
              exportChartCsv(c, path, progress);
          }},
         // The chart as the explorer holds it: a one-chart board radT opens too.
-        {QStringLiteral("json"), QObject::tr("Chart as radT board (&JSON)..."), false,
+        {QStringLiteral("json"), QObject::tr("Chart as radT board (&JSON)..."), false, false,
          [](ChartPanel& c, int64_t id, const QString& path, double, const auto&) {
              Board one;
              one.charts.push_back(boardFromChart(c, id, {}));
@@ -81,8 +81,16 @@ QStringList exportBoardFiles(const Board& board, const std::string& sourceName, 
         const QString stem = QDir(dir).filePath(QStringLiteral("%1-%2")
                                                     .arg(i + 1, 2, 10, QLatin1Char('0'))
                                                     .arg(QString::fromStdString(metricSlug(chart.metric))));
+        const QString nothing = panel.whyNothingIsDrawn();
         for (const QString& format : formats) {
             const QString path = stem + QLatin1Char('.') + format;
+            if (exportFormat(format)->needsLines && !nothing.isEmpty()) {
+                // A picture of the message is not the chart: said, and the rest goes on.
+                problems.push_back({int(i), sourceName + ": chart " + std::to_string(i + 1) + " (\"" +
+                                                chart.metric + "\"): no " + format.toStdString() +
+                                                " written, nothing is drawn: " + nothing.toStdString()});
+                continue;
+            }
             exportFormat(format)->write(panel, chart.id, path, 1.0, {});
             written << path;
             if (progress)

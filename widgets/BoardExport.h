@@ -24,6 +24,7 @@ struct ExportFormat {
     QString extension; ///< "png": the --format name and the file's suffix
     QString menuLabel; ///< "Chart as &PNG..."
     bool raster;       ///< drawn in pixels: File > Export asks for a scale
+    bool needsLines;   ///< a picture or the lines' rows: nothing to write for a chart that draws none
     /// Writes `chart` (laid out at kExportChartSize) to `path`; `chartId` names it in a board file,
     /// `scale` multiplies a raster's pixels, `progress(done, total)` may throw to abandon a long one.
     std::function<void(ChartPanel& chart, int64_t chartId, const QString& path, double scale,

@@ -591,6 +591,10 @@ void ChartPanel::layoutLegend() {
         m_chart->setMargins(margins);
 }
 
+QString ChartPanel::whyNothingIsDrawn() const {
+    return m_lines.empty() && !m_key.isEmpty() ? emptyChartMessage() : QString();
+}
+
 QString ChartPanel::legendNote() const {
     return m_legendNote->isVisible() ? m_legendNote->text() : QString();
 }

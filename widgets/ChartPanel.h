@@ -185,6 +185,9 @@ public:
     /// What stands in for a legend too tall for the chart ("9 lines: hover for names"); empty
     /// while the legend itself is shown.
     QString legendNote() const;
+    /// Why a chart with a metric draws no line ("These runs log no epochs ..."); empty when it
+    /// draws one, or has no metric yet. An export of such a chart would be a picture of the message.
+    QString whyNothingIsDrawn() const;
     ChartPlotItem* plotItem() const { return m_plot; }
     QtCharts::QChartView* chartView() const { return m_view; }
 
@@ -245,7 +248,7 @@ private:
     ChartNavigator* m_navigator = nullptr;
     std::vector<ChartRunData> m_runs;
     /// The chart's title when it draws no line: why (no data, or an epoch axis without epochs).
-    QString emptyChartMessage() const;
+    QString emptyChartMessage() const; ///< the title of a chart with nothing to draw
     std::vector<ChartLine> m_lines;
     /// One per line, same order: empty, they give the legend its entries and colours.
     std::vector<QtCharts::QLineSeries*> m_series;

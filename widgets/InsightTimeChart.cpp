@@ -99,16 +99,22 @@ void drawTimeChart(QChart* chart, const TimeChartData& data, const TimeChartRequ
         chart->setTitle(tr("%1: %2 has no values").arg(what, key));
         return;
     }
+    // Seconds, minutes or hours on x: 0, 20, 40 min reads, 0, 1200, 2400 s does not.
+    const double spanS = double(data.end - data.origin) / 1000.0;
+    const auto [unitS, unitName] = spanS > 7200  ? std::make_pair(3600.0, tr("h"))
+                                   : spanS > 600 ? std::make_pair(60.0, tr("min"))
+                                                 : std::make_pair(1.0, tr("s"));
+    const double msPerUnit = unitS * 1000.0;
     auto* line = new QLineSeries;
     QVector<QPointF> points;
     for (size_t i = 0; i < data.t.size(); ++i)
-        points.append(QPointF(double(data.t[i] - data.origin) / 1000.0, data.v[i]));
+        points.append(QPointF(double(data.t[i] - data.origin) / msPerUnit, data.v[i]));
     line->replace(points);
     line->setName(key);
     auto* upper = new QLineSeries;
     auto* lower = new QLineSeries;
     for (const auto& [from, to] : data.periods) {
-        const double a = double(from - data.origin) / 1000.0, b = double(to - data.origin) / 1000.0;
+        const double a = double(from - data.origin) / msPerUnit, b = double(to - data.origin) / msPerUnit;
         *upper << QPointF(a, 0) << QPointF(a, data.top) << QPointF(b, data.top) << QPointF(b, 0);
         *lower << QPointF(a, 0) << QPointF(b, 0);
     }
@@ -119,10 +125,14 @@ void drawTimeChart(QChart* chart, const TimeChartData& data, const TimeChartRequ
     chart->addSeries(shade);
     chart->addSeries(line);
     auto* x = new QValueAxis;
-    x->setTitleText(tr("time since the first sample (s)"));
-    x->setRange(0, double(data.end - data.origin) / 1000.0);
+    x->setTitleText(tr("time since the first sample (%1)").arg(unitName));
+    x->setRange(0, spanS / unitS);
     auto* y = new QValueAxis;
     y->setRange(0, data.top);
+    for (QValueAxis* axis : {x, y}) { // round ticks (0, 5, 10), labels without trailing zeros
+        axis->applyNiceNumbers();
+        axis->setLabelFormat(QStringLiteral("%g"));
+    }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(shade), static_cast<QAbstractSeries*>(line)}) {

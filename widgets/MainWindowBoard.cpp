@@ -211,6 +211,11 @@ void MainWindow::exportCurrentChart(const QString& format) {
         QMessageBox::critical(this, tr("Export"), tr("Unknown export format '%1'").arg(format));
         return;
     }
+    if (const QString nothing = chart->whyNothingIsDrawn(); writer->needsLines && !nothing.isEmpty()) {
+        QMessageBox::information(this, tr("Export"),
+                                 tr("The chart draws nothing to export: %1.").arg(nothing));
+        return;
+    }
     double scale = 1;
     if (writer->raster) {
         bool ok = false;
