@@ -136,6 +136,8 @@ TEST(BoardGui, ABoardsRunsFromElsewhereAreSummarisedFromTheFile) {
     EXPECT_EQ(a.experiment, "resnet");
     EXPECT_EQ(a.workload, "1") << "the workload in its experiment, as for a store run";
     EXPECT_EQ(a.letter, "0_A");
+    EXPECT_EQ(a.line, "1-1 0_A") << "named as its chart's legend names it (issue 24 item 10)";
+    EXPECT_EQ(rows.at({"cccc0000000000000000000000000003", "SMI - Power Draw"}).line, "1-2");
     EXPECT_EQ(a.stats.samples, 100u) << "every point the file carries, not the zoomed range";
     EXPECT_DOUBLE_EQ(a.stats.min, 100);
     EXPECT_DOUBLE_EQ(a.stats.mean, 105);

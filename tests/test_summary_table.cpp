@@ -106,13 +106,13 @@ struct ExpectedRow {
 
 std::string tsvLine(const ExpectedRow& r) {
     const Expected& s = r.stats;
-    return r.label + "\t" + r.experiment + "\t" + r.workload + "\t" + r.letter + "\t" + r.metric + "\t" +
+    return r.label + "\t\t" + r.experiment + "\t" + r.workload + "\t" + r.letter + "\t" + r.metric + "\t" +
            g10(s.min) + "\t" + g10(s.mean) + "\t" + g10(s.p50) + "\t" + g10(s.p95) + "\t" + g10(s.max) +
            "\t" + g10(s.last) + "\t" + std::to_string(s.durationMs) + "\t" + std::to_string(s.samples) + "\n";
 }
 
 const std::string kHeader =
-    "Run\tExperiment\tWorkload\tLetter\tMetric\tMin\tMean\tP50\tP95\tMax\tLast\tDuration\tSamples\n";
+    "Run\tLine\tExperiment\tWorkload\tLetter\tMetric\tMin\tMean\tP50\tP95\tMax\tLast\tDuration\tSamples\n";
 
 class SummaryTableTest : public ::testing::Test {
 protected:
@@ -339,7 +339,7 @@ TEST_F(SummaryTableTest, DisplayIsCompactToolTipIsFull) {
 
     // The TSV keeps full precision, leaves NaN empty, and gives the duration in ms.
     EXPECT_EQ(model->toTsv().toStdString(),
-              kHeader + "3 c\t\t\t\t\t0.0012\t98.1234\t1234567\t-3\t0.1\t\t65000\t7\n");
+              kHeader + "3 c\t\t\t\t\t\t0.0012\t98.1234\t1234567\t-3\t0.1\t\t65000\t7\n");
     m_panel->setRows({});
     EXPECT_EQ(model->rowCount(), 0);
     EXPECT_EQ(m_panel->copyToClipboard().toStdString(), kHeader);
@@ -426,5 +426,5 @@ TEST_F(SummaryTableTest, NamesWithTabsDoNotShiftColumns) {
     row.metric = QStringLiteral("two\nlines");
     m_panel->setRows({row});
     EXPECT_EQ(m_panel->model()->toTsv().toStdString(),
-              kHeader + "x\ttab here\t\t\ttwo lines\t\t\t\t\t\t\t0\t0\n");
+              kHeader + "x\t\ttab here\t\t\ttwo lines\t\t\t\t\t\t\t0\t0\n");
 }

@@ -595,6 +595,14 @@ QString ChartPanel::whyNothingIsDrawn() const {
     return m_lines.empty() && !m_key.isEmpty() ? emptyChartMessage() : QString();
 }
 
+QString ChartPanel::lineOfRun(const std::string& uuid) const {
+    for (const ChartLine& line : m_lines)
+        for (size_t r : line.runs)
+            if (r < m_runs.size() && m_runs[r].run.uuid == uuid)
+                return line.name;
+    return QString();
+}
+
 QString ChartPanel::legendNote() const {
     return m_legendNote->isVisible() ? m_legendNote->text() : QString();
 }

@@ -188,6 +188,8 @@ public:
     /// Why a chart with a metric draws no line ("These runs log no epochs ..."); empty when it
     /// draws one, or has no metric yet. An export of such a chart would be a picture of the message.
     QString whyNothingIsDrawn() const;
+    /// The name of the line that draws run `uuid` (its legend entry); empty when none does.
+    QString lineOfRun(const std::string& uuid) const;
     ChartPlotItem* plotItem() const { return m_plot; }
     QtCharts::QChartView* chartView() const { return m_view; }
 

@@ -132,8 +132,14 @@ MainWindow::MainWindow(QWidget* parent)
                 chart->clear(tr("Cannot plot %1").arg(key));
                 statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, error));
             });
-    connect(m_loader, &ChartLoader::summaryReady, this,
-            [this](const std::vector<SummaryRow>& rows) { m_summary->setRows(rows); });
+    connect(m_loader, &ChartLoader::summaryReady, this, [this](std::vector<SummaryRow> rows) {
+        // Each row names the line its chart draws the run in, as the legend does.
+        for (SummaryRow& row : rows)
+            for (int i = 0; i < m_board->chartCount() && row.line.isEmpty(); ++i)
+                if (const ChartPanel* chart = m_board->chartAt(i)->chart(); chart->metricKey() == row.metric)
+                    row.line = chart->lineOfRun(row.runUuid);
+        m_summary->setRows(std::move(rows));
+    });
     connect(m_loader, &ChartLoader::summaryFailed, this, [this](const QString& error) {
         m_summary->setRows({});
         statusBar()->showMessage(tr("Cannot compute the summary: %1").arg(error), 5000);

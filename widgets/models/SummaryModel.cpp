@@ -37,6 +37,8 @@ QString text(const SummaryRow& row, int column) {
     switch (column) {
     case SummaryModel::RunColumn:
         return row.label;
+    case SummaryModel::LineColumn:
+        return row.line;
     case SummaryModel::ExperimentColumn:
         return row.experiment;
     case SummaryModel::WorkloadColumn:
@@ -208,6 +210,8 @@ QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int 
     switch (section) {
     case RunColumn:
         return tr("Run");
+    case LineColumn:
+        return tr("Line");
     case ExperimentColumn:
         return tr("Experiment");
     case WorkloadColumn:

@@ -16,7 +16,8 @@ namespace radt {
 
 /// One (run, metric) of the table: who it is, and its statistics (SeriesMath.h).
 struct SummaryRow {
-    QString label;      ///< the run as the charts name it ("1 a")
+    QString label;      ///< the run's short name: workload and letter ("1 a"), else its name
+    QString line;       ///< the line its chart of `metric` draws it in ("seed=1 iters=60"), if any
     QString experiment; ///< experiment name
     QString workload;
     QString letter;
@@ -30,6 +31,7 @@ class SummaryModel : public QAbstractTableModel {
 public:
     enum Columns {
         RunColumn,
+        LineColumn, ///< the run's line in the chart: the legend's name for it
         ExperimentColumn,
         WorkloadColumn,
         LetterColumn,
