@@ -2,6 +2,7 @@
 
 #include "AtomicFile.h"
 #include "Listener.h"
+#include "TextFormat.h"
 
 #include <algorithm>
 #include <cctype>
@@ -342,18 +343,8 @@ std::vector<std::string> parseHeader(const std::string& path, const Record& reco
     return header;
 }
 
-bool needsQuotes(const std::string& cell) {
-    return cell.find_first_of(",\"\n\r") != std::string::npos;
-}
-
 std::string csvCell(const std::string& raw) {
-    const std::string cell = trimmed(raw);
-    if (!needsQuotes(cell))
-        return cell;
-    std::string out = "\"";
-    for (char c : cell)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
+    return csvField(trimmed(raw));
 }
 
 std::string excelLetters(size_t index) {

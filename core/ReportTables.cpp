@@ -1,6 +1,7 @@
 #include "ReportTables.h"
 
 #include "ConfigurationInsight.h"
+#include "TextFormat.h"
 
 #include <iomanip>
 #include <sstream>
@@ -39,15 +40,6 @@ std::string latexEscaped(const std::string& text) {
         }
     }
     return out;
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (const char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 std::string fixed(double v, int precision) {

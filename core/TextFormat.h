@@ -17,6 +17,11 @@ std::string formatReading(double value);
 /// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
 std::string formatLocalTime(int64_t msSinceEpoch);
 
+/// One CSV field by RFC 4180: a field holding a comma, a quote or a line break is quoted, its
+/// quotes doubled; anything else is written as it is. The one quoting rule of every CSV we write
+/// (chart data, report tables, experiment files, the Insights table).
+std::string csvField(const std::string& text);
+
 /// Text from outside (a tool's output, a file's line) made safe for a terminal or a log line:
 /// control characters and bytes that are not UTF-8 become \xNN, and past `maxBytes` it is cut
 /// with "...". A misbehaving tool's binary output must not reach the user's terminal raw.

@@ -199,6 +199,18 @@ TEST(Formatting, ElapsedTimeAndReadings) {
     EXPECT_EQ(formatReading(-1234567.0), "-1,234,567");
 }
 
+// Issue 25 §5: one CSV quoting rule (RFC 4180) for the chart data, report tables, experiment files
+// and the Insights table; the Insights table's own copy left a carriage return unquoted.
+TEST(Formatting, CsvFieldsQuoteSeparatorsQuotesAndLineBreaksOnly) {
+    EXPECT_EQ(csvField("plain text"), "plain text");
+    EXPECT_EQ(csvField(""), "");
+    EXPECT_EQ(csvField("a,b"), "\"a,b\"");
+    EXPECT_EQ(csvField("--name \"a b\""), "\"--name \"\"a b\"\"\"");
+    EXPECT_EQ(csvField("two\nlines"), "\"two\nlines\"");
+    EXPECT_EQ(csvField("cr\rhere"), "\"cr\rhere\"");
+    EXPECT_EQ(csvField("tab\there"), "tab\there") << "a tab is no CSV separator";
+}
+
 TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
     // Issue 14: without ICU or a locale, QCollator put workload 1108 before 111.
     const int64_t experiment = m_store->getOrCreateExperiment("many workloads");

@@ -4,6 +4,7 @@
 #include "ChartLines.h"
 #include "ChartPanel.h"
 #include "Formatting.h"
+#include "TextFormat.h"
 
 #include <QBuffer>
 #include <QImage>
@@ -144,24 +145,8 @@ void writePdf(const std::vector<ChartPanel*>& charts, const QString& path, const
 
 // --- CSV ---
 
-// RFC 4180: a field holding a separator, a quote or a line break is quoted, its quotes doubled.
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out;
-    out.reserve(text.size() + 2);
-    out += '"';
-    for (const char ch : text) {
-        if (ch == '"')
-            out += '"';
-        out += ch;
-    }
-    out += '"';
-    return out;
-}
-
 std::string csvField(const QString& text) {
-    return csvField(text.toStdString());
+    return radt::csvField(text.toStdString());
 }
 
 void appendInt(std::string& out, int64_t value) {

@@ -11,6 +11,7 @@
 #include "InsightTimeChart.h"
 #include "ReportTables.h"
 #include "Store.h"
+#include "TextFormat.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -101,12 +102,7 @@ QString runLabel(const json& r) {
 }
 
 QString csvCell(const QString& text) {
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-        !text.contains(QLatin1Char('\n')))
-        return text;
-    QString q = text;
-    q.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
+    return QString::fromStdString(csvField(text.toStdString()));
 }
 
 } // namespace
