@@ -358,25 +358,6 @@ QAbstractAxis* ChartPanel::xAxisObject() const {
     return m_options.xAxis == ChartOptions::XAxis::WallClock ? static_cast<QAbstractAxis*>(m_xTime) : m_x;
 }
 
-QString ChartPanel::xAxisTitle() const {
-    switch (m_options.xAxis) {
-    case ChartOptions::XAxis::Step:
-        return tr("step");
-    case ChartOptions::XAxis::WallClock:
-        return tr("wall clock");
-    case ChartOptions::XAxis::Epoch:
-        for (const ChartRunData& r : m_runs)
-            if (!r.epochKey.empty())
-                return tr("epoch (from %1)").arg(displayName(toQString(r.epochKey)));
-        return tr("epoch (these runs log no stepped software metric)");
-    case ChartOptions::XAxis::SinceStart:
-        break;
-    }
-    return m_msPerTimeUnit >= 3600000.0 ? tr("time since start (h)")
-           : m_msPerTimeUnit >= 60000.0 ? tr("time since start (min)")
-                                        : tr("time since start (s)");
-}
-
 QColor ChartPanel::lineColour(size_t line) const {
     return m_options.monochrome ? QColor(Qt::black)
                                 : QColor(kPalette[colourIndex(line) % LineColours::kSlots]);
@@ -468,21 +449,6 @@ void ChartPanel::rebuild() {
     updateNavigator();
 }
 
-QString ChartPanel::emptyChartMessage() const {
-    const bool hasPoints =
-        std::any_of(m_runs.begin(), m_runs.end(), [](const ChartRunData& r) { return !r.series.empty(); });
-    if (hasPoints && m_options.xAxis == ChartOptions::XAxis::Epoch) {
-        // The points are there; the epoch axis cannot place them. Say why, and what to do.
-        if (!insight::isHardwareKey(m_key.toStdString()))
-            return tr("\"%1\" is logged by step: the epoch axis places hardware samples; choose the step "
-                      "axis")
-                .arg(displayName(m_key, 60));
-        return tr("These runs log no epochs (no stepped software metric such as loss): choose the time or "
-                  "step axis");
-    }
-    return tr("No data for \"%1\" in the basket's runs").arg(displayName(m_key));
-}
-
 void ChartPanel::styleSeries() {
     const auto markers = m_chart->legend()->markers();
     std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
@@ -517,107 +483,6 @@ void ChartPanel::styleSeries() {
     m_plot->linesChanged();
     updateNavigator();
     layoutLegend();
-}
-
-void ChartPanel::layoutLegend() {
-    QLegend* legend = m_chart->legend();
-    const QRectF area(QPointF(0, 0), m_chart->size());
-    const bool hasLines = !m_lines.empty() && !m_series.empty();
-    legend->setVisible(hasLines);
-    m_legendNote->setVisible(false);
-    QMargins margins(8, 4, 16, 4); // the plot has the height: a thin frame
-    if (hasLines && area.width() > 40) {
-        // The markers' extent once laid out in `rect`: the room the names need.
-        auto used = [&](const QRectF& rect) {
-            legend->setGeometry(rect);
-            if (QGraphicsLayout* layout = legend->layout()) {
-                layout->invalidate(); // a new font or alignment, the same geometry: lay out again, now
-                layout->activate();
-            }
-            QRectF extent;
-            for (QGraphicsItem* child : legend->childItems())
-                if (child->isVisible())
-                    extent |= child->mapRectToParent(child->childrenBoundingRect());
-            return extent.size() + QSizeF(2, 2);
-        };
-        QFont font = m_chart->font();
-        const qreal full = font.pointSizeF() > 0 ? font.pointSizeF() : 9;
-        font.setPointSizeF(full);
-        legend->setFont(font);
-        // A wide chart (one board column) keeps its height for the plot: the names in a column on
-        // the right, where width is cheap, if they fit in a third of it.
-        if (area.width() >= 560 && area.width() >= 2.2 * area.height()) {
-            legend->setAlignment(Qt::AlignRight);
-            const qreal most = area.width() / 3, tall = area.height() - 16;
-            const QSizeF need = used(QRectF(area.width() - most - 8, 8, most, tall));
-            if (need.width() <= most && need.height() <= tall) {
-                // A few pixels more than the names took: laid out again at exactly their width,
-                // QtCharts would cut them to "seed=1 iters…".
-                const qreal width = std::min(most, need.width() + 40);
-                legend->setGeometry(QRectF(area.width() - width - 8, 8, width, tall));
-                margins.setRight(16 + int(std::ceil(width)));
-                if (m_chart->margins() != margins)
-                    m_chart->setMargins(margins);
-                return;
-            }
-        }
-        // Under the plot in rows; a narrow chart with many lines first tries a smaller font
-        // before the plot gives up more than a third.
-        legend->setAlignment(Qt::AlignTop);
-        const qreal width = area.width() - 16;
-        qreal height = 0;
-        for (qreal size = full; size >= std::min(full, 7.0); size -= 1) {
-            font.setPointSizeF(size);
-            legend->setFont(font);
-            height = used(QRectF(8, 0, width, area.height())).height();
-            if (height <= area.height() / 3)
-                break;
-        }
-        // Still too many: a legend showing some names would hide which are missing. One line says
-        // where the names are; the plot keeps its room.
-        const bool fits = height <= area.height() * 0.4;
-        legend->setGeometry(QRectF(8, area.height() - height - 4, width, height));
-        legend->setVisible(fits);
-        if (!fits) {
-            m_legendNote->setFont(font);
-            m_legendNote->setText(tr("%n lines: hover for names", nullptr, int(m_series.size())));
-            height = m_legendNote->boundingRect().height() + 4;
-            m_legendNote->setPos(8, area.height() - height - 2);
-        }
-        m_legendNote->setVisible(!fits);
-        margins.setBottom(4 + int(std::ceil(height)));
-    }
-    if (m_chart->margins() != margins)
-        m_chart->setMargins(margins);
-}
-
-QString ChartPanel::whyNothingIsDrawn() const {
-    return m_lines.empty() && !m_key.isEmpty() ? emptyChartMessage() : QString();
-}
-
-QString ChartPanel::lineOfRun(const std::string& uuid) const {
-    for (const ChartLine& line : m_lines)
-        for (size_t r : line.runs)
-            if (r < m_runs.size() && m_runs[r].run.uuid == uuid)
-                return line.name;
-    return QString();
-}
-
-QString ChartPanel::legendNote() const {
-    return m_legendNote->isVisible() ? m_legendNote->text() : QString();
-}
-
-QSizeF ChartPanel::plotSize() const {
-    // A panel never shown has had no layout: its own size, less the axes' and legend's usual room.
-    if (!isVisible() && !m_rendering)
-        return QSizeF(std::max(100, width() - 90), std::max(100, height() - 120));
-    return m_chart->plotArea().size();
-}
-
-int ChartPanel::xTickIntervals() const {
-    // About 80 px per label ("00:00:00", "12.5k" and a gap) of the plot's width.
-    const qreal width = plotSize().width();
-    return std::clamp(int(width / 80), 2, 6);
 }
 
 void ChartPanel::requery() {
@@ -764,28 +629,6 @@ void ChartPanel::updateNavigator() {
     }
     m_navigator->setLines(std::move(lines), m_lines.empty() ? 0 : from, m_lines.empty() ? 1 : to);
     m_navigator->setWindow(m_zoom);
-}
-
-void ChartPanel::updateAxes(double yMin, double yMax) {
-    if (m_options.logY) {
-        // The decades the data spans, no more: 40..100 is drawn on 10..100, not 10..1000.
-        const double lo = yMin > 0 ? yMin : 1e-3;
-        const double low = std::pow(10, std::floor(std::log10(lo)));
-        double high = std::pow(10, std::ceil(std::log10(std::max(yMax, lo))));
-        if (high <= low)
-            high = low * 10;
-        m_logY->setRange(low, high);
-        return;
-    }
-    if (yMax <= yMin) {
-        const double pad = yMin == 0 ? 1 : std::abs(yMin) * 0.1;
-        yMin -= pad;
-        yMax += pad;
-    }
-    m_y->setRange(yMin, yMax);
-    // About 30 px per label of the plot's height: a short plot has fewer, never labels cut to "…".
-    m_y->setTickCount(std::clamp(int(plotSize().height() / 30), 2, 5) + 1);
-    m_y->applyNiceNumbers();
 }
 
 void ChartPanel::syncPlotMapping() {
