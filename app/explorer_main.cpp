@@ -186,7 +186,7 @@ int runExplorer(int argc, char* argv[]) {
     // Where everything is on screen, for scripts and tests that drive the window with xdotool.
     if (const QString map = qEnvironmentVariable("RADT_EXPLORER_WIDGET_MAP"); !map.isEmpty())
         new radt::WidgetMapWriter(map, &app);
-    window.setReadOnly(parser.isSet(kReadOnlyOption));
+    window.session()->setReadOnly(parser.isSet(kReadOnlyOption));
     const StartStore start = resolveStartStore(parser);
     if (parser.isSet(kScreenshotOption))
         return runScreenshot(app, window, parser, start, boards);

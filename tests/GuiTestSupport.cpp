@@ -9,6 +9,8 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include "ChartPanel.h"
+#include "ChartReads.h"
 #include "Store.h"
 #include "StoreCopy.h"
 
@@ -147,6 +149,10 @@ QAction* menuAction(const QMainWindow& window, const QString& text) {
             if (QAction* found = find(top->menu()))
                 return found;
     return nullptr;
+}
+
+void plotFromStore(ChartPanel& chart, Store& store, const std::vector<Run>& runs, const std::string& key) {
+    chart.setData(readChartRuns(store, runs, key, chart.plotColumns()), QString::fromStdString(key));
 }
 
 } // namespace radt::test

@@ -8,6 +8,13 @@ class QMainWindow;
 
 #include <map>
 #include <string>
+#include <vector>
+
+namespace radt {
+class ChartPanel;
+class Store;
+struct Run;
+} // namespace radt
 
 namespace radt::test {
 
@@ -36,5 +43,9 @@ void answerNextMessageBox(int button, QString* text = nullptr);
 /// The menu action whose text (without '&' and trailing dots) is `text`, through every menu of
 /// the window's menu bar; null when there is none.
 QAction* menuAction(const QMainWindow& window, const QString& text);
+
+/// What the loader does for a chart, on this thread: reads `key` of `runs` (readChartRuns) and
+/// shows it. Throws StoreError, the chart unchanged then.
+void plotFromStore(ChartPanel& chart, Store& store, const std::vector<Run>& runs, const std::string& key);
 
 } // namespace radt::test

@@ -5,6 +5,7 @@
 
 #include "ChartExport.h"
 #include "ChartPanel.h"
+#include "GuiTestSupport.h"
 #include "Store.h"
 #include "TempDir.h"
 
@@ -72,7 +73,7 @@ protected:
         radt.naming = ChartOptions::Naming::RadtIds;
         radt.aggregate = ChartOptions::Aggregate::Merge;
         m_chart.setOptions(radt);
-        m_chart.plot(*store, s_runs, "loss");
+        test::plotFromStore(m_chart, *store, s_runs, "loss");
         for (const radt::Run& run : s_runs)
             m_series[run.uuid] = store->series(run.uuid, "loss");
     }
@@ -464,7 +465,7 @@ TEST_F(ChartExportTest, BoardPdfHasOnePagePerChart) {
     ChartPanel second;
     second.resize(900, 500);
     auto store = openStore("sqlite:///" + s_dir->file("chart.db"), OpenMode::OpenExisting);
-    second.plot(*store, s_runs, "loss");
+    test::plotFromStore(second, *store, s_runs, "loss");
     second.setXAxis(ChartOptions::XAxis::Step);
     const QString path = out("board.pdf");
     std::vector<std::pair<int, int>> calls;

@@ -6,6 +6,7 @@
 #include "ChartNavigator.h"
 #include "ChartPanel.h"
 #include "ChartPlotItem.h"
+#include "GuiTestSupport.h"
 #include "SeriesMath.h"
 #include "Store.h"
 #include "TempDir.h"
@@ -120,7 +121,7 @@ protected:
         radt.naming = ChartOptions::Naming::RadtIds;
         radt.aggregate = ChartOptions::Aggregate::Merge;
         m_chart.setOptions(radt);
-        m_chart.plot(*store, runsOfWorkload(workload), key);
+        test::plotFromStore(m_chart, *store, runsOfWorkload(workload), key);
     }
 
     static std::string s_path;
@@ -417,7 +418,7 @@ TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
 
     ChartPanel chart;
     chart.resize(900, 500);
-    chart.plot(*store, store->runs(), "SMI - Power Draw W");
+    test::plotFromStore(chart, *store, store->runs(), "SMI - Power Draw W");
     EXPECT_EQ(chart.seriesPoints(0).size(), 15);
     chart.setXAxis(ChartOptions::XAxis::Epoch);
     EXPECT_EQ(chart.xAxisTitle(), "epoch (from loss)");
@@ -432,7 +433,7 @@ TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
     EXPECT_DOUBLE_EQ(p[12].x(), 3.0);
     EXPECT_DOUBLE_EQ(p[12].y(), 160.0);
     // A software metric is not put on its own epoch axis: nothing to place it by.
-    chart.plot(*store, store->runs(), "lr");
+    test::plotFromStore(chart, *store, store->runs(), "lr");
     EXPECT_EQ(chart.xAxisTitle(), "epoch (these runs log no stepped software metric)");
     EXPECT_TRUE(chart.seriesPoints(0).isEmpty());
 }
@@ -445,7 +446,7 @@ TEST(ChartSinglePoint, AOnePointSeriesIsDrawnAsADot) {
     store->logMetrics(uuid, {{"final_accuracy", 0.93, kStart + 5000, 0}});
     ChartPanel chart;
     chart.resize(600, 400);
-    chart.plot(*store, store->runs(), "final_accuracy");
+    test::plotFromStore(chart, *store, store->runs(), "final_accuracy");
     ASSERT_EQ(chart.seriesPoints(0).size(), 1);
     auto* line = qobject_cast<QLineSeries*>(chart.chart()->series().at(0));
     ASSERT_NE(line, nullptr);
@@ -468,7 +469,7 @@ TEST(ChartColours, StayWithTheirRunsAndWorkloadsWhenAWorkloadIsShownRunByRun) {
     }
     ChartPanel chart;
     chart.resize(900, 500);
-    chart.plot(*store, store->runs(), "m");
+    test::plotFromStore(chart, *store, store->runs(), "m");
     auto colourOf = [&](const QString& name) {
         for (QAbstractSeries* s : chart.chart()->series())
             if (s->name() == name)

@@ -570,11 +570,11 @@ TEST(ExplorerLive, APollThatLandsLateIsLeftOutWhenTheChartMovedOn) {
     store->logMetrics(run, {{"loss", 1.0, start, 0}, {"gpu", 50.0, start, 0}});
     ChartPanel chart;
     chart.resize(600, 400);
-    chart.plot(*store, store->runs(), "loss");
+    test::plotFromStore(chart, *store, store->runs(), "loss");
     const auto queries = chart.livePollQueries();
     ASSERT_EQ(queries.size(), 1u);
     store->logMetrics(run, {{"loss", 0.5, start + 1000, 1}});
-    const auto results = ChartPanel::readLivePoll(*store, "loss", queries);
+    const auto results = readLivePoll(*store, "loss", queries);
     ASSERT_EQ(results.front().fresh.size(), 1u);
 
     // The same rows twice (two rounds asked before either landed): drawn once.
@@ -584,7 +584,7 @@ TEST(ExplorerLive, APollThatLandsLateIsLeftOutWhenTheChartMovedOn) {
     EXPECT_EQ(chart.runs().front().series.size(), 2u);
 
     // The chart shows another metric now: rows read for the old one do not land in it.
-    chart.plot(*store, store->runs(), "gpu");
-    EXPECT_FALSE(chart.applyLivePoll("loss", ChartPanel::readLivePoll(*store, "loss", queries)));
+    test::plotFromStore(chart, *store, store->runs(), "gpu");
+    EXPECT_FALSE(chart.applyLivePoll("loss", readLivePoll(*store, "loss", queries)));
     EXPECT_EQ(chart.runs().front().series.size(), 1u);
 }

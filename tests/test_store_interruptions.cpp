@@ -3,6 +3,7 @@
 // PostgreSQL), a real full tmpfs. A run is compacted wholly or not at all, never twice; a copied
 // run is FINISHED only once all its samples are there.
 
+#include "CachedStore.h"
 #include "RadtProcess.h"
 #include "Store.h"
 #include "StoreCompaction.h"
@@ -68,12 +69,24 @@ std::map<std::string, size_t> rowCounts(Store& store) {
     return rows;
 }
 
-/// The rows a clean, uninterrupted compaction leaves, computed on a store of the same data.
+/// A SQLite store at dir/name filled by fillStore(samples): a copy of one built once per build.
+std::string filledStore(const TempDir& dir, const std::string& name, int samples) {
+    return test::copyOfCachedStore(
+        "interrupt-" + std::to_string(samples), [samples](Store& store) { fillStore(store, samples); },
+        dir.file(name));
+}
+
+/// The rows a clean, uninterrupted compaction leaves, computed on a store of the same data (built
+/// once per build, like the filled store).
 std::map<std::string, size_t> cleanlyCompacted(const TempDir& dir, int samples) {
-    auto reference = openStore("sqlite:///" + dir.file("reference.db"), OpenMode::CreateIfMissing);
-    fillStore(*reference, samples);
-    compactRuns(*reference, reference->runs(), parseTolerance("0.5%"));
-    return rowCounts(*reference);
+    const std::string path = test::copyOfCachedStore(
+        "interrupt-" + std::to_string(samples) + "-compacted",
+        [samples](Store& store) {
+            fillStore(store, samples);
+            compactRuns(store, store.runs(), parseTolerance("0.5%"));
+        },
+        dir.file("reference.db"));
+    return rowCounts(*openStore("sqlite:///" + path, OpenMode::OpenExisting));
 }
 
 int64_t sqliteCount(const std::string& path, const char* sql) {
@@ -104,14 +117,9 @@ int radtCommand(const std::string& args, const std::string& errFile) {
 // again finishes the job with the rows of one clean compaction and the 1 s interval in every tag.
 TEST(StoreInterruptions, CompactionKilledMidwayLeavesEachRunWholeOrAsItWasAndARerunMatchesACleanOne) {
     TempDir dir;
-    constexpr int kSamples = 40000;
-    const std::string uri = "sqlite:///" + dir.file("store.db");
-    std::map<std::string, size_t> recorded;
-    {
-        auto store = openStore(uri, OpenMode::CreateIfMissing);
-        fillStore(*store, kSamples);
-        recorded = rowCounts(*store);
-    }
+    constexpr int kSamples = 20000;
+    const std::string uri = "sqlite:///" + filledStore(dir, "store.db", kSamples);
+    std::map<std::string, size_t> recorded = rowCounts(*openStore(uri, OpenMode::OpenExisting));
     test::Radt radt = test::startRadt(dir, {"store", "compact", "--store", uri, "interrupt"});
     ASSERT_TRUE(
         test::waitFor([&] { return radt.err().find("compacted 1/4 runs") != std::string::npos; }, 60000))
@@ -187,10 +195,7 @@ TEST(StoreInterruptions, CompactionOnAFullDiskNamesTheRunLeftAsItWas) {
         GTEST_SKIP() << "needs root and mount namespaces to mount a small tmpfs";
     TempDir dir;
     constexpr int kSamples = 10000;
-    {
-        auto store = openStore("sqlite:///" + dir.file("store.db"), OpenMode::CreateIfMissing);
-        fillStore(*store, kSamples);
-    }
+    filledStore(dir, "store.db", kSamples);
     const std::string mnt = dir.file("small");
     fs::create_directories(mnt);
     fs::create_directories(dir.file("copy"));
@@ -225,15 +230,10 @@ TEST(StoreInterruptions, CompactionOnAFullDiskNamesTheRunLeftAsItWas) {
 // FINISHED with part of its data; copying again completes it and only then marks it FINISHED.
 TEST(StoreInterruptions, StoreCopyKilledLeavesTheRunVisiblyIncompleteAndARerunCompletesIt) {
     TempDir dir;
-    const std::string source = "sqlite:///" + dir.file("source.db");
+    constexpr int kSamples = 30000;
+    const std::string source = "sqlite:///" + filledStore(dir, "source.db", kSamples);
     const std::string destination = dir.file("destination.db");
-    constexpr int kSamples = 60000;
-    std::map<std::string, size_t> recorded;
-    {
-        auto store = openStore(source, OpenMode::CreateIfMissing);
-        fillStore(*store, kSamples);
-        recorded = rowCounts(*store);
-    }
+    std::map<std::string, size_t> recorded = rowCounts(*openStore(source, OpenMode::OpenExisting));
     test::Radt radt = test::startRadt(dir, {"store", "copy", source, destination});
     ASSERT_TRUE(test::waitFor(
         [&] {

@@ -7,6 +7,7 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
+#include "StoreSession.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
 #include "models/RunTreeModel.h"
@@ -209,6 +210,102 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     EXPECT_TRUE(window.plotMetric("loss"));
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization");
+}
+
+// The session alone, without a window (issue 25 §3): what it says it opened, read or failed to,
+// and in which order; only the newest open and key read land, a reread asked while one runs
+// becomes one more, and the reads of a store left behind land nowhere.
+TEST(StoreSession, SaysWhatLandedWithTypedSignalsAndOnlyTheNewestOfEachRead) {
+    test::TempDir dir;
+    const test::SampleStore first = test::buildSampleStore(dir.file("first.db"), true);
+    const std::string second = "sqlite:///" + dir.file("second.db");
+    openStore(second, OpenMode::CreateIfMissing);
+    addRun(second, "only run");
+
+    StoreSession session;
+    std::vector<std::string> said; // every signal, in order
+    QObject::connect(&session, &StoreSession::opening,
+                     [&](const QString& uri) { said.push_back("opening " + uri.toStdString()); });
+    QObject::connect(
+        &session, &StoreSession::storeOpened,
+        [&](const QString& uri, const std::vector<Experiment>&, const std::vector<radt::Run>& runs) {
+            said.push_back("opened " + uri.toStdString() + " " + std::to_string(runs.size()));
+        });
+    QObject::connect(&session, &StoreSession::openFailed, [&](const QString& uri, const QString& error) {
+        said.push_back("failed " + uri.toStdString() + (error.isEmpty() ? "" : " with a reason"));
+    });
+    QObject::connect(&session, &StoreSession::treeReady,
+                     [&](const std::vector<Experiment>&, const std::vector<radt::Run>& runs, bool userAsked) {
+                         said.push_back("tree " + std::to_string(runs.size()) + (userAsked ? " asked" : ""));
+                     });
+    QObject::connect(&session, &StoreSession::keysReady, [&](const std::vector<std::string>& keys) {
+        std::string list = "keys";
+        for (const std::string& k : keys)
+            list += " " + k;
+        said.push_back(list);
+    });
+    const auto settle = [&] {
+        EXPECT_TRUE(session.loader()->waitIdle(60000));
+        std::vector<std::string> out;
+        out.swap(said);
+        return out;
+    };
+
+    // Two background opens in a row: both are said to start, only the newer lands.
+    std::vector<bool> landed;
+    session.openInBackground(QString::fromStdString(first.uri), OpenMode::OpenExisting,
+                             [&](bool opened) { landed.push_back(opened); });
+    session.openInBackground(QString::fromStdString(second), OpenMode::OpenExisting,
+                             [&](bool opened) { landed.push_back(opened); });
+    EXPECT_FALSE(session.isOpen()) << "nothing is open until an open lands";
+    EXPECT_EQ(settle(), (std::vector<std::string>{"opening " + first.uri, "opening " + second,
+                                                  "opened " + second + " 1"}));
+    EXPECT_EQ(landed, std::vector<bool>{true}) << "the replaced open never lands";
+    EXPECT_EQ(session.uri().toStdString(), second);
+
+    // A store that cannot be opened: said with its reason, and the open one stays.
+    const std::string missing = "sqlite:///" + dir.file("missing/none.db");
+    session.openInBackground(QString::fromStdString(missing));
+    EXPECT_EQ(settle(),
+              (std::vector<std::string>{"opening " + missing, "failed " + missing + " with a reason"}));
+    EXPECT_EQ(session.uri().toStdString(), second);
+
+    // Rereads asked while one runs become one more; what waits runs once, after the last.
+    ASSERT_TRUE(session.open(QString::fromStdString(first.uri)));
+    EXPECT_EQ(settle(), std::vector<std::string>{"opened " + first.uri + " 6"});
+    int thensRun = 0;
+    session.rereadTree(false, [&] {
+        ++thensRun;
+        said.push_back("then");
+    });
+    for (int i = 0; i < 5; ++i)
+        session.rereadTree(i == 2, [&] { ++thensRun; });
+    EXPECT_EQ(session.loader()->pending(), 1);
+    EXPECT_EQ(settle(), (std::vector<std::string>{"tree 6", "tree 6 asked", "then"}));
+    EXPECT_EQ(thensRun, 6);
+    EXPECT_EQ(session.experimentNames().size(), 3u) << "Default, alpha and beta";
+
+    // Keys: only the newest read lands; none asked for are said at once.
+    std::vector<radt::Run> runs;
+    for (const char* label : {"alpha/1/a", "alpha/1/b"}) {
+        auto store = openStore(first.uri, OpenMode::OpenExisting);
+        runs.push_back(*store->run(first.runs.at(label)));
+    }
+    session.readMetricKeys({runs[0]});
+    EXPECT_TRUE(session.keysPending());
+    session.readMetricKeys({runs[1]});
+    EXPECT_EQ(settle(), std::vector<std::string>{"keys GPU - Power PROC - CPU Utilization loss"});
+    EXPECT_FALSE(session.keysPending());
+    session.readMetricKeys({});
+    EXPECT_EQ(said, std::vector<std::string>{"keys"}) << "no runs: no keys, at once";
+    settle();
+
+    // A store left behind: its reread and key read land nowhere, and what waited is dropped.
+    session.rereadTree(true, [&] { said.push_back("then of the first store"); });
+    session.readMetricKeys({runs[0]});
+    ASSERT_TRUE(session.open(QString::fromStdString(second)));
+    EXPECT_EQ(settle(), std::vector<std::string>{"opened " + second + " 1"});
+    EXPECT_FALSE(session.keysPending());
 }
 
 TEST(StoreReadsOnPostgres, AServerHoldingTheTablesLeavesTheWindowAnswering) {

@@ -105,7 +105,7 @@ void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, 
                 return;
             }
             try {
-                auto data = std::make_shared<std::vector<ChartRunData>>(ChartPanel::loadRuns(
+                auto data = std::make_shared<std::vector<ChartRunData>>(readChartRuns(
                     shared->connection(), runs, key.toStdString(), columns, [&](size_t done, size_t total) {
                         deliver([self, key, done, total] {
                             if (self)
@@ -234,17 +234,15 @@ void ChartLoader::requestLatestMetrics(
 
 bool ChartLoader::requestPoll(ChartPanel* chart,
                               std::function<void(bool changed, const QString& error)> done) {
-    const std::vector<ChartPanel::LivePollQuery> queries = chart->livePollQueries();
+    const std::vector<LivePollQuery> queries = chart->livePollQueries();
     if (queries.empty() || m_polling.count(chart))
         return false;
     m_polling.insert(chart);
     const QString key = chart->metricKey();
     QPointer<ChartPanel> target(chart);
-    auto results = std::make_shared<std::vector<ChartPanel::LivePollResult>>();
+    auto results = std::make_shared<std::vector<LivePollResult>>();
     readThenLand(
-        [key, queries, results](Store& store) {
-            *results = ChartPanel::readLivePoll(store, key.toStdString(), queries);
-        },
+        [key, queries, results](Store& store) { *results = readLivePoll(store, key.toStdString(), queries); },
         [this, target, chart, key, results, done](const QString& error) {
             m_polling.erase(chart);
             const bool changed = target && error.isEmpty() && target->applyLivePoll(key, *results);

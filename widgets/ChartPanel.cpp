@@ -134,54 +134,6 @@ ChartPanel::ChartPanel(QWidget* parent)
 
 ChartPanel::~ChartPanel() = default;
 
-std::vector<ChartRunData> ChartPanel::loadRuns(Store& store, const std::vector<Run>& runs,
-                                               const std::string& metricKey, int columns,
-                                               const std::function<void(size_t, size_t)>& progress) {
-    std::vector<ChartRunData> data;
-    std::map<int64_t, std::string> experimentNames; // lines are named by experiment (resources/DESIGN.md §9)
-    for (size_t i = 0; i < runs.size(); ++i) {
-        const Run& run = runs[i];
-        // A server store reduces large series where they are (resources/DESIGN.md §8); generous resolution,
-        // so a wider window or a moderate zoom still has real points.
-        Series series = store.prefersEnvelopes()
-                            ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns)
-                            : store.series(run.uuid, metricKey);
-        // A running run stays even before its first sample of this metric: it is followed.
-        if (!series.empty() || run.status == RunStatus::Running) {
-            ChartRunData d;
-            d.run = run;
-            d.series = std::move(series);
-            auto name = experimentNames.find(run.experimentId);
-            if (name == experimentNames.end()) {
-                const auto experiment = store.experimentById(run.experimentId);
-                name = experimentNames.emplace(run.experimentId, experiment ? experiment->name : "").first;
-            }
-            d.experimentName = name->second;
-            if (insight::isHardwareKey(metricKey)) {
-                // For the epoch x axis: one latest-values query picks the epoch metric, whose
-                // series is short (a point per epoch or step); cheap enough to do on every load.
-                d.epochKey = insight::epochMetricFromLatest(store.latestMetrics(run.uuid));
-                if (!d.epochKey.empty())
-                    d.epochs = insight::epochSpans(store.series(run.uuid, d.epochKey),
-                                                   run.startTime > 0  ? run.startTime
-                                                   : d.series.empty() ? 0
-                                                                      : d.series.t.front());
-                if (d.epochs.empty())
-                    d.epochKey.clear();
-            }
-            data.push_back(std::move(d));
-        }
-        if (progress)
-            progress(i + 1, runs.size());
-    }
-    return data;
-}
-
-void ChartPanel::plot(Store& store, const std::vector<Run>& runs, const std::string& metricKey) {
-    // Read everything first so that a store error leaves the chart as it was.
-    setData(loadRuns(store, runs, metricKey, plotColumns()), toQString(metricKey));
-}
-
 void ChartPanel::setLoading(const QString& metricKey) {
     m_loading = true;
     m_key = metricKey;

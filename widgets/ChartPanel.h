@@ -9,6 +9,7 @@
 // ChartPlotItem over the QtCharts axes (the QLineSeries stay, empty, for the legend).
 
 #include "ChartLines.h"
+#include "ChartReads.h"
 #include "LineColours.h"
 
 #include <QImage>
@@ -45,7 +46,6 @@ namespace radt {
 
 class ChartNavigator;
 class ChartPlotItem;
-class Store;
 
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -58,19 +58,11 @@ public:
     QStringList colourKeys() const;
     ~ChartPanel() override;
 
-    /// Reads the metric of every run. Throws StoreError; the chart is unchanged then.
-    void plot(Store& store, const std::vector<Run>& runs, const std::string& metricKey);
-    /// What plot() reads, without touching any widget: callable on a worker thread. `columns` is
-    /// the resolution a server store reduces large series to. `progress(done, total)` is called
-    /// after each run. Throws StoreError.
-    static std::vector<ChartRunData> loadRuns(Store& store, const std::vector<Run>& runs,
-                                              const std::string& metricKey, int columns,
-                                              const std::function<void(size_t, size_t)>& progress = {});
     /// A load of `metricKey` has started (off the GUI thread): the chart names it at once and
     /// says so in its title; the lines shown stay until setData replaces them.
     void setLoading(const QString& metricKey);
     bool isLoading() const { return m_loading; }
-    /// Shows runs read by loadRuns (on the GUI thread).
+    /// Shows runs read by readChartRuns (on the GUI thread).
     void setData(std::vector<ChartRunData> runs, const QString& metricKey);
     const std::vector<ChartRunData>& runs() const { return m_runs; }
     /// Shows runs that do not come from the open store (a board file carries its data), with
@@ -78,36 +70,22 @@ public:
     void showDetached(std::vector<ChartRunData> runs, const QString& metricKey, const ChartOptions& options,
                       std::optional<std::pair<int64_t, int64_t>> zoom);
     bool isDetached() const { return m_detached; }
-    /// Plot width in pixel columns: what loadRuns' `columns` should be.
+    /// Plot width in pixel columns: what readChartRuns' `columns` should be.
     int plotColumns() const;
     /// Removes every line and shows `hint` in their place.
     void clear(const QString& hint = QString());
     /// Follows running runs (recorded by this or another process or machine) in three steps, so
     /// that the store is read off the GUI thread (ChartLoader::requestPoll): what to ask (GUI
-    /// thread), the reading (any thread), and drawing what came (GUI thread).
-    struct LivePollQuery {
-        std::string runUuid;
-        int64_t after; ///< rows from this timestamp on: the store has confirmed those before it
-    };
-    struct LivePollResult {
-        LivePollQuery query;
-        Series fresh;
-        std::optional<Run> now; ///< the run as the store has it now (its status)
-    };
+    /// thread), the reading (readLivePoll, any thread), and drawing what came (GUI thread).
     /// The running runs and where their confirmed rows end; empty when nothing is followed.
     std::vector<LivePollQuery> livePollQueries() const;
-    /// Reads the rows and statuses asked for. Throws StoreError.
-    static std::vector<LivePollResult> readLivePoll(Store& store, const std::string& metricKey,
-                                                    const std::vector<LivePollQuery>& queries);
     /// Draws rows read for `metricKey`, keeping a zoom the user chose (otherwise the x range
     /// follows the newest data); a result for another metric, or for a run whose rows moved on
     /// since it was asked, is left out. Returns whether anything changed (rows or a status).
     bool applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results);
-    /// The three steps at once, on this thread (tests, a caller already off the GUI thread).
-    bool pollNewData(Store& store);
     /// Points of a run recorded in this process, straight from the live bus (resources/DESIGN.md §8): the
     /// chart's metric among them is appended and drawn at once; the store confirms them later
-    /// (pollNewData). Returns whether anything was drawn.
+    /// (applyLivePoll). Returns whether anything was drawn.
     bool appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points);
     /// True while any plotted run is RUNNING.
     bool hasRunningRuns() const;

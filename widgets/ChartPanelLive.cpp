@@ -4,8 +4,6 @@
 
 #include "ChartPanel.h"
 
-#include "Store.h"
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -95,7 +93,7 @@ bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<Metric
     return changed;
 }
 
-std::vector<ChartPanel::LivePollQuery> ChartPanel::livePollQueries() const {
+std::vector<LivePollQuery> ChartPanel::livePollQueries() const {
     std::vector<LivePollQuery> queries;
     if (m_key.isEmpty() || m_loading || m_detached) // the load on its way has the newest rows
         return queries;
@@ -108,20 +106,6 @@ std::vector<ChartPanel::LivePollQuery> ChartPanel::livePollQueries() const {
                                                       : r.series.t[confirmed - 1] + 1});
     }
     return queries;
-}
-
-std::vector<ChartPanel::LivePollResult> ChartPanel::readLivePoll(Store& store, const std::string& metricKey,
-                                                                 const std::vector<LivePollQuery>& queries) {
-    std::vector<LivePollResult> results;
-    for (const LivePollQuery& q : queries)
-        results.push_back(
-            {q, store.seriesRange(q.runUuid, metricKey, q.after, std::numeric_limits<int64_t>::max()),
-             store.run(q.runUuid)});
-    return results;
-}
-
-bool ChartPanel::pollNewData(Store& store) {
-    return applyLivePoll(m_key, readLivePoll(store, m_key.toStdString(), livePollQueries()));
 }
 
 bool ChartPanel::applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results) {

@@ -15,11 +15,11 @@
 #include "Formatting.h"
 #include "LaunchDialog.h"
 #include "MetricPicker.h"
+#include "RunTreePane.h"
 #include "SavedSelections.h"
 #include "StoreUri.h"
 #include "SummaryPanel.h"
 #include "models/BasketModel.h"
-#include "models/RunFilterProxy.h"
 #include "models/RunTreeModel.h"
 
 #include <QAction>
@@ -52,24 +52,9 @@
 
 namespace radt {
 
-namespace {
-
-QString nodeKey(const QModelIndex& index) {
-    const int kind = index.data(RunTreeModel::NodeKindRole).toInt();
-    const QString experiment = QString::number(index.data(RunTreeModel::ExperimentIdRole).toLongLong());
-    if (kind == RunTreeModel::ExperimentNode)
-        return QStringLiteral("e:") + experiment;
-    if (kind == RunTreeModel::WorkloadNode)
-        return QStringLiteral("w:%1:%2").arg(experiment, index.data(RunTreeModel::WorkloadRole).toString());
-    return QString();
-}
-
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_treeModel(new RunTreeModel(this)), m_proxy(new RunFilterProxy(this)),
+    : QMainWindow(parent), m_session(new StoreSession(this)), m_treePane(new RunTreePane(this)),
       m_basket(new BasketModel(this)), m_counts(new QLabel(this)) {
-    m_proxy->setSourceModel(m_treeModel);
     m_basketPanel = new BasketPanel(m_basket, this);
     m_metrics = new MetricPicker(this);
     m_board = new BoardPanel(this);
@@ -82,6 +67,13 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_counts);
 
     connect(m_basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
+    connect(m_treePane, &RunTreePane::runsChosen, this,
+            [this](const QStringList& uuids, const QString& node) {
+                const int added = addRunsToBasket(uuids);
+                if (!node.isEmpty()) // a double-click: say what it added, also when nothing was new
+                    statusBar()->showMessage(
+                        tr("Added %n run(s) of %1 to the basket", nullptr, added).arg(node), 4000);
+            });
     connect(m_metrics, &MetricPicker::metricChosen, this, &MainWindow::showMetric);
     // Named selections live beside Recent Stores (the same settings), keyed by the store.
     m_selectionSettings =
@@ -114,25 +106,25 @@ MainWindow::MainWindow(QWidget* parent)
             m_metrics->setCurrentKey(key);
     });
     // Chart data and summaries are read on a worker thread; the status bar shows the progress.
-    m_loader = new ChartLoader(this);
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(260);
     m_progress->setTextVisible(true);
     m_progress->hide();
     statusBar()->addPermanentWidget(m_progress);
-    connect(m_loader, &ChartLoader::progress, this, [this](const QString& key, int done, int total) {
+    connectSession();
+    connect(loader(), &ChartLoader::progress, this, [this](const QString& key, int done, int total) {
         m_progress->setRange(0, total);
         m_progress->setValue(done);
         m_progress->setFormat(tr("%1: %v/%m runs").arg(key));
         m_progress->show();
     });
-    connect(m_loader, &ChartLoader::idle, m_progress, &QWidget::hide);
-    connect(m_loader, &ChartLoader::chartFailed, this,
+    connect(loader(), &ChartLoader::idle, m_progress, &QWidget::hide);
+    connect(loader(), &ChartLoader::chartFailed, this,
             [this](ChartPanel* chart, const QString& key, const QString& error) {
                 chart->clear(tr("Cannot plot %1").arg(key));
                 statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, error));
             });
-    connect(m_loader, &ChartLoader::summaryReady, this, [this](std::vector<SummaryRow> rows) {
+    connect(loader(), &ChartLoader::summaryReady, this, [this](std::vector<SummaryRow> rows) {
         // Each row names the line its chart draws the run in, as the legend does.
         for (SummaryRow& row : rows)
             for (int i = 0; i < m_board->chartCount() && row.line.isEmpty(); ++i)
@@ -140,7 +132,7 @@ MainWindow::MainWindow(QWidget* parent)
                     row.line = chart->lineOfRun(row.runUuid);
         m_summary->setRows(std::move(rows));
     });
-    connect(m_loader, &ChartLoader::summaryFailed, this, [this](const QString& error) {
+    connect(loader(), &ChartLoader::summaryFailed, this, [this](const QString& error) {
         m_summary->setRows({});
         statusBar()->showMessage(tr("Cannot compute the summary: %1").arg(error), 5000);
     });
@@ -161,7 +153,7 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 int MainWindow::pollLiveRuns() {
-    if (!m_store)
+    if (!hasStore())
         return 0;
     int asked = 0;
     for (int i = 0; i < m_board->chartCount(); ++i) {
@@ -169,7 +161,7 @@ int MainWindow::pollLiveRuns() {
         if (!chart->hasRunningRuns())
             continue;
         // Read on the loader's thread (on PostgreSQL a network round trip), drawn when it lands.
-        asked += m_loader->requestPoll(chart, [this, chart](bool changed, const QString& error) {
+        asked += loader()->requestPoll(chart, [this, chart](bool changed, const QString& error) {
             if (!error.isEmpty()) {
                 statusBar()->showMessage(tr("Cannot follow running runs: %1").arg(error), 5000);
                 return;
@@ -177,15 +169,16 @@ int MainWindow::pollLiveRuns() {
             if (changed)
                 updateSummary();
             if (changed && !chart->hasRunningRuns())
-                rereadTree(false); // a run ended: its status and duration in the tree at once
+                m_session->rereadTree(false); // a run ended: its status and duration in the tree at once
         });
     }
     // Running runs update in place in the tree (status, duration; new runs of other collectors)
     // every 5 s, a full reread being cheap next to a chart.
-    const bool treeHasRunning = std::any_of(m_treeModel->runs().begin(), m_treeModel->runs().end(),
-                                            [](const Run& r) { return r.status == RunStatus::Running; });
+    const bool treeHasRunning =
+        std::any_of(m_treePane->model()->runs().begin(), m_treePane->model()->runs().end(),
+                    [](const Run& r) { return r.status == RunStatus::Running; });
     if (treeHasRunning && ++m_treeTicks % 5 == 0)
-        rereadTree(false);
+        m_session->rereadTree(false);
     return asked;
 }
 
@@ -242,12 +235,13 @@ void MainWindow::createLaunching() {
     connect(m_launcher, &LaunchController::message, m_console, &ConsolePane::appendMessage);
     connect(m_launcher, &LaunchController::finished, this, [this](int code) {
         m_console->setFinished(code);
-        rereadTree(false); // final statuses and durations
+        m_session->rereadTree(false); // final statuses and durations
         pollLiveRuns();
     });
     // A run launched here starts publishing: show it in the tree and put it in the basket.
-    connect(m_live, &LiveBridge::runSeen, this,
-            [this](const QString& uuid) { rereadTree(false, [this, uuid] { addRunsToBasket({uuid}); }); });
+    connect(m_live, &LiveBridge::runSeen, this, [this](const QString& uuid) {
+        m_session->rereadTree(false, [this, uuid] { addRunsToBasket({uuid}); });
+    });
     connect(m_live, &LiveBridge::samples, this,
             [this](std::shared_ptr<const LiveBridge::Batch> batch) { onLiveSamples(*batch); });
 }
@@ -276,7 +270,7 @@ void MainWindow::onLiveSamples(const LiveBridge::Batch& batch) {
 }
 
 void MainWindow::showLaunchDialog() {
-    if (!m_store) {
+    if (!hasStore()) {
         QMessageBox::information(this, tr("Launch"),
                                  tr("Open or create a store first: runs are recorded into it."));
         return;
@@ -291,12 +285,12 @@ void MainWindow::showLaunchDialog() {
 }
 
 bool MainWindow::launch(const LaunchRequest& request, QString* error) {
-    if (!m_store) {
+    if (!hasStore()) {
         if (error)
             *error = tr("no store is open");
         return false;
     }
-    if (!m_launcher->start(m_uri.toStdString(), request, error))
+    if (!m_launcher->start(m_session->uri().toStdString(), request, error))
         return false;
     m_consoleDock->show();
     m_console->appendMessage(tr("launching %1").arg(QString::fromStdString(request.target)));
@@ -305,67 +299,7 @@ bool MainWindow::launch(const LaunchRequest& request, QString* error) {
 }
 
 bool MainWindow::waitForLoads(int timeoutMs) {
-    return m_loader->waitIdle(timeoutMs);
-}
-
-QWidget* MainWindow::createTreePane() {
-    auto* pane = new QWidget(this);
-    m_filter = new QLineEdit(pane);
-    m_filter->setObjectName(QStringLiteral("runFilter"));
-    m_filter->setPlaceholderText(tr("Filter runs (name, status, letter, params)..."));
-    m_filter->setClearButtonEnabled(true);
-
-    m_tree = new QTreeView(pane);
-    m_tree->setObjectName(QStringLiteral("runTree"));
-    m_tree->setModel(m_proxy);
-    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_tree->setUniformRowHeights(true);
-    m_tree->setAllColumnsShowFocus(true);
-    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_tree->header()->setStretchLastSection(true);
-    m_tree->setColumnWidth(RunTreeModel::NameColumn, 230);
-    // Rows drag into the basket (the drag carries the runs under them); a drag never scrolls
-    // the tree sideways, away from the Name column.
-    m_tree->setDragEnabled(true);
-    m_tree->setDragDropMode(QAbstractItemView::DragOnly);
-    m_tree->setDefaultDropAction(Qt::CopyAction);
-
-    auto* add = new QPushButton(tr("Add to basket"), pane);
-    add->setToolTip(
-        tr("Add the selected runs, workloads or experiments to the basket (double-click works too)"));
-
-    auto* layout = new QVBoxLayout(pane);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_filter);
-    layout->addWidget(m_tree, 1);
-    layout->addWidget(add, 0, Qt::AlignLeft);
-
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        const bool filtering = !text.trimmed().isEmpty();
-        // The tree as the user left it comes back when the filter is cleared.
-        if (filtering && !m_expandedBeforeFilter)
-            m_expandedBeforeFilter = expandedNodes();
-        m_proxy->setFilterText(text);
-        if (filtering) {
-            m_tree->expandAll(); // matches can sit deep in the tree: show them all
-        } else if (m_expandedBeforeFilter) {
-            restoreExpandedNodes(*m_expandedBeforeFilter);
-            m_expandedBeforeFilter.reset();
-        }
-    });
-    connect(add, &QPushButton::clicked, this, &MainWindow::addSelectedToBasket);
-    // A double-click adds what it is on (a run, a workload, a whole experiment) to the basket, as
-    // the README promises; expanding stays on the arrow and the keyboard.
-    m_tree->setExpandsOnDoubleClick(false);
-    connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
-        const int added = addTreeIndexToBasket(index);
-        statusBar()->showMessage(tr("Added %n run(s) of %1 to the basket", nullptr, added)
-                                     .arg(index.sibling(index.row(), 0).data().toString()),
-                                 4000);
-    });
-    connect(m_tree, &QWidget::customContextMenuRequested, this, &MainWindow::onTreeContextMenu);
-    return pane;
+    return loader()->waitIdle(timeoutMs);
 }
 
 void MainWindow::createMenus() {
@@ -392,14 +326,13 @@ void MainWindow::createMenus() {
     run->addAction(tr("&Stop"), m_launcher, &LaunchController::stop);
     run->addAction(m_consoleDock->toggleViewAction());
     run->addSeparator();
-    QAction* find = run->addAction(tr("&Find Runs"), this, [this] {
-        m_filter->setFocus(Qt::ShortcutFocusReason);
-        m_filter->selectAll();
-    });
+    QAction* find = run->addAction(tr("&Find Runs"), m_treePane, &RunTreePane::focusFilter);
     find->setShortcut(QKeySequence::Find);
 
     QMenu* basket = menuBar()->addMenu(tr("&Basket"));
-    basket->addAction(tr("&Add Selected Runs"), this, &MainWindow::addSelectedToBasket)
+    basket
+        ->addAction(tr("&Add Selected Runs"), this,
+                    [this] { addRunsToBasket(m_treePane->selectedRunUuids()); })
         ->setShortcut(QKeySequence(tr("Ctrl+Return")));
     basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); })
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
@@ -429,14 +362,10 @@ void MainWindow::showInsights() {
     m_insights->setFocus(Qt::ShortcutFocusReason);
 }
 
-QString MainWindow::storeDisplayUri() const {
-    return m_store ? QString::fromStdString(m_store->displayUri()) : QString();
-}
-
 int MainWindow::addRunsToBasket(const QStringList& uuids) {
     std::vector<Run> runs;
     for (const QString& uuid : uuids) {
-        if (const Run* run = m_treeModel->runByUuid(uuid))
+        if (const Run* run = m_treePane->model()->runByUuid(uuid))
             runs.push_back(*run);
     }
     const int added = m_basket->addRuns(runs);
@@ -448,29 +377,15 @@ int MainWindow::addRunsToBasket(const QStringList& uuids) {
 }
 
 int MainWindow::addTreeIndexToBasket(const QModelIndex& index) {
-    const QModelIndex source = index.model() == m_proxy ? m_proxy->mapToSource(index) : index;
-    return addRunsToBasket(m_treeModel->runUuidsUnder(source.sibling(source.row(), 0)));
-}
-
-void MainWindow::addSelectedToBasket() {
-    QStringList uuids;
-    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows())
-        uuids += m_treeModel->runUuidsUnder(m_proxy->mapToSource(index));
-    addRunsToBasket(uuids);
+    return addRunsToBasket(m_treePane->runUuidsUnder(index));
 }
 
 bool MainWindow::addLatestWorkloadToBasket() {
-    const QStringList uuids = m_treeModel->latestWorkloadRunUuids();
+    const QStringList uuids = m_treePane->model()->latestWorkloadRunUuids();
     if (uuids.isEmpty())
         return false;
     addRunsToBasket(uuids);
-    const QModelIndex leaf = m_proxy->mapFromSource(m_treeModel->indexOfRun(uuids.first()));
-    if (leaf.isValid()) {
-        m_tree->expand(leaf.parent().parent());
-        m_tree->expand(leaf.parent());
-        m_tree->scrollTo(leaf);
-        fitColumns();
-    }
+    m_treePane->reveal(uuids.first());
     return true;
 }
 
@@ -482,7 +397,7 @@ CompareDialog* MainWindow::showCompare() {
     if (!m_compare)
         m_compare = new CompareDialog(this);
     const std::vector<Run> runs = m_basket->runs();
-    m_compare->setRuns(runs, m_experimentNames);
+    m_compare->setRuns(runs, m_session->experimentNames());
     // What is already known: the summary's statistics and the Insights view's energy shares.
     CompareExtras extras;
     extras.summary = m_summary->model()->rows();
@@ -499,7 +414,7 @@ CompareDialog* MainWindow::showCompare() {
     m_compare->raise();
     // Latest metric values come from the store: read on the loader's thread, not here.
     QPointer<CompareDialog> dialog(m_compare);
-    m_loader->requestLatestMetrics(m_basket->runs(),
+    loader()->requestLatestMetrics(m_basket->runs(),
                                    [dialog](const ChartLoader::LatestByRun& latest, const QString& error) {
                                        if (!dialog)
                                            return;
@@ -520,15 +435,7 @@ QStringList MainWindow::metricKeys() const {
 }
 
 void MainWindow::expandTree() {
-    m_tree->expandAll();
-    fitColumns();
-}
-
-void MainWindow::fitColumns() {
-    // Short columns fit their text (fonts differ between machines); Name and Params keep their room.
-    for (int column : {RunTreeModel::StatusColumn, RunTreeModel::LetterColumn, RunTreeModel::DurationColumn,
-                       RunTreeModel::StartColumn})
-        m_tree->resizeColumnToContents(column);
+    m_treePane->expandAll();
 }
 
 void MainWindow::freeColoursOfRunsGone() {
@@ -548,14 +455,14 @@ void MainWindow::showMetric(const QString& key) {
     ChartPanel* chart = chartPanel();
     m_boardFile.clear(); // the board now differs from the file it came from
     const std::vector<Run> runs = m_basket->runs();
-    if (!m_store || runs.empty()) {
-        m_loader->cancelChart(chart);
+    if (!hasStore() || runs.empty()) {
+        loader()->cancelChart(chart);
         chart->clear();
     } else if (key.isEmpty()) {
-        m_loader->cancelChart(chart);
+        loader()->cancelChart(chart);
         chart->clear(tr("Choose a metric"));
     } else {
-        m_loader->requestChart(chart, runs, key);
+        loader()->requestChart(chart, runs, key);
     }
     refreshOtherCharts();
     updateSummary();
@@ -568,11 +475,11 @@ void MainWindow::refreshOtherCharts() {
         ChartPanel* chart = m_board->chartAt(i)->chart();
         if (chart == chartPanel() || chart->metricKey().isEmpty() || chart->isDetached())
             continue; // a board file's chart keeps the data the file carries
-        if (!m_store || runs.empty()) {
-            m_loader->cancelChart(chart);
+        if (!hasStore() || runs.empty()) {
+            loader()->cancelChart(chart);
             chart->clear();
         } else {
-            m_loader->requestChart(chart, runs, chart->metricKey());
+            loader()->requestChart(chart, runs, chart->metricKey());
         }
     }
 }
@@ -618,7 +525,7 @@ void MainWindow::updateSummary() {
                                                          : toQString(r.experimentName),
                                 metric, r.series});
     }
-    m_loader->requestSummary(runs, metrics, m_experimentNames, std::move(held));
+    loader()->requestSummary(runs, metrics, m_session->experimentNames(), std::move(held));
 }
 
 ChartPanel* MainWindow::chartPanel() const {
@@ -662,57 +569,33 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->addAction(tr("Clear Recent Stores"), this, [this] { m_recent.clear(); });
 }
 
-void MainWindow::onTreeContextMenu(const QPoint& pos) {
-    QMenu menu(this);
-    const bool hasSelection = m_tree->selectionModel()->hasSelection();
-    menu.addAction(tr("Add to basket"), this, &MainWindow::addSelectedToBasket)->setEnabled(hasSelection);
-    menu.addSeparator();
-    menu.addAction(tr("Expand all"), m_tree, &QTreeView::expandAll);
-    menu.addAction(tr("Collapse all"), m_tree, &QTreeView::collapseAll);
-    menu.exec(m_tree->viewport()->mapToGlobal(pos));
-}
-
 void MainWindow::updateTitleAndStatus() {
     const QString display = storeDisplayUri();
     setWindowTitle(display.isEmpty() ? QStringLiteral("radt-explorer")
                                      : QStringLiteral("radt-explorer \u2014 ") + display);
-    if (!m_store) {
+    if (!hasStore()) {
         m_counts->setText(tr("No store open"));
         return;
     }
     const auto count = [](int n, const QString& one, const QString& many) {
         return n == 1 ? one : many.arg(n);
     };
-    m_counts->setText(count(m_treeModel->experimentCount(), tr("1 experiment"), tr("%1 experiments")) +
-                      QStringLiteral(", ") + count(m_treeModel->runCount(), tr("1 run"), tr("%1 runs")) +
-                      QStringLiteral(" | ") +
-                      count(m_basket->runCount(), tr("basket: 1 run"), tr("basket: %1 runs")));
+    m_counts->setText(
+        count(m_treePane->model()->experimentCount(), tr("1 experiment"), tr("%1 experiments")) +
+        QStringLiteral(", ") + count(m_treePane->model()->runCount(), tr("1 run"), tr("%1 runs")) +
+        QStringLiteral(" | ") + count(m_basket->runCount(), tr("basket: 1 run"), tr("basket: %1 runs")));
 }
 
-QStringList MainWindow::expandedNodes() const {
-    QStringList keys;
-    for (int e = 0; e < m_proxy->rowCount(); ++e) {
-        const QModelIndex experiment = m_proxy->index(e, 0);
-        if (m_tree->isExpanded(experiment))
-            keys.append(nodeKey(experiment));
-        for (int w = 0; w < m_proxy->rowCount(experiment); ++w) {
-            const QModelIndex workload = m_proxy->index(w, 0, experiment);
-            if (m_tree->isExpanded(workload))
-                keys.append(nodeKey(workload));
-        }
-    }
-    return keys;
+RunTreeModel* MainWindow::runTreeModel() const {
+    return m_treePane->model();
 }
 
-void MainWindow::restoreExpandedNodes(const QStringList& keys) {
-    for (int e = 0; e < m_proxy->rowCount(); ++e) {
-        const QModelIndex experiment = m_proxy->index(e, 0);
-        m_tree->setExpanded(experiment, keys.contains(nodeKey(experiment)));
-        for (int w = 0; w < m_proxy->rowCount(experiment); ++w) {
-            const QModelIndex workload = m_proxy->index(w, 0, experiment);
-            m_tree->setExpanded(workload, keys.contains(nodeKey(workload)));
-        }
-    }
+RunFilterProxy* MainWindow::runFilterProxy() const {
+    return m_treePane->proxy();
+}
+
+QTreeView* MainWindow::runTreeView() const {
+    return m_treePane->view();
 }
 
 } // namespace radt

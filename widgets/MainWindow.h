@@ -7,6 +7,7 @@
 #include "RecentStores.h"
 #include "SampleBus.h"
 #include "Store.h"
+#include "StoreSession.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -43,6 +44,7 @@ class SummaryPanel;
 class MetricPicker;
 class RunFilterProxy;
 class RunTreeModel;
+class RunTreePane;
 class SavedSelections;
 
 class MainWindow : public QMainWindow {
@@ -64,11 +66,11 @@ public:
     /// Rereads experiments and runs (F5) on the loader's thread (waitForLoads waits for it);
     /// keeps the basket and the tree's expanded nodes. A failure is shown in a dialog.
     void reload();
-    bool hasStore() const { return m_store != nullptr; }
-    /// --read-only: stores are opened without any write (no read index, no orphan fixes).
-    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    bool hasStore() const { return m_session->isOpen(); }
+    /// The open store and the reads that follow it (--read-only is set there).
+    StoreSession* session() const { return m_session; }
     /// The open store's URI with any password masked; "" when none is open.
-    QString storeDisplayUri() const;
+    QString storeDisplayUri() const { return m_session->displayUri(); }
 
     /// Adds the runs with these uuids (unknown ones are skipped); returns how many were added.
     int addRunsToBasket(const QStringList& uuids);
@@ -91,7 +93,7 @@ public:
     /// Chart data and summaries load on a worker thread; this waits (processing events) until
     /// every pending load has landed. False on timeout. For tests and the screenshot mode.
     bool waitForLoads(int timeoutMs = 60000);
-    ChartLoader* loader() const { return m_loader; }
+    ChartLoader* loader() const { return m_session->loader(); }
 
     /// Starts a workload in this process (the Launch dialog's request): its runs join the tree
     /// and the basket as they start, stream into the charts over the live bus, and print into
@@ -154,8 +156,8 @@ public:
     ChartCard* chartCard() const;
     BoardPanel* board() const { return m_board; }
     SummaryPanel* summaryPanel() const { return m_summary; }
-    RunTreeModel* runTreeModel() const { return m_treeModel; }
-    RunFilterProxy* runFilterProxy() const { return m_proxy; }
+    RunTreeModel* runTreeModel() const;
+    RunFilterProxy* runFilterProxy() const;
     BasketModel* basketModel() const { return m_basket; }
     InsightsPanel* insights() const { return m_insights; }
     QDockWidget* insightsDock() const { return m_insightsDock; }
@@ -163,7 +165,7 @@ public:
     QDockWidget* summaryDock() const { return m_summaryDock; }
     QDockWidget* treeDock() const { return m_treeDock; }
     MetricPicker* metricPicker() const { return m_metrics; }
-    QTreeView* runTreeView() const { return m_tree; }
+    QTreeView* runTreeView() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -197,37 +199,21 @@ private:
     void exportBoardPdf();
     void createLaunching();
     void onLiveSamples(const LiveBridge::Batch& batch);
-    /// Rereads the tree on the loader's thread; `then` runs once the tree shows it. One asked
-    /// while another is under way becomes one more after it. A failure: a dialog when the user
-    /// asked (F5), the status bar otherwise (the 5 s reread while runs are running).
-    void rereadTree(bool userAsked, std::function<void()> then = {});
-    void applyTree(std::vector<Experiment> experiments, std::vector<Run> runs, bool userAsked);
-    /// Reads the basket runs' metric keys on the loader's thread, then applyBasketKeys.
-    void readBasketKeys();
+    /// The window follows what the session says: an open under way, a store opened, a tree or
+    /// keys read, each failure.
+    void connectSession();
+    /// Shows a store the session opened: the tree, an empty basket, cleared charts.
+    void showOpenedStore(const QString& uri, const std::vector<Experiment>& experiments,
+                         const std::vector<Run>& runs);
+    /// Shows a reread tree, its expanded nodes kept.
+    void showTree(const std::vector<Experiment>& experiments, const std::vector<Run>& runs, bool userAsked);
     /// The metric list: these keys plus keys already seen on the live bus that the store writer
     /// has not flushed yet. It follows the current chart; an empty chart, or one showing a key
     /// no basket run has, gets the preferred metric.
     void applyBasketKeys(const std::vector<std::string>& storeKeys);
-    /// A new store is open: reads of the one before land nowhere.
-    void forgetReadsOfTheLastStore();
-    /// A store opened and read, not yet shown (opened on any thread).
-    struct OpenedStore {
-        std::unique_ptr<Store> store;
-        std::vector<Experiment> experiments;
-        std::vector<Run> runs;
-    };
-    /// Opens and reads a store; throws StoreError. Orphaned runs are reconciled unless read-only.
-    static OpenedStore openAndRead(const std::string& uri, OpenMode mode);
-    /// --read-only turns an open of an existing store into a read-only one.
-    OpenMode effectiveMode(OpenMode mode) const;
-    /// Shows an opened store: the tree, an empty basket, cleared charts.
-    void adoptStore(const QString& uri, OpenedStore opened);
-    QWidget* createTreePane();
     void onOpenStoreFile();
     void onOpenStoreUri();
     void rebuildRecentMenu();
-    void onTreeContextMenu(const QPoint& pos);
-    void addSelectedToBasket();
     void onBasketChanged();
     /// Colours of runs and workloads that left the basket (and that no board file's chart shows)
     /// are free again: after "Clear all" a new comparison starts with the first colours.
@@ -236,44 +222,26 @@ private:
     void refreshOtherCharts();
     void updateSummary();
     void updateTitleAndStatus();
-    void fitColumns();
-    QStringList expandedNodes() const;
-    void restoreExpandedNodes(const QStringList& keys);
 
-    std::unique_ptr<Store> m_store;
-    QString m_uri;
-    bool m_readOnly = false;
+    StoreSession* m_session = nullptr; ///< the open store and its reads
+    RunTreePane* m_treePane = nullptr;
     RecentStores m_recent;
     std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
     std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections
-    RunTreeModel* m_treeModel = nullptr;
-    RunFilterProxy* m_proxy = nullptr;
     BasketModel* m_basket = nullptr;
-    QLineEdit* m_filter = nullptr;
-    std::optional<QStringList> m_expandedBeforeFilter; ///< while a filter is typed
-    QTreeView* m_tree = nullptr;
     BasketPanel* m_basketPanel = nullptr;
     MetricPicker* m_metrics = nullptr;
     BoardPanel* m_board = nullptr;
     QTimer* m_liveTimer = nullptr;
     SummaryPanel* m_summary = nullptr;
-    ChartLoader* m_loader = nullptr;
     std::unique_ptr<SampleBus> m_bus; ///< samples of runs launched from this window
     LiveBridge* m_live = nullptr;
     LaunchController* m_launcher = nullptr;
     ConsolePane* m_console = nullptr;
     std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
-    QString m_boardFile;           ///< the board file the charts came from, if they did
-    std::string m_savedBoard;      ///< boardFingerprint() when the board was last opened or saved
-    int m_treeTicks = 0;           ///< live timer ticks, to reread a tree with running runs every 5 s
-    int m_storeEpoch = 0;          ///< counts stores opened: a read of an earlier one lands nowhere
-    bool m_treeReading = false;    ///< a tree reread is under way
-    bool m_treeAgain = false;      ///< and another was asked meanwhile
-    bool m_treeAgainAsked = false; ///< by the user (its failure gets a dialog)
-    std::vector<std::function<void()>> m_afterTree; ///< to run once the tree shows the reread
-    uint64_t m_keysGeneration = 0;                  ///< the newest basket key read: only it lands
-    bool m_keysPending = false;                     ///< the basket changed and its keys are being read
-    uint64_t m_openGeneration = 0;                  ///< the newest store open: only it is shown
+    QString m_boardFile;      ///< the board file the charts came from, if they did
+    std::string m_savedBoard; ///< boardFingerprint() when the board was last opened or saved
+    int m_treeTicks = 0;      ///< live timer ticks, to reread a tree with running runs every 5 s
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_treeDock = nullptr;
     CompareDialog* m_compare = nullptr;
@@ -284,7 +252,6 @@ private:
     QDockWidget* m_insightsDock = nullptr;
     bool m_insightsSized = false;
     QProgressBar* m_progress = nullptr;
-    std::map<int64_t, QString> m_experimentNames;
     QMenu* m_recentMenu = nullptr;
     QString m_shortcutsText; ///< the Help > Keyboard Shortcuts text, read off the menus
     QLabel* m_counts = nullptr;

@@ -4,6 +4,8 @@
 #include "FileDialogs.h"
 #include "MainWindow.h"
 
+#include "RunTreePane.h"
+
 #include "BoardExport.h"
 #include "BoardIo.h"
 #include "BoardPanel.h"
@@ -87,7 +89,7 @@ Board MainWindow::currentBoard() const {
     for (int i = 0; i < m_board->chartCount(); ++i) {
         const ChartPanel* chart = m_board->chartAt(i)->chart();
         if (!chart->metricKey().isEmpty())
-            board.charts.push_back(boardFromChart(*chart, base - i, m_experimentNames));
+            board.charts.push_back(boardFromChart(*chart, base - i, m_session->experimentNames()));
     }
     return board;
 }
@@ -117,7 +119,7 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
     QStringList inStore;
     for (const BoardChart& chart : board.charts)
         for (const BoardRun& run : chart.runs)
-            if (m_treeModel->runByUuid(QString::fromStdString(run.uuid)) &&
+            if (m_treePane->model()->runByUuid(QString::fromStdString(run.uuid)) &&
                 !inStore.contains(QString::fromStdString(run.uuid)))
                 inStore.append(QString::fromStdString(run.uuid));
     if (!inStore.isEmpty()) {
@@ -129,7 +131,7 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         m_board->removeChart(m_board->chartAt(m_board->chartCount() - 1));
     for (size_t i = 0; i < board.charts.size(); ++i) {
         ChartCard* card = i == 0 ? m_board->chartAt(0) : m_board->addChart();
-        m_loader->cancelChart(card->chart());
+        loader()->cancelChart(card->chart());
         BoardChartView view = viewFromBoard(board.charts[i], int(i), name, found);
         card->chart()->showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
     }
@@ -284,14 +286,14 @@ void MainWindow::saveSession(QSettings& settings) const {
         c["metric"] = chart->metricKey().toStdString();
         charts.push_back(std::move(c));
     }
-    settings.setValue(QStringLiteral("session/store"), m_uri);
+    settings.setValue(QStringLiteral("session/store"), m_session->uri());
     settings.setValue(QStringLiteral("session/basket"), basketRunUuids());
     settings.setValue(QStringLiteral("session/board"), QString::fromStdString(charts.dump()));
     settings.setValue(QStringLiteral("session/boardFile"), m_boardFile);
 }
 
 bool MainWindow::restoreSession(QSettings& settings) {
-    if (!m_store || settings.value(QStringLiteral("session/store")).toString() != m_uri)
+    if (!hasStore() || settings.value(QStringLiteral("session/store")).toString() != m_session->uri())
         return false;
     const QString boardFile = settings.value(QStringLiteral("session/boardFile")).toString();
     if (!boardFile.isEmpty() && QFileInfo::exists(boardFile))

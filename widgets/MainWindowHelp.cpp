@@ -69,7 +69,7 @@ void MainWindow::showShortcuts() {
 }
 
 void MainWindow::showAbout() {
-    const QString store = m_store ? storeDisplayUri().toHtmlEscaped() : tr("none open"); // password masked
+    const QString store = hasStore() ? storeDisplayUri().toHtmlEscaped() : tr("none open"); // password masked
     QMessageBox::about(
         this, tr("About radt-explorer"),
         tr("<h3>radt-explorer %1</h3>"
@@ -77,9 +77,9 @@ void MainWindow::showAbout() {
            "recorded by radt, radT or MLflow.</p>"
            "<p>Store: %2%3</p>"
            "<p>Qt %4 (built with %5), SQLite %6</p>")
-            .arg(QApplication::applicationVersion(), store, m_readOnly ? tr(" (read-only)") : QString(),
-                 QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
-                 QString::fromLatin1(sqlite3_libversion())));
+            .arg(QApplication::applicationVersion(), store,
+                 m_session->readOnly() ? tr(" (read-only)") : QString(), QString::fromLatin1(qVersion()),
+                 QStringLiteral(QT_VERSION_STR), QString::fromLatin1(sqlite3_libversion())));
 }
 
 bool MainWindow::confirmQuitWhileRunning() {

@@ -6,7 +6,9 @@
 #include "BasketPanel.h"
 #include "BoardPanel.h"
 #include "MainWindow.h"
+
 #include "MetricPicker.h"
+#include "RunTreePane.h"
 #include "SummaryPanel.h"
 #include "models/RunTreeModel.h"
 
@@ -55,7 +57,7 @@ void MainWindow::createLayout() {
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     m_treeDock = new QDockWidget(tr("Experiments"), this);
     m_treeDock->setObjectName(QStringLiteral("experiments"));
-    m_treeDock->setWidget(createTreePane());
+    m_treeDock->setWidget(m_treePane);
     addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
     m_summaryDock = new QDockWidget(tr("Summary"), this);
     m_summaryDock->setObjectName(QStringLiteral("summary"));

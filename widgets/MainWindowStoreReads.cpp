@@ -13,8 +13,9 @@
 #include "Formatting.h"
 #include "InsightsPanel.h"
 #include "MetricPicker.h"
-#include "RunReconciler.h"
+#include "RunTreePane.h"
 #include "SavedSelections.h"
+#include "StoreSession.h"
 #include "models/BasketModel.h"
 #include "models/RunTreeModel.h"
 
@@ -31,95 +32,61 @@
 
 namespace radt {
 
-MainWindow::OpenedStore MainWindow::openAndRead(const std::string& uri, OpenMode mode) {
-    OpenedStore opened;
-    opened.store = radt::openStore(uri, mode);
-    // Runs whose collector was killed would otherwise show RUNNING forever (resources/DESIGN.md §8). A
-    // read-only store simply keeps them as they are.
-    if (mode != OpenMode::ReadOnly) {
-        try {
-            radt::reconcileOrphanedRuns(*opened.store);
-        } catch (const std::exception&) {
-        }
-    }
-    // Read before the window swaps, so a store that opens but cannot be read leaves the old one.
-    opened.experiments = opened.store->experiments();
-    opened.runs = opened.store->runs();
-    return opened;
-}
-
-OpenMode MainWindow::effectiveMode(OpenMode mode) const {
-    return m_readOnly && mode == OpenMode::OpenExisting ? OpenMode::ReadOnly : mode;
+void MainWindow::connectSession() {
+    connect(m_session, &StoreSession::opening, this, [this](const QString& uri) {
+        statusBar()->showMessage(tr("Opening %1…").arg(uri));
+        m_progress->setRange(0, 0); // busy until the loader is idle
+        m_progress->setFormat(tr("Opening the store"));
+        m_progress->show();
+    });
+    connect(m_session, &StoreSession::openFailed, this, [this](const QString&, const QString& error) {
+        statusBar()->clearMessage();
+        QMessageBox::critical(this, tr("Cannot open store"),
+                              tr("The store could not be opened:\n\n%1").arg(error) +
+                                  (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri())
+                                              : tr("\n\nUse File > Open Store to choose another one.")));
+    });
+    connect(m_session, &StoreSession::openNotice, this, [this](const QString& notice) {
+        std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(notice));
+        QTimer::singleShot(0, this, [this, notice] { statusBar()->showMessage(notice, 20000); });
+    });
+    connect(m_session, &StoreSession::storeOpened, this, &MainWindow::showOpenedStore);
+    connect(m_session, &StoreSession::treeReady, this, &MainWindow::showTree);
+    connect(m_session, &StoreSession::treeFailed, this, [this](const QString& error, bool userAsked) {
+        if (userAsked)
+            QMessageBox::critical(this, tr("Reload failed"), error);
+        else
+            statusBar()->showMessage(tr("Cannot reread the runs: %1").arg(error), 5000);
+    });
+    connect(m_session, &StoreSession::keysReady, this, &MainWindow::applyBasketKeys);
+    connect(m_session, &StoreSession::keysFailed, this, [this](const QString& error) {
+        // The list stays as it was rather than emptying the charts.
+        statusBar()->showMessage(tr("Cannot read metric keys: %1").arg(error), 5000);
+    });
 }
 
 bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
-    try {
-        adoptStore(uri, openAndRead(uri.toStdString(), effectiveMode(mode)));
-        return true;
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
+    return m_session->open(uri, error, mode);
 }
 
 void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode, std::function<void(bool)> landed) {
-    const uint64_t generation = ++m_openGeneration; // the newest open asked for wins
-    auto opened = std::make_shared<OpenedStore>();
-    statusBar()->showMessage(tr("Opening %1…").arg(uri));
-    m_progress->setRange(0, 0); // busy until the loader is idle
-    m_progress->setFormat(tr("Opening the store"));
-    m_progress->show();
-    m_loader->workThenLand(
-        [opened, uri = uri.toStdString(), mode = effectiveMode(mode)] { *opened = openAndRead(uri, mode); },
-        [this, generation, opened, uri, landed = std::move(landed)](const QString& error) {
-            if (generation != m_openGeneration)
-                return;
-            if (error.isEmpty()) {
-                adoptStore(uri, std::move(*opened));
-                if (landed)
-                    landed(true);
-                return;
-            }
-            statusBar()->clearMessage();
-            QMessageBox::critical(this, tr("Cannot open store"),
-                                  tr("The store could not be opened:\n\n%1").arg(error) +
-                                      (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri())
-                                                  : tr("\n\nUse File > Open Store to choose another one.")));
-            if (landed)
-                landed(false);
-        });
+    m_session->openInBackground(uri, mode, std::move(landed));
 }
 
-void MainWindow::adoptStore(const QString& uri, OpenedStore opened) {
-    // Opening changed a store another tool may own (the read index): said once.
-    if (const QString notice = QString::fromStdString(opened.store->openNotice()); !notice.isEmpty()) {
-        std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(notice));
-        QTimer::singleShot(0, this, [this, notice] { statusBar()->showMessage(notice, 20000); });
-    }
-    ++m_openGeneration; // an open still under way in the File menu would replace this one
-    m_store = std::move(opened.store);
-    m_uri = uri;
-    forgetReadsOfTheLastStore();
-    m_loader->setStoreUri(uri.toStdString());
+void MainWindow::showOpenedStore(const QString& uri, const std::vector<Experiment>& experiments,
+                                 const std::vector<Run>& runs) {
     m_insights->setStore(uri);
     m_basket->clear();
-    std::map<int64_t, QString> names;
-    for (const Experiment& e : opened.experiments)
-        names[e.id] = toQString(e.name);
-    m_experimentNames = names;
-    m_basket->setExperimentNames(std::move(names));
-    m_treeModel->setContents(std::move(opened.experiments), std::move(opened.runs), nowMs());
-    m_tree->expandToDepth(0);
-    fitColumns();
+    m_basket->setExperimentNames(m_session->experimentNames());
+    m_treePane->showStore(experiments, runs);
     m_recent.add(uri);
     // Keyed like Recent Stores: absolute SQLite path, no password written to disk.
     m_basketPanel->setSelectionStore(m_selections.get(), RecentStores::normalize(uri));
     for (int i = 0; i < m_board->chartCount(); ++i)
-        m_loader->cancelChart(m_board->chartAt(i)->chart());
+        loader()->cancelChart(m_board->chartAt(i)->chart());
     for (int i = 0; i < m_board->chartCount(); ++i)
         m_board->chartAt(i)->chart()->clear(
-            m_treeModel->runCount() > 0
+            m_treePane->model()->runCount() > 0
                 ? QString()
                 : tr("This store has no runs yet: record one with  radt train.py ..."));
     updateTitleAndStatus();
@@ -127,66 +94,14 @@ void MainWindow::adoptStore(const QString& uri, OpenedStore opened) {
 }
 
 void MainWindow::reload() {
-    rereadTree(true);
+    m_session->rereadTree(true);
 }
 
-void MainWindow::forgetReadsOfTheLastStore() {
-    // What is still being read of the store before lands nowhere (its epoch is past), and what
-    // was to follow those reads concerned runs of that store.
-    ++m_storeEpoch;
-    m_afterTree.clear();
-    m_treeAgain = m_treeAgainAsked = false;
-    ++m_keysGeneration;
-    m_keysPending = false;
-}
-
-void MainWindow::rereadTree(bool userAsked, std::function<void()> then) {
-    if (!m_store)
-        return;
-    if (then)
-        m_afterTree.push_back(std::move(then));
-    if (m_treeReading) { // one more reread after this one, never a queue of them
-        m_treeAgain = true;
-        m_treeAgainAsked = m_treeAgainAsked || userAsked;
-        return;
-    }
-    m_treeReading = true;
-    const int epoch = m_storeEpoch;
-    m_loader->requestTree([this, epoch, userAsked](std::vector<Experiment> experiments, std::vector<Run> runs,
-                                                   const QString& error) {
-        m_treeReading = false;
-        if (epoch == m_storeEpoch) {
-            if (error.isEmpty())
-                applyTree(std::move(experiments), std::move(runs), userAsked);
-            else if (userAsked)
-                QMessageBox::critical(this, tr("Reload failed"), error);
-            else
-                statusBar()->showMessage(tr("Cannot reread the runs: %1").arg(error), 5000);
-        }
-        if (m_treeAgain) { // what waits for the tree waits for the newest reread
-            const bool asked = m_treeAgainAsked;
-            m_treeAgain = m_treeAgainAsked = false;
-            rereadTree(asked);
-            return;
-        }
-        std::vector<std::function<void()>> thens;
-        thens.swap(m_afterTree);
-        for (const std::function<void()>& f : thens)
-            f();
-    });
-}
-
-void MainWindow::applyTree(std::vector<Experiment> experiments, std::vector<Run> runs, bool userAsked) {
-    const QStringList expanded = expandedNodes();
-    std::map<int64_t, QString> names;
-    for (const Experiment& e : experiments)
-        names[e.id] = toQString(e.name);
-    m_treeModel->setContents(std::move(experiments), std::move(runs), nowMs());
-    restoreExpandedNodes(expanded);
-    fitColumns();
-    m_experimentNames = names;
-    m_basket->setExperimentNames(std::move(names));
-    m_basket->refresh(m_treeModel->runs());
+void MainWindow::showTree(const std::vector<Experiment>& experiments, const std::vector<Run>& runs,
+                          bool userAsked) {
+    m_treePane->showReread(experiments, runs);
+    m_basket->setExperimentNames(m_session->experimentNames());
+    m_basket->refresh(m_treePane->model()->runs());
     updateTitleAndStatus();
     if (userAsked)
         statusBar()->showMessage(tr("Reloaded"), 3000);
@@ -198,33 +113,8 @@ void MainWindow::onBasketChanged() {
     // The charts follow the basket at once (they read on the loader's thread); the metric list
     // follows when the basket runs' keys are read.
     showMetric(m_metrics->currentKey());
-    readBasketKeys();
+    m_session->readMetricKeys(m_basket->runs());
     updateTitleAndStatus();
-}
-
-void MainWindow::readBasketKeys() {
-    const uint64_t generation = ++m_keysGeneration;
-    const std::vector<Run> runs = m_basket->runs();
-    if (!m_store || runs.empty()) {
-        m_keysPending = false;
-        applyBasketKeys({});
-        return;
-    }
-    m_keysPending = true;
-    std::vector<std::string> uuids;
-    for (const Run& r : runs)
-        uuids.push_back(r.uuid);
-    m_loader->requestMetricKeys(
-        uuids, [this, generation](const std::vector<std::string>& keys, const QString& error) {
-            if (generation != m_keysGeneration)
-                return; // the basket changed again (or the store): a newer read lands
-            m_keysPending = false;
-            if (!error.isEmpty()) { // the list stays as it was rather than emptying the charts
-                statusBar()->showMessage(tr("Cannot read metric keys: %1").arg(error), 5000);
-                return;
-            }
-            applyBasketKeys(keys);
-        });
 }
 
 void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
@@ -257,8 +147,8 @@ void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
 }
 
 bool MainWindow::plotMetric(const QString& key) {
-    if (m_keysPending) { // the chart reads it now; the list follows it when the keys land,
-        showMetric(key); // or the preferred metric replaces it when no basket run has it
+    if (m_session->keysPending()) { // the chart reads it now; the list follows it when the keys land,
+        showMetric(key);            // or the preferred metric replaces it when no basket run has it
         return true;
     }
     if (!m_metrics->keys().contains(key))
@@ -271,7 +161,7 @@ bool MainWindow::plotMetric(const QString& key) {
 }
 
 bool MainWindow::plotPreferredMetric() {
-    if (m_keysPending || !m_metrics->currentKey().isEmpty())
+    if (m_session->keysPending() || !m_metrics->currentKey().isEmpty())
         return true; // the keys' landing plots the preferred metric into an empty chart
     const QString key = MetricPicker::preferredKey(m_metrics->keys());
     return !key.isEmpty() && plotMetric(key);
