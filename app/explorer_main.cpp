@@ -4,6 +4,7 @@
 #include "GuardedApplication.h"
 #include "MainWindow.h"
 #include "Store.h"
+#include "StoreSession.h"
 #include "StoreUri.h"
 #include "WidgetMap.h"
 
@@ -186,7 +187,7 @@ int runExplorer(int argc, char* argv[]) {
     // Where everything is on screen, for scripts and tests that drive the window with xdotool.
     if (const QString map = qEnvironmentVariable("RADT_EXPLORER_WIDGET_MAP"); !map.isEmpty())
         new radt::WidgetMapWriter(map, &app);
-    window.session()->setReadOnly(parser.isSet(kReadOnlyOption));
+    window.parts().session->setReadOnly(parser.isSet(kReadOnlyOption));
     const StartStore start = resolveStartStore(parser);
     if (parser.isSet(kScreenshotOption))
         return runScreenshot(app, window, parser, start, boards);

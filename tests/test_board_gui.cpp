@@ -94,7 +94,7 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
                                  &error))
         << error.toStdString();
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
-    BoardPanel* board = window.board();
+    BoardPanel* board = window.parts().board;
     ASSERT_EQ(board->chartCount(), 2);
     ChartPanel* power = board->chartAt(0)->chart();
     EXPECT_EQ(power->metricKey(), "SMI - Power Draw");
@@ -129,7 +129,7 @@ TEST(BoardGui, ABoardsRunsFromElsewhereAreSummarisedFromTheFile) {
     ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
     ASSERT_TRUE(window.waitForLoads());
     std::map<std::pair<std::string, QString>, SummaryRow> rows; // (run, metric)
-    for (const SummaryRow& row : window.summaryPanel()->model()->rows())
+    for (const SummaryRow& row : window.parts().summary->model()->rows())
         rows[{row.runUuid, row.metric}] = row;
     ASSERT_EQ(rows.size(), 4u) << "three runs' power and one run's loss";
     const SummaryRow& a = rows.at({"aaaa0000000000000000000000000001", "SMI - Power Draw"});
@@ -178,7 +178,7 @@ TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     test::TempDir dir;
     MainWindow first;
     ASSERT_TRUE(first.openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
-    ChartPanel* chart = first.board()->chartAt(0)->chart();
+    ChartPanel* chart = first.parts().board->chartAt(0)->chart();
     chart->setLogY(true);
     chart->setMonochrome(true);
     chart->setLineWidth(2.5);
@@ -192,7 +192,7 @@ TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     QStringList problems;
     ASSERT_TRUE(second.openBoard(out, &problems));
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
-    ChartPanel* again = second.board()->chartAt(0)->chart();
+    ChartPanel* again = second.parts().board->chartAt(0)->chart();
     EXPECT_TRUE(again->options().logY);
     EXPECT_TRUE(again->options().monochrome);
     EXPECT_EQ(again->options().lineWidth, 2.5);
@@ -227,15 +227,15 @@ TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
     ASSERT_TRUE(
         window.openBoard(QString::fromStdString(writeFile(dir, "partly.json", text)), &problems, &error))
         << error.toStdString();
-    EXPECT_EQ(window.board()->chartCount(), 1);
-    EXPECT_EQ(window.board()->chartAt(0)->chart()->metricKey(), "loss");
+    EXPECT_EQ(window.parts().board->chartCount(), 1);
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->metricKey(), "loss");
     const QString all = problems.join('\n');
     EXPECT_TRUE(all.contains("partly.json: chart 1")) << all.toStdString();
     EXPECT_TRUE(all.contains(
         "explorer.xAxis: expected \"time\", \"step\", \"wallclock\" or \"epoch\", got \"sideways\""))
         << all.toStdString();
     EXPECT_TRUE(all.contains("explorer.lineWidth")) << all.toStdString();
-    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().xAxis, ChartOptions::XAxis::SinceStart);
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().xAxis, ChartOptions::XAxis::SinceStart);
 }
 
 TEST(BoardGui, ABoardDroppedOnTheWindowOpens) {
@@ -248,8 +248,8 @@ TEST(BoardGui, ABoardDroppedOnTheWindowOpens) {
     EXPECT_TRUE(enter.isAccepted()) << "a .json file is welcome";
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &drop);
-    EXPECT_EQ(window.board()->chartCount(), 2);
-    EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "loss");
+    EXPECT_EQ(window.parts().board->chartCount(), 2);
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->metricKey(), "loss");
     delete mime;
 }
 
@@ -277,7 +277,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     MainWindow window;
     ASSERT_TRUE(window.openBoard(QString::fromStdString(board)));
     const QString gui = QString::fromStdString(dir.file("gui.png"));
-    exportChartPng(*window.board()->chartAt(0)->chart(), gui, kExportChartSize, 1.0);
+    exportChartPng(*window.parts().board->chartAt(0)->chart(), gui, kExportChartSize, 1.0);
     EXPECT_EQ(QImage(gui).convertToFormat(QImage::Format_RGB32),
               headless.convertToFormat(QImage::Format_RGB32));
 
@@ -291,7 +291,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
     MainWindow reopened;
     ASSERT_TRUE(reopened.openBoard(out + "/01-smi-power-draw.json"));
-    EXPECT_EQ(reopened.board()->chartAt(0)->chart()->seriesNames(),
+    EXPECT_EQ(reopened.parts().board->chartAt(0)->chart()->seriesNames(),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
 
     // One table of formats (issue 25 §2): File > Export offers each of them, the chart as a radT
@@ -303,10 +303,10 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
                 offered << format.extension;
     EXPECT_EQ(offered, boardExportFormats());
     const QString viaMenu = QString::fromStdString(dir.file("menu.json"));
-    exportFormat("json")->write(*window.board()->chartAt(0)->chart(), 1, viaMenu, 1.0, {});
+    exportFormat("json")->write(*window.parts().board->chartAt(0)->chart(), 1, viaMenu, 1.0, {});
     MainWindow fromMenu;
     ASSERT_TRUE(fromMenu.openBoard(viaMenu));
-    EXPECT_EQ(fromMenu.board()->chartAt(0)->chart()->metricKey(), "SMI - Power Draw");
+    EXPECT_EQ(fromMenu.parts().board->chartAt(0)->chart()->metricKey(), "SMI - Power Draw");
     EXPECT_EQ(exportFormat("gif"), nullptr);
     explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--help"});
     ASSERT_TRUE(explorer.waitForFinished(60000));
@@ -346,7 +346,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
         ASSERT_TRUE(window.plotMetric("loss"));
         window.chartPanel()->setSmoothing(40);
         window.chartPanel()->setShowRuns("0-1", true);
-        window.board()->addChart();
+        window.parts().board->addChart();
         ASSERT_TRUE(window.plotMetric("acc"));
         window.waitForLoads();
         // Every other option away from its default on the second chart: each must come back.
@@ -368,13 +368,13 @@ TEST(BoardGui, TheLastSessionComesBack) {
     ASSERT_TRUE(window.restoreSession(settings));
     window.waitForLoads();
     EXPECT_EQ(window.basketRunUuids(), basket);
-    ASSERT_EQ(window.board()->chartCount(), 2);
-    ChartPanel* loss = window.board()->chartAt(0)->chart();
+    ASSERT_EQ(window.parts().board->chartCount(), 2);
+    ChartPanel* loss = window.parts().board->chartAt(0)->chart();
     EXPECT_EQ(loss->metricKey(), "loss");
     EXPECT_EQ(loss->options().smoothing, 40);
     EXPECT_EQ(loss->seriesCount(), 2) << "the workload's runs shown one by one again";
-    EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "acc");
-    const ChartOptions& acc = window.board()->chartAt(1)->chart()->options();
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->metricKey(), "acc");
+    const ChartOptions& acc = window.parts().board->chartAt(1)->chart()->options();
     EXPECT_TRUE(acc.logY && acc.monochrome);
     EXPECT_EQ(acc.lineWidth, 2.5);
     EXPECT_EQ(acc.xAxis, ChartOptions::XAxis::Step);
@@ -406,11 +406,12 @@ TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
     settle.start();
     while (settle.elapsed() < 2500)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
-    ASSERT_EQ(window.board()->chartCount(), 2);
-    EXPECT_EQ(window.board()->chartAt(0)->chart()->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
-    EXPECT_EQ(window.board()->chartAt(1)->chart()->metricKey(), "loss");
-    EXPECT_EQ(window.board()->chartAt(1)->chart()->runs().size(), 1u);
-    EXPECT_EQ(window.board()->chartAt(1)->chart()->runs().front().run.uuid,
+    ASSERT_EQ(window.parts().board->chartCount(), 2);
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->seriesNames(),
+              (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->metricKey(), "loss");
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->runs().size(), 1u);
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->runs().front().run.uuid,
               "aaaa0000000000000000000000000001");
 }
 
@@ -444,11 +445,11 @@ TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
     QStringList expected{a, b};
     expected.sort();
     EXPECT_EQ(basket, expected) << "the board's runs are the basket";
-    ChartPanel* chart = window.board()->chartAt(0)->chart();
+    ChartPanel* chart = window.parts().board->chartAt(0)->chart();
     EXPECT_TRUE(chart->isDetached()) << "the chart still shows the board's own data";
-    EXPECT_EQ(window.metricPicker()->currentKey(), "PROC - CPU Utilization");
+    EXPECT_EQ(window.parts().metrics->currentKey(), "PROC - CPU Utilization");
     std::set<std::string> summarised;
-    for (const SummaryRow& row : window.summaryPanel()->model()->rows()) {
+    for (const SummaryRow& row : window.parts().summary->model()->rows()) {
         EXPECT_EQ(row.metric, "PROC - CPU Utilization");
         summarised.insert(row.runUuid);
     }
@@ -566,8 +567,8 @@ TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ASSERT_TRUE(window.openBoard(QString::fromStdString(board)));
-    ASSERT_EQ(window.board()->chartCount(), 7);
-    QScrollBar* scroll = window.board()->scrollArea()->verticalScrollBar();
+    ASSERT_EQ(window.parts().board->chartCount(), 7);
+    QScrollBar* scroll = window.parts().board->scrollArea()->verticalScrollBar();
     auto settled = [] {
         for (int i = 0; i < 5; ++i)
             QApplication::processEvents(); // the layout pass, then the deferred scroll
@@ -575,9 +576,9 @@ TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     settled();
     ASSERT_GT(scroll->maximum(), 0) << "seven charts do not fit: the board scrolls";
     EXPECT_EQ(scroll->value(), 0) << "at chart 1, not the last one added";
-    EXPECT_EQ(window.board()->current(), window.board()->chartAt(0));
+    EXPECT_EQ(window.parts().board->current(), window.parts().board->chartAt(0));
     scroll->setValue(scroll->maximum());
-    window.board()->setColumns(2);
+    window.parts().board->setColumns(2);
     settled();
     EXPECT_EQ(scroll->value(), 0) << "two columns: back to chart 1";
 }
@@ -598,30 +599,30 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
     const std::set<std::string> boardRuns = {"aaaa0000000000000000000000000001",
                                              "bbbb0000000000000000000000000002",
                                              "cccc0000000000000000000000000003"};
-    ASSERT_EQ(window.summaryPanel()->model()->rows().size(), 4u) << "three runs' power and one run's loss";
-    for (const SummaryRow& row : window.summaryPanel()->model()->rows())
+    ASSERT_EQ(window.parts().summary->model()->rows().size(), 4u) << "three runs' power and one run's loss";
+    for (const SummaryRow& row : window.parts().summary->model()->rows())
         EXPECT_TRUE(boardRuns.count(row.runUuid)) << row.runUuid << " is in the basket, not on the board";
 
     ASSERT_TRUE(window.openBoardInteractive(second)) << "unchanged since it opened: nothing to ask";
-    ChartPanel* power = window.board()->chartAt(0)->chart();
+    ChartPanel* power = window.parts().board->chartAt(0)->chart();
     power->setSmoothing(60);
     QString asked;
     test::answerNextMessageBox(QMessageBox::Cancel, &asked);
     EXPECT_FALSE(window.openBoardInteractive(first));
     EXPECT_NE(asked.indexOf("changes that no board file holds"), -1) << asked.toStdString();
-    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().smoothing, 60)
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 60)
         << "cancel keeps the edited board";
 
     test::answerNextMessageBox(QMessageBox::Save);
     ASSERT_TRUE(window.openBoardInteractive(first)) << "saved to the board it came from, then opened";
     std::vector<BoardProblem> problems;
     EXPECT_EQ(loadBoardFile(second.toStdString(), problems).charts.at(0).smoothing, 60);
-    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().smoothing, 35) << "first.json's own";
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 35) << "first.json's own";
 
-    window.board()->chartAt(0)->chart()->setSmoothing(10);
+    window.parts().board->chartAt(0)->chart()->setSmoothing(10);
     test::answerNextMessageBox(QMessageBox::Discard);
     ASSERT_TRUE(window.openBoardInteractive(second));
-    EXPECT_EQ(window.board()->chartAt(0)->chart()->options().smoothing, 60);
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 60);
     std::vector<BoardProblem> again;
     EXPECT_EQ(loadBoardFile(first.toStdString(), again).charts.at(0).smoothing, 35) << "discarded, not saved";
 }

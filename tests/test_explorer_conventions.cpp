@@ -8,6 +8,7 @@
 #include "FileDialogs.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
+#include "RunTreePane.h"
 #include "TempDir.h"
 #include "models/RunTreeModel.h"
 
@@ -56,7 +57,7 @@ TEST(ExplorerConventions, CtrlSSavesABoardBackToItsFileAndCtrlFGoesToTheFilter) 
               QKeySequence(QStringLiteral("Ctrl+Shift+S")));
 
     // A board opened from a file: Ctrl+S writes it back there.
-    const RunTreeModel& model = *w.window.runTreeModel();
+    const RunTreeModel& model = *w.window.parts().tree->model();
     QModelIndex workload;
     for (int e = 0; e < model.rowCount(); ++e)
         for (int row = 0; row < model.rowCount(model.index(e, 0)); ++row)
@@ -128,7 +129,7 @@ TEST(ExplorerConventions, TheWindowFitsA1024By700Screen) {
 TEST(ExplorerConventions, ClearingTheFilterBringsBackTheTreeAsTheUserLeftIt) {
     // Issue 13: clearing the filter collapsed the whole tree.
     ShownWindow w;
-    QTreeView* tree = w.window.runTreeView();
+    QTreeView* tree = w.window.parts().tree->view();
     const QAbstractItemModel& shown = *tree->model();
     tree->collapseAll();
     QModelIndex alpha, beta;

@@ -90,8 +90,8 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    QSignalSpy batches(window.liveBridge(), &LiveBridge::samples);
-    QSignalSpy finished(window.launcher(), &LaunchController::finished);
+    QSignalSpy batches(window.parts().live, &LiveBridge::samples);
+    QSignalSpy finished(window.parts().launcher, &LaunchController::finished);
 
     LaunchRequest request;
     request.target = RADT_SOURCE_DIR "/resources/examples/demo_train.py";
@@ -125,18 +125,18 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
         30000))
         << "points drawn: " << chart->pointCount(0) << ", before: " << before;
     EXPECT_GT(batches.count(), 0);
-    ASSERT_TRUE(waitUntil([&] { return window.consolePane()->plainText().contains("epoch "); }, 30000))
-        << window.consolePane()->plainText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return window.parts().console->plainText().contains("epoch "); }, 30000))
+        << window.parts().console->plainText().toStdString();
 
     // A busy board for the README: several charts of the live run, saved when asked for.
     if (qEnvironmentVariableIsSet("RADT_BUSY_BOARD_PNG")) {
         ASSERT_TRUE(waitUntil([&] { return window.metricKeys().contains("loss"); }, 30000));
         window.chartPanel()->setSmoothing(30);
         for (const char* key : {"loss", "PROC - CPU Utilization", "TOP - Memory Utilization"}) {
-            window.board()->addChart();
+            window.parts().board->addChart();
             window.plotMetric(key);
         }
-        window.board()->setZoomLinked(true);
+        window.parts().board->setZoomLinked(true);
         window.resize(1600, 1500);
         window.show();
         window.expandTree();
@@ -150,20 +150,20 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     test::answerNextMessageBox(QMessageBox::No, &question);
     EXPECT_FALSE(window.close());
     EXPECT_TRUE(question.contains("still running")) << question.toStdString();
-    EXPECT_TRUE(window.launcher()->isRunning());
+    EXPECT_TRUE(window.parts().launcher->isRunning());
 
     // Stop: the workload is terminated, the run ends KILLED with its samples flushed.
-    window.launcher()->stop();
+    window.parts().launcher->stop();
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 30000));
     EXPECT_EQ(finished.first().at(0).toInt(), 130);
-    EXPECT_FALSE(window.launcher()->isRunning());
+    EXPECT_FALSE(window.parts().launcher->isRunning());
     auto store = openStore(uri, OpenMode::OpenExisting);
     const auto recorded = store->run(run);
     ASSERT_TRUE(recorded);
     EXPECT_EQ(recorded->status, RunStatus::Killed);
     EXPECT_GE(store->series(run, "TOP - CPU Utilization").size(), size_t(chart->pointCount(0)) / 2);
     // The spy sees `finished` on the launch thread; the console gets its lines through the queue.
-    EXPECT_TRUE(waitUntil([&] { return window.consolePane()->plainText().contains("KILLED"); }, 5000));
+    EXPECT_TRUE(waitUntil([&] { return window.parts().console->plainText().contains("KILLED"); }, 5000));
     // Once finished, the chart holds exactly what the store holds (the live tail was confirmed).
     // The run's end reloads the tree and may reload the chart: that load lands first (on a
     // loaded machine it is still on its way here, and a chart that is loading is not polled).

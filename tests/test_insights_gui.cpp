@@ -51,12 +51,12 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    InsightsPanel* insights = window.insights();
+    InsightsPanel* insights = window.parts().insights;
     insights->setCarbon(400, 1.5);
     window.resize(1280, 800);
     window.show();
-    window.insightsDock()->show(); // Basket > Insights (Ctrl+I)
-    EXPECT_TRUE(window.insightsDock()->isFloating()) << "first shown floating, charts keep their room";
+    window.parts().insightsDock->show(); // Basket > Insights (Ctrl+I)
+    EXPECT_TRUE(window.parts().insightsDock->isFloating()) << "first shown floating, charts keep their room";
     QStringList all;
     for (const radt::Run& r : openStore(uri, OpenMode::OpenExisting)->runs())
         all << QString::fromStdString(r.uuid);
@@ -167,9 +167,9 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    InsightsPanel* insights = window.insights();
+    InsightsPanel* insights = window.parts().insights;
     window.show();
-    window.insightsDock()->show();
+    window.parts().insightsDock->show();
     ASSERT_EQ(window.addRunsToBasket({QString::fromStdString(uuid)}), 1);
     ASSERT_TRUE(insights->waitForResult(20000));
     const QStandardItemModel* table = insights->table();
@@ -197,10 +197,10 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString("sqlite:///" + db), &error)) << error.toStdString();
-    InsightsPanel* insights = window.insights();
+    InsightsPanel* insights = window.parts().insights;
     window.resize(1280, 800);
     window.show();
-    window.insightsDock()->show();
+    window.parts().insightsDock->show();
     QStringList all;
     for (const radt::Run& r : openStore(db, OpenMode::OpenExisting)->runs())
         all << QString::fromStdString(r.uuid);
@@ -367,10 +367,10 @@ TEST(InsightsView, CtrlIAlwaysEndsWithTheViewShown) {
     ASSERT_TRUE(insights);
     for (int press = 1; press <= 3; ++press) {
         insights->trigger();
-        EXPECT_TRUE(window.insightsDock()->isVisible()) << "press " << press;
+        EXPECT_TRUE(window.parts().insightsDock->isVisible()) << "press " << press;
     }
-    window.insightsDock()->close(); // its close button hides it
-    EXPECT_FALSE(window.insightsDock()->isVisible());
+    window.parts().insightsDock->close(); // its close button hides it
+    EXPECT_FALSE(window.parts().insightsDock->isVisible());
     insights->trigger();
-    EXPECT_TRUE(window.insightsDock()->isVisible());
+    EXPECT_TRUE(window.parts().insightsDock->isVisible());
 }

@@ -5,6 +5,7 @@
 #include "ChartPanel.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
+#include "RunTreePane.h"
 #include "SavedSelections.h"
 #include "Store.h"
 #include "TempDir.h"
@@ -290,7 +291,7 @@ TEST(SelectionsGui, ASavedSelectionComesBackIntoTheBasket) {
     ASSERT_EQ(window.addRunsToBasket({uuids[0], uuids[2]}), 2);
     window.waitForLoads();
     EXPECT_EQ(panel->currentUuids(), window.basketRunUuids());
-    EXPECT_EQ(groupLabels(window.metricPicker()->tree()), (QStringList{"Software (1)", "SMI (1)"}));
+    EXPECT_EQ(groupLabels(window.parts().metrics->tree()), (QStringList{"Software (1)", "SMI (1)"}));
 
     // The panel over a selection file of the test's own, so the user's settings stay untouched.
     QSettings settings(QString::fromStdString(dir.file("selections.ini")), QSettings::IniFormat);
@@ -331,7 +332,7 @@ TEST(SelectionsGui, ASavedSelectionComesBackIntoTheBasket) {
     window.waitForLoads();
     EXPECT_EQ(window.basketRunUuids(), QStringList{uuids[1]});
     EXPECT_EQ(window.statusBar()->currentMessage(), "Restored selection with a deleted run: 1 of 2 runs");
-    EXPECT_EQ(window.metricPicker()->currentKey(), "loss");
+    EXPECT_EQ(window.parts().metrics->currentKey(), "loss");
     EXPECT_EQ(window.chartPanel()->metricKey(), "loss");
 
     // Delete > name forgets it; the menu follows once the triggering action has returned.

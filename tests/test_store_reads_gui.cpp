@@ -7,6 +7,7 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
+#include "RunTreePane.h"
 #include "StoreSession.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
@@ -55,16 +56,16 @@ TEST(StoreReads, TheTreeIsRereadOffTheGuiThreadAndLandsWithTheExpandedNodesKept)
     MainWindow window;
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
     window.expandTree();
-    ASSERT_EQ(window.runTreeModel()->runCount(), 6);
+    ASSERT_EQ(window.parts().tree->model()->runCount(), 6);
     const std::string late = addRun(sample.uri, "late");
 
     window.reload();
-    EXPECT_EQ(window.runTreeModel()->runCount(), 6) << "reload() returns before the store is read";
-    EXPECT_EQ(window.loader()->pending(), 1);
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 6) << "reload() returns before the store is read";
+    EXPECT_EQ(window.parts().session->loader()->pending(), 1);
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.runTreeModel()->runCount(), 7);
-    EXPECT_NE(window.runTreeModel()->runByUuid(QString::fromStdString(late)), nullptr);
-    QTreeView* tree = window.runTreeView();
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 7);
+    EXPECT_NE(window.parts().tree->model()->runByUuid(QString::fromStdString(late)), nullptr);
+    QTreeView* tree = window.parts().tree->view();
     const QModelIndex alpha = childNamed(*tree->model(), {}, "alpha");
     ASSERT_TRUE(alpha.isValid());
     EXPECT_TRUE(tree->isExpanded(alpha)) << "what was expanded stays expanded";
@@ -80,10 +81,10 @@ TEST(StoreReads, RereadsAskedWhileOneIsUnderWayBecomeOneMore) {
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
     for (int i = 0; i < 20; ++i)
         window.reload(); // F5 held down, or the 5 s reread on a slow server
-    EXPECT_EQ(window.loader()->pending(), 1) << "one read at a time, never a queue of them";
+    EXPECT_EQ(window.parts().session->loader()->pending(), 1) << "one read at a time, never a queue of them";
     addRun(sample.uri, "after the first read started");
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.runTreeModel()->runCount(), 7) << "the reread after it saw the new run";
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 7) << "the reread after it saw the new run";
 }
 
 TEST(StoreReads, ARereadOfTheStoreLeftBehindLandsNowhere) {
@@ -98,7 +99,7 @@ TEST(StoreReads, ARereadOfTheStoreLeftBehindLandsNowhere) {
     window.reload();
     ASSERT_TRUE(window.openStore(QString::fromStdString(second)));
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.runTreeModel()->runCount(), 1) << "the first store's runs did not come back";
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 1) << "the first store's runs did not come back";
     EXPECT_TRUE(window.metricKeys().isEmpty()) << "nor its basket's metric keys";
 }
 
@@ -113,10 +114,10 @@ TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen
     const QString firstShown = window.storeDisplayUri();
     window.openStoreInteractive(QString::fromStdString(second));
     EXPECT_EQ(window.storeDisplayUri(), firstShown) << "the first store stays until the second is read";
-    EXPECT_EQ(window.runTreeModel()->runCount(), 6);
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 6);
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_NE(window.storeDisplayUri(), firstShown);
-    EXPECT_EQ(window.runTreeModel()->runCount(), 1);
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 1);
     const QString secondShown = window.storeDisplayUri();
 
     QString said;
@@ -126,7 +127,7 @@ TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen
     EXPECT_TRUE(said.contains("could not be opened")) << said.toStdString();
     EXPECT_TRUE(said.contains(secondShown + " stays open")) << said.toStdString();
     EXPECT_EQ(window.storeDisplayUri(), secondShown);
-    EXPECT_EQ(window.runTreeModel()->runCount(), 1);
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 1);
 
     // Two opens in a row: the newer one is shown, whichever lands first.
     window.openStoreInteractive(QString::fromStdString(first.uri));
@@ -195,7 +196,7 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     EXPECT_EQ(window.metricKeys(),
               (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
     EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization") << "the preferred metric";
-    EXPECT_EQ(window.metricPicker()->currentKey(), "PROC - CPU Utilization") << "the list follows the chart";
+    EXPECT_EQ(window.parts().metrics->currentKey(), "PROC - CPU Utilization") << "the list follows the chart";
     EXPECT_EQ(window.chartPanel()->runs().size(), 2u);
 
     // A metric asked for while the keys are read is plotted; one no basket run has is replaced.
@@ -204,7 +205,7 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     EXPECT_TRUE(window.plotMetric("loss"));
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.chartPanel()->metricKey(), "loss");
-    EXPECT_EQ(window.metricPicker()->currentKey(), "loss");
+    EXPECT_EQ(window.parts().metrics->currentKey(), "loss");
     window.clearBasket();
     window.addRunsToBasket({uuidOf(sample, "alpha/1/a")}); // logs no loss
     EXPECT_TRUE(window.plotMetric("loss"));
@@ -348,13 +349,13 @@ TEST(StoreReadsOnPostgres, AServerHoldingTheTablesLeavesTheWindowAnswering) {
     while (waited.elapsed() < 400)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     EXPECT_GE(ticks, 5) << "the GUI thread went on handling events";
-    EXPECT_GT(window.loader()->pending(), 0) << "the reads still wait for the server";
-    EXPECT_EQ(window.runTreeModel()->runCount(), 6);
+    EXPECT_GT(window.parts().session->loader()->pending(), 0) << "the reads still wait for the server";
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 6);
 
     psql.write("COMMIT;\n\\q\n");
     ASSERT_TRUE(psql.waitForFinished(20000));
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.runTreeModel()->runCount(), 7);
+    EXPECT_EQ(window.parts().tree->model()->runCount(), 7);
     EXPECT_TRUE(window.metricKeys().contains("GPU - Power"));
     EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization");
     EXPECT_EQ(window.chartPanel()->runs().size(), 2u);

@@ -12,6 +12,7 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
+#include "RunTreePane.h"
 #include "TempDir.h"
 #include "models/RunTreeModel.h"
 
@@ -57,7 +58,7 @@ struct Workspace {
                                 QString::fromStdString(sample.runs.at("alpha/1/b"))});
         window.waitForLoads();
     }
-    BoardPanel* board() { return window.board(); }
+    BoardPanel* board() { return window.parts().board; }
     /// The card's rectangle in the board's scroll viewport.
     QRect inViewport(ChartCard* card) {
         QWidget* viewport = board()->scrollArea()->viewport();
@@ -109,13 +110,13 @@ TEST(Workspace, TheConsoleOpensTabbedWithTheSummaryAndTheChartsKeepTheirHeight) 
     ChartCard* card = w.board()->chartAt(0);
     const int boardHeight = w.board()->height();
     const int chartHeight = card->height();
-    ASSERT_FALSE(w.window.consoleDock()->isVisible());
-    w.window.consoleDock()->show();
-    w.window.consoleDock()->raise();
+    ASSERT_FALSE(w.window.parts().consoleDock->isVisible());
+    w.window.parts().consoleDock->show();
+    w.window.parts().consoleDock->raise();
     w.settle();
-    EXPECT_TRUE(w.window.consoleDock()->isVisible());
-    EXPECT_EQ(w.window.tabifiedDockWidgets(w.window.consoleDock()),
-              QList<QDockWidget*>{w.window.summaryDock()});
+    EXPECT_TRUE(w.window.parts().consoleDock->isVisible());
+    EXPECT_EQ(w.window.tabifiedDockWidgets(w.window.parts().consoleDock),
+              QList<QDockWidget*>{w.window.parts().summaryDock});
     EXPECT_GE(w.board()->height(), boardHeight - 40) << "the console took no height, only a tab bar's";
     EXPECT_GE(card->height(), chartHeight - 40) << "a row of charts fills the board: it gives up a tab bar's "
                                                    "height, no more";
@@ -152,17 +153,17 @@ TEST(Workspace, TheArrangementIsKeptForTheNextSession) {
     {
         Workspace w;
         w.board()->setColumns(2);
-        w.window.summaryDock()->hide();
+        w.window.parts().summaryDock->hide();
         w.window.saveLayout(settings);
     }
     Workspace next;
     EXPECT_TRUE(next.window.restoreLayout(settings));
     next.settle();
     EXPECT_EQ(next.board()->columns(), 2);
-    EXPECT_FALSE(next.window.summaryDock()->isVisible());
+    EXPECT_FALSE(next.window.parts().summaryDock->isVisible());
     test::menuAction(next.window, "Reset Layout")->trigger();
     next.settle();
-    EXPECT_TRUE(next.window.summaryDock()->isVisible());
+    EXPECT_TRUE(next.window.parts().summaryDock->isVisible());
     EXPECT_EQ(next.board()->columns(), 1);
 }
 
@@ -242,7 +243,7 @@ TEST(Workspace, RunsDraggedFromTheTreeDropIntoTheBasket) {
     Workspace w;
     w.window.clearBasket();
     w.window.waitForLoads();
-    QTreeView* tree = w.window.runTreeView();
+    QTreeView* tree = w.window.parts().tree->view();
     QAbstractItemModel* model = tree->model();
     // The experiment "beta" node: its three runs travel with the drag.
     QModelIndex beta;
@@ -309,9 +310,9 @@ TEST(Workspace, ANewChartPlotsTheMetricClickedEvenWhenTheLastChartShowsIt) {
     ChartCard* added = w.board()->addChart();
     w.settle();
     ASSERT_EQ(w.window.chartPanel(), added->chart()) << "the new chart is current";
-    EXPECT_TRUE(w.window.metricPicker()->currentKey().isEmpty()) << "and no metric is chosen for it";
-    EXPECT_TRUE(w.window.metricPicker()->tree()->selectedItems().isEmpty());
-    QTreeWidget* list = w.window.metricPicker()->tree();
+    EXPECT_TRUE(w.window.parts().metrics->currentKey().isEmpty()) << "and no metric is chosen for it";
+    EXPECT_TRUE(w.window.parts().metrics->tree()->selectedItems().isEmpty());
+    QTreeWidget* list = w.window.parts().metrics->tree();
     const QList<QTreeWidgetItem*> loss = list->findItems("loss", Qt::MatchExactly | Qt::MatchRecursive);
     ASSERT_EQ(loss.size(), 1);
     list->scrollToItem(loss.front());
@@ -371,16 +372,16 @@ TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
     maximise->trigger();
     w.settle();
     EXPECT_TRUE(w.window.chartMaximised());
-    EXPECT_FALSE(w.window.treeDock()->isVisible());
-    EXPECT_FALSE(w.window.summaryDock()->isVisible());
+    EXPECT_FALSE(w.window.parts().treeDock->isVisible());
+    EXPECT_FALSE(w.window.parts().summaryDock->isVisible());
     EXPECT_FALSE(second->isVisible());
     EXPECT_GT(first->height(), before * 3 / 2) << before << " px before";
     EXPECT_GT(first->height(), w.window.height() * 7 / 10) << "most of the window's height";
     maximise->trigger();
     w.settle();
     EXPECT_FALSE(w.window.chartMaximised());
-    EXPECT_TRUE(w.window.treeDock()->isVisible());
-    EXPECT_TRUE(w.window.summaryDock()->isVisible());
+    EXPECT_TRUE(w.window.parts().treeDock->isVisible());
+    EXPECT_TRUE(w.window.parts().summaryDock->isVisible());
     EXPECT_TRUE(second->isVisible());
     EXPECT_EQ(first->height(), before);
 }

@@ -52,95 +52,98 @@
 
 namespace radt {
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_session(new StoreSession(this)), m_treePane(new RunTreePane(this)),
-      m_basket(new BasketModel(this)), m_counts(new QLabel(this)) {
-    m_basketPanel = new BasketPanel(m_basket, this);
-    m_metrics = new MetricPicker(this);
-    m_board = new BoardPanel(this);
-    m_summary = new SummaryPanel(this);
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    m_ui.session = new StoreSession(this);
+    m_ui.tree = new RunTreePane(this);
+    m_ui.basket = new BasketModel(this);
+    m_ui.counts = new QLabel(this);
+    m_ui.basketPanel = new BasketPanel(m_ui.basket, this);
+    m_ui.metrics = new MetricPicker(this);
+    m_ui.board = new BoardPanel(this);
+    m_ui.summary = new SummaryPanel(this);
 
     createLayout();
     createLaunching();
     placeConsole();
     createMenus();
-    statusBar()->addPermanentWidget(m_counts);
+    statusBar()->addPermanentWidget(m_ui.counts);
 
-    connect(m_basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
-    connect(m_treePane, &RunTreePane::runsChosen, this,
-            [this](const QStringList& uuids, const QString& node) {
-                const int added = addRunsToBasket(uuids);
-                if (!node.isEmpty()) // a double-click: say what it added, also when nothing was new
-                    statusBar()->showMessage(
-                        tr("Added %n run(s) of %1 to the basket", nullptr, added).arg(node), 4000);
-            });
-    connect(m_metrics, &MetricPicker::metricChosen, this, &MainWindow::showMetric);
+    connect(m_ui.basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
+    connect(m_ui.tree, &RunTreePane::runsChosen, this, [this](const QStringList& uuids, const QString& node) {
+        const int added = addRunsToBasket(uuids);
+        if (!node.isEmpty()) // a double-click: say what it added, also when nothing was new
+            statusBar()->showMessage(tr("Added %n run(s) of %1 to the basket", nullptr, added).arg(node),
+                                     4000);
+    });
+    connect(m_ui.metrics, &MetricPicker::metricChosen, this, &MainWindow::showMetric);
     // Named selections live beside Recent Stores (the same settings), keyed by the store.
     m_selectionSettings =
         std::make_unique<QSettings>(QStringLiteral("radt"), QStringLiteral("radt-explorer"));
     m_selections = std::make_unique<SavedSelections>(*m_selectionSettings);
-    connect(m_basketPanel, &BasketPanel::selectionChosen, this,
+    connect(m_ui.basketPanel, &BasketPanel::selectionChosen, this,
             [this](const QStringList& uuids, const QString& name) {
                 // Clearing forgets the chart's metric; the comparison goes on with the one on screen.
-                const QString metric = m_metrics->currentKey();
+                const QString metric = m_ui.metrics->currentKey();
                 clearBasket();
                 addRunsToBasket(uuids); // runs deleted from the store since are skipped
-                if (!metric.isEmpty() && metric != m_metrics->currentKey())
+                if (!metric.isEmpty() && metric != m_ui.metrics->currentKey())
                     plotMetric(metric);
                 statusBar()->showMessage(tr("Restored selection %1: %2 of %3 runs")
                                              .arg(name)
-                                             .arg(m_basket->runCount())
+                                             .arg(m_ui.basket->runCount())
                                              .arg(uuids.size()),
                                          5000);
             });
     // Selecting another chart selects its metric in the list (an empty chart: none).
-    connect(m_board, &BoardPanel::maximiseRequested, this, [this](ChartCard* card) {
-        m_board->setCurrent(card);
+    connect(m_ui.board, &BoardPanel::maximiseRequested, this, [this](ChartCard* card) {
+        m_ui.board->setCurrent(card);
         toggleMaximisedChart();
     });
-    connect(m_board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
+    connect(m_ui.board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
         const QString key = card->chart()->metricKey();
         if (key.isEmpty())
-            m_metrics->clearChoice(); // clicking the metric the last chart showed plots it here
-        else if (m_metrics->keys().contains(key) && m_metrics->currentKey() != key)
-            m_metrics->setCurrentKey(key);
+            m_ui.metrics->clearChoice(); // clicking the metric the last chart showed plots it here
+        else if (m_ui.metrics->keys().contains(key) && m_ui.metrics->currentKey() != key)
+            m_ui.metrics->setCurrentKey(key);
     });
     // Chart data and summaries are read on a worker thread; the status bar shows the progress.
-    m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(260);
-    m_progress->setTextVisible(true);
-    m_progress->hide();
-    statusBar()->addPermanentWidget(m_progress);
+    m_ui.progress = new QProgressBar(this);
+    m_ui.progress->setMaximumWidth(260);
+    m_ui.progress->setTextVisible(true);
+    m_ui.progress->hide();
+    statusBar()->addPermanentWidget(m_ui.progress);
     connectSession();
-    connect(loader(), &ChartLoader::progress, this, [this](const QString& key, int done, int total) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-        m_progress->setFormat(tr("%1: %v/%m runs").arg(key));
-        m_progress->show();
-    });
-    connect(loader(), &ChartLoader::idle, m_progress, &QWidget::hide);
-    connect(loader(), &ChartLoader::chartFailed, this,
+    connect(m_ui.session->loader(), &ChartLoader::progress, this,
+            [this](const QString& key, int done, int total) {
+                m_ui.progress->setRange(0, total);
+                m_ui.progress->setValue(done);
+                m_ui.progress->setFormat(tr("%1: %v/%m runs").arg(key));
+                m_ui.progress->show();
+            });
+    connect(m_ui.session->loader(), &ChartLoader::idle, m_ui.progress, &QWidget::hide);
+    connect(m_ui.session->loader(), &ChartLoader::chartFailed, this,
             [this](ChartPanel* chart, const QString& key, const QString& error) {
                 chart->clear(tr("Cannot plot %1").arg(key));
                 statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, error));
             });
-    connect(loader(), &ChartLoader::summaryReady, this, [this](std::vector<SummaryRow> rows) {
+    connect(m_ui.session->loader(), &ChartLoader::summaryReady, this, [this](std::vector<SummaryRow> rows) {
         // Each row names the line its chart draws the run in, as the legend does.
         for (SummaryRow& row : rows)
-            for (int i = 0; i < m_board->chartCount() && row.line.isEmpty(); ++i)
-                if (const ChartPanel* chart = m_board->chartAt(i)->chart(); chart->metricKey() == row.metric)
+            for (int i = 0; i < m_ui.board->chartCount() && row.line.isEmpty(); ++i)
+                if (const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
+                    chart->metricKey() == row.metric)
                     row.line = chart->lineOfRun(row.runUuid);
-        m_summary->setRows(std::move(rows));
+        m_ui.summary->setRows(std::move(rows));
     });
-    connect(loader(), &ChartLoader::summaryFailed, this, [this](const QString& error) {
-        m_summary->setRows({});
+    connect(m_ui.session->loader(), &ChartLoader::summaryFailed, this, [this](const QString& error) {
+        m_ui.summary->setRows({});
         statusBar()->showMessage(tr("Cannot compute the summary: %1").arg(error), 5000);
     });
     // Runs recorded by another process or machine are followed by polling new rows (resources/DESIGN.md §8).
-    m_liveTimer = new QTimer(this);
-    m_liveTimer->setInterval(1000);
-    connect(m_liveTimer, &QTimer::timeout, this, [this] { pollLiveRuns(); });
-    m_liveTimer->start();
+    m_ui.liveTimer = new QTimer(this);
+    m_ui.liveTimer->setInterval(1000);
+    connect(m_ui.liveTimer, &QTimer::timeout, this, [this] { pollLiveRuns(); });
+    m_ui.liveTimer->start();
     // 1400x860 where the screen has room; on a smaller screen (1024x700, a laptop) the window
     // fits it instead of running off its edge (without a window manager nothing else would).
     QSize size(1400, 860);
@@ -156,12 +159,13 @@ int MainWindow::pollLiveRuns() {
     if (!hasStore())
         return 0;
     int asked = 0;
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        ChartPanel* chart = m_board->chartAt(i)->chart();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         if (!chart->hasRunningRuns())
             continue;
         // Read on the loader's thread (on PostgreSQL a network round trip), drawn when it lands.
-        asked += loader()->requestPoll(chart, [this, chart](bool changed, const QString& error) {
+        asked += m_ui.session->loader()->requestPoll(chart, [this, chart](bool changed,
+                                                                          const QString& error) {
             if (!error.isEmpty()) {
                 statusBar()->showMessage(tr("Cannot follow running runs: %1").arg(error), 5000);
                 return;
@@ -169,54 +173,54 @@ int MainWindow::pollLiveRuns() {
             if (changed)
                 updateSummary();
             if (changed && !chart->hasRunningRuns())
-                m_session->rereadTree(false); // a run ended: its status and duration in the tree at once
+                m_ui.session->rereadTree(false); // a run ended: its status and duration in the tree at once
         });
     }
     // Running runs update in place in the tree (status, duration; new runs of other collectors)
     // every 5 s, a full reread being cheap next to a chart.
     const bool treeHasRunning =
-        std::any_of(m_treePane->model()->runs().begin(), m_treePane->model()->runs().end(),
+        std::any_of(m_ui.tree->model()->runs().begin(), m_ui.tree->model()->runs().end(),
                     [](const Run& r) { return r.status == RunStatus::Running; });
     if (treeHasRunning && ++m_treeTicks % 5 == 0)
-        m_session->rereadTree(false);
+        m_ui.session->rereadTree(false);
     return asked;
 }
 
 MainWindow::~MainWindow() {
-    m_basketPanel->setSelectionStore(nullptr, QString()); // the panel outlives m_selections
+    m_ui.basketPanel->setSelectionStore(nullptr, QString()); // the panel outlives m_selections
     // The launch thread publishes on the bus and the bridge is subscribed to it: both go before
     // the bus does (QObject children would otherwise outlive this member).
-    delete m_launcher;
-    delete m_live;
+    delete m_ui.launcher;
+    delete m_ui.live;
 }
 
 void MainWindow::createLaunching() {
     m_bus = std::make_unique<SampleBus>();
-    m_live = new LiveBridge(*m_bus, 40, this);
-    m_launcher = new LaunchController(*m_bus, this);
-    m_console = new ConsolePane(this);
-    m_consoleDock = new QDockWidget(tr("Console"), this);
-    m_consoleDock->setObjectName(QStringLiteral("console"));
-    m_consoleDock->setWidget(m_console);
-    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
-    m_consoleDock->hide();
+    m_ui.live = new LiveBridge(*m_bus, 40, this);
+    m_ui.launcher = new LaunchController(*m_bus, this);
+    m_ui.console = new ConsolePane(this);
+    m_ui.consoleDock = new QDockWidget(tr("Console"), this);
+    m_ui.consoleDock->setObjectName(QStringLiteral("console"));
+    m_ui.consoleDock->setWidget(m_ui.console);
+    addDockWidget(Qt::BottomDockWidgetArea, m_ui.consoleDock);
+    m_ui.consoleDock->hide();
     // Insights: the basket's runs as answers (energy, efficiency, collocation), on demand.
-    m_insights = new InsightsPanel(this);
-    m_insightsDock = new QDockWidget(tr("Insights"), this);
-    m_insightsDock->setObjectName(QStringLiteral("insights"));
-    m_insightsDock->setWidget(m_insights);
-    addDockWidget(Qt::BottomDockWidgetArea, m_insightsDock);
+    m_ui.insights = new InsightsPanel(this);
+    m_ui.insightsDock = new QDockWidget(tr("Insights"), this);
+    m_ui.insightsDock->setObjectName(QStringLiteral("insights"));
+    m_ui.insightsDock->setWidget(m_ui.insights);
+    addDockWidget(Qt::BottomDockWidgetArea, m_ui.insightsDock);
     // Floating before it is first shown: shown docked for a moment, its width became the main
     // window's minimum and a 1024 px screen got a 1176 px window. Hidden first: setFloating()
     // shows a dock that is not explicitly hidden, and that started a report in the constructor.
-    m_insightsDock->hide();
-    m_insightsDock->setFloating(true);
+    m_ui.insightsDock->hide();
+    m_ui.insightsDock->setFloating(true);
     // First shown floating over the lower part of the window: docked, it would take the charts'
     // height. It can be docked at the bottom by the user (and stays so).
-    connect(m_insightsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    connect(m_ui.insightsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && !m_insightsSized) {
             m_insightsSized = true;
-            m_insightsDock->setFloating(true);
+            m_ui.insightsDock->setFloating(true);
             // Within what the screen shows of the window (a small screen crops a large window).
             QRect frame = geometry();
             if (QScreen* shown = screen())
@@ -224,25 +228,26 @@ void MainWindow::createLaunching() {
             // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip under
             // the table and the configurations' footer.
             const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() * 7 / 10, 600);
-            m_insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w, h);
+            m_ui.insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w,
+                                           h);
         }
     });
-    connect(m_insights, &InsightsPanel::progress, this, [this](int done, int total) {
+    connect(m_ui.insights, &InsightsPanel::progress, this, [this](int done, int total) {
         statusBar()->showMessage(tr("Insights: %1/%2 runs").arg(done).arg(total), 2000);
     });
-    connect(m_console, &ConsolePane::stopRequested, m_launcher, &LaunchController::stop);
-    connect(m_launcher, &LaunchController::output, m_console, &ConsolePane::appendOutput);
-    connect(m_launcher, &LaunchController::message, m_console, &ConsolePane::appendMessage);
-    connect(m_launcher, &LaunchController::finished, this, [this](int code) {
-        m_console->setFinished(code);
-        m_session->rereadTree(false); // final statuses and durations
+    connect(m_ui.console, &ConsolePane::stopRequested, m_ui.launcher, &LaunchController::stop);
+    connect(m_ui.launcher, &LaunchController::output, m_ui.console, &ConsolePane::appendOutput);
+    connect(m_ui.launcher, &LaunchController::message, m_ui.console, &ConsolePane::appendMessage);
+    connect(m_ui.launcher, &LaunchController::finished, this, [this](int code) {
+        m_ui.console->setFinished(code);
+        m_ui.session->rereadTree(false); // final statuses and durations
         pollLiveRuns();
     });
     // A run launched here starts publishing: show it in the tree and put it in the basket.
-    connect(m_live, &LiveBridge::runSeen, this, [this](const QString& uuid) {
-        m_session->rereadTree(false, [this, uuid] { addRunsToBasket({uuid}); });
+    connect(m_ui.live, &LiveBridge::runSeen, this, [this](const QString& uuid) {
+        m_ui.session->rereadTree(false, [this, uuid] { addRunsToBasket({uuid}); });
     });
-    connect(m_live, &LiveBridge::samples, this,
+    connect(m_ui.live, &LiveBridge::samples, this,
             [this](std::shared_ptr<const LiveBridge::Batch> batch) { onLiveSamples(*batch); });
 }
 
@@ -258,12 +263,12 @@ void MainWindow::onLiveSamples(const LiveBridge::Batch& batch) {
     }
     if (newKeyInBasket) { // the list so far plus the new keys: no store read on the GUI thread
         std::vector<std::string> known;
-        for (const QString& key : m_metrics->keys())
+        for (const QString& key : m_ui.metrics->keys())
             known.push_back(key.toStdString());
         applyBasketKeys(known);
     }
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        ChartPanel* chart = m_board->chartAt(i)->chart();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         for (const auto& [run, points] : batch)
             chart->appendLive(run, points);
     }
@@ -290,16 +295,16 @@ bool MainWindow::launch(const LaunchRequest& request, QString* error) {
             *error = tr("no store is open");
         return false;
     }
-    if (!m_launcher->start(m_session->uri().toStdString(), request, error))
+    if (!m_ui.launcher->start(m_ui.session->uri().toStdString(), request, error))
         return false;
-    m_consoleDock->show();
-    m_console->appendMessage(tr("launching %1").arg(QString::fromStdString(request.target)));
-    m_console->setRunning(QFileInfo(QString::fromStdString(request.target)).fileName());
+    m_ui.consoleDock->show();
+    m_ui.console->appendMessage(tr("launching %1").arg(QString::fromStdString(request.target)));
+    m_ui.console->setRunning(QFileInfo(QString::fromStdString(request.target)).fileName());
     return true;
 }
 
 bool MainWindow::waitForLoads(int timeoutMs) {
-    return loader()->waitIdle(timeoutMs);
+    return m_ui.session->loader()->waitIdle(timeoutMs);
 }
 
 void MainWindow::createMenus() {
@@ -308,8 +313,8 @@ void MainWindow::createMenus() {
     openFile->setShortcut(QKeySequence::Open);
     QAction* openUri = file->addAction(tr("Open Store &URI..."), this, &MainWindow::onOpenStoreUri);
     openUri->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
-    m_recentMenu = file->addMenu(tr("&Recent Stores"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    m_ui.recentMenu = file->addMenu(tr("&Recent Stores"));
+    connect(m_ui.recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     file->addSeparator();
     QAction* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
@@ -323,20 +328,20 @@ void MainWindow::createMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     QAction* launchAction = run->addAction(tr("&Launch…"), this, &MainWindow::showLaunchDialog);
     launchAction->setShortcut(QKeySequence(tr("Ctrl+L")));
-    run->addAction(tr("&Stop"), m_launcher, &LaunchController::stop);
-    run->addAction(m_consoleDock->toggleViewAction());
+    run->addAction(tr("&Stop"), m_ui.launcher, &LaunchController::stop);
+    run->addAction(m_ui.consoleDock->toggleViewAction());
     run->addSeparator();
-    QAction* find = run->addAction(tr("&Find Runs"), m_treePane, &RunTreePane::focusFilter);
+    QAction* find = run->addAction(tr("&Find Runs"), m_ui.tree, &RunTreePane::focusFilter);
     find->setShortcut(QKeySequence::Find);
 
     QMenu* basket = menuBar()->addMenu(tr("&Basket"));
     basket
         ->addAction(tr("&Add Selected Runs"), this,
-                    [this] { addRunsToBasket(m_treePane->selectedRunUuids()); })
+                    [this] { addRunsToBasket(m_ui.tree->selectedRunUuids()); })
         ->setShortcut(QKeySequence(tr("Ctrl+Return")));
     basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); })
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
-    basket->addAction(tr("&Remove Selected"), m_basketPanel, &BasketPanel::removeSelected)
+    basket->addAction(tr("&Remove Selected"), m_ui.basketPanel, &BasketPanel::removeSelected)
         ->setShortcut(QKeySequence(tr("Ctrl+Backspace")));
     basket->addAction(tr("&Clear All"), this, &MainWindow::clearBasket)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+Backspace")));
@@ -355,20 +360,20 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::showInsights() {
-    m_insightsDock->show();
-    m_insightsDock->raise();
-    if (m_insightsDock->isFloating())
-        m_insightsDock->activateWindow();
-    m_insights->setFocus(Qt::ShortcutFocusReason);
+    m_ui.insightsDock->show();
+    m_ui.insightsDock->raise();
+    if (m_ui.insightsDock->isFloating())
+        m_ui.insightsDock->activateWindow();
+    m_ui.insights->setFocus(Qt::ShortcutFocusReason);
 }
 
 int MainWindow::addRunsToBasket(const QStringList& uuids) {
     std::vector<Run> runs;
     for (const QString& uuid : uuids) {
-        if (const Run* run = m_treePane->model()->runByUuid(uuid))
+        if (const Run* run = m_ui.tree->model()->runByUuid(uuid))
             runs.push_back(*run);
     }
-    const int added = m_basket->addRuns(runs);
+    const int added = m_ui.basket->addRuns(runs);
     if (added > 0)
         statusBar()->showMessage(added == 1 ? tr("Added 1 run to the basket")
                                             : tr("Added %1 runs to the basket").arg(added),
@@ -377,92 +382,92 @@ int MainWindow::addRunsToBasket(const QStringList& uuids) {
 }
 
 int MainWindow::addTreeIndexToBasket(const QModelIndex& index) {
-    return addRunsToBasket(m_treePane->runUuidsUnder(index));
+    return addRunsToBasket(m_ui.tree->runUuidsUnder(index));
 }
 
 bool MainWindow::addLatestWorkloadToBasket() {
-    const QStringList uuids = m_treePane->model()->latestWorkloadRunUuids();
+    const QStringList uuids = m_ui.tree->model()->latestWorkloadRunUuids();
     if (uuids.isEmpty())
         return false;
     addRunsToBasket(uuids);
-    m_treePane->reveal(uuids.first());
+    m_ui.tree->reveal(uuids.first());
     return true;
 }
 
 void MainWindow::clearBasket() {
-    m_basket->clear();
+    m_ui.basket->clear();
 }
 
 CompareDialog* MainWindow::showCompare() {
-    if (!m_compare)
-        m_compare = new CompareDialog(this);
-    const std::vector<Run> runs = m_basket->runs();
-    m_compare->setRuns(runs, m_session->experimentNames());
+    if (!m_ui.compare)
+        m_ui.compare = new CompareDialog(this);
+    const std::vector<Run> runs = m_ui.basket->runs();
+    m_ui.compare->setRuns(runs, m_ui.session->experimentNames());
     // What is already known: the summary's statistics and the Insights view's energy shares.
     CompareExtras extras;
-    extras.summary = m_summary->model()->rows();
+    extras.summary = m_ui.summary->model()->rows();
     extras.nowMs = nowMs();
-    if (m_insights->report().is_object())
-        for (const nlohmann::json& r : m_insights->report()["runs"]) {
+    if (m_ui.insights->report().is_object())
+        for (const nlohmann::json& r : m_ui.insights->report()["runs"]) {
             const nlohmann::json j =
                 r.value("gpu_energy_attributed_j", r.value("gpu_energy_j", nlohmann::json()));
             if (j.is_number())
                 extras.gpuEnergyJ[r["run_uuid"].get<std::string>()] = j.get<double>();
         }
-    m_compare->setExtras(std::move(extras));
-    m_compare->show();
-    m_compare->raise();
+    m_ui.compare->setExtras(std::move(extras));
+    m_ui.compare->show();
+    m_ui.compare->raise();
     // Latest metric values come from the store: read on the loader's thread, not here.
-    QPointer<CompareDialog> dialog(m_compare);
-    loader()->requestLatestMetrics(m_basket->runs(),
-                                   [dialog](const ChartLoader::LatestByRun& latest, const QString& error) {
-                                       if (!dialog)
-                                           return;
-                                       if (error.isEmpty())
-                                           dialog->setLatest(latest);
-                                       else
-                                           dialog->setError(error);
-                                   });
-    return m_compare;
+    QPointer<CompareDialog> dialog(m_ui.compare);
+    m_ui.session->loader()->requestLatestMetrics(
+        m_ui.basket->runs(), [dialog](const ChartLoader::LatestByRun& latest, const QString& error) {
+            if (!dialog)
+                return;
+            if (error.isEmpty())
+                dialog->setLatest(latest);
+            else
+                dialog->setError(error);
+        });
+    return m_ui.compare;
 }
 
 QStringList MainWindow::basketRunUuids() const {
-    return m_basket->runUuids();
+    return m_ui.basket->runUuids();
 }
 
 QStringList MainWindow::metricKeys() const {
-    return m_metrics->keys();
+    return m_ui.metrics->keys();
 }
 
 void MainWindow::expandTree() {
-    m_treePane->expandAll();
+    m_ui.tree->expandAll();
 }
 
 void MainWindow::freeColoursOfRunsGone() {
     std::set<QString> keep;
-    for (const Run& r : m_basket->runs()) {
+    for (const Run& r : m_ui.basket->runs()) {
         keep.insert(QStringLiteral("run:") + toQString(r.uuid));
         keep.insert(QStringLiteral("workload:") + workloadKeyOf(r));
     }
-    for (int i = 0; i < m_board->chartCount(); ++i)
-        if (const ChartPanel* chart = m_board->chartAt(i)->chart(); chart->isDetached())
+    for (int i = 0; i < m_ui.board->chartCount(); ++i)
+        if (const ChartPanel* chart = m_ui.board->chartAt(i)->chart(); chart->isDetached())
             for (const QString& key : chart->colourKeys())
                 keep.insert(key);
-    m_board->lineColours().keepOnly([&keep](const QString& key) { return keep.count(key) > 0; });
+    m_ui.board->lineColours().keepOnly([&keep](const QString& key) { return keep.count(key) > 0; });
 }
 
 void MainWindow::showMetric(const QString& key) {
     ChartPanel* chart = chartPanel();
     m_boardFile.clear(); // the board now differs from the file it came from
-    const std::vector<Run> runs = m_basket->runs();
+    const std::vector<Run> runs = m_ui.basket->runs();
     if (!hasStore() || runs.empty()) {
-        loader()->cancelChart(chart);
+        m_ui.session->loader()->cancelChart(chart);
         chart->clear();
     } else if (key.isEmpty()) {
-        loader()->cancelChart(chart);
+        m_ui.session->loader()->cancelChart(chart);
         chart->clear(tr("Choose a metric"));
     } else {
-        loader()->requestChart(chart, runs, key);
+        m_ui.session->loader()->requestChart(chart, runs, key);
     }
     refreshOtherCharts();
     updateSummary();
@@ -470,16 +475,16 @@ void MainWindow::showMetric(const QString& key) {
 
 void MainWindow::refreshOtherCharts() {
     // The other charts keep their metrics and follow the basket.
-    const std::vector<Run> runs = m_basket->runs();
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        ChartPanel* chart = m_board->chartAt(i)->chart();
+    const std::vector<Run> runs = m_ui.basket->runs();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         if (chart == chartPanel() || chart->metricKey().isEmpty() || chart->isDetached())
             continue; // a board file's chart keeps the data the file carries
         if (!hasStore() || runs.empty()) {
-            loader()->cancelChart(chart);
+            m_ui.session->loader()->cancelChart(chart);
             chart->clear();
         } else {
-            loader()->requestChart(chart, runs, chart->metricKey());
+            m_ui.session->loader()->requestChart(chart, runs, chart->metricKey());
         }
     }
 }
@@ -487,18 +492,18 @@ void MainWindow::refreshOtherCharts() {
 void MainWindow::updateSummary() {
     // One row per run and metric of the board's charts.
     std::vector<std::string> metrics;
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        const std::string key = m_board->chartAt(i)->chart()->metricKey().toStdString();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        const std::string key = m_ui.board->chartAt(i)->chart()->metricKey().toStdString();
         if (!key.empty() && std::find(metrics.begin(), metrics.end(), key) == metrics.end())
             metrics.push_back(key);
     }
-    std::vector<Run> runs = m_basket->runs();
+    std::vector<Run> runs = m_ui.basket->runs();
     // A board whose every chart came from a file shows the charts' runs only: the basket's other
     // store runs are not mixed in unasked (the summary shows what the charts show).
     bool boardOnly = !metrics.empty();
     std::set<std::string> charted;
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        const ChartPanel* chart = m_board->chartAt(i)->chart();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         if (chart->metricKey().isEmpty())
             continue;
         boardOnly = boardOnly && chart->isDetached();
@@ -513,27 +518,27 @@ void MainWindow::updateSummary() {
     // the file carries, each with its chart's metric.
     std::vector<SummaryPanel::HeldSeries> held;
     std::set<std::pair<std::string, std::string>> seen; // (run, metric): charts may share one
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        const ChartPanel* chart = m_board->chartAt(i)->chart();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         if (!chart->isDetached())
             continue;
         const std::string metric = chart->metricKey().toStdString();
         for (const ChartRunData& r : chart->runs())
-            if (!m_basket->contains(toQString(r.run.uuid)) && seen.emplace(r.run.uuid, metric).second)
+            if (!m_ui.basket->contains(toQString(r.run.uuid)) && seen.emplace(r.run.uuid, metric).second)
                 held.push_back({r.run,
                                 r.experimentName.empty() ? QString::number(r.run.experimentId)
                                                          : toQString(r.experimentName),
                                 metric, r.series});
     }
-    loader()->requestSummary(runs, metrics, m_session->experimentNames(), std::move(held));
+    m_ui.session->loader()->requestSummary(runs, metrics, m_ui.session->experimentNames(), std::move(held));
 }
 
 ChartPanel* MainWindow::chartPanel() const {
-    return m_board->current()->chart();
+    return m_ui.board->current()->chart();
 }
 
 ChartCard* MainWindow::chartCard() const {
-    return m_board->current();
+    return m_ui.board->current();
 }
 
 void MainWindow::onOpenStoreFile() {
@@ -555,18 +560,18 @@ void MainWindow::onOpenStoreUri() {
 }
 
 void MainWindow::rebuildRecentMenu() {
-    m_recentMenu->clear();
+    m_ui.recentMenu->clear();
     const QStringList entries = m_recent.entries();
     for (const QString& uri : entries) {
-        m_recentMenu->addAction(QString::fromStdString(maskPassword(uri.toStdString())), this,
-                                [this, uri] { openStoreInteractive(uri); });
+        m_ui.recentMenu->addAction(QString::fromStdString(maskPassword(uri.toStdString())), this,
+                                   [this, uri] { openStoreInteractive(uri); });
     }
     if (entries.isEmpty()) {
-        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+        m_ui.recentMenu->addAction(tr("(none)"))->setEnabled(false);
         return;
     }
-    m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("Clear Recent Stores"), this, [this] { m_recent.clear(); });
+    m_ui.recentMenu->addSeparator();
+    m_ui.recentMenu->addAction(tr("Clear Recent Stores"), this, [this] { m_recent.clear(); });
 }
 
 void MainWindow::updateTitleAndStatus() {
@@ -574,28 +579,16 @@ void MainWindow::updateTitleAndStatus() {
     setWindowTitle(display.isEmpty() ? QStringLiteral("radt-explorer")
                                      : QStringLiteral("radt-explorer \u2014 ") + display);
     if (!hasStore()) {
-        m_counts->setText(tr("No store open"));
+        m_ui.counts->setText(tr("No store open"));
         return;
     }
     const auto count = [](int n, const QString& one, const QString& many) {
         return n == 1 ? one : many.arg(n);
     };
-    m_counts->setText(
-        count(m_treePane->model()->experimentCount(), tr("1 experiment"), tr("%1 experiments")) +
-        QStringLiteral(", ") + count(m_treePane->model()->runCount(), tr("1 run"), tr("%1 runs")) +
-        QStringLiteral(" | ") + count(m_basket->runCount(), tr("basket: 1 run"), tr("basket: %1 runs")));
-}
-
-RunTreeModel* MainWindow::runTreeModel() const {
-    return m_treePane->model();
-}
-
-RunFilterProxy* MainWindow::runFilterProxy() const {
-    return m_treePane->proxy();
-}
-
-QTreeView* MainWindow::runTreeView() const {
-    return m_treePane->view();
+    m_ui.counts->setText(
+        count(m_ui.tree->model()->experimentCount(), tr("1 experiment"), tr("%1 experiments")) +
+        QStringLiteral(", ") + count(m_ui.tree->model()->runCount(), tr("1 run"), tr("%1 runs")) +
+        QStringLiteral(" | ") + count(m_ui.basket->runCount(), tr("basket: 1 run"), tr("basket: %1 runs")));
 }
 
 } // namespace radt

@@ -66,11 +66,9 @@ public:
     /// Rereads experiments and runs (F5) on the loader's thread (waitForLoads waits for it);
     /// keeps the basket and the tree's expanded nodes. A failure is shown in a dialog.
     void reload();
-    bool hasStore() const { return m_session->isOpen(); }
-    /// The open store and the reads that follow it (--read-only is set there).
-    StoreSession* session() const { return m_session; }
+    bool hasStore() const { return m_ui.session->isOpen(); }
     /// The open store's URI with any password masked; "" when none is open.
-    QString storeDisplayUri() const { return m_session->displayUri(); }
+    QString storeDisplayUri() const { return m_ui.session->displayUri(); }
 
     /// Adds the runs with these uuids (unknown ones are skipped); returns how many were added.
     int addRunsToBasket(const QStringList& uuids);
@@ -93,7 +91,6 @@ public:
     /// Chart data and summaries load on a worker thread; this waits (processing events) until
     /// every pending load has landed. False on timeout. For tests and the screenshot mode.
     bool waitForLoads(int timeoutMs = 60000);
-    ChartLoader* loader() const { return m_session->loader(); }
 
     /// Starts a workload in this process (the Launch dialog's request): its runs join the tree
     /// and the basket as they start, stream into the charts over the live bus, and print into
@@ -101,10 +98,6 @@ public:
     bool launch(const LaunchRequest& request, QString* error = nullptr);
     /// Opens the Launch dialog (Run > Launch…).
     void showLaunchDialog();
-    LaunchController* launcher() const { return m_launcher; }
-    ConsolePane* consolePane() const { return m_console; }
-    SampleBus& liveBus() { return *m_bus; }
-    LiveBridge* liveBridge() const { return m_live; }
 
     /// Replaces the board's charts by a board file's (resources/DESIGN.md §9): each chart with its runs and
     /// points from the file, its series rules, smoothing and range. Problems in the file that
@@ -151,21 +144,34 @@ public:
     /// new rows are read on the loader's thread and drawn when they land (waitForLoads waits for
     /// them). Returns how many charts were asked about.
     int pollLiveRuns();
+    /// The window's parts, as Qt Designer's Ui class holds a form's widgets: made in the
+    /// constructor, wired there, reached here by the window's code and by tests.
+    struct Parts {
+        StoreSession* session = nullptr; ///< the open store and the reads that follow it
+        RunTreePane* tree = nullptr;     ///< the experiment -> workload -> run tree, its filter
+        BasketModel* basket = nullptr;
+        BasketPanel* basketPanel = nullptr;
+        MetricPicker* metrics = nullptr; ///< the metric list
+        BoardPanel* board = nullptr;     ///< the charts
+        SummaryPanel* summary = nullptr;
+        InsightsPanel* insights = nullptr;
+        ConsolePane* console = nullptr; ///< a launched workload's output
+        LaunchController* launcher = nullptr;
+        LiveBridge* live = nullptr;       ///< samples of runs launched here, from the bus
+        CompareDialog* compare = nullptr; ///< made when first asked for
+        QDockWidget* treeDock = nullptr;
+        QDockWidget* summaryDock = nullptr;
+        QDockWidget* consoleDock = nullptr;
+        QDockWidget* insightsDock = nullptr;
+        QProgressBar* progress = nullptr; ///< reads under way, in the status bar
+        QLabel* counts = nullptr;         ///< experiments, runs and basket runs, in the status bar
+        QMenu* recentMenu = nullptr;
+        QTimer* liveTimer = nullptr; ///< follows running runs every second
+    };
+    const Parts& parts() const { return m_ui; }
     /// The board's current chart: the metric list plots into it.
     ChartPanel* chartPanel() const;
     ChartCard* chartCard() const;
-    BoardPanel* board() const { return m_board; }
-    SummaryPanel* summaryPanel() const { return m_summary; }
-    RunTreeModel* runTreeModel() const;
-    RunFilterProxy* runFilterProxy() const;
-    BasketModel* basketModel() const { return m_basket; }
-    InsightsPanel* insights() const { return m_insights; }
-    QDockWidget* insightsDock() const { return m_insightsDock; }
-    QDockWidget* consoleDock() const { return m_consoleDock; }
-    QDockWidget* summaryDock() const { return m_summaryDock; }
-    QDockWidget* treeDock() const { return m_treeDock; }
-    MetricPicker* metricPicker() const { return m_metrics; }
-    QTreeView* runTreeView() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -223,38 +229,19 @@ private:
     void updateSummary();
     void updateTitleAndStatus();
 
-    StoreSession* m_session = nullptr; ///< the open store and its reads
-    RunTreePane* m_treePane = nullptr;
+    Parts m_ui;
     RecentStores m_recent;
-    std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
-    std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections
-    BasketModel* m_basket = nullptr;
-    BasketPanel* m_basketPanel = nullptr;
-    MetricPicker* m_metrics = nullptr;
-    BoardPanel* m_board = nullptr;
-    QTimer* m_liveTimer = nullptr;
-    SummaryPanel* m_summary = nullptr;
-    std::unique_ptr<SampleBus> m_bus; ///< samples of runs launched from this window
-    LiveBridge* m_live = nullptr;
-    LaunchController* m_launcher = nullptr;
-    ConsolePane* m_console = nullptr;
+    std::unique_ptr<QSettings> m_selectionSettings;          ///< before m_selections, which reads it
+    std::unique_ptr<SavedSelections> m_selections;           ///< the basket's named selections
+    std::unique_ptr<SampleBus> m_bus;                        ///< samples of runs launched from this window
     std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
-    QString m_boardFile;      ///< the board file the charts came from, if they did
-    std::string m_savedBoard; ///< boardFingerprint() when the board was last opened or saved
-    int m_treeTicks = 0;      ///< live timer ticks, to reread a tree with running runs every 5 s
-    QDockWidget* m_consoleDock = nullptr;
-    QDockWidget* m_treeDock = nullptr;
-    CompareDialog* m_compare = nullptr;
-    QDockWidget* m_summaryDock = nullptr;
-    bool m_layoutSettled = false;               ///< the docks were sized (first show) or restored
+    QString m_boardFile;          ///< the board file the charts came from, if they did
+    std::string m_savedBoard;     ///< boardFingerprint() when the board was last opened or saved
+    int m_treeTicks = 0;          ///< live timer ticks, to reread a tree with running runs every 5 s
+    bool m_layoutSettled = false; ///< the docks were sized (first show) or restored
     std::optional<QByteArray> m_beforeMaximise; ///< the docks' state while a chart is maximised
-    InsightsPanel* m_insights = nullptr;
-    QDockWidget* m_insightsDock = nullptr;
     bool m_insightsSized = false;
-    QProgressBar* m_progress = nullptr;
-    QMenu* m_recentMenu = nullptr;
     QString m_shortcutsText; ///< the Help > Keyboard Shortcuts text, read off the menus
-    QLabel* m_counts = nullptr;
 };
 
 } // namespace radt

@@ -86,10 +86,10 @@ Board MainWindow::currentBoard() const {
     Board board;
     // radT sorts charts by id, newest first: ids count down so the board keeps its order there.
     const int64_t base = nowMs();
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        const ChartPanel* chart = m_board->chartAt(i)->chart();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         if (!chart->metricKey().isEmpty())
-            board.charts.push_back(boardFromChart(*chart, base - i, m_session->experimentNames()));
+            board.charts.push_back(boardFromChart(*chart, base - i, m_ui.session->experimentNames()));
     }
     return board;
 }
@@ -119,7 +119,7 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
     QStringList inStore;
     for (const BoardChart& chart : board.charts)
         for (const BoardRun& run : chart.runs)
-            if (m_treePane->model()->runByUuid(QString::fromStdString(run.uuid)) &&
+            if (m_ui.tree->model()->runByUuid(QString::fromStdString(run.uuid)) &&
                 !inStore.contains(QString::fromStdString(run.uuid)))
                 inStore.append(QString::fromStdString(run.uuid));
     if (!inStore.isEmpty()) {
@@ -127,19 +127,20 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         addRunsToBasket(inStore);
     }
     // The file's charts replace the board's: the first card is reused, the others go.
-    while (m_board->chartCount() > 1)
-        m_board->removeChart(m_board->chartAt(m_board->chartCount() - 1));
+    while (m_ui.board->chartCount() > 1)
+        m_ui.board->removeChart(m_ui.board->chartAt(m_ui.board->chartCount() - 1));
     for (size_t i = 0; i < board.charts.size(); ++i) {
-        ChartCard* card = i == 0 ? m_board->chartAt(0) : m_board->addChart();
-        loader()->cancelChart(card->chart());
+        ChartCard* card = i == 0 ? m_ui.board->chartAt(0) : m_ui.board->addChart();
+        m_ui.session->loader()->cancelChart(card->chart());
         BoardChartView view = viewFromBoard(board.charts[i], int(i), name, found);
         card->chart()->showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
     }
-    m_board->setCurrent(m_board->chartAt(0));
-    m_board->scrollTo(m_board->chartAt(0)); // a board opens at its first chart, not its last
-    if (const QString key = m_board->chartAt(0)->chart()->metricKey(); m_metrics->keys().contains(key)) {
-        const QSignalBlocker quiet(m_metrics); // shows the chart's metric chosen, plots nothing
-        m_metrics->setCurrentKey(key);
+    m_ui.board->setCurrent(m_ui.board->chartAt(0));
+    m_ui.board->scrollTo(m_ui.board->chartAt(0)); // a board opens at its first chart, not its last
+    if (const QString key = m_ui.board->chartAt(0)->chart()->metricKey();
+        m_ui.metrics->keys().contains(key)) {
+        const QSignalBlocker quiet(m_ui.metrics); // shows the chart's metric chosen, plots nothing
+        m_ui.metrics->setCurrentKey(key);
     }
     m_boardFile = QFileInfo(path).absoluteFilePath();
     m_savedBoard = boardFingerprint();
@@ -176,27 +177,27 @@ bool MainWindow::openBoardInteractive(const QString& path) {
 ChartPanel* MainWindow::chartToExport() {
     // The chart the user sees: the current one when it is in view, the only one in view, or the
     // one the user picks (a current chart scrolled out of view is never taken silently).
-    const std::vector<ChartCard*> visible = m_board->visibleCharts();
-    ChartCard* current = m_board->current();
-    if (std::find(visible.begin(), visible.end(), current) != visible.end() || m_board->chartCount() == 1)
+    const std::vector<ChartCard*> visible = m_ui.board->visibleCharts();
+    ChartCard* current = m_ui.board->current();
+    if (std::find(visible.begin(), visible.end(), current) != visible.end() || m_ui.board->chartCount() == 1)
         return current->chart();
     if (visible.size() == 1)
         return visible.front()->chart();
     QStringList names;
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        const QString key = m_board->chartAt(i)->chart()->metricKey();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        const QString key = m_ui.board->chartAt(i)->chart()->metricKey();
         names << tr("Chart %1: %2").arg(i + 1).arg(key.isEmpty() ? tr("(empty)") : displayName(key, 60));
     }
     int preselected = 0;
-    for (int i = 0; i < m_board->chartCount(); ++i)
-        if (m_board->chartAt(i) == current)
+    for (int i = 0; i < m_ui.board->chartCount(); ++i)
+        if (m_ui.board->chartAt(i) == current)
             preselected = i;
     bool ok = false;
     const QString chosen =
         QInputDialog::getItem(this, tr("Export"), tr("Which chart?"), names, preselected, false, &ok);
     if (!ok)
         return nullptr;
-    return m_board->chartAt(int(names.indexOf(chosen)))->chart();
+    return m_ui.board->chartAt(int(names.indexOf(chosen)))->chart();
 }
 
 void MainWindow::exportCurrentChart(const QString& format) {
@@ -250,9 +251,9 @@ void MainWindow::exportCurrentChart(const QString& format) {
 
 void MainWindow::exportBoardPdf() {
     std::vector<ChartPanel*> charts;
-    for (int i = 0; i < m_board->chartCount(); ++i)
-        if (!m_board->chartAt(i)->chart()->metricKey().isEmpty())
-            charts.push_back(m_board->chartAt(i)->chart());
+    for (int i = 0; i < m_ui.board->chartCount(); ++i)
+        if (!m_ui.board->chartAt(i)->chart()->metricKey().isEmpty())
+            charts.push_back(m_ui.board->chartAt(i)->chart());
     if (charts.empty()) {
         QMessageBox::information(this, tr("Export"), tr("No chart shows anything yet."));
         return;
@@ -279,21 +280,21 @@ bool MainWindow::sessionRestoreEnabled(QSettings& settings) {
 
 void MainWindow::saveSession(QSettings& settings) const {
     nlohmann::json charts = nlohmann::json::array();
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        const ChartPanel* chart = m_board->chartAt(i)->chart();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         // Only what is needed to rebuild the view: the data comes back from the store.
         nlohmann::json c = chartOptionsToJson(chart->options(), true);
         c["metric"] = chart->metricKey().toStdString();
         charts.push_back(std::move(c));
     }
-    settings.setValue(QStringLiteral("session/store"), m_session->uri());
+    settings.setValue(QStringLiteral("session/store"), m_ui.session->uri());
     settings.setValue(QStringLiteral("session/basket"), basketRunUuids());
     settings.setValue(QStringLiteral("session/board"), QString::fromStdString(charts.dump()));
     settings.setValue(QStringLiteral("session/boardFile"), m_boardFile);
 }
 
 bool MainWindow::restoreSession(QSettings& settings) {
-    if (!hasStore() || settings.value(QStringLiteral("session/store")).toString() != m_session->uri())
+    if (!hasStore() || settings.value(QStringLiteral("session/store")).toString() != m_ui.session->uri())
         return false;
     const QString boardFile = settings.value(QStringLiteral("session/boardFile")).toString();
     if (!boardFile.isEmpty() && QFileInfo::exists(boardFile))
@@ -309,8 +310,8 @@ bool MainWindow::restoreSession(QSettings& settings) {
     addRunsToBasket(basket);
     for (size_t i = 0; i < charts.size(); ++i) {
         const nlohmann::json& c = charts[i].is_object() ? charts[i] : nlohmann::json::object();
-        ChartCard* card = i == 0 ? m_board->chartAt(0) : m_board->addChart();
-        m_board->setCurrent(card);
+        ChartCard* card = i == 0 ? m_ui.board->chartAt(0) : m_ui.board->addChart();
+        m_ui.board->setCurrent(card);
         if (const auto metric = c.find("metric");
             metric != c.end() && metric->is_string() && !metric->get<std::string>().empty())
             plotMetric(QString::fromStdString(metric->get<std::string>()));
@@ -319,8 +320,8 @@ bool MainWindow::restoreSession(QSettings& settings) {
         chartOptionsFromJson(c, o, [](const std::string&, const std::string&) {});
         card->chart()->setOptions(o);
     }
-    m_board->setCurrent(m_board->chartAt(0));
-    m_board->scrollTo(m_board->chartAt(0)); // a board opens at its first chart, not its last
+    m_ui.board->setCurrent(m_ui.board->chartAt(0));
+    m_ui.board->scrollTo(m_ui.board->chartAt(0)); // a board opens at its first chart, not its last
     return true;
 }
 
@@ -349,8 +350,8 @@ bool MainWindow::saveBoardTo(const QString& path) {
 
 std::string MainWindow::boardFingerprint() const {
     nlohmann::json charts = nlohmann::json::array();
-    for (int i = 0; i < m_board->chartCount(); ++i) {
-        const ChartPanel* chart = m_board->chartAt(i)->chart();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         if (chart->metricKey().isEmpty())
             continue;
         nlohmann::json runs = nlohmann::json::array();
@@ -386,7 +387,7 @@ bool MainWindow::confirmReplacingBoard() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_launcher->isRunning() && !confirmQuitWhileRunning()) {
+    if (m_ui.launcher->isRunning() && !confirmQuitWhileRunning()) {
         event->ignore(); // the user keeps the window and the run
         return;
     }

@@ -78,7 +78,7 @@ void MainWindow::showAbout() {
            "<p>Store: %2%3</p>"
            "<p>Qt %4 (built with %5), SQLite %6</p>")
             .arg(QApplication::applicationVersion(), store,
-                 m_session->readOnly() ? tr(" (read-only)") : QString(), QString::fromLatin1(qVersion()),
+                 m_ui.session->readOnly() ? tr(" (read-only)") : QString(), QString::fromLatin1(qVersion()),
                  QStringLiteral(QT_VERSION_STR), QString::fromLatin1(sqlite3_libversion())));
 }
 
@@ -90,7 +90,7 @@ bool MainWindow::confirmQuitWhileRunning() {
         QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
     if (answer != QMessageBox::Yes)
         return false;
-    m_launcher->stop(); // the controller waits for the workload when the window goes
+    m_ui.launcher->stop(); // the controller waits for the workload when the window goes
     return true;
 }
 

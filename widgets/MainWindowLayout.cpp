@@ -37,14 +37,14 @@ constexpr int kLayoutVersion = 2;
 
 void MainWindow::createLayout() {
     auto* top = new QSplitter(Qt::Horizontal, this);
-    top->addWidget(m_basketPanel);
-    top->addWidget(m_metrics);
+    top->addWidget(m_ui.basketPanel);
+    top->addWidget(m_ui.metrics);
     top->setChildrenCollapsible(false);
     top->setSizes({420, 380});
     auto* central = new QSplitter(Qt::Vertical, this);
     central->setObjectName(QStringLiteral("centralSplitter"));
     central->addWidget(top);
-    central->addWidget(m_board);
+    central->addWidget(m_ui.board);
     central->setStretchFactor(0, 0);
     central->setStretchFactor(1, 1);
     central->setChildrenCollapsible(false);
@@ -55,22 +55,22 @@ void MainWindow::createLayout() {
                    QMainWindow::AllowNestedDocks);
     // The left column is the tree's from top to bottom; the bottom docks sit under the charts.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-    m_treeDock = new QDockWidget(tr("Experiments"), this);
-    m_treeDock->setObjectName(QStringLiteral("experiments"));
-    m_treeDock->setWidget(m_treePane);
-    addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
-    m_summaryDock = new QDockWidget(tr("Summary"), this);
-    m_summaryDock->setObjectName(QStringLiteral("summary"));
-    m_summaryDock->setWidget(m_summary);
-    addDockWidget(Qt::BottomDockWidgetArea, m_summaryDock);
-    m_basketPanel->view()->setAcceptDrops(true);
-    m_basketPanel->view()->viewport()->setAcceptDrops(true);
-    m_basketPanel->view()->viewport()->installEventFilter(this);
+    m_ui.treeDock = new QDockWidget(tr("Experiments"), this);
+    m_ui.treeDock->setObjectName(QStringLiteral("experiments"));
+    m_ui.treeDock->setWidget(m_ui.tree);
+    addDockWidget(Qt::LeftDockWidgetArea, m_ui.treeDock);
+    m_ui.summaryDock = new QDockWidget(tr("Summary"), this);
+    m_ui.summaryDock->setObjectName(QStringLiteral("summary"));
+    m_ui.summaryDock->setWidget(m_ui.summary);
+    addDockWidget(Qt::BottomDockWidgetArea, m_ui.summaryDock);
+    m_ui.basketPanel->view()->setAcceptDrops(true);
+    m_ui.basketPanel->view()->viewport()->setAcceptDrops(true);
+    m_ui.basketPanel->view()->viewport()->installEventFilter(this);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     // Runs dragged from the tree drop into the basket.
-    if (watched == m_basketPanel->view()->viewport()) {
+    if (watched == m_ui.basketPanel->view()->viewport()) {
         if (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove) {
             auto* drag = static_cast<QDropEvent*>(event);
             if (!RunTreeModel::runUuidsIn(drag->mimeData()).isEmpty()) {
@@ -94,16 +94,16 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 
 void MainWindow::placeConsole() {
     // Tabbed with the summary: showing the console raises its tab, the charts keep their height.
-    tabifyDockWidget(m_summaryDock, m_consoleDock);
-    m_consoleDock->hide();
-    m_summaryDock->raise();
+    tabifyDockWidget(m_ui.summaryDock, m_ui.consoleDock);
+    m_ui.consoleDock->hide();
+    m_ui.summaryDock->raise();
 }
 
 void MainWindow::createViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_treeDock->toggleViewAction());
-    view->addAction(m_summaryDock->toggleViewAction());
-    view->addAction(m_consoleDock->toggleViewAction());
+    view->addAction(m_ui.treeDock->toggleViewAction());
+    view->addAction(m_ui.summaryDock->toggleViewAction());
+    view->addAction(m_ui.consoleDock->toggleViewAction());
     view->addSeparator();
     // The board is the point of the window: one chart can have all of it, and give it back.
     QAction* maximise = view->addAction(tr("&Maximise Chart"), this, &MainWindow::toggleMaximisedChart);
@@ -117,11 +117,11 @@ void MainWindow::createViewMenu() {
         action->setCheckable(true);
         action->setActionGroup(group);
         action->setShortcut(QKeySequence(tr("Ctrl+Alt+%1").arg(n)));
-        connect(action, &QAction::triggered, m_board, [this, n] { m_board->setColumns(n); });
+        connect(action, &QAction::triggered, m_ui.board, [this, n] { m_ui.board->setColumns(n); });
     }
     connect(columns, &QMenu::aboutToShow, this, [columns, this] {
         for (int i = 0; i < columns->actions().size(); ++i)
-            columns->actions()[i]->setChecked(i + 1 == m_board->columns());
+            columns->actions()[i]->setChecked(i + 1 == m_ui.board->columns());
     });
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
@@ -129,9 +129,9 @@ void MainWindow::createViewMenu() {
 
 void MainWindow::fitPanesToWidth() {
     // The tree gets under a third of the width (260..480 px): the charts are what is compared.
-    resizeDocks({m_treeDock}, {std::clamp(width() * 3 / 10, 260, 480)}, Qt::Horizontal);
+    resizeDocks({m_ui.treeDock}, {std::clamp(width() * 3 / 10, 260, 480)}, Qt::Horizontal);
     // The summary three rows high, the basket and metric list a few: the board is what is read.
-    resizeDocks({m_summaryDock}, {std::clamp(height() / 7, 96, 200)}, Qt::Vertical);
+    resizeDocks({m_ui.summaryDock}, {std::clamp(height() / 7, 96, 200)}, Qt::Vertical);
     if (auto* central = qobject_cast<QSplitter*>(centralWidget())) {
         const int total = std::max(central->height(), height() - 200);
         const int top = std::clamp(total * 2 / 9, 130, 220);
@@ -145,15 +145,15 @@ void MainWindow::toggleMaximisedChart() {
         restoreState(*m_beforeMaximise, kLayoutVersion);
         m_beforeMaximise.reset();
         top->show();
-        m_board->showOnly(nullptr);
+        m_ui.board->showOnly(nullptr);
         statusBar()->clearMessage();
         return;
     }
     m_beforeMaximise = saveState(kLayoutVersion);
-    for (QDockWidget* dock : {m_treeDock, m_summaryDock, m_consoleDock})
+    for (QDockWidget* dock : {m_ui.treeDock, m_ui.summaryDock, m_ui.consoleDock})
         dock->hide();
     top->hide();
-    m_board->showOnly(m_board->current());
+    m_ui.board->showOnly(m_ui.board->current());
     statusBar()->showMessage(
         tr("One chart fills the window: double-click it or Ctrl+Shift+M to bring everything back"));
 }
@@ -193,8 +193,8 @@ void MainWindow::showEvent(QShowEvent* event) {
             fitFrameToScreen();
             // A floating Insights view restored with the layout was mapped before the main window
             // and ended up behind it: bring it forward, as it was when the user quit.
-            if (m_insightsDock->isVisible() && m_insightsDock->isFloating())
-                m_insightsDock->raise();
+            if (m_ui.insightsDock->isVisible() && m_ui.insightsDock->isFloating())
+                m_ui.insightsDock->raise();
         });
     }
     // Docks take their sizes once the window has its own: the first time it is shown, unless
@@ -206,21 +206,21 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::resetLayout() {
-    for (QDockWidget* dock : {m_treeDock, m_summaryDock}) {
+    for (QDockWidget* dock : {m_ui.treeDock, m_ui.summaryDock}) {
         dock->setFloating(false);
         dock->show();
     }
-    addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
-    addDockWidget(Qt::BottomDockWidgetArea, m_summaryDock);
-    m_consoleDock->setFloating(false);
-    const bool consoleShown = m_consoleDock->isVisible();
-    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
+    addDockWidget(Qt::LeftDockWidgetArea, m_ui.treeDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_ui.summaryDock);
+    m_ui.consoleDock->setFloating(false);
+    const bool consoleShown = m_ui.consoleDock->isVisible();
+    addDockWidget(Qt::BottomDockWidgetArea, m_ui.consoleDock);
     placeConsole();
     if (consoleShown) {
-        m_consoleDock->show();
-        m_consoleDock->raise();
+        m_ui.consoleDock->show();
+        m_ui.consoleDock->raise();
     }
-    m_board->setColumns(1);
+    m_ui.board->setColumns(1);
     fitPanesToWidth();
 }
 
@@ -228,11 +228,11 @@ void MainWindow::saveLayout(QSettings& settings) const {
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     // Quit with a chart maximised: the next window opens with everything, as it was before.
     settings.setValue(QStringLiteral("window/state"), m_beforeMaximise.value_or(saveState(kLayoutVersion)));
-    settings.setValue(QStringLiteral("window/boardColumns"), m_board->columns());
+    settings.setValue(QStringLiteral("window/boardColumns"), m_ui.board->columns());
 }
 
 bool MainWindow::restoreLayout(QSettings& settings) {
-    m_board->setColumns(settings.value(QStringLiteral("window/boardColumns"), 1).toInt());
+    m_ui.board->setColumns(settings.value(QStringLiteral("window/boardColumns"), 1).toInt());
     const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
     const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
     if (geometry.isEmpty() || state.isEmpty())

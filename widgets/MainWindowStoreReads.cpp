@@ -33,60 +33,60 @@
 namespace radt {
 
 void MainWindow::connectSession() {
-    connect(m_session, &StoreSession::opening, this, [this](const QString& uri) {
+    connect(m_ui.session, &StoreSession::opening, this, [this](const QString& uri) {
         statusBar()->showMessage(tr("Opening %1…").arg(uri));
-        m_progress->setRange(0, 0); // busy until the loader is idle
-        m_progress->setFormat(tr("Opening the store"));
-        m_progress->show();
+        m_ui.progress->setRange(0, 0); // busy until the loader is idle
+        m_ui.progress->setFormat(tr("Opening the store"));
+        m_ui.progress->show();
     });
-    connect(m_session, &StoreSession::openFailed, this, [this](const QString&, const QString& error) {
+    connect(m_ui.session, &StoreSession::openFailed, this, [this](const QString&, const QString& error) {
         statusBar()->clearMessage();
         QMessageBox::critical(this, tr("Cannot open store"),
                               tr("The store could not be opened:\n\n%1").arg(error) +
                                   (hasStore() ? tr("\n\n%1 stays open.").arg(storeDisplayUri())
                                               : tr("\n\nUse File > Open Store to choose another one.")));
     });
-    connect(m_session, &StoreSession::openNotice, this, [this](const QString& notice) {
+    connect(m_ui.session, &StoreSession::openNotice, this, [this](const QString& notice) {
         std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(notice));
         QTimer::singleShot(0, this, [this, notice] { statusBar()->showMessage(notice, 20000); });
     });
-    connect(m_session, &StoreSession::storeOpened, this, &MainWindow::showOpenedStore);
-    connect(m_session, &StoreSession::treeReady, this, &MainWindow::showTree);
-    connect(m_session, &StoreSession::treeFailed, this, [this](const QString& error, bool userAsked) {
+    connect(m_ui.session, &StoreSession::storeOpened, this, &MainWindow::showOpenedStore);
+    connect(m_ui.session, &StoreSession::treeReady, this, &MainWindow::showTree);
+    connect(m_ui.session, &StoreSession::treeFailed, this, [this](const QString& error, bool userAsked) {
         if (userAsked)
             QMessageBox::critical(this, tr("Reload failed"), error);
         else
             statusBar()->showMessage(tr("Cannot reread the runs: %1").arg(error), 5000);
     });
-    connect(m_session, &StoreSession::keysReady, this, &MainWindow::applyBasketKeys);
-    connect(m_session, &StoreSession::keysFailed, this, [this](const QString& error) {
+    connect(m_ui.session, &StoreSession::keysReady, this, &MainWindow::applyBasketKeys);
+    connect(m_ui.session, &StoreSession::keysFailed, this, [this](const QString& error) {
         // The list stays as it was rather than emptying the charts.
         statusBar()->showMessage(tr("Cannot read metric keys: %1").arg(error), 5000);
     });
 }
 
 bool MainWindow::openStore(const QString& uri, QString* error, OpenMode mode) {
-    return m_session->open(uri, error, mode);
+    return m_ui.session->open(uri, error, mode);
 }
 
 void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode, std::function<void(bool)> landed) {
-    m_session->openInBackground(uri, mode, std::move(landed));
+    m_ui.session->openInBackground(uri, mode, std::move(landed));
 }
 
 void MainWindow::showOpenedStore(const QString& uri, const std::vector<Experiment>& experiments,
                                  const std::vector<Run>& runs) {
-    m_insights->setStore(uri);
-    m_basket->clear();
-    m_basket->setExperimentNames(m_session->experimentNames());
-    m_treePane->showStore(experiments, runs);
+    m_ui.insights->setStore(uri);
+    m_ui.basket->clear();
+    m_ui.basket->setExperimentNames(m_ui.session->experimentNames());
+    m_ui.tree->showStore(experiments, runs);
     m_recent.add(uri);
     // Keyed like Recent Stores: absolute SQLite path, no password written to disk.
-    m_basketPanel->setSelectionStore(m_selections.get(), RecentStores::normalize(uri));
-    for (int i = 0; i < m_board->chartCount(); ++i)
-        loader()->cancelChart(m_board->chartAt(i)->chart());
-    for (int i = 0; i < m_board->chartCount(); ++i)
-        m_board->chartAt(i)->chart()->clear(
-            m_treePane->model()->runCount() > 0
+    m_ui.basketPanel->setSelectionStore(m_selections.get(), RecentStores::normalize(uri));
+    for (int i = 0; i < m_ui.board->chartCount(); ++i)
+        m_ui.session->loader()->cancelChart(m_ui.board->chartAt(i)->chart());
+    for (int i = 0; i < m_ui.board->chartCount(); ++i)
+        m_ui.board->chartAt(i)->chart()->clear(
+            m_ui.tree->model()->runCount() > 0
                 ? QString()
                 : tr("This store has no runs yet: record one with  radt train.py ..."));
     updateTitleAndStatus();
@@ -94,33 +94,33 @@ void MainWindow::showOpenedStore(const QString& uri, const std::vector<Experimen
 }
 
 void MainWindow::reload() {
-    m_session->rereadTree(true);
+    m_ui.session->rereadTree(true);
 }
 
 void MainWindow::showTree(const std::vector<Experiment>& experiments, const std::vector<Run>& runs,
                           bool userAsked) {
-    m_treePane->showReread(experiments, runs);
-    m_basket->setExperimentNames(m_session->experimentNames());
-    m_basket->refresh(m_treePane->model()->runs());
+    m_ui.tree->showReread(experiments, runs);
+    m_ui.basket->setExperimentNames(m_ui.session->experimentNames());
+    m_ui.basket->refresh(m_ui.tree->model()->runs());
     updateTitleAndStatus();
     if (userAsked)
         statusBar()->showMessage(tr("Reloaded"), 3000);
 }
 
 void MainWindow::onBasketChanged() {
-    m_insights->setRuns(basketRunUuids());
+    m_ui.insights->setRuns(basketRunUuids());
     freeColoursOfRunsGone();
     // The charts follow the basket at once (they read on the loader's thread); the metric list
     // follows when the basket runs' keys are read.
-    showMetric(m_metrics->currentKey());
-    m_session->readMetricKeys(m_basket->runs());
+    showMetric(m_ui.metrics->currentKey());
+    m_ui.session->readMetricKeys(m_ui.basket->runs());
     updateTitleAndStatus();
 }
 
 void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
     // Keys already seen on the live bus that the store writer has not flushed yet belong too.
     std::set<std::string> keys(storeKeys.begin(), storeKeys.end());
-    for (const Run& r : m_basket->runs())
+    for (const Run& r : m_ui.basket->runs())
         if (auto live = m_liveKeys.find(r.uuid); live != m_liveKeys.end())
             keys.insert(live->second.begin(), live->second.end());
     QStringList list;
@@ -130,10 +130,10 @@ void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
     ChartPanel* chart = chartPanel();
     const QString shown = chart->metricKey();
     {
-        const QSignalBlocker quiet(m_metrics); // the list follows the chart here, plotting nothing
-        m_metrics->setKeys(list);
+        const QSignalBlocker quiet(m_ui.metrics); // the list follows the chart here, plotting nothing
+        m_ui.metrics->setKeys(list);
         if (list.contains(shown))
-            m_metrics->setCurrentKey(shown);
+            m_ui.metrics->setCurrentKey(shown);
     }
     if (chart->isDetached() || (!shown.isEmpty() && list.contains(shown)))
         return; // a board file's chart keeps the data the file carries; the others are right
@@ -147,23 +147,23 @@ void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
 }
 
 bool MainWindow::plotMetric(const QString& key) {
-    if (m_session->keysPending()) { // the chart reads it now; the list follows it when the keys land,
-        showMetric(key);            // or the preferred metric replaces it when no basket run has it
+    if (m_ui.session->keysPending()) { // the chart reads it now; the list follows it when the keys land,
+        showMetric(key);               // or the preferred metric replaces it when no basket run has it
         return true;
     }
-    if (!m_metrics->keys().contains(key))
+    if (!m_ui.metrics->keys().contains(key))
         return false;
-    if (m_metrics->currentKey() == key)
+    if (m_ui.metrics->currentKey() == key)
         showMetric(key);
     else
-        m_metrics->setCurrentKey(key); // emits metricChosen, which plots
+        m_ui.metrics->setCurrentKey(key); // emits metricChosen, which plots
     return chartPanel()->metricKey() == key;
 }
 
 bool MainWindow::plotPreferredMetric() {
-    if (m_session->keysPending() || !m_metrics->currentKey().isEmpty())
+    if (m_ui.session->keysPending() || !m_ui.metrics->currentKey().isEmpty())
         return true; // the keys' landing plots the preferred metric into an empty chart
-    const QString key = MetricPicker::preferredKey(m_metrics->keys());
+    const QString key = MetricPicker::preferredKey(m_ui.metrics->keys());
     return !key.isEmpty() && plotMetric(key);
 }
 
