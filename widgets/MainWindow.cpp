@@ -303,60 +303,20 @@ bool MainWindow::launch(const LaunchRequest& request, QString* error) {
     return true;
 }
 
-bool MainWindow::waitForLoads(int timeoutMs) {
-    return m_ui.session->loader()->waitIdle(timeoutMs);
+bool MainWindow::confirmQuitWhileRunning() {
+    const auto answer = QMessageBox::question(
+        this, tr("Quit radt-explorer"),
+        tr("A run launched from this window is still running. Stop it (it is recorded as KILLED) and "
+           "quit?"),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes)
+        return false;
+    m_ui.launcher->stop(); // the controller waits for the workload when the window goes
+    return true;
 }
 
-void MainWindow::createMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* openFile = file->addAction(tr("Open Store &File..."), this, &MainWindow::onOpenStoreFile);
-    openFile->setShortcut(QKeySequence::Open);
-    QAction* openUri = file->addAction(tr("Open Store &URI..."), this, &MainWindow::onOpenStoreUri);
-    openUri->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
-    m_ui.recentMenu = file->addMenu(tr("&Recent Stores"));
-    connect(m_ui.recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
-    rebuildRecentMenu();
-    file->addSeparator();
-    QAction* reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
-    reloadAction->setShortcut(QKeySequence::Refresh);
-    file->addSeparator();
-    createBoardMenu(file);
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    QMenu* run = menuBar()->addMenu(tr("&Run"));
-    QAction* launchAction = run->addAction(tr("&Launch…"), this, &MainWindow::showLaunchDialog);
-    launchAction->setShortcut(QKeySequence(tr("Ctrl+L")));
-    run->addAction(tr("&Stop"), m_ui.launcher, &LaunchController::stop);
-    run->addAction(m_ui.consoleDock->toggleViewAction());
-    run->addSeparator();
-    QAction* find = run->addAction(tr("&Find Runs"), m_ui.tree, &RunTreePane::focusFilter);
-    find->setShortcut(QKeySequence::Find);
-
-    QMenu* basket = menuBar()->addMenu(tr("&Basket"));
-    basket
-        ->addAction(tr("&Add Selected Runs"), this,
-                    [this] { addRunsToBasket(m_ui.tree->selectedRunUuids()); })
-        ->setShortcut(QKeySequence(tr("Ctrl+Return")));
-    basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); })
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
-    basket->addAction(tr("&Remove Selected"), m_ui.basketPanel, &BasketPanel::removeSelected)
-        ->setShortcut(QKeySequence(tr("Ctrl+Backspace")));
-    basket->addAction(tr("&Clear All"), this, &MainWindow::clearBasket)
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+Backspace")));
-    basket->addSeparator();
-    basket->addAction(tr("C&ompare Runs"), this, &MainWindow::showCompare)
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
-    // Not the dock's toggle: a floating Insights window restored behind the main window counted
-    // as shown, so the first Ctrl+I hid it. Ctrl+I always ends with it on top and focused; its
-    // close button hides it.
-    QAction* insights = basket->addAction(tr("&Insights"), this, &MainWindow::showInsights);
-    insights->setShortcut(QKeySequence(tr("Ctrl+I")));
-    insights->setStatusTip(
-        tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
-    createViewMenu();
-    createHelpMenu();
+bool MainWindow::waitForLoads(int timeoutMs) {
+    return m_ui.session->loader()->waitIdle(timeoutMs);
 }
 
 void MainWindow::showInsights() {
@@ -539,39 +499,6 @@ ChartPanel* MainWindow::chartPanel() const {
 
 ChartCard* MainWindow::chartCard() const {
     return m_ui.board->current();
-}
-
-void MainWindow::onOpenStoreFile() {
-    const QString path = openFileName(this, QStringLiteral("stores"), tr("Open Store File"),
-                                      tr("MLflow / radt stores (*.db *.sqlite *.sqlite3);;All files (*)"));
-    if (!path.isEmpty())
-        openStoreInteractive(QStringLiteral("sqlite:///") + QFileInfo(path).absoluteFilePath());
-}
-
-void MainWindow::onOpenStoreUri() {
-    bool ok = false;
-    const QString uri = QInputDialog::getText(
-        this, tr("Open Store URI"),
-        tr("Tracking store URI (sqlite:///relative.db, sqlite:////absolute/path.db,\n"
-           "postgresql://user@host:port/dbname; passwords come from PGPASSWORD or ~/.pgpass):"),
-        QLineEdit::Normal, QString(), &ok);
-    if (ok && !uri.trimmed().isEmpty())
-        openStoreInteractive(uri.trimmed());
-}
-
-void MainWindow::rebuildRecentMenu() {
-    m_ui.recentMenu->clear();
-    const QStringList entries = m_recent.entries();
-    for (const QString& uri : entries) {
-        m_ui.recentMenu->addAction(QString::fromStdString(maskPassword(uri.toStdString())), this,
-                                   [this, uri] { openStoreInteractive(uri); });
-    }
-    if (entries.isEmpty()) {
-        m_ui.recentMenu->addAction(tr("(none)"))->setEnabled(false);
-        return;
-    }
-    m_ui.recentMenu->addSeparator();
-    m_ui.recentMenu->addAction(tr("Clear Recent Stores"), this, [this] { m_recent.clear(); });
 }
 
 void MainWindow::updateTitleAndStatus() {

@@ -165,8 +165,7 @@ public:
         QDockWidget* insightsDock = nullptr;
         QProgressBar* progress = nullptr; ///< reads under way, in the status bar
         QLabel* counts = nullptr;         ///< experiments, runs and basket runs, in the status bar
-        QMenu* recentMenu = nullptr;
-        QTimer* liveTimer = nullptr; ///< follows running runs every second
+        QTimer* liveTimer = nullptr;      ///< follows running runs every second
     };
     const Parts& parts() const { return m_ui; }
     /// The board's current chart: the metric list plots into it.
@@ -184,12 +183,8 @@ protected:
 private:
     void createLayout();
     void placeConsole();
-    void createViewMenu();
+    /// The whole menu bar, in one place (MainWindowMenus.cpp).
     void createMenus();
-    void createBoardMenu(QMenu* file);
-    void createHelpMenu();
-    void showShortcuts();
-    void showAbout();
     void saveBoardAs();
     /// True when the board was written; false after a message saying why.
     bool saveBoardTo(const QString& path);
@@ -217,9 +212,6 @@ private:
     /// has not flushed yet. It follows the current chart; an empty chart, or one showing a key
     /// no basket run has, gets the preferred metric.
     void applyBasketKeys(const std::vector<std::string>& storeKeys);
-    void onOpenStoreFile();
-    void onOpenStoreUri();
-    void rebuildRecentMenu();
     void onBasketChanged();
     /// Colours of runs and workloads that left the basket (and that no board file's chart shows)
     /// are free again: after "Clear all" a new comparison starts with the first colours.
@@ -241,7 +233,6 @@ private:
     bool m_layoutSettled = false; ///< the docks were sized (first show) or restored
     std::optional<QByteArray> m_beforeMaximise; ///< the docks' state while a chart is maximised
     bool m_insightsSized = false;
-    QString m_shortcutsText; ///< the Help > Keyboard Shortcuts text, read off the menus
 };
 
 } // namespace radt

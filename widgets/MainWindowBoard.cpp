@@ -47,41 +47,6 @@ QString boardFileIn(const QMimeData* mime) {
 
 } // namespace
 
-void MainWindow::createBoardMenu(QMenu* file) {
-    QAction* open = file->addAction(tr("Open &Board..."), this, [this] {
-        const QString path = openFileName(this, QStringLiteral("boards"), tr("Open a board"),
-                                          tr("Boards (*.json);;All files (*)"));
-        if (!path.isEmpty())
-            openBoardInteractive(path);
-    });
-    open->setShortcut(QKeySequence(tr("Ctrl+B")));
-    // Save writes back to the board file the charts came from (or were last saved to); the
-    // first save of a new board asks where, as Save As always does.
-    QAction* save = file->addAction(tr("&Save Board"), this, [this] {
-        if (m_boardFile.isEmpty())
-            saveBoardAs();
-        else
-            saveBoardTo(m_boardFile);
-    });
-    save->setShortcut(QKeySequence::Save);
-    QAction* saveAs = file->addAction(tr("Save Board &As..."), this, &MainWindow::saveBoardAs);
-    saveAs->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
-    QAction* restore = file->addAction(tr("Restore Last Session at Start"));
-    restore->setCheckable(true);
-    {
-        QSettings settings;
-        restore->setChecked(sessionRestoreEnabled(settings));
-    }
-    connect(restore, &QAction::toggled, this,
-            [](bool on) { QSettings().setValue(QStringLiteral("session/restore"), on); });
-    QMenu* exports = file->addMenu(tr("&Export"));
-    for (const ExportFormat& format : exportFormats())
-        exports->addAction(format.menuLabel, this,
-                           [this, extension = format.extension] { exportCurrentChart(extension); });
-    exports->addSeparator();
-    exports->addAction(tr("&Board as PDF..."), this, &MainWindow::exportBoardPdf);
-}
-
 Board MainWindow::currentBoard() const {
     Board board;
     // radT sorts charts by id, newest first: ids count down so the board keeps its order there.

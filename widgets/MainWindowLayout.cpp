@@ -99,34 +99,6 @@ void MainWindow::placeConsole() {
     m_ui.summaryDock->raise();
 }
 
-void MainWindow::createViewMenu() {
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_ui.treeDock->toggleViewAction());
-    view->addAction(m_ui.summaryDock->toggleViewAction());
-    view->addAction(m_ui.consoleDock->toggleViewAction());
-    view->addSeparator();
-    // The board is the point of the window: one chart can have all of it, and give it back.
-    QAction* maximise = view->addAction(tr("&Maximise Chart"), this, &MainWindow::toggleMaximisedChart);
-    maximise->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
-    maximise->setStatusTip(tr("The current chart alone fills the window (or double-click a chart); again to "
-                              "bring everything back"));
-    QMenu* columns = view->addMenu(tr("Board &Columns"));
-    auto* group = new QActionGroup(columns);
-    for (int n = 1; n <= 3; ++n) {
-        QAction* action = columns->addAction(n == 1 ? tr("&1 Column") : tr("&%1 Columns").arg(n));
-        action->setCheckable(true);
-        action->setActionGroup(group);
-        action->setShortcut(QKeySequence(tr("Ctrl+Alt+%1").arg(n)));
-        connect(action, &QAction::triggered, m_ui.board, [this, n] { m_ui.board->setColumns(n); });
-    }
-    connect(columns, &QMenu::aboutToShow, this, [columns, this] {
-        for (int i = 0; i < columns->actions().size(); ++i)
-            columns->actions()[i]->setChecked(i + 1 == m_ui.board->columns());
-    });
-    view->addSeparator();
-    view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
-}
-
 void MainWindow::fitPanesToWidth() {
     // The tree gets under a third of the width (260..480 px): the charts are what is compared.
     resizeDocks({m_ui.treeDock}, {std::clamp(width() * 3 / 10, 260, 480)}, Qt::Horizontal);
