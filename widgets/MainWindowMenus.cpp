@@ -59,14 +59,16 @@ void showShortcuts(QMainWindow* window) {
     for (const QAction* action : window->menuBar()->actions())
         if (action->menu())
             collectShortcuts(action->menu(), plainText(action), rows);
-    rows << MainWindow::tr("<tr><td><b>Drag</b></td><td>in a chart: zoom into that time range; in the overview "
-                           "strip: zoom, click to move, double-click to show everything</td></tr>")
+    rows << MainWindow::tr(
+                "<tr><td><b>Drag</b></td><td>in a chart: zoom into that time range; in the overview "
+                "strip: zoom, click to move, double-click to show everything</td></tr>")
          << MainWindow::tr("<tr><td><b>Click</b></td><td>a legend entry: hide or show that series</td></tr>")
          << MainWindow::tr("<tr><td><b>Double-click</b></td><td>a run or workload in the tree: add it to the "
                            "basket</td></tr>");
     const QString text =
         QStringLiteral("<table cellspacing='6'>") + rows.join(QString()) + QStringLiteral("</table>");
-    QMessageBox box(QMessageBox::NoIcon, MainWindow::tr("Keyboard Shortcuts"), text, QMessageBox::Close, window);
+    QMessageBox box(QMessageBox::NoIcon, MainWindow::tr("Keyboard Shortcuts"), text, QMessageBox::Close,
+                    window);
     box.setTextFormat(Qt::RichText);
     box.exec();
 }
@@ -78,14 +80,16 @@ void showAbout(MainWindow* window) {
         session->isOpen() ? session->displayUri().toHtmlEscaped() : MainWindow::tr("none open");
     QMessageBox::about(
         window, MainWindow::tr("About radt-explorer"),
-        MainWindow::tr("<h3>radt-explorer %1</h3>"
-                       "<p>Explore, compare and share the hardware and software metrics of deep-learning runs "
-                       "recorded by radt, radT or MLflow.</p>"
-                       "<p>Store: %2%3</p>"
-                       "<p>Qt %4 (built with %5), SQLite %6</p>")
+        MainWindow::tr(
+            "<h3>radt-explorer %1</h3>"
+            "<p>Explore, compare and share the hardware and software metrics of deep-learning runs "
+            "recorded by radt, radT or MLflow.</p>"
+            "<p>Store: %2%3</p>"
+            "<p>Qt %4 (built with %5), SQLite %6</p>")
             .arg(QApplication::applicationVersion(), store,
-                 session->readOnly() ? MainWindow::tr(" (read-only)") : QString(), QString::fromLatin1(qVersion()),
-                 QStringLiteral(QT_VERSION_STR), QString::fromLatin1(sqlite3_libversion())));
+                 session->readOnly() ? MainWindow::tr(" (read-only)") : QString(),
+                 QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
+                 QString::fromLatin1(sqlite3_libversion())));
 }
 
 void openStoreFile(MainWindow* window) {
@@ -151,20 +155,24 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(tr("&Reload"), this, &MainWindow::reload)->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
-    file->addAction(tr("Open &Board..."), this, [this] {
-            const QString path = openFileName(this, QStringLiteral("boards"), tr("Open a board"),
-                                              tr("Boards (*.json);;All files (*)"));
-            if (!path.isEmpty())
-                openBoardInteractive(path);
-        })->setShortcut(QKeySequence(tr("Ctrl+B")));
+    file->addAction(tr("Open &Board..."), this,
+                    [this] {
+                        const QString path = openFileName(this, QStringLiteral("boards"), tr("Open a board"),
+                                                          tr("Boards (*.json);;All files (*)"));
+                        if (!path.isEmpty())
+                            openBoardInteractive(path);
+                    })
+        ->setShortcut(QKeySequence(tr("Ctrl+B")));
     // Save writes back to the board file the charts came from (or were last saved to); the
     // first save of a new board asks where, as Save As always does.
-    file->addAction(tr("&Save Board"), this, [this] {
-            if (m_boardFile.isEmpty())
-                saveBoardAs();
-            else
-                saveBoardTo(m_boardFile);
-        })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("&Save Board"), this,
+                    [this] {
+                        if (m_boardFile.isEmpty())
+                            saveBoardAs();
+                        else
+                            saveBoardTo(m_boardFile);
+                    })
+        ->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save Board &As..."), this, &MainWindow::saveBoardAs)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
     QAction* restore = file->addAction(tr("Restore Last Session at Start"));
@@ -186,7 +194,8 @@ void MainWindow::createMenus() {
 
     // --- Run: launching here, and finding runs in the tree.
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Launch…"), this, &MainWindow::showLaunchDialog)->setShortcut(QKeySequence(tr("Ctrl+L")));
+    run->addAction(tr("&Launch…"), this, &MainWindow::showLaunchDialog)
+        ->setShortcut(QKeySequence(tr("Ctrl+L")));
     run->addAction(tr("&Stop"), m_ui.launcher, &LaunchController::stop);
     run->addAction(m_ui.consoleDock->toggleViewAction());
     run->addSeparator();
@@ -194,7 +203,9 @@ void MainWindow::createMenus() {
 
     // --- Basket: what is compared, and the answers about it.
     QMenu* basket = menuBar()->addMenu(tr("&Basket"));
-    basket->addAction(tr("&Add Selected Runs"), this, [this] { addRunsToBasket(m_ui.tree->selectedRunUuids()); })
+    basket
+        ->addAction(tr("&Add Selected Runs"), this,
+                    [this] { addRunsToBasket(m_ui.tree->selectedRunUuids()); })
         ->setShortcut(QKeySequence(tr("Ctrl+Return")));
     basket->addAction(tr("Add &Latest Workload"), this, [this] { addLatestWorkloadToBasket(); })
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));

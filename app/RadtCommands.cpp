@@ -1,0 +1,384 @@
+// radt's commands on a store: ls, report, store copy and store compact.
+
+#include "RadtCommands.h"
+
+#include "InsightReport.h"
+#include "ReportTables.h"
+#include "RunReconciler.h"
+#include "StoreCompaction.h"
+#include "StoreCopy.h"
+#include "StoreListing.h"
+#include "StoreUri.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace radt::cli {
+
+int usageError(const std::string& message) {
+    std::cerr << "radt: " << message << "\nTry 'radt --help'.\n";
+    return 2;
+}
+
+double parseNumber(const std::string& text, const std::string& option, const char* unit) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0')
+        throw std::invalid_argument(option + " expects a number of " + unit + ", got '" + text + "'");
+    return v;
+}
+
+CLI::Option* addStoreOption(CLI::App& app, std::string& store) {
+    return app
+        .add_option_function<std::string>(
+            "--store",
+            [&store](const std::string& value) {
+                if (value.empty())
+                    throw std::invalid_argument("--store needs a store URI or path, got ''");
+                store = value;
+            },
+            "tracking store: sqlite:///relative.db, sqlite:////abs/path.db, a file path,\n"
+            "or postgresql://user[:password]@host[:port]/db (password also from\n"
+            "PGPASSWORD or ~/.pgpass), postgresql:///db?host=/socket/dir\n"
+            "(default: $RADT_TRACKING_URI, $MLFLOW_TRACKING_URI, then\n"
+            "$XDG_DATA_HOME/radt/radt.db)")
+        ->type_name("URI");
+}
+
+std::unique_ptr<Store> openResolvedStore(const std::string& cliValue, OpenMode mode) {
+    const ResolvedStoreUri resolved = resolveStoreUri(cliValue);
+    if (resolved.source == "default") {
+        createDefaultStoreDir();
+        mode = OpenMode::CreateIfMissing;
+    }
+    auto store = openStore(resolved.uri, mode);
+    if (const std::string notice = store->openNotice(); !notice.empty())
+        std::cerr << "radt: " << notice << "\n";            // a change to a store another tool may own
+    if (mode != OpenMode::ReadOnly && !store->isReadOnly()) // --read-only writes nothing, fixes included
+        reconcileOrphanedRuns(*store, [](const std::string& m) { std::cerr << "radt: " << m << "\n"; });
+    return store;
+}
+
+namespace {
+
+/// "radt: <verb> k/n runs", rewritten in place on a terminal's stderr, shown from `least` runs
+/// on; with `logLines`, a line per tenth of the runs in a log too (a long change to a store says
+/// in its log how far it got).
+std::function<void(size_t, size_t)> runCounter(const char* verb, size_t least = 1, bool logLines = false) {
+    return [verb, least, logLines, tty = ::isatty(STDERR_FILENO) != 0](size_t done, size_t total) {
+        if (tty && total >= least)
+            std::cerr << "\rradt: " << verb << " " << done << "/" << total << " runs"
+                      << (done == total ? "\n" : "") << std::flush;
+        else if (!tty && logLines && (total < 10 || done % (total / 10) == 0 || done == total))
+            std::cerr << "radt: " << verb << " " << done << "/" << total << " runs\n" << std::flush;
+    };
+}
+
+/// Runs a command's work: a failure is said on stderr with exit status 2.
+int reportingErrors(const std::function<int()>& work) {
+    try {
+        return work();
+    } catch (const std::exception& e) {
+        std::cerr << "radt: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+const char* const kTargetHelp = "a run id (or a unique prefix of at least 5 characters), a workload\n"
+                                "<experiment id>-<workload>, or an experiment name or id";
+
+struct LsArgs {
+    std::string store;
+    bool json = false;
+    bool readOnly = false;
+};
+
+void addLs(CLI::App& app, Action& action) {
+    auto args = std::make_shared<LsArgs>();
+    CLI::App* ls = app.add_subcommand("ls", "list what a store holds");
+    ls->prefix_command(false);
+    ls->allow_extras(); // said below in radt's words
+    addStoreOption(*ls, args->store);
+    ls->add_flag("--json", args->json, "the listing as one JSON document");
+    ls->add_flag("--read-only", args->readOnly,
+                 "open the store without writing anything (no read index, no fixes)");
+    ls->callback([ls, args, &action] {
+        if (!ls->remaining().empty())
+            throw std::invalid_argument("unexpected argument '" + ls->remaining().front() +
+                                        "' for 'radt ls'");
+        action = [args] {
+            return reportingErrors([&] {
+                auto s = openResolvedStore(args->store,
+                                           args->readOnly ? OpenMode::ReadOnly : OpenMode::OpenExisting);
+                std::cout << (args->json ? storeListingJson(*s).dump(2) + "\n" : storeListingText(*s));
+                return 0;
+            });
+        };
+    });
+}
+
+struct ReportArgs {
+    std::string store;
+    bool json = false, latex = false, csv = false, readOnly = false;
+    ReportOptions options;
+    std::vector<std::string> targets;
+};
+
+/// A number option whose value `inRange` accepts (else `outOfRange` is the error) goes to `set`.
+CLI::Option* addBoundedNumber(CLI::App& app, const std::string& name, const char* unit,
+                              const std::function<bool(double)>& inRange, const std::string& outOfRange,
+                              const std::function<void(double)>& set, const std::string& help) {
+    return app.add_option_function<std::string>(
+        name,
+        [=](const std::string& text) {
+            const double v = parseNumber(text, name, unit);
+            if (!inRange(v))
+                throw std::invalid_argument(outOfRange);
+            set(v);
+        },
+        help);
+}
+
+/// The checks that need the store: the baseline names something, burst metrics are the runs'.
+void checkReportTargets(Store& store, const std::vector<Run>& runs, const ReportOptions& options) {
+    const bool baselineConfiguration = !options.baseline.empty() && options.baseline[0] == '#';
+    if (baselineConfiguration && (options.baseline.size() < 2 ||
+                                  options.baseline.find_first_not_of("0123456789", 1) != std::string::npos))
+        throw std::invalid_argument("--baseline '" + options.baseline +
+                                    "': a configuration is named #K, K its index in the report");
+    if (!options.baseline.empty() && !baselineConfiguration)
+        resolveReportTargets(store, {options.baseline}); // a baseline that names nothing is an error
+    if (options.burstMetrics.empty())
+        return; // a misspelt key would otherwise be ignored silently
+    std::vector<std::string> uuids;
+    for (const Run& r : runs)
+        uuids.push_back(r.uuid);
+    const std::vector<std::string> keys = store.metricKeys(uuids);
+    for (const std::string& key : options.burstMetrics) {
+        if (std::binary_search(keys.begin(), keys.end(), key))
+            continue;
+        std::string known;
+        for (size_t i = 0; i < keys.size() && i < 12; ++i)
+            known += (i ? ", '" : "'") + keys[i] + "'";
+        if (keys.size() > 12)
+            known += ", ...";
+        throw std::invalid_argument("--burst-metric '" + key + "' is not a metric of the runs reported (" +
+                                    (keys.empty() ? std::string("they have none") : "they have " + known) +
+                                    ")");
+    }
+}
+
+int runReport(const ReportArgs& args) {
+    return reportingErrors([&] {
+        auto s = openResolvedStore(args.store, args.readOnly ? OpenMode::ReadOnly : OpenMode::OpenExisting);
+        const std::vector<Run> runs = resolveReportTargets(*s, args.targets);
+        checkReportTargets(*s, runs, args.options);
+        const nlohmann::json report = buildReport(*s, runs, args.options, runCounter("analysed", 2));
+        const std::string& baseline = args.options.baseline;
+        if (!baseline.empty() && baseline[0] == '#' &&
+            std::stoul(baseline.substr(1)) >= report["configurations"].size())
+            throw std::invalid_argument("--baseline " + baseline + ": the report has " +
+                                        std::to_string(report["configurations"].size()) +
+                                        " configuration(s), #0 to #" +
+                                        std::to_string(report["configurations"].size() - 1));
+        std::cout << (args.json    ? report.dump(2) + "\n"
+                      : args.latex ? configurationsLatex(report)
+                      : args.csv   ? configurationsCsv(report)
+                                   : reportTable(report));
+        return 0;
+    });
+}
+
+void addReport(CLI::App& app, Action& action) {
+    auto args = std::make_shared<ReportArgs>();
+    CLI::App* report = app.add_subcommand(
+        "report",
+        "energy, efficiency, burst/idle and collocation figures computed from what the store holds");
+    report->prefix_command(false);
+    addStoreOption(*report, args->store);
+    report->add_flag("--json", args->json, "one JSON document (README \"radt report\" gives its shape)");
+    report->add_flag("--latex", args->latex,
+                     "the configurations as a booktabs table (mean ± 95 % CI, N, significance\n"
+                     "marks against --baseline or configuration 0) for a paper");
+    report->add_flag("--csv", args->csv, "the configurations' figures as CSV");
+    ReportOptions& o = args->options;
+    addBoundedNumber(
+        *report, "--grid-intensity", "g/kWh", [](double g) { return g >= 0 && g <= 5000; },
+        "--grid-intensity expects 0 to 5000 g CO2e per kWh", [&o](double g) { o.gridIntensity = g; },
+        "grid carbon intensity in g CO2e per kWh (enables CO2e figures)")
+        ->type_name("G");
+    addBoundedNumber(
+        *report, "--pue", "(a ratio)", [](double p) { return p >= 1.0 && p <= 5.0; },
+        "--pue expects a ratio between 1.0 and 5.0", [&o](double p) { o.pue = p; },
+        "the data centre's power usage effectiveness (default 1.0)")
+        ->type_name("P");
+    report
+        ->add_option("--baseline", o.baseline,
+                     "what runs and configurations are compared with: a run (its configuration\n"
+                     "for comparisons) or configuration K of the report (default: collocated runs\n"
+                     "against the solo runs of the same params, every pair of configurations)")
+        ->type_name("RUN|#K");
+    report
+        ->add_option_function<std::vector<std::string>>(
+            "--repeat-param",
+            [args](const std::vector<std::string>& names) {
+                for (const std::string& name : names)
+                    if (name.empty())
+                        throw std::invalid_argument("--repeat-param expects a param name");
+                args->options.repeatParams = names; // the first one given replaces the default
+            },
+            "a param that tells repeats apart, not configurations (repeatable; default\n"
+            "seed): runs that differ only in it are one configuration, with mean and CI")
+        ->type_name("NAME")
+        ->allow_extra_args(false) // one name per --repeat-param: TARGETs follow
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    report
+        ->add_option("--burst-metric", o.burstMetrics,
+                     "also characterise KEY's bursts and idle periods (repeatable)")
+        ->type_name("KEY")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    addBoundedNumber(
+        *report, "--stall-gpu-below", "percent", [](double p) { return p > 0 && p <= 100; },
+        "--stall-gpu-below expects a percentage above 0, at most 100",
+        [&o](double p) { o.stalls.gpuBelowPct = p; },
+        "an input stall is GPU utilisation under PCT % (default 10) ...")
+        ->type_name("PCT");
+    addBoundedNumber(
+        *report, "--stall-cpu-cores", "cores", [](double c) { return c > 0 && c <= 4096; },
+        "--stall-cpu-cores expects a number of cores above 0", [&o](double c) { o.stalls.cpuCores = c; },
+        "... while the run's processes use N CPU cores or more (default 0.8)")
+        ->type_name("N");
+    report->add_flag("--read-only", args->readOnly,
+                     "open the store without writing anything (no read index, no fixes)");
+    report->add_option("TARGET", args->targets, kTargetHelp)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    report->callback([args, &action] {
+        if (int(args->json) + int(args->latex) + int(args->csv) > 1)
+            throw std::invalid_argument("--json, --latex and --csv each print the whole report: give one");
+        action = [args] { return runReport(*args); };
+    });
+}
+
+struct CompactArgs {
+    std::string store;
+    CompactionOptions options;
+    std::vector<std::string> targets;
+};
+
+int runCompact(const CompactArgs& args) {
+    return reportingErrors([&] {
+        auto s = openResolvedStore(args.store, OpenMode::OpenExisting);
+        const std::vector<Run> runs = resolveReportTargets(*s, args.targets);
+        const CompactionOptions& o = args.options;
+        const CompactionStats stats =
+            compactRuns(*s, runs, o, runCounter(o.dryRun ? "counted" : "compacted", 1, true));
+        for (const std::string& why : stats.skipped)
+            std::cerr << "radt: skipped " << why << "\n";
+        const double ratio = stats.rowsAfter ? double(stats.rowsBefore) / double(stats.rowsAfter) : 1.0;
+        std::printf("%s%zu runs, %zu hardware series: %zu -> %zu samples (%.2fx fewer)\n",
+                    o.dryRun ? "would compact " : "compacted ", stats.runs, stats.series, stats.rowsBefore,
+                    stats.rowsAfter, ratio);
+        if (!stats.reclaimError.empty())
+            std::cerr << "radt: warning: the runs are compacted, but the store's space was not given back: "
+                      << stats.reclaimError << " (run `radt store compact` again with more free space)\n";
+        if (stats.bytesBefore >= 0 && stats.bytesAfter >= 0)
+            std::printf("store: %.1f MB -> %.1f MB\n", double(stats.bytesBefore) / 1e6,
+                        double(stats.bytesAfter) / 1e6);
+        return 0;
+    });
+}
+
+const char* const kCompactHelp = R"(thin finished runs' hardware series in place (dead band)
+
+A sample that the straight line between the samples kept around it reproduces within the
+tolerance is deleted (dead-band compaction, as process historians store their tags). The first
+and last sample, each series' highest and lowest, NaN and infinite values and both ends of every
+gap stay, and no kept span is longer than 5 sampling intervals. Software metrics (loss, accuracy)
+are never touched. The run gets a radt.compacted tag; `radt report` and the explorer's summary
+put its series back on the sampling grid, within the tolerance of what was recorded. SQLite
+stores are rewritten afterwards (VACUUM) so the file shrinks; this needs free space for a copy.)";
+
+void addCompact(CLI::App& store, Action& action) {
+    auto args = std::make_shared<CompactArgs>();
+    CLI::App* compact = store.add_subcommand("compact", kCompactHelp);
+    addStoreOption(*compact, args->store);
+    compact
+        ->add_option_function<std::string>(
+            "--tolerance", [args](const std::string& t) { args->options = parseTolerance(t); },
+            "T% of each series' range (default 0.5%), or T in the metric's unit (e.g. 2)")
+        ->type_name("T");
+    auto dry = std::make_shared<bool>(false); // apart: --tolerance replaces the options whole
+    compact->add_flag("--dry-run", *dry, "count what would be deleted; change nothing");
+    compact->add_option("TARGET", args->targets, kTargetHelp)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    compact->callback([args, dry, &action] {
+        if (args->targets.empty())
+            throw std::invalid_argument("radt store compact needs a TARGET (run id, workload or experiment)");
+        args->options.dryRun = *dry;
+        action = [args] { return runCompact(*args); };
+    });
+}
+
+int runCopy(const std::string& from, const std::string& to) {
+    return reportingErrors([&] {
+        auto source = openStore(from, OpenMode::OpenExisting);
+        auto destination = openStore(to, OpenMode::CreateIfMissing);
+        const bool tty = ::isatty(STDERR_FILENO);
+        const StoreCopyStats stats =
+            copyStore(*source, *destination, [&](size_t done, size_t total, size_t samples) {
+                // A live counter on a terminal; in a log, a line per tenth.
+                if (tty)
+                    std::cerr << "\rradt: copied " << done << "/" << total << " runs, " << samples
+                              << " samples" << std::flush;
+                else if (total < 10 || done % (total / 10) == 0 || done == total)
+                    std::cerr << "radt: copied " << done << "/" << total << " runs, " << samples
+                              << " samples\n";
+            });
+        if (tty)
+            std::cerr << "\n";
+        std::cerr << "radt: " << source->displayUri() << " -> " << destination->displayUri() << ": "
+                  << stats.experiments << " experiments, " << stats.runs << " runs, " << stats.samples
+                  << " samples (already present ones skipped)\n";
+        return 0;
+    });
+}
+
+const char* const kStoreUsage = "usage: radt store copy SRC DEST (store URIs or SQLite paths), or radt store "
+                                "compact [--tolerance T] TARGET...";
+
+void addStore(CLI::App& app, Action& action) {
+    CLI::App* store = app.add_subcommand("store", "copy a whole store, or compact its runs");
+    store->prefix_command(false);
+    store->allow_extras(); // a wrong word after `store` gets the usage line, in radt's words
+    auto paths = std::make_shared<std::vector<std::string>>();
+    CLI::App* copy = store->add_subcommand(
+        "copy", "copy a whole store (e.g. SQLite -> PostgreSQL); runs already there are skipped");
+    copy->allow_extras();
+    copy->add_option("paths", *paths, "SRC and DEST: store URIs or SQLite paths")
+        ->type_name("SRC DEST")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    copy->callback([copy, paths, &action] {
+        if (paths->size() != 2 || !copy->remaining().empty())
+            throw std::invalid_argument(kStoreUsage);
+        action = [paths] { return runCopy(paths->at(0), paths->at(1)); };
+    });
+    addCompact(*store, action);
+    store->callback([store] {
+        if (store->get_subcommands().empty())
+            throw std::invalid_argument(kStoreUsage);
+    });
+}
+
+} // namespace
+
+void addStoreCommands(CLI::App& app, Action& action) {
+    addLs(app, action);
+    addReport(app, action);
+    addStore(app, action);
+}
+
+} // namespace radt::cli
