@@ -1,12 +1,15 @@
 // radt-explorer: argument parsing and wiring only (resources/DESIGN.md §2).
 
+#include "BoardDocument.h"
 #include "BoardExport.h"
 #include "GuardedApplication.h"
 #include "MainWindow.h"
+#include "RunTreePane.h"
 #include "Store.h"
 #include "StoreSession.h"
 #include "StoreUri.h"
 #include "WidgetMap.h"
+#include "WorkspaceLayout.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -217,7 +220,8 @@ void showFirstLook(radt::MainWindow& window, bool restoreAllowed) {
     bool restored = false;
     if (restoreAllowed) {
         QSettings settings;
-        restored = radt::MainWindow::sessionRestoreEnabled(settings) && window.restoreSession(settings);
+        restored = radt::BoardDocument::sessionRestoreEnabled(settings) &&
+                   window.document().restoreSession(settings);
     }
     if (!restored && window.basketRunUuids().isEmpty()) {
         window.addLatestWorkloadToBasket();
@@ -230,12 +234,12 @@ void showFirstLook(radt::MainWindow& window, bool restoreAllowed) {
 int runInteractive(radt::MainWindow& window, const StartStore& start, const QStringList& boards) {
     {
         QSettings settings; // the window as the user left it: size, docks, board columns
-        window.restoreLayout(settings);
+        window.workspace().restore(settings);
     }
     window.show();
     auto openBoard = [&window, boards] {
         if (!boards.isEmpty())
-            window.openBoardInteractive(boards.front());
+            window.document().openBoardInteractive(boards.front());
     };
     if (!start.error.isEmpty()) {
         QTimer::singleShot(0, &window, [&window, error = start.error, openBoard] {
@@ -270,16 +274,16 @@ int runScreenshot(radt::GuardedApplication& app, radt::MainWindow& window, const
     if (!boards.isEmpty()) {
         QStringList problems;
         QString boardError;
-        if (!window.openBoard(boards.front(), &problems, &boardError)) {
+        if (!window.document().openBoard(boards.front(), &problems, &boardError)) {
             std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(boardError));
             return 1;
         }
         for (const QString& p : problems)
             std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(p));
     }
-    window.expandTree();
+    window.parts().tree->expandAll();
     window.resize(1400, 860);
-    window.fitPanesToWidth();
+    window.workspace().fitPanesToWidth();
     window.show();
     QApplication::processEvents();
     window.waitForLoads();

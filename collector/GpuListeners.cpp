@@ -56,9 +56,11 @@ public:
             m_watcher.join();
         // Ended on its own before the watcher looked (it looks twice a second): a tool that
         // refused at once (nvidia-smi -i 7: "No devices were found") in a short run is still said.
-        // A tool that has printed no row yet gets up to a second to print one or to end: a run
-        // without a single GPU sample must say why.
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        // A tool that has printed no row yet gets up to 3 s to print one or to end: a run
+        // without a single GPU sample must say why. (nvidia-smi's NVML start alone can take a
+        // second or two on a node of 8 GPUs without persistence mode, or on a loaded machine; one
+        // second missed the refusal of a short run when the machine was busy.)
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
         while (m_child && !m_exitReported && m_rows == 0 && !m_child->poll() &&
                std::chrono::steady_clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -3,6 +3,7 @@
 // explorer -> explorer, bad boards open what they can and name the rest, a dropped file opens,
 // and the headless export writes every chart in every format as the GUI draws it.
 
+#include "BoardDocument.h"
 #include "BoardExport.h"
 #include "BoardFile.h"
 #include "BoardIo.h"
@@ -90,8 +91,8 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
     MainWindow window;
     QStringList problems;
     QString error;
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard())), &problems,
-                                 &error))
+    ASSERT_TRUE(window.document().openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard())),
+                                            &problems, &error))
         << error.toStdString();
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
     BoardPanel* board = window.parts().board;
@@ -126,7 +127,8 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
 TEST(BoardGui, ABoardsRunsFromElsewhereAreSummarisedFromTheFile) {
     test::TempDir dir;
     MainWindow window; // no store holds the board's runs
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
+    ASSERT_TRUE(
+        window.document().openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
     ASSERT_TRUE(window.waitForLoads());
     std::map<std::pair<std::string, QString>, SummaryRow> rows; // (run, metric)
     for (const SummaryRow& row : window.parts().summary->model()->rows())
@@ -153,9 +155,9 @@ TEST(BoardGui, RadtToExplorerToRadtLosesNothing) {
     std::vector<BoardProblem> problems;
     const Board original = parseBoard(radtBoard(), "board.json", problems);
     MainWindow window;
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
+    ASSERT_TRUE(window.document().openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
     const QString out = QString::fromStdString(dir.file("out.json"));
-    window.saveBoard(out);
+    window.document().saveBoard(out);
     const Board saved = loadBoardFile(out.toStdString(), problems);
     EXPECT_TRUE(problems.empty());
     ASSERT_EQ(saved.charts.size(), original.charts.size());
@@ -177,7 +179,7 @@ TEST(BoardGui, RadtToExplorerToRadtLosesNothing) {
 TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     test::TempDir dir;
     MainWindow first;
-    ASSERT_TRUE(first.openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
+    ASSERT_TRUE(first.document().openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
     ChartPanel* chart = first.parts().board->chartAt(0)->chart();
     chart->setLogY(true);
     chart->setMonochrome(true);
@@ -186,11 +188,11 @@ TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     chart->setAggregate(ChartOptions::Aggregate::MeanBand);
     chart->zoomX(5, 50);
     const QString out = QString::fromStdString(dir.file("explorer.json"));
-    first.saveBoard(out);
+    first.document().saveBoard(out);
 
     MainWindow second;
     QStringList problems;
-    ASSERT_TRUE(second.openBoard(out, &problems));
+    ASSERT_TRUE(second.document().openBoard(out, &problems));
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
     ChartPanel* again = second.parts().board->chartAt(0)->chart();
     EXPECT_TRUE(again->options().logY);
@@ -208,13 +210,14 @@ TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
     test::TempDir dir;
     MainWindow window;
     QString error;
-    EXPECT_FALSE(window.openBoard(
+    EXPECT_FALSE(window.document().openBoard(
         QString::fromStdString(writeFile(dir, "notjson.json", "{\"charts\": [1, 2")), nullptr, &error));
     EXPECT_TRUE(error.contains("notjson.json")) << error.toStdString();
-    EXPECT_FALSE(
-        window.openBoard(QString::fromStdString(writeFile(dir, "empty.json", "[]")), nullptr, &error));
+    EXPECT_FALSE(window.document().openBoard(QString::fromStdString(writeFile(dir, "empty.json", "[]")),
+                                             nullptr, &error));
     EXPECT_TRUE(error.contains("empty.json")) << error.toStdString();
-    EXPECT_FALSE(window.openBoard(QString::fromStdString(dir.file("missing.json")), nullptr, &error));
+    EXPECT_FALSE(
+        window.document().openBoard(QString::fromStdString(dir.file("missing.json")), nullptr, &error));
     EXPECT_TRUE(error.contains("missing.json"));
 
     // One chart without a metric, one with bad explorer settings: the second opens, both named.
@@ -224,8 +227,8 @@ TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
     text.replace(text.find("\"metric\":\"loss\""), std::string("\"metric\":\"loss\"").size(),
                  "\"metric\":\"loss\",\"explorer\":{\"xAxis\":\"sideways\",\"lineWidth\":1e300}");
     QStringList problems;
-    ASSERT_TRUE(
-        window.openBoard(QString::fromStdString(writeFile(dir, "partly.json", text)), &problems, &error))
+    ASSERT_TRUE(window.document().openBoard(QString::fromStdString(writeFile(dir, "partly.json", text)),
+                                            &problems, &error))
         << error.toStdString();
     EXPECT_EQ(window.parts().board->chartCount(), 1);
     EXPECT_EQ(window.parts().board->chartAt(0)->chart()->metricKey(), "loss");
@@ -275,7 +278,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
 
     // The GUI's chart, exported the same way, is the same picture.
     MainWindow window;
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(board)));
+    ASSERT_TRUE(window.document().openBoard(QString::fromStdString(board)));
     const QString gui = QString::fromStdString(dir.file("gui.png"));
     exportChartPng(*window.parts().board->chartAt(0)->chart(), gui, kExportChartSize, 1.0);
     EXPECT_EQ(QImage(gui).convertToFormat(QImage::Format_RGB32),
@@ -290,7 +293,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
               "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed");
     EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
     MainWindow reopened;
-    ASSERT_TRUE(reopened.openBoard(out + "/01-smi-power-draw.json"));
+    ASSERT_TRUE(reopened.document().openBoard(out + "/01-smi-power-draw.json"));
     EXPECT_EQ(reopened.parts().board->chartAt(0)->chart()->seriesNames(),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
 
@@ -305,7 +308,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     const QString viaMenu = QString::fromStdString(dir.file("menu.json"));
     exportFormat("json")->write(*window.parts().board->chartAt(0)->chart(), 1, viaMenu, 1.0, {});
     MainWindow fromMenu;
-    ASSERT_TRUE(fromMenu.openBoard(viaMenu));
+    ASSERT_TRUE(fromMenu.document().openBoard(viaMenu));
     EXPECT_EQ(fromMenu.parts().board->chartAt(0)->chart()->metricKey(), "SMI - Power Draw");
     EXPECT_EQ(exportFormat("gif"), nullptr);
     explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--help"});
@@ -359,13 +362,13 @@ TEST(BoardGui, TheLastSessionComesBack) {
         acc.hiddenSeries = {"0-1"};
         window.chartPanel()->setOptions(acc);
         basket = window.basketRunUuids();
-        window.saveSession(settings);
+        window.document().saveSession(settings);
     }
-    EXPECT_TRUE(MainWindow::sessionRestoreEnabled(settings)) << "on unless switched off";
+    EXPECT_TRUE(BoardDocument::sessionRestoreEnabled(settings)) << "on unless switched off";
     MainWindow window;
-    EXPECT_FALSE(window.restoreSession(settings)) << "no store open: nothing to restore into";
+    EXPECT_FALSE(window.document().restoreSession(settings)) << "no store open: nothing to restore into";
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri)));
-    ASSERT_TRUE(window.restoreSession(settings));
+    ASSERT_TRUE(window.document().restoreSession(settings));
     window.waitForLoads();
     EXPECT_EQ(window.basketRunUuids(), basket);
     ASSERT_EQ(window.parts().board->chartCount(), 2);
@@ -386,7 +389,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
     MainWindow other;
     ASSERT_TRUE(other.openStore(QString::fromStdString("sqlite:///" + dir.file("other.db")), nullptr,
                                 OpenMode::CreateIfMissing));
-    EXPECT_FALSE(other.restoreSession(settings));
+    EXPECT_FALSE(other.document().restoreSession(settings));
 }
 
 // Issue 13: `radt-explorer board.json` showed the store's newest run in every chart of the
@@ -400,7 +403,8 @@ TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
     window.addLatestWorkloadToBasket();
     window.plotPreferredMetric();
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
+    ASSERT_TRUE(
+        window.document().openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
     ASSERT_TRUE(window.waitForLoads());
     QElapsedTimer settle; // a few live-timer ticks
     settle.start();
@@ -431,14 +435,14 @@ TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
         window.addRunsToBasket({a, b});
         ASSERT_TRUE(window.plotMetric("PROC - CPU Utilization"));
         ASSERT_TRUE(window.waitForLoads());
-        window.saveBoard(QString::fromStdString(path));
+        window.document().saveBoard(QString::fromStdString(path));
     }
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
     window.addRunsToBasket({other}); // something else in the basket before the board opens
     ASSERT_TRUE(window.waitForLoads());
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(path)));
+    ASSERT_TRUE(window.document().openBoard(QString::fromStdString(path)));
     ASSERT_TRUE(window.waitForLoads());
     QStringList basket = window.basketRunUuids();
     basket.sort();
@@ -566,7 +570,7 @@ TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     window.resize(1024, 700);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openBoard(QString::fromStdString(board)));
+    ASSERT_TRUE(window.document().openBoard(QString::fromStdString(board)));
     ASSERT_EQ(window.parts().board->chartCount(), 7);
     QScrollBar* scroll = window.parts().board->scrollArea()->verticalScrollBar();
     auto settled = [] {
@@ -594,7 +598,7 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
     window.addLatestWorkloadToBasket(); // store runs the board does not chart
     const QString first = QString::fromStdString(writeFile(dir, "first.json", radtBoard()));
     const QString second = QString::fromStdString(writeFile(dir, "second.json", radtBoard()));
-    ASSERT_TRUE(window.openBoard(first));
+    ASSERT_TRUE(window.document().openBoard(first));
     ASSERT_TRUE(window.waitForLoads());
     const std::set<std::string> boardRuns = {"aaaa0000000000000000000000000001",
                                              "bbbb0000000000000000000000000002",
@@ -603,25 +607,27 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
     for (const SummaryRow& row : window.parts().summary->model()->rows())
         EXPECT_TRUE(boardRuns.count(row.runUuid)) << row.runUuid << " is in the basket, not on the board";
 
-    ASSERT_TRUE(window.openBoardInteractive(second)) << "unchanged since it opened: nothing to ask";
+    ASSERT_TRUE(window.document().openBoardInteractive(second))
+        << "unchanged since it opened: nothing to ask";
     ChartPanel* power = window.parts().board->chartAt(0)->chart();
     power->setSmoothing(60);
     QString asked;
     test::answerNextMessageBox(QMessageBox::Cancel, &asked);
-    EXPECT_FALSE(window.openBoardInteractive(first));
+    EXPECT_FALSE(window.document().openBoardInteractive(first));
     EXPECT_NE(asked.indexOf("changes that no board file holds"), -1) << asked.toStdString();
     EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 60)
         << "cancel keeps the edited board";
 
     test::answerNextMessageBox(QMessageBox::Save);
-    ASSERT_TRUE(window.openBoardInteractive(first)) << "saved to the board it came from, then opened";
+    ASSERT_TRUE(window.document().openBoardInteractive(first))
+        << "saved to the board it came from, then opened";
     std::vector<BoardProblem> problems;
     EXPECT_EQ(loadBoardFile(second.toStdString(), problems).charts.at(0).smoothing, 60);
     EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 35) << "first.json's own";
 
     window.parts().board->chartAt(0)->chart()->setSmoothing(10);
     test::answerNextMessageBox(QMessageBox::Discard);
-    ASSERT_TRUE(window.openBoardInteractive(second));
+    ASSERT_TRUE(window.document().openBoardInteractive(second));
     EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 60);
     std::vector<BoardProblem> again;
     EXPECT_EQ(loadBoardFile(first.toStdString(), again).charts.at(0).smoothing, 35) << "discarded, not saved";

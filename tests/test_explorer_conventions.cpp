@@ -3,6 +3,7 @@
 // read off the menus, file dialogs start where the user last went, and closing the window while a
 // launched run is running asks first.
 
+#include "BoardDocument.h"
 #include "BoardPanel.h"
 #include "ConsolePane.h"
 #include "FileDialogs.h"
@@ -68,8 +69,8 @@ TEST(ExplorerConventions, CtrlSSavesABoardBackToItsFileAndCtrlFGoesToTheFilter) 
     ASSERT_TRUE(w.window.plotMetric("PROC - CPU Utilization"));
     ASSERT_TRUE(w.window.waitForLoads());
     const QString path = QString::fromStdString(w.dir.file("mine.radt.json"));
-    w.window.saveBoard(path);
-    ASSERT_TRUE(w.window.openBoard(path));
+    w.window.document().saveBoard(path);
+    ASSERT_TRUE(w.window.document().openBoard(path));
     test::writeFile(path.toStdString(), "stale");
     QTest::keyClick(&w.window, Qt::Key_S, Qt::ControlModifier);
     EXPECT_NE(test::readFile(path.toStdString()).find("\"PROC - CPU Utilization\""), std::string::npos)

@@ -5,6 +5,7 @@
 #include "ChartLoader.h"
 #include "ChartPanel.h"
 #include "GuiTestSupport.h"
+#include "LiveRuns.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
 #include "RecentStores.h"
@@ -135,7 +136,7 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     m_window->waitForLoads();
     EXPECT_EQ(m_window->parts().basket->rowCount(), 1);
 
-    const QStringList keys = m_window->metricKeys();
+    const QStringList keys = m_window->parts().metrics->keys();
     EXPECT_EQ(keys, (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
     // Adding a workload picks the preferred metric by itself.
     EXPECT_EQ(m_window->parts().metrics->currentKey(), "PROC - CPU Utilization");
@@ -212,7 +213,7 @@ TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
     m_window->clearBasket();
     m_window->waitForLoads();
     EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
-    EXPECT_TRUE(m_window->metricKeys().isEmpty());
+    EXPECT_TRUE(m_window->parts().metrics->keys().isEmpty());
     EXPECT_EQ(m_window->chartPanel()->seriesCount(), 0);
 }
 
@@ -536,13 +537,13 @@ TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
     window.waitForLoads();
     EXPECT_EQ(window.chartPanel()->pointCount(0), 10);
     // Each round is read on the loader's thread and drawn when it lands (waitForLoads).
-    EXPECT_EQ(window.pollLiveRuns(), 1) << "the chart follows its running run";
-    EXPECT_EQ(window.pollLiveRuns(), 0) << "one round at a time per chart";
+    EXPECT_EQ(window.liveRuns().poll(), 1) << "the chart follows its running run";
+    EXPECT_EQ(window.liveRuns().poll(), 0) << "one round at a time per chart";
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.chartPanel()->pointCount(0), 10) << "nothing new yet";
 
     collector->logMetrics(run, {{"loss", 0.05, start + 10'000, 10}, {"loss", 0.04, start + 11'000, 11}});
-    window.pollLiveRuns();
+    window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.chartPanel()->pointCount(0), 12) << "the new rows, read by polling";
     EXPECT_EQ(window.chartPanel()->seriesPoints(0).back().x(), 11.0);
@@ -550,16 +551,16 @@ TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
     // A zoom the user chose is kept while data arrives.
     window.chartPanel()->zoomX(2, 5);
     collector->logMetrics(run, {{"loss", 0.03, start + 12'000, 12}});
-    window.pollLiveRuns();
+    window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.chartPanel()->runs().front().series.size(), 13u);
     EXPECT_TRUE(window.chartPanel()->isZoomed());
 
     collector->setRunStatus(run, RunStatus::Finished, start + 13'000);
-    window.pollLiveRuns();
+    window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_FALSE(window.chartPanel()->hasRunningRuns()) << "a finished run is no longer polled";
-    EXPECT_EQ(window.pollLiveRuns(), 0);
+    EXPECT_EQ(window.liveRuns().poll(), 0);
 }
 
 // The 1 s poll reads on the loader's thread and lands later: by then the chart may show another

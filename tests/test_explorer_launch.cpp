@@ -8,7 +8,10 @@
 #include "GuiTestSupport.h"
 #include "LaunchDialog.h"
 #include "LiveBridge.h"
+#include "LiveRuns.h"
 #include "MainWindow.h"
+#include "MetricPicker.h"
+#include "RunTreePane.h"
 #include "Store.h"
 #include "TempDir.h"
 
@@ -100,16 +103,17 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     request.options.intervalSeconds = 0.1;
     request.options.captureEnvironment = false;
     request.options.graceMs = 3000;
-    ASSERT_TRUE(window.launch(request, &error)) << error.toStdString();
+    ASSERT_TRUE(window.liveRuns().launch(request, &error)) << error.toStdString();
     QString again;
-    EXPECT_FALSE(window.launch(request, &again)) << "one launch at a time";
+    EXPECT_FALSE(window.liveRuns().launch(request, &again)) << "one launch at a time";
     EXPECT_TRUE(again.contains("still running"));
 
     // The run shows up in the tree and the basket as soon as it publishes.
     ASSERT_TRUE(waitUntil([&] { return window.basketRunUuids().size() == 1; }, 30000));
     const std::string run = window.basketRunUuids().front().toStdString();
     // The metric list learns keys from the bus before the store has them (CPU needs two ticks).
-    ASSERT_TRUE(waitUntil([&] { return window.metricKeys().contains("TOP - CPU Utilization"); }, 30000));
+    ASSERT_TRUE(
+        waitUntil([&] { return window.parts().metrics->keys().contains("TOP - CPU Utilization"); }, 30000));
     ASSERT_TRUE(window.plotMetric("TOP - CPU Utilization"));
     ASSERT_TRUE(window.waitForLoads());
     ChartPanel* chart = window.chartPanel();
@@ -130,7 +134,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
 
     // A busy board for the README: several charts of the live run, saved when asked for.
     if (qEnvironmentVariableIsSet("RADT_BUSY_BOARD_PNG")) {
-        ASSERT_TRUE(waitUntil([&] { return window.metricKeys().contains("loss"); }, 30000));
+        ASSERT_TRUE(waitUntil([&] { return window.parts().metrics->keys().contains("loss"); }, 30000));
         window.chartPanel()->setSmoothing(30);
         for (const char* key : {"loss", "PROC - CPU Utilization", "TOP - Memory Utilization"}) {
             window.parts().board->addChart();
@@ -139,7 +143,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
         window.parts().board->setZoomLinked(true);
         window.resize(1600, 1500);
         window.show();
-        window.expandTree();
+        window.parts().tree->expandAll();
         ASSERT_TRUE(window.waitForLoads());
         waitUntil([] { return false; }, 4000); // a few more seconds of live data
         window.grab().save(qEnvironmentVariable("RADT_BUSY_BOARD_PNG"));
@@ -168,7 +172,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     // The run's end reloads the tree and may reload the chart: that load lands first (on a
     // loaded machine it is still on its way here, and a chart that is loading is not polled).
     ASSERT_TRUE(window.waitForLoads());
-    window.pollLiveRuns();
+    window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_FALSE(chart->hasRunningRuns());
     size_t drawnRaw = 0;
@@ -196,14 +200,14 @@ TEST(ExplorerLaunch, ALaunchIsCheckedAsRadtChecksIt) {
         request.options.devices = devices;
         request.options.collocation = collocation;
         QString why;
-        EXPECT_FALSE(window.launch(request, &why)) << devices << " " << collocation;
+        EXPECT_FALSE(window.liveRuns().launch(request, &why)) << devices << " " << collocation;
         EXPECT_TRUE(why.contains(QString::fromStdString(message))) << why.toStdString();
     }
     request.options.devices = "0";
     request.options.collocation = "-";
     request.options.maxTimeMinutes = 2e8;
     QString why;
-    EXPECT_FALSE(window.launch(request, &why));
+    EXPECT_FALSE(window.liveRuns().launch(request, &why));
     EXPECT_TRUE(why.contains("--time must be between")) << why.toStdString();
     EXPECT_TRUE(openStore(uri, OpenMode::OpenExisting)->runs().empty()) << "nothing was started";
 }

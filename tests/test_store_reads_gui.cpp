@@ -55,7 +55,7 @@ TEST(StoreReads, TheTreeIsRereadOffTheGuiThreadAndLandsWithTheExpandedNodesKept)
     const test::SampleStore sample = test::buildSampleStore(dir.file("s.db"), true);
     MainWindow window;
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
-    window.expandTree();
+    window.parts().tree->expandAll();
     ASSERT_EQ(window.parts().tree->model()->runCount(), 6);
     const std::string late = addRun(sample.uri, "late");
 
@@ -100,7 +100,7 @@ TEST(StoreReads, ARereadOfTheStoreLeftBehindLandsNowhere) {
     ASSERT_TRUE(window.openStore(QString::fromStdString(second)));
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.parts().tree->model()->runCount(), 1) << "the first store's runs did not come back";
-    EXPECT_TRUE(window.metricKeys().isEmpty()) << "nor its basket's metric keys";
+    EXPECT_TRUE(window.parts().metrics->keys().isEmpty()) << "nor its basket's metric keys";
 }
 
 TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen) {
@@ -190,10 +190,10 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     MainWindow window;
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
     window.addRunsToBasket({uuidOf(sample, "alpha/1/a")});
-    EXPECT_TRUE(window.metricKeys().isEmpty()) << "read on the loader's thread, not yet landed";
+    EXPECT_TRUE(window.parts().metrics->keys().isEmpty()) << "read on the loader's thread, not yet landed";
     window.addRunsToBasket({uuidOf(sample, "alpha/1/b")});
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.metricKeys(),
+    EXPECT_EQ(window.parts().metrics->keys(),
               (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
     EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization") << "the preferred metric";
     EXPECT_EQ(window.parts().metrics->currentKey(), "PROC - CPU Utilization") << "the list follows the chart";
@@ -356,7 +356,7 @@ TEST(StoreReadsOnPostgres, AServerHoldingTheTablesLeavesTheWindowAnswering) {
     ASSERT_TRUE(psql.waitForFinished(20000));
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.parts().tree->model()->runCount(), 7);
-    EXPECT_TRUE(window.metricKeys().contains("GPU - Power"));
+    EXPECT_TRUE(window.parts().metrics->keys().contains("GPU - Power"));
     EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization");
     EXPECT_EQ(window.chartPanel()->runs().size(), 2u);
 }

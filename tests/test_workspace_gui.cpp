@@ -4,6 +4,7 @@
 // a menu while Reset and close stay visible, and the arrangement is kept across sessions.
 
 #include "BasketPanel.h"
+#include "BoardDocument.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartExport.h"
@@ -14,6 +15,7 @@
 #include "MetricPicker.h"
 #include "RunTreePane.h"
 #include "TempDir.h"
+#include "WorkspaceLayout.h"
 #include "models/RunTreeModel.h"
 
 #include <QAction>
@@ -154,10 +156,10 @@ TEST(Workspace, TheArrangementIsKeptForTheNextSession) {
         Workspace w;
         w.board()->setColumns(2);
         w.window.parts().summaryDock->hide();
-        w.window.saveLayout(settings);
+        w.window.workspace().save(settings);
     }
     Workspace next;
-    EXPECT_TRUE(next.window.restoreLayout(settings));
+    EXPECT_TRUE(next.window.workspace().restore(settings));
     next.settle();
     EXPECT_EQ(next.board()->columns(), 2);
     EXPECT_FALSE(next.window.parts().summaryDock->isVisible());
@@ -287,11 +289,12 @@ TEST(Workspace, AnExportActsOnTheChartInViewAndJpgIsOffered) {
     board->setCurrent(board->chartAt(0)); // current, but scrolled out of view by the new charts
     w.settle();
     ASSERT_EQ(board->visibleCharts(), std::vector<ChartCard*>{board->chartAt(3)});
-    EXPECT_EQ(w.window.chartToExport(), board->chartAt(3)->chart())
+    EXPECT_EQ(w.window.document().chartToExport(), board->chartAt(3)->chart())
         << "the chart the user sees, not the current one out of view";
     board->scrollTo(board->chartAt(0));
     w.settle();
-    EXPECT_EQ(w.window.chartToExport(), board->chartAt(0)->chart()) << "the current chart once in view";
+    EXPECT_EQ(w.window.document().chartToExport(), board->chartAt(0)->chart())
+        << "the current chart once in view";
 
     ASSERT_NE(test::menuAction(w.window, "Chart as JPG"), nullptr);
     const QString path = QString::fromStdString(w.dir.file("chart.jpg"));
@@ -371,7 +374,7 @@ TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
     EXPECT_EQ(maximise->shortcut(), QKeySequence("Ctrl+Shift+M"));
     maximise->trigger();
     w.settle();
-    EXPECT_TRUE(w.window.chartMaximised());
+    EXPECT_TRUE(w.window.workspace().chartMaximised());
     EXPECT_FALSE(w.window.parts().treeDock->isVisible());
     EXPECT_FALSE(w.window.parts().summaryDock->isVisible());
     EXPECT_FALSE(second->isVisible());
@@ -379,7 +382,7 @@ TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
     EXPECT_GT(first->height(), w.window.height() * 7 / 10) << "most of the window's height";
     maximise->trigger();
     w.settle();
-    EXPECT_FALSE(w.window.chartMaximised());
+    EXPECT_FALSE(w.window.workspace().chartMaximised());
     EXPECT_TRUE(w.window.parts().treeDock->isVisible());
     EXPECT_TRUE(w.window.parts().summaryDock->isVisible());
     EXPECT_TRUE(second->isVisible());
@@ -391,7 +394,7 @@ TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
 // minimum and scroll. A double-click on a chart maximises it, another brings everything back.
 TEST(Workspace, OneRowOfChartsFitsTheBoardAndADoubleClickMaximises) {
     Workspace w;
-    w.window.fitPanesToWidth();
+    w.window.workspace().fitPanesToWidth();
     w.settle();
     ChartCard* card = w.board()->chartAt(0);
     const QWidget* viewport = w.board()->scrollArea()->viewport();
@@ -407,12 +410,12 @@ TEST(Workspace, OneRowOfChartsFitsTheBoardAndADoubleClickMaximises) {
     QTest::mouseDClick(card->chart()->chartView()->viewport(), Qt::LeftButton, Qt::NoModifier,
                        QPoint(200, 100));
     w.settle();
-    EXPECT_TRUE(w.window.chartMaximised());
+    EXPECT_TRUE(w.window.workspace().chartMaximised());
     EXPECT_EQ(w.board()->current(), card) << "the chart double-clicked, not the current one";
     EXPECT_FALSE(below->isVisible());
     QTest::mouseDClick(card->chart()->chartView()->viewport(), Qt::LeftButton, Qt::NoModifier,
                        QPoint(200, 100));
     w.settle();
-    EXPECT_FALSE(w.window.chartMaximised());
+    EXPECT_FALSE(w.window.workspace().chartMaximised());
     EXPECT_TRUE(below->isVisible());
 }

@@ -6,6 +6,7 @@
 #include "RunReconciler.h"
 
 #include "BasketPanel.h"
+#include "BoardDocument.h"
 #include "BoardPanel.h"
 #include "ChartCard.h"
 #include "ChartLoader.h"
@@ -13,18 +14,22 @@
 #include "CompareDialog.h"
 #include "ConsolePane.h"
 #include "Formatting.h"
-#include "LaunchDialog.h"
+#include "LiveRuns.h"
 #include "MetricPicker.h"
 #include "RunTreePane.h"
 #include "SavedSelections.h"
 #include "StoreUri.h"
 #include "SummaryPanel.h"
+#include "WorkspaceLayout.h"
 #include "models/BasketModel.h"
 #include "models/RunTreeModel.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -35,6 +40,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -52,6 +58,19 @@
 
 namespace radt {
 
+namespace {
+
+QString boardFileIn(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls())
+        return QString();
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+            return url.toLocalFile();
+    return QString();
+}
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_ui.session = new StoreSession(this);
     m_ui.tree = new RunTreePane(this);
@@ -62,9 +81,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_ui.board = new BoardPanel(this);
     m_ui.summary = new SummaryPanel(this);
 
-    createLayout();
-    createLaunching();
-    placeConsole();
+    m_ui.console = new ConsolePane(this);
+    m_ui.insights = new InsightsPanel(this);
+    m_layout = std::make_unique<WorkspaceLayout>(*this, m_ui);
+    m_live = new LiveRuns(*this, m_ui);
+    connect(m_live, &LiveRuns::chartsChanged, this, &MainWindow::updateSummary);
+    connect(m_live, &LiveRuns::basketKeysSeen, this, &MainWindow::applyBasketKeys);
+    connect(m_ui.insights, &InsightsPanel::progress, this, [this](int done, int total) {
+        statusBar()->showMessage(tr("Insights: %1/%2 runs").arg(done).arg(total), 2000);
+    });
+    m_ui.basketPanel->view()->viewport()->installEventFilter(this); // runs dropped from the tree
+    m_document = new BoardDocument(*this, m_ui);
+    connect(m_document, &BoardDocument::opened, this, &MainWindow::updateSummary);
     createMenus();
     statusBar()->addPermanentWidget(m_ui.counts);
 
@@ -97,7 +125,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Selecting another chart selects its metric in the list (an empty chart: none).
     connect(m_ui.board, &BoardPanel::maximiseRequested, this, [this](ChartCard* card) {
         m_ui.board->setCurrent(card);
-        toggleMaximisedChart();
+        m_layout->toggleMaximisedChart();
     });
     connect(m_ui.board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
         const QString key = card->chart()->metricKey();
@@ -139,180 +167,50 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_ui.summary->setRows({});
         statusBar()->showMessage(tr("Cannot compute the summary: %1").arg(error), 5000);
     });
-    // Runs recorded by another process or machine are followed by polling new rows (resources/DESIGN.md §8).
-    m_ui.liveTimer = new QTimer(this);
-    m_ui.liveTimer->setInterval(1000);
-    connect(m_ui.liveTimer, &QTimer::timeout, this, [this] { pollLiveRuns(); });
-    m_ui.liveTimer->start();
     // 1400x860 where the screen has room; on a smaller screen (1024x700, a laptop) the window
     // fits it instead of running off its edge (without a window manager nothing else would).
     QSize size(1400, 860);
     if (const QScreen* shown = QGuiApplication::primaryScreen())
         size = size.boundedTo(shown->availableGeometry().size());
     resize(size.expandedTo(minimumSizeHint()));
-    fitPanesToWidth();
+    m_layout->fitPanesToWidth();
     setAcceptDrops(true); // a board file dropped on the window opens
     updateTitleAndStatus();
 }
 
-int MainWindow::pollLiveRuns() {
-    if (!hasStore())
-        return 0;
-    int asked = 0;
-    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
-        ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        if (!chart->hasRunningRuns())
-            continue;
-        // Read on the loader's thread (on PostgreSQL a network round trip), drawn when it lands.
-        asked += m_ui.session->loader()->requestPoll(chart, [this, chart](bool changed,
-                                                                          const QString& error) {
-            if (!error.isEmpty()) {
-                statusBar()->showMessage(tr("Cannot follow running runs: %1").arg(error), 5000);
-                return;
-            }
-            if (changed)
-                updateSummary();
-            if (changed && !chart->hasRunningRuns())
-                m_ui.session->rereadTree(false); // a run ended: its status and duration in the tree at once
-        });
-    }
-    // Running runs update in place in the tree (status, duration; new runs of other collectors)
-    // every 5 s, a full reread being cheap next to a chart.
-    const bool treeHasRunning =
-        std::any_of(m_ui.tree->model()->runs().begin(), m_ui.tree->model()->runs().end(),
-                    [](const Run& r) { return r.status == RunStatus::Running; });
-    if (treeHasRunning && ++m_treeTicks % 5 == 0)
-        m_ui.session->rereadTree(false);
-    return asked;
-}
-
 MainWindow::~MainWindow() {
     m_ui.basketPanel->setSelectionStore(nullptr, QString()); // the panel outlives m_selections
-    // The launch thread publishes on the bus and the bridge is subscribed to it: both go before
-    // the bus does (QObject children would otherwise outlive this member).
-    delete m_ui.launcher;
-    delete m_ui.live;
+    // Launched runs are stopped and their thread joined while the console and charts still exist.
+    delete m_live;
 }
 
-void MainWindow::createLaunching() {
-    m_bus = std::make_unique<SampleBus>();
-    m_ui.live = new LiveBridge(*m_bus, 40, this);
-    m_ui.launcher = new LaunchController(*m_bus, this);
-    m_ui.console = new ConsolePane(this);
-    m_ui.consoleDock = new QDockWidget(tr("Console"), this);
-    m_ui.consoleDock->setObjectName(QStringLiteral("console"));
-    m_ui.consoleDock->setWidget(m_ui.console);
-    addDockWidget(Qt::BottomDockWidgetArea, m_ui.consoleDock);
-    m_ui.consoleDock->hide();
-    // Insights: the basket's runs as answers (energy, efficiency, collocation), on demand.
-    m_ui.insights = new InsightsPanel(this);
-    m_ui.insightsDock = new QDockWidget(tr("Insights"), this);
-    m_ui.insightsDock->setObjectName(QStringLiteral("insights"));
-    m_ui.insightsDock->setWidget(m_ui.insights);
-    addDockWidget(Qt::BottomDockWidgetArea, m_ui.insightsDock);
-    // Floating before it is first shown: shown docked for a moment, its width became the main
-    // window's minimum and a 1024 px screen got a 1176 px window. Hidden first: setFloating()
-    // shows a dock that is not explicitly hidden, and that started a report in the constructor.
-    m_ui.insightsDock->hide();
-    m_ui.insightsDock->setFloating(true);
-    // First shown floating over the lower part of the window: docked, it would take the charts'
-    // height. It can be docked at the bottom by the user (and stays so).
-    connect(m_ui.insightsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && !m_insightsSized) {
-            m_insightsSized = true;
-            m_ui.insightsDock->setFloating(true);
-            // Within what the screen shows of the window (a small screen crops a large window).
-            QRect frame = geometry();
-            if (QScreen* shown = screen())
-                frame = frame.intersected(shown->availableGeometry());
-            // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip under
-            // the table and the configurations' footer.
-            const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() * 7 / 10, 600);
-            m_ui.insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w,
-                                           h);
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // Runs dragged from the tree drop into the basket.
+    if (watched == m_ui.basketPanel->view()->viewport()) {
+        if (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove) {
+            auto* drag = static_cast<QDropEvent*>(event);
+            if (!RunTreeModel::runUuidsIn(drag->mimeData()).isEmpty()) {
+                drag->setDropAction(Qt::CopyAction);
+                drag->accept();
+                return true;
+            }
+        } else if (event->type() == QEvent::Drop) {
+            auto* drop = static_cast<QDropEvent*>(event);
+            const QStringList uuids = RunTreeModel::runUuidsIn(drop->mimeData());
+            if (!uuids.isEmpty()) {
+                drop->setDropAction(Qt::CopyAction);
+                drop->accept();
+                addRunsToBasket(uuids);
+                return true;
+            }
         }
-    });
-    connect(m_ui.insights, &InsightsPanel::progress, this, [this](int done, int total) {
-        statusBar()->showMessage(tr("Insights: %1/%2 runs").arg(done).arg(total), 2000);
-    });
-    connect(m_ui.console, &ConsolePane::stopRequested, m_ui.launcher, &LaunchController::stop);
-    connect(m_ui.launcher, &LaunchController::output, m_ui.console, &ConsolePane::appendOutput);
-    connect(m_ui.launcher, &LaunchController::message, m_ui.console, &ConsolePane::appendMessage);
-    connect(m_ui.launcher, &LaunchController::finished, this, [this](int code) {
-        m_ui.console->setFinished(code);
-        m_ui.session->rereadTree(false); // final statuses and durations
-        pollLiveRuns();
-    });
-    // A run launched here starts publishing: show it in the tree and put it in the basket.
-    connect(m_ui.live, &LiveBridge::runSeen, this, [this](const QString& uuid) {
-        m_ui.session->rereadTree(false, [this, uuid] { addRunsToBasket({uuid}); });
-    });
-    connect(m_ui.live, &LiveBridge::samples, this,
-            [this](std::shared_ptr<const LiveBridge::Batch> batch) { onLiveSamples(*batch); });
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
-void MainWindow::onLiveSamples(const LiveBridge::Batch& batch) {
-    // Keys the store does not have yet still belong in the metric list of a basket run.
-    bool newKeyInBasket = false;
-    const QStringList basket = basketRunUuids();
-    for (const auto& [run, points] : batch) {
-        std::set<std::string>& known = m_liveKeys[run];
-        for (const MetricPoint& p : points)
-            if (known.insert(p.key).second && basket.contains(toQString(run)))
-                newKeyInBasket = true;
-    }
-    if (newKeyInBasket) { // the list so far plus the new keys: no store read on the GUI thread
-        std::vector<std::string> known;
-        for (const QString& key : m_ui.metrics->keys())
-            known.push_back(key.toStdString());
-        applyBasketKeys(known);
-    }
-    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
-        ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        for (const auto& [run, points] : batch)
-            chart->appendLive(run, points);
-    }
-}
-
-void MainWindow::showLaunchDialog() {
-    if (!hasStore()) {
-        QMessageBox::information(this, tr("Launch"),
-                                 tr("Open or create a store first: runs are recorded into it."));
-        return;
-    }
-    LaunchDialog dialog(this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    LaunchRequest request;
-    QString error;
-    if (!dialog.request(request, &error) || !launch(request, &error))
-        QMessageBox::warning(this, tr("Launch"), error);
-}
-
-bool MainWindow::launch(const LaunchRequest& request, QString* error) {
-    if (!hasStore()) {
-        if (error)
-            *error = tr("no store is open");
-        return false;
-    }
-    if (!m_ui.launcher->start(m_ui.session->uri().toStdString(), request, error))
-        return false;
-    m_ui.consoleDock->show();
-    m_ui.console->appendMessage(tr("launching %1").arg(QString::fromStdString(request.target)));
-    m_ui.console->setRunning(QFileInfo(QString::fromStdString(request.target)).fileName());
-    return true;
-}
-
-bool MainWindow::confirmQuitWhileRunning() {
-    const auto answer = QMessageBox::question(
-        this, tr("Quit radt-explorer"),
-        tr("A run launched from this window is still running. Stop it (it is recorded as KILLED) and "
-           "quit?"),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
-    if (answer != QMessageBox::Yes)
-        return false;
-    m_ui.launcher->stop(); // the controller waits for the workload when the window goes
-    return true;
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    m_layout->shown();
 }
 
 bool MainWindow::waitForLoads(int timeoutMs) {
@@ -395,14 +293,6 @@ QStringList MainWindow::basketRunUuids() const {
     return m_ui.basket->runUuids();
 }
 
-QStringList MainWindow::metricKeys() const {
-    return m_ui.metrics->keys();
-}
-
-void MainWindow::expandTree() {
-    m_ui.tree->expandAll();
-}
-
 void MainWindow::freeColoursOfRunsGone() {
     std::set<QString> keep;
     for (const Run& r : m_ui.basket->runs()) {
@@ -418,7 +308,7 @@ void MainWindow::freeColoursOfRunsGone() {
 
 void MainWindow::showMetric(const QString& key) {
     ChartPanel* chart = chartPanel();
-    m_boardFile.clear(); // the board now differs from the file it came from
+    m_document->forgetFile(); // the board now differs from the file it came from
     const std::vector<Run> runs = m_ui.basket->runs();
     if (!hasStore() || runs.empty()) {
         m_ui.session->loader()->cancelChart(chart);
@@ -516,6 +406,31 @@ void MainWindow::updateTitleAndStatus() {
         count(m_ui.tree->model()->experimentCount(), tr("1 experiment"), tr("%1 experiments")) +
         QStringLiteral(", ") + count(m_ui.tree->model()->runCount(), tr("1 run"), tr("%1 runs")) +
         QStringLiteral(" | ") + count(m_ui.basket->runCount(), tr("basket: 1 run"), tr("basket: %1 runs")));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_ui.launcher->isRunning() && !m_live->confirmQuit()) {
+        event->ignore(); // the user keeps the window and the run
+        return;
+    }
+    QSettings settings;
+    if (BoardDocument::sessionRestoreEnabled(settings))
+        m_document->saveSession(settings);
+    m_layout->save(settings);
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!boardFileIn(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = boardFileIn(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    m_document->openBoardInteractive(path);
 }
 
 } // namespace radt

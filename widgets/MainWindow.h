@@ -32,12 +32,14 @@ class QTreeView;
 namespace radt {
 
 class BasketModel;
+class BoardDocument;
 class BasketPanel;
 class BoardPanel;
 class ChartLoader;
 class CompareDialog;
 class ConsolePane;
 class InsightsPanel;
+class LiveRuns;
 class ChartCard;
 class ChartPanel;
 class SummaryPanel;
@@ -46,6 +48,7 @@ class RunFilterProxy;
 class RunTreeModel;
 class RunTreePane;
 class SavedSelections;
+class WorkspaceLayout;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -79,71 +82,20 @@ public:
     void clearBasket();
     QStringList basketRunUuids() const;
 
-    /// Keys in the metric list (the union of the basket runs' keys).
-    QStringList metricKeys() const;
     /// Chooses and plots a metric; false when no basket run has it. While the basket's keys are
     /// being read it is plotted and true: when they land without it, the preferred one replaces it.
     bool plotMetric(const QString& key);
     /// Plots the preferred metric (MetricPicker::preferredKey) when none is chosen yet.
     bool plotPreferredMetric();
-    void expandTree();
 
     /// Chart data and summaries load on a worker thread; this waits (processing events) until
     /// every pending load has landed. False on timeout. For tests and the screenshot mode.
     bool waitForLoads(int timeoutMs = 60000);
 
-    /// Starts a workload in this process (the Launch dialog's request): its runs join the tree
-    /// and the basket as they start, stream into the charts over the live bus, and print into
-    /// the console pane. False with the reason when it cannot start.
-    bool launch(const LaunchRequest& request, QString* error = nullptr);
-    /// Opens the Launch dialog (Run > Launch…).
-    void showLaunchDialog();
-
-    /// Replaces the board's charts by a board file's (resources/DESIGN.md §9): each chart with its runs and
-    /// points from the file, its series rules, smoothing and range. Problems in the file that
-    /// did not stop it opening are listed in *problems. False with *error when nothing opened.
-    bool openBoard(const QString& path, QStringList* problems = nullptr, QString* error = nullptr);
-    /// openBoard with dialogs: an error, or the list of what was skipped.
-    bool openBoardInteractive(const QString& path);
-    /// Writes every chart in radT's board format plus the explorer's own keys. Throws BoardError.
-    void saveBoard(const QString& path) const;
-    /// The board as radT's format holds it (what saveBoard writes).
-    Board currentBoard() const;
-
-    /// The session: the store, the basket and each chart's metric and settings (charts opened
-    /// from a board file remember that file). Written on close when "Restore last session" is on.
-    void saveSession(QSettings& settings) const;
-    /// Restores a saved session if it was saved for the store now open; returns whether it did.
-    bool restoreSession(QSettings& settings);
-    /// Settings > Restore last session (on by default).
-    static bool sessionRestoreEnabled(QSettings& settings);
-
-    /// Divides the width between the tree and the charts as a new window does (after a resize
-    /// from outside, e.g. the --screenshot size).
-    void fitPanesToWidth();
     /// Basket > Insights (Ctrl+I): shown, on top and focused, whatever it was before.
     void showInsights();
-    /// View > Maximise Chart (Ctrl+Shift+M): the current chart alone fills the window (the docks,
-    /// the basket and metric list and the other charts hidden); again, everything comes back.
-    void toggleMaximisedChart();
-    bool chartMaximised() const { return m_beforeMaximise.has_value(); }
-    /// Shrinks and moves the window so that its frame (title bar, status bar) is on the screen.
-    void fitFrameToScreen();
-    /// The chart an export acts on: the current chart if in view, the only chart in view, or
-    /// the one the user picks; null when the user cancels.
-    ChartPanel* chartToExport();
     /// Basket > Compare Runs: params, tags and latest metrics of the basket's runs side by side.
     CompareDialog* showCompare();
-    /// The docks back where a new window has them, one board column.
-    void resetLayout();
-    /// The window's size, docks and board columns as the user left them (settings "window/").
-    void saveLayout(QSettings& settings) const;
-    /// Returns whether a saved arrangement was applied.
-    bool restoreLayout(QSettings& settings);
-    /// One round of following running runs in every chart (the 1 s timer calls it): each chart's
-    /// new rows are read on the loader's thread and drawn when they land (waitForLoads waits for
-    /// them). Returns how many charts were asked about.
-    int pollLiveRuns();
     /// The window's parts, as Qt Designer's Ui class holds a form's widgets: made in the
     /// constructor, wired there, reached here by the window's code and by tests.
     struct Parts {
@@ -165,9 +117,14 @@ public:
         QDockWidget* insightsDock = nullptr;
         QProgressBar* progress = nullptr; ///< reads under way, in the status bar
         QLabel* counts = nullptr;         ///< experiments, runs and basket runs, in the status bar
-        QTimer* liveTimer = nullptr;      ///< follows running runs every second
     };
     const Parts& parts() const { return m_ui; }
+    /// How the parts are arranged: pane sizes, a maximised chart, the saved arrangement.
+    WorkspaceLayout& workspace() const { return *m_layout; }
+    /// The board as a document: board files, exports, the session.
+    BoardDocument& document() const { return *m_document; }
+    /// Running runs: launching here, following them in the charts and the tree.
+    LiveRuns& liveRuns() const { return *m_live; }
     /// The board's current chart: the metric list plots into it.
     ChartPanel* chartPanel() const;
     ChartCard* chartCard() const;
@@ -175,31 +132,13 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
-    bool m_frameFitted = false; ///< fitFrameToScreen() was scheduled for the first show
     bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void createLayout();
-    void placeConsole();
     /// The whole menu bar, in one place (MainWindowMenus.cpp).
     void createMenus();
-    void saveBoardAs();
-    /// True when the board was written; false after a message saying why.
-    bool saveBoardTo(const QString& path);
-    /// What the board shows, for telling an edited board from the one last opened or saved:
-    /// each chart's metric, runs, options and zoom (not its points).
-    std::string boardFingerprint() const;
-    /// Before the board is replaced: asks to save, discard or cancel when it has charts that no
-    /// board file holds as they are. False when the user cancels (or a save failed).
-    bool confirmReplacingBoard();
-    /// Asked when the window closes while a launched run is still running: stop it and quit?
-    bool confirmQuitWhileRunning();
-    void exportCurrentChart(const QString& format);
-    void exportBoardPdf();
-    void createLaunching();
-    void onLiveSamples(const LiveBridge::Batch& batch);
     /// The window follows what the session says: an open under way, a store opened, a tree or
     /// keys read, each failure.
     void connectSession();
@@ -222,17 +161,12 @@ private:
     void updateTitleAndStatus();
 
     Parts m_ui;
+    std::unique_ptr<WorkspaceLayout> m_layout;
+    BoardDocument* m_document = nullptr;
+    LiveRuns* m_live = nullptr;
     RecentStores m_recent;
-    std::unique_ptr<QSettings> m_selectionSettings;          ///< before m_selections, which reads it
-    std::unique_ptr<SavedSelections> m_selections;           ///< the basket's named selections
-    std::unique_ptr<SampleBus> m_bus;                        ///< samples of runs launched from this window
-    std::map<std::string, std::set<std::string>> m_liveKeys; ///< run uuid -> keys seen on the bus
-    QString m_boardFile;          ///< the board file the charts came from, if they did
-    std::string m_savedBoard;     ///< boardFingerprint() when the board was last opened or saved
-    int m_treeTicks = 0;          ///< live timer ticks, to reread a tree with running runs every 5 s
-    bool m_layoutSettled = false; ///< the docks were sized (first show) or restored
-    std::optional<QByteArray> m_beforeMaximise; ///< the docks' state while a chart is maximised
-    bool m_insightsSized = false;
+    std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
+    std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections
 };
 
 } // namespace radt

@@ -3,14 +3,17 @@
 // shortcuts list is read off these menus, so it never goes stale.
 
 #include "BasketPanel.h"
+#include "BoardDocument.h"
 #include "BoardExport.h"
 #include "BoardPanel.h"
 #include "FileDialogs.h"
 #include "LaunchController.h"
+#include "LiveRuns.h"
 #include "MainWindow.h"
 #include "RunTreePane.h"
 #include "StoreSession.h"
 #include "StoreUri.h"
+#include "WorkspaceLayout.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -160,41 +163,34 @@ void MainWindow::createMenus() {
                         const QString path = openFileName(this, QStringLiteral("boards"), tr("Open a board"),
                                                           tr("Boards (*.json);;All files (*)"));
                         if (!path.isEmpty())
-                            openBoardInteractive(path);
+                            m_document->openBoardInteractive(path);
                     })
         ->setShortcut(QKeySequence(tr("Ctrl+B")));
     // Save writes back to the board file the charts came from (or were last saved to); the
     // first save of a new board asks where, as Save As always does.
-    file->addAction(tr("&Save Board"), this,
-                    [this] {
-                        if (m_boardFile.isEmpty())
-                            saveBoardAs();
-                        else
-                            saveBoardTo(m_boardFile);
-                    })
-        ->setShortcut(QKeySequence::Save);
-    file->addAction(tr("Save Board &As..."), this, &MainWindow::saveBoardAs)
+    file->addAction(tr("&Save Board"), this, [this] { m_document->save(); })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save Board &As..."), m_document, &BoardDocument::saveAs)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
     QAction* restore = file->addAction(tr("Restore Last Session at Start"));
     restore->setCheckable(true);
     {
         QSettings settings;
-        restore->setChecked(sessionRestoreEnabled(settings));
+        restore->setChecked(BoardDocument::sessionRestoreEnabled(settings));
     }
     connect(restore, &QAction::toggled, this,
             [](bool on) { QSettings().setValue(QStringLiteral("session/restore"), on); });
     QMenu* exports = file->addMenu(tr("&Export"));
     for (const ExportFormat& format : exportFormats())
         exports->addAction(format.menuLabel, this,
-                           [this, extension = format.extension] { exportCurrentChart(extension); });
+                           [this, extension = format.extension] { m_document->exportChart(extension); });
     exports->addSeparator();
-    exports->addAction(tr("&Board as PDF..."), this, &MainWindow::exportBoardPdf);
+    exports->addAction(tr("&Board as PDF..."), m_document, &BoardDocument::exportBoardPdf);
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
     // --- Run: launching here, and finding runs in the tree.
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Launch…"), this, &MainWindow::showLaunchDialog)
+    run->addAction(tr("&Launch…"), m_live, &LiveRuns::showLaunchDialog)
         ->setShortcut(QKeySequence(tr("Ctrl+L")));
     run->addAction(tr("&Stop"), m_ui.launcher, &LaunchController::stop);
     run->addAction(m_ui.consoleDock->toggleViewAction());
@@ -231,13 +227,14 @@ void MainWindow::createMenus() {
     view->addAction(m_ui.consoleDock->toggleViewAction());
     view->addSeparator();
     // The board is the point of the window: one chart can have all of it, and give it back.
-    QAction* maximise = view->addAction(tr("&Maximise Chart"), this, &MainWindow::toggleMaximisedChart);
+    QAction* maximise =
+        view->addAction(tr("&Maximise Chart"), this, [this] { m_layout->toggleMaximisedChart(); });
     maximise->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
     maximise->setStatusTip(tr("The current chart alone fills the window (or double-click a chart); again to "
                               "bring everything back"));
     addColumnsMenu(view, m_ui.board);
     view->addSeparator();
-    view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    view->addAction(tr("&Reset Layout"), this, [this] { m_layout->reset(); });
 
     // --- Help.
     QMenu* help = menuBar()->addMenu(tr("&Help"));

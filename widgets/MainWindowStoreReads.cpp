@@ -12,6 +12,7 @@
 #include "ChartPanel.h"
 #include "Formatting.h"
 #include "InsightsPanel.h"
+#include "LiveRuns.h"
 #include "MetricPicker.h"
 #include "RunTreePane.h"
 #include "SavedSelections.h"
@@ -121,8 +122,8 @@ void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
     // Keys already seen on the live bus that the store writer has not flushed yet belong too.
     std::set<std::string> keys(storeKeys.begin(), storeKeys.end());
     for (const Run& r : m_ui.basket->runs())
-        if (auto live = m_liveKeys.find(r.uuid); live != m_liveKeys.end())
-            keys.insert(live->second.begin(), live->second.end());
+        for (const std::string& key : m_live->keysSeen(r.uuid))
+            keys.insert(key);
     QStringList list;
     for (const std::string& key : keys)
         list.append(toQString(key));

@@ -1,10 +1,10 @@
-// MainWindow's board files and exports (resources/DESIGN.md §9): File > Open Board, Save Board, Export, and
-// boards dropped onto the window. Kept apart from MainWindow.cpp, which wires the store views.
 
+#include "BoardDocument.h"
 #include "FileDialogs.h"
 #include "MainWindow.h"
 
 #include "RunTreePane.h"
+#include "WorkspaceLayout.h"
 
 #include "BoardExport.h"
 #include "BoardIo.h"
@@ -34,20 +34,17 @@
 
 namespace radt {
 
-namespace {
+BoardDocument::BoardDocument(MainWindow& window, const MainWindow::Parts& parts)
+    : QObject(&window), m_window(window), m_ui(parts) {}
 
-QString boardFileIn(const QMimeData* mime) {
-    if (!mime || !mime->hasUrls())
-        return QString();
-    for (const QUrl& url : mime->urls())
-        if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
-            return url.toLocalFile();
-    return QString();
+void BoardDocument::save() {
+    if (m_file.isEmpty())
+        saveAs();
+    else
+        saveTo(m_file);
 }
 
-} // namespace
-
-Board MainWindow::currentBoard() const {
+Board BoardDocument::currentBoard() const {
     Board board;
     // radT sorts charts by id, newest first: ids count down so the board keeps its order there.
     const int64_t base = nowMs();
@@ -59,14 +56,14 @@ Board MainWindow::currentBoard() const {
     return board;
 }
 
-void MainWindow::saveBoard(const QString& path) const {
+void BoardDocument::saveBoard(const QString& path) const {
     const Board board = currentBoard();
     if (board.charts.empty())
         throw BoardError("the board has no chart with a metric to save");
     saveBoardFile(path.toStdString(), board);
 }
 
-bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* error) {
+bool BoardDocument::openBoard(const QString& path, QStringList* problems, QString* error) {
     std::vector<BoardProblem> found;
     Board board;
     try {
@@ -88,8 +85,8 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
                 !inStore.contains(QString::fromStdString(run.uuid)))
                 inStore.append(QString::fromStdString(run.uuid));
     if (!inStore.isEmpty()) {
-        clearBasket();
-        addRunsToBasket(inStore);
+        m_window.clearBasket();
+        m_window.addRunsToBasket(inStore);
     }
     // The file's charts replace the board's: the first card is reused, the others go.
     while (m_ui.board->chartCount() > 1)
@@ -107,24 +104,24 @@ bool MainWindow::openBoard(const QString& path, QStringList* problems, QString* 
         const QSignalBlocker quiet(m_ui.metrics); // shows the chart's metric chosen, plots nothing
         m_ui.metrics->setCurrentKey(key);
     }
-    m_boardFile = QFileInfo(path).absoluteFilePath();
-    m_savedBoard = boardFingerprint();
-    updateSummary(); // the board's metrics for the basket's runs
+    m_file = QFileInfo(path).absoluteFilePath();
+    m_saved = fingerprint();
+    emit opened(); // the summary: the board's metrics for the basket's runs
     if (problems)
         for (const BoardProblem& p : found)
             problems->append(QString::fromStdString(p.message));
-    statusBar()->showMessage(
+    m_window.statusBar()->showMessage(
         tr("Opened the board %1: %n chart(s)", nullptr, int(board.charts.size())).arg(path), 5000);
     return true;
 }
 
-bool MainWindow::openBoardInteractive(const QString& path) {
-    if (!confirmReplacingBoard())
+bool BoardDocument::openBoardInteractive(const QString& path) {
+    if (!confirmReplacing())
         return false;
     QStringList problems;
     QString error;
     if (!openBoard(path, &problems, &error)) {
-        QMessageBox::critical(this, tr("Open board"), error);
+        QMessageBox::critical(&m_window, tr("Open board"), error);
         return false;
     }
     if (!problems.isEmpty()) {
@@ -133,13 +130,13 @@ bool MainWindow::openBoardInteractive(const QString& path) {
         if (problems.size() > shown.size())
             shown << tr("... and %n more", nullptr, problems.size() - shown.size());
         QMessageBox::warning(
-            this, tr("Open board"),
+            &m_window, tr("Open board"),
             tr("The board opened, but parts of it were skipped:\n\n%1").arg(shown.join(QLatin1Char('\n'))));
     }
     return true;
 }
 
-ChartPanel* MainWindow::chartToExport() {
+ChartPanel* BoardDocument::chartToExport() {
     // The chart the user sees: the current one when it is in view, the only one in view, or the
     // one the user picks (a current chart scrolled out of view is never taken silently).
     const std::vector<ChartCard*> visible = m_ui.board->visibleCharts();
@@ -159,45 +156,45 @@ ChartPanel* MainWindow::chartToExport() {
             preselected = i;
     bool ok = false;
     const QString chosen =
-        QInputDialog::getItem(this, tr("Export"), tr("Which chart?"), names, preselected, false, &ok);
+        QInputDialog::getItem(&m_window, tr("Export"), tr("Which chart?"), names, preselected, false, &ok);
     if (!ok)
         return nullptr;
     return m_ui.board->chartAt(int(names.indexOf(chosen)))->chart();
 }
 
-void MainWindow::exportCurrentChart(const QString& format) {
+void BoardDocument::exportChart(const QString& format) {
     ChartPanel* chart = chartToExport();
     if (!chart)
         return;
     if (chart->metricKey().isEmpty()) {
-        QMessageBox::information(this, tr("Export"),
+        QMessageBox::information(&m_window, tr("Export"),
                                  tr("The current chart shows nothing yet: choose a metric."));
         return;
     }
     const ExportFormat* writer = exportFormat(format);
     if (!writer) { // a programming error: the menu offers only the table's formats
-        QMessageBox::critical(this, tr("Export"), tr("Unknown export format '%1'").arg(format));
+        QMessageBox::critical(&m_window, tr("Export"), tr("Unknown export format '%1'").arg(format));
         return;
     }
     if (const QString nothing = chart->whyNothingIsDrawn(); writer->needsLines && !nothing.isEmpty()) {
-        QMessageBox::information(this, tr("Export"),
+        QMessageBox::information(&m_window, tr("Export"),
                                  tr("The chart draws nothing to export: %1.").arg(nothing));
         return;
     }
     double scale = 1;
     if (writer->raster) {
         bool ok = false;
-        scale = QInputDialog::getInt(this, tr("Export %1").arg(format.toUpper()), tr("Scale (1x-4x):"), 2, 1,
-                                     4, 1, &ok);
+        scale = QInputDialog::getInt(&m_window, tr("Export %1").arg(format.toUpper()), tr("Scale (1x-4x):"),
+                                     2, 1, 4, 1, &ok);
         if (!ok)
             return;
     }
-    const QString path = saveFileName(this, QStringLiteral("exports"), tr("Export the chart"),
+    const QString path = saveFileName(&m_window, QStringLiteral("exports"), tr("Export the chart"),
                                       suggestedFileName(*chart, format), QStringLiteral("*.%1").arg(format));
     if (path.isEmpty())
         return;
     QProgressDialog progress(tr("Exporting %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100,
-                             this);
+                             &m_window);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300); // only long exports (a CSV of millions of rows) show it
     try {
@@ -207,27 +204,27 @@ void MainWindow::exportCurrentChart(const QString& format) {
             if (progress.wasCanceled()) // the partial file is discarded, an old one kept
                 throw std::runtime_error("cancelled");
         });
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        m_window.statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     } catch (const std::exception& e) {
         if (!progress.wasCanceled())
-            QMessageBox::critical(this, tr("Export"), QString::fromStdString(e.what()));
+            QMessageBox::critical(&m_window, tr("Export"), QString::fromStdString(e.what()));
     }
 }
 
-void MainWindow::exportBoardPdf() {
+void BoardDocument::exportBoardPdf() {
     std::vector<ChartPanel*> charts;
     for (int i = 0; i < m_ui.board->chartCount(); ++i)
         if (!m_ui.board->chartAt(i)->chart()->metricKey().isEmpty())
             charts.push_back(m_ui.board->chartAt(i)->chart());
     if (charts.empty()) {
-        QMessageBox::information(this, tr("Export"), tr("No chart shows anything yet."));
+        QMessageBox::information(&m_window, tr("Export"), tr("No chart shows anything yet."));
         return;
     }
-    const QString path = saveFileName(this, QStringLiteral("exports"), tr("Export the board"),
+    const QString path = saveFileName(&m_window, QStringLiteral("exports"), tr("Export the board"),
                                       QStringLiteral("board.pdf"), QStringLiteral("*.pdf"));
     if (path.isEmpty())
         return;
-    QProgressDialog progress(tr("Exporting the board..."), QString(), 0, int(charts.size()), this);
+    QProgressDialog progress(tr("Exporting the board..."), QString(), 0, int(charts.size()), &m_window);
     progress.setWindowModality(Qt::WindowModal);
     try {
         radt::exportBoardPdf(charts, path, kExportChartSize, [&progress](int done, int) {
@@ -235,15 +232,15 @@ void MainWindow::exportBoardPdf() {
             QApplication::processEvents();
         });
     } catch (const std::exception& e) {
-        QMessageBox::critical(this, tr("Export"), QString::fromStdString(e.what()));
+        QMessageBox::critical(&m_window, tr("Export"), QString::fromStdString(e.what()));
     }
 }
 
-bool MainWindow::sessionRestoreEnabled(QSettings& settings) {
+bool BoardDocument::sessionRestoreEnabled(QSettings& settings) {
     return settings.value(QStringLiteral("session/restore"), true).toBool();
 }
 
-void MainWindow::saveSession(QSettings& settings) const {
+void BoardDocument::saveSession(QSettings& settings) const {
     nlohmann::json charts = nlohmann::json::array();
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
@@ -253,13 +250,14 @@ void MainWindow::saveSession(QSettings& settings) const {
         charts.push_back(std::move(c));
     }
     settings.setValue(QStringLiteral("session/store"), m_ui.session->uri());
-    settings.setValue(QStringLiteral("session/basket"), basketRunUuids());
+    settings.setValue(QStringLiteral("session/basket"), m_window.basketRunUuids());
     settings.setValue(QStringLiteral("session/board"), QString::fromStdString(charts.dump()));
-    settings.setValue(QStringLiteral("session/boardFile"), m_boardFile);
+    settings.setValue(QStringLiteral("session/boardFile"), m_file);
 }
 
-bool MainWindow::restoreSession(QSettings& settings) {
-    if (!hasStore() || settings.value(QStringLiteral("session/store")).toString() != m_ui.session->uri())
+bool BoardDocument::restoreSession(QSettings& settings) {
+    if (!m_window.hasStore() ||
+        settings.value(QStringLiteral("session/store")).toString() != m_ui.session->uri())
         return false;
     const QString boardFile = settings.value(QStringLiteral("session/boardFile")).toString();
     if (!boardFile.isEmpty() && QFileInfo::exists(boardFile))
@@ -271,15 +269,15 @@ bool MainWindow::restoreSession(QSettings& settings) {
     const nlohmann::json charts = stored.is_array() ? stored : nlohmann::json::array();
     if (basket.isEmpty())
         return false;
-    clearBasket();
-    addRunsToBasket(basket);
+    m_window.clearBasket();
+    m_window.addRunsToBasket(basket);
     for (size_t i = 0; i < charts.size(); ++i) {
         const nlohmann::json& c = charts[i].is_object() ? charts[i] : nlohmann::json::object();
         ChartCard* card = i == 0 ? m_ui.board->chartAt(0) : m_ui.board->addChart();
         m_ui.board->setCurrent(card);
         if (const auto metric = c.find("metric");
             metric != c.end() && metric->is_string() && !metric->get<std::string>().empty())
-            plotMetric(QString::fromStdString(metric->get<std::string>()));
+            m_window.plotMetric(QString::fromStdString(metric->get<std::string>()));
         ChartOptions o;
         // A value the explorer does not know keeps its default, never another value.
         chartOptionsFromJson(c, o, [](const std::string&, const std::string&) {});
@@ -290,30 +288,30 @@ bool MainWindow::restoreSession(QSettings& settings) {
     return true;
 }
 
-void MainWindow::saveBoardAs() {
+void BoardDocument::saveAs() {
     // The dialog asks before replacing a file; the write itself is atomic.
     const QString suggested =
-        m_boardFile.isEmpty() ? QStringLiteral("board.radt.json") : QFileInfo(m_boardFile).fileName();
-    const QString path = saveFileName(this, QStringLiteral("boards"), tr("Save the board"), suggested,
+        m_file.isEmpty() ? QStringLiteral("board.radt.json") : QFileInfo(m_file).fileName();
+    const QString path = saveFileName(&m_window, QStringLiteral("boards"), tr("Save the board"), suggested,
                                       tr("radt boards (*.radt.json);;radT boards (*.json)"));
     if (!path.isEmpty())
-        saveBoardTo(path);
+        saveTo(path);
 }
 
-bool MainWindow::saveBoardTo(const QString& path) {
+bool BoardDocument::saveTo(const QString& path) {
     try {
         saveBoard(path);
-        m_boardFile = path;
-        m_savedBoard = boardFingerprint();
-        statusBar()->showMessage(tr("Saved the board to %1").arg(path), 5000);
+        m_file = path;
+        m_saved = fingerprint();
+        m_window.statusBar()->showMessage(tr("Saved the board to %1").arg(path), 5000);
         return true;
     } catch (const std::exception& e) {
-        QMessageBox::critical(this, tr("Save board"), QString::fromStdString(e.what()));
+        QMessageBox::critical(&m_window, tr("Save board"), QString::fromStdString(e.what()));
         return false;
     }
 }
 
-std::string MainWindow::boardFingerprint() const {
+std::string BoardDocument::fingerprint() const {
     nlohmann::json charts = nlohmann::json::array();
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
@@ -331,12 +329,12 @@ std::string MainWindow::boardFingerprint() const {
     return charts.empty() ? std::string() : charts.dump();
 }
 
-bool MainWindow::confirmReplacingBoard() {
-    const std::string now = boardFingerprint();
-    if (now.empty() || now == m_savedBoard)
+bool BoardDocument::confirmReplacing() {
+    const std::string now = fingerprint();
+    if (now.empty() || now == m_saved)
         return true; // nothing charted, or just as opened or saved
     const auto answer = QMessageBox::question(
-        this, tr("Open board"),
+        &m_window, tr("Open board"),
         tr("The board's charts have changes that no board file holds. Save them before the new board "
            "replaces them?"),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
@@ -344,36 +342,11 @@ bool MainWindow::confirmReplacingBoard() {
         return true;
     if (answer != QMessageBox::Save)
         return false;
-    if (m_boardFile.isEmpty())
-        saveBoardAs();
+    if (m_file.isEmpty())
+        saveAs();
     else
-        saveBoardTo(m_boardFile);
-    return boardFingerprint() == m_savedBoard; // a Save As the user cancelled keeps the board
-}
-
-void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_ui.launcher->isRunning() && !confirmQuitWhileRunning()) {
-        event->ignore(); // the user keeps the window and the run
-        return;
-    }
-    QSettings settings;
-    if (sessionRestoreEnabled(settings))
-        saveSession(settings);
-    saveLayout(settings);
-    QMainWindow::closeEvent(event);
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (!boardFileIn(event->mimeData()).isEmpty())
-        event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    const QString path = boardFileIn(event->mimeData());
-    if (path.isEmpty())
-        return;
-    event->acceptProposedAction();
-    openBoardInteractive(path);
+        saveTo(m_file);
+    return fingerprint() == m_saved; // a Save As the user cancelled keeps the board
 }
 
 } // namespace radt
