@@ -359,6 +359,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
         acc.xAxis = ChartOptions::XAxis::Step;
         acc.aggregate = ChartOptions::Aggregate::MeanBand;
         acc.naming = ChartOptions::Naming::RadtIds;
+        acc.dense = ChartOptions::Dense::Raw;
         acc.hiddenSeries = {"0-1"};
         window.chartPanel()->setOptions(acc);
         basket = window.basketRunUuids();
@@ -383,6 +384,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
     EXPECT_EQ(acc.xAxis, ChartOptions::XAxis::Step);
     EXPECT_EQ(acc.aggregate, ChartOptions::Aggregate::MeanBand);
     EXPECT_EQ(acc.naming, ChartOptions::Naming::RadtIds);
+    EXPECT_EQ(acc.dense, ChartOptions::Dense::Raw);
     EXPECT_EQ(acc.hiddenSeries, std::set<QString>{"0-1"});
     EXPECT_EQ(acc.smoothing, 0);
     // Another store: the session belongs to the first one.

@@ -1,4 +1,5 @@
-// MainWindow end to end on a temporary store, ChartPanel rendering and min/max decimation.
+// MainWindow end to end on a temporary store: the tree, the basket and the charts that follow them
+// (rendering, min/max decimation, the board, linked zoom), on SQLite and PostgreSQL.
 
 #include "BoardPanel.h"
 #include "ChartCard.h"
@@ -298,31 +299,6 @@ TEST_F(ExplorerGuiTest, FilterProxyUnderTheWindow) {
     m_window->parts().tree->proxy()->setFilterText("");
 }
 
-// Issue 24 item 15: a group's count follows the search ("DCGMI (18)" while one key showed).
-TEST(MetricPicker, AGroupsCountFollowsTheSearch) {
-    MetricPicker picker;
-    picker.setKeys({"DCGMI - Power Usage", "DCGMI - SM Active", "DCGMI - GPU Utilization", "loss"});
-    auto groupText = [&](const QString& group) {
-        for (int g = 0; g < picker.tree()->topLevelItemCount(); ++g)
-            if (picker.tree()->topLevelItem(g)->data(0, MetricPicker::GroupRole).toString() == group)
-                return picker.tree()->topLevelItem(g)->text(0);
-        return QString();
-    };
-    EXPECT_EQ(groupText("DCGMI"), "DCGMI (3)");
-    picker.setFilterText("power");
-    EXPECT_EQ(groupText("DCGMI"), "DCGMI (1 of 3)");
-    picker.setFilterText("");
-    EXPECT_EQ(groupText("DCGMI"), "DCGMI (3)");
-}
-
-TEST(MetricPicker, PreferredKey) {
-    EXPECT_EQ(MetricPicker::preferredKey({"a", "TOP - CPU Utilization", "PROC - CPU Utilization"}),
-              "PROC - CPU Utilization");
-    EXPECT_EQ(MetricPicker::preferredKey({"a", "TOP - CPU Utilization"}), "TOP - CPU Utilization");
-    EXPECT_EQ(MetricPicker::preferredKey({"b", "a"}), "b");
-    EXPECT_EQ(MetricPicker::preferredKey({}), "");
-}
-
 TEST_F(ExplorerGuiTest, RenderingAShownChartLeavesItsLayoutAlone) {
     m_window->addLatestWorkloadToBasket();
     m_window->waitForLoads();
@@ -336,27 +312,6 @@ TEST_F(ExplorerGuiTest, RenderingAShownChartLeavesItsLayoutAlone) {
     EXPECT_EQ(chart->chartView()->size(), before);
     EXPECT_EQ(chart->chart()->size().toSize(), before);
     m_window->hide();
-}
-
-TEST(RecentStores, NormalisesKeepsNewestFirstAndCapsTheList) {
-    EXPECT_EQ(RecentStores::normalize("postgresql://alice:s3cret@db.example:5432/runs"),
-              "postgresql://alice@db.example:5432/runs");
-    EXPECT_EQ(RecentStores::normalize("postgresql://alice@db.example/runs"),
-              "postgresql://alice@db.example/runs");
-    EXPECT_EQ(RecentStores::normalize("sqlite:///rel/x.db"),
-              "sqlite:///" + QDir::current().absoluteFilePath("rel/x.db"));
-    EXPECT_EQ(RecentStores::normalize("sqlite:////abs/x.db"), "sqlite:////abs/x.db");
-
-    RecentStores recent(3);
-    recent.clear();
-    for (const char* uri : {"sqlite:////a.db", "sqlite:////b.db", "sqlite:////c.db", "sqlite:////d.db"})
-        recent.add(uri);
-    recent.add("sqlite:////b.db");
-    EXPECT_EQ(recent.entries(), (QStringList{"sqlite:////b.db", "sqlite:////d.db", "sqlite:////c.db"}));
-    recent.remove("sqlite:////d.db");
-    EXPECT_EQ(recent.entries(), (QStringList{"sqlite:////b.db", "sqlite:////c.db"}));
-    recent.clear();
-    EXPECT_TRUE(recent.entries().isEmpty());
 }
 
 TEST(ExplorerReconcile, OpeningAStoreClosesRunsWhoseCollectorIsGone) {
@@ -512,82 +467,4 @@ TEST_F(ExplorerGuiTest, LinkedChartsZoomTogether) {
     second->chart()->setXAxis(ChartOptions::XAxis::Step);
     first->chart()->zoomX(5, 8);
     EXPECT_FALSE(second->chart()->isZoomed());
-}
-
-TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
-    test::TempDir dir;
-    const std::string uri = "sqlite:///" + dir.file("live.db");
-    // The collector: another connection, as another process or machine would write.
-    auto collector = openStore(uri, OpenMode::CreateIfMissing);
-    const int64_t start = nowMs() - 60'000;
-    const std::string run =
-        collector->createRun({0, "(0 0) train.py", start, "u", "train.py", RunStatus::Running}).uuid;
-    collector->logParams(run, {{"workload", "0"}, {"letter", "0"}});
-    std::vector<MetricPoint> first;
-    for (int i = 0; i < 10; ++i)
-        first.push_back({"loss", 1.0 / (i + 1), start + i * 1000, i});
-    collector->logMetrics(run, first);
-
-    MainWindow window;
-    QString error;
-    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    window.addRunsToBasket({QString::fromStdString(run)});
-    window.waitForLoads();
-    ASSERT_TRUE(window.plotMetric("loss"));
-    window.waitForLoads();
-    EXPECT_EQ(window.chartPanel()->pointCount(0), 10);
-    // Each round is read on the loader's thread and drawn when it lands (waitForLoads).
-    EXPECT_EQ(window.liveRuns().poll(), 1) << "the chart follows its running run";
-    EXPECT_EQ(window.liveRuns().poll(), 0) << "one round at a time per chart";
-    ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->pointCount(0), 10) << "nothing new yet";
-
-    collector->logMetrics(run, {{"loss", 0.05, start + 10'000, 10}, {"loss", 0.04, start + 11'000, 11}});
-    window.liveRuns().poll();
-    ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->pointCount(0), 12) << "the new rows, read by polling";
-    EXPECT_EQ(window.chartPanel()->seriesPoints(0).back().x(), 11.0);
-
-    // A zoom the user chose is kept while data arrives.
-    window.chartPanel()->zoomX(2, 5);
-    collector->logMetrics(run, {{"loss", 0.03, start + 12'000, 12}});
-    window.liveRuns().poll();
-    ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->runs().front().series.size(), 13u);
-    EXPECT_TRUE(window.chartPanel()->isZoomed());
-
-    collector->setRunStatus(run, RunStatus::Finished, start + 13'000);
-    window.liveRuns().poll();
-    ASSERT_TRUE(window.waitForLoads());
-    EXPECT_FALSE(window.chartPanel()->hasRunningRuns()) << "a finished run is no longer polled";
-    EXPECT_EQ(window.liveRuns().poll(), 0);
-}
-
-// The 1 s poll reads on the loader's thread and lands later: by then the chart may show another
-// metric, or a poll before it may have brought the same rows. Neither draws anything twice.
-TEST(ExplorerLive, APollThatLandsLateIsLeftOutWhenTheChartMovedOn) {
-    test::TempDir dir;
-    auto store = openStore("sqlite:///" + dir.file("late.db"), OpenMode::CreateIfMissing);
-    const int64_t start = nowMs() - 60'000;
-    const std::string run = store->createRun({0, "r", start, "u", "train.py", RunStatus::Running}).uuid;
-    store->logMetrics(run, {{"loss", 1.0, start, 0}, {"gpu", 50.0, start, 0}});
-    ChartPanel chart;
-    chart.resize(600, 400);
-    test::plotFromStore(chart, *store, store->runs(), "loss");
-    const auto queries = chart.livePollQueries();
-    ASSERT_EQ(queries.size(), 1u);
-    store->logMetrics(run, {{"loss", 0.5, start + 1000, 1}});
-    const auto results = readLivePoll(*store, "loss", queries);
-    ASSERT_EQ(results.front().fresh.size(), 1u);
-
-    // The same rows twice (two rounds asked before either landed): drawn once.
-    EXPECT_TRUE(chart.applyLivePoll("loss", results));
-    EXPECT_EQ(chart.runs().front().series.size(), 2u);
-    EXPECT_FALSE(chart.applyLivePoll("loss", results)) << "the rows moved on: the late copy is left out";
-    EXPECT_EQ(chart.runs().front().series.size(), 2u);
-
-    // The chart shows another metric now: rows read for the old one do not land in it.
-    test::plotFromStore(chart, *store, store->runs(), "gpu");
-    EXPECT_FALSE(chart.applyLivePoll("loss", readLivePoll(*store, "loss", queries)));
-    EXPECT_EQ(chart.runs().front().series.size(), 1u);
 }

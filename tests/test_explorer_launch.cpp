@@ -1,9 +1,11 @@
-// Launching from the explorer: the Launch dialog's form, and a real workload (the bundled demo
-// under the real collector, in this process) whose run joins the tree and basket, streams into
-// the chart over the live bus ahead of the store, prints into the console, and stops cleanly.
+// Running runs in the explorer: the Launch dialog's form, a real workload (the bundled demo under
+// the real collector, in this process) whose run joins the tree and basket, streams into the chart
+// over the live bus ahead of the store, prints into the console, and stops cleanly; and a run
+// another process records, followed by polling the store.
 
 #include "BoardPanel.h"
 #include "ChartPanel.h"
+#include "ChartReads.h"
 #include "ConsolePane.h"
 #include "GuiTestSupport.h"
 #include "LaunchDialog.h"
@@ -210,4 +212,82 @@ TEST(ExplorerLaunch, ALaunchIsCheckedAsRadtChecksIt) {
     EXPECT_FALSE(window.liveRuns().launch(request, &why));
     EXPECT_TRUE(why.contains("--time must be between")) << why.toStdString();
     EXPECT_TRUE(openStore(uri, OpenMode::OpenExisting)->runs().empty()) << "nothing was started";
+}
+
+TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("live.db");
+    // The collector: another connection, as another process or machine would write.
+    auto collector = openStore(uri, OpenMode::CreateIfMissing);
+    const int64_t start = nowMs() - 60'000;
+    const std::string run =
+        collector->createRun({0, "(0 0) train.py", start, "u", "train.py", RunStatus::Running}).uuid;
+    collector->logParams(run, {{"workload", "0"}, {"letter", "0"}});
+    std::vector<MetricPoint> first;
+    for (int i = 0; i < 10; ++i)
+        first.push_back({"loss", 1.0 / (i + 1), start + i * 1000, i});
+    collector->logMetrics(run, first);
+
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    window.addRunsToBasket({QString::fromStdString(run)});
+    window.waitForLoads();
+    ASSERT_TRUE(window.plotMetric("loss"));
+    window.waitForLoads();
+    EXPECT_EQ(window.chartPanel()->pointCount(0), 10);
+    // Each round is read on the loader's thread and drawn when it lands (waitForLoads).
+    EXPECT_EQ(window.liveRuns().poll(), 1) << "the chart follows its running run";
+    EXPECT_EQ(window.liveRuns().poll(), 0) << "one round at a time per chart";
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.chartPanel()->pointCount(0), 10) << "nothing new yet";
+
+    collector->logMetrics(run, {{"loss", 0.05, start + 10'000, 10}, {"loss", 0.04, start + 11'000, 11}});
+    window.liveRuns().poll();
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.chartPanel()->pointCount(0), 12) << "the new rows, read by polling";
+    EXPECT_EQ(window.chartPanel()->seriesPoints(0).back().x(), 11.0);
+
+    // A zoom the user chose is kept while data arrives.
+    window.chartPanel()->zoomX(2, 5);
+    collector->logMetrics(run, {{"loss", 0.03, start + 12'000, 12}});
+    window.liveRuns().poll();
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_EQ(window.chartPanel()->runs().front().series.size(), 13u);
+    EXPECT_TRUE(window.chartPanel()->isZoomed());
+
+    collector->setRunStatus(run, RunStatus::Finished, start + 13'000);
+    window.liveRuns().poll();
+    ASSERT_TRUE(window.waitForLoads());
+    EXPECT_FALSE(window.chartPanel()->hasRunningRuns()) << "a finished run is no longer polled";
+    EXPECT_EQ(window.liveRuns().poll(), 0);
+}
+
+// The 1 s poll reads on the loader's thread and lands later: by then the chart may show another
+// metric, or a poll before it may have brought the same rows. Neither draws anything twice.
+TEST(ExplorerLive, APollThatLandsLateIsLeftOutWhenTheChartMovedOn) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("late.db"), OpenMode::CreateIfMissing);
+    const int64_t start = nowMs() - 60'000;
+    const std::string run = store->createRun({0, "r", start, "u", "train.py", RunStatus::Running}).uuid;
+    store->logMetrics(run, {{"loss", 1.0, start, 0}, {"gpu", 50.0, start, 0}});
+    ChartPanel chart;
+    chart.resize(600, 400);
+    test::plotFromStore(chart, *store, store->runs(), "loss");
+    const auto queries = chart.livePollQueries();
+    ASSERT_EQ(queries.size(), 1u);
+    store->logMetrics(run, {{"loss", 0.5, start + 1000, 1}});
+    const auto results = readLivePoll(*store, "loss", queries);
+    ASSERT_EQ(results.front().fresh.size(), 1u);
+
+    // The same rows twice (two rounds asked before either landed): drawn once.
+    EXPECT_TRUE(chart.applyLivePoll("loss", results));
+    EXPECT_EQ(chart.runs().front().series.size(), 2u);
+    EXPECT_FALSE(chart.applyLivePoll("loss", results)) << "the rows moved on: the late copy is left out";
+    EXPECT_EQ(chart.runs().front().series.size(), 2u);
+
+    // The chart shows another metric now: rows read for the old one do not land in it.
+    test::plotFromStore(chart, *store, store->runs(), "gpu");
+    EXPECT_FALSE(chart.applyLivePoll("loss", readLivePoll(*store, "loss", queries)));
+    EXPECT_EQ(chart.runs().front().series.size(), 1u);
 }

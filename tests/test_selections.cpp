@@ -1,10 +1,12 @@
-// The selection side of the explorer: the grouped metric list, named basket selections in
-// QSettings, and putting a saved selection back into MainWindow's basket.
+// The selection side of the explorer: the grouped metric list (its search and preferred metric),
+// named basket selections in QSettings, putting a saved selection back into MainWindow's basket,
+// and the Recent Stores list.
 
 #include "BasketPanel.h"
 #include "ChartPanel.h"
 #include "MainWindow.h"
 #include "MetricPicker.h"
+#include "RecentStores.h"
 #include "RunTreePane.h"
 #include "SavedSelections.h"
 #include "Store.h"
@@ -345,4 +347,50 @@ TEST(SelectionsGui, ASavedSelectionComesBackIntoTheBasket) {
     EXPECT_EQ(menuTexts(menu), (QStringList{"Save basket as…", "--", "two workloads", "--", "Delete"}));
     panel->setSelectionStore(nullptr, QString());
     EXPECT_FALSE(panel->selectionsButton()->isEnabled());
+}
+
+// Issue 24 item 15: a group's count follows the search ("DCGMI (18)" while one key showed).
+TEST(MetricPicker, AGroupsCountFollowsTheSearch) {
+    MetricPicker picker;
+    picker.setKeys({"DCGMI - Power Usage", "DCGMI - SM Active", "DCGMI - GPU Utilization", "loss"});
+    auto groupText = [&](const QString& group) {
+        for (int g = 0; g < picker.tree()->topLevelItemCount(); ++g)
+            if (picker.tree()->topLevelItem(g)->data(0, MetricPicker::GroupRole).toString() == group)
+                return picker.tree()->topLevelItem(g)->text(0);
+        return QString();
+    };
+    EXPECT_EQ(groupText("DCGMI"), "DCGMI (3)");
+    picker.setFilterText("power");
+    EXPECT_EQ(groupText("DCGMI"), "DCGMI (1 of 3)");
+    picker.setFilterText("");
+    EXPECT_EQ(groupText("DCGMI"), "DCGMI (3)");
+}
+
+TEST(MetricPicker, PreferredKey) {
+    EXPECT_EQ(MetricPicker::preferredKey({"a", "TOP - CPU Utilization", "PROC - CPU Utilization"}),
+              "PROC - CPU Utilization");
+    EXPECT_EQ(MetricPicker::preferredKey({"a", "TOP - CPU Utilization"}), "TOP - CPU Utilization");
+    EXPECT_EQ(MetricPicker::preferredKey({"b", "a"}), "b");
+    EXPECT_EQ(MetricPicker::preferredKey({}), "");
+}
+
+TEST(RecentStores, NormalisesKeepsNewestFirstAndCapsTheList) {
+    EXPECT_EQ(RecentStores::normalize("postgresql://alice:s3cret@db.example:5432/runs"),
+              "postgresql://alice@db.example:5432/runs");
+    EXPECT_EQ(RecentStores::normalize("postgresql://alice@db.example/runs"),
+              "postgresql://alice@db.example/runs");
+    EXPECT_EQ(RecentStores::normalize("sqlite:///rel/x.db"),
+              "sqlite:///" + QDir::current().absoluteFilePath("rel/x.db"));
+    EXPECT_EQ(RecentStores::normalize("sqlite:////abs/x.db"), "sqlite:////abs/x.db");
+
+    RecentStores recent(3);
+    recent.clear();
+    for (const char* uri : {"sqlite:////a.db", "sqlite:////b.db", "sqlite:////c.db", "sqlite:////d.db"})
+        recent.add(uri);
+    recent.add("sqlite:////b.db");
+    EXPECT_EQ(recent.entries(), (QStringList{"sqlite:////b.db", "sqlite:////d.db", "sqlite:////c.db"}));
+    recent.remove("sqlite:////d.db");
+    EXPECT_EQ(recent.entries(), (QStringList{"sqlite:////b.db", "sqlite:////c.db"}));
+    recent.clear();
+    EXPECT_TRUE(recent.entries().isEmpty());
 }
