@@ -264,6 +264,8 @@ int record(RecordArgs& a, const std::optional<radt::ExperimentFile>& experiment)
 int runRecord(RecordArgs& a, std::vector<std::string> command) {
     if (a.listListeners)
         return listListeners();
+    if (!command.empty() && command.front() == "--")
+        command.erase(command.begin()); // the end of radt's options: a script may start with '-'
     if (command.empty())
         return usageError("no script or command given");
     if (command.front().size() > 1 && command.front()[0] == '-')

@@ -227,6 +227,36 @@ TEST(RadtCli, HelpListsTheOptions) {
     EXPECT_EQ(r.rc, 0);
     for (const char* option : {"--store", "--experiment", "--workload", "--listeners", "radt ls"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
+    // Each command has its own help, generated from the same definition that parses it.
+    const Result report = radtRun(dir, {"report", "--help"});
+    EXPECT_EQ(report.rc, 0);
+    for (const char* option : {"--baseline", "--repeat-param", "--stall-gpu-below", "TARGET"})
+        EXPECT_NE(report.out.find(option), std::string::npos) << option << "\n" << report.out;
+    const Result compact = radtRun(dir, {"store", "compact", "--help"});
+    EXPECT_EQ(compact.rc, 0);
+    EXPECT_NE(compact.out.find("--tolerance"), std::string::npos) << compact.out;
+}
+
+// The command line as getopt read it before CLI11 (issue 25 §5): radt's options end at the script
+// (its own flags, --help included, are the script's) or at "--"; an option given twice counts once,
+// the last; a short option's value may be attached.
+TEST(RadtCli, TheScriptsOwnFlagsAreItsAndOptionsEndAtTheScriptOrAtDashDash) {
+    TempDir dir;
+    test::writeFile(dir.file("args.py"), "import sys\nprint('args', sys.argv[1:])\n");
+    const Result own = radtRun(dir, {"--store", storeUri(dir), "--no-env-capture", "-ltop", "-e", "first",
+                                     "-e", "second", dir.file("args.py"), "--help", "-e", "3"});
+    EXPECT_EQ(own.rc, 0) << own.err;
+    EXPECT_NE(own.out.find("args ['--help', '-e', '3']"), std::string::npos) << own.out;
+    const Result dashes =
+        radtRun(dir, {"--store=" + storeUri(dir), "--no-env-capture", "--", dir.file("args.py"), "x"});
+    EXPECT_EQ(dashes.rc, 0) << dashes.err;
+    EXPECT_NE(dashes.out.find("args ['x']"), std::string::npos) << dashes.out;
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    std::set<std::string> experiments;
+    for (const Experiment& e : store->experiments())
+        experiments.insert(e.name);
+    EXPECT_TRUE(experiments.count("second")) << "the last -e counts";
+    EXPECT_FALSE(experiments.count("first"));
 }
 
 TEST(RadtCli, ADeletedExperimentIsNamedDeletedByIdAsByName) {
