@@ -342,6 +342,7 @@ void ChartPanel::setLineColours(std::shared_ptr<LineColours> colours) {
 
 void ChartPanel::rebuild() {
     m_lines = buildChartLines(m_runs, m_options);
+    m_legendStale = true;
     // Time since start in the unit that gives readable ticks for the whole length: 0-600 s,
     // 10-180 min, then hours (a zoom keeps the unit, so the axis does not change under the user).
     int64_t longest = 0;
@@ -441,7 +442,8 @@ void ChartPanel::requery() {
     const bool hasData = !m_lines.empty();
     xAxisObject()->setVisible(hasData);
     (m_options.logY ? static_cast<QAbstractAxis*>(m_logY) : m_y)->setVisible(hasData);
-    layoutLegend(); // shows the legend with data, and only where its names fit
+    if (m_legendStale) // shows the legend with data, and only where its names fit
+        layoutLegend();
     m_navigator->setVisible(hasData);
     m_y->setTitleText(displayName(m_key));
     m_logY->setTitleText(displayName(m_key));

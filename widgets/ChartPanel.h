@@ -243,6 +243,9 @@ private:
     QString m_key;
     std::optional<std::pair<int64_t, int64_t>> m_zoom; ///< visible x range, when zoomed
     bool m_updatingAxes = false;
+    /// The lines' names changed since the legend was laid out. A zoom or pan frame (requery) lays
+    /// it out only then: its layout depends on the names and the chart's size, not the x range.
+    bool m_legendStale = true;
     double m_msPerTimeUnit = 1000.0; ///< the time-since-start axis in s, min or h
     bool m_loading = false;
     bool m_detached = false;            ///< data from a board file, not the store

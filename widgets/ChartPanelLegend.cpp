@@ -57,6 +57,7 @@ QString ChartPanel::emptyChartMessage() const {
 }
 
 void ChartPanel::layoutLegend() {
+    m_legendStale = false;
     QLegend* legend = m_chart->legend();
     const QRectF area(QPointF(0, 0), m_chart->size());
     const bool hasLines = !m_lines.empty() && !m_series.empty();
