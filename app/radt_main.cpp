@@ -46,15 +46,15 @@ listeners, and software metrics the script logs through the radt Python module
 radt puts on the script's PYTHONPATH.
 
 Commands:
-  radt [options] script.py [script args...]   record one run of a Python script
-  radt [options] program [args...]            record one run of any program
-  radt [options] experiment.csv               run a radT experiment file, workload by workload
-  radt ls [--store URI] [--json] [--read-only] list what a store holds
-  radt store copy SRC DEST                    copy a whole store (e.g. SQLite -> PostgreSQL)
-  radt store compact [--tolerance T] TARGET... thin finished runs' hardware series (dead band)
-  radt report [options] TARGET...             energy, utilisation, burst/idle, collocation figures
-  radt --list-listeners                       which listeners this machine can run
-  radt COMMAND --help                         a command's options
+  radt [options] script.py [script args...]     record one run of a Python script
+  radt [options] program [args...]              record one run of any program
+  radt [options] experiment.csv                 run a radT experiment file, workload by workload
+  radt ls [--store URI] [--json] [--read-only]  list what a store holds
+  radt store copy SRC DEST                      copy a whole store (e.g. SQLite -> PostgreSQL)
+  radt store compact [--tolerance T] TARGET...  thin finished runs' hardware series (dead band)
+  radt report [options] TARGET...               energy, utilisation, burst/idle, collocation figures
+  radt --list-listeners                         which listeners this machine can run
+  radt COMMAND --help                           a command's options
 )";
 
 const char* const kFooter =
@@ -98,8 +98,10 @@ struct RecordArgs {
     bool local = false, rerun = false, dryRun = false, noEnvCapture = false, listListeners = false;
 };
 
+const char* const kOptionsGroup = "Options (before the script; everything after it goes to the script)";
+
 void addRecordOptions(CLI::App& app, RecordArgs& a) {
-    const std::string group = "Options (before the script; everything after it goes to the script)";
+    const std::string group = kOptionsGroup;
     radt::RunOptions& o = a.options;
     const auto number = [&](const char* name, const char* help, const char* type, const char* unit,
                             std::function<void(double)> set) {
@@ -314,8 +316,8 @@ int runRecord(RecordArgs& a, std::vector<std::string> command) {
 int main(int argc, char** argv) {
     CLI::App app{kDescription, "radt"};
     app.footer(kFooter);
-    app.set_help_flag("-h,--help", "this help");
-    app.set_version_flag("--version", "radt " RADT_VERSION, "version");
+    app.set_help_flag("-h,--help", "this help")->group(kOptionsGroup);
+    app.set_version_flag("--version", "radt " RADT_VERSION, "version")->group(kOptionsGroup);
     app.get_formatter()->column_width(26);
     // An option given twice counts once, the last (as getopt did); repeatable ones say so.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

@@ -56,7 +56,8 @@ std::string manyRunsStore() {
             for (int i = 0; i < kRuns / kExperiments; ++i) {
                 const int64_t start = kT0 + int64_t(i) * 60'000;
                 const std::string run =
-                    store->createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running}).uuid;
+                    store->createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running})
+                        .uuid;
                 store->logParams(run, {{"workload", std::to_string(i / 2 + 1)},
                                        {"letter", i % 2 ? "0_B" : "0_A"},
                                        {"batch_size", std::to_string(64 << (i % 4))},
@@ -78,8 +79,9 @@ int64_t rawSelectRows(const std::string& path) {
     sqlite3* db = nullptr;
     sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
     int64_t rows = 0;
-    for (const char* sql : {"SELECT run_uuid, name, status, start_time, end_time, experiment_id FROM runs",
-                            "SELECT run_uuid, key, value FROM params", "SELECT run_uuid, key, value FROM tags"}) {
+    for (const char* sql :
+         {"SELECT run_uuid, name, status, start_time, end_time, experiment_id FROM runs",
+          "SELECT run_uuid, key, value FROM params", "SELECT run_uuid, key, value FROM tags"}) {
         sqlite3_stmt* stmt = nullptr;
         sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
         while (sqlite3_step(stmt) == SQLITE_ROW)
