@@ -81,7 +81,7 @@ WorkspaceLayout::WorkspaceLayout(QMainWindow& window, MainWindow::Parts& parts)
     m_ui.insightsDock->setFloating(true);
     // First shown floating over the lower part of the window: docked, it would take the charts'
     // height. It can be docked at the bottom by the user (and stays so).
-    QObject::connect(m_ui.insightsDock, &QDockWidget::visibilityChanged, &m_window, [this](bool visible) {
+    QObject::connect(m_ui.insightsDock, &QDockWidget::visibilityChanged, &m_connections, [this](bool visible) {
         if (visible && !m_insightsSized) {
             m_insightsSized = true;
             m_ui.insightsDock->setFloating(true);
@@ -167,8 +167,8 @@ void WorkspaceLayout::shown() {
         m_frameFitted = true;
         // Once the window manager has framed the window (its frame size is known only then),
         // and again a moment later for a slow one; a restored geometry is clamped the same way.
-        QTimer::singleShot(0, &m_window, [this] { fitFrameToScreen(); });
-        QTimer::singleShot(500, &m_window, [this] {
+        QTimer::singleShot(0, &m_connections, [this] { fitFrameToScreen(); });
+        QTimer::singleShot(500, &m_connections, [this] {
             fitFrameToScreen();
             // A floating Insights view restored with the layout was mapped before the main window
             // and ended up behind it: bring it forward, as it was when the user quit.

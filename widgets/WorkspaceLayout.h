@@ -8,6 +8,7 @@
 #include "MainWindow.h"
 
 #include <QByteArray>
+#include <QObject>
 
 #include <optional>
 
@@ -46,6 +47,9 @@ private:
 
     QMainWindow& m_window;
     MainWindow::Parts& m_ui;
+    /// The context of the layout's connections and timers: they end with the layout, which goes
+    /// before the window's docks do (a dock hidden while the window is destroyed calls no one).
+    QObject m_connections;
     bool m_insightsSized = false;               ///< Insights was placed over the window once
     bool m_frameFitted = false;                 ///< fitFrameToScreen() was scheduled for the first show
     bool m_settled = false;                     ///< the docks were sized (first show) or restored
