@@ -81,21 +81,22 @@ WorkspaceLayout::WorkspaceLayout(QMainWindow& window, MainWindow::Parts& parts)
     m_ui.insightsDock->setFloating(true);
     // First shown floating over the lower part of the window: docked, it would take the charts'
     // height. It can be docked at the bottom by the user (and stays so).
-    QObject::connect(m_ui.insightsDock, &QDockWidget::visibilityChanged, &m_connections, [this](bool visible) {
-        if (visible && !m_insightsSized) {
-            m_insightsSized = true;
-            m_ui.insightsDock->setFloating(true);
-            // Within what the screen shows of the window (a small screen crops a large window).
-            QRect frame = m_window.geometry();
-            if (QScreen* shown = m_window.screen())
-                frame = frame.intersected(shown->availableGeometry());
-            // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip under
-            // the table and the configurations' footer.
-            const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() * 7 / 10, 600);
-            m_ui.insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w,
-                                           h);
-        }
-    });
+    QObject::connect(
+        m_ui.insightsDock, &QDockWidget::visibilityChanged, &m_connections, [this](bool visible) {
+            if (visible && !m_insightsSized) {
+                m_insightsSized = true;
+                m_ui.insightsDock->setFloating(true);
+                // Within what the screen shows of the window (a small screen crops a large window).
+                QRect frame = m_window.geometry();
+                if (QScreen* shown = m_window.screen())
+                    frame = frame.intersected(shown->availableGeometry());
+                // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip under
+                // the table and the configurations' footer.
+                const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() * 7 / 10, 600);
+                m_ui.insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20,
+                                               w, h);
+            }
+        });
     placeConsole();
 }
 
