@@ -60,6 +60,11 @@ public:
     Series series(const std::string& runUuid, const std::string& key) override;
     Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
                        int64_t toMs) override;
+    // SqliteEnvelopes.cpp
+    std::map<std::string, int64_t> pointCounts(const std::string& runUuid) override;
+    std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
+                                                          const std::string& key, int buckets) override;
+    bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override;
 
 private:
     class Transaction;

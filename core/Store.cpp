@@ -37,6 +37,13 @@ Series Store::seriesEnvelope(const std::string& runUuid, const std::string& key,
                       range ? range->second : (all.t.empty() ? 0 : all.t.back()), buckets);
 }
 
+std::map<std::string, int64_t> Store::pointCounts(const std::string& runUuid) {
+    std::map<std::string, int64_t> counts;
+    for (const std::string& key : metricKeys({runUuid}))
+        counts[key] = int64_t(series(runUuid, key).size());
+    return counts;
+}
+
 Series envelopeOf(const Series& s, int64_t fromMs, int64_t toMs, int buckets) {
     Series out;
     if (s.t.empty() || buckets < 1 || toMs < fromMs)

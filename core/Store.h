@@ -3,6 +3,7 @@
 // collector, the CLI and the explorer never see SQL.
 
 #include "Model.h"
+#include "RunEnvelopes.h"
 
 #include <memory>
 #include <stdexcept>
@@ -97,6 +98,24 @@ public:
                                   std::optional<std::pair<int64_t, int64_t>> range, int buckets);
     /// True for a remote store, where charts should ask for envelopes rather than whole series.
     virtual bool prefersEnvelopes() const { return false; }
+
+    // --- per-run envelopes (RunEnvelopes.h), in radt_envelopes beside MLflow's tables ---
+    /// How many points each metric key of a run has.
+    virtual std::map<std::string, int64_t> pointCounts(const std::string& runUuid);
+    /// The fresh stored envelopes of `key` at `buckets` slices for these runs, by run uuid;
+    /// missing, stale (the key's latest_metrics row moved) or other-version ones are left out.
+    /// None on a store without the table, or without latest_metrics to tell fresh from stale.
+    virtual std::map<std::string, StoredEnvelope>
+    storedEnvelopes(const std::vector<std::string>& /*runUuids*/, const std::string& /*key*/,
+                    int /*buckets*/) {
+        return {};
+    }
+    /// Saves a run's envelopes in one transaction, replacing those of the same key and resolution
+    /// (the table is made on first use). False when this store keeps none (read-only, 2019 schema).
+    virtual bool saveEnvelopes(const std::string& /*runUuid*/,
+                               const std::vector<StoredEnvelope>& /*envelopes*/) {
+        return false;
+    }
     /// What opening the store changed in it, said once by the caller (stderr, status bar): the
     /// read index added to a store another tool owns. "" when nothing.
     virtual std::string openNotice() const { return {}; }

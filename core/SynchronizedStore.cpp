@@ -76,6 +76,21 @@ Series SynchronizedStore::seriesEnvelope(const std::string& runUuid, const std::
     RADT_LOCKED(seriesEnvelope(runUuid, key, range, buckets));
 }
 
+std::map<std::string, int64_t> SynchronizedStore::pointCounts(const std::string& runUuid) {
+    RADT_LOCKED(pointCounts(runUuid));
+}
+
+std::map<std::string, StoredEnvelope>
+SynchronizedStore::storedEnvelopes(const std::vector<std::string>& runUuids, const std::string& key,
+                                   int buckets) {
+    RADT_LOCKED(storedEnvelopes(runUuids, key, buckets));
+}
+
+bool SynchronizedStore::saveEnvelopes(const std::string& runUuid,
+                                      const std::vector<StoredEnvelope>& envelopes) {
+    RADT_LOCKED(saveEnvelopes(runUuid, envelopes));
+}
+
 #undef RADT_LOCKED
 
 } // namespace radt

@@ -3,6 +3,8 @@
 // or a new database on the PostgreSQL server the environment names (PGHOST, PGUSER, PGPASSWORD,
 // PGPORT as pg_virtualenv sets them), dropped again afterwards.
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 
@@ -21,6 +23,20 @@ public:
 /// (MLflow 3.11's schema: experiments per workspace) or "sqlite_2019" (without latest_metrics,
 /// as MLflow's 2019 stores).
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name);
+
+/// A test run once per backend (its parameter, a makeBackend name) on a fresh store, m_uri;
+/// skipped, saying why, where the backend is not available (no PostgreSQL server).
+class BackendTest : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override {
+        m_backend = makeBackend(GetParam());
+        if (!m_backend->available())
+            GTEST_SKIP() << m_backend->unavailableReason();
+        m_uri = m_backend->freshUri();
+    }
+    std::unique_ptr<StoreBackend> m_backend;
+    std::string m_uri;
+};
 
 /// Runs a shell command, returns its exit status (for createdb/dropdb/pg_ctl in tests).
 int shell(const std::string& command);

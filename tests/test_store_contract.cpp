@@ -22,17 +22,7 @@ using radt::test::errorOf;
 
 namespace {
 
-class StoreContract : public ::testing::TestWithParam<std::string> {
-protected:
-    void SetUp() override {
-        m_backend = test::makeBackend(GetParam());
-        if (!m_backend->available())
-            GTEST_SKIP() << m_backend->unavailableReason();
-        m_uri = m_backend->freshUri();
-    }
-    std::unique_ptr<test::StoreBackend> m_backend;
-    std::string m_uri;
-};
+class StoreContract : public test::BackendTest {};
 
 } // namespace
 
