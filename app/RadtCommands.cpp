@@ -288,6 +288,11 @@ int runCompact(const CompactArgs& args) {
         if (stats.bytesBefore >= 0 && stats.bytesAfter >= 0)
             std::printf("store: %.1f MB -> %.1f MB\n", double(stats.bytesBefore) / 1e6,
                         double(stats.bytesAfter) / 1e6);
+        if (!o.dryRun)
+            std::printf("chart envelopes: %zu series\n", stats.envelopes);
+        if (!stats.envelopeError.empty())
+            std::cerr << "radt: warning: chart envelopes not written for run " << stats.envelopeError
+                      << " (charts of it read every sample instead)\n";
         return 0;
     });
 }

@@ -632,7 +632,6 @@ void RunSession::closeRun(const std::vector<std::pair<std::string, std::string>>
     }
     try {
         writeToStore();
-        return;
     } catch (const StoreError& e) {
         // The store refuses even the ending (locked, full, gone): leave it beside the artifacts
         // so the next radt or radt-explorer that opens the store writes it, with the samples.
@@ -649,6 +648,15 @@ void RunSession::closeRun(const std::vector<std::pair<std::string, std::string>>
             m_messages("cannot close run " + uuid + " in the store (" + why + ") nor keep its ending (" +
                        fileError.what() + "); the next radt that opens the store marks it FAILED");
         }
+        return;
+    }
+    // The finished run's chart envelopes (RunEnvelopes.h): a chart of hundreds of runs then reads
+    // a few thousand points of it, not every sample. A cache: without it charts read the run whole.
+    try {
+        writeRunEnvelopes(m_store, uuid);
+    } catch (const StoreError& e) {
+        m_messages(std::string("run ") + uuid + ": its chart envelopes were not written (" + e.what() +
+                   "); charts of it read every sample instead");
     }
 }
 

@@ -153,6 +153,17 @@ CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const Co
                 stats.rowsAfter += plan.after;
             }
         }
+        // Every finished run's chart envelopes, compacted or not (an MLflow run's too: a chart of
+        // it reads them as any other): `radt store compact` makes a whole store quick to chart.
+        const bool finished = run.status != RunStatus::Running && run.status != RunStatus::Scheduled;
+        if (!options.dryRun && finished) {
+            try {
+                stats.envelopes += writeRunEnvelopes(store, run.uuid);
+            } catch (const StoreError& e) {
+                if (stats.envelopeError.empty())
+                    stats.envelopeError = run.uuid + ": " + e.what();
+            }
+        }
         if (progress)
             progress(r + 1, runs.size());
     }

@@ -31,7 +31,9 @@ struct CompactionStats {
     size_t rowsBefore = 0, rowsAfter = 0;
     int64_t bytesBefore = -1, bytesAfter = -1; ///< the store's metric storage (Store::storageBytes)
     std::vector<std::string> skipped;          ///< "<run id>: why", one per run left as it was
-    std::string reclaimError; ///< why the space was not given back (the runs are compacted all the same)
+    std::string reclaimError;  ///< why the space was not given back (the runs are compacted all the same)
+    size_t envelopes = 0;      ///< chart envelopes written (RunEnvelopes.h), compacted or not
+    std::string envelopeError; ///< the first run whose envelopes could not be written, and why
 };
 
 /// Whether radt (or radT) recorded the run, so that its hardware-named metrics are listener samples

@@ -69,6 +69,10 @@ struct ChartRunData {
     /// when the run logs no stepped software metric (or the chart's metric is one itself).
     std::vector<insight::EpochSpan> epochs;
     std::string epochKey;
+    /// `series` is an envelope of the run's points (stored, RunEnvelopes.h, or reduced by the
+    /// server), not every point: a zoom reads the visible range's points again.
+    bool reduced = false;
+    int64_t storedPoints = 0; ///< how many points the store holds, when reduced and known
 };
 
 /// The step of point i, whether the step column is kept or constant.

@@ -13,6 +13,7 @@ namespace radt {
 struct ChartLoader::Shared {
     std::mutex mutex;
     std::string uri;                        ///< what the worker should read
+    bool mayWrite = false;                  ///< the window opened it writable (envelopeKeeper)
     std::map<ChartPanel*, uint64_t> latest; ///< newest request per chart
     uint64_t latestSummary = 0;
     uint64_t next = 0;
@@ -42,9 +43,31 @@ struct ChartLoader::Shared {
                 throw StoreError("no store is open");
             store = openStore(wanted, OpenMode::ReadOnly); // a reader: never writes, nor adds an index
             openedUri = wanted;
+            keeper.reset();
+            keeperFailed = false;
         }
         return *store;
     }
+    /// Where charts keep the envelopes they made: a writable connection to the same store, or
+    /// nullptr (the window opened it read-only, or it cannot be opened for writing). After
+    /// connection().
+    Store* envelopeKeeper() {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (!mayWrite)
+                return nullptr;
+        }
+        if (!keeper && !keeperFailed) {
+            try {
+                keeper = openStore(openedUri, OpenMode::OpenExisting);
+            } catch (const StoreError&) {
+                keeperFailed = true; // charts read such runs whole: slower, never wrong
+            }
+        }
+        return keeper.get();
+    }
+    std::unique_ptr<Store> keeper; ///< worker thread only
+    bool keeperFailed = false;
 };
 
 ChartLoader::ChartLoader(QObject* parent)
@@ -64,13 +87,15 @@ ChartLoader::~ChartLoader() {
     }
     m_thread->quit();
     m_thread->wait();
-    // The connection belongs to the worker thread, which is gone: close it here.
+    // The connections belong to the worker thread, which is gone: close them here.
+    m_shared->keeper.reset();
     m_shared->store.reset();
 }
 
-void ChartLoader::setStoreUri(const std::string& uri) {
+void ChartLoader::setStoreUri(const std::string& uri, bool mayWrite) {
     std::lock_guard<std::mutex> lock(m_shared->mutex);
     m_shared->uri = uri;
+    m_shared->mayWrite = mayWrite;
 }
 
 void ChartLoader::finishOne() {
@@ -87,6 +112,7 @@ void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, 
     }
     ++m_pending;
     chart->setLoading(key);
+    connect(chart, &ChartPanel::detailWanted, this, &ChartLoader::onDetailWanted, Qt::UniqueConnection);
     const int columns = chart->plotColumns();
     QPointer<ChartPanel> target(chart);
     std::shared_ptr<Shared> shared = m_shared;
@@ -105,13 +131,16 @@ void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, 
                 return;
             }
             try {
+                Store& store = shared->connection();
                 auto data = std::make_shared<std::vector<ChartRunData>>(readChartRuns(
-                    shared->connection(), runs, key.toStdString(), columns, [&](size_t done, size_t total) {
+                    store, runs, key.toStdString(), columns,
+                    [&](size_t done, size_t total) {
                         deliver([self, key, done, total] {
                             if (self)
                                 emit self->progress(key, int(done), int(total));
                         });
-                    }));
+                    },
+                    shared->envelopeKeeper()));
                 deliver([self, target, data, key, shared, chart, generation] {
                     if (!self)
                         return;
@@ -250,6 +279,28 @@ bool ChartLoader::requestPoll(ChartPanel* chart,
                 done(changed, error);
         });
     return true;
+}
+
+void ChartLoader::onDetailWanted() {
+    if (auto* chart = qobject_cast<ChartPanel*>(sender()))
+        requestDetail(chart);
+}
+
+void ChartLoader::requestDetail(ChartPanel* chart) {
+    const std::optional<ChartDetailQuery> query = chart->detailQuery();
+    if (!query)
+        return;
+    QPointer<ChartPanel> target(chart);
+    auto details = std::make_shared<std::vector<ChartDetail>>();
+    readThenLand([query, details](Store& store) { *details = readChartDetail(store, *query); },
+                 [this, target, query, details](const QString& error) {
+                     if (!target)
+                         return;
+                     if (error.isEmpty())
+                         target->applyDetail(*query, std::move(*details));
+                     else
+                         emit detailFailed(target, QString::fromStdString(query->metricKey), error);
+                 });
 }
 
 void ChartLoader::requestTree(

@@ -33,8 +33,10 @@ public:
     explicit ChartLoader(QObject* parent = nullptr);
     ~ChartLoader() override;
 
-    /// The store the worker reads (its own connection, opened on first use); "" closes it.
-    void setStoreUri(const std::string& uri);
+    /// The store the worker reads (its own read-only connection, opened on first use); "" closes
+    /// it. `mayWrite`: the window opened it writable, so a chart may keep the envelopes it had to
+    /// make (RunEnvelopes.h) through a second connection, opened when first needed.
+    void setStoreUri(const std::string& uri, bool mayWrite = false);
     /// Reads `key` of `runs` and hands it to chart->setData on the GUI thread.
     void requestChart(ChartPanel* chart, const std::vector<Run>& runs, const QString& key);
     /// Drops what is pending for the chart (it is being cleared or reused).
@@ -53,6 +55,10 @@ public:
     /// them on the GUI thread, then calls `done` (whether the chart changed, or an error). At most
     /// one poll per chart is under way: false (and nothing asked) while one is.
     bool requestPoll(ChartPanel* chart, std::function<void(bool changed, const QString& error)> done);
+    /// Reads again, finer, what a zoom into the chart's runs held as envelopes asks
+    /// (ChartPanel::detailQuery) and hands it to chart->applyDetail. Every chart the loader loads
+    /// asks by itself (its detailWanted signal); a failed read leaves the envelope and says why.
+    void requestDetail(ChartPanel* chart);
     /// The store's experiments and runs (the run tree's contents); `done` gets them on the GUI
     /// thread, or an error message.
     void requestTree(
@@ -76,9 +82,14 @@ signals:
     void progress(const QString& key, int done, int total);
     void chartLoaded(ChartPanel* chart);
     void chartFailed(ChartPanel* chart, const QString& key, const QString& error);
+    /// A zoom's finer read failed: the chart keeps what it shows.
+    void detailFailed(ChartPanel* chart, const QString& key, const QString& error);
     void summaryReady(const std::vector<SummaryRow>& rows);
     void summaryFailed(const QString& error);
     void idle();
+
+private slots:
+    void onDetailWanted();
 
 private:
     struct Shared; // what the worker and the GUI thread both touch, under its mutex

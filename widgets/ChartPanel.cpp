@@ -129,6 +129,12 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_requeryTimer.setSingleShot(true);
     m_requeryTimer.setInterval(40);
     connect(&m_requeryTimer, &QTimer::timeout, this, [this] { requery(); });
+    m_detailTimer.setSingleShot(true);
+    m_detailTimer.setInterval(250);
+    connect(&m_detailTimer, &QTimer::timeout, this, [this] {
+        if (std::any_of(m_runs.begin(), m_runs.end(), [](const ChartRunData& r) { return r.reduced; }))
+            emit detailWanted();
+    });
     clear();
 }
 
@@ -148,6 +154,7 @@ void ChartPanel::setData(std::vector<ChartRunData> runs, const QString& metricKe
         compactSteps(r);
     m_key = metricKey;
     m_zoom.reset();
+    forgetDetail();
     rebuild();
 }
 
@@ -162,6 +169,7 @@ void ChartPanel::showDetached(std::vector<ChartRunData> runs, const QString& met
     m_options = options;
     m_options.smoothing = std::clamp(m_options.smoothing, 0, 99);
     m_zoom = zoom;
+    forgetDetail();
     rebuild();
     emit optionsChanged();
 }
@@ -170,6 +178,7 @@ void ChartPanel::clear(const QString& hint) {
     m_loading = false;
     m_detached = false;
     m_runs.clear();
+    forgetDetail();
     m_key.clear();
     m_zoom.reset();
     rebuild();
@@ -606,6 +615,7 @@ void ChartPanel::setUserZoom(std::optional<std::pair<int64_t, int64_t>> range) {
         return;
     m_zoom = range;
     requery();
+    m_detailTimer.start();
     emit userZoomChanged();
 }
 
@@ -647,6 +657,7 @@ void ChartPanel::applyLinkedZoom(ChartOptions::XAxis axis, std::optional<std::pa
         return;
     m_zoom = range;
     requery();
+    m_detailTimer.start();
 }
 
 std::pair<double, double> ChartPanel::visibleXRange() const {

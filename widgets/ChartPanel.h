@@ -89,6 +89,13 @@ public:
     bool appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points);
     /// True while any plotted run is RUNNING.
     bool hasRunningRuns() const;
+    /// What a zoom into runs held as envelopes (ChartRunData::reduced) should read again, finer
+    /// (ChartPanelDetail.cpp); nullopt when nothing: no zoom, no reduced run, steps or epochs on
+    /// x, or a range already read. Each query is a new generation.
+    std::optional<ChartDetailQuery> detailQuery();
+    /// Splices what readChartDetail read into the runs over their ranges and redraws; a query
+    /// older than the newest, or from before the chart's data changed, is ignored.
+    void applyDetail(const ChartDetailQuery& query, std::vector<ChartDetail> details);
 
     const ChartOptions& options() const { return m_options; }
     void setOptions(const ChartOptions& options);
@@ -178,6 +185,8 @@ signals:
     void optionsChanged();
     /// The user zoomed or reset the zoom (rubber band, navigator, zoomX, resetZoom).
     void userZoomChanged();
+    /// A zoom settled on runs held as envelopes: detailQuery() says what to read (ChartLoader does).
+    void detailWanted();
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -185,6 +194,12 @@ protected:
 
 private:
     void rebuild(); ///< lines from runs and options
+    /// New data: what was read finer is gone, and a detail read under way lands nowhere.
+    void forgetDetail() {
+        ++m_detailGeneration;
+        m_detailedRange.reset();
+        m_detailTimer.stop();
+    }
     /// Grows the line of m_runs[runIndex] by its points from `from` on, without a rebuild;
     /// false when the line cannot grow in place (merged with other runs, log y, out of order).
     bool extendLine(size_t runIndex, size_t from);
@@ -252,6 +267,11 @@ private:
     QTimer m_requeryTimer;              ///< coalesces resizes and zoom steps (~40 ms)
     SeriesPyramid::Envelope m_envelope; ///< scratch for dense lines, kept from frame to frame
     std::vector<bool> m_drawnAsRange;   ///< per line: drawn as mean and range in the last frame
+    QTimer m_detailTimer;               ///< a zoom settles before its range is read again
+    uint64_t m_detailGeneration = 0;    ///< queries asked; setData and clear count too
+    /// The x range (axis units) last read finer: a pan or zoom within it, not much narrower,
+    /// has the points it needs.
+    std::optional<std::pair<int64_t, int64_t>> m_detailedRange;
 };
 
 } // namespace radt

@@ -1,30 +1,91 @@
 #include "ChartReads.h"
 
 #include "InsightSeries.h"
+#include "RunEnvelopes.h"
 #include "Store.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
 namespace radt {
 
+namespace {
+
+/// From this many runs on, a chart reads finished runs' envelopes (RunEnvelopes.h) rather than
+/// every point: 500 runs of 100k samples are 50M rows, against 2 to 8 thousand points a run.
+constexpr size_t kEnvelopesFromRuns = 8;
+
+/// A finished run's series for a chart of many runs: its stored envelope when fresh; otherwise
+/// read whole, reduced, and the envelope saved through `keep` for the next chart (a cache: a store
+/// that cannot keep it is charted all the same). Says in `d` whether the series is reduced.
+Series envelopeOrWhole(Store& store, Store* keep, const Run& run, const std::string& key, int level,
+                       std::map<std::string, StoredEnvelope>& stored, ChartRunData& d) {
+    if (auto found = stored.find(run.uuid); found != stored.end()) {
+        d.reduced = true;
+        d.storedPoints = found->second.pointCount;
+        return std::move(found->second.series);
+    }
+    // latest_metrics before the series, as writeRunEnvelopes does: a point logged meanwhile makes
+    // the saved envelope stale rather than short of that point.
+    const std::map<std::string, LatestMetric> latest = store.latestMetrics(run.uuid);
+    if (store.prefersEnvelopes()) { // reduced where it is; `radt store compact` stores it
+        d.reduced = true;
+        return store.seriesEnvelope(run.uuid, key, std::nullopt, 2 * level);
+    }
+    Series whole = store.series(run.uuid, key);
+    const auto l = latest.find(key);
+    if (l == latest.end() || int64_t(whole.size()) <= envelopeMinPoints())
+        return whole;
+    std::vector<StoredEnvelope> envelopes = envelopesOf(key, whole, l->second);
+    try {
+        if (keep)
+            keep->saveEnvelopes(run.uuid, envelopes);
+    } catch (const StoreError&) {
+        // Locked by a writer, a role that may only read: the next chart reads it whole again.
+    }
+    for (StoredEnvelope& e : envelopes)
+        if (e.buckets == level) {
+            d.reduced = true;
+            d.storedPoints = int64_t(whole.size());
+            return std::move(e.series);
+        }
+    return whole;
+}
+
+} // namespace
+
 std::vector<ChartRunData> readChartRuns(Store& store, const std::vector<Run>& runs,
                                         const std::string& metricKey, int columns,
-                                        const std::function<void(size_t, size_t)>& progress) {
+                                        const std::function<void(size_t, size_t)>& progress, Store* keep) {
     std::vector<ChartRunData> data;
     std::map<int64_t, std::string> experimentNames; // lines are named by experiment (resources/DESIGN.md §9)
+    const bool many = runs.size() >= kEnvelopesFromRuns;
+    const int level = envelopeLevelFor(columns);
+    std::map<std::string, StoredEnvelope> stored;
+    if (many) {
+        std::vector<std::string> finished;
+        for (const Run& run : runs)
+            if (run.status != RunStatus::Running)
+                finished.push_back(run.uuid);
+        stored = store.storedEnvelopes(finished, metricKey, level);
+    }
     for (size_t i = 0; i < runs.size(); ++i) {
         const Run& run = runs[i];
-        // A server store reduces large series where they are (resources/DESIGN.md §8); generous resolution,
-        // so a wider window or a moderate zoom still has real points.
-        Series series = store.prefersEnvelopes()
-                            ? store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns)
-                            : store.series(run.uuid, metricKey);
+        ChartRunData d;
+        d.run = run;
+        if (many && run.status != RunStatus::Running) {
+            d.series = envelopeOrWhole(store, keep, run, metricKey, level, stored, d);
+        } else if (store.prefersEnvelopes()) {
+            // A server store reduces large series where they are (resources/DESIGN.md §8);
+            // generous resolution, so a wider window or a moderate zoom still has real points.
+            d.series = store.seriesEnvelope(run.uuid, metricKey, std::nullopt, 4 * columns);
+            d.reduced = true;
+        } else {
+            d.series = store.series(run.uuid, metricKey);
+        }
         // A running run stays even before its first sample of this metric: it is followed.
-        if (!series.empty() || run.status == RunStatus::Running) {
-            ChartRunData d;
-            d.run = run;
-            d.series = std::move(series);
+        if (!d.series.empty() || run.status == RunStatus::Running) {
             auto name = experimentNames.find(run.experimentId);
             if (name == experimentNames.end()) {
                 const auto experiment = store.experimentById(run.experimentId);
@@ -49,6 +110,25 @@ std::vector<ChartRunData> readChartRuns(Store& store, const std::vector<Run>& ru
             progress(i + 1, runs.size());
     }
     return data;
+}
+
+std::vector<ChartDetail> readChartDetail(Store& store, const ChartDetailQuery& query) {
+    // 4 slices a column, as a server store's first read: a moderate zoom further still has real points.
+    const int buckets = 4 * std::max(1, query.columns);
+    std::vector<ChartDetail> details;
+    for (const ChartDetailQuery::RunRange& r : query.runs) {
+        ChartDetail d{r, {}};
+        if (store.prefersEnvelopes()) {
+            d.points =
+                store.seriesEnvelope(r.runUuid, query.metricKey, std::make_pair(r.from, r.to), buckets);
+        } else {
+            d.points = store.seriesRange(r.runUuid, query.metricKey, r.from, r.to);
+            if (d.points.size() > size_t(2 * buckets))
+                d.points = envelopeOf(d.points, r.from, r.to, buckets);
+        }
+        details.push_back(std::move(d));
+    }
+    return details;
 }
 
 std::vector<LivePollResult> readLivePoll(Store& store, const std::string& metricKey,

@@ -154,6 +154,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 chart->clear(tr("Cannot plot %1").arg(key));
                 statusBar()->showMessage(tr("Cannot plot %1: %2").arg(key, error));
             });
+    connect(m_ui.session->loader(), &ChartLoader::detailFailed, this,
+            [this](ChartPanel*, const QString& key, const QString& error) {
+                statusBar()->showMessage(tr("Cannot read %1 closer: %2").arg(key, error));
+            });
     connect(m_ui.session->loader(), &ChartLoader::summaryReady, this, [this](std::vector<SummaryRow> rows) {
         // Each row names the line its chart draws the run in, as the legend does.
         for (SummaryRow& row : rows)

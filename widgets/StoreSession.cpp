@@ -81,7 +81,7 @@ void StoreSession::adopt(const QString& uri, OpenedStore opened) {
     m_keysPending = false;
     m_store = std::move(opened.store);
     m_uri = uri;
-    m_loader->setStoreUri(uri.toStdString());
+    m_loader->setStoreUri(uri.toStdString(), !m_store->isReadOnly());
     setExperimentNames(opened.experiments);
     if (const QString notice = QString::fromStdString(m_store->openNotice()); !notice.isEmpty())
         emit openNotice(notice);

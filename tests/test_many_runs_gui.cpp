@@ -1,0 +1,146 @@
+// A chart of many runs (issue 26): finished runs are read as their stored envelopes (a few
+// thousand points each, not every row), a run without one gets it on the way, and a zoom reads the
+// visible range again with every point, through the real loader thread, on SQLite and PostgreSQL.
+
+#include "ChartLoader.h"
+#include "ChartPanel.h"
+#include "RunEnvelopes.h"
+#include "Store.h"
+#include "StoreTestBackends.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+using namespace radt;
+
+namespace {
+
+constexpr int64_t kStart = 1700000000000;
+constexpr int kPoints = 20000;
+constexpr int kSpikeAt = 12345;
+const std::string kKey = "SMI - Power Draw W";
+
+/// `count` finished runs of kPoints one-second samples, each with one spike of 999 W; the first
+/// `withEnvelopes` get their envelopes written as radt does when a run finishes.
+std::vector<radt::Run> buildRuns(Store& store, int count, int withEnvelopes) {
+    std::vector<radt::Run> runs;
+    for (int r = 0; r < count; ++r) {
+        radt::Run run =
+            store.createRun({0, "run " + std::to_string(r), kStart, "u", "s", RunStatus::Running});
+        std::vector<MetricPoint> points;
+        for (int i = 0; i < kPoints; ++i)
+            points.push_back({kKey, i == kSpikeAt ? 999.0 : 200 + 100 * std::sin(i / 50.0 + r),
+                              kStart + 1000 * int64_t(i), 0});
+        store.logMetrics(run.uuid, points);
+        store.setRunStatus(run.uuid, RunStatus::Finished, kStart + 1000 * int64_t(kPoints));
+        if (r < withEnvelopes)
+            EXPECT_EQ(writeRunEnvelopes(store, run.uuid), 2u);
+        runs.push_back(*store.run(run.uuid));
+    }
+    return runs;
+}
+
+bool processUntil(const std::function<bool()>& done, int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < timeoutMs)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    return done();
+}
+
+class ManyRunsChart : public test::BackendTest {};
+
+} // namespace
+
+TEST_P(ManyRunsChart, ReadsEnvelopesMakesAMissingOneAndAZoomReadsEveryPointOfItsRange) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const std::vector<radt::Run> runs = buildRuns(*store, 12, 11); // the last one has no envelope yet
+    const bool server = store->prefersEnvelopes();
+
+    ChartLoader loader;
+    loader.setStoreUri(m_uri, true);
+    ChartPanel chart;
+    chart.resize(900, 500);
+    chart.setXAxis(ChartOptions::XAxis::WallClock);
+    const int level = envelopeLevelFor(chart.plotColumns());
+    loader.requestChart(&chart, runs, QString::fromStdString(kKey));
+    ASSERT_TRUE(loader.waitIdle(30000));
+    ASSERT_EQ(chart.runs().size(), 12u);
+    for (const ChartRunData& r : chart.runs()) {
+        EXPECT_TRUE(r.reduced) << r.run.name;
+        EXPECT_LE(r.series.size(), size_t(4 * level)) << r.run.name << ": not every row";
+        EXPECT_EQ(*std::max_element(r.series.v.begin(), r.series.v.end()), 999.0) << "the spike survives";
+        if (r.run.name != "run 11" || !server)
+            EXPECT_EQ(r.storedPoints, kPoints) << r.run.name;
+    }
+    // SQLite read the last run whole and kept its envelope for the next chart; a server reduced
+    // it where it is (`radt store compact` or the run's end store it there).
+    EXPECT_EQ(store->storedEnvelopes({runs.back().uuid}, kKey, level).size(), server ? 0u : 1u);
+
+    // Zoom to 200 s around the spike: every sample of the range (and half as much either side)
+    // comes back, for every run.
+    const int64_t from = kStart + 1000 * int64_t(kSpikeAt - 100),
+                  to = kStart + 1000 * int64_t(kSpikeAt + 100);
+    chart.applyLinkedZoom(ChartOptions::XAxis::WallClock, std::make_pair(from, to));
+    auto sampleCountIn = [&](const ChartRunData& r) {
+        return std::count_if(r.series.t.begin(), r.series.t.end(),
+                             [&](int64_t t) { return t >= from && t <= to; });
+    };
+    ASSERT_TRUE(processUntil(
+        [&] {
+            return std::all_of(chart.runs().begin(), chart.runs().end(),
+                               [&](const ChartRunData& r) { return sampleCountIn(r) == 201; });
+        },
+        20000))
+        << "the zoomed range was not read again: run 0 holds " << sampleCountIn(chart.runs().front())
+        << " points of its 201";
+    for (const ChartRunData& r : chart.runs()) {
+        const Series range = store->seriesRange(r.run.uuid, kKey, from, to);
+        const Series held = fullSeries(r);
+        const std::set<int64_t> times(held.t.begin(), held.t.end());
+        for (int64_t t : range.t)
+            ASSERT_TRUE(times.count(t)) << r.run.name << " lacks the sample at " << t;
+        EXPECT_TRUE(std::is_sorted(held.t.begin(), held.t.end())) << r.run.name;
+        EXPECT_EQ(held.t.front(), kStart) << "outside the range the envelope stays";
+    }
+}
+
+TEST_P(ManyRunsChart, AFewRunsAreReadWholeAndARunningRunIsNeverReduced) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    std::vector<radt::Run> runs = buildRuns(*store, 3, 3);
+    ChartLoader loader;
+    loader.setStoreUri(m_uri, true);
+    ChartPanel chart;
+    chart.resize(900, 500);
+    loader.requestChart(&chart, runs, QString::fromStdString(kKey));
+    ASSERT_TRUE(loader.waitIdle(30000));
+    ASSERT_EQ(chart.runs().size(), 3u);
+    if (!store->prefersEnvelopes())
+        for (const ChartRunData& r : chart.runs()) {
+            EXPECT_FALSE(r.reduced) << "three runs are read whole: zooming needs no second read";
+            EXPECT_EQ(r.series.size(), size_t(kPoints));
+        }
+
+    // Many runs, one of them still recording: it is followed live, so it is read as it is.
+    std::vector<radt::Run> many = buildRuns(*store, 8, 8);
+    radt::Run running = store->createRun({0, "running", kStart, "u", "s", RunStatus::Running});
+    store->logMetrics(running.uuid, {{kKey, 1.0, kStart, 0}, {kKey, 2.0, kStart + 1000, 0}});
+    many.push_back(*store->run(running.uuid));
+    loader.requestChart(&chart, many, QString::fromStdString(kKey));
+    ASSERT_TRUE(loader.waitIdle(30000));
+    ASSERT_EQ(chart.runs().size(), 9u);
+    EXPECT_EQ(chart.runs().back().series.size(), 2u) << "every point of the running run";
+    if (!store->prefersEnvelopes()) // a server reduces whatever it sends; SQLite's is the run itself
+        EXPECT_FALSE(chart.runs().back().reduced);
+    EXPECT_TRUE(chart.runs().front().reduced);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ManyRunsChart, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& info) { return info.param; });
