@@ -356,6 +356,31 @@ time.sleep(1.5)
     EXPECT_LE(mem.t.back() - mem.t.front(), 1900) << "nor after it";
 }
 
+// A run's long series get their chart envelopes when radt closes the run (RunEnvelopes.h), so a
+// chart of hundreds of such runs reads a few thousand points of each; a short one gets none.
+TEST(CollectorE2E, AFinishedRunsLongSeriesHaveTheirChartEnvelopes) {
+    TempDir dir;
+    test::writeFile(dir.file("long.py"), R"PY(import radt
+with radt.run.RADTBenchmark() as run:
+    for i in range(3000):
+        run.log_metric("tick", i % 100, i)
+)PY");
+    Radt r = startRadt(dir, {"--store", storeUri(dir), "-l", "top", "--interval", "0.2", "--no-env-capture",
+                             dir.file("long.py")});
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
+    const radt::Run run = store->runs().at(0);
+    ASSERT_EQ(store->series(run.uuid, "tick").size(), 3000u);
+    const auto envelopes = store->storedEnvelopes({run.uuid}, "tick", envelopeLevels().front());
+    ASSERT_EQ(envelopes.size(), 1u) << r.err();
+    EXPECT_EQ(envelopes.at(run.uuid).pointCount, 3000);
+    EXPECT_EQ(
+        *std::max_element(envelopes.at(run.uuid).series.v.begin(), envelopes.at(run.uuid).series.v.end()),
+        99.0);
+    EXPECT_TRUE(store->storedEnvelopes({run.uuid}, "TOP - CPU Utilization", envelopeLevels().front()).empty())
+        << "a few samples a second for a second or two: read whole";
+}
+
 TEST(CollectorE2E, ThePythonModuleIsANoOpOutsideRadt) {
     TempDir dir;
     const std::string cmd = "PYTHONPATH=" + std::string(RADT_SOURCE_DIR) +

@@ -238,7 +238,39 @@ TEST(StoreCompaction, RadtStoreCompactCountsDryRunsAndRefusesBadInput) {
     EXPECT_NE(test::readFile(s.dir.file("out")).find("compacted 1 runs, 2 hardware series: 1200 -> "),
               std::string::npos);
     EXPECT_NE(test::readFile(s.dir.file("out")).find("store: "), std::string::npos);
+    EXPECT_NE(test::readFile(s.dir.file("out")).find("chart envelopes: 0 series"), std::string::npos)
+        << test::readFile(s.dir.file("out"));
     EXPECT_LT(s.store->series(s.finished, "SMI - Power Draw").size(), 600u);
+}
+
+// `radt store compact` also writes every finished run's chart envelopes, compacted or not (an
+// MLflow run's too), from the series as they are after compaction.
+TEST(StoreCompaction, CompactWritesEveryFinishedRunsChartEnvelopes) {
+    CompactionStore s;
+    const std::string mlflowRun =
+        s.store->createRun({0, "mlflow", kT0, "u", "x.py", RunStatus::Running}).uuid;
+    std::vector<MetricPoint> points;
+    for (int i = 0; i < 5000; ++i)
+        points.push_back({"val_loss", 1.0 / (1 + i), kT0 + i * 100, i});
+    s.store->logMetrics(mlflowRun, points);
+    s.store->logMetrics(s.finished, {{"SMI - Power Draw", 50, kT0 + 600'000, 0}});
+    s.store->setRunStatus(mlflowRun, RunStatus::Finished, kT0 + 600'000);
+    // The finished run's power series is 601 samples: lengthen it past what is read whole.
+    std::vector<MetricPoint> more;
+    for (int i = 0; i < 3000; ++i)
+        more.push_back(
+            {"SMI - Power Draw", 500 + 400 * std::sin(i * 1.3), kT0 + 700'000 + i * 1000, 0}); // noise: kept
+    s.store->logMetrics(s.finished, more);
+
+    const CompactionStats stats = compactRuns(*s.store, s.store->runs(), parseTolerance("1%"));
+    EXPECT_EQ(stats.envelopes, 2u) << "the power series and the MLflow run's val_loss, at 1024 slices";
+    EXPECT_TRUE(stats.envelopeError.empty()) << stats.envelopeError;
+    const auto power = s.store->storedEnvelopes({s.finished, s.running}, "SMI - Power Draw", 1024);
+    ASSERT_EQ(power.size(), 1u) << "the running run has none";
+    EXPECT_EQ(power.at(s.finished).pointCount,
+              int64_t(s.store->series(s.finished, "SMI - Power Draw").size()))
+        << "made from the compacted series";
+    EXPECT_EQ(s.store->storedEnvelopes({mlflowRun}, "val_loss", 1024).size(), 1u);
 }
 
 // A run MLflow's own client wrote (no radt `listeners` param) whose keys merely look like radt's
