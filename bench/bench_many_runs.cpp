@@ -9,13 +9,23 @@
 // * basket_add_2000: 2,000 runs put in the basket on the GUI thread (what the window does before
 //   the charts, keys and summary are read on the loader's thread);
 // * tree_filter: a filter typed over the 10,000 runs.
-// The store is generated once per build (bench-cache in the build tree, keyed by the generator's
-// version). Figures: tree_open_10k_runs_ms, tree_open_vs_raw_select (x), store_runs_10k_ms,
-// tree_reread_10k_runs_ms,
-// basket_add_2000_runs_ms, tree_filter_10k_runs_ms.
+// And a chart of 500 finished runs x 100,000 samples (50M rows, SQLite) in a 1200 px chart through
+// the window's loader thread, against reading every row of them (the baseline):
+// * chart_open_500_runs: the runs' stored envelopes (RunEnvelopes.h) read, the lines built and
+//   the first frame painted;
+// * chart_open_500_runs_cold: the first chart of a store without envelopes: every row read, the
+//   envelopes made and kept (once per store; radt and `radt store compact` make them otherwise);
+// * zoom_frame_500_runs: a zoom to another window of the 500 lines, painted.
+// The stores are generated once per build (bench-cache in the build tree, keyed by the
+// generator's version; the 50M-row one takes about 5 GB and a few minutes). Figures:
+// tree_open_10k_runs_ms, tree_open_vs_raw_select (x), store_runs_10k_ms, tree_reread_10k_runs_ms,
+// basket_add_2000_runs_ms, tree_filter_10k_runs_ms, chart_open_500_runs_ms,
+// chart_open_500_runs_cold_ms, chart_rows_500_runs_ms, chart_open_500_runs_vs_rows (x),
+// zoom_frame_500_runs_ms_p95.
 
 #include "BenchSupport.h"
 #include "ChartLoader.h"
+#include "ChartPanel.h"
 #include "MainWindow.h"
 #include "RunTreePane.h"
 #include "StoreSession.h"
@@ -157,11 +167,178 @@ void BM_TreeOpen(benchmark::State& state) {
     }
 }
 
+constexpr int kChartRuns = 500;
+constexpr int kChartPoints = 100000;
+const char* const kChartKey = "SMI - Power Draw W";
+const char* const kChartGeneratorVersion = "1";
+
+/// 500 finished runs of 100,000 one-second samples each, one after another in time as a
+/// cluster's queue runs them (a spike of 999 W now and then, a slow swing, jitter). The rows are
+/// made by SQLite itself (a recursive CTE per run): the store API would take ten times longer.
+std::string chartStore() {
+    const std::string dir = std::string(RADT_BINARY_DIR) + "/bench-cache";
+    const std::string path = dir + "/chart_runs_" + std::to_string(kChartRuns) + "x" +
+                             std::to_string(kChartPoints) + "_v" + kChartGeneratorVersion + ".db";
+    if (std::filesystem::exists(path))
+        return path;
+    std::filesystem::create_directories(dir);
+    const std::string building = path + ".building";
+    std::filesystem::remove(building);
+    std::vector<std::string> uuids;
+    {
+        auto store = openStore("sqlite:///" + building, OpenMode::CreateIfMissing);
+        const int64_t experiment = store->getOrCreateExperiment("cluster-week");
+        for (int r = 0; r < kChartRuns; ++r) {
+            const int64_t start = kT0 + int64_t(r) * kChartPoints * 1000;
+            const std::string run =
+                store->createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running}).uuid;
+            store->logParams(run,
+                             {{"workload", std::to_string(r + 1)}, {"letter", "0"}, {"listeners", "smi"}});
+            store->setRunStatus(run, RunStatus::Finished, start + int64_t(kChartPoints) * 1000);
+            uuids.push_back(run);
+        }
+    }
+    sqlite3* db = nullptr;
+    sqlite3_open(building.c_str(), &db);
+    bench::exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF");
+    sqlite3_stmt* rows = nullptr;
+    sqlite3_prepare_v2(
+        db,
+        "INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
+        "WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < ?1 - 1) "
+        "SELECT ?2, CASE WHEN x % 9973 = 17 THEN 999.0 ELSE 200.0 + ((x * 7919 + ?3 * 101) % 200) "
+        "* 0.5 + (x % 3600) / 36.0 END, ?4 + x * 1000, ?5, 0, 0 FROM i",
+        -1, &rows, nullptr);
+    sqlite3_stmt* latest = nullptr;
+    sqlite3_prepare_v2(db,
+                       "INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
+                       "SELECT \"key\", value, timestamp, step, is_nan, run_uuid FROM metrics "
+                       "WHERE run_uuid = ?1 AND \"key\" = ?2 ORDER BY step DESC, timestamp DESC LIMIT 1",
+                       -1, &latest, nullptr);
+    for (int r = 0; r < kChartRuns; ++r) {
+        const std::string& uuid = uuids[size_t(r)];
+        bench::exec(db, "BEGIN");
+        sqlite3_bind_int(rows, 1, kChartPoints);
+        sqlite3_bind_text(rows, 2, kChartKey, -1, SQLITE_STATIC);
+        sqlite3_bind_int(rows, 3, r);
+        sqlite3_bind_int64(rows, 4, kT0 + int64_t(r) * kChartPoints * 1000);
+        sqlite3_bind_text(rows, 5, uuid.c_str(), -1, SQLITE_STATIC);
+        if (sqlite3_step(rows) != SQLITE_DONE)
+            throw std::runtime_error(std::string("generating rows: ") + sqlite3_errmsg(db));
+        sqlite3_reset(rows);
+        sqlite3_bind_text(latest, 1, uuid.c_str(), -1, SQLITE_STATIC);
+        sqlite3_bind_text(latest, 2, kChartKey, -1, SQLITE_STATIC);
+        sqlite3_step(latest);
+        sqlite3_reset(latest);
+        bench::exec(db, "COMMIT");
+        if ((r + 1) % 50 == 0)
+            std::fprintf(stderr, "\rgenerating the chart store: %d/%d runs", r + 1, kChartRuns);
+    }
+    std::fprintf(stderr, "\n");
+    sqlite3_finalize(rows);
+    sqlite3_finalize(latest);
+    bench::exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
+    sqlite3_close(db);
+    std::filesystem::rename(building, path);
+    return path;
+}
+
+std::vector<Run> chartRuns(const std::string& path) {
+    return openStore("sqlite:///" + path, OpenMode::ReadOnly)->runs();
+}
+
+/// The baseline: every row of the 500 series read, as a chart without envelopes must.
+void BM_ChartRows(benchmark::State& state) {
+    const std::string path = chartStore();
+    const std::vector<Run> runs = chartRuns(path);
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        auto store = openStore("sqlite:///" + path, OpenMode::ReadOnly);
+        size_t rows = 0;
+        for (const Run& run : runs)
+            rows += store->series(run.uuid, kChartKey).size();
+        bench::keepBest(g_best, "rows", bench::since(start));
+        if (rows != size_t(kChartRuns) * kChartPoints)
+            state.SkipWithError("the chart store does not hold every row");
+    }
+}
+
+/// One chart of the 500 runs, as the window loads it: the loader's thread reads (and, where it
+/// may write, keeps the envelopes it had to make), the chart builds its lines on this thread and
+/// paints its first frame (into `image`). Returns the seconds it took, or a negative number when
+/// a run did not come reduced.
+double openChart(const std::string& path, const std::vector<Run>& runs, ChartPanel& chart, QImage& image) {
+    ChartLoader loader;
+    loader.setStoreUri("sqlite:///" + path, true);
+    const auto start = std::chrono::steady_clock::now();
+    loader.requestChart(&chart, runs, QString(kChartKey));
+    loader.waitIdle(600000);
+    static_cast<QWidget&>(chart).render(&image);
+    const double seconds = bench::since(start);
+    if (chart.runs().size() != size_t(kChartRuns))
+        return -1;
+    for (const ChartRunData& r : chart.runs())
+        if (!r.reduced || r.storedPoints != kChartPoints)
+            return -1;
+    return seconds;
+}
+
+void BM_ChartOpenCold(benchmark::State& state) {
+    const std::string path = chartStore();
+    const std::vector<Run> runs = chartRuns(path);
+    for (auto _ : state) {
+        sqlite3* db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        bench::exec(db, "DROP TABLE IF EXISTS radt_envelopes");
+        sqlite3_close(db);
+        ChartPanel chart;
+        chart.resize(1240, 700);
+        QImage image(chart.size(), QImage::Format_ARGB32_Premultiplied);
+        const double seconds = openChart(path, runs, chart, image);
+        bench::keepBest(g_best, "cold", seconds);
+        if (seconds < 0)
+            state.SkipWithError("a run was not reduced");
+    }
+}
+
+void BM_ChartOpen(benchmark::State& state) {
+    const std::string path = chartStore();
+    const std::vector<Run> runs = chartRuns(path);
+    std::vector<double> frames;
+    for (auto _ : state) {
+        ChartPanel chart;
+        chart.resize(1240, 700);
+        QImage image(chart.size(), QImage::Format_ARGB32_Premultiplied);
+        const double seconds = openChart(path, runs, chart, image);
+        bench::keepBest(g_best, "warm", seconds);
+        if (seconds < 0)
+            state.SkipWithError("a run was not reduced (no stored envelope?)");
+        // Zoom frames: each to another window (a tenth to a half of the runs' span), painted.
+        const int64_t span = int64_t(kChartPoints) * 1000;
+        for (int f = 0; f < 20; ++f) {
+            const int64_t width = span / (2 + f % 9);
+            const int64_t from = (span - width) * (f % 7) / 6;
+            const auto frameStart = std::chrono::steady_clock::now();
+            chart.applyLinkedZoom(chart.options().xAxis, std::make_pair(from, from + width));
+            static_cast<QWidget&>(chart).render(&image);
+            frames.push_back(bench::since(frameStart) * 1e3);
+        }
+    }
+    std::sort(frames.begin(), frames.end());
+    if (!frames.empty())
+        g_best["frame_p95"] = frames[std::min(frames.size() - 1, size_t(0.95 * double(frames.size())))];
+}
+
 } // namespace
 
 BENCHMARK(BM_RawSelect)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StoreRead)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TreeOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ChartOpenCold)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
+// Last and twice: the best of two reads of every row, the file as warm in the page cache as it
+// is for the charts before it.
+BENCHMARK(BM_ChartRows)->Iterations(2)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -182,5 +359,14 @@ int main(int argc, char** argv) {
     bench::figure("tree_reread_10k_runs_ms", g_best["reread"] * 1e3, "ms");
     bench::figure("basket_add_2000_runs_ms", g_best["basket"] * 1e3, "ms");
     bench::figure("tree_filter_10k_runs_ms", g_best["filter"] * 1e3, "ms");
+    const double warm = g_best["warm"], rows = g_best["rows"];
+    std::printf("chart of %d runs x %d samples: %.0f ms from stored envelopes, %.0f ms the first time "
+                "(envelopes made and kept); every row read: %.0f ms; zoom frame p95 %.1f ms\n",
+                kChartRuns, kChartPoints, warm * 1e3, g_best["cold"] * 1e3, rows * 1e3, g_best["frame_p95"]);
+    bench::figure("chart_open_500_runs_ms", warm * 1e3, "ms");
+    bench::figure("chart_open_500_runs_cold_ms", g_best["cold"] * 1e3, "ms");
+    bench::figure("chart_rows_500_runs_ms", rows * 1e3, "ms");
+    bench::figure("chart_open_500_runs_vs_rows", warm > 0 ? rows / warm : 0, "x");
+    bench::figure("zoom_frame_500_runs_ms_p95", g_best["frame_p95"], "ms");
     return 0;
 }

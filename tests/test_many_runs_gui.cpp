@@ -142,5 +142,40 @@ TEST_P(ManyRunsChart, AFewRunsAreReadWholeAndARunningRunIsNeverReduced) {
     EXPECT_TRUE(chart.runs().front().reduced);
 }
 
+// Hundreds of overlaid lines are drawn as their joined extremes, one pixel wide: a translucent
+// range band per line took seconds a frame and shows nothing one could read among 500. The
+// legend that cannot fit says so at once rather than laying out every name in vain.
+TEST(ManyLines, AreDrawnAsTheirExtremesAndTheLegendSaysWhereTheNamesAre) {
+    auto lines = [](int count) {
+        std::vector<ChartRunData> runs;
+        for (int r = 0; r < count; ++r) {
+            ChartRunData d;
+            d.run.uuid = "run" + std::to_string(r);
+            d.run.name = "run " + std::to_string(r);
+            d.run.startTime = kStart;
+            d.run.status = RunStatus::Finished;
+            d.run.params = {{"workload", std::to_string(r + 1)}, {"letter", "0"}};
+            for (int i = 0; i < 8000; ++i) {
+                d.series.t.push_back(kStart + 1000 * int64_t(i));
+                d.series.step.push_back(0);
+                d.series.v.push_back(100 + (i * 7919 + r) % 50);
+            }
+            runs.push_back(std::move(d));
+        }
+        return runs;
+    };
+    ChartPanel chart;
+    chart.resize(900, 500);
+    chart.setData(lines(8), QString::fromStdString(kKey));
+    ASSERT_EQ(chart.seriesCount(), 8);
+    EXPECT_TRUE(chart.drawnAsRange(0)) << "8 dense lines: each its mean and range";
+
+    chart.setData(lines(100), QString::fromStdString(kKey));
+    ASSERT_EQ(chart.seriesCount(), 100);
+    for (size_t i = 0; i < 100; ++i)
+        ASSERT_FALSE(chart.drawnAsRange(i)) << i;
+    EXPECT_EQ(chart.legendNote(), "100 lines: hover for names");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ManyRunsChart, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });

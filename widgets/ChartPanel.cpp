@@ -506,7 +506,10 @@ void ChartPanel::requery() {
             }
         }
     };
-    const bool rangeAllowed = m_options.dense == ChartOptions::Dense::Range && m_options.smoothing == 0;
+    // Hundreds of lines overlaid: each drawn as its joined extremes, thin (ChartPlotItem). 500
+    // translucent range bands over one another took 3 s a frame and show nothing one could read.
+    const bool rangeAllowed = m_options.dense == ChartOptions::Dense::Range && m_options.smoothing == 0 &&
+                              int(m_lines.size()) <= ChartPlotItem::kThinLinesFrom;
     m_drawnAsRange.assign(m_lines.size(), false);
     std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
     for (size_t i = 0; i < m_lines.size(); ++i) {

@@ -82,9 +82,14 @@ void ChartPanel::layoutLegend() {
         const qreal full = font.pointSizeF() > 0 ? font.pointSizeF() : 9;
         font.setPointSizeF(full);
         legend->setFont(font);
+        // More names than could ever fit under the plot (a marker at 7 pt is at least ~40 x 14
+        // px), nor in a column: no layout tries. Each lays out every marker (a quarter of a
+        // second for 500 lines).
+        const bool cannotFit = double(m_series.size()) >
+                               std::floor(area.height() * 0.4 / 14) * std::floor((area.width() - 16) / 40);
         // A wide chart (one board column) keeps its height for the plot: the names in a column on
         // the right, where width is cheap, if they fit in a third of it.
-        if (area.width() >= 560 && area.width() >= 2.2 * area.height()) {
+        if (!cannotFit && area.width() >= 560 && area.width() >= 2.2 * area.height()) {
             legend->setAlignment(Qt::AlignRight);
             const qreal most = area.width() / 3, tall = area.height() - 16;
             const QSizeF need = used(QRectF(area.width() - most - 8, 8, most, tall));
@@ -104,7 +109,7 @@ void ChartPanel::layoutLegend() {
         legend->setAlignment(Qt::AlignTop);
         const qreal width = area.width() - 16;
         qreal height = 0;
-        for (qreal size = full; size >= std::min(full, 7.0); size -= 1) {
+        for (qreal size = full; !cannotFit && size >= std::min(full, 7.0); size -= 1) {
             font.setPointSizeF(size);
             legend->setFont(font);
             height = used(QRectF(8, 0, width, area.height())).height();
@@ -113,7 +118,7 @@ void ChartPanel::layoutLegend() {
         }
         // Still too many: a legend showing some names would hide which are missing. One line says
         // where the names are; the plot keeps its room.
-        const bool fits = height <= area.height() * 0.4;
+        const bool fits = !cannotFit && height <= area.height() * 0.4;
         legend->setGeometry(QRectF(8, area.height() - height - 4, width, height));
         legend->setVisible(fits);
         if (!fits) {

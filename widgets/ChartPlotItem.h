@@ -19,6 +19,8 @@ namespace radt {
 
 class ChartPlotItem : public QGraphicsItem {
 public:
+    /// From this many visible lines on, lines are drawn one pixel wide and aliased (paint()).
+    static constexpr int kThinLinesFrom = 64;
     struct Line {
         QVector<QPointF> points; ///< axis units, x ascending
         QPen pen;
