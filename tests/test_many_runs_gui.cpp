@@ -175,6 +175,27 @@ TEST(ManyLines, AreDrawnAsTheirExtremesAndTheLegendSaysWhereTheNamesAre) {
     for (size_t i = 0; i < 100; ++i)
         ASSERT_FALSE(chart.drawnAsRange(i)) << i;
     EXPECT_EQ(chart.legendNote(), "100 lines: hover for names");
+
+    // The crosshair reads the 10 highest and 5 lowest lines (what a plot this tall holds), and
+    // says how many it left out.
+    chart.resize(900, 900);
+    chart.show();
+    QCoreApplication::processEvents();
+    const QStringList rows = chart.showCrosshairAt(100).split('\n');
+    ASSERT_EQ(rows.size(), 1 + 1 + 10 + 1 + 5) << rows.join('\n').toStdString();
+    EXPECT_EQ(rows[1], "100 lines: the 10 highest and 5 lowest");
+    EXPECT_EQ(rows[12], "… 85 lines between");
+    auto valueOf = [](const QString& row) { return row.section(": ", -1).toDouble(); };
+    for (int i = 3; i < 12; ++i)
+        EXPECT_GE(valueOf(rows[i - 1]), valueOf(rows[i])) << "highest first";
+    EXPECT_GE(valueOf(rows[11]), valueOf(rows[13]));
+
+    chart.resize(900, 300); // a laptop's board of several charts: fewer rows, never off the plot
+    QCoreApplication::processEvents();
+    const int fewer = int(chart.showCrosshairAt(100).split('\n').size());
+    EXPECT_LT(fewer, 18);
+    EXPECT_GE(fewer, 1 + 1 + 4 + 1 + 2) << "at least 4 highest and 2 lowest";
+    EXPECT_LE(chart.crosshairBoxRect().height(), 300) << "the box fits the chart";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ManyRunsChart, ::testing::Values("sqlite", "postgresql"),

@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
+#include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsTextItem>
@@ -58,6 +59,12 @@ QString ChartPanel::showCrosshairAt(double axisX) {
         break;
     }
     html << rows.front().toHtmlEscaped();
+    struct Reading {
+        size_t line;
+        double value;
+        QString row;
+    };
+    std::vector<Reading> readings;
     for (size_t i = 0; i < m_lines.size(); ++i) {
         const ChartLine& line = m_lines[i];
         if (const auto value = shownValueAt(line, x)) {
@@ -67,10 +74,34 @@ QString ChartPanel::showCrosshairAt(double axisX) {
                     row +=
                         QStringLiteral("  [%1 – %2]")
                             .arg(toQString(formatReading(lo->second)), toQString(formatReading(hi->second)));
-            rows << row;
-            html << QStringLiteral("<span style=\"color:%1\">&#9632;</span> %2")
-                        .arg(lineColour(i).name(), row.toHtmlEscaped());
+            readings.push_back({i, *value, row});
         }
+    }
+    // Hundreds of lines would not fit on any screen: as many of the highest and the lowest
+    // readings as the plot's height holds (10 and 5 at most), said so.
+    const double rowHeight = QFontMetricsF(m_crosshairLabel->font()).lineSpacing();
+    const size_t rowsFit =
+        size_t(std::clamp(int(m_chart->plotArea().height() / std::max(1.0, rowHeight)) - 4, 6, 15));
+    const size_t kHighest = (rowsFit * 2 + 2) / 3, kLowest = rowsFit - kHighest;
+    if (readings.size() > kHighest + kLowest + 5) {
+        std::stable_sort(readings.begin(), readings.end(),
+                         [](const Reading& a, const Reading& b) { return a.value > b.value; });
+        const size_t between = readings.size() - kHighest - kLowest;
+        readings.erase(readings.begin() + long(kHighest), readings.end() - long(kLowest));
+        readings.insert(readings.begin() + long(kHighest),
+                        {size_t(-1), 0, tr("… %n lines between", nullptr, int(between))});
+        const QString title = tr("%1 lines: the %2 highest and %3 lowest")
+                                  .arg(int(between + kHighest + kLowest))
+                                  .arg(kHighest)
+                                  .arg(kLowest);
+        rows << title;
+        html << title.toHtmlEscaped();
+    }
+    for (const Reading& r : readings) {
+        rows << r.row;
+        html << (r.line == size_t(-1) ? r.row.toHtmlEscaped()
+                                      : QStringLiteral("<span style=\"color:%1\">&#9632;</span> %2")
+                                            .arg(lineColour(r.line).name(), r.row.toHtmlEscaped()));
     }
     const QString text = rows.join(QLatin1Char('\n'));
     m_crosshairText = text;
