@@ -53,12 +53,16 @@ void PostgresStore::connect() {
         m_conn.reset();
         throw StoreError("cannot connect to " + m_uri.display() + ": " + trimmed(e.what()));
     }
-    // A session-private staging table for COPY: duplicates and latest_metrics are then resolved
-    // with one INSERT ... SELECT each, inside the batch's transaction.
     pqxx::work tx(m_conn->c);
-    tx.exec("CREATE TEMP TABLE IF NOT EXISTS radt_metrics_in (\"key\" VARCHAR(250), value FLOAT(53), "
-            "timestamp BIGINT, run_uuid VARCHAR(32), step BIGINT, is_nan BOOLEAN) ON COMMIT DELETE ROWS");
-    if (m_readOnly) // --read-only: this session writes nothing (after its own temporary table)
+    // A streaming replica (hot standby) replays its primary and accepts no write, not even a
+    // temporary table: the session only reads (checkOrCreateSchema says so, or refuses a recording).
+    m_standby = tx.exec1("SELECT pg_is_in_recovery()")[0].as<bool>();
+    // A session-private staging table for COPY: duplicates and latest_metrics are then resolved
+    // with one INSERT ... SELECT each, inside the batch's transaction. A reader never stages.
+    if (!m_readOnly && !m_standby)
+        tx.exec("CREATE TEMP TABLE IF NOT EXISTS radt_metrics_in (\"key\" VARCHAR(250), value FLOAT(53), "
+                "timestamp BIGINT, run_uuid VARCHAR(32), step BIGINT, is_nan BOOLEAN) ON COMMIT DELETE ROWS");
+    if (m_readOnly || m_standby) // --read-only or a replica: this session writes nothing
         tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     tx.commit();
 }
@@ -100,6 +104,10 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
             if (name == "metrics")
                 ownsMetrics = row[3].as<bool>();
         }
+        if (m_standby && mode == OpenMode::CreateIfMissing)
+            throw StoreError("cannot record into " + m_uri.display() +
+                             ": it is a standby server (a streaming replica), which only reads; record into "
+                             "its primary, and point readers (radt-explorer --read-only) here");
         if (names.empty()) {
             if (mode != OpenMode::CreateIfMissing)
                 throw StoreError("cannot open store " + m_uri.display() +
@@ -127,7 +135,14 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                              "' may not read its tables (GRANT SELECT on them, or use another role)");
         // MLflow before 1.1 (2019) had no latest_metrics: it is then derived from metrics.
         m_hasLatestMetrics = names.empty() || names.count("latest_metrics");
-        if (!mayWrite && mode == OpenMode::OpenExisting) {
+        if (m_standby) {
+            // Runs recorded into the primary appear here as the standby replays them.
+            m_readOnly = true;
+            if (mode == OpenMode::OpenExisting)
+                m_notice =
+                    m_uri.display() +
+                    " is a standby server (a streaming replica): opened read-only, following its primary";
+        } else if (!mayWrite && mode == OpenMode::OpenExisting) {
             // A reader's role (a lab's dashboard account): everything that only reads works.
             m_readOnly = true;
             tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");

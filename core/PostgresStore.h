@@ -74,6 +74,7 @@ private:
     StoreUri m_uri;
     bool m_readOnly = false; ///< OpenMode::ReadOnly, or a role that may only read: sessions are read-only
     bool m_hasLatestMetrics = true; ///< false on a 2019-era store: latest values come from metrics
+    bool m_standby = false;         ///< a hot standby (streaming replica, pg_is_in_recovery): it only reads
     struct Connection;              ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
     std::unique_ptr<Connection> m_conn;
     std::set<std::string> m_validatedKeys;

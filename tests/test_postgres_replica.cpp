@@ -1,0 +1,96 @@
+// Reads that never slow the writers (issue 26 §3): a lab's primary PostgreSQL server takes the
+// collectors' writes, a streaming replica (PostgreSQL's own replication, set up by pg_basebackup)
+// serves the explorer. Two real servers of the test's own on loopback (PrivatePostgres): radt
+// records into the primary; the replica shows the run while it runs (the rows the explorer's live
+// polling reads) and when it has finished; a recording pointed at the replica is refused, naming it.
+
+#include "PrivatePostgres.h"
+#include "RadtProcess.h"
+#include "Store.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+using namespace radt;
+using namespace radt::test;
+
+namespace {
+
+const char* kTicks = R"PY(import sys, time
+import radt
+count, pause = int(sys.argv[1]), float(sys.argv[2])
+with radt.run.RADTBenchmark() as run:
+    for i in range(count):
+        run.log_metric("tick", i, i)
+        time.sleep(pause)
+)PY";
+
+} // namespace
+
+TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingThereIsRefused) {
+    PrivatePostgres primary, standby;
+    if (!primary.unavailableReason().empty())
+        GTEST_SKIP() << primary.unavailableReason();
+    primary.initAndStart();
+    ASSERT_EQ(primary.psql("CREATE DATABASE radt"), 0) << primary.log();
+    // The store exists on the primary before the replica is made, as in a lab.
+    openStore(primary.uri("radt"), OpenMode::CreateIfMissing)->getOrCreateExperiment("cluster");
+    standby.startStandbyOf(primary);
+    const std::string replicaUri = standby.uri("radt");
+
+    TempDir dir;
+    writeFile(dir.file("ticks.py"), kTicks);
+    Radt r = startRadt(dir, {"--store", primary.uri("radt"), "--no-env-capture", "-l", "top", "--interval", "0.2",
+                             "-e", "cluster", dir.file("ticks.py"), "60", "0.1"}); // about 6 s
+
+    // While it runs: the replica has the run, RUNNING, and its rows grow, read as the explorer's
+    // live polling reads them (readLivePoll: the rows after the last one seen) on a read-only
+    // connection.
+    auto replica = openStore(replicaUri, OpenMode::ReadOnly);
+    std::optional<radt::Run> seen;
+    ASSERT_TRUE(waitFor(
+        [&] {
+            const auto runs = replica->runs();
+            if (runs.empty())
+                return false;
+            seen = runs.front();
+            return replica->series(seen->uuid, "tick").size() >= 5;
+        },
+        20000))
+        << r.err() << standby.log();
+    EXPECT_EQ(seen->status, RunStatus::Running);
+    const Series first = replica->series(seen->uuid, "tick");
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return !replica->seriesRange(seen->uuid, "tick", first.t.back() + 1, std::numeric_limits<int64_t>::max())
+                        .empty();
+        },
+        10000))
+        << "no new rows reached the replica while the run went on";
+
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            const auto run = replica->run(seen->uuid);
+            return run && run->status == RunStatus::Finished && replica->series(seen->uuid, "tick").size() == 60;
+        },
+        20000))
+        << "the finished run, every tick, on the replica";
+
+    // Opened without --read-only (the explorer's default), the replica is read-only and says why.
+    auto plain = openStore(replicaUri, OpenMode::OpenExisting);
+    EXPECT_TRUE(plain->isReadOnly());
+    EXPECT_NE(plain->openNotice().find("standby server (a streaming replica)"), std::string::npos)
+        << plain->openNotice();
+    EXPECT_EQ(plain->runs().size(), 1u);
+
+    // A collector pointed at the replica is refused before it starts, naming the primary.
+    Radt wrong = startRadt(dir, {"--store", replicaUri, "--no-env-capture", "-l", "top", dir.file("ticks.py"), "1",
+                                 "0"});
+    EXPECT_NE(wrong.wait(), 0);
+    EXPECT_NE(wrong.err().find("it is a standby server (a streaming replica), which only reads; record into its "
+                               "primary"),
+              std::string::npos)
+        << wrong.err();
+}
