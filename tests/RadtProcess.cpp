@@ -86,4 +86,16 @@ int countContaining(const std::string& text, const std::string& needle) {
     return n;
 }
 
+std::string writeTicksWorkload(const TempDir& dir) {
+    writeFile(dir.file("ticks.py"), R"PY(import sys, time
+import radt
+count, pause = int(sys.argv[1]), float(sys.argv[2])
+with radt.run.RADTBenchmark() as run:
+    for i in range(count):
+        run.log_metric("tick", i, i)
+        time.sleep(pause)
+)PY");
+    return dir.file("ticks.py");
+}
+
 } // namespace radt::test

@@ -42,6 +42,10 @@ std::map<std::string, std::string> fakeEnv(const TempDir& dir);
 /// Processes whose command line mentions `marker` (our private fakes, our workloads).
 int processesMentioning(const std::string& marker);
 
+/// A workload for radt: `python3 ticks.py COUNT PAUSE` logs the metric "tick" COUNT times through
+/// the radt module (step i, value i), PAUSE seconds apart. Write it with writeTicksWorkload.
+std::string writeTicksWorkload(const TempDir& dir);
+
 /// How many lines of `text` contain `needle`.
 int countContaining(const std::string& text, const std::string& needle);
 

@@ -16,16 +16,6 @@ using namespace radt::test;
 
 namespace {
 
-// One "tick" metric per interval through the radt module.
-const char* kTicks = R"PY(import sys, time
-import radt
-count, pause = int(sys.argv[1]), float(sys.argv[2])
-with radt.run.RADTBenchmark() as run:
-    for i in range(count):
-        run.log_metric("tick", i, i)
-        time.sleep(pause)
-)PY";
-
 class PostgresE2E : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -33,7 +23,7 @@ protected:
         if (!m_backend->available())
             GTEST_SKIP() << m_backend->unavailableReason();
         m_uri = m_backend->freshUri();
-        writeFile(m_dir.file("ticks.py"), kTicks);
+        writeTicksWorkload(m_dir);
     }
     Radt start(const std::vector<std::string>& extra) {
         std::vector<std::string> args = {"--store",    m_uri, "--no-env-capture", "-l", "top+proc",
@@ -81,7 +71,7 @@ TEST(PostgresOutage, AServerOutageOf20SecondsLosesNothing) {
     ASSERT_EQ(server.psql("CREATE DATABASE radt"), 0) << server.log();
     const std::string uri = server.uri("radt");
     TempDir dir;
-    writeFile(dir.file("ticks.py"), kTicks);
+    writeTicksWorkload(dir);
     Radt r = startRadt(dir, {"--store", uri, "--no-env-capture", "-l", "top+proc", "--interval", "0.1",
                              dir.file("ticks.py"), "300", "0.1"}); // about 30 s of ticks
     ASSERT_TRUE(waitFor(

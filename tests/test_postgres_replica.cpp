@@ -15,19 +15,6 @@
 using namespace radt;
 using namespace radt::test;
 
-namespace {
-
-const char* kTicks = R"PY(import sys, time
-import radt
-count, pause = int(sys.argv[1]), float(sys.argv[2])
-with radt.run.RADTBenchmark() as run:
-    for i in range(count):
-        run.log_metric("tick", i, i)
-        time.sleep(pause)
-)PY";
-
-} // namespace
-
 TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingThereIsRefused) {
     PrivatePostgres primary, standby;
     if (!primary.unavailableReason().empty())
@@ -40,9 +27,9 @@ TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingTher
     const std::string replicaUri = standby.uri("radt");
 
     TempDir dir;
-    writeFile(dir.file("ticks.py"), kTicks);
-    Radt r = startRadt(dir, {"--store", primary.uri("radt"), "--no-env-capture", "-l", "top", "--interval", "0.2",
-                             "-e", "cluster", dir.file("ticks.py"), "60", "0.1"}); // about 6 s
+    writeTicksWorkload(dir);
+    Radt r = startRadt(dir, {"--store", primary.uri("radt"), "--no-env-capture", "-l", "top", "--interval",
+                             "0.2", "-e", "cluster", dir.file("ticks.py"), "60", "0.1"}); // about 6 s
 
     // While it runs: the replica has the run, RUNNING, and its rows grow, read as the explorer's
     // live polling reads them (readLivePoll: the rows after the last one seen) on a read-only
@@ -63,7 +50,9 @@ TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingTher
     const Series first = replica->series(seen->uuid, "tick");
     ASSERT_TRUE(waitFor(
         [&] {
-            return !replica->seriesRange(seen->uuid, "tick", first.t.back() + 1, std::numeric_limits<int64_t>::max())
+            return !replica
+                        ->seriesRange(seen->uuid, "tick", first.t.back() + 1,
+                                      std::numeric_limits<int64_t>::max())
                         .empty();
         },
         10000))
@@ -73,7 +62,8 @@ TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingTher
     ASSERT_TRUE(waitFor(
         [&] {
             const auto run = replica->run(seen->uuid);
-            return run && run->status == RunStatus::Finished && replica->series(seen->uuid, "tick").size() == 60;
+            return run && run->status == RunStatus::Finished &&
+                   replica->series(seen->uuid, "tick").size() == 60;
         },
         20000))
         << "the finished run, every tick, on the replica";
@@ -86,11 +76,12 @@ TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingTher
     EXPECT_EQ(plain->runs().size(), 1u);
 
     // A collector pointed at the replica is refused before it starts, naming the primary.
-    Radt wrong = startRadt(dir, {"--store", replicaUri, "--no-env-capture", "-l", "top", dir.file("ticks.py"), "1",
-                                 "0"});
+    Radt wrong = startRadt(
+        dir, {"--store", replicaUri, "--no-env-capture", "-l", "top", dir.file("ticks.py"), "1", "0"});
     EXPECT_NE(wrong.wait(), 0);
-    EXPECT_NE(wrong.err().find("it is a standby server (a streaming replica), which only reads; record into its "
-                               "primary"),
-              std::string::npos)
+    EXPECT_NE(
+        wrong.err().find("it is a standby server (a streaming replica), which only reads; record into its "
+                         "primary"),
+        std::string::npos)
         << wrong.err();
 }
