@@ -354,17 +354,20 @@ protected:
 
 } // namespace
 
-std::unique_ptr<Listener> makeSmiListener() {
-    return std::make_unique<SmiListener>();
-}
-std::unique_ptr<Listener> makeSmiDmonListener() {
-    return std::make_unique<SmiDmonListener>();
-}
-std::unique_ptr<Listener> makeDcgmiListener() {
-    return std::make_unique<DcgmiListener>();
-}
-std::unique_ptr<Listener> makeTegrastatsListener() {
-    return std::make_unique<TegrastatsListener>();
+const std::vector<ListenerSpec>& gpuListenerSpecs() {
+    using S = ListenerSpec::Source;
+    static const std::vector<ListenerSpec> all = {
+        {"smi", S::Tool, "nvidia-smi", "GPU power, utilisation, memory, P-state", nullptr,
+         []() -> std::unique_ptr<Listener> { return std::make_unique<SmiListener>(); }},
+        {"dmon", S::Tool, "nvidia-smi",
+         "GPU PCIe RX/TX, power/thermal throttling, clocks, temperatures (1 s)", nullptr,
+         []() -> std::unique_ptr<Listener> { return std::make_unique<SmiDmonListener>(); }},
+        {"dcgmi", S::Tool, "dcgmi", "DCGM power, energy, SM/tensor/DRAM activity, PCIe/NVLink", nullptr,
+         []() -> std::unique_ptr<Listener> { return std::make_unique<DcgmiListener>(); }},
+        {"tegrastats", S::Tool, "tegrastats", "Jetson CPU/GPU/EMC load, RAM, temperatures, power rails",
+         nullptr, []() -> std::unique_ptr<Listener> { return std::make_unique<TegrastatsListener>(); }},
+    };
+    return all;
 }
 
 } // namespace radt

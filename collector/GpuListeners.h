@@ -6,13 +6,12 @@
 
 #include "Listener.h"
 
-#include <memory>
+#include <vector>
 
 namespace radt {
 
-std::unique_ptr<Listener> makeSmiListener();
-std::unique_ptr<Listener> makeSmiDmonListener();
-std::unique_ptr<Listener> makeDcgmiListener();
-std::unique_ptr<Listener> makeTegrastatsListener();
+/// The GPU tools' rows of listenerSpecs() (Listener.h), each beside its listener's class: a new
+/// tool adds its parser (GpuParsers), its class and row here, and its key prefix (core/MetricKeys).
+const std::vector<ListenerSpec>& gpuListenerSpecs();
 
 } // namespace radt

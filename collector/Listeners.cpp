@@ -100,27 +100,32 @@ private:
 const std::vector<ListenerSpec>& listenerSpecs() {
     using S = ListenerSpec::Source;
     using O = ProcSamplerOptions;
-    static const std::vector<ListenerSpec> all = {
-        {"top", S::Proc, "meminfo", "system CPU %, memory and swap, from /proc", &O::top},
-        {"ps", S::Proc, "stat", "per-core CPU and memory of the run's threads, from /proc", &O::ps},
-        {"iostat", S::Proc, "diskstats", "per-device disk tps and MB/s, from /proc/diskstats", &O::iostat},
-        {"net", S::Proc, "net/dev", "per-interface network MB/s, from /proc/net/dev", &O::net},
-        {"proc", S::Proc, "stat", "the run's process tree: CPU %, RSS, threads, from /proc", &O::proc},
-        {"rapl", S::Proc, "stat", "CPU package and DRAM power, from /sys/class/powercap", &O::rapl, nullptr,
-         [] { return raplProblem("/sys"); }},
-        {"smi", S::Tool, "nvidia-smi", "GPU power, utilisation, memory, P-state", nullptr, makeSmiListener},
-        {"dmon", S::Tool, "nvidia-smi",
-         "GPU PCIe RX/TX, power/thermal throttling, clocks, temperatures (1 s)", nullptr,
-         makeSmiDmonListener},
-        {"dcgmi", S::Tool, "dcgmi", "DCGM power, energy, SM/tensor/DRAM activity, PCIe/NVLink", nullptr,
-         makeDcgmiListener},
-        {"tegrastats", S::Tool, "tegrastats", "Jetson CPU/GPU/EMC load, RAM, temperatures, power rails",
-         nullptr, makeTegrastatsListener},
-        {"nsys", S::Workload, "nsys", "Nsight Systems profile of the NVTX range 'profile' (experiment CSV)"},
-        {"nsysraw", S::Workload, "nsys", "Nsight Systems profile of the whole run (experiment CSV)"},
-        {"ncu", S::Workload, "ncu", "Nsight Compute profile of the NVTX range 'profile' (experiment CSV)"},
-        {"ncuraw", S::Workload, "ncu", "Nsight Compute profile of the whole run (experiment CSV)"},
-    };
+    static const std::vector<ListenerSpec> all = [] {
+        std::vector<ListenerSpec> rows = {
+            {"top", S::Proc, "meminfo", "system CPU %, memory and swap, from /proc", &O::top},
+            {"ps", S::Proc, "stat", "per-core CPU and memory of the run's threads, from /proc", &O::ps},
+            {"iostat", S::Proc, "diskstats", "per-device disk tps and MB/s, from /proc/diskstats",
+             &O::iostat},
+            {"net", S::Proc, "net/dev", "per-interface network MB/s, from /proc/net/dev", &O::net},
+            {"proc", S::Proc, "stat", "the run's process tree: CPU %, RSS, threads, from /proc", &O::proc},
+            {"rapl", S::Proc, "stat", "CPU package and DRAM power, from /sys/class/powercap", &O::rapl,
+             nullptr, [] { return raplProblem("/sys"); }},
+        };
+        // The GPU tools' rows live beside their listeners (GpuListeners.cpp).
+        const std::vector<ListenerSpec>& gpu = gpuListenerSpecs();
+        rows.insert(rows.end(), gpu.begin(), gpu.end());
+        rows.insert(
+            rows.end(),
+            {
+                {"nsys", S::Workload, "nsys",
+                 "Nsight Systems profile of the NVTX range 'profile' (experiment CSV)"},
+                {"nsysraw", S::Workload, "nsys", "Nsight Systems profile of the whole run (experiment CSV)"},
+                {"ncu", S::Workload, "ncu",
+                 "Nsight Compute profile of the NVTX range 'profile' (experiment CSV)"},
+                {"ncuraw", S::Workload, "ncu", "Nsight Compute profile of the whole run (experiment CSV)"},
+            });
+        return rows;
+    }();
     return all;
 }
 

@@ -17,6 +17,6 @@ if command -v pg_virtualenv >/dev/null; then
 else
   echo "test.sh: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
 fi
-# Three times as many tests as cores: most of the suite waits on real time (tools, outages, sleeps);
+# Twice as many tests as cores: most of the suite waits on real time (tools, outages, sleeps);
 # the tests that load the machine take two slots (PROCESSORS in tests/CMakeLists.txt).
-QT_QPA_PLATFORM=offscreen "${run[@]}" ctest --output-on-failure -j"$((jobs * 3))" --timeout 300
+QT_QPA_PLATFORM=offscreen "${run[@]}" ctest --output-on-failure -j"$((jobs * 2))" --timeout 300

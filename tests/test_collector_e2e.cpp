@@ -143,9 +143,22 @@ TEST(CollectorE2E, DcgmiFallsBackWhenTheGpuRefusesProfilingFields) {
     TempDir dir;
     auto env = fakeEnv(dir);
     env["RADT_FAKE_DCGMI_REFUSE"] = "1002";
+    // The workload lasts until dcgmi was started again with the fallback fields, and 2.5 s more
+    // for its rows: a fixed 2 s was too short on a loaded machine (the relaunch came as it ended).
+    test::writeFile(dir.file("w.py"), R"PY(import sys, time
+deadline = time.time() + 60
+def relaunched():
+    try:
+        return open(sys.argv[1]).read().count("dcgmi dmon") >= 2
+    except OSError:
+        return False
+while not relaunched() and time.time() < deadline:
+    time.sleep(0.1)
+time.sleep(2.5)
+)PY");
     Radt r = startRadt(dir,
                        {"--store", storeUri(dir), "-l", "dcgmi", "--interval", "0.2", "--no-env-capture",
-                        "python3", "-c", "import time; time.sleep(2)"},
+                        "python3", dir.file("w.py"), dir.file("fake.log")},
                        env);
     ASSERT_EQ(r.wait(), 0) << r.err();
     EXPECT_EQ(countContaining(r.err(), "refused some fields (Error setting watches); continuing with fields "

@@ -40,8 +40,9 @@ std::vector<radt::Run> buildRuns(Store& store, int count, int withEnvelopes) {
                               kStart + 1000 * int64_t(i), 0});
         store.logMetrics(run.uuid, points);
         store.setRunStatus(run.uuid, RunStatus::Finished, kStart + 1000 * int64_t(kPoints));
-        if (r < withEnvelopes)
+        if (r < withEnvelopes) {
             EXPECT_EQ(writeRunEnvelopes(store, run.uuid), 2u);
+        }
         runs.push_back(*store.run(run.uuid));
     }
     return runs;
@@ -77,8 +78,9 @@ TEST_P(ManyRunsChart, ReadsEnvelopesMakesAMissingOneAndAZoomReadsEveryPointOfIts
         EXPECT_TRUE(r.reduced) << r.run.name;
         EXPECT_LE(r.series.size(), size_t(4 * level)) << r.run.name << ": not every row";
         EXPECT_EQ(*std::max_element(r.series.v.begin(), r.series.v.end()), 999.0) << "the spike survives";
-        if (r.run.name != "run 11" || !server)
+        if (r.run.name != "run 11" || !server) {
             EXPECT_EQ(r.storedPoints, kPoints) << r.run.name;
+        }
     }
     // SQLite read the last run whole and kept its envelope for the next chart; a server reduced
     // it where it is (`radt store compact` or the run's end store it there).
@@ -122,11 +124,12 @@ TEST_P(ManyRunsChart, AFewRunsAreReadWholeAndARunningRunIsNeverReduced) {
     loader.requestChart(&chart, runs, QString::fromStdString(kKey));
     ASSERT_TRUE(loader.waitIdle(30000));
     ASSERT_EQ(chart.runs().size(), 3u);
-    if (!store->prefersEnvelopes())
+    if (!store->prefersEnvelopes()) {
         for (const ChartRunData& r : chart.runs()) {
             EXPECT_FALSE(r.reduced) << "three runs are read whole: zooming needs no second read";
             EXPECT_EQ(r.series.size(), size_t(kPoints));
         }
+    }
 
     // Many runs, one of them still recording: it is followed live, so it is read as it is.
     std::vector<radt::Run> many = buildRuns(*store, 8, 8);
@@ -137,8 +140,9 @@ TEST_P(ManyRunsChart, AFewRunsAreReadWholeAndARunningRunIsNeverReduced) {
     ASSERT_TRUE(loader.waitIdle(30000));
     ASSERT_EQ(chart.runs().size(), 9u);
     EXPECT_EQ(chart.runs().back().series.size(), 2u) << "every point of the running run";
-    if (!store->prefersEnvelopes()) // a server reduces whatever it sends; SQLite's is the run itself
+    if (!store->prefersEnvelopes()) { // a server reduces whatever it sends; SQLite's is the run itself
         EXPECT_FALSE(chart.runs().back().reduced);
+    }
     EXPECT_TRUE(chart.runs().front().reduced);
 }
 

@@ -376,9 +376,11 @@ TEST(ListenerTable, EachListenerIsListedMadeAndOwnsTheKeysItWrites) {
     ASSERT_EQ(made.size(), 2u) << "the /proc ones share one sampler; nsys wraps the command";
     EXPECT_EQ(made[0]->name(), "top+proc");
     EXPECT_EQ(made[1]->name(), "smi");
-    for (const ListenerAvailability& a : listenerAvailability("/no/such/proc"))
-        if (a.name == "top" || a.name == "net")
+    for (const ListenerAvailability& a : listenerAvailability("/no/such/proc")) {
+        if (a.name == "top" || a.name == "net") {
             EXPECT_EQ(a.detail.rfind("/no/such/proc/", 0), 0u) << a.detail;
+        }
+    }
 
     // Real /proc, every /proc switch on: each key belongs to a listener that was switched on.
     ProcSamplerOptions options;
