@@ -148,6 +148,12 @@ inline double since(std::chrono::steady_clock::time_point start) {
 }
 
 /// Keeps the best (minimum) of several measurements under a name: robust on a shared machine.
+/// The p-quantile (0..1) of `values`, nearest rank; 0 when there are none.
+inline double percentile(std::vector<double> values, double p) {
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[std::min(values.size() - 1, size_t(double(values.size()) * p))];
+}
+
 inline void keepBest(std::map<std::string, double>& best, const std::string& name, double value) {
     auto it = best.find(name);
     if (it == best.end() || value < it->second)

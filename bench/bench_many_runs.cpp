@@ -324,9 +324,7 @@ void BM_ChartOpen(benchmark::State& state) {
             frames.push_back(bench::since(frameStart) * 1e3);
         }
     }
-    std::sort(frames.begin(), frames.end());
-    if (!frames.empty())
-        g_best["frame_p95"] = frames[std::min(frames.size() - 1, size_t(0.95 * double(frames.size())))];
+    g_best["frame_p95"] = bench::percentile(frames, 0.95);
 }
 
 } // namespace

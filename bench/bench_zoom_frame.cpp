@@ -73,11 +73,6 @@ struct Windows {
     }
 };
 
-double percentile(std::vector<double> values, double p) {
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0 : values[std::min(values.size() - 1, size_t(double(values.size()) * p))];
-}
-
 // The QtCharts path, as ChartPanel drew until issue 13: a QLineSeries per line.
 class QtChartsPath {
 public:
@@ -189,17 +184,18 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    const double panel95 = percentile(g_panelMs, 0.95), qtcharts95 = percentile(g_qtchartsMs, 0.95);
+    const double panel95 = bench::percentile(g_panelMs, 0.95),
+                 qtcharts95 = bench::percentile(g_qtchartsMs, 0.95);
     std::printf("%zu zoom frames of %d runs x %d points: p50 %.1f ms, p95 %.1f ms; QtCharts series "
                 "p50 %.1f ms, p95 %.1f ms\n",
-                g_panelMs.size(), kRuns, kPoints, percentile(g_panelMs, 0.5), panel95,
-                percentile(g_qtchartsMs, 0.5), qtcharts95);
+                g_panelMs.size(), kRuns, kPoints, bench::percentile(g_panelMs, 0.5), panel95,
+                bench::percentile(g_qtchartsMs, 0.5), qtcharts95);
     bench::figure("zoom_frame_ms_p95", panel95, "ms");
-    bench::figure("zoom_frame_ms_p50", percentile(g_panelMs, 0.5), "ms");
+    bench::figure("zoom_frame_ms_p50", bench::percentile(g_panelMs, 0.5), "ms");
     bench::figure("zoom_frame_ms_p95_qtcharts", qtcharts95, "ms");
-    bench::figure("zoom_frame_ms_p50_qtcharts", percentile(g_qtchartsMs, 0.5), "ms");
+    bench::figure("zoom_frame_ms_p50_qtcharts", bench::percentile(g_qtchartsMs, 0.5), "ms");
     bench::figure("zoom_frame_speedup", panel95 > 0 ? qtcharts95 / panel95 : 0, "x");
-    const double raw95 = percentile(g_rawMs, 0.95);
+    const double raw95 = bench::percentile(g_rawMs, 0.95);
     bench::figure("zoom_frame_ms_p95_raw", raw95, "ms");
     bench::figure("zoom_frame_range_cost", raw95 > 0 ? panel95 / raw95 : 0, "x");
     return 0;

@@ -82,8 +82,9 @@ void ChartPlotItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     const int denseFrom = int(m_mapping.plot.width());
     // Hundreds of lines overlaid (a chart of a cluster's runs) are drawn one pixel wide and
     // aliased: Qt's cosmetic pen takes a fast path, where a wide or smooth stroke is outlined and
-    // filled per segment (500 lines: 1.6 s a frame instead of ~0.1 s). They are a texture then,
-    // not lines one follows; the hover still names each.
+    // filled per segment (500 lines, bench_many_runs: a zoom frame's p95 130-180 ms, against
+    // 430 ms with the chart's 1 px antialiased pens). They are a texture then, not lines one
+    // follows; the hover still names each.
     const int visibleLines = int(std::count_if(
         m_lines.begin(), m_lines.end(), [](const Line& l) { return l.visible && l.points.size() > 1; }));
     const bool thin = visibleLines > kThinLinesFrom;

@@ -26,13 +26,13 @@ Series envelopeOrWhole(Store& store, Store* keep, const Run& run, const std::str
         d.storedPoints = found->second.pointCount;
         return std::move(found->second.series);
     }
-    // latest_metrics before the series, as writeRunEnvelopes does: a point logged meanwhile makes
-    // the saved envelope stale rather than short of that point.
-    const std::map<std::string, LatestMetric> latest = store.latestMetrics(run.uuid);
     if (store.prefersEnvelopes()) { // reduced where it is; `radt store compact` stores it
         d.reduced = true;
         return store.seriesEnvelope(run.uuid, key, std::nullopt, 2 * level);
     }
+    // latest_metrics before the series, as writeRunEnvelopes does: a point logged meanwhile makes
+    // the saved envelope stale rather than short of that point.
+    const std::map<std::string, LatestMetric> latest = store.latestMetrics(run.uuid);
     Series whole = store.series(run.uuid, key);
     const auto l = latest.find(key);
     if (l == latest.end() || int64_t(whole.size()) <= envelopeMinPoints())
@@ -115,19 +115,12 @@ std::vector<ChartRunData> readChartRuns(Store& store, const std::vector<Run>& ru
 std::vector<ChartDetail> readChartDetail(Store& store, const ChartDetailQuery& query) {
     // 4 slices a column, as a server store's first read: a moderate zoom further still has real points.
     const int buckets = 4 * std::max(1, query.columns);
+    // The store's envelope of the range: reduced in the server on PostgreSQL, here on SQLite; a
+    // range of fewer points than slices comes back whole.
     std::vector<ChartDetail> details;
-    for (const ChartDetailQuery::RunRange& r : query.runs) {
-        ChartDetail d{r, {}};
-        if (store.prefersEnvelopes()) {
-            d.points =
-                store.seriesEnvelope(r.runUuid, query.metricKey, std::make_pair(r.from, r.to), buckets);
-        } else {
-            d.points = store.seriesRange(r.runUuid, query.metricKey, r.from, r.to);
-            if (d.points.size() > size_t(2 * buckets))
-                d.points = envelopeOf(d.points, r.from, r.to, buckets);
-        }
-        details.push_back(std::move(d));
-    }
+    for (const ChartDetailQuery::RunRange& r : query.runs)
+        details.push_back(
+            {r, store.seriesEnvelope(r.runUuid, query.metricKey, std::make_pair(r.from, r.to), buckets)});
     return details;
 }
 
