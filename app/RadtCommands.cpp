@@ -1,8 +1,9 @@
-// radt's commands on a store: ls, report, store copy and store compact.
+// radt's commands on a store: ls, report, store copy, compact, partition and archive.
 
 #include "RadtCommands.h"
 
 #include "InsightReport.h"
+#include "PostgresMaintenance.h"
 #include "ReportTables.h"
 #include "RunReconciler.h"
 #include "StoreCompaction.h"
@@ -352,11 +353,106 @@ int runCopy(const std::string& from, const std::string& to) {
     });
 }
 
-const char* const kStoreUsage = "usage: radt store copy SRC DEST (store URIs or SQLite paths), or radt store "
-                                "compact [--tolerance T] TARGET...";
+/// A counter on a terminal, a line per tenth in a log.
+void countLine(const std::string& text, size_t done, size_t total) {
+    if (::isatty(STDERR_FILENO))
+        std::cerr << "\rradt: " << text << (done == total ? "\n" : "") << std::flush;
+    else if (total < 10 || done % (total / 10) == 0 || done == total)
+        std::cerr << "radt: " << text << "\n" << std::flush;
+}
+
+const char* const kPartitionHelp = R"(partition a PostgreSQL store's metrics table by time, in place
+
+Copies the samples run by run (one transaction each, checked by count and checksum) into a
+table partitioned on timestamp, then swaps it in under MLflow's names in one short locked
+transaction. Interrupted, it resumes where it stopped when run again; the store stays usable
+meanwhile. On a store already partitioned, --period sets what partitions made from now on span.
+New PostgreSQL stores are partitioned by week from the start (RADT_PARTITION_PERIOD=day|week|none
+when radt creates one).)";
+
+void addPartition(CLI::App& store, Action& action) {
+    auto uri = std::make_shared<std::string>(), period = std::make_shared<std::string>("week");
+    CLI::App* partition = store.add_subcommand("partition", kPartitionHelp);
+    addStoreOption(*partition, *uri);
+    partition->add_option("--period", *period, "day or week (default week)")->type_name("day|week");
+    partition->callback([uri, period, &action] {
+        action = [uri, period] {
+            return reportingErrors([&] {
+                const std::string target = resolveStoreUri(*uri).uri;
+                const PartitionOutcome o =
+                    partitionStore(target, *period, [](size_t done, size_t total, int64_t samples) {
+                        countLine("copied " + std::to_string(done) + "/" + std::to_string(total) + " runs, " +
+                                      std::to_string(samples) + " samples",
+                                  done, total);
+                    });
+                if (!o.converted)
+                    std::printf(
+                        "metrics was partitioned already: %d partitions, %lld samples; new partitions "
+                        "span a %s\n",
+                        o.partitions, static_cast<long long>(o.samples), o.period.c_str());
+                else
+                    std::printf(
+                        "partitioned metrics by %s%s: %lld samples in %d partitions and the default one, "
+                        "every run checked by count and checksum\n",
+                        o.period.c_str(), o.resumed ? " (resumed)" : "", static_cast<long long>(o.samples),
+                        o.partitions);
+                return 0;
+            });
+        };
+    });
+}
+
+const char* const kArchiveHelp = R"(move finished runs out of a PostgreSQL store into another store
+
+Every run that ended before DATE (not RUNNING, not SCHEDULED) is copied to --to (a SQLite file
+or another server; created when missing), checked there (status, params, tags, samples per key),
+and only then removed from the store in one transaction: partitions that ended before DATE and
+hold nothing else are dropped whole. Interrupted before the removal, nothing is lost: running
+it again completes the copy.)";
+
+void addArchive(CLI::App& store, Action& action) {
+    struct ArchiveArgs {
+        std::string store, before, to;
+    };
+    auto args = std::make_shared<ArchiveArgs>();
+    CLI::App* archive = store.add_subcommand("archive", kArchiveHelp);
+    addStoreOption(*archive, args->store);
+    archive->add_option("--before", args->before, "UTC date, YYYY-MM-DD[THH:MM:SS]")
+        ->type_name("DATE")
+        ->required();
+    archive->add_option("--to", args->to, "the archive store: URI or SQLite path")
+        ->type_name("URI")
+        ->required();
+    archive->callback([args, &action] {
+        const int64_t before = parseUtcDate(args->before);
+        action = [args, before] {
+            return reportingErrors([&] {
+                const ArchiveOutcome o = archiveStore(resolveStoreUri(args->store).uri, before, args->to,
+                                                      [](size_t done, size_t total, size_t samples) {
+                                                          countLine("archived " + std::to_string(done) + "/" +
+                                                                        std::to_string(total) + " runs, " +
+                                                                        std::to_string(samples) + " samples",
+                                                                    done, total);
+                                                      });
+                for (const std::string& run : o.keptChanged)
+                    std::cerr << "radt: run " << run << " was written to during the archive: it stays\n";
+                std::printf("archived %zu runs (%lld samples) to %s; dropped %zu partitions\n", o.runs,
+                            static_cast<long long>(o.samples), maskPassword(args->to).c_str(),
+                            o.dropped.size());
+                return 0;
+            });
+        };
+    });
+}
+
+const char* const kStoreUsage =
+    "usage: radt store copy SRC DEST (store URIs or SQLite paths), radt store "
+    "compact [--tolerance T] TARGET..., radt store partition [--period day|week], "
+    "or radt store archive --before DATE --to URI";
 
 void addStore(CLI::App& app, Action& action) {
-    CLI::App* store = app.add_subcommand("store", "copy a whole store, or compact its runs");
+    CLI::App* store =
+        app.add_subcommand("store", "copy a whole store, compact its runs, partition or archive a server's");
     store->prefix_command(false);
     store->allow_extras(); // a wrong word after `store` gets the usage line, in radt's words
     auto paths = std::make_shared<std::vector<std::string>>();
@@ -372,6 +468,8 @@ void addStore(CLI::App& app, Action& action) {
         action = [paths] { return runCopy(paths->at(0), paths->at(1)); };
     });
     addCompact(*store, action);
+    addPartition(*store, action);
+    addArchive(*store, action);
     store->callback([store] {
         if (store->get_subcommands().empty())
             throw std::invalid_argument(kStoreUsage);

@@ -52,6 +52,8 @@ Commands:
   radt ls [--store URI] [--json] [--read-only]  list what a store holds
   radt store copy SRC DEST                      copy a whole store (e.g. SQLite -> PostgreSQL)
   radt store compact [--tolerance T] TARGET...  thin finished runs' hardware series (dead band)
+  radt store partition [--period day|week]      partition a PostgreSQL store's metrics by time
+  radt store archive --before DATE --to URI     move finished runs out of a PostgreSQL store
   radt report [options] TARGET...               energy, utilisation, burst/idle, collocation figures
   radt --list-listeners                         which listeners this machine can run
   radt COMMAND --help                           a command's options

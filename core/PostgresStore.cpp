@@ -1,10 +1,12 @@
 #include "PostgresStore.h"
 
 #include "MlflowLimits.h"
+#include "PostgresPartitions.h"
 #include "Uuid.h"
 
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -114,6 +116,19 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                                  ": the database is empty, not an MLflow tracking database");
             // MLflow's own schema, then what MLflow's first start inserts.
             tx.exec(kMlflowPostgresSchema);
+            // metrics partitioned by time (§4 "Partitions"), under MLflow's names; a week per
+            // partition unless RADT_PARTITION_PERIOD says day, or none (MLflow's plain table).
+            const char* periodEnv = std::getenv("RADT_PARTITION_PERIOD");
+            const std::string periodText = periodEnv && *periodEnv ? periodEnv : "week";
+            const auto period = pg::parsePeriod(periodText);
+            if (!period && periodText != "none")
+                throw StoreError("RADT_PARTITION_PERIOD is '" + periodText +
+                                 "': expected day, week or none (the metrics table's partitions)");
+            if (period) {
+                pg::makePartitionedTwin(tx, "metrics", "radt_metrics_partitioned");
+                pg::swapInTwin(tx, "metrics", "radt_metrics_partitioned");
+                pg::storePeriod(tx, *period);
+            }
             tx.exec_params("INSERT INTO alembic_version (version_num) VALUES ($1)",
                            std::string(kMlflowSqliteSchemaVersion));
             const int64_t now = nowMs();
@@ -161,6 +176,16 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
         if (!hadIndex && ownsMetrics)
             tx.exec("CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
                     "(run_uuid, \"key\", timestamp, step) INCLUDE (value, is_nan)");
+        if (pg::isPartitioned(tx, "metrics")) {
+            m_partitionPeriod = pg::storedPeriod(tx).value_or(pg::PartitionPeriod::Week);
+            // Partitions ahead of the clock, made by the table's owner; another role's rows go to
+            // the default partition until the owner opens the store.
+            m_mayPartition = ownsMetrics;
+            if (ownsMetrics)
+                pg::createPartitions(tx, "metrics", "metrics", *m_partitionPeriod,
+                                     pg::aheadTimestamps(*m_partitionPeriod, nowMs()));
+            m_partitionRanges = pg::partitionRanges(tx, "metrics");
+        }
         tx.commit();
         if (!hadIndex && !names.empty())
             m_notice = ownsMetrics
@@ -307,6 +332,8 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
             m_validatedKeys.insert(p.key);
         }
     withConnection("writing metrics", [&](pqxx::connection& c) {
+        if (m_partitionPeriod && m_mayPartition)
+            extendPartitions(points);
         pqxx::work tx(c);
         requireRun(tx, runUuid, m_uri.display());
         {
@@ -341,6 +368,26 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
         tx.commit();
         return 0;
     });
+}
+
+void PostgresStore::extendPartitions(const std::vector<MetricPoint>& points) {
+    std::vector<int64_t> starts; // one timestamp per period the batch touches (usually one)
+    for (const MetricPoint& p : points) {
+        const int64_t start = pg::periodStart(*m_partitionPeriod, p.timestamp);
+        if (std::find(starts.begin(), starts.end(), start) == starts.end())
+            starts.push_back(start);
+    }
+    if (pg::covered(m_partitionRanges, starts))
+        return;
+    try {
+        pqxx::work tx(m_conn->c);
+        pg::createPartitions(tx, "metrics", "metrics", *m_partitionPeriod, starts);
+        m_partitionRanges = pg::partitionRanges(tx, "metrics");
+        tx.commit();
+    } catch (const pqxx::sql_error&) {
+        // The batch still lands, in the default partition; this writer stops trying.
+        m_mayPartition = false;
+    }
 }
 
 bool PostgresStore::applyCompaction(const std::string& runUuid,
@@ -392,7 +439,12 @@ void PostgresStore::reclaimSpace() {
 int64_t PostgresStore::storageBytes() {
     return withConnection("measuring the metrics table", [&](pqxx::connection& c) {
         pqxx::nontransaction tx(c);
-        return tx.exec1("SELECT pg_total_relation_size('metrics')")[0].as<int64_t>();
+        // A partitioned table's own size is 0: its partitions hold the rows.
+        return tx
+            .exec1("SELECT pg_total_relation_size('metrics') + coalesce((SELECT "
+                   "sum(pg_total_relation_size(relid)) FROM pg_partition_tree('metrics') WHERE relid <> "
+                   "'metrics'::regclass), 0)::bigint")[0]
+            .as<int64_t>();
     });
 }
 

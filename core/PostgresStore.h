@@ -8,9 +8,14 @@
 #include "StoreUri.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace radt {
+
+namespace pg {
+enum class PartitionPeriod; // PostgresPartitions.h
+}
 
 class PostgresStore : public Store {
 public:
@@ -78,6 +83,12 @@ private:
     struct Connection;              ///< pqxx::connection (a typedef in libpqxx 6: cannot be forward-declared)
     std::unique_ptr<Connection> m_conn;
     std::set<std::string> m_validatedKeys;
+    // metrics partitioned by time (PostgresPartitions.h): the period new partitions get, and the
+    // bounded partitions this session knows of, so a batch past them makes the next ones first.
+    std::optional<pg::PartitionPeriod> m_partitionPeriod;
+    std::vector<std::pair<int64_t, int64_t>> m_partitionRanges;
+    bool m_mayPartition = false; ///< this role owns metrics, and creating partitions has not failed
+    void extendPartitions(const std::vector<MetricPoint>& points);
 };
 
 } // namespace radt

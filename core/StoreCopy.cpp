@@ -1,25 +1,44 @@
 #include "StoreCopy.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 namespace radt {
 
 StoreCopyStats copyStore(Store& source, Store& destination,
-                         const std::function<void(size_t, size_t, size_t)>& progress) {
+                         const std::function<void(size_t, size_t, size_t)>& progress,
+                         const std::function<bool(const Run&)>& include) {
     StoreCopyStats stats;
-    // Experiments are matched by name: ids are each store's own.
+    // Experiments are matched by name: ids are each store's own. A whole copy makes every
+    // experiment, empty ones too; a selection only those of its runs.
+    std::map<int64_t, Experiment> sourceExperiments;
     std::map<int64_t, int64_t> experimentIds;
-    for (const Experiment& e : source.experiments()) {
-        experimentIds[e.id] = e.id == 0 ? 0 : destination.getOrCreateExperiment(e.name);
+    const auto destinationId = [&](int64_t sourceId) -> std::optional<int64_t> {
+        if (auto known = experimentIds.find(sourceId); known != experimentIds.end())
+            return known->second;
+        auto e = sourceExperiments.find(sourceId);
+        if (e == sourceExperiments.end())
+            return std::nullopt; // a run of a deleted experiment
         ++stats.experiments;
+        return experimentIds[sourceId] =
+                   sourceId == 0 ? 0 : destination.getOrCreateExperiment(e->second.name);
+    };
+    for (const Experiment& e : source.experiments()) {
+        sourceExperiments[e.id] = e;
+        if (!include)
+            destinationId(e.id);
     }
-    const std::vector<Run> runs = source.runs();
+    std::vector<Run> runs = source.runs();
+    if (include)
+        runs.erase(std::remove_if(runs.begin(), runs.end(), [&](const Run& r) { return !include(r); }),
+                   runs.end());
     for (const Run& original : runs) {
-        auto id = experimentIds.find(original.experimentId);
-        if (id == experimentIds.end())
-            continue; // a run of a deleted experiment
+        const std::optional<int64_t> id = destinationId(original.experimentId);
+        if (!id)
+            continue;
         Run run = original;
-        run.experimentId = id->second;
+        run.experimentId = *id;
         // The run goes in SCHEDULED and gets its own status only after its last sample: a copy
         // stopped on the way leaves it visibly incomplete (never FINISHED with part of its data),
         // and the next copy completes it.

@@ -18,7 +18,9 @@ struct StoreCopyStats {
 /// `progress(runsDone, runsTotal, samplesSoFar)` after each run. Each run is SCHEDULED in
 /// `destination` until all its params, tags and samples are there, then takes its own status and
 /// end time: an interrupted copy leaves the run it was at SCHEDULED, and copying again completes it.
+/// With `include`, only the runs it accepts are copied, and only their experiments are made.
 StoreCopyStats copyStore(Store& source, Store& destination,
-                         const std::function<void(size_t, size_t, size_t)>& progress = {});
+                         const std::function<void(size_t, size_t, size_t)>& progress = {},
+                         const std::function<bool(const Run&)>& include = {});
 
 } // namespace radt

@@ -4,6 +4,7 @@
 #include "TempDir.h"
 #include "Uuid.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sqlite3.h>
@@ -16,6 +17,20 @@ namespace radt::test {
 int shell(const std::string& command) {
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string shellOutput(const std::string& command) {
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+        return {};
+    std::string out;
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+        out.append(buffer, n);
+    ::pclose(pipe);
+    if (!out.empty() && out.back() == '\n')
+        out.pop_back();
+    return out;
 }
 
 namespace {
@@ -66,8 +81,9 @@ public:
     /// mlflow3: each new database gets MLflow 3.11's schema first (a store MLflow made or
     /// upgraded), in the PostgreSQL form resources/mlflow_postgresql_schema.py derives.
     /// mlflow2019: radt's schema without latest_metrics, as MLflow's stores before 1.1.
-    explicit PostgresBackend(bool mlflow3 = false, bool mlflow2019 = false)
-        : m_mlflow3(mlflow3), m_mlflow2019(mlflow2019) {}
+    /// unpartitioned: radt's schema with metrics as one table, as radt made it before partitions.
+    explicit PostgresBackend(bool mlflow3 = false, bool mlflow2019 = false, bool unpartitioned = false)
+        : m_mlflow3(mlflow3), m_mlflow2019(mlflow2019), m_unpartitioned(unpartitioned) {}
     ~PostgresBackend() override {
         for (const std::string& db : m_databases)
             shell("dropdb --if-exists --force " + db + " >/dev/null 2>&1");
@@ -90,6 +106,11 @@ public:
                 "experiments (experiment_id, name, artifact_location, lifecycle_stage) VALUES (0, 'Default', "
                 "'mlflow-artifacts:/0', 'active')\" >/dev/null") != 0)
             throw std::runtime_error("cannot load MLflow 3's schema into " + db);
+        if (m_unpartitioned) {
+            ::setenv("RADT_PARTITION_PERIOD", "none", 1);
+            openStore("postgresql:///" + db, OpenMode::CreateIfMissing);
+            ::unsetenv("RADT_PARTITION_PERIOD");
+        }
         if (m_mlflow2019) {
             openStore("postgresql:///" + db, OpenMode::CreateIfMissing);
             if (shell("psql -q -v ON_ERROR_STOP=1 -d " + db +
@@ -101,15 +122,16 @@ public:
     }
 
 private:
-    bool m_mlflow3, m_mlflow2019;
+    bool m_mlflow3, m_mlflow2019, m_unpartitioned;
     std::vector<std::string> m_databases;
 };
 
 } // namespace
 
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name) {
-    if (name == "postgresql" || name == "postgresql_mlflow3" || name == "postgresql_2019")
-        return std::make_unique<PostgresBackend>(name == "postgresql_mlflow3", name == "postgresql_2019");
+    if (name.rfind("postgresql", 0) == 0)
+        return std::make_unique<PostgresBackend>(name == "postgresql_mlflow3", name == "postgresql_2019",
+                                                 name == "postgresql_unpartitioned");
     if (name == "sqlite_mlflow3" || name == "sqlite_2019")
         return std::make_unique<SqliteGenerationBackend>(name == "sqlite_mlflow3");
     return std::make_unique<SqliteBackend>();

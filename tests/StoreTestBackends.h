@@ -19,7 +19,8 @@ public:
     virtual std::string freshUri() = 0;
 };
 
-/// "sqlite" or "postgresql" (the schema radt creates), "sqlite_mlflow3" / "postgresql_mlflow3"
+/// "sqlite" or "postgresql" (the schema radt creates; on PostgreSQL metrics is partitioned by week),
+/// "postgresql_unpartitioned" (as radt created before partitions), "sqlite_mlflow3" / "postgresql_mlflow3"
 /// (MLflow 3.11's schema: experiments per workspace) or "sqlite_2019" (without latest_metrics,
 /// as MLflow's 2019 stores).
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name);
@@ -40,5 +41,7 @@ protected:
 
 /// Runs a shell command, returns its exit status (for createdb/dropdb/pg_ctl in tests).
 int shell(const std::string& command);
+/// What a shell command prints on stdout, without the last newline (whatever its exit status).
+std::string shellOutput(const std::string& command);
 
 } // namespace radt::test

@@ -259,8 +259,9 @@ TEST_P(StoreContract, EnvelopesKeepPeaksWithAtMostTwoPointsPerBucket) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
-                         ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "postgresql_mlflow3",
-                                           "sqlite_2019", "postgresql_2019"),
+                         ::testing::Values("sqlite", "postgresql", "postgresql_unpartitioned",
+                                           "sqlite_mlflow3", "postgresql_mlflow3", "sqlite_2019",
+                                           "postgresql_2019"),
                          [](const auto& info) { return info.param; });
 
 // Store compaction's primitive (issue 16): exactly the named points go, on every backend and

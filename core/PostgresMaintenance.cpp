@@ -1,0 +1,296 @@
+#include "PostgresMaintenance.h"
+
+#include "PostgresPartitions.h"
+#include "PostgresStore.h"
+#include "StoreCopy.h"
+
+#include <pqxx/pqxx>
+
+#include <algorithm>
+#include <ctime>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace radt {
+
+namespace {
+
+constexpr const char* kTwin = "radt_metrics_partitioned";
+constexpr const char* kProgress = "radt_partition_progress";
+
+/// A PostgreSQL store, checked as MLflow's (PostgresStore's errors), and a connection of our own.
+pqxx::connection connectChecked(const std::string& text, const char* command) {
+    const StoreUri uri = parseStoreUri(text);
+    if (uri.kind != StoreUri::Kind::Postgres)
+        throw StoreError(std::string(command) + " works on a PostgreSQL store; " + uri.display() +
+                         " is SQLite, whose runs live in one file (radt store copy moves them)");
+    PostgresStore check(uri, OpenMode::OpenExisting);
+    if (check.isReadOnly())
+        throw StoreError(std::string(command) + ": " + check.openNotice());
+    try {
+        return pqxx::connection(PostgresStore::connectionString(uri));
+    } catch (const std::exception& e) {
+        throw StoreError("cannot connect to " + uri.display() + ": " + e.what());
+    }
+}
+
+struct RunDigest {
+    int64_t rows = 0;
+    std::string checksum; ///< sum of the rows' 64-bit hashes, as an exact numeric
+    bool operator==(const RunDigest& o) const { return rows == o.rows && checksum == o.checksum; }
+};
+
+/// One run's rows in `table`: counted and checksummed (order-independent: a sum of each row's
+/// hash, so the partitioned copy must hold exactly the same rows).
+RunDigest digest(pqxx::transaction_base& tx, const std::string& table, const std::string& run) {
+    const pqxx::row row = tx.exec_params1(
+        "SELECT count(*), coalesce(sum(hashtextextended(m::text, 0)::numeric), 0)::text FROM " +
+            tx.quote_name(table) + " m WHERE run_uuid = $1",
+        run);
+    return {row[0].as<int64_t>(), row[1].as<std::string>()};
+}
+
+/// Copies one run's rows from metrics into the twin, making the partitions they need; throws
+/// when the copy's count or checksum differs (the transaction then leaves nothing).
+int64_t copyRun(pqxx::transaction_base& tx, const std::string& run, pg::PartitionPeriod period) {
+    const RunDigest before = digest(tx, "metrics", run);
+    std::vector<int64_t> days;
+    for (const auto& row : tx.exec_params(
+             "SELECT DISTINCT div(timestamp, 86400000) * 86400000 FROM metrics WHERE run_uuid = $1", run))
+        days.push_back(row[0].as<int64_t>());
+    pg::createPartitions(tx, kTwin, "metrics", period, days);
+    tx.exec_params("DELETE FROM " + std::string(kTwin) + " WHERE run_uuid = $1", run);
+    tx.exec_params("INSERT INTO " + std::string(kTwin) + " SELECT * FROM metrics WHERE run_uuid = $1", run);
+    const RunDigest after = digest(tx, kTwin, run);
+    if (!(after == before))
+        throw StoreError("run " + run + ": the partitioned copy holds " + std::to_string(after.rows) +
+                         " samples (checksum " + after.checksum + "), the table " +
+                         std::to_string(before.rows) + " (checksum " + before.checksum +
+                         "); nothing of it was kept");
+    tx.exec_params("INSERT INTO " + std::string(kProgress) +
+                       " (run_uuid, rows, checksum) VALUES ($1, $2, $3) ON CONFLICT (run_uuid) DO UPDATE SET "
+                       "rows = excluded.rows, checksum = excluded.checksum",
+                   run, before.rows, before.checksum);
+    return before.rows;
+}
+
+} // namespace
+
+PartitionOutcome partitionStore(const std::string& uri, const std::string& periodText,
+                                const std::function<void(size_t, size_t, int64_t)>& progress) {
+    const auto period = pg::parsePeriod(periodText);
+    if (!period)
+        throw std::invalid_argument("--period expects day or week, got '" + periodText + "'");
+    pqxx::connection c = connectChecked(uri, "radt store partition");
+    PartitionOutcome out;
+    out.period = pg::periodName(*period);
+    try {
+        {
+            pqxx::work tx(c);
+            if (pg::isPartitioned(tx, "metrics")) {
+                // Already partitioned: the period applies to the partitions made from now on.
+                pg::storePeriod(tx, *period);
+                pg::createPartitions(tx, "metrics", "metrics", *period,
+                                     pg::aheadTimestamps(*period, std::time(nullptr) * int64_t(1000)));
+                out.partitions = int(pg::partitionRanges(tx, "metrics").size());
+                out.samples = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
+                tx.commit();
+                return out;
+            }
+            out.resumed = pg::isPartitioned(tx, kTwin);
+            if (!out.resumed) {
+                pg::makePartitionedTwin(tx, "metrics", kTwin);
+                tx.exec("CREATE TABLE " + std::string(kProgress) +
+                        " (run_uuid VARCHAR(32) PRIMARY KEY, rows BIGINT NOT NULL, checksum TEXT NOT NULL)");
+            }
+            tx.commit();
+        }
+        // Run by run, a transaction each: an interruption keeps every run copied so far, and the
+        // store stays fully usable meanwhile (writers go on into the old table).
+        std::vector<std::string> pending;
+        size_t total = 0;
+        {
+            pqxx::read_transaction tx(c);
+            total = tx.exec1("SELECT count(*) FROM runs")[0].as<size_t>();
+            for (const auto& row :
+                 tx.exec("SELECT run_uuid FROM runs WHERE run_uuid NOT IN (SELECT run_uuid FROM " +
+                         std::string(kProgress) + ") ORDER BY start_time, run_uuid"))
+                pending.push_back(row[0].as<std::string>());
+        }
+        size_t done = total - pending.size();
+        int64_t copied = 0;
+        for (const std::string& run : pending) {
+            pqxx::work tx(c);
+            copied += copyRun(tx, run, *period);
+            tx.commit();
+            ++out.runs;
+            if (progress)
+                progress(++done, total, copied);
+        }
+        // The swap: writers wait on the lock for the few seconds it takes. What they wrote since
+        // their run was copied (a run still recording, a late MLflow client) is copied again.
+        pqxx::work tx(c);
+        tx.exec("LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE");
+        std::map<std::string, int64_t> copiedRows;
+        for (const auto& row : tx.exec("SELECT run_uuid, rows FROM " + std::string(kProgress)))
+            copiedRows[row[0].as<std::string>()] = row[1].as<int64_t>();
+        for (const auto& row :
+             tx.exec("SELECT m.run_uuid, m.n, r.status FROM (SELECT run_uuid, count(*) AS n "
+                     "FROM metrics GROUP BY run_uuid) m JOIN runs r USING (run_uuid)")) {
+            const std::string run = row[0].as<std::string>();
+            auto known = copiedRows.find(run);
+            if (known == copiedRows.end() || known->second != row[1].as<int64_t>() ||
+                row[2].as<std::string>() == "RUNNING")
+                copyRun(tx, run, *period);
+            if (known != copiedRows.end())
+                copiedRows.erase(known);
+        }
+        for (const auto& [run, rows] : copiedRows) // copied, and since deleted from metrics
+            if (rows > 0)
+                tx.exec_params("DELETE FROM " + std::string(kTwin) + " WHERE run_uuid = $1", run);
+        const int64_t oldRows = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
+        const int64_t newRows = tx.exec1("SELECT count(*) FROM " + std::string(kTwin))[0].as<int64_t>();
+        if (oldRows != newRows) // rows of a run whose count went down to nothing since
+            throw StoreError("the partitioned table holds " + std::to_string(newRows) + " samples, metrics " +
+                             std::to_string(oldRows) + "; nothing was changed (run it again)");
+        pg::swapInTwin(tx, "metrics", kTwin);
+        pg::storePeriod(tx, *period);
+        pg::createPartitions(tx, "metrics", "metrics", *period,
+                             pg::aheadTimestamps(*period, std::time(nullptr) * int64_t(1000)));
+        tx.exec("DROP TABLE " + std::string(kProgress));
+        out.partitions = int(pg::partitionRanges(tx, "metrics").size());
+        out.samples = newRows;
+        tx.commit();
+        pqxx::nontransaction(c).exec("ANALYZE metrics");
+        out.converted = true;
+        return out;
+    } catch (const pqxx::sql_error& e) {
+        throw StoreError("radt store partition on " + parseStoreUri(uri).display() + ": " + e.what());
+    }
+}
+
+} // namespace radt
+
+namespace radt {
+
+int64_t parseUtcDate(const std::string& text) {
+    std::tm tm{};
+    const char* end = strptime(text.c_str(), "%Y-%m-%d", &tm);
+    if (end && (*end == 'T' || *end == ' '))
+        end = strptime(end + 1, "%H:%M:%S", &tm);
+    if (!end || *end)
+        throw std::invalid_argument(
+            "--before expects a date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC), got '" + text + "'");
+    return int64_t(timegm(&tm)) * 1000;
+}
+
+namespace {
+
+std::string uuidArray(const std::set<std::string>& runs) {
+    std::string array = "{";
+    for (const std::string& run : runs)
+        array += (array.size() > 1 ? "," : "") + run; // 32 hex characters each: nothing to quote
+    return array + "}";
+}
+
+/// Every param and tag of `original` is in `copy`, and each key has as many samples.
+std::string incompleteness(Store& source, Store& archive, const Run& original) {
+    const std::optional<Run> copy = archive.run(original.uuid);
+    if (!copy)
+        return "it is not there";
+    if (copy->status != original.status)
+        return std::string("its status there is ") + toString(copy->status);
+    if (copy->params != original.params)
+        return "its params differ";
+    for (const auto& [key, value] : original.tags)
+        if (copy->tags.count(key) == 0 || copy->tags.at(key) != value)
+            return "its tag '" + key + "' differs";
+    const auto counts = source.pointCounts(original.uuid);
+    const auto copied = archive.pointCounts(original.uuid);
+    for (const auto& [key, n] : counts)
+        if (copied.count(key) == 0 || copied.at(key) != n)
+            return "'" + key + "' has " + std::to_string(copied.count(key) ? copied.at(key) : 0) + " of " +
+                   std::to_string(n) + " samples";
+    return {};
+}
+
+} // namespace
+
+ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std::string& toUri,
+                            const std::function<void(size_t, size_t, size_t)>& progress) {
+    pqxx::connection c = connectChecked(uri, "radt store archive");
+    auto source = openStore(uri, OpenMode::OpenExisting);
+    auto archive = openStore(toUri, OpenMode::CreateIfMissing);
+    if (archive->displayUri() == source->displayUri())
+        throw StoreError("radt store archive: --to names the store itself (" + source->displayUri() + ")");
+    std::set<std::string> chosen;
+    std::map<std::string, Run> originals;
+    for (const Run& r : source->runs())
+        if (r.status != RunStatus::Running && r.status != RunStatus::Scheduled &&
+            r.endTime.value_or(r.startTime) < beforeMs) {
+            chosen.insert(r.uuid);
+            originals[r.uuid] = r;
+        }
+    ArchiveOutcome out;
+    copyStore(*source, *archive, progress, [&](const Run& r) { return chosen.count(r.uuid) > 0; });
+    std::map<std::string, int64_t> samples;
+    for (const std::string& run : chosen) {
+        const std::string missing = incompleteness(*source, *archive, originals[run]);
+        if (!missing.empty())
+            throw StoreError("run " + run + " is not complete in " + archive->displayUri() + " (" + missing +
+                             "); nothing was removed from " + source->displayUri());
+        for (const auto& [key, n] : source->pointCounts(run))
+            samples[run] += n;
+    }
+    try {
+        pqxx::work tx(c);
+        // The runs' rows locked, then counted again: a run written to since its copy stays here.
+        tx.exec_params("SELECT 1 FROM runs WHERE run_uuid = ANY($1::text[]) FOR UPDATE", uuidArray(chosen));
+        std::map<std::string, int64_t> now;
+        for (const auto& row : tx.exec_params("SELECT run_uuid, count(*) FROM metrics WHERE run_uuid = "
+                                              "ANY($1::text[]) GROUP BY run_uuid",
+                                              uuidArray(chosen)))
+            now[row[0].as<std::string>()] = row[1].as<int64_t>();
+        for (auto it = chosen.begin(); it != chosen.end();) {
+            if (now[*it] != samples[*it]) {
+                out.keptChanged.push_back(*it);
+                it = chosen.erase(it);
+            } else {
+                out.samples += samples[*it];
+                ++it;
+            }
+        }
+        const std::string runs = uuidArray(chosen);
+        // Whole partitions first (no row-by-row delete): those that ended before the date and
+        // hold nothing but archived runs' samples, or nothing at all.
+        // Never the partitions made ahead of the clock, whatever the date.
+        const int64_t dropBefore = std::min<int64_t>(beforeMs, std::time(nullptr) * int64_t(1000));
+        if (pg::isPartitioned(tx, "metrics"))
+            for (const pg::Partition& p : pg::partitions(tx, "metrics"))
+                if (p.range.second <= dropBefore &&
+                    tx.exec_params("SELECT 1 FROM " + tx.quote_name(p.name) +
+                                       " WHERE NOT (run_uuid = ANY($1::text[])) LIMIT 1",
+                                   runs)
+                        .empty()) {
+                    tx.exec("DROP TABLE " + tx.quote_name(p.name));
+                    out.dropped.push_back(p.name);
+                }
+        for (const char* table : {"metrics", "latest_metrics", "params", "tags", "radt_envelopes"})
+            if (!tx.exec_params(
+                       "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1",
+                       std::string(table))
+                     .empty())
+                tx.exec_params("DELETE FROM " + std::string(table) + " WHERE run_uuid = ANY($1::text[])",
+                               runs);
+        tx.exec_params("DELETE FROM runs WHERE run_uuid = ANY($1::text[])", runs);
+        tx.commit();
+    } catch (const pqxx::sql_error& e) {
+        throw StoreError("radt store archive: removing the archived runs from " + source->displayUri() +
+                         " failed, so all of them stay there (the archive holds copies): " + e.what());
+    }
+    out.runs = chosen.size();
+    return out;
+}
+
+} // namespace radt

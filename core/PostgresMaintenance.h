@@ -1,0 +1,47 @@
+#pragma once
+// Keeping a shared PostgreSQL store in shape as it grows (resources/DESIGN.md §4, "Partitions"):
+// `radt store partition` turns an existing store's metrics table into time partitions in place,
+// and `radt store archive` moves finished runs out to another store, dropping the partitions
+// they emptied. Both are resumable and lose nothing: every run is counted and checksummed
+// before anything of it is dropped.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+struct PartitionOutcome {
+    bool converted = false; ///< false: metrics was partitioned already (only the period was set)
+    bool resumed = false;   ///< an interrupted conversion was carried on
+    size_t runs = 0;        ///< runs whose samples were copied (this time)
+    int64_t samples = 0;    ///< samples in the table when the conversion finished
+    int partitions = 0;     ///< bounded partitions the table has now
+    std::string period;     ///< "day" or "week": what partitions made from now on span
+};
+
+/// `progress(runsDone, runsTotal, samplesCopied)` after each run copied. `period` is "day" or
+/// "week". Throws StoreError (a store that is not PostgreSQL, a run whose copy does not match).
+PartitionOutcome partitionStore(const std::string& uri, const std::string& period,
+                                const std::function<void(size_t, size_t, int64_t)>& progress = {});
+
+struct ArchiveOutcome {
+    size_t runs = 0;                      ///< runs copied to the archive and removed from the store
+    int64_t samples = 0;                  ///< their samples
+    std::vector<std::string> dropped;     ///< partitions dropped whole
+    std::vector<std::string> keptChanged; ///< runs left in the store: written to during the archive
+};
+
+/// Copies every finished run that ended before `beforeMs` (and is not RUNNING or SCHEDULED) to
+/// the store `toUri` (created when missing), checks each run's params, tags and per-key sample
+/// counts there, and only then deletes the runs from `uri` in one transaction, dropping whole
+/// partitions that ended before `beforeMs` and hold nothing else. Copying again after an
+/// interruption completes the copy. `progress(runsDone, runsTotal, samples)` per run copied.
+ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std::string& toUri,
+                            const std::function<void(size_t, size_t, size_t)>& progress = {});
+
+/// "2026-11-01" or "2026-11-01T12:00:00" (UTC) as ms since the epoch; throws std::invalid_argument.
+int64_t parseUtcDate(const std::string& text);
+
+} // namespace radt
