@@ -1,6 +1,7 @@
 #pragma once
 // The writer thread between the sample bus and the store (resources/DESIGN.md §8): a bounded queue, flushed
-// every <= 250 ms or 10k samples as one transaction per run. A store that refuses writes (locked,
+// every flush interval (plus up to a quarter of it, at random) or 10k samples as one transaction
+// per run. A store that refuses writes (locked,
 // server gone) keeps the samples queued and retried; the user sees one warning and one recovery
 // line. While a StoreWriter runs, it is the only thread that touches the store: other writes
 // (params, tags from the metrics channel) are posted to it and run in order.
@@ -12,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -92,6 +94,7 @@ private:
     bool m_inFlight = false;
     bool m_closing = false;
     bool m_giveUp = false;
+    std::minstd_rand m_random; ///< the flush jitter (loop thread only)
     bool m_warnedFull = false;
     bool m_failing = false;      ///< touched by the writer thread only
     size_t m_inFlightPoints = 0; ///< points of the round being written (under m_mutex)

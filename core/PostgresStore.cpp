@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <tuple>
 
 namespace radt {
 
@@ -25,6 +27,80 @@ constexpr double kMlflowMaxFloat = 1.7976931348623157e308;
 std::string trimmed(const std::string& text) {
     const auto end = text.find_last_not_of("\n ");
     return end == std::string::npos ? text : text.substr(0, end + 1);
+}
+
+/// Prepared once per connection (libpqxx prepares it on first use): parsed and planned once,
+/// not every second by every collector.
+constexpr const char* kUpsertLatest = "radt_upsert_latest";
+constexpr const char* kUpsertLatestSql =
+    "INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
+    "SELECT k, v, t, s, n, $6 FROM unnest($1::text[], $2::float8[], $3::bigint[], $4::bigint[], "
+    "$5::bool[]) WITH ORDINALITY AS x(k, v, t, s, n, o) ORDER BY o "
+    "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value, "
+    "timestamp = excluded.timestamp, step = excluded.step, is_nan = excluded.is_nan "
+    "WHERE (excluded.step, excluded.timestamp, excluded.value) > "
+    "(latest_metrics.step, latest_metrics.timestamp, latest_metrics.value)";
+
+/// MLflow's encoding of a value: NaN as 0 with is_nan, +-inf as +-max float.
+std::pair<double, bool> mlflowValue(double v) {
+    if (std::isnan(v))
+        return {0.0, true};
+    if (std::isinf(v))
+        return {v > 0 ? kMlflowMaxFloat : -kMlflowMaxFloat, false};
+    return {v, false};
+}
+
+void copyPoints(pqxx::work& tx, const char* table, const std::string& runUuid,
+                const std::vector<MetricPoint>& points) {
+    pqxx::stream_to copy(tx, table,
+                         std::vector<std::string>{"key", "value", "timestamp", "run_uuid", "step", "is_nan"});
+    for (const MetricPoint& p : points) {
+        const auto [value, isNan] = mlflowValue(p.value);
+        copy << std::make_tuple(p.key, value, p.timestamp, runUuid, p.step, isNan);
+    }
+    copy.complete();
+}
+
+/// An element of a PostgreSQL array literal, quoted.
+void appendArrayElement(std::string& array, const std::string& text) {
+    array += array.size() > 1 ? ",\"" : "\"";
+    for (char ch : text) {
+        if (ch == '"' || ch == '\\')
+            array += '\\';
+        array += ch;
+    }
+    array += '"';
+}
+
+/// latest_metrics from the batch: per key its latest point by (step, timestamp, value), upserted
+/// in key order (a fixed lock order: concurrent batches cannot deadlock) and only when newer than
+/// the stored one, so concurrent writers never move latest_metrics backwards.
+void upsertLatest(pqxx::work& tx, const std::string& runUuid, const std::vector<MetricPoint>& points) {
+    struct Latest {
+        int64_t step, timestamp;
+        double value;
+        bool isNan;
+    };
+    std::map<std::string, Latest> latest;
+    for (const MetricPoint& p : points) {
+        const auto [value, isNan] = mlflowValue(p.value);
+        const Latest candidate{p.step, p.timestamp, value, isNan};
+        auto [it, fresh] = latest.emplace(p.key, candidate);
+        if (!fresh && std::tie(candidate.step, candidate.timestamp, candidate.value) >
+                          std::tie(it->second.step, it->second.timestamp, it->second.value))
+            it->second = candidate;
+    }
+    std::string keys = "{", values = "{", timestamps = "{", steps = "{", nans = "{";
+    for (const auto& [key, l] : latest) {
+        appendArrayElement(keys, key);
+        appendArrayElement(values, pqxx::to_string(l.value));
+        appendArrayElement(timestamps, std::to_string(l.timestamp));
+        appendArrayElement(steps, std::to_string(l.step));
+        appendArrayElement(nans, l.isNan ? "t" : "f");
+    }
+    for (std::string* array : {&keys, &values, &timestamps, &steps, &nans})
+        *array += "}";
+    tx.exec_prepared(kUpsertLatest, keys, values, timestamps, steps, nans, runUuid);
 }
 
 } // namespace
@@ -67,6 +143,7 @@ void PostgresStore::connect() {
     if (m_readOnly || m_standby) // --read-only or a replica: this session writes nothing
         tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     tx.commit();
+    m_conn->c.prepare(kUpsertLatest, kUpsertLatestSql);
 }
 
 template <typename Fn> auto PostgresStore::withConnection(const char* what, Fn fn) {
@@ -334,37 +411,30 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
     withConnection("writing metrics", [&](pqxx::connection& c) {
         if (m_partitionPeriod && m_mayPartition)
             extendPartitions(points);
+        // The direct path: COPY straight into metrics (PostgreSQL routes each row to its time
+        // partition) and latest_metrics from the batch's own latest points. An exact duplicate
+        // of a stored row (a batch retried after a lost commit) fails it with a unique violation;
+        // the staged path then ignores duplicates as MLflow's primary key makes them.
+        // The run's existence is checked by the foreign key, row by row, as the rows go in.
+        try {
+            pqxx::work tx(c);
+            copyPoints(tx, "metrics", runUuid, points);
+            if (m_hasLatestMetrics)
+                upsertLatest(tx, runUuid, points);
+            tx.commit();
+            return 0;
+        } catch (const pqxx::unique_violation&) {
+        } catch (const pqxx::foreign_key_violation&) {
+            throw StoreError("run '" + runUuid + "' not found in " + m_uri.display());
+        }
         pqxx::work tx(c);
         requireRun(tx, runUuid, m_uri.display());
-        {
-            pqxx::stream_to copy(
-                tx, "radt_metrics_in",
-                std::vector<std::string>{"key", "value", "timestamp", "run_uuid", "step", "is_nan"});
-            for (const MetricPoint& p : points) {
-                // MLflow's encoding: NaN as 0 with is_nan, +-inf as +-max float.
-                const bool isNan = std::isnan(p.value);
-                double value = isNan ? 0.0 : p.value;
-                if (std::isinf(value))
-                    value = value > 0 ? kMlflowMaxFloat : -kMlflowMaxFloat;
-                copy << std::make_tuple(p.key, value, p.timestamp, runUuid, p.step, isNan);
-            }
-            copy.complete();
-        }
-        // Exact duplicates are ignored, as MLflow's primary key makes them.
+        copyPoints(tx, "radt_metrics_in", runUuid, points);
         tx.exec("INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
                 "SELECT \"key\", value, timestamp, run_uuid, step, is_nan FROM radt_metrics_in "
                 "ON CONFLICT DO NOTHING");
-        // One candidate per key, upserted in key order (a fixed lock order: concurrent batches
-        // cannot deadlock) and only when it is newer by (step, timestamp, value), so concurrent
-        // writers never move latest_metrics backwards.
         if (m_hasLatestMetrics)
-            tx.exec("INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
-                    "SELECT DISTINCT ON (\"key\") \"key\", value, timestamp, step, is_nan, run_uuid "
-                    "FROM radt_metrics_in ORDER BY \"key\", step DESC, timestamp DESC, value DESC "
-                    "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value, "
-                    "timestamp = excluded.timestamp, step = excluded.step, is_nan = excluded.is_nan "
-                    "WHERE (excluded.step, excluded.timestamp, excluded.value) > "
-                    "(latest_metrics.step, latest_metrics.timestamp, latest_metrics.value)");
+            upsertLatest(tx, runUuid, points);
         tx.commit();
         return 0;
     });
