@@ -133,31 +133,24 @@ Result runNodes(int nodes, bool partitioned, bool spread) {
 
 Result g_alone, g_lockstep, g_spread, g_plain;
 
+void scenario(benchmark::State& state, Result& result, int nodes, bool partitioned, bool spread) {
+    for (auto _ : state)
+        result = runNodes(nodes, partitioned, spread);
+    state.counters["samples_per_s"] = result.samplesPerS;
+    state.counters["p99_ms"] = result.p99Ms;
+}
+
 void BM_OneNodeAlone(benchmark::State& state) {
-    for (auto _ : state)
-        g_alone = runNodes(1, true, false);
-    state.counters["p99_ms"] = g_alone.p99Ms;
+    scenario(state, g_alone, 1, true, false);
 }
-
 void BM_SixtyFourNodesLockstep(benchmark::State& state) {
-    for (auto _ : state)
-        g_lockstep = runNodes(kNodes, true, false);
-    state.counters["samples_per_s"] = g_lockstep.samplesPerS;
-    state.counters["p99_ms"] = g_lockstep.p99Ms;
+    scenario(state, g_lockstep, kNodes, true, false);
 }
-
 void BM_SixtyFourNodesSpread(benchmark::State& state) {
-    for (auto _ : state)
-        g_spread = runNodes(kNodes, true, true);
-    state.counters["samples_per_s"] = g_spread.samplesPerS;
-    state.counters["p99_ms"] = g_spread.p99Ms;
+    scenario(state, g_spread, kNodes, true, true);
 }
-
 void BM_SixtyFourNodesSpreadUnpartitioned(benchmark::State& state) {
-    for (auto _ : state)
-        g_plain = runNodes(kNodes, false, true);
-    state.counters["samples_per_s"] = g_plain.samplesPerS;
-    state.counters["p99_ms"] = g_plain.p99Ms;
+    scenario(state, g_plain, kNodes, false, true);
 }
 
 } // namespace
