@@ -1,6 +1,6 @@
 #include "PrivatePostgres.h"
 
-#include "StoreTestBackends.h"
+#include "TempDir.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -83,7 +83,8 @@ PrivatePostgres::PrivatePostgres() : m_bin(serverBinaries()), m_data(m_dir.file(
 
 PrivatePostgres::~PrivatePostgres() {
     if (m_running)
-        run(asServerUser(quote(m_bin + "/pg_ctl") + " -D " + quote(m_data) + " -m immediate stop"));
+        run(asServerUser(quote(m_bin + "/pg_ctl") + " -D " + quote(m_data) + " -m " +
+                         (m_kept ? "fast -w" : "immediate") + " stop"));
 }
 
 std::string PrivatePostgres::asServerUser(const std::string& command) const {
@@ -104,6 +105,28 @@ void PrivatePostgres::initAndStart(const std::string& extraConf) {
     if (!extraConf.empty())
         writeFile(m_data + "/postgresql.auto.conf", extraConf + "\n");
     startServer();
+}
+
+bool PrivatePostgres::startKept(const std::string& dir) {
+    if (!m_unavailable.empty())
+        throw std::runtime_error(m_unavailable);
+    m_data = dir;
+    m_kept = true;
+    const bool existed = fs::exists(dir + "/PG_VERSION");
+    if (!existed) {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        if (::geteuid() == 0)
+            if (const passwd* pw = ::getpwnam("postgres");
+                !pw || ::chown(dir.c_str(), pw->pw_uid, pw->pw_gid) != 0)
+                throw std::runtime_error("cannot give " + dir + " to the postgres user");
+        if (run(asServerUser(quote(m_bin + "/initdb") + " -D " + quote(m_data) + " -A trust -U " +
+                             quote(m_user) + " -E UTF8 --no-sync")) != 0)
+            throw std::runtime_error("initdb failed: " + readFile(m_dir.file("commands.log")));
+    }
+    m_port = freePort();
+    startServer();
+    return existed;
 }
 
 void PrivatePostgres::startStandbyOf(const PrivatePostgres& primary) {

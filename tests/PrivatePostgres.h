@@ -22,6 +22,10 @@ public:
 
     /// initdb (with `extraConf` appended to postgresql.conf) and start. Throws naming the log.
     void initAndStart(const std::string& extraConf = {});
+    /// A server whose data directory outlives it (a benchmark's generated stores, kept in the build
+    /// tree): started as it is when `dir` holds one, made there first otherwise; stopped with
+    /// fast shutdown. True when it was there already.
+    bool startKept(const std::string& dir);
     /// A standby of `primary`, streaming from it: pg_basebackup -R, then start.
     void startStandbyOf(const PrivatePostgres& primary);
     void stop();  ///< pg_ctl stop -m fast
@@ -47,6 +51,7 @@ private:
     std::string m_unavailable;
     int m_port = 0;
     bool m_running = false;
+    bool m_kept = false;
 };
 
 } // namespace radt::test

@@ -9,29 +9,9 @@
 #include <filesystem>
 #include <sqlite3.h>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <vector>
 
 namespace radt::test {
-
-int shell(const std::string& command) {
-    const int status = std::system(command.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string shellOutput(const std::string& command) {
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe)
-        return {};
-    std::string out;
-    char buffer[4096];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-        out.append(buffer, n);
-    ::pclose(pipe);
-    if (!out.empty() && out.back() == '\n')
-        out.pop_back();
-    return out;
-}
 
 namespace {
 

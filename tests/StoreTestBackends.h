@@ -3,6 +3,8 @@
 // or a new database on the PostgreSQL server the environment names (PGHOST, PGUSER, PGPASSWORD,
 // PGPORT as pg_virtualenv sets them), dropped again afterwards.
 
+#include "TempDir.h" // shell(), shellOutput()
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -38,10 +40,5 @@ protected:
     std::unique_ptr<StoreBackend> m_backend;
     std::string m_uri;
 };
-
-/// Runs a shell command, returns its exit status (for createdb/dropdb/pg_ctl in tests).
-int shell(const std::string& command);
-/// What a shell command prints on stdout, without the last newline (whatever its exit status).
-std::string shellOutput(const std::string& command);
 
 } // namespace radt::test

@@ -30,6 +30,10 @@ void writeFile(const std::string& path, const std::string& text);
 std::string readFile(const std::string& path);
 /// tests/fixtures/<relative>; throws (a failed test naming the path) when the file is missing.
 std::string fixturePath(const std::string& relative);
+/// Runs a shell command, returns its exit status (for createdb/dropdb/pg_ctl in tests).
+int shell(const std::string& command);
+/// What a shell command prints on stdout, without the last newline (whatever its exit status).
+std::string shellOutput(const std::string& command);
 /// The text of tests/fixtures/<relative>; throws naming the path when it is missing or empty.
 std::string readFixture(const std::string& relative);
 /// What `f` threw (its what()), or "" when it did not throw.
