@@ -434,8 +434,8 @@ void addArchive(CLI::App& store, Action& action) {
                                                                         std::to_string(samples) + " samples",
                                                                     done, total);
                                                       });
-                for (const std::string& run : o.keptChanged)
-                    std::cerr << "radt: run " << run << " was written to during the archive: it stays\n";
+                for (const std::string& why : o.kept)
+                    std::cerr << "radt: " << why << "\n";
                 std::printf("archived %zu runs (%lld samples) to %s; dropped %zu partitions\n", o.runs,
                             static_cast<long long>(o.samples), maskPassword(args->to).c_str(),
                             o.dropped.size());

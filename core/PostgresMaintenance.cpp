@@ -52,7 +52,8 @@ RunDigest digest(pqxx::transaction_base& tx, const std::string& table, const std
 }
 
 /// Copies one run's rows from metrics into the twin, making the partitions they need; throws
-/// when the copy's count or checksum differs (the transaction then leaves nothing).
+/// when the copy's count or checksum differs (the transaction then leaves nothing). Run it in a
+/// REPEATABLE READ transaction, or with metrics locked.
 int64_t copyRun(pqxx::transaction_base& tx, const std::string& run, pg::PartitionPeriod period) {
     const RunDigest before = digest(tx, "metrics", run);
     std::vector<int64_t> days;
@@ -73,6 +74,26 @@ int64_t copyRun(pqxx::transaction_base& tx, const std::string& run, pg::Partitio
                        "rows = excluded.rows, checksum = excluded.checksum",
                    run, before.rows, before.checksum);
     return before.rows;
+}
+
+/// What would make the swap fail after hours of copying, said before the first row is copied:
+/// only the table's owner may drop it, and a view on it would have to go first.
+void requireConvertible(pqxx::transaction_base& tx) {
+    const pqxx::row owner = tx.exec1("SELECT pg_get_userbyid(relowner), pg_has_role(relowner, 'USAGE') FROM "
+                                     "pg_class WHERE oid = 'metrics'::regclass");
+    if (!owner[1].as<bool>())
+        throw StoreError("the metrics table belongs to role '" + owner[0].as<std::string>() + "', not '" +
+                         tx.exec1("SELECT current_user")[0].as<std::string>() +
+                         "': run radt store partition as its owner");
+    std::string views;
+    for (const auto& row : tx.exec(
+             "SELECT DISTINCT v.oid::regclass::text FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid "
+             "JOIN pg_class v ON v.oid = r.ev_class WHERE d.refobjid = 'metrics'::regclass AND v.oid <> "
+             "'metrics'::regclass ORDER BY 1"))
+        views += (views.empty() ? "" : ", ") + row[0].as<std::string>();
+    if (!views.empty())
+        throw StoreError("the metrics table has views on it (" + views +
+                         "); drop them before radt store partition and make them again afterwards");
 }
 
 } // namespace
@@ -99,6 +120,7 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
                 return out;
             }
             out.resumed = pg::isPartitioned(tx, kTwin);
+            requireConvertible(tx);
             if (!out.resumed) {
                 pg::makePartitionedTwin(tx, "metrics", kTwin);
                 tx.exec("CREATE TABLE " + std::string(kProgress) +
@@ -121,7 +143,9 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
         size_t done = total - pending.size();
         int64_t copied = 0;
         for (const std::string& run : pending) {
-            pqxx::work tx(c);
+            // One snapshot for the run's count, copy and count again: a collector still writing
+            // into it (READ COMMITTED would see its new rows between the three) does not fail it.
+            pqxx::transaction<pqxx::isolation_level::repeatable_read> tx(c);
             copied += copyRun(tx, run, *period);
             tx.commit();
             ++out.runs;
@@ -179,18 +203,29 @@ int64_t parseUtcDate(const std::string& text) {
     const char* end = strptime(text.c_str(), "%Y-%m-%d", &tm);
     if (end && (*end == 'T' || *end == ' '))
         end = strptime(end + 1, "%H:%M:%S", &tm);
-    if (!end || *end)
+    const int day = tm.tm_mday, month = tm.tm_mon;
+    const std::time_t seconds = end && !*end ? timegm(&tm) : 0;
+    // strptime takes 2026-02-30, which timegm makes March 2: a day that does not exist is refused.
+    std::tm back{};
+    if (!end || *end || !gmtime_r(&seconds, &back) || back.tm_mday != day || back.tm_mon != month)
         throw std::invalid_argument(
             "--before expects a date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC), got '" + text + "'");
-    return int64_t(timegm(&tm)) * 1000;
+    return int64_t(seconds) * 1000;
 }
 
 namespace {
 
 std::string uuidArray(const std::set<std::string>& runs) {
     std::string array = "{";
-    for (const std::string& run : runs)
-        array += (array.size() > 1 ? "," : "") + run; // 32 hex characters each: nothing to quote
+    for (const std::string& run : runs) {
+        array += array.size() > 1 ? ",\"" : "\""; // quoted: a run id MLflow let in may hold anything
+        for (char ch : run) {
+            if (ch == '"' || ch == '\\')
+                array += '\\';
+            array += ch;
+        }
+        array += '"';
+    }
     return array + "}";
 }
 
@@ -215,6 +250,44 @@ std::string incompleteness(Store& source, Store& archive, const Run& original) {
     return {};
 }
 
+/// The server, database and schema a connection works in: two URIs may name one store in many
+/// spellings (localhost or 127.0.0.1, the +psycopg2 scheme, a socket).
+std::string storeIdentity(pqxx::connection& c) {
+    pqxx::read_transaction tx(c);
+    return tx
+        .exec1("SELECT (SELECT system_identifier FROM pg_control_system())::text || ':' || "
+               "current_setting('port') || ':' || current_database() || ':' || current_schema()")[0]
+        .as<std::string>();
+}
+
+/// Runs among `runs` that rows of tables the archive does not carry refer to (MLflow 3's logged
+/// models and their metrics, issues, inputs, assessments...): removing them would lose those rows
+/// or leave them pointing nowhere. run -> the table.
+std::map<std::string, std::string> referencedElsewhere(pqxx::transaction_base& tx, const std::string& runs) {
+    std::vector<std::pair<std::string, std::string>> columns; // table, column holding a run id
+    for (const auto& row : tx.exec(
+             "SELECT c.conrelid::regclass::text, a.attname FROM pg_constraint c JOIN pg_class t ON t.oid = "
+             "c.conrelid JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] WHERE "
+             "c.contype = 'f' AND c.confrelid = 'runs'::regclass AND NOT t.relispartition AND "
+             "t.relname NOT IN ('metrics', 'latest_metrics', 'params', 'tags', 'radt_envelopes')"))
+        columns.emplace_back(row[0].as<std::string>(), row[1].as<std::string>());
+    // Run ids MLflow keeps without a foreign key.
+    for (const auto& row :
+         tx.exec("SELECT table_name, column_name FROM information_schema.columns WHERE "
+                 "table_schema = current_schema() AND (table_name, column_name) IN "
+                 "(('inputs', 'destination_id'), ('assessments', 'run_id'), ('model_versions', "
+                 "'run_id'), ('logged_models', 'source_run_id'), ('trace_info', 'run_id'))"))
+        columns.emplace_back(row[0].as<std::string>(), row[1].as<std::string>());
+    std::map<std::string, std::string> out;
+    for (const auto& [table, column] : columns)
+        for (const auto& row :
+             tx.exec_params("SELECT DISTINCT " + tx.quote_name(column) + "::text FROM " + table + " WHERE " +
+                                tx.quote_name(column) + "::text = ANY($1::text[])",
+                            runs))
+            out.emplace(row[0].as<std::string>(), table);
+    return out;
+}
+
 } // namespace
 
 ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std::string& toUri,
@@ -222,59 +295,65 @@ ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std:
     pqxx::connection c = connectChecked(uri, "radt store archive");
     auto source = openStore(uri, OpenMode::OpenExisting);
     auto archive = openStore(toUri, OpenMode::CreateIfMissing);
-    if (archive->displayUri() == source->displayUri())
-        throw StoreError("radt store archive: --to names the store itself (" + source->displayUri() + ")");
+    const StoreUri target = parseStoreUri(toUri);
+    if (target.kind == StoreUri::Kind::Postgres) {
+        pqxx::connection other(PostgresStore::connectionString(target));
+        if (storeIdentity(other) == storeIdentity(c))
+            throw StoreError("radt store archive: --to " + archive->displayUri() + " is the store itself (" +
+                             source->displayUri() + ")");
+    }
     std::set<std::string> chosen;
-    std::map<std::string, Run> originals;
     for (const Run& r : source->runs())
         if (r.status != RunStatus::Running && r.status != RunStatus::Scheduled &&
-            r.endTime.value_or(r.startTime) < beforeMs) {
+            r.endTime.value_or(r.startTime) < beforeMs)
             chosen.insert(r.uuid);
-            originals[r.uuid] = r;
-        }
     ArchiveOutcome out;
-    copyStore(*source, *archive, progress, [&](const Run& r) { return chosen.count(r.uuid) > 0; });
-    std::map<std::string, int64_t> samples;
-    for (const std::string& run : chosen) {
-        const std::string missing = incompleteness(*source, *archive, originals[run]);
-        if (!missing.empty())
-            throw StoreError("run " + run + " is not complete in " + archive->displayUri() + " (" + missing +
-                             "); nothing was removed from " + source->displayUri());
-        for (const auto& [key, n] : source->pointCounts(run))
-            samples[run] += n;
-    }
     try {
-        pqxx::work tx(c);
-        // The runs' rows locked, then counted again: a run written to since its copy stays here.
-        tx.exec_params("SELECT 1 FROM runs WHERE run_uuid = ANY($1::text[]) FOR UPDATE", uuidArray(chosen));
-        std::map<std::string, int64_t> now;
-        for (const auto& row : tx.exec_params("SELECT run_uuid, count(*) FROM metrics WHERE run_uuid = "
-                                              "ANY($1::text[]) GROUP BY run_uuid",
-                                              uuidArray(chosen)))
-            now[row[0].as<std::string>()] = row[1].as<int64_t>();
-        for (auto it = chosen.begin(); it != chosen.end();) {
-            if (now[*it] != samples[*it]) {
-                out.keptChanged.push_back(*it);
-                it = chosen.erase(it);
-            } else {
-                out.samples += samples[*it];
-                ++it;
+        {
+            pqxx::read_transaction tx(c);
+            for (const auto& [run, table] : referencedElsewhere(tx, uuidArray(chosen))) {
+                out.kept.push_back("run " + run + " has rows in " + table +
+                                   ", which an archive does not carry");
+                chosen.erase(run);
             }
         }
+        copyStore(*source, *archive, progress, [&](const Run& r) { return chosen.count(r.uuid) > 0; });
+        pqxx::work tx(c);
+        // The runs locked (their metrics, params and tags writers wait on the foreign key's share
+        // lock), then each compared with its copy as it is now: one that changed since it was
+        // copied, or that is not whole in the archive, stays.
+        tx.exec_params("SELECT 1 FROM runs WHERE run_uuid = ANY($1::text[]) FOR UPDATE", uuidArray(chosen));
+        for (auto it = chosen.begin(); it != chosen.end();) {
+            const std::optional<Run> now = source->run(*it);
+            std::string why = !now ? "it is gone" : incompleteness(*source, *archive, *now);
+            if (why.empty() && (now->status == RunStatus::Running || now->status == RunStatus::Scheduled))
+                why = std::string("it is ") + toString(now->status) + " again";
+            if (!why.empty()) {
+                out.kept.push_back("run " + *it + " stays: " + why);
+                it = chosen.erase(it);
+                continue;
+            }
+            for (const auto& [key, n] : source->pointCounts(*it))
+                out.samples += n;
+            ++it;
+        }
         const std::string runs = uuidArray(chosen);
-        // Whole partitions first (no row-by-row delete): those that ended before the date and
-        // hold nothing but archived runs' samples, or nothing at all.
-        // Never the partitions made ahead of the clock, whatever the date.
+        // Whole partitions first, no row-by-row delete: those that ended before the date (never
+        // those made ahead of the clock) and hold only archived runs' rows, each locked before it
+        // is looked at, so no late row slips in before it goes.
         const int64_t dropBefore = std::min<int64_t>(beforeMs, std::time(nullptr) * int64_t(1000));
         if (pg::isPartitioned(tx, "metrics"))
             for (const pg::Partition& p : pg::partitions(tx, "metrics"))
-                if (p.range.second <= dropBefore &&
-                    tx.exec_params("SELECT 1 FROM " + tx.quote_name(p.name) +
-                                       " WHERE NOT (run_uuid = ANY($1::text[])) LIMIT 1",
-                                   runs)
-                        .empty()) {
-                    tx.exec("DROP TABLE " + tx.quote_name(p.name));
-                    out.dropped.push_back(p.name);
+                if (p.range.second <= dropBefore) {
+                    const std::string name = tx.quote_name(p.name);
+                    tx.exec("LOCK TABLE " + name + " IN ACCESS EXCLUSIVE MODE");
+                    if (tx.exec_params("SELECT 1 FROM " + name +
+                                           " WHERE NOT (run_uuid = ANY($1::text[])) LIMIT 1",
+                                       runs)
+                            .empty()) {
+                        tx.exec("DROP TABLE " + name);
+                        out.dropped.push_back(p.name);
+                    }
                 }
         for (const char* table : {"metrics", "latest_metrics", "params", "tags", "radt_envelopes"})
             if (!tx.exec_params(

@@ -27,16 +27,18 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
                                 const std::function<void(size_t, size_t, int64_t)>& progress = {});
 
 struct ArchiveOutcome {
-    size_t runs = 0;                      ///< runs copied to the archive and removed from the store
-    int64_t samples = 0;                  ///< their samples
-    std::vector<std::string> dropped;     ///< partitions dropped whole
-    std::vector<std::string> keptChanged; ///< runs left in the store: written to during the archive
+    size_t runs = 0;                  ///< runs copied to the archive and removed from the store
+    int64_t samples = 0;              ///< their samples
+    std::vector<std::string> dropped; ///< partitions dropped whole
+    std::vector<std::string> kept; ///< runs left in the store, each with why (changed meanwhile, referenced)
 };
 
 /// Copies every finished run that ended before `beforeMs` (and is not RUNNING or SCHEDULED) to
-/// the store `toUri` (created when missing), checks each run's params, tags and per-key sample
-/// counts there, and only then deletes the runs from `uri` in one transaction, dropping whole
-/// partitions that ended before `beforeMs` and hold nothing else. Copying again after an
+/// the store `toUri` (created when missing; not the store itself, however spelt), then in one
+/// transaction locks those runs, checks each against its copy as it is now (status, params,
+/// tags, samples per key), deletes the ones that match, and drops the partitions that ended
+/// before `beforeMs` and are empty then. A run whose rows other tables hold (MLflow 3's logged
+/// models, inputs...) or that changed meanwhile stays, said in `kept`. Copying again after an
 /// interruption completes the copy. `progress(runsDone, runsTotal, samples)` per run copied.
 ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std::string& toUri,
                             const std::function<void(size_t, size_t, size_t)>& progress = {});

@@ -35,7 +35,8 @@ std::string partitionName(const std::string& name, int64_t startMs) {
 std::optional<Range> parseBound(const std::string& bound) {
     std::vector<int64_t> numbers;
     for (size_t i = 0; i < bound.size();) {
-        const bool negative = bound[i] == '-' && i + 1 < bound.size() && std::isdigit(bound[i + 1]);
+        const bool negative =
+            bound[i] == '-' && i + 1 < bound.size() && std::isdigit(static_cast<unsigned char>(bound[i + 1]));
         if (std::isdigit(static_cast<unsigned char>(bound[i])) || negative) {
             size_t used = 0;
             numbers.push_back(std::stoll(bound.substr(i), &used));
@@ -145,6 +146,18 @@ void makePartitionedTwin(pqxx::transaction_base& tx, const std::string& source, 
                 tx.quote_name(kTmpPrefix + row[0].as<std::string>()) + " ON " + dst + def.substr(using_));
     }
     tx.exec("CREATE TABLE " + tx.quote_name(source + "_default") + " PARTITION OF " + dst + " DEFAULT");
+    // The source's owner and grants (a store converted by a DBA stays its MLflow role's).
+    const std::string owner = tx.quote_name(
+        tx.exec_params1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = $1::regclass", src)[0]
+            .as<std::string>());
+    tx.exec("ALTER TABLE " + dst + " OWNER TO " + owner);
+    tx.exec("ALTER TABLE " + tx.quote_name(source + "_default") + " OWNER TO " + owner);
+    for (const auto& row : tx.exec_params(
+             "SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END, "
+             "a.privilege_type FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = $1::regclass AND "
+             "a.grantee <> c.relowner",
+             src))
+        tx.exec("GRANT " + row[1].as<std::string>() + " ON " + dst + " TO " + row[0].as<std::string>());
 }
 
 void swapInTwin(pqxx::transaction_base& tx, const std::string& table, const std::string& twin) {
@@ -184,22 +197,36 @@ bool covered(const std::vector<Range>& ranges, const std::vector<int64_t>& times
 
 int createPartitions(pqxx::transaction_base& tx, const std::string& parent, const std::string& name,
                      PartitionPeriod period, const std::vector<int64_t>& timestamps) {
-    // One creator at a time per table; the others find its partitions when they get the lock.
+    // One creator at a time per table; the others find its partitions when they get the lock. A
+    // creator never waits long behind a reader of the default partition: it fails, and the rows
+    // go to the default partition until the next try.
+    tx.exec("SET LOCAL lock_timeout = '2s'");
     tx.exec_params("SELECT pg_advisory_xact_lock(hashtext('radt partitions ' || $1))", parent);
-    const std::vector<Range> ranges = partitionRanges(tx, parent);
+    std::vector<Range> ranges = partitionRanges(tx, parent);
     const int64_t last = nowMs() + 366 * kDayMs;
-    std::set<int64_t> starts;
-    for (int64_t ts : timestamps)
-        if (ts >= kFirstPartitionedMs && ts <= last)
-            starts.insert(periodStart(period, ts));
     const std::string parentName = tx.quote_name(parent), defaultName = tx.quote_name(name + "_default");
+    const auto overlaps = [&](int64_t from, int64_t to) {
+        return std::any_of(ranges.begin(), ranges.end(),
+                           [&](const Range& r) { return r.first < to && from < r.second; });
+    };
+    bool lockedDefault = false;
     int created = 0;
-    for (int64_t from : starts) {
-        const int64_t to = from + periodMs(period);
-        const bool overlaps = std::any_of(ranges.begin(), ranges.end(),
-                                          [&](const Range& r) { return r.first < to && from < r.second; });
-        if (overlaps)
-            continue; // covered already (another period's partition, after a change of period)
+    for (int64_t ts : timestamps) {
+        if (ts < kFirstPartitionedMs || ts > last)
+            continue;
+        int64_t from = periodStart(period, ts), to = from + periodMs(period);
+        if (overlaps(from, to)) {
+            // Partly covered (the period changed from days to weeks, or back): its own day then.
+            from = periodStart(PartitionPeriod::Day, ts);
+            to = from + kDayMs;
+            if (overlaps(from, to))
+                continue;
+        }
+        if (!lockedDefault) {
+            // No row may enter the default partition between taking its rows and ATTACH's check.
+            tx.exec("LOCK TABLE " + defaultName + " IN SHARE ROW EXCLUSIVE MODE");
+            lockedDefault = true;
+        }
         // Created beside the table, filled with what the default partition holds for its range,
         // then attached: ATTACH locks the parent less than CREATE ... PARTITION OF (writers go on).
         const std::string part = tx.quote_name(partitionName(name, from));
@@ -211,6 +238,7 @@ int createPartitions(pqxx::transaction_base& tx, const std::string& parent, cons
         tx.exec("ALTER TABLE " + parentName + " ATTACH PARTITION " + part + " FOR VALUES FROM (" +
                 std::to_string(from) + ") TO (" + std::to_string(to) + ")");
         tx.exec("ALTER TABLE " + part + " DROP CONSTRAINT radt_bounds"); // served ATTACH's check
+        ranges.push_back({from, to});
         ++created;
     }
     return created;

@@ -54,8 +54,10 @@ void swapInTwin(pqxx::transaction_base& tx, const std::string& table, const std:
 
 /// Creates the partitions of `parent` for the periods holding `timestamps` that no partition covers
 /// yet (timestamps before kFirstPartitionedMs or over a year ahead are left to the default
-/// partition). Rows the default partition holds for a new range move into it. Takes a
-/// transaction-scoped advisory lock, so concurrent writers create each partition once.
+/// partition); a period that other partitions cover in part gets a day's partition for each
+/// uncovered day holding one of `timestamps`. Rows the default partition holds for a new range
+/// move into it. Takes a transaction-scoped advisory lock, so concurrent writers create each
+/// partition once, and sets a 2 s lock_timeout: run it in a transaction of its own.
 /// Partitions are named after `name` (the table's final name: "metrics"). Returns how many.
 int createPartitions(pqxx::transaction_base& tx, const std::string& parent, const std::string& name,
                      PartitionPeriod period, const std::vector<int64_t>& timestamps);

@@ -1,6 +1,7 @@
 #include "PostgresStore.h"
 
 #include "MlflowLimits.h"
+#include "PostgresMetricWrites.h"
 #include "PostgresPartitions.h"
 #include "Uuid.h"
 
@@ -27,80 +28,6 @@ constexpr double kMlflowMaxFloat = 1.7976931348623157e308;
 std::string trimmed(const std::string& text) {
     const auto end = text.find_last_not_of("\n ");
     return end == std::string::npos ? text : text.substr(0, end + 1);
-}
-
-/// Prepared once per connection (libpqxx prepares it on first use): parsed and planned once,
-/// not every second by every collector.
-constexpr const char* kUpsertLatest = "radt_upsert_latest";
-constexpr const char* kUpsertLatestSql =
-    "INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
-    "SELECT k, v, t, s, n, $6 FROM unnest($1::text[], $2::float8[], $3::bigint[], $4::bigint[], "
-    "$5::bool[]) WITH ORDINALITY AS x(k, v, t, s, n, o) ORDER BY o "
-    "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value, "
-    "timestamp = excluded.timestamp, step = excluded.step, is_nan = excluded.is_nan "
-    "WHERE (excluded.step, excluded.timestamp, excluded.value) > "
-    "(latest_metrics.step, latest_metrics.timestamp, latest_metrics.value)";
-
-/// MLflow's encoding of a value: NaN as 0 with is_nan, +-inf as +-max float.
-std::pair<double, bool> mlflowValue(double v) {
-    if (std::isnan(v))
-        return {0.0, true};
-    if (std::isinf(v))
-        return {v > 0 ? kMlflowMaxFloat : -kMlflowMaxFloat, false};
-    return {v, false};
-}
-
-void copyPoints(pqxx::work& tx, const char* table, const std::string& runUuid,
-                const std::vector<MetricPoint>& points) {
-    pqxx::stream_to copy(tx, table,
-                         std::vector<std::string>{"key", "value", "timestamp", "run_uuid", "step", "is_nan"});
-    for (const MetricPoint& p : points) {
-        const auto [value, isNan] = mlflowValue(p.value);
-        copy << std::make_tuple(p.key, value, p.timestamp, runUuid, p.step, isNan);
-    }
-    copy.complete();
-}
-
-/// An element of a PostgreSQL array literal, quoted.
-void appendArrayElement(std::string& array, const std::string& text) {
-    array += array.size() > 1 ? ",\"" : "\"";
-    for (char ch : text) {
-        if (ch == '"' || ch == '\\')
-            array += '\\';
-        array += ch;
-    }
-    array += '"';
-}
-
-/// latest_metrics from the batch: per key its latest point by (step, timestamp, value), upserted
-/// in key order (a fixed lock order: concurrent batches cannot deadlock) and only when newer than
-/// the stored one, so concurrent writers never move latest_metrics backwards.
-void upsertLatest(pqxx::work& tx, const std::string& runUuid, const std::vector<MetricPoint>& points) {
-    struct Latest {
-        int64_t step, timestamp;
-        double value;
-        bool isNan;
-    };
-    std::map<std::string, Latest> latest;
-    for (const MetricPoint& p : points) {
-        const auto [value, isNan] = mlflowValue(p.value);
-        const Latest candidate{p.step, p.timestamp, value, isNan};
-        auto [it, fresh] = latest.emplace(p.key, candidate);
-        if (!fresh && std::tie(candidate.step, candidate.timestamp, candidate.value) >
-                          std::tie(it->second.step, it->second.timestamp, it->second.value))
-            it->second = candidate;
-    }
-    std::string keys = "{", values = "{", timestamps = "{", steps = "{", nans = "{";
-    for (const auto& [key, l] : latest) {
-        appendArrayElement(keys, key);
-        appendArrayElement(values, pqxx::to_string(l.value));
-        appendArrayElement(timestamps, std::to_string(l.timestamp));
-        appendArrayElement(steps, std::to_string(l.step));
-        appendArrayElement(nans, l.isNan ? "t" : "f");
-    }
-    for (std::string* array : {&keys, &values, &timestamps, &steps, &nans})
-        *array += "}";
-    tx.exec_prepared(kUpsertLatest, keys, values, timestamps, steps, nans, runUuid);
 }
 
 } // namespace
@@ -143,7 +70,7 @@ void PostgresStore::connect() {
     if (m_readOnly || m_standby) // --read-only or a replica: this session writes nothing
         tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     tx.commit();
-    m_conn->c.prepare(kUpsertLatest, kUpsertLatestSql);
+    m_conn->c.prepare(pg::kUpsertLatest, pg::kUpsertLatestSql);
 }
 
 template <typename Fn> auto PostgresStore::withConnection(const char* what, Fn fn) {
@@ -258,9 +185,17 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
             // Partitions ahead of the clock, made by the table's owner; another role's rows go to
             // the default partition until the owner opens the store.
             m_mayPartition = ownsMetrics;
-            if (ownsMetrics)
-                pg::createPartitions(tx, "metrics", "metrics", *m_partitionPeriod,
-                                     pg::aheadTimestamps(*m_partitionPeriod, nowMs()));
+            if (ownsMetrics) {
+                // A store that cannot make them now (a reader holds the default partition past the
+                // lock timeout) still opens: its batches make them later, or go to the default.
+                try {
+                    pqxx::subtransaction ahead(tx, "partitions ahead");
+                    pg::createPartitions(ahead, "metrics", "metrics", *m_partitionPeriod,
+                                         pg::aheadTimestamps(*m_partitionPeriod, nowMs()));
+                    ahead.commit();
+                } catch (const pqxx::sql_error&) {
+                }
+            }
             m_partitionRanges = pg::partitionRanges(tx, "metrics");
         }
         tx.commit();
@@ -418,9 +353,9 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
         // The run's existence is checked by the foreign key, row by row, as the rows go in.
         try {
             pqxx::work tx(c);
-            copyPoints(tx, "metrics", runUuid, points);
+            pg::copyPoints(tx, "metrics", runUuid, points);
             if (m_hasLatestMetrics)
-                upsertLatest(tx, runUuid, points);
+                pg::upsertLatest(tx, runUuid, points);
             tx.commit();
             return 0;
         } catch (const pqxx::unique_violation&) {
@@ -429,34 +364,36 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
         }
         pqxx::work tx(c);
         requireRun(tx, runUuid, m_uri.display());
-        copyPoints(tx, "radt_metrics_in", runUuid, points);
+        pg::copyPoints(tx, "radt_metrics_in", runUuid, points);
         tx.exec("INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
                 "SELECT \"key\", value, timestamp, run_uuid, step, is_nan FROM radt_metrics_in "
                 "ON CONFLICT DO NOTHING");
         if (m_hasLatestMetrics)
-            upsertLatest(tx, runUuid, points);
+            pg::upsertLatest(tx, runUuid, points);
         tx.commit();
         return 0;
     });
 }
 
 void PostgresStore::extendPartitions(const std::vector<MetricPoint>& points) {
-    std::vector<int64_t> starts; // one timestamp per period the batch touches (usually one)
-    for (const MetricPoint& p : points) {
-        const int64_t start = pg::periodStart(*m_partitionPeriod, p.timestamp);
-        if (std::find(starts.begin(), starts.end(), start) == starts.end())
-            starts.push_back(start);
-    }
-    if (pg::covered(m_partitionRanges, starts))
+    std::vector<int64_t> timestamps; // the batch's distinct timestamps (a tick's points share one)
+    timestamps.reserve(points.size());
+    for (const MetricPoint& p : points)
+        if (timestamps.empty() || timestamps.back() != p.timestamp)
+            timestamps.push_back(p.timestamp);
+    std::sort(timestamps.begin(), timestamps.end());
+    timestamps.erase(std::unique(timestamps.begin(), timestamps.end()), timestamps.end());
+    if (pg::covered(m_partitionRanges, timestamps) || nowMs() < m_partitionRetryAt)
         return;
     try {
         pqxx::work tx(m_conn->c);
-        pg::createPartitions(tx, "metrics", "metrics", *m_partitionPeriod, starts);
+        pg::createPartitions(tx, "metrics", "metrics", *m_partitionPeriod, timestamps);
         m_partitionRanges = pg::partitionRanges(tx, "metrics");
         tx.commit();
     } catch (const pqxx::sql_error&) {
-        // The batch still lands, in the default partition; this writer stops trying.
-        m_mayPartition = false;
+        // The batch still lands, in the default partition; this writer tries again in a minute
+        // (the ATTACH waited past its lock timeout behind a reader of the default partition).
+        m_partitionRetryAt = nowMs() + 60000;
     }
 }
 
@@ -675,8 +612,8 @@ Series PostgresStore::seriesEnvelope(const std::string& runUuid, const std::stri
         return {};
     return withConnection("reading a series envelope", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
-        // A series of at most two points per slice is its own envelope: read as it is, it costs
-        // a plain index range instead of the reduction's hashing (a 600-point run: 2 ms, not 17).
+        // A short series (at most two points per slice on average) is read and reduced here: a
+        // plain index range instead of the server's hashing (a 600-point run: 2 ms, not 17).
         const std::string within = range ? " AND timestamp BETWEEN $3 AND $4" : "";
         const std::string small =
             "SELECT count(*) FROM (SELECT 1 FROM metrics WHERE run_uuid = $1 AND \"key\" = $2" + within +
@@ -695,7 +632,10 @@ Series PostgresStore::seriesEnvelope(const std::string& runUuid, const std::stri
                 s.step.push_back(row[1].as<int64_t>());
                 s.v.push_back(row[2].as<double>());
             }
-            return s;
+            // Reduced here as the server would (Store's envelopeOf cuts exactly as width_bucket).
+            return s.empty() ? s
+                             : envelopeOf(s, range ? range->first : s.t.front(),
+                                          range ? range->second : s.t.back(), buckets);
         }
         std::pair<int64_t, int64_t> bounds;
         if (range) {

@@ -403,5 +403,86 @@ TEST(PostgresMaintenanceInput, ASqliteStoreOrABadDateIsRefusedByName) {
         << bad.err();
     EXPECT_EQ(parseUtcDate("2026-03-01"), 1772323200000);
     EXPECT_EQ(parseUtcDate("2026-03-01T12:00:00"), 1772323200000 + 12 * 3600000);
+    EXPECT_THROW(parseUtcDate("2026-02-30"), std::invalid_argument) << "a day that does not exist";
     EXPECT_FALSE(std::filesystem::exists(dir.file("a.db"))) << "nothing made for a refused command";
+}
+
+TEST_F(PostgresPartitions, ConversionWhileACollectorWritesIntoARunBeingCopied) {
+    ::setenv("RADT_PARTITION_PERIOD", "none", 1);
+    const std::string uri = m_backend->freshUri();
+    auto store = openStore(uri, OpenMode::CreateIfMissing);
+    ::unsetenv("RADT_PARTITION_PERIOD");
+    recordRuns(*store, 2, 2000, kMonday, kDay);
+    // A long run still recording: its copy takes a while, and samples keep arriving during it
+    // (between the copy's count, insert and checksum, which then must see one snapshot).
+    const std::string live =
+        store->createRun({1, "live", kMonday + 3 * kDay, "u", "s", RunStatus::Running}).uuid;
+    std::vector<MetricPoint> history;
+    for (int i = 0; i < 60000; ++i)
+        history.push_back({"SMI - Power Draw", double(i % 300), kMonday + 3 * kDay + i * 10, 0});
+    store->logMetrics(live, history);
+    std::atomic<bool> done{false};
+    std::atomic<int> written{0};
+    std::thread collector([&] {
+        auto own = openStore(uri, OpenMode::OpenExisting);
+        for (int i = 0; !done; ++i) {
+            own->logMetrics(live, {{"loss", 1.0 / (i + 1), kMonday + 4 * kDay + i, i}});
+            ++written;
+        }
+    });
+    PartitionOutcome o;
+    try {
+        o = partitionStore(uri, "day");
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "the conversion failed while a collector wrote: " << e.what();
+    }
+    done = true;
+    collector.join();
+    EXPECT_TRUE(o.converted);
+    EXPECT_GT(written.load(), 0);
+    EXPECT_EQ(store->series(live, "loss").size(), size_t(written.load())) << "every sample written during it";
+    EXPECT_EQ(store->series(live, "SMI - Power Draw").size(), 60000u);
+}
+
+TEST_F(PostgresPartitions, AChangeOfPeriodLeavesNoDayToTheDefaultPartition) {
+    ::setenv("RADT_PARTITION_PERIOD", "day", 1);
+    const std::string uri = m_backend->freshUri();
+    auto store = openStore(uri, OpenMode::CreateIfMissing);
+    ::unsetenv("RADT_PARTITION_PERIOD");
+    EXPECT_FALSE(partitionStore(uri, "week").converted);
+    const std::string run = store->createRun({0, "r", 0, "u", "s", RunStatus::Running}).uuid;
+    auto writer = openStore(uri, OpenMode::OpenExisting); // a collector opened after the change
+    for (int64_t day = 15; day <= 22; ++day)
+        writer->logMetrics(run, {{"loss", 1.0, nowMs() + day * kDay, day}});
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM metrics_default"), "0")
+        << "a week that days cover in part gets day partitions for the rest";
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM metrics"), "8");
+}
+
+TEST_F(PostgresPartitions, ArchiveRefusesItselfUnderAnotherSpellingAndKeepsRunsOthersReferTo) {
+    auto mlflow3 = test::makeBackend("postgresql_mlflow3");
+    const std::string uri = mlflow3->freshUri();
+    std::vector<std::string> runs;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        runs = recordRuns(*store, 2, 50, kMonday, kDay);
+    }
+    try {
+        archiveStore(uri, kMonday + 30 * kDay, "postgresql+psycopg2:///" + dbOf(uri));
+        ADD_FAILURE() << "archived a store into itself";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("is the store itself"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM runs"), "2");
+    // MLflow logged a dataset input for the first run: the archive does not carry inputs.
+    psql(uri,
+         "INSERT INTO inputs (input_uuid, source_type, source_id, destination_type, destination_id, step) "
+         "VALUES ('i1', 'DATASET', 'd1', 'RUN', '" +
+             runs[0] + "', 0)");
+    const ArchiveOutcome o = archiveStore(uri, kMonday + 30 * kDay, m_dir.file("a3.db"));
+    EXPECT_EQ(o.runs, 1u);
+    ASSERT_EQ(o.kept.size(), 1u);
+    EXPECT_EQ(o.kept[0], "run " + runs[0] + " has rows in inputs, which an archive does not carry");
+    EXPECT_EQ(psql(uri, "SELECT run_uuid FROM runs"), runs[0]);
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM metrics"), "55");
 }
