@@ -1,5 +1,5 @@
-// Metric ingest into PostgresStore (COPY into a staging table, then one INSERT ... ON CONFLICT and
-// the latest_metrics upsert) next to plain INSERT batches of the same rows: one prepared INSERT per
+// Metric ingest into PostgresStore (COPY straight into metrics, then the latest_metrics upsert; a
+// batch with duplicates goes through a staging table) next to plain INSERT batches of the same rows: one prepared INSERT per
 // row in one transaction per batch, with the same latest_metrics upsert per key afterwards.
 // Needs a server: run it under pg_virtualenv (see README).
 
