@@ -76,6 +76,31 @@ int64_t copyRun(pqxx::transaction_base& tx, const std::string& run, pg::Partitio
     return before.rows;
 }
 
+/// What changed in metrics since runs were copied: runs whose count differs from their copy's (or
+/// that have no copy), and copied runs that have no rows left.
+struct Drift {
+    std::vector<std::string> changed, gone;
+};
+
+Drift drift(pqxx::transaction_base& tx) {
+    std::map<std::string, int64_t> copied;
+    for (const auto& row : tx.exec("SELECT run_uuid, rows FROM " + std::string(kProgress)))
+        copied[row[0].as<std::string>()] = row[1].as<int64_t>();
+    Drift d;
+    for (const auto& row : tx.exec("SELECT run_uuid, count(*) FROM metrics GROUP BY run_uuid")) {
+        const std::string run = row[0].as<std::string>();
+        auto known = copied.find(run);
+        if (known == copied.end() || known->second != row[1].as<int64_t>())
+            d.changed.push_back(run);
+        if (known != copied.end())
+            copied.erase(known);
+    }
+    for (const auto& [run, rows] : copied)
+        if (rows > 0)
+            d.gone.push_back(run);
+    return d;
+}
+
 /// What would make the swap fail after hours of copying, said before the first row is copied:
 /// only the table's owner may drop it, and a view on it would have to go first.
 void requireConvertible(pqxx::transaction_base& tx) {
@@ -152,27 +177,27 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
             if (progress)
                 progress(++done, total, copied);
         }
-        // The swap: writers wait on the lock for the few seconds it takes. What they wrote since
-        // their run was copied (a run still recording, a late MLflow client) is copied again.
+        // Catch up outside the lock first: runs still recording were copied a while ago, and
+        // copying them again now leaves the locked swap only the last moments' changes.
+        Drift since;
+        {
+            pqxx::read_transaction t(c);
+            since = drift(t);
+        }
+        for (const std::string& run : since.changed) {
+            pqxx::transaction<pqxx::isolation_level::repeatable_read> t(c);
+            copyRun(t, run, *period);
+            t.commit();
+        }
+        // The swap: writers wait on the lock while it runs (a count of metrics per run, and what
+        // changed since the catch-up: a run still recording, a late MLflow client).
         pqxx::work tx(c);
         tx.exec("LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE");
-        std::map<std::string, int64_t> copiedRows;
-        for (const auto& row : tx.exec("SELECT run_uuid, rows FROM " + std::string(kProgress)))
-            copiedRows[row[0].as<std::string>()] = row[1].as<int64_t>();
-        for (const auto& row :
-             tx.exec("SELECT m.run_uuid, m.n, r.status FROM (SELECT run_uuid, count(*) AS n "
-                     "FROM metrics GROUP BY run_uuid) m JOIN runs r USING (run_uuid)")) {
-            const std::string run = row[0].as<std::string>();
-            auto known = copiedRows.find(run);
-            if (known == copiedRows.end() || known->second != row[1].as<int64_t>() ||
-                row[2].as<std::string>() == "RUNNING")
-                copyRun(tx, run, *period);
-            if (known != copiedRows.end())
-                copiedRows.erase(known);
-        }
-        for (const auto& [run, rows] : copiedRows) // copied, and since deleted from metrics
-            if (rows > 0)
-                tx.exec_params("DELETE FROM " + std::string(kTwin) + " WHERE run_uuid = $1", run);
+        since = drift(tx);
+        for (const std::string& run : since.changed)
+            copyRun(tx, run, *period);
+        for (const std::string& run : since.gone)
+            tx.exec_params("DELETE FROM " + std::string(kTwin) + " WHERE run_uuid = $1", run);
         const int64_t oldRows = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
         const int64_t newRows = tx.exec1("SELECT count(*) FROM " + std::string(kTwin))[0].as<int64_t>();
         if (oldRows != newRows) // rows of a run whose count went down to nothing since

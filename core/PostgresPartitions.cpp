@@ -210,6 +210,7 @@ int createPartitions(pqxx::transaction_base& tx, const std::string& parent, cons
                            [&](const Range& r) { return r.first < to && from < r.second; });
     };
     bool lockedDefault = false;
+    std::string owner;
     int created = 0;
     for (int64_t ts : timestamps) {
         if (ts < kFirstPartitionedMs || ts > last)
@@ -238,6 +239,12 @@ int createPartitions(pqxx::transaction_base& tx, const std::string& parent, cons
         tx.exec("ALTER TABLE " + parentName + " ATTACH PARTITION " + part + " FOR VALUES FROM (" +
                 std::to_string(from) + ") TO (" + std::to_string(to) + ")");
         tx.exec("ALTER TABLE " + part + " DROP CONSTRAINT radt_bounds"); // served ATTACH's check
+        if (owner.empty()) // the parent's owner owns its partitions too (a DBA's conversion, an archive)
+            owner = tx.quote_name(
+                tx.exec_params1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = $1::regclass",
+                                parentName)[0]
+                    .as<std::string>());
+        tx.exec("ALTER TABLE " + part + " OWNER TO " + owner);
         ranges.push_back({from, to});
         ++created;
     }
