@@ -364,8 +364,9 @@ void countLine(const std::string& text, size_t done, size_t total) {
 const char* const kPartitionHelp = R"(partition a PostgreSQL store's metrics table by time, in place
 
 Copies the samples run by run (one transaction each, checked by count and checksum) into a
-table partitioned on timestamp, then swaps it in under MLflow's names in one short locked
-transaction. Interrupted, it resumes where it stopped when run again; the store stays usable
+table partitioned on timestamp, copies again the runs written to meanwhile, then swaps it in
+under MLflow's names in one transaction that holds writers back while it counts the rows per run.
+Run it as the owner of the metrics table. Interrupted, it resumes where it stopped when run again; the store stays usable
 meanwhile. On a store already partitioned, --period sets what partitions made from now on span.
 New PostgreSQL stores are partitioned by week from the start (RADT_PARTITION_PERIOD=day|week|none
 when radt creates one).)";

@@ -202,6 +202,18 @@ double bestRawSelect(State& state, const std::string& dbPath, const std::vector<
     return best;
 }
 
+/// The 20 DCGM metrics a simulated GPU node reports per GPU (bench_pg_scale, bench_pg_cluster).
+inline const char* const kGpuNodeMetrics[20] = {"Power Usage",        "Total Energy Consumption",
+                                                "PCIE TX Throughput", "PCIE RX Throughput",
+                                                "GPU Utilization",    "Memory Copy Utilization",
+                                                "GR Engine Active",   "SM Active",
+                                                "SM Occupancy",       "Tensor Active",
+                                                "DRAM Active",        "FP64 Active",
+                                                "FP32 Active",        "FP16 Active",
+                                                "PCIE TX Bytes",      "PCIE RX Bytes",
+                                                "NVlink TX Bytes",    "NVlink RX Bytes",
+                                                "Mem Used",           "Temperature"};
+
 inline void figure(const char* name, double value, const char* unit) {
     std::printf("figure %s %.4g %s\n", name, value, unit);
 }

@@ -34,16 +34,6 @@ constexpr int kGeneratorVersion = 1;
 constexpr int kNodes = 64, kGpus = 8, kMetrics = 20;
 constexpr int64_t kWeekSeconds = 7 * 86400;
 constexpr int64_t kMonday = 1767571200000; // 2026-01-05 00:00 UTC
-const char* const kNames[kMetrics] = {"Power Usage",        "Total Energy Consumption",
-                                      "PCIE TX Throughput", "PCIE RX Throughput",
-                                      "GPU Utilization",    "Memory Copy Utilization",
-                                      "GR Engine Active",   "SM Active",
-                                      "SM Occupancy",       "Tensor Active",
-                                      "DRAM Active",        "FP64 Active",
-                                      "FP32 Active",        "FP16 Active",
-                                      "PCIE TX Bytes",      "PCIE RX Bytes",
-                                      "NVlink TX Bytes",    "NVlink RX Bytes",
-                                      "Mem Used",           "Temperature"};
 const std::string kChartKey = "DCGMI - Power Usage";
 
 struct ClusterStore {
@@ -55,7 +45,8 @@ struct ClusterStore {
 };
 
 std::string keyOf(int metric, int gpu) {
-    return std::string("DCGMI - ") + kNames[metric] + (gpu ? " - GPU " + std::to_string(gpu) : "");
+    return std::string("DCGMI - ") + bench::kGpuNodeMetrics[metric] +
+           (gpu ? " - GPU " + std::to_string(gpu) : "");
 }
 
 double value(int64_t second, int metric, int gpu) {

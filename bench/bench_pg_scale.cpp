@@ -30,16 +30,6 @@ using namespace radt;
 namespace {
 
 constexpr int kNodes = 64, kGpus = 8, kMetrics = 20;
-const char* kNames[kMetrics] = {"Power Usage",        "Total Energy Consumption",
-                                "PCIE TX Throughput", "PCIE RX Throughput",
-                                "GPU Utilization",    "Memory Copy Utilization",
-                                "GR Engine Active",   "SM Active",
-                                "SM Occupancy",       "Tensor Active",
-                                "DRAM Active",        "FP64 Active",
-                                "FP32 Active",        "FP16 Active",
-                                "PCIE TX Bytes",      "PCIE RX Bytes",
-                                "NVlink TX Bytes",    "NVlink RX Bytes",
-                                "Mem Used",           "Temperature"};
 int g_seconds = 60;
 
 struct Result {
@@ -97,7 +87,8 @@ Result runNodes(int nodes, bool partitioned, bool spread) {
                 std::vector<MetricPoint> points;
                 for (int g = 0; g < kGpus; ++g)
                     for (int m = 0; m < kMetrics; ++m)
-                        points.push_back({std::string("DCGMI - ") + kNames[m] + " - GPU " + std::to_string(g),
+                        points.push_back({std::string("DCGMI - ") + bench::kGpuNodeMetrics[m] + " - GPU " +
+                                              std::to_string(g),
                                           double((tick * 7 + g * 3 + m) % 100), t, tick});
                 const auto before = std::chrono::steady_clock::now();
                 store->logMetrics(runs[n], points);
