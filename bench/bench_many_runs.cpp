@@ -15,20 +15,27 @@
 //   the first frame painted;
 // * chart_open_500_runs_cold: the first chart of a store without envelopes: every row read, the
 //   envelopes made and kept (once per store; radt and `radt store compact` make them otherwise);
-// * zoom_frame_500_runs: a zoom to another window of the 500 lines, painted.
+// * zoom_frame_500_runs: a zoom to another window of the 500 lines, painted;
+// * summary_500_runs: the summary table of the 500 runs from their kept statistics (a stats entry
+//   of radt_envelopes each), against the same rows read; summary_500_runs_cold: the first one,
+//   with no statistics kept (every row read, the statistics computed and kept).
 // The stores are generated once per build (bench-cache in the build tree, keyed by the
 // generator's version; the 50M-row one takes about 5 GB and a few minutes). Figures:
 // tree_open_10k_runs_ms, tree_open_vs_raw_select (x), store_runs_10k_ms, tree_reread_10k_runs_ms,
 // basket_add_2000_runs_ms, tree_filter_10k_runs_ms, chart_open_500_runs_ms,
 // chart_open_500_runs_cold_ms, chart_rows_500_runs_ms, chart_open_500_runs_vs_rows (x),
-// zoom_frame_500_runs_ms_p95.
+// zoom_frame_500_runs_ms_p95, summary_500_runs_ms, summary_500_runs_cold_ms, summary_500_runs_vs_rows (x).
 
 #include "BenchSupport.h"
 #include "ChartLoader.h"
 #include "ChartPanel.h"
 #include "MainWindow.h"
+#include "PostgresPartitions.h"
+#include "PrivatePostgres.h"
+#include "RunEnvelopes.h"
 #include "RunTreePane.h"
 #include "StoreSession.h"
+#include "SummaryPanel.h"
 #include "models/BasketModel.h"
 #include "models/RunFilterProxy.h"
 #include "models/RunTreeModel.h"
@@ -37,6 +44,7 @@
 #include <QLineEdit>
 
 #include <benchmark/benchmark.h>
+#include <pqxx/pqxx>
 
 using namespace radt;
 
@@ -267,9 +275,9 @@ void BM_ChartRows(benchmark::State& state) {
 /// may write, keeps the envelopes it had to make), the chart builds its lines on this thread and
 /// paints its first frame (into `image`). Returns the seconds it took, or a negative number when
 /// a run did not come reduced.
-double openChart(const std::string& path, const std::vector<Run>& runs, ChartPanel& chart, QImage& image) {
+double openChart(const std::string& uri, const std::vector<Run>& runs, ChartPanel& chart, QImage& image) {
     ChartLoader loader;
-    loader.setStoreUri("sqlite:///" + path, true);
+    loader.setStoreUri(uri.find("://") == std::string::npos ? "sqlite:///" + uri : uri, true);
     const auto start = std::chrono::steady_clock::now();
     loader.requestChart(&chart, runs, QString(kChartKey));
     loader.waitIdle(600000);
@@ -283,18 +291,28 @@ double openChart(const std::string& path, const std::vector<Run>& runs, ChartPan
     return seconds;
 }
 
+/// One statement on the SQLite file, through a connection of its own.
+void execOnFile(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    bench::exec(db, sql);
+    sqlite3_close(db);
+}
+
+/// openChart in a new 1240 x 700 chart.
+double openFreshChart(const std::string& uri, const std::vector<Run>& runs) {
+    ChartPanel chart;
+    chart.resize(1240, 700);
+    QImage image(chart.size(), QImage::Format_ARGB32_Premultiplied);
+    return openChart(uri, runs, chart, image);
+}
+
 void BM_ChartOpenCold(benchmark::State& state) {
     const std::string path = chartStore();
     const std::vector<Run> runs = chartRuns(path);
     for (auto _ : state) {
-        sqlite3* db = nullptr;
-        sqlite3_open(path.c_str(), &db);
-        bench::exec(db, "DROP TABLE IF EXISTS radt_envelopes");
-        sqlite3_close(db);
-        ChartPanel chart;
-        chart.resize(1240, 700);
-        QImage image(chart.size(), QImage::Format_ARGB32_Premultiplied);
-        const double seconds = openChart(path, runs, chart, image);
+        execOnFile(path, "DROP TABLE IF EXISTS radt_envelopes");
+        const double seconds = openFreshChart(path, runs);
         bench::keepBest(g_best, "cold", seconds);
         if (seconds < 0)
             state.SkipWithError("a run was not reduced");
@@ -327,6 +345,183 @@ void BM_ChartOpen(benchmark::State& state) {
     g_best["frame_p95"] = bench::percentile(frames, 0.95);
 }
 
+/// The summary table of the 500 runs as the window's loader thread fills it (SummaryPanel::rowsFor
+/// on a read-only connection, kept statistics saved through a writable one).
+double summarise(const std::string& path, const std::vector<Run>& runs) {
+    const std::string uri = path.find("://") == std::string::npos ? "sqlite:///" + path : path;
+    auto store = openStore(uri, OpenMode::ReadOnly);
+    auto keep = openStore(uri, OpenMode::OpenExisting);
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<SummaryRow> rows = SummaryPanel::rowsFor(*store, runs, {kChartKey}, {}, keep.get());
+    const double seconds = bench::since(start);
+    for (const SummaryRow& row : rows)
+        if (row.stats.samples != size_t(kChartPoints))
+            return -1;
+    return rows.size() == size_t(kChartRuns) ? seconds : -1;
+}
+
+/// The first summary of runs whose statistics were never kept: every row read, the entries kept.
+void BM_SummaryCold(benchmark::State& state) {
+    const std::string path = chartStore();
+    const std::vector<Run> runs = chartRuns(path);
+    for (auto _ : state) {
+        execOnFile(path, "DELETE FROM radt_envelopes WHERE buckets = 0");
+        const double seconds = summarise(path, runs);
+        bench::keepBest(g_best, "summary_cold", seconds);
+        if (seconds < 0)
+            state.SkipWithError("a run's summary is missing or short");
+    }
+}
+
+void BM_Summary(benchmark::State& state) {
+    const std::string path = chartStore();
+    const std::vector<Run> runs = chartRuns(path);
+    for (auto _ : state) {
+        const double seconds = summarise(path, runs);
+        bench::keepBest(g_best, "summary", seconds);
+        if (seconds < 0)
+            state.SkipWithError("a run's summary is missing or short");
+    }
+}
+
+// ---- the same 500 runs on PostgreSQL ----
+
+test::PrivatePostgres* g_server = nullptr; // main's, when this machine can run one
+std::string g_pgUri;
+std::vector<Run> g_pgRuns;
+
+/// The 500 runs in a PostgreSQL server of the benchmark's own, kept in the build tree
+/// (bench-cache/pg_many_runs_v<version>): the rows made by the server (generate_series, the
+/// SQLite store's values), then each run's envelopes and statistics written as radt writes them
+/// when a run finishes. The runs start 20 minutes apart, as a cluster's queue of a week starts
+/// them, in weekly partitions. About 20 minutes once.
+void pgChartStore() {
+    const std::string db = "many_runs_v" + std::string(kChartGeneratorVersion);
+    g_pgUri = g_server->uri(db);
+    {
+        pqxx::connection admin(g_server->uri("postgres"));
+        pqxx::nontransaction tx(admin);
+        if (!tx.exec_params("SELECT 1 FROM pg_database WHERE datname = $1", db).empty()) {
+            g_pgRuns = openStore(g_pgUri, OpenMode::ReadOnly)->runs();
+            return;
+        }
+        // A generation cut short left its half-made database: made again from nothing.
+        tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(db + "_building"));
+        tx.exec("CREATE DATABASE " + tx.quote_name(db + "_building"));
+    }
+    const std::string building = g_server->uri(db + "_building");
+    constexpr int64_t kMonday = 1767571200000; // 2026-01-05 00:00 UTC
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<std::string> uuids;
+    {
+        auto store = openStore(building, OpenMode::CreateIfMissing);
+        const int64_t experiment = store->getOrCreateExperiment("cluster-week");
+        for (int r = 0; r < kChartRuns; ++r) {
+            const int64_t start = kMonday + int64_t(r) * 1'200'000;
+            const std::string run =
+                store->createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running}).uuid;
+            store->logParams(run,
+                             {{"workload", std::to_string(r + 1)}, {"letter", "0"}, {"listeners", "smi"}});
+            store->setRunStatus(run, RunStatus::Finished, start + int64_t(kChartPoints) * 1000);
+            uuids.push_back(run);
+        }
+    }
+    {
+        pqxx::connection conn(building);
+        {
+            // The partitions the rows fall in, as the writer makes them for a batch (weekly: the default).
+            std::vector<int64_t> days;
+            for (int64_t t = kMonday;
+                 t < kMonday + int64_t(kChartRuns) * 1'200'000 + int64_t(kChartPoints) * 1000;
+                 t += pg::kDayMs)
+                days.push_back(t);
+            pqxx::work tx(conn);
+            pg::createPartitions(tx, "metrics", "metrics", pg::PartitionPeriod::Week, days);
+            tx.commit();
+        }
+        for (int r = 0; r < kChartRuns; ++r) {
+            pqxx::work tx(conn);
+            const int64_t start = kMonday + int64_t(r) * 1'200'000;
+            tx.exec_params(
+                "INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
+                "SELECT $1, CASE WHEN x % 9973 = 17 THEN 999.0 ELSE 200.0 + ((x * 7919 + $2 * 101) % 200) "
+                "* 0.5 + (x % 3600) / 36.0 END, $3::bigint + x::bigint * 1000, $4, 0, false "
+                "FROM generate_series(0, $5 - 1) AS x",
+                kChartKey, r, start, uuids[size_t(r)], kChartPoints);
+            tx.exec_params("INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
+                           "SELECT \"key\", value, timestamp, step, is_nan, run_uuid FROM metrics "
+                           "WHERE run_uuid = $1 AND \"key\" = $2 ORDER BY step DESC, timestamp DESC LIMIT 1",
+                           uuids[size_t(r)], kChartKey);
+            tx.commit();
+            if ((r + 1) % 25 == 0)
+                std::fprintf(stderr, "\rgenerating the PostgreSQL chart store: %d/%d runs", r + 1,
+                             kChartRuns);
+        }
+        pqxx::nontransaction(conn).exec("VACUUM ANALYZE");
+        {
+            auto store = openStore(building, OpenMode::OpenExisting);
+            for (int r = 0; r < kChartRuns; ++r) {
+                writeRunEnvelopes(*store, uuids[size_t(r)]);
+                if ((r + 1) % 25 == 0)
+                    std::fprintf(stderr, "\rwriting envelopes and statistics: %d/%d runs", r + 1, kChartRuns);
+            }
+        }
+    } // the generating connection closed before the rename
+    pqxx::connection admin(g_server->uri("postgres"));
+    pqxx::nontransaction(admin).exec("ALTER DATABASE " + admin.quote_name(db + "_building") + " RENAME TO " +
+                                     admin.quote_name(db));
+    std::fprintf(stderr, "\nthe PostgreSQL chart store took %.0f s\n", bench::since(started));
+    g_pgRuns = openStore(g_pgUri, OpenMode::ReadOnly)->runs();
+}
+
+/// The PostgreSQL store made or found; false (the benchmark skipped) without a server here.
+bool pgReady(benchmark::State& state) {
+    if (!g_server) {
+        state.SkipWithError("no PostgreSQL server here");
+        return false;
+    }
+    pgChartStore();
+    return true;
+}
+
+void BM_PgChartOpen(benchmark::State& state) {
+    if (!pgReady(state))
+        return;
+    for (auto _ : state) {
+        const double seconds = openFreshChart(g_pgUri, g_pgRuns);
+        bench::keepBest(g_best, "pg_warm", seconds);
+        if (seconds < 0)
+            state.SkipWithError("a run was not reduced (no stored envelope?)");
+    }
+}
+
+void BM_PgSummary(benchmark::State& state) {
+    if (!pgReady(state))
+        return;
+    for (auto _ : state) {
+        const double seconds = summarise(g_pgUri, g_pgRuns);
+        bench::keepBest(g_best, "pg_summary", seconds);
+        if (seconds < 0)
+            state.SkipWithError("a run's summary is missing or short");
+    }
+}
+
+/// The baseline on PostgreSQL: every row of the 500 series through libpq.
+void BM_PgChartRows(benchmark::State& state) {
+    if (!pgReady(state))
+        return;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        auto store = openStore(g_pgUri, OpenMode::ReadOnly);
+        size_t rows = 0;
+        for (const Run& run : g_pgRuns)
+            rows += store->series(run.uuid, kChartKey).size();
+        bench::keepBest(g_best, "pg_rows", bench::since(start));
+        if (rows != size_t(kChartRuns) * kChartPoints)
+            state.SkipWithError("the PostgreSQL chart store does not hold every row");
+    }
+}
+
 } // namespace
 
 BENCHMARK(BM_RawSelect)->Iterations(5)->Unit(benchmark::kMillisecond);
@@ -334,6 +529,11 @@ BENCHMARK(BM_StoreRead)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TreeOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChartOpenCold)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SummaryCold)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Summary)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PgChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PgSummary)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PgChartRows)->Iterations(1)->Unit(benchmark::kMillisecond);
 // Last and twice: the best of two reads of every row, the file as warm in the page cache as it
 // is for the charts before it.
 BENCHMARK(BM_ChartRows)->Iterations(2)->Unit(benchmark::kMillisecond);
@@ -342,6 +542,16 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    test::PrivatePostgres server;
+    if (server.unavailableReason().empty()) {
+        const std::string dir =
+            std::string(RADT_BINARY_DIR) + "/bench-cache/pg_many_runs_v" + kChartGeneratorVersion;
+        server.startKept(dir);
+        g_server = &server;
+    } else {
+        std::fprintf(stderr, "bench_many_runs: no PostgreSQL figures: %s\n",
+                     server.unavailableReason().c_str());
+    }
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
@@ -366,5 +576,22 @@ int main(int argc, char** argv) {
     bench::figure("chart_rows_500_runs_ms", rows * 1e3, "ms");
     bench::figure("chart_open_500_runs_vs_rows", warm > 0 ? rows / warm : 0, "x");
     bench::figure("zoom_frame_500_runs_ms_p95", g_best["frame_p95"], "ms");
+    const double summary = g_best["summary"];
+    std::printf("summary table of the %d runs: %.1f ms from kept statistics, %.0f ms the first time "
+                "(every row read, the statistics kept)\n",
+                kChartRuns, summary * 1e3, g_best["summary_cold"] * 1e3);
+    bench::figure("summary_500_runs_ms", summary * 1e3, "ms");
+    bench::figure("summary_500_runs_cold_ms", g_best["summary_cold"] * 1e3, "ms");
+    bench::figure("summary_500_runs_vs_rows", summary > 0 ? rows / summary : 0, "x");
+    if (g_server) {
+        const double pgWarm = g_best["pg_warm"], pgRows = g_best["pg_rows"];
+        std::printf(
+            "on PostgreSQL: chart %.0f ms from stored envelopes, every row %.0f ms; summary %.1f ms\n",
+            pgWarm * 1e3, pgRows * 1e3, g_best["pg_summary"] * 1e3);
+        bench::figure("pg_chart_open_500_runs_ms", pgWarm * 1e3, "ms");
+        bench::figure("pg_chart_rows_500_runs_ms", pgRows * 1e3, "ms");
+        bench::figure("pg_chart_open_500_runs_vs_rows", pgWarm > 0 ? pgRows / pgWarm : 0, "x");
+        bench::figure("pg_summary_500_runs_ms", g_best["pg_summary"] * 1e3, "ms");
+    }
     return 0;
 }

@@ -7,7 +7,9 @@
 //     growth between them (pg_chart_open_growth, goal <= 1.3 for 10x the rows) says whether a
 //     chart depends on the table's size; reading its every row is the baseline;
 //   * a 64-run comparison chart (one metric of every node run, as envelopes);
-//   * `radt report` of one node run; the explorer's tree (every run with params and tags).
+//   * `radt report` of one node run; the explorer's tree (every run with params and tags);
+//   * the summary table of every run (pg_summary_65_runs: kept statistics; _cold: computed by the
+//     server), against reading every row.
 // RADT_BENCH_SCALE=100 builds 1/100 (62M samples) instead of 1/1000, with 1/1000 as the smaller.
 // The stores live in a PostgreSQL server of the benchmark's own whose data directory is kept in
 // the build tree (bench-cache/pg_cluster_v<generator version>), so they are generated once.
@@ -16,6 +18,7 @@
 #include "BenchSupport.h"
 #include "InsightReport.h"
 #include "PrivatePostgres.h"
+#include "RunEnvelopes.h"
 #include "Store.h"
 
 #include <benchmark/benchmark.h>
@@ -184,6 +187,39 @@ void BM_ReportOfOneRun(benchmark::State& state) {
     state.counters["ms"] = g_ms["report"];
 }
 
+/// The summary table of every run (the 64 node runs and the week-long one) for one metric, as the
+/// explorer's loader fills it (runsSeriesStats): first with no statistics kept (the server computes
+/// them; the week-long run's are kept), then from what was kept; against reading every row.
+void BM_SummaryOfEveryRun(benchmark::State& state) {
+    for (auto _ : state) {
+        {
+            pqxx::connection conn(g_large.uri);
+            pqxx::work tx(conn);
+            tx.exec("DO $$ BEGIN IF to_regclass('radt_envelopes') IS NOT NULL THEN "
+                    "DELETE FROM radt_envelopes WHERE buckets = 0; END IF; END $$");
+            tx.commit();
+        }
+        auto store = openStore(g_large.uri, OpenMode::ReadOnly);
+        auto keep = openStore(g_large.uri, OpenMode::OpenExisting);
+        const std::vector<Run> runs = store->runs();
+        size_t samples = 0;
+        g_ms["summary_cold"] = bestMs(1, [&] {
+            for (const auto& [uuid, stats] : runsSeriesStats(*store, runs, kChartKey, keep.get()))
+                samples += stats.samples;
+        });
+        g_ms["summary"] = bestMs(3, [&] {
+            benchmark::DoNotOptimize(runsSeriesStats(*store, runs, kChartKey, keep.get()).size());
+        });
+        g_ms["summary_rows"] = bestMs(1, [&] {
+            for (const Run& run : runs)
+                benchmark::DoNotOptimize(store->series(run.uuid, kChartKey).size());
+        });
+        if (samples == 0)
+            state.SkipWithError("no statistics");
+    }
+    state.counters["ms"] = g_ms["summary"];
+}
+
 void BM_TreeLoad(benchmark::State& state) {
     for (auto _ : state) {
         auto store = openStore(g_large.uri, OpenMode::ReadOnly);
@@ -197,6 +233,7 @@ void BM_TreeLoad(benchmark::State& state) {
 BENCHMARK(BM_WeekRunChart)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SixtyFourRunChart)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReportOfOneRun)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SummaryOfEveryRun)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TreeLoad)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
@@ -232,6 +269,12 @@ int main(int argc, char** argv) {
     bench::figure("pg_chart_64_runs_ms", g_ms["runs64_chart"], "ms");
     bench::figure("pg_chart_64_runs_vs_rows", g_ms["runs64_rows"] / g_ms["runs64_chart"], "x");
     bench::figure("pg_report_one_run_ms", g_ms["report"], "ms");
+    std::printf("summary table of the %zu runs: %.1f ms from kept statistics, %.0f ms computed by the server "
+                "(every row read: %.0f ms)\n",
+                g_large.nodeRuns.size() + 1, g_ms["summary"], g_ms["summary_cold"], g_ms["summary_rows"]);
+    bench::figure("pg_summary_65_runs_ms", g_ms["summary"], "ms");
+    bench::figure("pg_summary_65_runs_cold_ms", g_ms["summary_cold"], "ms");
+    bench::figure("pg_summary_vs_rows", g_ms["summary_rows"] / g_ms["summary"], "x");
     bench::figure("pg_tree_load_ms", g_ms["tree"], "ms");
     bench::figure("pg_cluster_rows", double(g_large.rows), "samples");
     return 0;

@@ -1,6 +1,7 @@
 #include "PostgresStore.h"
 
 #include "MlflowLimits.h"
+#include "PostgresEnvelopes.h"
 #include "PostgresMetricWrites.h"
 #include "PostgresPartitions.h"
 #include "Uuid.h"
@@ -700,54 +701,25 @@ Series PostgresStore::querySeries(const std::string& runUuid, const std::string&
 std::map<std::string, int64_t> PostgresStore::pointCounts(const std::string& runUuid) {
     return withConnection("counting a run's points", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
-        std::map<std::string, int64_t> counts;
-        for (const auto& row : tx.exec_params(
-                 "SELECT \"key\", count(*) FROM metrics WHERE run_uuid = $1 GROUP BY \"key\"", runUuid))
-            counts[row[0].as<std::string>()] = row[1].as<int64_t>();
-        return counts;
+        return pg::pointCounts(tx, runUuid);
+    });
+}
+
+std::map<std::string, SeriesStats> PostgresStore::seriesStatsOfRun(const std::string& runUuid,
+                                                                   const std::string& onlyKey) {
+    return withConnection("computing a run's summary statistics", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        return pg::seriesStatsOfRun(tx, runUuid, onlyKey);
     });
 }
 
 std::map<std::string, StoredEnvelope> PostgresStore::storedEnvelopes(const std::vector<std::string>& runUuids,
                                                                      const std::string& key, int buckets) {
-    std::map<std::string, StoredEnvelope> out;
     if (!m_hasLatestMetrics || runUuids.empty())
-        return out;
+        return {};
     return withConnection("reading stored envelopes", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
-        if (tx.exec1("SELECT to_regclass('radt_envelopes') IS NOT NULL")[0].as<bool>() == false)
-            return out;
-        // One round trip for every run; fresh: the key's latest_metrics row has not moved since.
-        std::string uuids = "{"; // an array literal: each element quoted, backslash and quote escaped
-        for (size_t i = 0; i < runUuids.size(); ++i) {
-            uuids += i ? ",\"" : "\"";
-            for (char ch : runUuids[i])
-                uuids += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
-            uuids += '"';
-        }
-        uuids += "}";
-        const pqxx::result rows = tx.exec_params(
-            "SELECT e.run_uuid, e.point_count, e.latest_timestamp, e.latest_step, e.points "
-            "FROM radt_envelopes e JOIN latest_metrics l ON l.run_uuid = e.run_uuid AND l.\"key\" = "
-            "e.\"key\" "
-            "WHERE e.run_uuid = ANY($1::varchar[]) AND e.\"key\" = $2 AND e.buckets = $3 AND e.version = $4 "
-            "AND l.timestamp = e.latest_timestamp AND l.step = e.latest_step",
-            uuids, key, buckets, kEnvelopeVersion);
-        for (const auto& row : rows) {
-            StoredEnvelope e;
-            e.key = key;
-            e.buckets = buckets;
-            e.pointCount = row[1].as<int64_t>();
-            e.latestTimestamp = row[2].as<int64_t>();
-            e.latestStep = row[3].as<int64_t>();
-            const pqxx::binarystring points(row[4]);
-            const std::string uuid = row[0].as<std::string>();
-            e.series =
-                decodeEnvelopePoints(points.data(), points.size(),
-                                     m_uri.display() + ": radt_envelopes of run " + uuid + ", '" + key + "'");
-            out.emplace(uuid, std::move(e));
-        }
-        return out;
+        return pg::storedEnvelopes(tx, runUuids, key, buckets, m_uri.display());
     });
 }
 
@@ -756,24 +728,7 @@ bool PostgresStore::saveEnvelopes(const std::string& runUuid, const std::vector<
         return false;
     return withConnection("saving envelopes", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        // Two writers making the table at once would collide in the catalogue: one at a time.
-        tx.exec("SELECT pg_advisory_xact_lock(hashtext('radt_envelopes'))");
-        tx.exec("CREATE TABLE IF NOT EXISTS radt_envelopes ("
-                "run_uuid VARCHAR(32) NOT NULL REFERENCES runs (run_uuid) ON DELETE CASCADE, "
-                "\"key\" VARCHAR(250) NOT NULL, buckets INTEGER NOT NULL, version INTEGER NOT NULL, "
-                "point_count BIGINT NOT NULL, latest_timestamp BIGINT NOT NULL, latest_step BIGINT NOT NULL, "
-                "points BYTEA NOT NULL, PRIMARY KEY (run_uuid, \"key\", buckets))");
-        for (const StoredEnvelope& e : envelopes) {
-            const std::string points = encodeEnvelopePoints(e.series);
-            tx.exec_params(
-                "INSERT INTO radt_envelopes (run_uuid, \"key\", buckets, version, point_count, "
-                "latest_timestamp, latest_step, points) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                "ON CONFLICT (run_uuid, \"key\", buckets) DO UPDATE SET version = excluded.version, "
-                "point_count = excluded.point_count, latest_timestamp = excluded.latest_timestamp, "
-                "latest_step = excluded.latest_step, points = excluded.points",
-                runUuid, e.key, e.buckets, kEnvelopeVersion, e.pointCount, e.latestTimestamp, e.latestStep,
-                pqxx::binarystring(points.data(), points.size()));
-        }
+        pg::saveEnvelopes(tx, runUuid, envelopes);
         tx.commit();
         return true;
     });

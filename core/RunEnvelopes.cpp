@@ -1,8 +1,11 @@
 #include "RunEnvelopes.h"
 
 #include "Store.h"
+#include "StoreCompaction.h"
 
 #include <cstring>
+#include <iterator>
+#include <optional>
 
 namespace radt {
 
@@ -49,15 +52,32 @@ std::vector<StoredEnvelope> envelopesOf(const std::string& key, const Series& se
 size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
     if (store.isReadOnly())
         return 0;
+    const std::optional<Run> run = store.run(runUuid);
+    if (!run)
+        return 0;
+    // A compacted run's statistics are those of its series put back on the sampling grid, as the
+    // summary table computes them (readForAnalysis); its envelopes are of the stored points.
+    const bool compacted = run->tags.count(kCompactedTag) > 0;
     // latest_metrics first: a point logged while the series is read moves it, so the envelope is
     // taken for stale and made again, never kept short of that point.
     const std::map<std::string, LatestMetric> latest = store.latestMetrics(runUuid);
+    // A server store computes every key's statistics in one query, where the data is.
+    const std::map<std::string, SeriesStats> serverStats = store.prefersEnvelopes() && !compacted
+                                                               ? store.seriesStatsOfRun(runUuid)
+                                                               : std::map<std::string, SeriesStats>{};
     std::vector<StoredEnvelope> all;
+    size_t envelopes = 0;
     for (const auto& [key, count] : store.pointCounts(runUuid)) {
         const auto l = latest.find(key);
-        if (count <= envelopeMinPoints() || l == latest.end())
+        if (l == latest.end())
             continue;
-        if (store.prefersEnvelopes()) {
+        std::optional<SeriesStats> stats;
+        if (const auto s = serverStats.find(key); s != serverStats.end())
+            stats = s->second;
+        else if (compacted)
+            stats = seriesStats(readForAnalysis(store, *run, key));
+        const bool isLong = count > envelopeMinPoints();
+        if (isLong && store.prefersEnvelopes()) {
             // A server store reduces where the data is: a week of samples never crosses the network.
             for (int level : envelopeLevels()) {
                 if (count <= 2 * int64_t(level))
@@ -65,15 +85,103 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
                 StoredEnvelope e{key, level, count, l->second.timestamp, l->second.step, {}};
                 e.series = store.seriesEnvelope(runUuid, key, std::nullopt, level);
                 all.push_back(std::move(e));
+                ++envelopes;
             }
-        } else {
-            for (StoredEnvelope& e : envelopesOf(key, store.series(runUuid, key), l->second))
-                all.push_back(std::move(e));
         }
+        if ((isLong && !store.prefersEnvelopes()) || !stats) {
+            const Series whole = store.series(runUuid, key);
+            if (!stats)
+                stats = seriesStats(whole);
+            if (isLong && !store.prefersEnvelopes())
+                for (StoredEnvelope& e : envelopesOf(key, whole, l->second)) {
+                    all.push_back(std::move(e));
+                    ++envelopes;
+                }
+        }
+        all.push_back(statsEntry(key, *stats, l->second));
     }
     if (all.empty() || !store.saveEnvelopes(runUuid, all))
         return 0;
-    return all.size();
+    return envelopes;
+}
+
+StoredEnvelope statsEntry(const std::string& key, const SeriesStats& stats, const LatestMetric& latest) {
+    StoredEnvelope e{key, kStatsBuckets, int64_t(stats.samples), latest.timestamp, latest.step, {}};
+    const std::pair<int64_t, double> fields[] = {{int64_t(stats.samples), stats.min},
+                                                 {stats.durationMs, stats.mean},
+                                                 {0, stats.p50},
+                                                 {0, stats.p95},
+                                                 {0, stats.max},
+                                                 {0, stats.last}};
+    for (size_t i = 0; i < std::size(fields); ++i) {
+        e.series.t.push_back(int64_t(i));
+        e.series.step.push_back(fields[i].first);
+        e.series.v.push_back(fields[i].second);
+    }
+    return e;
+}
+
+SeriesStats statsOfEntry(const StoredEnvelope& entry, const std::string& what) {
+    const Series& p = entry.series;
+    if (entry.buckets != kStatsBuckets || p.size() != 6 || p.step.size() != 6 || p.v.size() != 6 ||
+        p.step[0] < 0)
+        throw StoreError(what + ": a stored summary of " + std::to_string(p.size()) +
+                         " fields, not the 6 of a stats entry");
+    SeriesStats s;
+    s.samples = size_t(p.step[0]);
+    s.durationMs = p.step[1];
+    s.min = p.v[0];
+    s.mean = p.v[1];
+    s.p50 = p.v[2];
+    s.p95 = p.v[3];
+    s.max = p.v[4];
+    s.last = p.v[5];
+    return s;
+}
+
+std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vector<Run>& runs,
+                                                   const std::string& key, Store* keep) {
+    const auto isFinished = [](const Run& run) {
+        return run.status != RunStatus::Running && run.status != RunStatus::Scheduled;
+    };
+    std::vector<std::string> finished;
+    for (const Run& run : runs)
+        if (isFinished(run))
+            finished.push_back(run.uuid);
+    std::map<std::string, StoredEnvelope> stored = store.storedEnvelopes(finished, key, kStatsBuckets);
+    std::map<std::string, SeriesStats> out;
+    for (const Run& run : runs) {
+        if (const auto found = stored.find(run.uuid); found != stored.end()) {
+            out[run.uuid] =
+                statsOfEntry(found->second, store.displayUri() + ": radt_envelopes of run " + run.uuid);
+            continue;
+        }
+        // latest_metrics before the samples, as writeRunEnvelopes does: a point logged meanwhile
+        // makes the kept entry stale rather than short of that point.
+        std::map<std::string, LatestMetric> latest;
+        if (keep && isFinished(run))
+            latest = store.latestMetrics(run.uuid);
+        std::optional<SeriesStats> stats;
+        if (store.prefersEnvelopes() && run.tags.count(kCompactedTag) == 0) {
+            const auto computed = store.seriesStatsOfRun(run.uuid, key);
+            if (const auto s = computed.find(key); s != computed.end())
+                stats = s->second;
+        } else if (const Series s = readForAnalysis(store, run, key); !s.empty()) {
+            stats = seriesStats(s);
+        }
+        if (!stats)
+            continue;
+        out[run.uuid] = *stats;
+        const auto l = latest.find(key);
+        if (l == latest.end() || int64_t(stats->samples) <= envelopeMinPoints())
+            continue; // a short series is summarised quicker than a kept entry is written
+        try {
+            keep->saveEnvelopes(run.uuid, {statsEntry(key, *stats, l->second)});
+        } catch (const StoreError&) {
+            // Locked by a writer, a role that may only read: the next summary computes it again.
+        }
+    }
+    return out;
 }
 
 namespace {

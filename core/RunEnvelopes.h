@@ -7,7 +7,9 @@
 // run whole and writes it again. MLflow never reads the table.
 
 #include "Model.h"
+#include "SeriesMath.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,11 @@ struct StoredEnvelope {
     Series series;
 };
 
+/// A row of radt_envelopes with this many slices holds no envelope but the series' summary
+/// statistics (SeriesStats: what the summary table shows), under the same freshness rule: a
+/// summary of hundreds of runs reads a row per run and metric instead of every sample.
+constexpr int kStatsBuckets = 0;
+
 /// The resolutions kept (time slices per run and metric), coarse to fine.
 const std::vector<int>& envelopeLevels();
 /// The resolution a chart of `columns` pixel columns reads: the coarsest with a slice per column.
@@ -42,8 +49,22 @@ int64_t envelopeMinPoints();
 std::vector<StoredEnvelope> envelopesOf(const std::string& key, const Series& series,
                                         const LatestMetric& latest);
 /// Reads the long series of a finished run (the server reduces them where it can) and saves their
-/// envelopes, replacing older ones. Returns how many were saved; 0 on a read-only store.
+/// envelopes, and every series' summary statistics (a stats entry), replacing older ones. Returns
+/// how many envelopes were saved (stats entries not counted); 0 on a read-only store.
 size_t writeRunEnvelopes(Store& store, const std::string& runUuid);
+
+/// The stats entry (buckets kStatsBuckets; pointCount: the usable samples). Its six points hold
+/// the fields: t is the field's number, step the integer fields, v the real ones.
+StoredEnvelope statsEntry(const std::string& key, const SeriesStats& stats, const LatestMetric& latest);
+/// The statistics a stats entry holds; throws StoreError naming `what` on an entry of another shape.
+SeriesStats statsOfEntry(const StoredEnvelope& entry, const std::string& what);
+
+/// seriesStats(readForAnalysis(store, run, key)) for each of `runs` that has samples of `key`, by
+/// run uuid, read the cheap way: a finished run's fresh stats entry; else computed (by the server
+/// where it can, for a run that is not compacted) and, for a finished run of a long series, the
+/// entry saved through `keep` (a cache: a store that cannot keep it is summarised all the same).
+std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vector<Run>& runs,
+                                                   const std::string& key, Store* keep);
 
 /// The bytes a stored envelope's points are kept as (little-endian t, step, value per point), and
 /// back. decode throws StoreError naming `what` on a blob of the wrong size.

@@ -44,6 +44,19 @@ std::map<std::string, int64_t> Store::pointCounts(const std::string& runUuid) {
     return counts;
 }
 
+std::map<std::string, SeriesStats> Store::seriesStatsOfRun(const std::string& runUuid,
+                                                           const std::string& onlyKey) {
+    std::map<std::string, SeriesStats> out;
+    const std::vector<std::string> keys =
+        onlyKey.empty() ? metricKeys({runUuid}) : std::vector<std::string>{onlyKey};
+    for (const std::string& key : keys) {
+        const Series s = series(runUuid, key);
+        if (!s.empty())
+            out.emplace(key, seriesStats(s));
+    }
+    return out;
+}
+
 Series envelopeOf(const Series& s, int64_t fromMs, int64_t toMs, int buckets) {
     Series out;
     if (s.t.empty() || buckets < 1 || toMs < fromMs)

@@ -4,6 +4,7 @@
 
 #include "Model.h"
 #include "RunEnvelopes.h"
+#include "SeriesMath.h"
 
 #include <memory>
 #include <stdexcept>
@@ -102,6 +103,11 @@ public:
     // --- per-run envelopes (RunEnvelopes.h), in radt_envelopes beside MLflow's tables ---
     /// How many points each metric key of a run has.
     virtual std::map<std::string, int64_t> pointCounts(const std::string& runUuid);
+    /// The summary statistics of each metric of a run (of `onlyKey` alone when it is given) over
+    /// every stored sample, as seriesStats() computes them from series(). This default reads each
+    /// series; a server store computes them where the data is.
+    virtual std::map<std::string, SeriesStats> seriesStatsOfRun(const std::string& runUuid,
+                                                                const std::string& onlyKey = {});
     /// The fresh stored envelopes of `key` at `buckets` slices for these runs, by run uuid;
     /// missing, stale (the key's latest_metrics row moved) or other-version ones are left out.
     /// None on a store without the table, or without latest_metrics to tell fresh from stale.

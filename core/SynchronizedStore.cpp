@@ -80,6 +80,11 @@ std::map<std::string, int64_t> SynchronizedStore::pointCounts(const std::string&
     RADT_LOCKED(pointCounts(runUuid));
 }
 
+std::map<std::string, SeriesStats> SynchronizedStore::seriesStatsOfRun(const std::string& runUuid,
+                                                                       const std::string& onlyKey) {
+    RADT_LOCKED(seriesStatsOfRun(runUuid, onlyKey));
+}
+
 std::map<std::string, StoredEnvelope>
 SynchronizedStore::storedEnvelopes(const std::vector<std::string>& runUuids, const std::string& key,
                                    int buckets) {

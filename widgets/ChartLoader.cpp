@@ -194,8 +194,11 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
             if (shared->currentSummary(generation)) {
                 try {
                     rows = std::make_shared<std::vector<SummaryRow>>();
-                    if (!runs.empty() && !metrics.empty()) // else nothing to read, no store needed
-                        *rows = SummaryPanel::rowsFor(shared->connection(), runs, metrics, experimentNames);
+                    if (!runs.empty() && !metrics.empty()) { // else nothing to read, no store needed
+                        Store& store = shared->connection(); // first: the keeper opens the same URI
+                        *rows = SummaryPanel::rowsFor(store, runs, metrics, experimentNames,
+                                                      shared->envelopeKeeper());
+                    }
                     for (const SummaryPanel::HeldSeries& h : *heldSeries)
                         if (!h.series.empty())
                             rows->push_back(SummaryPanel::rowOf(h.run, h.experiment, h.metric, h.series));

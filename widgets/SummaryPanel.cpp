@@ -2,8 +2,8 @@
 
 #include "ChartPanel.h"
 #include "Formatting.h"
+#include "RunEnvelopes.h"
 #include "Store.h"
-#include "StoreCompaction.h"
 
 #include <QAction>
 #include <QApplication>
@@ -79,18 +79,21 @@ QString SummaryPanel::copyToClipboard() {
 
 std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Run>& runs,
                                               const std::vector<std::string>& metrics,
-                                              const std::map<int64_t, QString>& experimentNames) {
+                                              const std::map<int64_t, QString>& experimentNames,
+                                              Store* keep) {
     std::vector<SummaryRow> rows;
     for (const std::string& metric : metrics) {
+        // A compacted run's samples back on their grid: mean and count as recorded. A basket of
+        // 500 finished runs reads 500 kept rows, not 50M samples.
+        const std::map<std::string, SeriesStats> stats = runsSeriesStats(store, runs, metric, keep);
         for (const Run& run : runs) {
-            // A compacted run's samples back on their grid: mean and count as recorded.
-            const Series series = readForAnalysis(store, run, metric);
-            if (series.empty())
+            const auto found = stats.find(run.uuid);
+            if (found == stats.end())
                 continue;
             const auto name = experimentNames.find(run.experimentId);
             rows.push_back(
                 rowOf(run, name != experimentNames.end() ? name->second : QString::number(run.experimentId),
-                      metric, series));
+                      metric, found->second));
         }
     }
     return rows;
@@ -98,6 +101,11 @@ std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Ru
 
 SummaryRow SummaryPanel::rowOf(const Run& run, const QString& experiment, const std::string& metric,
                                const Series& series) {
+    return rowOf(run, experiment, metric, seriesStats(series));
+}
+
+SummaryRow SummaryPanel::rowOf(const Run& run, const QString& experiment, const std::string& metric,
+                               const SeriesStats& stats) {
     SummaryRow row;
     // Experiment, workload and letter have their own columns: the run's short name suffices.
     row.label = run.workload().empty()
@@ -108,7 +116,7 @@ SummaryRow SummaryPanel::rowOf(const Run& run, const QString& experiment, const 
     row.letter = toQString(run.letter());
     row.metric = toQString(metric);
     row.runUuid = run.uuid;
-    row.stats = seriesStats(series);
+    row.stats = stats;
     return row;
 }
 

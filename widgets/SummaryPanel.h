@@ -35,11 +35,13 @@ public:
     QString copyToClipboard();
 
     /// The rows for `metrics` x `runs`, metric by metric so one metric's runs sit together; a run
-    /// without a metric gets no row for it. Reads whole series (Store::series); StoreError
-    /// propagates so the caller can keep the table as it was.
+    /// without a metric gets no row for it. Finished runs' kept statistics where fresh, else
+    /// computed (runsSeriesStats) and kept through `keep`; StoreError propagates so the caller can
+    /// keep the table as it was.
     static std::vector<SummaryRow> rowsFor(Store& store, const std::vector<Run>& runs,
                                            const std::vector<std::string>& metrics,
-                                           const std::map<int64_t, QString>& experimentNames);
+                                           const std::map<int64_t, QString>& experimentNames,
+                                           Store* keep = nullptr);
     /// A series the table summarises without the store: a board file's run that the open store
     /// does not hold, with the points the file carries.
     struct HeldSeries {
@@ -51,6 +53,8 @@ public:
     /// One row: the statistics of `series`, the run named as the charts name it.
     static SummaryRow rowOf(const Run& run, const QString& experiment, const std::string& metric,
                             const Series& series);
+    static SummaryRow rowOf(const Run& run, const QString& experiment, const std::string& metric,
+                            const SeriesStats& stats);
 
 private:
     SummaryModel* m_model;
