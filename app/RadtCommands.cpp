@@ -364,8 +364,9 @@ void countLine(const std::string& text, size_t done, size_t total) {
 const char* const kPartitionHelp = R"(partition a PostgreSQL store's metrics table by time, in place
 
 Copies the samples run by run (one transaction each, checked by count and checksum) into a
-table partitioned on timestamp, copies again the runs written to meanwhile, then swaps it in
-under MLflow's names in one transaction that holds writers back while it counts the rows per run.
+table partitioned on timestamp, copies again the runs changed meanwhile (triggers on metrics
+note them), then swaps it in under MLflow's names in one transaction that holds writers back
+while it copies the last moments' changes.
 Run it as the owner of the metrics table. Interrupted, it resumes where it stopped when run again; the store stays usable
 meanwhile. On a store already partitioned, --period sets what partitions made from now on span.
 New PostgreSQL stores are partitioned by week from the start (RADT_PARTITION_PERIOD=day|week|none
@@ -394,9 +395,11 @@ void addPartition(CLI::App& store, Action& action) {
                 else
                     std::printf(
                         "partitioned metrics by %s%s: %lld samples in %d partitions and the default one, "
-                        "every run checked by count and checksum\n",
+                        "every run checked by count and checksum; %zu run(s) copied again after they "
+                        "changed, "
+                        "%zu of them with writers held back\n",
                         o.period.c_str(), o.resumed ? " (resumed)" : "", static_cast<long long>(o.samples),
-                        o.partitions);
+                        o.partitions, o.recopied + o.recopiedLocked, o.recopiedLocked);
                 return 0;
             });
         };

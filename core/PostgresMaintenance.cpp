@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -18,6 +19,61 @@ namespace {
 
 constexpr const char* kTwin = "radt_metrics_partitioned";
 constexpr const char* kProgress = "radt_partition_progress";
+constexpr const char* kChanges = "radt_partition_changes";
+
+/// Notes, from the first copied run to the swap, every run a statement on metrics changes: one row
+/// per run, its `seq` moved on by each change (INSERT, UPDATE of either run, DELETE; TRUNCATE notes
+/// '*'). Writers of one run queue on its row, so a run's seq grows in the order its changes commit:
+/// a copy that saw seq s holds every change up to s, and seq > s says it must be copied again.
+/// Catching up and the locked swap read these rows instead of counting metrics per run (minutes on
+/// a billion rows), and an UPDATE that keeps a run's count is seen too. SECURITY DEFINER: a writer
+/// whose role has no grant on radt's table (MLflow's server under its own role) writes on.
+void installChangeLog(pqxx::transaction_base& tx) {
+    const std::string schema = tx.quote_name(tx.exec1("SELECT current_schema()")[0].as<std::string>());
+    tx.exec("CREATE SEQUENCE radt_partition_changes_seq");
+    tx.exec("CREATE TABLE " + std::string(kChanges) +
+            " (run_uuid VARCHAR(32) PRIMARY KEY, seq BIGINT NOT NULL)");
+    const auto function = [&](const char* name, const std::string& noted) {
+        tx.exec("CREATE FUNCTION " + std::string(name) +
+                "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = " + schema +
+                " AS $$ BEGIN INSERT INTO " + kChanges + " " + noted +
+                " ON CONFLICT (run_uuid) DO UPDATE SET seq = excluded.seq; RETURN NULL; END $$");
+    };
+    function("radt_partition_note_runs", "SELECT run_uuid, nextval('radt_partition_changes_seq') FROM "
+                                         "(SELECT DISTINCT run_uuid FROM changed) r");
+    function("radt_partition_note_truncate", "VALUES ('*', nextval('radt_partition_changes_seq'))");
+    const std::pair<const char*, const char*> triggers[] = {
+        {"insert", "INSERT ON metrics REFERENCING NEW TABLE"},
+        {"update_old", "UPDATE ON metrics REFERENCING OLD TABLE"},
+        {"update_new", "UPDATE ON metrics REFERENCING NEW TABLE"},
+        {"delete", "DELETE ON metrics REFERENCING OLD TABLE"}};
+    for (const auto& [name, on] : triggers)
+        tx.exec("CREATE TRIGGER radt_partition_" + std::string(name) + " AFTER " + on +
+                " AS changed FOR EACH STATEMENT EXECUTE PROCEDURE radt_partition_note_runs()");
+    tx.exec("CREATE TRIGGER radt_partition_truncate AFTER TRUNCATE ON metrics FOR EACH STATEMENT EXECUTE "
+            "PROCEDURE radt_partition_note_truncate()");
+}
+
+/// The change log and its functions, once the table they watch is gone (its triggers went with it).
+void dropChangeLog(pqxx::transaction_base& tx) {
+    tx.exec("DROP TABLE " + std::string(kChanges));
+    tx.exec("DROP SEQUENCE radt_partition_changes_seq");
+    tx.exec("DROP FUNCTION radt_partition_note_runs(), radt_partition_note_truncate()");
+}
+
+/// The runs changed since their copy: noted with a seq past the one their copy saw, or never copied.
+/// Nullopt when a TRUNCATE was noted (every run may have changed: count them instead).
+std::optional<std::vector<std::string>> loggedChanges(pqxx::transaction_base& tx) {
+    std::vector<std::string> runs;
+    for (const auto& row : tx.exec(
+             "SELECT c.run_uuid FROM " + std::string(kChanges) + " c LEFT JOIN " + std::string(kProgress) +
+             " p ON p.run_uuid = c.run_uuid WHERE p.run_uuid IS NULL OR c.seq > p.seq")) {
+        if (row[0].as<std::string>() == "*")
+            return std::nullopt;
+        runs.push_back(row[0].as<std::string>());
+    }
+    return runs;
+}
 
 /// A PostgreSQL store, checked as MLflow's (PostgresStore's errors), and a connection of our own.
 pqxx::connection connectChecked(const std::string& text, const char* command) {
@@ -54,7 +110,7 @@ RunDigest digest(pqxx::transaction_base& tx, const std::string& table, const std
 /// Copies one run's rows from metrics into the twin, making the partitions they need; throws
 /// when the copy's count or checksum differs (the transaction then leaves nothing). Run it in a
 /// REPEATABLE READ transaction, or with metrics locked.
-int64_t copyRun(pqxx::transaction_base& tx, const std::string& run, pg::PartitionPeriod period) {
+int64_t copyRun(pqxx::transaction_base& tx, const std::string& run, pg::PartitionPeriod period, bool logged) {
     const RunDigest before = digest(tx, "metrics", run);
     std::vector<int64_t> days;
     for (const auto& row : tx.exec_params(
@@ -69,15 +125,27 @@ int64_t copyRun(pqxx::transaction_base& tx, const std::string& run, pg::Partitio
                          " samples (checksum " + after.checksum + "), the table " +
                          std::to_string(before.rows) + " (checksum " + before.checksum +
                          "); nothing of it was kept");
-    tx.exec_params("INSERT INTO " + std::string(kProgress) +
-                       " (run_uuid, rows, checksum) VALUES ($1, $2, $3) ON CONFLICT (run_uuid) DO UPDATE SET "
-                       "rows = excluded.rows, checksum = excluded.checksum",
-                   run, before.rows, before.checksum);
+    if (logged) // the change this copy holds the last of (the copy's snapshot or the lock sees it)
+        tx.exec_params(
+            "INSERT INTO " + std::string(kProgress) +
+                " (run_uuid, rows, checksum, seq) VALUES ($1::varchar, $2, $3, coalesce((SELECT seq FROM " +
+                kChanges +
+                " WHERE run_uuid = $1::varchar), 0)) ON CONFLICT (run_uuid) DO UPDATE SET rows = "
+                "excluded.rows, "
+                "checksum = excluded.checksum, seq = excluded.seq",
+            run, before.rows, before.checksum);
+    else // a conversion begun by a radt without the change log: counted per run instead
+        tx.exec_params(
+            "INSERT INTO " + std::string(kProgress) +
+                " (run_uuid, rows, checksum) VALUES ($1, $2, $3) ON CONFLICT (run_uuid) DO UPDATE SET "
+                "rows = excluded.rows, checksum = excluded.checksum",
+            run, before.rows, before.checksum);
     return before.rows;
 }
 
-/// What changed in metrics since runs were copied: runs whose count differs from their copy's (or
-/// that have no copy), and copied runs that have no rows left.
+/// What changed in metrics since runs were copied, counted (without a change log, or after a
+/// TRUNCATE): runs whose count differs from their copy's (or that have no copy), and copied runs
+/// that have no rows left.
 struct Drift {
     std::vector<std::string> changed, gone;
 };
@@ -131,6 +199,7 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
     pqxx::connection c = connectChecked(uri, "radt store partition");
     PartitionOutcome out;
     out.period = pg::periodName(*period);
+    bool logged = false; // the change log (installChangeLog) watches metrics
     try {
         {
             pqxx::work tx(c);
@@ -149,8 +218,11 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
             if (!out.resumed) {
                 pg::makePartitionedTwin(tx, "metrics", kTwin);
                 tx.exec("CREATE TABLE " + std::string(kProgress) +
-                        " (run_uuid VARCHAR(32) PRIMARY KEY, rows BIGINT NOT NULL, checksum TEXT NOT NULL)");
+                        " (run_uuid VARCHAR(32) PRIMARY KEY, rows BIGINT NOT NULL, checksum TEXT NOT NULL, "
+                        "seq BIGINT NOT NULL DEFAULT 0)");
+                installChangeLog(tx); // before the first copy: no change goes unnoted
             }
+            logged = !tx.exec_params1("SELECT to_regclass($1) IS NULL", kChanges)[0].as<bool>();
             tx.commit();
         }
         // Run by run, a transaction each: an interruption keeps every run copied so far, and the
@@ -171,39 +243,60 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
             // One snapshot for the run's count, copy and count again: a collector still writing
             // into it (READ COMMITTED would see its new rows between the three) does not fail it.
             pqxx::transaction<pqxx::isolation_level::repeatable_read> tx(c);
-            copied += copyRun(tx, run, *period);
+            copied += copyRun(tx, run, *period, logged);
             tx.commit();
             ++out.runs;
             if (progress)
                 progress(++done, total, copied);
         }
+        // What changed since it was copied: the change log's runs, or (a TRUNCATE, a conversion
+        // begun without the log) every run's count against its copy's.
+        const auto changedRuns = [&](pqxx::transaction_base& t) {
+            std::optional<std::vector<std::string>> runs;
+            if (logged)
+                runs = loggedChanges(t);
+            return runs ? Drift{*runs, {}} : drift(t);
+        };
         // Catch up outside the lock first: runs still recording were copied a while ago, and
         // copying them again now leaves the locked swap only the last moments' changes.
         Drift since;
         {
             pqxx::read_transaction t(c);
-            since = drift(t);
+            since = changedRuns(t);
         }
         for (const std::string& run : since.changed) {
             pqxx::transaction<pqxx::isolation_level::repeatable_read> t(c);
-            copyRun(t, run, *period);
+            copyRun(t, run, *period, logged);
             t.commit();
         }
-        // The swap: writers wait on the lock while it runs (a count of metrics per run, and what
-        // changed since the catch-up: a run still recording, a late MLflow client).
+        out.recopied = since.changed.size();
+        // The swap: writers wait on the lock while it runs (what changed since the catch-up: a
+        // run still recording, a late MLflow client).
         pqxx::work tx(c);
         tx.exec("LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE");
-        since = drift(tx);
+        since = changedRuns(tx);
         for (const std::string& run : since.changed)
-            copyRun(tx, run, *period);
+            copyRun(tx, run, *period, logged);
         for (const std::string& run : since.gone)
             tx.exec_params("DELETE FROM " + std::string(kTwin) + " WHERE run_uuid = $1", run);
-        const int64_t oldRows = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
-        const int64_t newRows = tx.exec1("SELECT count(*) FROM " + std::string(kTwin))[0].as<int64_t>();
-        if (oldRows != newRows) // rows of a run whose count went down to nothing since
-            throw StoreError("the partitioned table holds " + std::to_string(newRows) + " samples, metrics " +
-                             std::to_string(oldRows) + "; nothing was changed (run it again)");
+        out.recopiedLocked = since.changed.size();
+        int64_t newRows = 0;
+        if (logged) {
+            // Every run's copy was checked by count and checksum, and none has changed since (the
+            // log says so): the copies' counts add up to the table's without a scan of it.
+            newRows =
+                tx.exec1("SELECT coalesce(sum(rows), 0) FROM " + std::string(kProgress))[0].as<int64_t>();
+        } else {
+            const int64_t oldRows = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
+            newRows = tx.exec1("SELECT count(*) FROM " + std::string(kTwin))[0].as<int64_t>();
+            if (oldRows != newRows) // rows of a run whose count went down to nothing since
+                throw StoreError("the partitioned table holds " + std::to_string(newRows) +
+                                 " samples, metrics " + std::to_string(oldRows) +
+                                 "; nothing was changed (run it again)");
+        }
         pg::swapInTwin(tx, "metrics", kTwin);
+        if (logged)
+            dropChangeLog(tx);
         pg::storePeriod(tx, *period);
         pg::createPartitions(tx, "metrics", "metrics", *period,
                              pg::aheadTimestamps(*period, std::time(nullptr) * int64_t(1000)));

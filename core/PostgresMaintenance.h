@@ -13,12 +13,14 @@
 namespace radt {
 
 struct PartitionOutcome {
-    bool converted = false; ///< false: metrics was partitioned already (only the period was set)
-    bool resumed = false;   ///< an interrupted conversion was carried on
-    size_t runs = 0;        ///< runs whose samples were copied (this time)
-    int64_t samples = 0;    ///< samples in the table when the conversion finished
-    int partitions = 0;     ///< bounded partitions the table has now
-    std::string period;     ///< "day" or "week": what partitions made from now on span
+    bool converted = false;    ///< false: metrics was partitioned already (only the period was set)
+    bool resumed = false;      ///< an interrupted conversion was carried on
+    size_t runs = 0;           ///< runs whose samples were copied (this time)
+    size_t recopied = 0;       ///< runs copied again after they changed during the copy
+    size_t recopiedLocked = 0; ///< of those, changed since the catch-up: copied with writers held back
+    int64_t samples = 0;       ///< samples in the table when the conversion finished
+    int partitions = 0;        ///< bounded partitions the table has now
+    std::string period;        ///< "day" or "week": what partitions made from now on span
 };
 
 /// `progress(runsDone, runsTotal, samplesCopied)` after each run copied. `period` is "day" or

@@ -306,8 +306,62 @@ TEST_F(PostgresPartitions, RowsWrittenDuringTheConversionAreInTheSwappedTable) {
     EXPECT_EQ(store->series(live, "loss").size(), 5u) << "the first sample and one per copied run";
     EXPECT_EQ(store->series(runs[0], "late").size(), 4u);
     EXPECT_EQ(o.samples, 3 * 550 + 5 + 4);
+    // The change log named the two runs written to after their copy; nothing changed under the lock.
+    EXPECT_EQ(o.recopied, 2u);
+    EXPECT_EQ(o.recopiedLocked, 0u);
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM pg_proc WHERE proname LIKE 'radt_partition%'"), "0")
+        << "the change log's functions go with the old table";
     store->logMetrics(live, {{"loss", 0.01, kMonday + 5 * kDay, 9}}); // the writer goes on afterwards
     EXPECT_EQ(store->series(live, "loss").size(), 6u);
+}
+
+// Changes a per-run count cannot see (an UPDATE, a delete and an insert of as many rows), written
+// by a role MLflow's server might have (grants on MLflow's tables, none on radt's), after the run
+// was copied: the change log notes them and the swapped table holds them.
+TEST_F(PostgresPartitions, ChangesThatKeepARunsCountAndAnotherRolesWritesAreCopiedAgain) {
+    ::setenv("RADT_PARTITION_PERIOD", "none", 1);
+    const std::string uri = m_backend->freshUri();
+    std::vector<std::string> runs;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        ::unsetenv("RADT_PARTITION_PERIOD");
+        runs = recordRuns(*store, 3, 200, kMonday, kDay);
+    }
+    const std::string writer = "radt_writer_" + dbOf(uri).substr(dbOf(uri).size() - 6);
+    ASSERT_EQ(
+        psql(uri, "CREATE ROLE " + writer +
+                      " LOGIN; GRANT SELECT, INSERT, UPDATE, DELETE ON metrics, latest_metrics, runs TO " +
+                      writer),
+        "");
+    struct DropRole {
+        std::string uri, role;
+        ~DropRole() { psql(uri, "DROP OWNED BY " + role + "; DROP ROLE " + role); }
+    } dropRole{uri, writer};
+    const std::string asWriter = "SET ROLE " + writer + "; ";
+    size_t calls = 0;
+    std::string failures;
+    const PartitionOutcome o = partitionStore(uri, "day", [&](size_t, size_t, int64_t) {
+        if (++calls != 3)
+            return; // after the last run's copy: every run was copied before it changed
+        failures += psql(uri, asWriter + "UPDATE metrics SET value = -1 WHERE run_uuid = '" + runs[0] +
+                                  "' AND \"key\" = 'loss' AND step = 3");
+        failures += psql(uri, asWriter + "DELETE FROM metrics WHERE run_uuid = '" + runs[1] +
+                                  "' AND \\\"key\\\" = 'loss' AND timestamp = (SELECT min(timestamp) FROM "
+                                  "metrics WHERE run_uuid = '" +
+                                  runs[1] + "'); INSERT INTO metrics VALUES ('late', 5, " +
+                                  std::to_string(kMonday + 2 * kDay) + ", '" + runs[1] + "', 0, false)");
+    });
+    EXPECT_EQ(failures, "") << "the role writes on while the change log notes its changes";
+    EXPECT_TRUE(o.converted);
+    EXPECT_EQ(o.recopied, 2u);
+    EXPECT_EQ(psql(uri, "SELECT value FROM metrics WHERE run_uuid = '" + runs[0] +
+                            "' AND \"key\" = 'loss' AND step = 3"),
+              "-1");
+    EXPECT_EQ(
+        psql(uri, "SELECT count(*) FROM metrics WHERE run_uuid = '" + runs[1] + "' AND \"key\" = 'late'"),
+        "1");
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM metrics"), std::to_string(3 * 220));
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM pg_class WHERE relname LIKE 'radt_partition%'"), "0");
 }
 
 TEST_F(PostgresPartitions, ArchiveKilledBeforeTheDropLosesNothingThenMovesOldRunsAndDropsTheirWeeks) {
