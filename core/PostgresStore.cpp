@@ -185,7 +185,6 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
             m_partitionPeriod = pg::storedPeriod(tx).value_or(pg::PartitionPeriod::Week);
             // Partitions ahead of the clock, made by the table's owner; another role's rows go to
             // the default partition until the owner opens the store.
-            m_mayPartition = ownsMetrics;
             if (ownsMetrics) {
                 // A store that cannot make them now (a reader holds the default partition past the
                 // lock timeout) still opens: its batches make them later, or go to the default.
@@ -199,6 +198,8 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
             }
             m_partitionRanges = pg::partitionRanges(tx, "metrics");
         }
+        m_mayPartition = ownsMetrics;
+        m_partitionsCheckedDay = nowMs() / pg::kDayMs;
         tx.commit();
         if (!hadIndex && !names.empty())
             m_notice = ownsMetrics
@@ -345,8 +346,11 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
             m_validatedKeys.insert(p.key);
         }
     withConnection("writing metrics", [&](pqxx::connection& c) {
-        if (m_partitionPeriod && m_mayPartition)
-            extendPartitions(points);
+        if (m_mayPartition) {
+            followPartitioning(points);
+            if (m_partitionPeriod)
+                extendPartitions(points);
+        }
         // The direct path: COPY straight into metrics (PostgreSQL routes each row to its time
         // partition) and latest_metrics from the batch's own latest points. An exact duplicate
         // of a stored row (a batch retried after a lost commit) fails it with a unique violation;
@@ -374,6 +378,31 @@ void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<Met
         tx.commit();
         return 0;
     });
+}
+
+void PostgresStore::followPartitioning(const std::vector<MetricPoint>& points) {
+    // A conversion (radt store partition) or a change of period since this store was opened is
+    // looked up at the first batch of each new day of samples: a writer opened before the table
+    // was partitioned makes the partitions its later days need instead of filling the default
+    // one once the conversion's partitions ahead run out. One catalogue query a day.
+    int64_t latest = points.front().timestamp;
+    for (const MetricPoint& p : points)
+        latest = std::max(latest, p.timestamp);
+    const int64_t day = latest / pg::kDayMs;
+    if (day <= m_partitionsCheckedDay)
+        return;
+    m_partitionsCheckedDay = day;
+    try {
+        pqxx::read_transaction tx(m_conn->c);
+        if (pg::isPartitioned(tx, "metrics")) {
+            m_partitionPeriod = pg::storedPeriod(tx).value_or(pg::PartitionPeriod::Week);
+            m_partitionRanges = pg::partitionRanges(tx, "metrics");
+        } else {
+            m_partitionPeriod.reset();
+        }
+    } catch (const pqxx::sql_error&) {
+        // Looked up again at the next day's first batch; the rows land all the same.
+    }
 }
 
 void PostgresStore::extendPartitions(const std::vector<MetricPoint>& points) {

@@ -90,8 +90,10 @@ private:
     // bounded partitions this session knows of, so a batch past them makes the next ones first.
     std::optional<pg::PartitionPeriod> m_partitionPeriod;
     std::vector<std::pair<int64_t, int64_t>> m_partitionRanges;
-    bool m_mayPartition = false;    ///< this role owns metrics: it makes partitions
-    int64_t m_partitionRetryAt = 0; ///< after a failed try, when to try again (ms since epoch)
+    bool m_mayPartition = false;        ///< this role owns metrics: it makes partitions
+    int64_t m_partitionRetryAt = 0;     ///< after a failed try, when to try again (ms since epoch)
+    int64_t m_partitionsCheckedDay = 0; ///< the last day of samples for which followPartitioning looked
+    void followPartitioning(const std::vector<MetricPoint>& points);
     void extendPartitions(const std::vector<MetricPoint>& points);
 };
 

@@ -315,6 +315,23 @@ TEST_F(PostgresPartitions, RowsWrittenDuringTheConversionAreInTheSwappedTable) {
     EXPECT_EQ(store->series(live, "loss").size(), 6u);
 }
 
+// A collector opened before the conversion goes on writing afterwards: at its first batch of a new
+// day it learns the table is partitioned, and makes the partitions its days need instead of filling
+// the default partition once the conversion's partitions ahead run out.
+TEST_F(PostgresPartitions, AWriterOpenedBeforeTheConversionMakesTheNewTablesPartitions) {
+    ::setenv("RADT_PARTITION_PERIOD", "none", 1);
+    const std::string uri = m_backend->freshUri();
+    auto writer = openStore(uri, OpenMode::CreateIfMissing);
+    ::unsetenv("RADT_PARTITION_PERIOD");
+    const std::string run = recordRuns(*writer, 1, 100, kMonday, kDay).front();
+    ASSERT_TRUE(partitionStore(uri, "day").converted);
+    const int64_t later = nowMs() + 60 * kDay; // past the partitions the conversion made ahead
+    writer->logMetrics(run, {{"late", 1.0, later, 0}, {"late", 2.0, later + kDay, 1}});
+    EXPECT_EQ(psql(uri, "SELECT count(*) FROM metrics_default"), "0");
+    EXPECT_EQ(psql(uri, "SELECT count(DISTINCT tableoid) FROM metrics WHERE \\\"key\\\" = 'late'"), "2")
+        << "a day partition each";
+}
+
 // Changes a per-run count cannot see (an UPDATE, a delete and an insert of as many rows), written
 // by a role MLflow's server might have (grants on MLflow's tables, none on radt's), after the run
 // was copied: the change log notes them and the swapped table holds them.
