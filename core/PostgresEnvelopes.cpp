@@ -76,10 +76,11 @@ std::map<std::string, SeriesStats> seriesStatsOfRun(pqxx::transaction_base& tx, 
     // seriesStats() in SQL. Usable values: MLflow keeps NaN as is_nan and +-inf as +-max float,
     // both left out. percentile_cont interpolates between closest ranks, as numpy's default (and
     // seriesStats) does; the last value is the latest usable one in (timestamp, step) order, the
-    // order series() reads. The duration spans every sample, usable or not.
+    // order series() reads. The duration spans every sample, usable or not. The mean is summed as
+    // numeric: float8's avg raises an overflow error on values past 1e154 (a diverged loss).
     const std::string sql =
-        "SELECT \"key\", count(*) FILTER (WHERE u), min(value) FILTER (WHERE u), avg(value) FILTER (WHERE "
-        "u), "
+        "SELECT \"key\", count(*) FILTER (WHERE u), min(value) FILTER (WHERE u), "
+        "(avg(value::numeric) FILTER (WHERE u))::float8, "
         "percentile_cont(0.5) WITHIN GROUP (ORDER BY value) FILTER (WHERE u), "
         "percentile_cont(0.95) WITHIN GROUP (ORDER BY value) FILTER (WHERE u), max(value) FILTER (WHERE u), "
         "(array_agg(value ORDER BY timestamp DESC, step DESC) FILTER (WHERE u))[1], "

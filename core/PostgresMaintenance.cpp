@@ -22,36 +22,54 @@ constexpr const char* kProgress = "radt_partition_progress";
 constexpr const char* kChanges = "radt_partition_changes";
 
 /// Notes, from the first copied run to the swap, every run a statement on metrics changes: one row
-/// per run, its `seq` moved on by each change (INSERT, UPDATE of either run, DELETE; TRUNCATE notes
-/// '*'). Writers of one run queue on its row, so a run's seq grows in the order its changes commit:
-/// a copy that saw seq s holds every change up to s, and seq > s says it must be copied again.
-/// Catching up and the locked swap read these rows instead of counting metrics per run (minutes on
-/// a billion rows), and an UPDATE that keeps a run's count is seen too. SECURITY DEFINER: a writer
-/// whose role has no grant on radt's table (MLflow's server under its own role) writes on.
+/// per run, its `seq` drawn anew by each change (INSERT, UPDATE of either run, DELETE; TRUNCATE notes
+/// '*'). The value is drawn in the DO UPDATE, after the row's lock: writers of one run queue on its
+/// row, so its seq changes in the order its changes commit, and a copy that saw seq s holds every
+/// change up to s; any other seq says it must be copied again. Catching up and the locked swap read
+/// these rows instead of counting metrics per run (minutes on a billion rows), and an UPDATE that
+/// keeps a run's count is seen too. The functions are SECURITY DEFINER, owned like the table and
+/// their names qualified (search_path pg_catalog, the schema, pg_temp last), so a writer whose role
+/// has no grant on radt's table (MLflow's server under its own role) writes on and can slip no table
+/// of its own in. Made again from nothing when an abandoned conversion left parts of it.
 void installChangeLog(pqxx::transaction_base& tx) {
     const std::string schema = tx.quote_name(tx.exec1("SELECT current_schema()")[0].as<std::string>());
-    tx.exec("CREATE SEQUENCE radt_partition_changes_seq");
-    tx.exec("CREATE TABLE " + std::string(kChanges) +
-            " (run_uuid VARCHAR(32) PRIMARY KEY, seq BIGINT NOT NULL)");
+    const std::string owner = tx.quote_name(
+        tx.exec1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'metrics'::regclass")[0]
+            .as<std::string>());
+    const std::string changes = schema + "." + kChanges, sequence = schema + ".radt_partition_changes_seq";
+    tx.exec("DROP TABLE IF EXISTS " + changes);
+    tx.exec("DROP SEQUENCE IF EXISTS " + sequence);
+    tx.exec("CREATE SEQUENCE " + sequence);
+    tx.exec("CREATE TABLE " + changes + " (run_uuid VARCHAR(32) PRIMARY KEY, seq BIGINT NOT NULL)");
+    const std::string next = "nextval('" + sequence + "')";
     const auto function = [&](const char* name, const std::string& noted) {
-        tx.exec("CREATE FUNCTION " + std::string(name) +
-                "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = " + schema +
-                " AS $$ BEGIN INSERT INTO " + kChanges + " " + noted +
-                " ON CONFLICT (run_uuid) DO UPDATE SET seq = excluded.seq; RETURN NULL; END $$");
+        tx.exec("CREATE OR REPLACE FUNCTION " + schema + "." + name +
+                "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, " +
+                schema + ", pg_temp AS $$ BEGIN INSERT INTO " + changes + " " + noted +
+                " ON CONFLICT (run_uuid) DO UPDATE SET seq = " + next + "; RETURN NULL; END $$");
+        tx.exec("ALTER FUNCTION " + schema + "." + name + "() OWNER TO " + owner);
     };
-    function("radt_partition_note_runs", "SELECT run_uuid, nextval('radt_partition_changes_seq') FROM "
-                                         "(SELECT DISTINCT run_uuid FROM changed) r");
-    function("radt_partition_note_truncate", "VALUES ('*', nextval('radt_partition_changes_seq'))");
+    // In run order: a statement over several runs locks their rows as every other one does.
+    function("radt_partition_note_runs",
+             "SELECT run_uuid, " + next +
+                 " FROM (SELECT DISTINCT run_uuid FROM changed ORDER BY run_uuid) r");
+    function("radt_partition_note_truncate", "VALUES ('*', " + next + ")");
+    tx.exec("ALTER TABLE " + changes + " OWNER TO " + owner);
+    tx.exec("ALTER SEQUENCE " + sequence + " OWNER TO " + owner);
     const std::pair<const char*, const char*> triggers[] = {
         {"insert", "INSERT ON metrics REFERENCING NEW TABLE"},
         {"update_old", "UPDATE ON metrics REFERENCING OLD TABLE"},
         {"update_new", "UPDATE ON metrics REFERENCING NEW TABLE"},
         {"delete", "DELETE ON metrics REFERENCING OLD TABLE"}};
-    for (const auto& [name, on] : triggers)
+    for (const auto& [name, on] : triggers) {
+        tx.exec("DROP TRIGGER IF EXISTS radt_partition_" + std::string(name) + " ON metrics");
         tx.exec("CREATE TRIGGER radt_partition_" + std::string(name) + " AFTER " + on +
-                " AS changed FOR EACH STATEMENT EXECUTE PROCEDURE radt_partition_note_runs()");
+                " AS changed FOR EACH STATEMENT EXECUTE PROCEDURE " + schema + ".radt_partition_note_runs()");
+    }
+    tx.exec("DROP TRIGGER IF EXISTS radt_partition_truncate ON metrics");
     tx.exec("CREATE TRIGGER radt_partition_truncate AFTER TRUNCATE ON metrics FOR EACH STATEMENT EXECUTE "
-            "PROCEDURE radt_partition_note_truncate()");
+            "PROCEDURE " +
+            schema + ".radt_partition_note_truncate()");
 }
 
 /// The change log and its functions, once the table they watch is gone (its triggers went with it).
@@ -61,18 +79,23 @@ void dropChangeLog(pqxx::transaction_base& tx) {
     tx.exec("DROP FUNCTION radt_partition_note_runs(), radt_partition_note_truncate()");
 }
 
-/// The runs changed since their copy: noted with a seq past the one their copy saw, or never copied.
-/// Nullopt when a TRUNCATE was noted (every run may have changed: count them instead).
-std::optional<std::vector<std::string>> loggedChanges(pqxx::transaction_base& tx) {
-    std::vector<std::string> runs;
+/// What the change log says changed since the runs were copied.
+struct LoggedChanges {
+    std::vector<std::string> runs; ///< noted with another seq than their copy saw, or never copied
+    bool truncated = false;        ///< a TRUNCATE was noted: every run may have changed
+};
+
+LoggedChanges loggedChanges(pqxx::transaction_base& tx) {
+    LoggedChanges out;
     for (const auto& row : tx.exec(
              "SELECT c.run_uuid FROM " + std::string(kChanges) + " c LEFT JOIN " + std::string(kProgress) +
-             " p ON p.run_uuid = c.run_uuid WHERE p.run_uuid IS NULL OR c.seq > p.seq")) {
+             " p ON p.run_uuid = c.run_uuid WHERE p.run_uuid IS NULL OR c.seq <> p.seq")) {
         if (row[0].as<std::string>() == "*")
-            return std::nullopt;
-        runs.push_back(row[0].as<std::string>());
+            out.truncated = true;
+        else
+            out.runs.push_back(row[0].as<std::string>());
     }
-    return runs;
+    return out;
 }
 
 /// A PostgreSQL store, checked as MLflow's (PostgresStore's errors), and a connection of our own.
@@ -251,37 +274,45 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
         }
         // What changed since it was copied: the change log's runs, or (a TRUNCATE, a conversion
         // begun without the log) every run's count against its copy's.
+        // What changed since it was copied: the change log's runs; after a TRUNCATE (or in a
+        // conversion begun without the log) also every run whose count differs from its copy's.
+        bool counted = !logged;
         const auto changedRuns = [&](pqxx::transaction_base& t) {
-            std::optional<std::vector<std::string>> runs;
+            LoggedChanges noted;
             if (logged)
-                runs = loggedChanges(t);
-            return runs ? Drift{*runs, {}} : drift(t);
+                noted = loggedChanges(t);
+            counted = counted || noted.truncated;
+            std::set<std::string> runs(noted.runs.begin(), noted.runs.end());
+            if (counted) {
+                const Drift d = drift(t);
+                runs.insert(d.changed.begin(), d.changed.end());
+                runs.insert(d.gone.begin(), d.gone.end()); // copied as nothing: progress says 0 rows
+            }
+            return std::vector<std::string>(runs.begin(), runs.end());
         };
         // Catch up outside the lock first: runs still recording were copied a while ago, and
         // copying them again now leaves the locked swap only the last moments' changes.
-        Drift since;
+        std::vector<std::string> since;
         {
             pqxx::read_transaction t(c);
             since = changedRuns(t);
         }
-        for (const std::string& run : since.changed) {
+        for (const std::string& run : since) {
             pqxx::transaction<pqxx::isolation_level::repeatable_read> t(c);
             copyRun(t, run, *period, logged);
             t.commit();
         }
-        out.recopied = since.changed.size();
+        out.recopied = since.size();
         // The swap: writers wait on the lock while it runs (what changed since the catch-up: a
         // run still recording, a late MLflow client).
         pqxx::work tx(c);
         tx.exec("LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE");
         since = changedRuns(tx);
-        for (const std::string& run : since.changed)
+        for (const std::string& run : since)
             copyRun(tx, run, *period, logged);
-        for (const std::string& run : since.gone)
-            tx.exec_params("DELETE FROM " + std::string(kTwin) + " WHERE run_uuid = $1", run);
-        out.recopiedLocked = since.changed.size();
+        out.recopiedLocked = since.size();
         int64_t newRows = 0;
-        if (logged) {
+        if (!counted) {
             // Every run's copy was checked by count and checksum, and none has changed since (the
             // log says so): the copies' counts add up to the table's without a scan of it.
             newRows =

@@ -388,10 +388,10 @@ void PostgresStore::followPartitioning(const std::vector<MetricPoint>& points) {
     int64_t latest = points.front().timestamp;
     for (const MetricPoint& p : points)
         latest = std::max(latest, p.timestamp);
-    const int64_t day = latest / pg::kDayMs;
+    // A sample far in the future (a unit error) must not put off the next look for years.
+    const int64_t day = std::min(latest / pg::kDayMs, nowMs() / pg::kDayMs + 1);
     if (day <= m_partitionsCheckedDay)
         return;
-    m_partitionsCheckedDay = day;
     try {
         pqxx::read_transaction tx(m_conn->c);
         if (pg::isPartitioned(tx, "metrics")) {
@@ -400,8 +400,9 @@ void PostgresStore::followPartitioning(const std::vector<MetricPoint>& points) {
         } else {
             m_partitionPeriod.reset();
         }
+        m_partitionsCheckedDay = day;
     } catch (const pqxx::sql_error&) {
-        // Looked up again at the next day's first batch; the rows land all the same.
+        // Looked up again at the next batch; the rows land all the same.
     }
 }
 

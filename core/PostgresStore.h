@@ -62,7 +62,7 @@ public:
     // PostgresEnvelopes.cpp
     std::map<std::string, int64_t> pointCounts(const std::string& runUuid) override;
     std::map<std::string, SeriesStats> seriesStatsOfRun(const std::string& runUuid,
-                                                        const std::string& onlyKey) override;
+                                                        const std::string& onlyKey = {}) override;
     std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
                                                           const std::string& key, int buckets) override;
     bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override;

@@ -62,9 +62,14 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
     // taken for stale and made again, never kept short of that point.
     const std::map<std::string, LatestMetric> latest = store.latestMetrics(runUuid);
     // A server store computes every key's statistics in one query, where the data is.
-    const std::map<std::string, SeriesStats> serverStats = store.prefersEnvelopes() && !compacted
-                                                               ? store.seriesStatsOfRun(runUuid)
-                                                               : std::map<std::string, SeriesStats>{};
+    std::map<std::string, SeriesStats> serverStats;
+    if (store.prefersEnvelopes() && !compacted) {
+        try {
+            serverStats = store.seriesStatsOfRun(runUuid);
+        } catch (const StoreError&) {
+            // Computed here from each series instead: the envelopes are written all the same.
+        }
+    }
     std::vector<StoredEnvelope> all;
     size_t envelopes = 0;
     for (const auto& [key, count] : store.pointCounts(runUuid)) {
@@ -162,13 +167,20 @@ std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vect
         if (keep && isFinished(run))
             latest = store.latestMetrics(run.uuid);
         std::optional<SeriesStats> stats;
+        bool computed = false;
         if (store.prefersEnvelopes() && run.tags.count(kCompactedTag) == 0) {
-            const auto computed = store.seriesStatsOfRun(run.uuid, key);
-            if (const auto s = computed.find(key); s != computed.end())
-                stats = s->second;
-        } else if (const Series s = readForAnalysis(store, run, key); !s.empty()) {
-            stats = seriesStats(s);
+            try {
+                const auto byServer = store.seriesStatsOfRun(run.uuid, key);
+                if (const auto s = byServer.find(key); s != byServer.end())
+                    stats = s->second;
+                computed = true;
+            } catch (const StoreError&) {
+                // The server could not (a value out of its range): computed here from the samples.
+            }
         }
+        if (!computed)
+            if (const Series s = readForAnalysis(store, run, key); !s.empty())
+                stats = seriesStats(s);
         if (!stats)
             continue;
         out[run.uuid] = *stats;

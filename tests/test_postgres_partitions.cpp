@@ -332,6 +332,33 @@ TEST_F(PostgresPartitions, AWriterOpenedBeforeTheConversionMakesTheNewTablesPart
         << "a day partition each";
 }
 
+// A TRUNCATE during the conversion and as many rows loaded again with other values: the log says
+// every run may have changed, so both the noted runs and every count are looked at.
+TEST_F(PostgresPartitions, ATruncateAndAReloadOfAsManyRowsDuringTheConversionAreCopied) {
+    ::setenv("RADT_PARTITION_PERIOD", "none", 1);
+    const std::string uri = m_backend->freshUri();
+    std::vector<std::string> runs;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        ::unsetenv("RADT_PARTITION_PERIOD");
+        runs = recordRuns(*store, 2, 100, kMonday, kDay);
+    }
+    const std::string reload = "BEGIN; CREATE TEMP TABLE keep AS SELECT * FROM metrics WHERE run_uuid = '" +
+                               runs[0] +
+                               "'; TRUNCATE metrics; INSERT INTO metrics SELECT \\\"key\\\", 7, timestamp, "
+                               "run_uuid, step, is_nan FROM keep; COMMIT";
+    std::string failure;
+    size_t calls = 0;
+    const PartitionOutcome o = partitionStore(uri, "day", [&](size_t, size_t, int64_t) {
+        if (++calls == 2)
+            failure = psql(uri, reload);
+    });
+    EXPECT_EQ(failure, "");
+    EXPECT_TRUE(o.converted);
+    EXPECT_EQ(o.samples, 110) << "run 0's 110 samples; run 1 has none left";
+    EXPECT_EQ(psql(uri, "SELECT count(*), min(value), max(value) FROM metrics"), "110|7|7");
+}
+
 // Changes a per-run count cannot see (an UPDATE, a delete and an insert of as many rows), written
 // by a role MLflow's server might have (grants on MLflow's tables, none on radt's), after the run
 // was copied: the change log notes them and the swapped table holds them.

@@ -65,11 +65,14 @@ TEST_P(RunStats, TheStoreComputesWhatSeriesStatsComputesFromTheSamples) {
     store->logMetrics(run, awkwardSamples("power", 0, 3000));
     store->logMetrics(run, {{"nan only", std::nan(""), kT0, 0}, {"nan only", std::nan(""), kT0 + 5000, 1}});
     store->logMetrics(run, {{"one", 42.5, kT0 + 7, 3}});
+    // A diverged loss: float8's avg in PostgreSQL overflows on its squares (1e400).
+    store->logMetrics(run,
+                      {{"huge", 1e200, kT0, 0}, {"huge", 3e200, kT0 + 1, 1}, {"huge", -2e200, kT0 + 2, 2}});
     // Two samples at one time: the later step is the last value, as series() orders them.
     store->logMetrics(run, {{"tie", 1.0, kT0, 1}, {"tie", 2.0, kT0 + 10, 2}, {"tie", 3.0, kT0 + 10, 1}});
 
     const std::map<std::string, SeriesStats> all = store->seriesStatsOfRun(run);
-    ASSERT_EQ(all.size(), 4u);
+    ASSERT_EQ(all.size(), 5u);
     for (const auto& [key, stats] : all)
         expectSameStats(stats, seriesStats(store->series(run, key)), GetParam() + " " + key);
     EXPECT_EQ(all.at("power").samples, 3000u - 429u - 26u) << "NaN and +-inf left out";
@@ -77,6 +80,7 @@ TEST_P(RunStats, TheStoreComputesWhatSeriesStatsComputesFromTheSamples) {
     EXPECT_EQ(all.at("nan only").durationMs, 5000);
     EXPECT_DOUBLE_EQ(all.at("tie").last, 2.0);
     EXPECT_DOUBLE_EQ(all.at("one").p95, 42.5);
+    EXPECT_NEAR(all.at("huge").mean, 2e200 / 3, 1e186);
 
     const auto one = store->seriesStatsOfRun(run, "power");
     ASSERT_EQ(one.size(), 1u);
