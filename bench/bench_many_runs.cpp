@@ -15,7 +15,8 @@
 //   the first frame painted;
 // * chart_open_500_runs_cold: the first chart of a store without envelopes: every row read, the
 //   envelopes made and kept (once per store; radt and `radt store compact` make them otherwise);
-// * zoom_frame_500_runs: a zoom to another window of the 500 lines, painted;
+// * zoom_frame_500_runs: a zoom to another window of the 500 lines, read from their pyramids and
+//   painted (as their density, ChartPlotItem);
 // * summary_500_runs: the summary table of the 500 runs from their kept statistics (a stats entry
 //   of radt_envelopes each), against the same rows read; summary_500_runs_cold: the first one,
 //   with no statistics kept (every row read, the statistics computed and kept).

@@ -66,20 +66,34 @@ const QPixmap& ChartNavigator::linesPixmap() {
     m_linesPixmap = QPixmap(pixels);
     m_linesPixmap.setDevicePixelRatio(ratio);
     QPainter painter(&m_linesPixmap);
-    // Hundreds of overlaid lines are a texture in a strip this small: aliased, they draw in a
-    // tenth of the time (500 lines: 2 s antialiased, on the chart's first paint).
-    painter.setRenderHint(QPainter::Antialiasing, int(m_lines.size()) <= ChartPlotItem::kThinLinesFrom);
     const QRectF r = plotRect();
     painter.fillRect(rect(), palette().base());
     painter.setPen(QPen(palette().mid().color(), 1));
     painter.drawRect(r);
     QPolygonF polyline;
-    for (const Line& line : m_lines) {
+    auto toPixels = [&](const Line& line, double left, double top, double scale) {
         polyline.resize(line.points.size());
         for (int i = 0; i < line.points.size(); ++i)
-            polyline[i] =
-                QPointF(pixelOf(static_cast<int64_t>(line.points[i].x())),
-                        r.bottom() - (line.points[i].y() - m_yMin) / (m_yMax - m_yMin) * r.height());
+            polyline[i] = QPointF(
+                (pixelOf(static_cast<int64_t>(line.points[i].x())) - left) * scale,
+                (r.bottom() - top - (line.points[i].y() - m_yMin) / (m_yMax - m_yMin) * r.height()) * scale);
+    };
+    if (int(m_lines.size()) > ChartPlotItem::kDensityAbove) {
+        // As the chart above draws them: their density, in device pixels.
+        LineDensity density;
+        density.reset(int(std::ceil(r.width() * ratio)), int(std::ceil(r.height() * ratio)));
+        for (const Line& line : m_lines) {
+            toPixels(line, r.left(), r.top(), ratio);
+            density.addLine(polyline.constData(), polyline.size());
+        }
+        QImage image;
+        density.paintInto(image, int(m_lines.size()), false);
+        painter.drawImage(r, image);
+        return m_linesPixmap;
+    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (const Line& line : m_lines) {
+        toPixels(line, 0, 0, 1);
         painter.setPen(QPen(line.colour, 0)); // cosmetic: Qt's fast path for 1 px lines
         painter.drawPolyline(polyline);
     }

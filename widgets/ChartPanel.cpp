@@ -4,6 +4,7 @@
 #include "ChartPlotItem.h"
 #include "Formatting.h"
 #include "InsightSeries.h"
+#include "LineDensity.h"
 #include "Store.h"
 
 #include <QChart>
@@ -30,6 +31,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <utility>
 
 using namespace QtCharts;
 
@@ -62,6 +64,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_legendNote = new QGraphicsSimpleTextItem(m_chart);
     m_legendNote->setBrush(QColor(90, 90, 90));
     m_legendNote->hide();
+    m_densityKey = new DensityKeyItem(m_chart);
+    m_densityKey->hide();
     connect(m_chart, &QGraphicsWidget::geometryChanged, this, [this] { layoutLegend(); });
     m_chart->setBackgroundRoundness(0);
 
@@ -364,6 +368,7 @@ void ChartPanel::rebuild() {
     m_chart->removeAllSeries();
     m_series.clear();
     m_hoveredLine = -1;
+    m_plot->setEmphasised(-1);
     // Axes stay in the chart while they are the right kind: QtCharts leaves a stale drawing of
     // an axis behind (in the corner, laid out at zero size) when one is removed and added again.
     QAbstractAxis* xAxis = xAxisObject();
@@ -442,6 +447,7 @@ void ChartPanel::styleSeries() {
                 marker->setLabelBrush(label);
             }
     }
+    m_plot->setMonochrome(m_options.monochrome);
     m_plot->linesChanged();
     updateNavigator();
     layoutLegend();
@@ -473,63 +479,7 @@ void ChartPanel::requery() {
         to += pad;
     }
     const int columns = plotColumns();
-    double yMin = std::numeric_limits<double>::max(), yMax = std::numeric_limits<double>::lowest();
-    std::vector<int64_t> t;
-    std::vector<double> v;
-    // Into the plot item's vectors in place: their capacity stays from frame to frame.
-    auto fetch = [&](const SeriesPyramid& pyramid, bool visible, QVector<QPointF>& points) {
-        pyramid.query(from, to, columns, t, v);
-        points.resize(static_cast<int>(t.size()));
-        for (size_t k = 0; k < t.size(); ++k) {
-            points[int(k)] = QPointF(toAxis(t[k]), v[k]);
-            if (visible) { // hidden lines do not set the scale
-                yMin = std::min(yMin, v[k]);
-                yMax = std::max(yMax, v[k]);
-            }
-        }
-    };
-    // A dense line, unless the user smooths it: its mean per pixel column, the range behind it.
-    auto fetchRange = [&](const SeriesPyramid& pyramid, bool visible, ChartPlotItem::Line& line) {
-        pyramid.queryEnvelope(from, to, columns, m_envelope);
-        const int n = int(m_envelope.t.size());
-        line.points.resize(n);
-        line.bandHigh.resize(n);
-        line.bandLow.resize(n);
-        for (int k = 0; k < n; ++k) {
-            const double x = toAxis(m_envelope.t[size_t(k)]);
-            line.points[k] = QPointF(x, m_envelope.mean[size_t(k)]);
-            line.bandHigh[k] = QPointF(x, m_envelope.high[size_t(k)]);
-            line.bandLow[k] = QPointF(x, m_envelope.low[size_t(k)]);
-            if (visible) {
-                yMin = std::min(yMin, m_envelope.low[size_t(k)]);
-                yMax = std::max(yMax, m_envelope.high[size_t(k)]);
-            }
-        }
-    };
-    // Hundreds of lines overlaid: each drawn as its joined extremes, thin (ChartPlotItem). 500
-    // translucent range bands over one another took 3 s a frame and show nothing one could read.
-    const bool rangeAllowed = m_options.dense == ChartOptions::Dense::Range && m_options.smoothing == 0 &&
-                              int(m_lines.size()) <= ChartPlotItem::kThinLinesFrom;
-    m_drawnAsRange.assign(m_lines.size(), false);
-    std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
-    for (size_t i = 0; i < m_lines.size(); ++i) {
-        const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
-        if (rangeAllowed && !m_lines[i].bandLow &&
-            m_lines[i].pyramid.countIn(from, to) > size_t(kDensePointsPerColumn) * size_t(columns)) {
-            m_drawnAsRange[i] = true;
-            fetchRange(m_lines[i].pyramid, visible, drawn[i]);
-            drawn[i].bandFill.setAlphaF(0.12); // lighter than a mean band: several lines overlap
-            continue;
-        }
-        fetch(m_lines[i].pyramid, visible, drawn[i].points);
-        if (m_lines[i].bandLow) {
-            fetch(*m_lines[i].bandHigh, visible, drawn[i].bandHigh);
-            fetch(*m_lines[i].bandLow, visible, drawn[i].bandLow);
-        } else {
-            drawn[i].bandHigh.clear();
-            drawn[i].bandLow.clear();
-        }
-    }
+    auto [yMin, yMax] = fetchLines(from, to, columns);
     if (yMin > yMax) // everything hidden or nothing in range
         yMin = yMax = 0;
     m_updatingAxes = true;
@@ -676,7 +626,7 @@ bool ChartPanel::hasBand(int series) const {
 QVector<QPointF> ChartPanel::bandPoints(int series, bool upper) const {
     if (!hasBand(series) && !(series >= 0 && drawnAsRange(size_t(series))))
         return {};
-    const ChartPlotItem::Line& line = m_plot->lines()[size_t(series)];
+    const ChartPlotItem::Line& line = std::as_const(*m_plot).lines()[size_t(series)];
     return upper ? line.bandHigh : line.bandLow;
 }
 
@@ -703,7 +653,7 @@ int ChartPanel::pointCount(int series) const {
 }
 
 QVector<QPointF> ChartPanel::seriesPoints(int series) const {
-    return series >= 0 && series < seriesCount() ? m_plot->lines()[size_t(series)].points
+    return series >= 0 && series < seriesCount() ? std::as_const(*m_plot).lines()[size_t(series)].points
                                                  : QVector<QPointF>();
 }
 

@@ -46,6 +46,7 @@ namespace radt {
 
 class ChartNavigator;
 class ChartPlotItem;
+class DensityKeyItem;
 
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -205,6 +206,9 @@ private:
     bool extendLine(size_t runIndex, size_t from);
     void redrawAfterAppend(bool rebuildNeeded);
     void requery(); ///< points for the visible range into the QtCharts series
+    /// Every line's points for [from, to] at `columns` into the plot item (ChartPanelFetch.cpp);
+    /// the visible lines' lowest and highest value.
+    std::pair<double, double> fetchLines(int64_t from, int64_t to, int columns);
     /// A crosshair shown before a zoom reads the new range where the mouse is (or hides).
     void refreshCrosshair();
     void updateNavigator();
@@ -235,6 +239,7 @@ private:
     QtCharts::QChart* m_chart = nullptr;
     bool m_rendering = false;                        ///< render() has laid the chart out at an export's size
     QGraphicsSimpleTextItem* m_legendNote = nullptr; ///< in place of a legend too tall for the chart
+    DensityKeyItem* m_densityKey = nullptr;          ///< beside the note: what a density's shades mean
     QtCharts::QChartView* m_view = nullptr;
     QtCharts::QValueAxis* m_x = nullptr;
     QtCharts::QDateTimeAxis* m_xTime = nullptr; ///< the wall-clock x axis

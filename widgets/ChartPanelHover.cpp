@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace radt {
 
@@ -174,6 +175,7 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
             const int line = lineAt(static_cast<QMouseEvent*>(event)->pos());
             if (line != m_hoveredLine) {
                 m_hoveredLine = line;
+                m_plot->setEmphasised(line); // over the density, where a line cannot be told apart
                 if (line >= 0)
                     QToolTip::showText(QCursor::pos(), seriesTooltip(line), m_view);
                 else
@@ -194,6 +196,7 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
         } else if (event->type() == QEvent::Leave) {
             hideCrosshair();
             m_hoveredLine = -1;
+            m_plot->setEmphasised(-1);
         }
     }
     return QWidget::eventFilter(watched, event);
@@ -216,7 +219,7 @@ int ChartPanel::lineAt(const QPoint& viewportPos) const {
     std::vector<int64_t> t;
     std::vector<double> v;
     for (size_t i = m_lines.size(); i-- > 0;) { // the last line is drawn on top
-        if (!m_plot->lines()[i].visible)
+        if (!std::as_const(*m_plot).lines()[i].visible)
             continue;
         m_lines[i].pyramid.query(from, to, 1, t, v);
         // Where the line crosses the window without a point in it, its neighbours bound it.

@@ -4,8 +4,10 @@
 
 #include "ChartPanel.h"
 
+#include "ChartPlotItem.h"
 #include "Formatting.h"
 #include "InsightSeries.h"
+#include "LineDensity.h"
 
 #include <QChart>
 #include <QDateTimeAxis>
@@ -63,7 +65,31 @@ void ChartPanel::layoutLegend() {
     const bool hasLines = !m_lines.empty() && !m_series.empty();
     legend->setVisible(hasLines);
     m_legendNote->setVisible(false);
+    m_densityKey->setVisible(false);
     QMargins margins(8, 4, 16, 4); // the plot has the height: a thin frame
+    // Lines drawn as their density have no colour of their own: a legend of colours would
+    // mislead. The note says where the names are, the key what the shades mean.
+    const int densityLines = int(std::count_if(m_lines.begin(), m_lines.end(), [this](const ChartLine& line) {
+        return !m_options.hiddenSeries.count(line.name) && line.pyramid.size() > 1;
+    }));
+    if (hasLines && densityLines > ChartPlotItem::kDensityAbove) {
+        legend->setVisible(false);
+        QFont font = m_chart->font();
+        font.setPointSizeF(font.pointSizeF() > 0 ? font.pointSizeF() : 9);
+        m_legendNote->setFont(font);
+        m_legendNote->setText(tr("%n lines: hover for names", nullptr, int(m_series.size())));
+        m_densityKey->setKey(densityLines, m_options.monochrome, font);
+        const qreal height =
+            std::max(m_legendNote->boundingRect().height(), m_densityKey->boundingRect().height()) + 4;
+        m_legendNote->setPos(8, area.height() - height - 2);
+        m_densityKey->setPos(8 + m_legendNote->boundingRect().width() + 16, area.height() - height - 2);
+        m_legendNote->setVisible(true);
+        m_densityKey->setVisible(true);
+        margins.setBottom(4 + int(std::ceil(height)));
+        if (m_chart->margins() != margins)
+            m_chart->setMargins(margins);
+        return;
+    }
     if (hasLines && area.width() > 40) {
         // The markers' extent once laid out in `rect`: the room the names need.
         auto used = [&](const QRectF& rect) {

@@ -1,5 +1,7 @@
 #include "ChartPlotItem.h"
 
+#include "FrameShares.h"
+
 #include <QPainter>
 
 #include <algorithm>
@@ -22,12 +24,17 @@ ChartPlotItem::ChartPlotItem(QGraphicsItem* parent) : QGraphicsItem(parent) {
 
 void ChartPlotItem::setLines(std::vector<Line> lines) {
     m_lines = std::move(lines);
+    m_densityFresh = false;
     update();
 }
 
 void ChartPlotItem::setMapping(const Mapping& mapping) {
     if (mapping.plot != m_mapping.plot)
         prepareGeometryChange();
+    const Mapping& was = m_mapping;
+    if (mapping.plot != was.plot || mapping.xMin != was.xMin || mapping.xMax != was.xMax ||
+        mapping.yMin != was.yMin || mapping.yMax != was.yMax || mapping.logY != was.logY)
+        m_densityFresh = false;
     m_mapping = mapping;
     update();
 }
@@ -60,6 +67,93 @@ void ChartPlotItem::mapPoints(const QVector<QPointF>& points, QPolygonF& out) co
         out[i] = toItem(points[i]);
 }
 
+void ChartPlotItem::setEmphasised(int line) {
+    if (line == m_emphasised)
+        return;
+    m_emphasised = line;
+    update();
+}
+
+void ChartPlotItem::setMonochrome(bool monochrome) {
+    if (monochrome == m_monochrome)
+        return;
+    m_monochrome = monochrome;
+    m_densityFresh = false;
+    update();
+}
+
+bool ChartPlotItem::drawsDensity() const {
+    return std::count_if(m_lines.begin(), m_lines.end(),
+                         [](const Line& l) { return l.visible && l.points.size() > 1; }) > kDensityAbove;
+}
+
+void ChartPlotItem::paintDensity(QPainter* painter, int lines) {
+    // One raster pixel per device pixel: a view's (times its pixel ratio), an export's at its
+    // resolution (an SVG or PDF gets the raster as an image, as plotting tools rasterise dense
+    // layers), within a size any device takes.
+    const QRectF& plot = m_mapping.plot;
+    // The raster on whole device pixels (the clip trims the part-pixel beyond the plot): drawn
+    // 1:1, not resampled, in a tenth of the time.
+    const QTransform device = painter->deviceTransform();
+    const QRect pixels = device.mapRect(plot).toAlignedRect();
+    const QRectF target = device.inverted().mapRect(QRectF(pixels));
+    const int width = std::clamp(pixels.width(), 1, 4096), height = std::clamp(pixels.height(), 1, 4096);
+    const double kx = width / target.width(), ky = height / target.height();
+    if (m_densityFresh && pixels == m_densityPixels) {
+        painter->drawImage(target, m_densityImage);
+        return;
+    }
+    // Axis units straight to raster pixels (toItem's placement, scaled) as the density reads
+    // them: a million points a frame are not copied on the way.
+    const Mapping& m = m_mapping;
+    const double xSpan = m.xMax - m.xMin, ySpan = m.yMax - m.yMin;
+    LineDensity::Placement at;
+    at.scaleX = xSpan > 0 ? plot.width() / xSpan * kx : 0;
+    at.offsetX = (plot.left() - target.left()) * kx - m.xMin * at.scaleX;
+    at.scaleY = ySpan > 0 ? -plot.height() / ySpan * ky : 0;
+    at.offsetY = ySpan > 0 ? (plot.bottom() - target.top()) * ky - m.yMin * at.scaleY
+                           : (plot.center().y() - target.top()) * ky;
+    // The lines in shares of about equal points, one raster each on its own core, added up.
+    std::vector<const Line*> drawn;
+    size_t points = 0;
+    for (const Line& line : m_lines)
+        if (line.visible && line.points.size() > 1) {
+            drawn.push_back(&line);
+            points += size_t(line.points.size());
+        }
+    const int shares = frameShares(points, 50000);
+    m_densities.resize(size_t(shares));
+    m_shareScratch.resize(size_t(shares));
+    std::vector<size_t> firstLine(size_t(shares) + 1, drawn.size());
+    firstLine[0] = 0;
+    for (size_t i = 0, share = 1, sum = 0; i < drawn.size() && share < size_t(shares); ++i) {
+        sum += size_t(drawn[i]->points.size());
+        if (sum * size_t(shares) >= points * share)
+            firstLine[share++] = i + 1;
+    }
+    runShares(shares, [&](int share) {
+        LineDensity& density = m_densities[size_t(share)];
+        density.reset(width, height);
+        for (size_t i = firstLine[size_t(share)]; i < firstLine[size_t(share) + 1]; ++i) {
+            const Line& line = *drawn[i];
+            if (!m.logY) {
+                density.addLine(line.points.constData(), line.points.size(), at);
+                continue;
+            }
+            QPolygonF& scratch = m_shareScratch[size_t(share)];
+            mapPoints(line.points, scratch);
+            density.addLine(scratch.constData(), scratch.size(),
+                            {kx, -target.left() * kx, ky, -target.top() * ky});
+        }
+    });
+    for (int share = 1; share < shares; ++share)
+        m_densities.front().add(m_densities[size_t(share)]);
+    m_densities.front().paintInto(m_densityImage, lines, m_monochrome);
+    m_densityFresh = true;
+    m_densityPixels = pixels;
+    painter->drawImage(target, m_densityImage);
+}
+
 void ChartPlotItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     if (m_mapping.plot.isEmpty())
         return;
@@ -80,14 +174,11 @@ void ChartPlotItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->setBrush(Qt::NoBrush);
     const bool antialias = painter->testRenderHint(QPainter::Antialiasing);
     const int denseFrom = int(m_mapping.plot.width());
-    // Hundreds of lines overlaid (a chart of a cluster's runs) are drawn one pixel wide and
-    // aliased: Qt's cosmetic pen takes a fast path, where a wide or smooth stroke is outlined and
-    // filled per segment (500 lines, bench_many_runs: a zoom frame's p95 130-180 ms, against
-    // 430 ms with the chart's 1 px antialiased pens). They are a texture then, not lines one
-    // follows; the hover still names each.
     const int visibleLines = int(std::count_if(
         m_lines.begin(), m_lines.end(), [](const Line& l) { return l.visible && l.points.size() > 1; }));
-    const bool thin = visibleLines > kThinLinesFrom;
+    const bool density = visibleLines > kDensityAbove;
+    if (density)
+        paintDensity(painter, visibleLines);
     for (const Line& line : m_lines) {
         if (!line.visible || line.points.isEmpty())
             continue;
@@ -100,16 +191,28 @@ void ChartPlotItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
             painter->setBrush(Qt::NoBrush);
             continue;
         }
+        if (density)
+            continue;
         mapPoints(line.points, m_scratch);
-        painter->setRenderHint(QPainter::Antialiasing, antialias && !thin && line.points.size() < denseFrom);
-        if (thin) {
-            QPen pen = line.pen;
-            pen.setWidth(0); // cosmetic: one pixel whatever the transform
-            painter->setPen(pen);
-        } else {
-            painter->setPen(line.pen);
-        }
+        painter->setRenderHint(QPainter::Antialiasing, antialias && line.points.size() < denseFrom);
+        painter->setPen(line.pen);
         painter->drawPolyline(m_scratch);
+    }
+    if (density && m_emphasised >= 0 && size_t(m_emphasised) < m_lines.size()) {
+        // The line under the mouse, over the density in its own colour, on a white halo so that
+        // it reads over the darkest shade.
+        const Line& line = m_lines[size_t(m_emphasised)];
+        if (line.visible && line.points.size() > 1) {
+            mapPoints(line.points, m_scratch);
+            painter->setRenderHint(QPainter::Antialiasing, antialias);
+            painter->setPen(QPen(QColor(255, 255, 255, 220), 4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+            painter->drawPolyline(m_scratch);
+            QPen pen = line.pen;
+            pen.setWidthF(2);
+            pen.setStyle(Qt::SolidLine);
+            painter->setPen(pen);
+            painter->drawPolyline(m_scratch);
+        }
     }
     painter->restore();
 }

@@ -7,7 +7,10 @@
 // painter decides the output: a view or image gets pixels, an SVG or PDF export vector lines.
 // The QtCharts axes, grid and legend stay; the item reads the axes' ranges to place points.
 
+#include "LineDensity.h"
+
 #include <QGraphicsItem>
+#include <QImage>
 #include <QPen>
 #include <QPointF>
 #include <QRectF>
@@ -19,8 +22,9 @@ namespace radt {
 
 class ChartPlotItem : public QGraphicsItem {
 public:
-    /// From this many visible lines on, lines are drawn one pixel wide and aliased (paint()).
-    static constexpr int kThinLinesFrom = 64;
+    /// Past this many visible lines, the lines are drawn as their density (LineDensity): each
+    /// pixel shaded by how many pass through it, the hovered line stroked over it.
+    static constexpr int kDensityAbove = 64;
     struct Line {
         QVector<QPointF> points; ///< axis units, x ascending
         QPen pen;
@@ -40,13 +44,30 @@ public:
 
     void setLines(std::vector<Line> lines);
     const std::vector<Line>& lines() const { return m_lines; }
-    std::vector<Line>& lines() { return m_lines; }
+    /// For changing the lines in place (then linesChanged()): the density is drawn again.
+    std::vector<Line>& lines() {
+        m_densityFresh = false;
+        return m_lines;
+    }
     /// Call after changing lines() in place: repaints.
-    void linesChanged() { update(); }
+    void linesChanged() {
+        m_densityFresh = false;
+        update();
+    }
     void setMapping(const Mapping& mapping);
     const Mapping& mapping() const { return m_mapping; }
     /// An axis point in item coordinates.
     QPointF toItem(const QPointF& axisPoint) const;
+    /// The line drawn over the density (the one under the mouse); -1 for none.
+    void setEmphasised(int line);
+    int emphasised() const { return m_emphasised; }
+    /// Greys instead of blues for the density (the chart's monochrome option).
+    void setMonochrome(bool monochrome);
+    /// Whether the lines are drawn as their density: more than kDensityAbove visible lines of
+    /// more than one point.
+    bool drawsDensity() const;
+    /// The most lines through one pixel in the last density frame painted (0 before any).
+    int densest() const { return m_densities.empty() ? 0 : m_densities.front().densest(); }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -54,10 +75,22 @@ public:
 private:
     /// Maps `points` into `out` (reused between lines and frames: no allocation per frame).
     void mapPoints(const QVector<QPointF>& points, QPolygonF& out) const;
+    /// The visible lines' density over the plot, at the painter's device resolution.
+    void paintDensity(QPainter* painter, int lines);
 
     std::vector<Line> m_lines;
     Mapping m_mapping;
     QPolygonF m_scratch, m_scratchLow;
+    int m_emphasised = -1;
+    bool m_monochrome = false;
+    // One raster per share of the lines (FrameShares.h), kept between frames: no allocation per frame.
+    std::vector<LineDensity> m_densities;
+    std::vector<QPolygonF> m_shareScratch;
+    QImage m_densityImage;
+    // What m_densityImage was drawn for: a repaint with nothing changed (the crosshair moving,
+    // the hovered line) draws it again as it is.
+    bool m_densityFresh = false;
+    QRect m_densityPixels;
 };
 
 } // namespace radt

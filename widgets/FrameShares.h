@@ -1,0 +1,32 @@
+#pragma once
+// A frame's work split over the machine's cores: a chart of hundreds of runs reads and rasterises
+// each line on every zoom step, and one core alone misses the frame goal. Share 0 runs on the
+// calling (GUI) thread, the others on threads of their own for this frame: a pool shared with the
+// store loads could leave a paint waiting behind a read.
+
+#include <algorithm>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace radt {
+
+/// How many shares `items` make at `perShare` each at least: 1 to the cores (8 at most).
+inline int frameShares(size_t items, size_t perShare) {
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    return int(std::clamp<size_t>(items / std::max<size_t>(perShare, 1), 1, std::min<size_t>(cores, 8)));
+}
+
+/// Runs work(share) for every share in [0, shares) and returns when all are done. work must not
+/// throw (a thread would end the program).
+template <class Work> void runShares(int shares, const Work& work) {
+    std::vector<std::thread> threads;
+    threads.reserve(size_t(std::max(0, shares - 1)));
+    for (int share = 1; share < shares; ++share)
+        threads.emplace_back([&work, share] { work(share); });
+    work(0);
+    for (std::thread& thread : threads)
+        thread.join();
+}
+
+} // namespace radt
