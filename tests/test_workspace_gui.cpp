@@ -14,6 +14,7 @@
 #include "MainWindow.h"
 #include "MetricPicker.h"
 #include "RunTreePane.h"
+#include "SummaryPanel.h"
 #include "TempDir.h"
 #include "WorkspaceLayout.h"
 #include "models/RunTreeModel.h"
@@ -26,12 +27,14 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDropEvent>
+#include <QHeaderView>
 #include <QImageReader>
 #include <QLineSeries>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 #include <QToolBar>
@@ -418,4 +421,25 @@ TEST(Workspace, OneRowOfChartsFitsTheBoardAndADoubleClickMaximises) {
     w.settle();
     EXPECT_FALSE(w.window.workspace().chartMaximised());
     EXPECT_TRUE(below->isVisible());
+}
+
+// The summary under the board shows three rows of its table (a 500-run basket's summary showed
+// one: 30 px rows under a header, a scroll bar and the copy button) where the window is tall
+// enough, two on a laptop's 700 px, and the chart keeps its minimum height.
+TEST(Workspace, TheSummaryShowsThreeRowsAndTheChartsTheirHeight) {
+    for (const auto& [size, rows] :
+         {std::make_pair(QSize(1024, 700), 2), std::make_pair(QSize(1280, 800), 3)}) {
+        Workspace w(size);
+        w.settle();
+        QTableView* table = w.window.parts().summary->view();
+        ASSERT_GE(table->model()->rowCount(), 2);
+        const int row = table->verticalHeader()->defaultSectionSize();
+        EXPECT_LE(row, table->fontMetrics().height() + 8) << "rows as tall as their text";
+        const int scrollBar =
+            table->horizontalScrollBar()->isVisible() ? 0 : table->horizontalScrollBar()->sizeHint().height();
+        EXPECT_GE(table->viewport()->height() - scrollBar, rows * row)
+            << size.width() << "x" << size.height();
+        EXPECT_LE(table->viewport()->height(), 6 * row) << "no more: the board is what is read";
+        EXPECT_GE(w.board()->chartAt(0)->height(), BoardPanel::kMinimumChartHeight);
+    }
 }

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -27,6 +28,10 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->setVisible(false);
+    // Rows as tall as their text, as in a spreadsheet: the style's default (30 px here) showed
+    // one row of a 500-run summary in the room the workspace gives it.
+    m_view->verticalHeader()->setMinimumSectionSize(m_view->fontMetrics().height() + 4);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // Unsorted until the user clicks a header: rows first read metric by metric, as rowsFor built them.
@@ -35,13 +40,11 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_copy->setToolTip(tr("Copy the selected rows, or all rows when none is selected, as "
                           "tab-separated text (Ctrl+C)"));
 
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_copy);
-    buttons->addStretch(1);
-    auto* layout = new QVBoxLayout(this);
+    // The button beside the table, not under it: under the board the height is what is short.
+    auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view, 1);
-    layout->addLayout(buttons);
+    layout->addWidget(m_copy, 0, Qt::AlignTop);
 
     // Ctrl+C in the table copies whole rows as TSV rather than one cell's display text.
     auto* copyAction = new QAction(tr("Copy as TSV"), m_view);
@@ -50,6 +53,12 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_view->addAction(copyAction);
     connect(copyAction, &QAction::triggered, this, [this] { copyToClipboard(); });
     connect(m_copy, &QPushButton::clicked, this, [this] { copyToClipboard(); });
+}
+
+int SummaryPanel::heightForRows(int rows) const {
+    return m_view->horizontalHeader()->sizeHint().height() +
+           rows * m_view->verticalHeader()->defaultSectionSize() +
+           m_view->horizontalScrollBar()->sizeHint().height() + 2 * m_view->frameWidth();
 }
 
 void SummaryPanel::setRows(std::vector<SummaryRow> rows) {

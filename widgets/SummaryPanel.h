@@ -25,6 +25,9 @@ public:
     explicit SummaryPanel(QWidget* parent = nullptr);
 
     void setRows(std::vector<SummaryRow> rows);
+    /// The panel's height showing `rows` rows of the table under its header, with the
+    /// horizontal scroll bar its many columns need.
+    int heightForRows(int rows) const;
     SummaryModel* model() const { return m_model; }
     /// The view shows the model through a SummarySortProxy.
     QTableView* view() const { return m_view; }

@@ -1,6 +1,7 @@
 #include "WorkspaceLayout.h"
 #include "BasketPanel.h"
 #include "BoardPanel.h"
+#include "ChartCard.h"
 #include "ConsolePane.h"
 #include "InsightsPanel.h"
 
@@ -20,6 +21,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTimer>
 #include <QTreeView>
 
@@ -110,13 +112,33 @@ void WorkspaceLayout::placeConsole() {
 void WorkspaceLayout::fitPanesToWidth() {
     // The tree gets under a third of the width (260..480 px): the charts are what is compared.
     m_window.resizeDocks({m_ui.treeDock}, {std::clamp(m_window.width() * 3 / 10, 260, 480)}, Qt::Horizontal);
-    // The summary three rows high, the basket and metric list a few: the board is what is read.
-    m_window.resizeDocks({m_ui.summaryDock}, {std::clamp(m_window.height() / 7, 96, 200)}, Qt::Vertical);
+    // The summary three rows high (a 500-run summary showed one), the basket and metric list a
+    // few, then the board: it is what is read, and keeps a chart's minimum height.
+    m_window.resizeDocks({m_ui.summaryDock}, {m_ui.summary->heightForRows(3) + summaryTitleHeight()},
+                         Qt::Vertical);
+    QTimer::singleShot(0, &m_window, [this] { keepChartsTheirHeight(); });
     if (auto* central = qobject_cast<QSplitter*>(m_window.centralWidget())) {
         const int total = std::max(central->height(), m_window.height() - 200);
         const int top = std::clamp(total * 2 / 9, 130, 220);
         central->setSizes({top, total - top});
     }
+}
+
+int WorkspaceLayout::summaryTitleHeight() const {
+    const int margin =
+        m_ui.summaryDock->style()->pixelMetric(QStyle::PM_DockWidgetTitleMargin, nullptr, m_ui.summaryDock);
+    return m_ui.summaryDock->fontMetrics().height() + 2 * margin + 6;
+}
+
+void WorkspaceLayout::keepChartsTheirHeight() {
+    if (m_ui.board->chartCount() == 0 || !m_ui.summaryDock->isVisible() || m_ui.summaryDock->isFloating())
+        return;
+    const int lacking = BoardPanel::kMinimumChartHeight - m_ui.board->chartAt(0)->height();
+    if (lacking <= 0)
+        return;
+    const int oneRow = m_ui.summary->heightForRows(1) + summaryTitleHeight();
+    m_window.resizeDocks({m_ui.summaryDock}, {std::max(oneRow, m_ui.summaryDock->height() - lacking)},
+                         Qt::Vertical);
 }
 
 void WorkspaceLayout::toggleMaximisedChart() {
@@ -161,6 +183,8 @@ void WorkspaceLayout::fitFrameToScreen() {
                    std::max(available.left(), available.right() + 1 - m_window.frameGeometry().width())),
         std::clamp(frame.y(), available.top(),
                    std::max(available.top(), available.bottom() + 1 - m_window.frameGeometry().height())));
+    // The frame's height came off the board: the summary gives it back if a chart lacks it.
+    QTimer::singleShot(0, &m_connections, [this] { keepChartsTheirHeight(); });
 }
 
 void WorkspaceLayout::shown() {
