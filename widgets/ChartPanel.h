@@ -271,9 +271,17 @@ private:
     bool m_detached = false;            ///< data from a board file, not the store
     QTimer m_requeryTimer;              ///< coalesces resizes and zoom steps (~40 ms)
     SeriesPyramid::Envelope m_envelope; ///< scratch for dense lines, kept from frame to frame
-    std::vector<bool> m_drawnAsRange;   ///< per line: drawn as mean and range in the last frame
-    QTimer m_detailTimer;               ///< a zoom settles before its range is read again
-    uint64_t m_detailGeneration = 0;    ///< queries asked; setData and clear count too
+    /// fetchLines' scratch per share of the lines, kept from frame to frame: fresh vectors of a
+    /// 500-line frame's half a million points were zeroed pages, every frame.
+    struct FetchShare {
+        std::vector<int64_t> t;
+        std::vector<double> v;
+        double yMin = 0, yMax = 0;
+    };
+    std::vector<FetchShare> m_fetchShares;
+    std::vector<bool> m_drawnAsRange; ///< per line: drawn as mean and range in the last frame
+    QTimer m_detailTimer;             ///< a zoom settles before its range is read again
+    uint64_t m_detailGeneration = 0;  ///< queries asked; setData and clear count too
     /// The x range (axis units) last read finer: a pan or zoom within it, not much narrower,
     /// has the points it needs.
     std::optional<std::pair<int64_t, int64_t>> m_detailedRange;

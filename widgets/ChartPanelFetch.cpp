@@ -14,11 +14,7 @@ namespace radt {
 
 std::pair<double, double> ChartPanel::fetchLines(int64_t from, int64_t to, int columns) {
     const double perUnit = lineUnitsPerAxisUnit();
-    struct Share {
-        std::vector<int64_t> t;
-        std::vector<double> v;
-        double yMin = std::numeric_limits<double>::max(), yMax = std::numeric_limits<double>::lowest();
-    };
+    using Share = FetchShare;
     // Into the plot item's vectors in place: their capacity stays from frame to frame.
     auto fetch = [&](Share& share, const SeriesPyramid& pyramid, bool visible, QVector<QPointF>& points) {
         pyramid.query(from, to, columns, share.t, share.v);
@@ -59,32 +55,32 @@ std::pair<double, double> ChartPanel::fetchLines(int64_t from, int64_t to, int c
     std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
     // Ranges (a few lines only) share m_envelope and m_drawnAsRange's bits: read on one thread.
     const int shares = rangeAllowed ? 1 : frameShares(m_lines.size(), 32);
-    std::vector<Share> perShare(static_cast<size_t>(shares));
-    runShares(shares, [&](int index) {
-        Share& share = perShare[size_t(index)];
-        const size_t begin = m_lines.size() * size_t(index) / size_t(shares),
-                     end = m_lines.size() * size_t(index + 1) / size_t(shares);
-        for (size_t i = begin; i < end; ++i) {
-            const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
-            if (rangeAllowed && !m_lines[i].bandLow &&
-                m_lines[i].pyramid.countIn(from, to) > size_t(kDensePointsPerColumn) * size_t(columns)) {
-                m_drawnAsRange[i] = true;
-                fetchRange(share, m_lines[i].pyramid, visible, drawn[i]);
-                drawn[i].bandFill.setAlphaF(0.12); // lighter than a mean band: several lines overlap
-                continue;
-            }
-            fetch(share, m_lines[i].pyramid, visible, drawn[i].points);
-            if (m_lines[i].bandLow) {
-                fetch(share, *m_lines[i].bandHigh, visible, drawn[i].bandHigh);
-                fetch(share, *m_lines[i].bandLow, visible, drawn[i].bandLow);
-            } else {
-                drawn[i].bandHigh.clear();
-                drawn[i].bandLow.clear();
-            }
+    m_fetchShares.resize(size_t(shares));
+    for (Share& share : m_fetchShares) {
+        share.yMin = std::numeric_limits<double>::max();
+        share.yMax = std::numeric_limits<double>::lowest();
+    }
+    runItemsInShares(shares, m_lines.size(), 8, [&](int index, size_t i) {
+        Share& share = m_fetchShares[size_t(index)];
+        const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
+        if (rangeAllowed && !m_lines[i].bandLow &&
+            m_lines[i].pyramid.countIn(from, to) > size_t(kDensePointsPerColumn) * size_t(columns)) {
+            m_drawnAsRange[i] = true;
+            fetchRange(share, m_lines[i].pyramid, visible, drawn[i]);
+            drawn[i].bandFill.setAlphaF(0.12); // lighter than a mean band: several lines overlap
+            return;
+        }
+        fetch(share, m_lines[i].pyramid, visible, drawn[i].points);
+        if (m_lines[i].bandLow) {
+            fetch(share, *m_lines[i].bandHigh, visible, drawn[i].bandHigh);
+            fetch(share, *m_lines[i].bandLow, visible, drawn[i].bandLow);
+        } else {
+            drawn[i].bandHigh.clear();
+            drawn[i].bandLow.clear();
         }
     });
     double yMin = std::numeric_limits<double>::max(), yMax = std::numeric_limits<double>::lowest();
-    for (const Share& share : perShare) {
+    for (const Share& share : m_fetchShares) {
         yMin = std::min(yMin, share.yMin);
         yMax = std::max(yMax, share.yMax);
     }

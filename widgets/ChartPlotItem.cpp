@@ -113,7 +113,7 @@ void ChartPlotItem::paintDensity(QPainter* painter, int lines) {
     at.scaleY = ySpan > 0 ? -plot.height() / ySpan * ky : 0;
     at.offsetY = ySpan > 0 ? (plot.bottom() - target.top()) * ky - m.yMin * at.scaleY
                            : (plot.center().y() - target.top()) * ky;
-    // The lines in shares of about equal points, one raster each on its own core, added up.
+    // The lines over the cores, a few at a time, one raster per thread, added up.
     std::vector<const Line*> drawn;
     size_t points = 0;
     for (const Line& line : m_lines)
@@ -124,27 +124,19 @@ void ChartPlotItem::paintDensity(QPainter* painter, int lines) {
     const int shares = frameShares(points, 50000);
     m_densities.resize(size_t(shares));
     m_shareScratch.resize(size_t(shares));
-    std::vector<size_t> firstLine(size_t(shares) + 1, drawn.size());
-    firstLine[0] = 0;
-    for (size_t i = 0, share = 1, sum = 0; i < drawn.size() && share < size_t(shares); ++i) {
-        sum += size_t(drawn[i]->points.size());
-        if (sum * size_t(shares) >= points * share)
-            firstLine[share++] = i + 1;
-    }
-    runShares(shares, [&](int share) {
-        LineDensity& density = m_densities[size_t(share)];
+    for (LineDensity& density : m_densities)
         density.reset(width, height);
-        for (size_t i = firstLine[size_t(share)]; i < firstLine[size_t(share) + 1]; ++i) {
-            const Line& line = *drawn[i];
-            if (!m.logY) {
-                density.addLine(line.points.constData(), line.points.size(), at);
-                continue;
-            }
-            QPolygonF& scratch = m_shareScratch[size_t(share)];
-            mapPoints(line.points, scratch);
-            density.addLine(scratch.constData(), scratch.size(),
-                            {kx, -target.left() * kx, ky, -target.top() * ky});
+    runItemsInShares(shares, drawn.size(), 8, [&](int share, size_t i) {
+        LineDensity& density = m_densities[size_t(share)];
+        const Line& line = *drawn[i];
+        if (!m.logY) {
+            density.addLine(line.points.constData(), line.points.size(), at);
+            return;
         }
+        QPolygonF& scratch = m_shareScratch[size_t(share)];
+        mapPoints(line.points, scratch);
+        density.addLine(scratch.constData(), scratch.size(),
+                        {kx, -target.left() * kx, ky, -target.top() * ky});
     });
     for (int share = 1; share < shares; ++share)
         m_densities.front().add(m_densities[size_t(share)]);

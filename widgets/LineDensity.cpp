@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace radt {
 
@@ -20,6 +21,8 @@ void LineDensity::reset(int width, int height) {
     m_densest = 0;
     m_diff.assign(size_t(m_width) * size_t(m_height + 1), 0);
     m_spans.resize(size_t(kBatch) * size_t(m_width));
+    m_low.assign(size_t(m_width), std::numeric_limits<double>::infinity());
+    m_high.assign(size_t(m_width), -std::numeric_limits<double>::infinity());
     m_batch = 0;
 }
 
@@ -63,78 +66,73 @@ void LineDensity::addLine(const QPointF* points, int count, const Placement& at)
     if (m_batch == kBatch)
         foldBatch();
     Span* const spans = m_spans.data() + size_t(m_batch) * size_t(m_width);
-    std::fill_n(spans, m_width, Span{-1, -1});
     ++m_lines;
     ++m_batch;
     const double width = m_width, height = m_height;
-    // The span of the current column, merged over the segments there; written out when the
-    // line moves on to another column.
-    int column = -1;
-    double low = 0, high = 0;
-    auto flush = [&] {
-        // Above or below the plot in this column: nothing. A line on its very edge (a minimum
-        // at the axis' end, y == height) is drawn in the edge row, as a stroke straddles it.
-        if (column < 0 || high < -1 || low > height)
-            return;
-        const int top = std::clamp(floorInt(std::max(low, -1.0)), 0, m_height - 1);
-        const int bottom = std::clamp(floorInt(std::min(high, height + 1)), top, m_height - 1);
-        spans[column] = {int16_t(top), int16_t(bottom)};
-    };
-    auto add = [&](int c, double y0, double y1) {
-        const double lo = std::min(y0, y1), hi = std::max(y0, y1);
-        if (c != column) {
-            flush();
-            column = c;
-            low = lo;
-            high = hi;
-        } else {
-            low = std::min(low, lo);
-            high = std::max(high, hi);
-        }
-    };
-    // Within [-1, width]: a column index, and a value far outside the plot casts safely.
-    auto columnOf = [&](double x) {
-        return std::clamp(floorInt(std::clamp(x, -1.0, width)), 0, m_width - 1);
+    // Each column's lowest and highest y of the line: its points there, and where its segments
+    // cross the column's edges (a straight piece has its extremes at its ends). No branch on
+    // which column came before: a frame visits a million points.
+    double* const low = m_low.data();
+    double* const high = m_high.data();
+    int first = m_width, last = -1; // the columns touched
+    auto touch = [&](int column, double y) {
+        low[column] = std::min(low[column], y);
+        high[column] = std::max(high[column], y);
+        first = std::min(first, column);
+        last = std::max(last, column);
     };
     // Far outside any plot, still exact: a deep zoom's points may land millions of pixels away.
     constexpr double kFar = 1e7;
-    auto pixelX = [&](const QPointF& p) { return std::clamp(p.x() * at.scaleX + at.offsetX, -kFar, kFar); };
-    auto pixelY = [&](const QPointF& p) { return std::clamp(p.y() * at.scaleY + at.offsetY, -kFar, kFar); };
-    double xFrom = pixelX(points[0]), yFrom = pixelY(points[0]);
-    if (count == 1) {
-        if (std::isfinite(xFrom + yFrom) && xFrom >= 0 && xFrom < width)
-            add(columnOf(xFrom), yFrom, yFrom);
-        flush();
-        return;
-    }
-    for (int i = 1; i < count; ++i) {
-        double x0 = xFrom, y0 = yFrom, x1 = pixelX(points[i]), y1 = pixelY(points[i]);
-        xFrom = x1;
-        yFrom = y1;
-        if (!std::isfinite(x0 + y0 + x1 + y1)) // each within kFar: the sum is finite unless one is NaN
-            continue;                          // a gap: what the painter's polyline would have dropped too
-        if (x1 < x0) {
-            std::swap(x0, x1);
-            std::swap(y0, y1);
-        }
-        if (x1 < 0 || x0 >= width)
-            continue;
-        const int first = columnOf(x0), last = columnOf(x1);
-        if (first == last) {
-            add(first, y0, y1);
+    double x0 = 0, y0 = 0;
+    bool joined = false; // whether (x0, y0) is a point the next one joins
+    for (int i = 0; i < count; ++i) {
+        const double x1 = std::clamp(points[i].x() * at.scaleX + at.offsetX, -kFar, kFar);
+        const double y1 = std::clamp(points[i].y() * at.scaleY + at.offsetY, -kFar, kFar);
+        if (!std::isfinite(x1 + y1)) { // a NaN: a gap, as the painter's polyline would leave
+            joined = false;
             continue;
         }
-        // A segment across columns (from one column's last point to the next one's first, or a
-        // zoom deeper than the points): in each column, the part of it that lies there.
-        const double slope = (y1 - y0) / (x1 - x0);
-        double ya = y0 + (std::max(x0, double(first)) - x0) * slope;
-        for (int c = first; c <= last; ++c) {
-            const double yb = y0 + (std::min(x1, double(c + 1)) - x0) * slope;
-            add(c, ya, yb);
-            ya = yb;
+        if (x1 >= 0 && x1 < width)
+            touch(floorInt(x1), y1);
+        if (joined) {
+            // The column edges b the segment crosses (0 and width included: where it enters
+            // or leaves the plot), its y there in the columns either side.
+            const bool forward = x0 <= x1;
+            const double xa = forward ? x0 : x1, ya = forward ? y0 : y1;
+            const double xb = forward ? x1 : x0, yb = forward ? y1 : y0;
+            const int from = std::max(floorInt(std::max(xa, -1.0)) + 1, 0);
+            const int to = std::min(floorInt(std::min(xb, width + 1)), m_width);
+            if (from <= to) {
+                const double slope = (yb - ya) / (xb - xa);
+                for (int b = from; b <= to; ++b) {
+                    const double y = ya + (b - xa) * slope;
+                    if (b > 0)
+                        touch(b - 1, y);
+                    if (b < m_width)
+                        touch(b, y);
+                }
+            }
         }
+        x0 = x1;
+        y0 = y1;
+        joined = true;
     }
-    flush();
+    // Spans of the touched columns (rows, clipped), the rest none; the per-column extremes made
+    // ready for the next line.
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    std::fill_n(spans, m_width, Span{-1, -1});
+    for (int c = first; c <= last; ++c) {
+        const double lo = low[c], hi = high[c];
+        low[c] = kInf;
+        high[c] = -kInf;
+        // Above or below the plot in this column: nothing. A line on its very edge (a minimum
+        // at the axis' end, y == height) is drawn in the edge row, as a stroke straddles it.
+        if (lo > hi || hi < -1 || lo > height)
+            continue;
+        const int top = std::clamp(floorInt(std::max(lo, -1.0)), 0, m_height - 1);
+        const int bottom = std::clamp(floorInt(std::min(hi, height + 1)), top, m_height - 1);
+        spans[c] = {int16_t(top), int16_t(bottom)};
+    }
 }
 
 void LineDensity::paintInto(QImage& image, int total, bool monochrome) {

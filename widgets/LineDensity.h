@@ -62,6 +62,7 @@ private:
     // 3 MB difference array each was a cache miss (a third of a 500-line frame).
     std::vector<Span> m_spans;
     int m_batch = 0;
+    std::vector<double> m_low, m_high; ///< the line being added: its extremes per column (+-inf: none)
 };
 
 /// The key of a density chart, drawn where the legend would be: "lines through a pixel", a
