@@ -13,11 +13,13 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <QMouseEvent>
 #include <QPainter>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 using namespace radt;
 
@@ -92,6 +94,44 @@ TEST(LineDensity, ASteepSegmentFillsItsColumnAndWhatLiesOutsideIsClipped) {
     EXPECT_EQ(countAt(image, 3, 19, 1), 0) << "and is below it in the next column";
 }
 
+// A segment from far left of the plot into its first column (a zoom frame's old points, mapped
+// onto the new axes) marks there only the part of it inside that column.
+TEST(LineDensity, ASegmentEnteringThePlotMarksOnlyItsPartInside) {
+    LineDensity density;
+    density.reset(4, 20);
+    const QPointF entering[] = {{-10, 0}, {0.5, 19}};
+    const QPointF leaving[] = {{3.5, 19}, {14, 0}};
+    density.addLine(entering, 2);
+    density.addLine(leaving, 2);
+    QImage image;
+    density.paintInto(image, 2, false);
+    for (int y = 0; y < 17; ++y) {
+        EXPECT_EQ(countAt(image, 0, y, 2), 0) << "row " << y;
+        EXPECT_EQ(countAt(image, 3, y, 2), 0) << "row " << y;
+    }
+    EXPECT_EQ(countAt(image, 0, 18, 2), 1);
+    EXPECT_EQ(countAt(image, 3, 18, 2), 1);
+}
+
+// Rasters drawn on several threads add up to the one a single thread draws.
+TEST(LineDensity, RastersAddUp) {
+    const QPointF a[] = {{0, 1}, {9, 1}}, b[] = {{0, 1}, {9, 8}};
+    LineDensity one, other, both;
+    for (LineDensity* d : {&one, &other, &both})
+        d->reset(10, 10);
+    one.addLine(a, 2);
+    other.addLine(b, 2);
+    both.addLine(a, 2);
+    both.addLine(b, 2);
+    one.add(other);
+    EXPECT_EQ(one.linesAdded(), 2);
+    QImage added, single;
+    one.paintInto(added, 2, false);
+    both.paintInto(single, 2, false);
+    EXPECT_EQ(added, single);
+    EXPECT_EQ(countAt(added, 0, 1, 2), 2);
+}
+
 TEST(LineDensity, ShadesDarkenWithTheCountOnALogScaleAndMonochromeIsGrey) {
     const QColor one = LineDensity::colour(1, 500, false), all = LineDensity::colour(500, 500, false);
     EXPECT_EQ(LineDensity::colour(0, 500, false).alpha(), 0);
@@ -111,19 +151,19 @@ TEST(LineDensity, ShadesDarkenWithTheCountOnALogScaleAndMonochromeIsGrey) {
     EXPECT_EQ(grey.green(), grey.blue());
 }
 
-// `count` runs of 600 s: all at 50 for the first half, then run r at 10 + r (a line each).
-std::vector<ChartRunData> fanningRuns(int count) {
+// `count` runs of `seconds`: all at 50 for the first half, then run r at 10 + r (a line each).
+std::vector<ChartRunData> fanningRuns(int count, int seconds = 600) {
     std::vector<ChartRunData> runs;
     for (int r = 0; r < count; ++r) {
         ChartRunData d;
         d.run.uuid = "run" + std::to_string(r);
         d.run.name = "run " + std::to_string(r);
         d.run.startTime = kStart;
-        d.run.endTime = kStart + 600'000;
+        d.run.endTime = kStart + seconds * 1000;
         d.run.status = RunStatus::Finished;
         d.run.params = {{"workload", std::to_string(r + 1)}, {"letter", "0"}};
-        for (int s = 0; s <= 600; ++s)
-            appendPoint(d, kStart + s * 1000, s, s < 300 ? 50.0 : 10.0 + r);
+        for (int s = 0; s <= seconds; ++s)
+            appendPoint(d, kStart + s * 1000, s, s < seconds / 2 ? 50.0 : 10.0 + r);
         runs.push_back(std::move(d));
     }
     return runs;
@@ -149,23 +189,26 @@ protected:
     ChartPanel m_chart;
 };
 
+// 100 runs of 1,201 points: the lines are read and rasterised in shares on two threads or more
+// (where the machine has them), added up.
 TEST_F(DensityChart, APixelIsShadedByHowManyLinesPassAndTheKeySaysSo) {
-    m_chart.setData(fanningRuns(100), "power");
+    m_chart.setData(fanningRuns(100, 1200), "power");
     ASSERT_EQ(m_chart.seriesCount(), 100);
     QApplication::processEvents();
     ASSERT_TRUE(m_chart.plotItem()->drawsDensity());
     const QImage image = grab();
     ASSERT_EQ(m_chart.plotItem()->densest(), 100) << "the first half: all 100 lines on one row";
-    const QPoint together = pixelOf(150, 50); // seconds on the x axis (a 600 s run)
+    EXPECT_EQ(m_chart.densityKey(), "1 … 100 lines through a pixel");
+    const QPoint together = pixelOf(5, 50); // minutes on the x axis (a 20 min run)
     EXPECT_EQ(image.pixelColor(together), LineDensity::colour(100, 100, false)) << "100 lines through it";
     // The second half: one line every 4 px, each alone.
     int alone = 0;
     for (int r = 0; r < 100; r += 10) {
-        const QPoint at = pixelOf(450, 10.0 + r);
+        const QPoint at = pixelOf(15, 10.0 + r);
         alone += image.pixelColor(at) == LineDensity::colour(1, 100, false);
     }
     EXPECT_GE(alone, 9) << "one line each";
-    EXPECT_LE(countAt(image, pixelOf(150, 80).x(), pixelOf(150, 80).y(), 100), 0)
+    EXPECT_LE(countAt(image, pixelOf(5, 80).x(), pixelOf(5, 80).y(), 100), 0)
         << "no shade above the 100 lines of the first half";
     EXPECT_EQ(m_chart.legendNote(), "100 lines: hover for names");
     // Ten lines hidden (a saved board's choice): the shades are drawn again for the 90 left.
@@ -173,12 +216,13 @@ TEST_F(DensityChart, APixelIsShadedByHowManyLinesPassAndTheKeySaysSo) {
         m_chart.setSeriesHidden(m_chart.seriesNames().at(r), true);
     EXPECT_EQ(grab().pixelColor(together), LineDensity::colour(90, 90, false)) << "90 lines through it";
     EXPECT_EQ(m_chart.plotItem()->densest(), 90);
+    EXPECT_EQ(m_chart.densityKey(), "1 … 90 lines through a pixel") << "the key says the same count";
     // The key's shades are the plot's.
     QImage key(200, 40, QImage::Format_ARGB32_Premultiplied);
     key.fill(Qt::white);
     QPainter painter(&key);
     DensityKeyItem item;
-    item.setKey(100, false, QApplication::font());
+    item.setKey(100, false, QApplication::font(), true);
     item.paint(&painter, nullptr, nullptr);
     painter.end();
     EXPECT_EQ(item.total(), 100);
@@ -194,7 +238,7 @@ TEST_F(DensityChart, APixelIsShadedByHowManyLinesPassAndTheKeySaysSo) {
 TEST_F(DensityChart, TheLineUnderTheMouseIsDrawnOverTheDensityInItsColour) {
     m_chart.setData(fanningRuns(100), "power");
     QApplication::processEvents();
-    const QColor colour = m_chart.plotItem()->lines()[37].pen.color();
+    const QColor colour = std::as_const(*m_chart.plotItem()).lines()[37].pen.color();
     auto pixelsOfColour = [&] {
         const QImage image = grab();
         int n = 0;
@@ -211,12 +255,58 @@ TEST_F(DensityChart, TheLineUnderTheMouseIsDrawnOverTheDensityInItsColour) {
     EXPECT_EQ(pixelsOfColour(), before);
 }
 
+// The mouse over a line in the second half (each run alone there) draws that run's line over the
+// density; leaving the chart takes it away.
+TEST_F(DensityChart, TheMouseOverALineEmphasisesIt) {
+    m_chart.setData(fanningRuns(100), "power");
+    QApplication::processEvents();
+    grab();
+    QWidget* viewport = m_chart.chartView()->viewport();
+    const QPoint at = viewport->mapFrom(m_chart.chartView(), pixelOf(450, 47));
+    QMouseEvent move(QEvent::MouseMove, at, Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &move);
+    EXPECT_EQ(m_chart.plotItem()->emphasised(), 37) << "the run at 47";
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(viewport, &leave);
+    EXPECT_EQ(m_chart.plotItem()->emphasised(), -1);
+}
+
+// Points arriving live are in the next frame's density; a repaint with nothing new (the
+// crosshair moving) draws the raster kept.
+TEST_F(DensityChart, LivePointsAreInTheNextFrame) {
+    auto runs = fanningRuns(100);
+    for (ChartRunData& r : runs)
+        r.run.status = RunStatus::Running;
+    m_chart.setData(std::move(runs), "power");
+    QApplication::processEvents();
+    grab();
+    // Run 0 goes on for a minute at 115, above every other line.
+    std::vector<MetricPoint> points;
+    for (int s = 601; s <= 660; ++s)
+        points.push_back({"power", 115.0, kStart + s * 1000, s});
+    ASSERT_TRUE(m_chart.appendLive("run0", points));
+    const QImage image = grab();
+    EXPECT_EQ(image.pixelColor(pixelOf(630, 115)), LineDensity::colour(1, 100, false)) << "the new minute";
+    EXPECT_EQ(m_chart.plotItem()->densest(), 100);
+}
+
+// A log y axis places the density's rows where it places a line's points.
+TEST_F(DensityChart, ALogAxisPlacesTheShadesWhereItsTicksSay) {
+    m_chart.setData(fanningRuns(80), "power");
+    m_chart.setLogY(true);
+    const QImage image = grab();
+    ASSERT_TRUE(m_chart.plotItem()->drawsDensity());
+    EXPECT_EQ(image.pixelColor(pixelOf(150, 50)), LineDensity::colour(80, 80, false));
+    EXPECT_EQ(image.pixelColor(pixelOf(450, 89)), LineDensity::colour(1, 80, false)) << "run 79, alone";
+}
+
 TEST_F(DensityChart, UpTo64LinesAreEachDrawnInTheirColour) {
     m_chart.setData(fanningRuns(64), "power");
     QApplication::processEvents();
     EXPECT_FALSE(m_chart.plotItem()->drawsDensity());
     const QImage image = grab();
-    const QColor colour = m_chart.plotItem()->lines()[63].pen.color();
+    const QColor colour = std::as_const(*m_chart.plotItem()).lines()[63].pen.color();
+    EXPECT_TRUE(m_chart.densityKey().isEmpty());
     const QPoint at = pixelOf(450, 73);
     bool found = false;
     for (int dy = -2; dy <= 2; ++dy) { // antialiased over two rows: its hue, paler

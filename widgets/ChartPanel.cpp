@@ -457,7 +457,10 @@ void ChartPanel::requery() {
     const bool hasData = !m_lines.empty();
     xAxisObject()->setVisible(hasData);
     (m_options.logY ? static_cast<QAbstractAxis*>(m_logY) : m_y)->setVisible(hasData);
-    if (m_legendStale) // shows the legend with data, and only where its names fit
+    // Shows the legend with data, and only where its names fit; again when lines (live ones
+    // growing past one point) bring the chart to or from its density.
+    const int density = densityLines();
+    if (m_legendStale || (density > ChartPlotItem::kDensityAbove ? density : 0) != m_plot->densityTotal())
         layoutLegend();
     m_navigator->setVisible(hasData);
     m_y->setTitleText(displayName(m_key));

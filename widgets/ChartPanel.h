@@ -171,6 +171,9 @@ public:
     /// What stands in for a legend too tall for the chart ("9 lines: hover for names"); empty
     /// while the legend itself is shown.
     QString legendNote() const;
+    /// The key above a chart drawn as its density ("1 … 500 lines through a pixel"); empty when
+    /// the lines are drawn each in its colour.
+    QString densityKey() const;
     /// Why a chart with a metric draws no line ("These runs log no epochs ..."); empty when it
     /// draws one, or has no metric yet. An export of such a chart would be a picture of the message.
     QString whyNothingIsDrawn() const;
@@ -209,6 +212,8 @@ private:
     /// Every line's points for [from, to] at `columns` into the plot item (ChartPanelFetch.cpp);
     /// the visible lines' lowest and highest value.
     std::pair<double, double> fetchLines(int64_t from, int64_t to, int columns);
+    /// The visible lines of more than one point: drawn as their density past kDensityAbove.
+    int densityLines() const;
     /// A crosshair shown before a zoom reads the new range where the mouse is (or hides).
     void refreshCrosshair();
     void updateNavigator();

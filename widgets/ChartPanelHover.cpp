@@ -218,6 +218,10 @@ int ChartPanel::lineAt(const QPoint& viewportPos) const {
                   to = fromAxis(axisX + kReach * axisPerPixel);
     std::vector<int64_t> t;
     std::vector<double> v;
+    // The nearest line within reach (lines 3 px apart in a density: the one under the mouse, not
+    // the one above it); of lines the mouse is on, the one drawn last, on top.
+    int nearest = -1;
+    double nearestDistance = kReach;
     for (size_t i = m_lines.size(); i-- > 0;) { // the last line is drawn on top
         if (!std::as_const(*m_plot).lines()[i].visible)
             continue;
@@ -232,10 +236,15 @@ int ChartPanel::lineAt(const QPoint& viewportPos) const {
         const auto [low, high] = std::minmax_element(v.begin(), v.end());
         const double top = m_plot->toItem(QPointF(axisX, *high)).y();
         const double bottom = m_plot->toItem(QPointF(axisX, *low)).y();
-        if (inChart.y() >= top - kReach && inChart.y() <= bottom + kReach)
-            return int(i);
+        const double distance = std::max({0.0, top - inChart.y(), inChart.y() - bottom});
+        if (distance > kReach || (nearest >= 0 && distance >= nearestDistance))
+            continue;
+        nearest = int(i);
+        nearestDistance = distance;
+        if (distance == 0)
+            break;
     }
-    return -1;
+    return nearest;
 }
 
 QString ChartPanel::seriesTooltip(int series) const {

@@ -67,28 +67,22 @@ void ChartPanel::layoutLegend() {
     m_legendNote->setVisible(false);
     m_densityKey->setVisible(false);
     QMargins margins(8, 4, 16, 4); // the plot has the height: a thin frame
-    // Lines drawn as their density have no colour of their own: a legend of colours would
-    // mislead. The note says where the names are, the key what the shades mean.
-    const int densityLines = int(std::count_if(m_lines.begin(), m_lines.end(), [this](const ChartLine& line) {
-        return !m_options.hiddenSeries.count(line.name) && line.pyramid.size() > 1;
-    }));
-    if (hasLines && densityLines > ChartPlotItem::kDensityAbove) {
-        legend->setVisible(false);
+    // Lines drawn as their density: the key to its shades above the plot, on the right, and
+    // the plot item told the count its shades run to (one count for both). The legend stays
+    // where it fits: its entries hide and show lines, and name the colour a hovered line takes.
+    const int density = densityLines();
+    m_plot->setDensityTotal(hasLines && density > ChartPlotItem::kDensityAbove ? density : 0);
+    qreal keyHeight = 0;
+    if (m_plot->densityTotal() > 0) {
         QFont font = m_chart->font();
         font.setPointSizeF(font.pointSizeF() > 0 ? font.pointSizeF() : 9);
-        m_legendNote->setFont(font);
-        m_legendNote->setText(tr("%n lines: hover for names", nullptr, int(m_series.size())));
-        m_densityKey->setKey(densityLines, m_options.monochrome, font);
-        const qreal height =
-            std::max(m_legendNote->boundingRect().height(), m_densityKey->boundingRect().height()) + 4;
-        m_legendNote->setPos(8, area.height() - height - 2);
-        m_densityKey->setPos(8 + m_legendNote->boundingRect().width() + 16, area.height() - height - 2);
-        m_legendNote->setVisible(true);
+        m_densityKey->setKey(density, m_options.monochrome, font, true);
+        if (m_densityKey->boundingRect().width() > area.width() - 24) // a narrow chart: no caption
+            m_densityKey->setKey(density, m_options.monochrome, font, false);
+        keyHeight = m_densityKey->boundingRect().height() + 4;
+        m_densityKey->setPos(std::max(8.0, area.width() - 16 - m_densityKey->boundingRect().width()), 4);
         m_densityKey->setVisible(true);
-        margins.setBottom(4 + int(std::ceil(height)));
-        if (m_chart->margins() != margins)
-            m_chart->setMargins(margins);
-        return;
+        margins.setTop(4 + int(std::ceil(keyHeight)));
     }
     if (hasLines && area.width() > 40) {
         // The markers' extent once laid out in `rect`: the room the names need.
@@ -117,13 +111,13 @@ void ChartPanel::layoutLegend() {
         // the right, where width is cheap, if they fit in a third of it.
         if (!cannotFit && area.width() >= 560 && area.width() >= 2.2 * area.height()) {
             legend->setAlignment(Qt::AlignRight);
-            const qreal most = area.width() / 3, tall = area.height() - 16;
-            const QSizeF need = used(QRectF(area.width() - most - 8, 8, most, tall));
+            const qreal most = area.width() / 3, tall = area.height() - 16 - keyHeight;
+            const QSizeF need = used(QRectF(area.width() - most - 8, 8 + keyHeight, most, tall));
             if (need.width() <= most && need.height() <= tall) {
                 // A few pixels more than the names took: laid out again at exactly their width,
                 // QtCharts would cut them to "seed=1 iters…".
                 const qreal width = std::min(most, need.width() + 40);
-                legend->setGeometry(QRectF(area.width() - width - 8, 8, width, tall));
+                legend->setGeometry(QRectF(area.width() - width - 8, 8 + keyHeight, width, tall));
                 margins.setRight(16 + int(std::ceil(width)));
                 if (m_chart->margins() != margins)
                     m_chart->setMargins(margins);
@@ -170,6 +164,16 @@ QString ChartPanel::lineOfRun(const std::string& uuid) const {
             if (r < m_runs.size() && m_runs[r].run.uuid == uuid)
                 return line.name;
     return QString();
+}
+
+int ChartPanel::densityLines() const {
+    return int(std::count_if(m_lines.begin(), m_lines.end(), [this](const ChartLine& line) {
+        return !m_options.hiddenSeries.count(line.name) && line.pyramid.size() > 1;
+    }));
+}
+
+QString ChartPanel::densityKey() const {
+    return m_densityKey->isVisible() ? QStringLiteral("1 … ") + m_densityKey->caption() : QString();
 }
 
 QString ChartPanel::legendNote() const {

@@ -71,7 +71,8 @@ void ChartPlotItem::setEmphasised(int line) {
     if (line == m_emphasised)
         return;
     m_emphasised = line;
-    update();
+    if (drawsDensity()) // only drawn over a density
+        update();
 }
 
 void ChartPlotItem::setMonochrome(bool monochrome) {
@@ -82,12 +83,16 @@ void ChartPlotItem::setMonochrome(bool monochrome) {
     update();
 }
 
-bool ChartPlotItem::drawsDensity() const {
-    return std::count_if(m_lines.begin(), m_lines.end(),
-                         [](const Line& l) { return l.visible && l.points.size() > 1; }) > kDensityAbove;
+void ChartPlotItem::setDensityTotal(int lines) {
+    lines = std::max(0, lines);
+    if (lines == m_densityTotal)
+        return;
+    m_densityTotal = lines;
+    m_densityFresh = false;
+    update();
 }
 
-void ChartPlotItem::paintDensity(QPainter* painter, int lines) {
+void ChartPlotItem::paintDensity(QPainter* painter) {
     // One raster pixel per device pixel: a view's (times its pixel ratio), an export's at its
     // resolution (an SVG or PDF gets the raster as an image, as plotting tools rasterise dense
     // layers), within a size any device takes.
@@ -95,11 +100,14 @@ void ChartPlotItem::paintDensity(QPainter* painter, int lines) {
     // The raster on whole device pixels (the clip trims the part-pixel beyond the plot): drawn
     // 1:1, not resampled, in a tenth of the time.
     const QTransform device = painter->deviceTransform();
-    const QRect pixels = device.mapRect(plot).toAlignedRect();
+    const QRect pixels = device.mapRect(plot).toAlignedRect(); // whole device pixels
     const QRectF target = device.inverted().mapRect(QRectF(pixels));
     const int width = std::clamp(pixels.width(), 1, 4096), height = std::clamp(pixels.height(), 1, 4096);
     const double kx = width / target.width(), ky = height / target.height();
-    if (m_densityFresh && pixels == m_densityPixels) {
+    const QRectF onDevice = device.mapRect(plot);
+    const QPointF offset(onDevice.left() - std::floor(onDevice.left()),
+                         onDevice.top() - std::floor(onDevice.top()));
+    if (m_densityFresh && pixels.size() == m_densitySize && offset == m_densityOffset) {
         painter->drawImage(target, m_densityImage);
         return;
     }
@@ -121,7 +129,10 @@ void ChartPlotItem::paintDensity(QPainter* painter, int lines) {
             drawn.push_back(&line);
             points += size_t(line.points.size());
         }
-    const int shares = frameShares(points, 50000);
+    // One raster per thread, added up: at most 16 MB of them beyond the first (an export's
+    // 4096 px raster is 67 MB: one thread draws it).
+    const size_t rasterBytes = size_t(width) * size_t(height + 1) * sizeof(int32_t);
+    const int shares = std::clamp(int(16u * 1024 * 1024 / rasterBytes) + 1, 1, frameShares(points, 50000));
     m_densities.resize(size_t(shares));
     m_shareScratch.resize(size_t(shares));
     for (LineDensity& density : m_densities)
@@ -140,9 +151,10 @@ void ChartPlotItem::paintDensity(QPainter* painter, int lines) {
     });
     for (int share = 1; share < shares; ++share)
         m_densities.front().add(m_densities[size_t(share)]);
-    m_densities.front().paintInto(m_densityImage, lines, m_monochrome);
+    m_densities.front().paintInto(m_densityImage, m_densityTotal, m_monochrome);
     m_densityFresh = true;
-    m_densityPixels = pixels;
+    m_densitySize = pixels.size();
+    m_densityOffset = offset;
     painter->drawImage(target, m_densityImage);
 }
 
@@ -166,11 +178,9 @@ void ChartPlotItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->setBrush(Qt::NoBrush);
     const bool antialias = painter->testRenderHint(QPainter::Antialiasing);
     const int denseFrom = int(m_mapping.plot.width());
-    const int visibleLines = int(std::count_if(
-        m_lines.begin(), m_lines.end(), [](const Line& l) { return l.visible && l.points.size() > 1; }));
-    const bool density = visibleLines > kDensityAbove;
+    const bool density = drawsDensity();
     if (density)
-        paintDensity(painter, visibleLines);
+        paintDensity(painter);
     for (const Line& line : m_lines) {
         if (!line.visible || line.points.isEmpty())
             continue;

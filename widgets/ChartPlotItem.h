@@ -63,9 +63,11 @@ public:
     int emphasised() const { return m_emphasised; }
     /// Greys instead of blues for the density (the chart's monochrome option).
     void setMonochrome(bool monochrome);
-    /// Whether the lines are drawn as their density: more than kDensityAbove visible lines of
-    /// more than one point.
-    bool drawsDensity() const;
+    /// Draws the lines as their density, its shades running to `lines` lines (the chart's
+    /// visible lines, as its key says); 0: each line in its colour.
+    void setDensityTotal(int lines);
+    int densityTotal() const { return m_densityTotal; }
+    bool drawsDensity() const { return m_densityTotal > 0; }
     /// The most lines through one pixel in the last density frame painted (0 before any).
     int densest() const { return m_densities.empty() ? 0 : m_densities.front().densest(); }
 
@@ -76,12 +78,13 @@ private:
     /// Maps `points` into `out` (reused between lines and frames: no allocation per frame).
     void mapPoints(const QVector<QPointF>& points, QPolygonF& out) const;
     /// The visible lines' density over the plot, at the painter's device resolution.
-    void paintDensity(QPainter* painter, int lines);
+    void paintDensity(QPainter* painter);
 
     std::vector<Line> m_lines;
     Mapping m_mapping;
     QPolygonF m_scratch, m_scratchLow;
     int m_emphasised = -1;
+    int m_densityTotal = 0;
     bool m_monochrome = false;
     // One raster per share of the lines (FrameShares.h), kept between frames: no allocation per frame.
     std::vector<LineDensity> m_densities;
@@ -90,7 +93,9 @@ private:
     // What m_densityImage was drawn for: a repaint with nothing changed (the crosshair moving,
     // the hovered line) draws it again as it is.
     bool m_densityFresh = false;
-    QRect m_densityPixels;
+    QSize m_densitySize;
+    QPointF m_densityOffset; ///< the plot's part-pixel offset on the device: a scroll by whole pixels keeps
+                             ///< the raster
 };
 
 } // namespace radt

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <thread>
 #include <vector>
 
@@ -18,16 +19,38 @@ inline int frameShares(size_t items, size_t perShare) {
     return int(std::clamp<size_t>(items / std::max<size_t>(perShare, 1), 1, std::min<size_t>(cores, 8)));
 }
 
-/// Runs work(share) for every share in [0, shares) and returns when all are done. work must not
-/// throw (a thread would end the program).
+/// Runs work(share) for every share in [0, shares) and returns when all are done; an exception
+/// of any share (an allocation that failed) is thrown here, after every thread is joined. Where
+/// no thread can be started the remaining shares run on the calling thread.
 template <class Work> void runShares(int shares, const Work& work) {
+    shares = std::max(shares, 1);
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(shares));
+    auto guarded = [&work, &errors](int share) {
+        try {
+            work(share);
+        } catch (...) {
+            errors[size_t(share)] = std::current_exception();
+        }
+    };
     std::vector<std::thread> threads;
-    threads.reserve(size_t(std::max(0, shares - 1)));
-    for (int share = 1; share < shares; ++share)
-        threads.emplace_back([&work, share] { work(share); });
-    work(0);
+    threads.reserve(size_t(shares - 1));
+    int here = shares; // the first share without a thread of its own
+    for (int share = 1; share < shares; ++share) {
+        try {
+            threads.emplace_back(guarded, share);
+        } catch (...) { // std::system_error: the process may start no more threads
+            here = share;
+            break;
+        }
+    }
+    guarded(0);
+    for (int share = here; share < shares; ++share)
+        guarded(share);
     for (std::thread& thread : threads)
         thread.join();
+    for (const std::exception_ptr& error : errors)
+        if (error)
+            std::rethrow_exception(error);
 }
 
 /// Runs work(share, item) for every item in [0, items), spread over `shares` threads that take

@@ -15,8 +15,11 @@ constexpr int kBand = 64;   // columns folded together: their rows of m_diff sta
 } // namespace
 
 void LineDensity::reset(int width, int height) {
-    m_width = std::max(0, width);
-    m_height = std::max(0, height);
+    m_width = std::clamp(width, 0, 8192);
+    m_height = std::clamp(height, 0, 8192); // rows are int16_t
+    const size_t cells = size_t(m_width) * size_t(m_height + 1);
+    if (m_diff.capacity() > 2 * cells + 65536) // an export's raster: not kept for the view's frames
+        std::vector<int32_t>().swap(m_diff);
     m_lines = 0;
     m_densest = 0;
     m_diff.assign(size_t(m_width) * size_t(m_height + 1), 0);
@@ -195,13 +198,14 @@ DensityKeyItem::DensityKeyItem(QGraphicsItem* parent) : QGraphicsItem(parent) {
 }
 
 QString DensityKeyItem::caption() const {
-    return QObject::tr("%n lines through a pixel", nullptr, m_total);
+    return m_caption ? QObject::tr("%n lines through a pixel", nullptr, m_total) : QString::number(m_total);
 }
 
-void DensityKeyItem::setKey(int total, bool monochrome, const QFont& font) {
+void DensityKeyItem::setKey(int total, bool monochrome, const QFont& font, bool caption) {
     prepareGeometryChange();
     m_total = total;
     m_monochrome = monochrome;
+    m_caption = caption;
     m_font = font;
     update();
 }

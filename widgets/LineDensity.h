@@ -21,14 +21,15 @@ namespace radt {
 
 class LineDensity {
 public:
-    /// Starts a raster of `width` x `height` pixels with no line in it (memory kept between frames).
+    /// Starts a raster of `width` x `height` pixels (each 1 to 8192) with no line in it; memory
+    /// is kept between frames of one size, given back after a larger one (an export).
     void reset(int width, int height);
     /// Where a line's points land in the raster: pixel = point * scale + offset, per axis.
     struct Placement {
         double scaleX = 1, offsetX = 0, scaleY = 1, offsetY = 0;
     };
     /// Adds one line: its points (x ascending) placed in pixels of the raster by `at`; what lies
-    /// outside is clipped, a NaN or infinite point is a gap.
+    /// outside is clipped (a point far off, infinite included, runs to the edge), a NaN is a gap.
     void addLine(const QPointF* points, int count, const Placement& at);
     /// Adds one line whose points are pixels of the raster already.
     void addLine(const QPointF* points, int count) { addLine(points, count, Placement{1, 0, 1, 0}); }
@@ -70,7 +71,8 @@ private:
 class DensityKeyItem : public QGraphicsItem {
 public:
     explicit DensityKeyItem(QGraphicsItem* parent = nullptr);
-    void setKey(int total, bool monochrome, const QFont& font);
+    /// `caption`: "lines through a pixel" after the count (left out where a chart is narrow).
+    void setKey(int total, bool monochrome, const QFont& font, bool caption);
     int total() const { return m_total; }
     /// After the gradient: "500 lines through a pixel".
     QString caption() const;
@@ -79,7 +81,7 @@ public:
 
 private:
     int m_total = 0;
-    bool m_monochrome = false;
+    bool m_monochrome = false, m_caption = true;
     QFont m_font;
 };
 

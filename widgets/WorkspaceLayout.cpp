@@ -1,7 +1,6 @@
 #include "WorkspaceLayout.h"
 #include "BasketPanel.h"
 #include "BoardPanel.h"
-#include "ChartCard.h"
 #include "ConsolePane.h"
 #include "InsightsPanel.h"
 
@@ -18,6 +17,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -116,7 +116,7 @@ void WorkspaceLayout::fitPanesToWidth() {
     // few, then the board: it is what is read, and keeps a chart's minimum height.
     m_window.resizeDocks({m_ui.summaryDock}, {m_ui.summary->heightForRows(3) + summaryTitleHeight()},
                          Qt::Vertical);
-    QTimer::singleShot(0, &m_window, [this] { keepChartsTheirHeight(); });
+    QTimer::singleShot(0, &m_connections, [this] { keepChartsTheirHeight(); });
     if (auto* central = qobject_cast<QSplitter*>(m_window.centralWidget())) {
         const int total = std::max(central->height(), m_window.height() - 200);
         const int top = std::clamp(total * 2 / 9, 130, 220);
@@ -131,9 +131,11 @@ int WorkspaceLayout::summaryTitleHeight() const {
 }
 
 void WorkspaceLayout::keepChartsTheirHeight() {
-    if (m_ui.board->chartCount() == 0 || !m_ui.summaryDock->isVisible() || m_ui.summaryDock->isFloating())
+    if (!m_ui.summaryDock->isVisible() || m_ui.summaryDock->isFloating())
         return;
-    const int lacking = BoardPanel::kMinimumChartHeight - m_ui.board->chartAt(0)->height();
+    // The board's visible height, not a card's: on a board of several rows each card keeps its
+    // minimum and the board scrolls instead.
+    const int lacking = BoardPanel::kMinimumChartHeight - m_ui.board->scrollArea()->viewport()->height();
     if (lacking <= 0)
         return;
     const int oneRow = m_ui.summary->heightForRows(1) + summaryTitleHeight();

@@ -44,7 +44,7 @@ public:
 private:
     /// The dock's title bar above the summary panel: what its height adds to the panel's.
     int summaryTitleHeight() const;
-    /// After a layout: the summary gives back what the first chart lacks of its minimum height
+    /// After a layout: the summary gives back what the board lacks of a chart's minimum height
     /// (a laptop's 700 px), down to one row.
     void keepChartsTheirHeight();
     /// The console tabbed with the summary: showing it raises its tab, the charts keep their height.
