@@ -11,9 +11,11 @@
 
 #include <QChart>
 #include <QDateTimeAxis>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
+#include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
 
@@ -63,7 +65,23 @@ void ChartPanel::layoutLegend() {
     QLegend* legend = m_chart->legend();
     const QRectF area(QPointF(0, 0), m_chart->size());
     const bool hasLines = !m_lines.empty() && !m_series.empty();
-    legend->setVisible(hasLines);
+    // More names than could fit under the plot even at 7 pt (their widths summed into rows), nor
+    // in a column: the legend is not laid out at all. Each layout places every marker (170 ms
+    // for 500 lines, on every chart opened).
+    bool cannotFit = !hasLines;
+    if (hasLines) {
+        QFont small = m_chart->font();
+        small.setPointSizeF(7);
+        const QFontMetricsF metrics(small);
+        double widths = 0;
+        for (const QLineSeries* series : m_series)
+            widths += metrics.horizontalAdvance(series->name()) + 20; // the marker and the gap
+        const double rowHeight = metrics.height() + 2;
+        const double rows = std::ceil(widths / std::max(1.0, area.width() - 16));
+        cannotFit = rows * rowHeight > area.height() * 0.4 &&
+                    double(m_series.size()) * rowHeight > area.height() - 16;
+    }
+    legend->setVisible(hasLines && !cannotFit);
     m_legendNote->setVisible(false);
     m_densityKey->setVisible(false);
     QMargins margins(8, 4, 16, 4); // the plot has the height: a thin frame
@@ -101,12 +119,8 @@ void ChartPanel::layoutLegend() {
         QFont font = m_chart->font();
         const qreal full = font.pointSizeF() > 0 ? font.pointSizeF() : 9;
         font.setPointSizeF(full);
-        legend->setFont(font);
-        // More names than could ever fit under the plot (a marker at 7 pt is at least ~40 x 14
-        // px), nor in a column: no layout tries. Each lays out every marker (a quarter of a
-        // second for 500 lines).
-        const bool cannotFit = double(m_series.size()) >
-                               std::floor(area.height() * 0.4 / 14) * std::floor((area.width() - 16) / 40);
+        if (!cannotFit)
+            legend->setFont(font);
         // A wide chart (one board column) keeps its height for the plot: the names in a column on
         // the right, where width is cheap, if they fit in a third of it.
         if (!cannotFit && area.width() >= 560 && area.width() >= 2.2 * area.height()) {
@@ -126,7 +140,8 @@ void ChartPanel::layoutLegend() {
         }
         // Under the plot in rows; a narrow chart with many lines first tries a smaller font
         // before the plot gives up more than a third.
-        legend->setAlignment(Qt::AlignTop);
+        if (!cannotFit)
+            legend->setAlignment(Qt::AlignTop);
         const qreal width = area.width() - 16;
         qreal height = 0;
         for (qreal size = full; !cannotFit && size >= std::min(full, 7.0); size -= 1) {
@@ -139,7 +154,8 @@ void ChartPanel::layoutLegend() {
         // Still too many: a legend showing some names would hide which are missing. One line says
         // where the names are; the plot keeps its room.
         const bool fits = !cannotFit && height <= area.height() * 0.4;
-        legend->setGeometry(QRectF(8, area.height() - height - 4, width, height));
+        if (!cannotFit)
+            legend->setGeometry(QRectF(8, area.height() - height - 4, width, height));
         legend->setVisible(fits);
         if (!fits) {
             m_legendNote->setFont(font);
