@@ -15,6 +15,7 @@
 #include <QLegend>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QWheelEvent>
 
 #include <gtest/gtest.h>
 
@@ -266,6 +267,14 @@ TEST_F(DensityChart, TheMouseOverALineEmphasisesIt) {
     QMouseEvent move(QEvent::MouseMove, at, Qt::NoButton, Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(viewport, &move);
     EXPECT_EQ(m_chart.plotItem()->emphasised(), 37) << "the run at 47";
+    // The wheel zooms in around the mouse: the line under it is looked up again (not left as it
+    // was before the lines moved).
+    m_chart.plotItem()->setEmphasised(5);
+    QWheelEvent wheel(QPointF(at), viewport->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(viewport, &wheel);
+    ASSERT_TRUE(m_chart.zoomRange().has_value()) << "zoomed";
+    EXPECT_EQ(m_chart.plotItem()->emphasised(), 37) << "the run at 47, looked up after the zoom";
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(viewport, &leave);
     EXPECT_EQ(m_chart.plotItem()->emphasised(), -1);
@@ -339,6 +348,13 @@ TEST(DensityNavigator, TheOverviewDrawsTheSameDensity) {
         }
     EXPECT_GT(all, 500) << "79 lines on one row, shaded as 79";
     EXPECT_EQ(red, 0) << "no line in its own colour";
+    navigator.setLines(lines, 0, 1000, true); // a monochrome chart's overview: greys
+    const QImage grey = navigator.grab().toImage();
+    int greys = 0;
+    for (int y = 0; y < grey.height(); ++y)
+        for (int x = 0; x < grey.width(); ++x)
+            greys += grey.pixelColor(x, y) == LineDensity::colour(79, 80, true);
+    EXPECT_GT(greys, 500);
 }
 
 } // namespace

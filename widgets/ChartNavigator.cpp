@@ -17,8 +17,9 @@ ChartNavigator::ChartNavigator(QWidget* parent) : QWidget(parent) {
     setToolTip(tr("Overview: drag to zoom to a range, click to move the window, double-click to show all"));
 }
 
-void ChartNavigator::setLines(std::vector<Line> lines, int64_t from, int64_t to) {
+void ChartNavigator::setLines(std::vector<Line> lines, int64_t from, int64_t to, bool monochrome) {
     m_lines = std::move(lines);
+    m_monochrome = monochrome;
     m_from = from;
     m_to = std::max(to, from + 1);
     m_yMin = std::numeric_limits<double>::max();
@@ -87,7 +88,7 @@ const QPixmap& ChartNavigator::linesPixmap() {
             density.addLine(polyline.constData(), polyline.size());
         }
         QImage image;
-        density.paintInto(image, int(m_lines.size()), false);
+        density.paintInto(image, int(m_lines.size()), m_monochrome);
         painter.drawImage(r, image);
         return m_linesPixmap;
     }

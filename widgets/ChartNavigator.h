@@ -27,7 +27,8 @@ public:
     explicit ChartNavigator(QWidget* parent = nullptr);
 
     /// The lines over the full range [from, to].
-    void setLines(std::vector<Line> lines, int64_t from, int64_t to);
+    /// `monochrome`: a density of many lines in greys, as the chart's (ChartPlotItem).
+    void setLines(std::vector<Line> lines, int64_t from, int64_t to, bool monochrome = false);
     /// The zoomed window, or nullopt when the chart shows everything.
     void setWindow(std::optional<std::pair<int64_t, int64_t>> window);
     std::optional<std::pair<int64_t, int64_t>> window() const { return m_window; }
@@ -56,6 +57,7 @@ private:
     const QPixmap& linesPixmap();
 
     std::vector<Line> m_lines;
+    bool m_monochrome = false;
     QPixmap m_linesPixmap; ///< null when it must be drawn again
     int64_t m_from = 0, m_to = 0;
     double m_yMin = 0, m_yMax = 1;

@@ -546,7 +546,8 @@ void ChartPanel::updateNavigator() {
             line.points.append(QPointF(double(t[k]), v[k]));
         lines.push_back(std::move(line));
     }
-    m_navigator->setLines(std::move(lines), m_lines.empty() ? 0 : from, m_lines.empty() ? 1 : to);
+    m_navigator->setLines(std::move(lines), m_lines.empty() ? 0 : from, m_lines.empty() ? 1 : to,
+                          m_options.monochrome);
     m_navigator->setWindow(m_zoom);
 }
 

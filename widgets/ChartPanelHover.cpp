@@ -192,6 +192,9 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
                                   ? m_chart->mapToValue(inChart, m_series.front()).x()
                                   : (visibleXRange().first + visibleXRange().second) / 2;
             wheelZoom(at, wheel->angleDelta().y() / 120.0);
+            // The lines moved under the mouse: the one under it now is the one drawn over a density.
+            m_hoveredLine = lineAt(wheel->position().toPoint());
+            m_plot->setEmphasised(m_hoveredLine);
             return true;
         } else if (event->type() == QEvent::Leave) {
             hideCrosshair();

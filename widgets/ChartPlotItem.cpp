@@ -163,10 +163,11 @@ void ChartPlotItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         return;
     painter->save();
     painter->setClipRect(m_mapping.plot);
-    // Bands first, so that every line is drawn over every band.
+    // Bands first, so that every line is drawn over every band; none under a density (hundreds
+    // of translucent bands over one another cost seconds a frame and show nothing one could read).
     painter->setPen(Qt::NoPen);
     for (const Line& line : m_lines) {
-        if (!line.visible || line.bandHigh.isEmpty() || line.bandLow.isEmpty())
+        if (!line.visible || line.bandHigh.isEmpty() || line.bandLow.isEmpty() || drawsDensity())
             continue;
         mapPoints(line.bandHigh, m_scratch);
         mapPoints(line.bandLow, m_scratchLow);
