@@ -588,7 +588,8 @@ private:
         const char* const names[2] = {"min", "max"};
         for (const auto& [key, value] : j.get_ref<const json::object_t&>())
             if (key != names[0] && key != names[1])
-                problem("context.range." + key, "unknown key ignored");
+                // Quoted as any string from the file: a key may hold a line break or be long.
+                problem("context.range", "unknown key " + describe(json(key)) + " ignored");
         for (int b = 0; b < 2; ++b) {
             const auto it = j.find(names[b]);
             const Conv c = it == j.end() ? Conv::Null : toDouble(*it, bounds[b]);

@@ -587,6 +587,25 @@ TEST(BoardFile, ReportsPointsOfTheWrongShape) {
               }));
 }
 
+// A key from the file is quoted as its other strings are: a line break in it (found by
+// fuzz_board_file) stays escaped, so one problem is one line, and a long key is cut.
+TEST(BoardFile, AnUnknownKeyIsQuotedOnOneLine) {
+    std::vector<BoardProblem> problems;
+    parse(R"([{"id":1,"metric":"m","data":[],"context":{"range":{"mi\n":0,")" + std::string(100, 'k') +
+              R"(":1}}}])",
+          problems);
+    for (const BoardProblem& p : problems)
+        EXPECT_EQ(p.message.find('\n'), std::string::npos) << p.message;
+    std::vector<std::string> unknown;
+    for (const std::string& m : messages(problems))
+        if (m.find("unknown key") != std::string::npos)
+            unknown.push_back(m);
+    ASSERT_EQ(unknown.size(), 2u);
+    EXPECT_EQ(unknown[0], "board.json: chart 1 (\"m\"): context.range: unknown key \"" +
+                              std::string(40, 'k') + "\"... ignored");
+    EXPECT_EQ(unknown[1], "board.json: chart 1 (\"m\"): context.range: unknown key \"mi\\n\" ignored");
+}
+
 TEST(BoardFile, KeepsUnknownKeys) {
     std::vector<BoardProblem> problems;
     const Board board = parse(R"([{"id":1,"metric":"multi-axis","loading":false,
@@ -603,7 +622,7 @@ TEST(BoardFile, KeepsUnknownKeys) {
               nlohmann::json({{"metric", "SMI - Power Draw"}, {"runName", "(1 0) train"}}));
     EXPECT_EQ(messages(problems),
               std::vector<std::string>{
-                  "board.json: chart 1 (\"multi-axis\"): context.range.zoom: unknown key ignored"});
+                  "board.json: chart 1 (\"multi-axis\"): context.range: unknown key \"zoom\" ignored"});
     const std::string text = writeBoard(board);
     EXPECT_NE(
         text.find(R"("experimentName":null,"metric":"SMI - Power Draw","runName":"(1 0) train","data":[)"),
