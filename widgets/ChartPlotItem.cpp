@@ -100,11 +100,11 @@ void ChartPlotItem::paintDensity(QPainter* painter) {
     // The raster on whole device pixels (the clip trims the part-pixel beyond the plot): drawn
     // 1:1, not resampled, in a tenth of the time.
     const QTransform device = painter->deviceTransform();
-    const QRect pixels = device.mapRect(plot).toAlignedRect(); // whole device pixels
+    const QRectF onDevice = device.mapRect(plot);
+    const QRect pixels = onDevice.toAlignedRect(); // whole device pixels
     const QRectF target = device.inverted().mapRect(QRectF(pixels));
     const int width = std::clamp(pixels.width(), 1, 4096), height = std::clamp(pixels.height(), 1, 4096);
     const double kx = width / target.width(), ky = height / target.height();
-    const QRectF onDevice = device.mapRect(plot);
     const QPointF offset(onDevice.left() - std::floor(onDevice.left()),
                          onDevice.top() - std::floor(onDevice.top()));
     if (m_densityFresh && pixels.size() == m_densitySize && offset == m_densityOffset) {

@@ -22,7 +22,7 @@ void LineDensity::reset(int width, int height) {
         std::vector<int32_t>().swap(m_diff);
     m_lines = 0;
     m_densest = 0;
-    m_diff.assign(size_t(m_width) * size_t(m_height + 1), 0);
+    m_diff.assign(cells, 0);
     m_spans.resize(size_t(kBatch) * size_t(m_width));
     m_low.assign(size_t(m_width), std::numeric_limits<double>::infinity());
     m_high.assign(size_t(m_width), -std::numeric_limits<double>::infinity());
