@@ -4,6 +4,96 @@
 
 namespace radt::pg {
 
+namespace {
+
+constexpr const char* kCreateEnvelopesSql =
+    "CREATE TABLE IF NOT EXISTS radt_envelopes ("
+    "run_uuid VARCHAR(32) NOT NULL REFERENCES runs (run_uuid) ON DELETE CASCADE, "
+    "\"key\" VARCHAR(250) NOT NULL, buckets INTEGER NOT NULL, version INTEGER NOT NULL, "
+    "point_count BIGINT NOT NULL, latest_timestamp BIGINT NOT NULL, latest_step BIGINT NOT NULL, "
+    "points BYTEA NOT NULL, changes BIGINT NOT NULL DEFAULT -1, PRIMARY KEY (run_uuid, \"key\", buckets))";
+
+/// The statement triggers that count each kept run's changes, and the statements they fire on.
+const std::pair<const char*, const char*> kChangeTriggers[] = {
+    {"radt_changes_insert", "INSERT ON metrics REFERENCING NEW TABLE AS changed"},
+    {"radt_changes_update_old", "UPDATE ON metrics REFERENCING OLD TABLE AS changed"},
+    {"radt_changes_update_new", "UPDATE ON metrics REFERENCING NEW TABLE AS changed"},
+    {"radt_changes_delete", "DELETE ON metrics REFERENCING OLD TABLE AS changed"}};
+constexpr int kChangeTriggerCount = 5; // the four above and radt_changes_truncate
+
+/// Counts, for each run whose envelopes are kept (a row of radt_run_changes), every statement of
+/// any client that inserts, updates or deletes its rows of metrics (a TRUNCATE counts for all):
+/// MLflow's log_batch of an older point, a value logged again at a timestamp, a retention job. A
+/// kept entry is fresh while its run's count is the one it was made at. Statement triggers with
+/// transition tables, as the partition conversion's change log (PostgresMaintenance.cpp): one
+/// semi-join of the statement's rows against the kept runs per COPY batch. The rows are locked
+/// in run order (two statements over several runs lock them alike). The functions are SECURITY
+/// DEFINER, owned by metrics' owner, their names qualified and search_path pg_catalog, the schema,
+/// pg_temp last, so a writer under any role counts and can slip no table of its own in. Made by
+/// metrics' owner; the kept entries are dropped then, as nothing counted before.
+void installChangeCount(pqxx::transaction_base& tx) {
+    const std::string schema = tx.quote_name(tx.exec1("SELECT current_schema()")[0].as<std::string>());
+    const std::string owner = tx.quote_name(
+        tx.exec1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'metrics'::regclass")[0]
+            .as<std::string>());
+    const std::string changes = schema + ".radt_run_changes";
+    tx.exec(kCreateEnvelopesSql);
+    tx.exec("ALTER TABLE radt_envelopes ADD COLUMN IF NOT EXISTS changes BIGINT NOT NULL DEFAULT -1");
+    tx.exec("CREATE TABLE IF NOT EXISTS " + changes +
+            " (run_uuid VARCHAR(32) PRIMARY KEY, changes BIGINT NOT NULL)");
+    tx.exec("ALTER TABLE " + changes + " OWNER TO " + owner);
+    const auto function = [&](const char* name, const std::string& body) {
+        tx.exec("CREATE OR REPLACE FUNCTION " + schema + "." + name +
+                "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, " +
+                schema + ", pg_temp AS $$ BEGIN " + body + " RETURN NULL; END $$");
+        tx.exec("ALTER FUNCTION " + schema + "." + name + "() OWNER TO " + owner);
+    };
+    function("radt_count_run_changes",
+             "PERFORM 1 FROM " + changes + " WHERE run_uuid IN (SELECT run_uuid FROM changed) " +
+                 "ORDER BY run_uuid FOR UPDATE; UPDATE " + changes + " SET changes = changes + 1 " +
+                 "WHERE run_uuid IN (SELECT run_uuid FROM changed);");
+    function("radt_count_truncate", "UPDATE " + changes + " SET changes = changes + 1;");
+    for (const auto& [name, on] : kChangeTriggers) {
+        tx.exec("DROP TRIGGER IF EXISTS " + std::string(name) + " ON metrics");
+        tx.exec("CREATE TRIGGER " + std::string(name) + " AFTER " + on +
+                " FOR EACH STATEMENT EXECUTE PROCEDURE " + schema + ".radt_count_run_changes()");
+    }
+    tx.exec("DROP TRIGGER IF EXISTS radt_changes_truncate ON metrics");
+    tx.exec("CREATE TRIGGER radt_changes_truncate AFTER TRUNCATE ON metrics FOR EACH STATEMENT EXECUTE "
+            "PROCEDURE " +
+            schema + ".radt_count_truncate()");
+    tx.exec("DELETE FROM radt_envelopes");
+    tx.exec("DELETE FROM " + changes);
+}
+
+} // namespace
+
+bool countsRunChanges(pqxx::transaction_base& tx) {
+    return tx
+        .exec1("SELECT to_regclass('radt_run_changes') IS NOT NULL AND (SELECT count(*) FROM pg_trigger "
+               "WHERE tgrelid = to_regclass('metrics') AND tgenabled <> 'D' AND tgname IN "
+               "('radt_changes_insert', 'radt_changes_update_old', 'radt_changes_update_new', "
+               "'radt_changes_delete', 'radt_changes_truncate')) = " +
+               std::to_string(kChangeTriggerCount))[0]
+        .as<bool>();
+}
+
+std::optional<int64_t> envelopeChangeCount(pqxx::work& tx, const std::string& runUuid, bool ownsMetrics) {
+    // One maker at a time: two would collide in the catalogue.
+    tx.exec("SELECT pg_advisory_xact_lock(hashtext('radt_envelopes'))");
+    if (!countsRunChanges(tx)) {
+        if (!ownsMetrics)
+            return std::nullopt; // only metrics' owner may add its triggers
+        installChangeCount(tx);
+    } else if (!tx.exec1("SELECT has_table_privilege('radt_run_changes', 'INSERT')")[0].as<bool>()) {
+        return std::nullopt; // a role the owner gave no grant: charts reduce in the server instead
+    }
+    tx.exec_params("INSERT INTO radt_run_changes (run_uuid, changes) VALUES ($1, 0) ON CONFLICT DO NOTHING",
+                   runUuid);
+    return tx.exec_params1("SELECT changes FROM radt_run_changes WHERE run_uuid = $1", runUuid)[0]
+        .as<int64_t>();
+}
+
 std::map<std::string, int64_t> pointCounts(pqxx::transaction_base& tx, const std::string& runUuid) {
     std::map<std::string, int64_t> counts;
     for (const auto& row : tx.exec_params(
@@ -17,9 +107,12 @@ std::map<std::string, StoredEnvelope> storedEnvelopes(pqxx::transaction_base& tx
                                                       const std::string& key, int buckets,
                                                       const std::string& storeName) {
     std::map<std::string, StoredEnvelope> out;
-    if (tx.exec1("SELECT to_regclass('radt_envelopes') IS NOT NULL")[0].as<bool>() == false)
+    // The triggers make radt_run_changes with radt_envelopes' `changes` column: without them
+    // nothing proves an entry fresh.
+    if (!countsRunChanges(tx))
         return out;
-    // One round trip for every run; fresh: the key's latest_metrics row has not moved since.
+    // One round trip for every run; fresh: no change counted since it was made (and the key's
+    // latest_metrics row has not moved, a check that costs nothing more).
     std::string uuids = "{"; // an array literal: each element quoted, backslash and quote escaped
     for (size_t i = 0; i < runUuids.size(); ++i) {
         uuids += i ? ",\"" : "\"";
@@ -29,9 +122,9 @@ std::map<std::string, StoredEnvelope> storedEnvelopes(pqxx::transaction_base& tx
     }
     uuids += "}";
     const pqxx::result rows = tx.exec_params(
-        "SELECT e.run_uuid, e.point_count, e.latest_timestamp, e.latest_step, e.points "
-        "FROM radt_envelopes e JOIN latest_metrics l ON l.run_uuid = e.run_uuid AND l.\"key\" = "
-        "e.\"key\" "
+        "SELECT e.run_uuid, e.point_count, e.latest_timestamp, e.latest_step, e.points, e.changes "
+        "FROM radt_envelopes e JOIN radt_run_changes c ON c.run_uuid = e.run_uuid AND c.changes = e.changes "
+        "JOIN latest_metrics l ON l.run_uuid = e.run_uuid AND l.\"key\" = e.\"key\" "
         "WHERE e.run_uuid = ANY($1::varchar[]) AND e.\"key\" = $2 AND e.buckets = $3 AND e.version = $4 "
         "AND l.timestamp = e.latest_timestamp AND l.step = e.latest_step",
         uuids, key, buckets, kEnvelopeVersion);
@@ -42,6 +135,7 @@ std::map<std::string, StoredEnvelope> storedEnvelopes(pqxx::transaction_base& tx
         e.pointCount = row[1].as<int64_t>();
         e.latestTimestamp = row[2].as<int64_t>();
         e.latestStep = row[3].as<int64_t>();
+        e.changeCount = row[5].as<int64_t>();
         const pqxx::binarystring points(row[4]);
         const std::string uuid = row[0].as<std::string>();
         e.series = decodeEnvelopePoints(points.data(), points.size(),
@@ -51,24 +145,24 @@ std::map<std::string, StoredEnvelope> storedEnvelopes(pqxx::transaction_base& tx
     return out;
 }
 
-void saveEnvelopes(pqxx::work& tx, const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) {
-    // Two writers making the table at once would collide in the catalogue: one at a time.
-    tx.exec("SELECT pg_advisory_xact_lock(hashtext('radt_envelopes'))");
-    tx.exec("CREATE TABLE IF NOT EXISTS radt_envelopes ("
-            "run_uuid VARCHAR(32) NOT NULL REFERENCES runs (run_uuid) ON DELETE CASCADE, "
-            "\"key\" VARCHAR(250) NOT NULL, buckets INTEGER NOT NULL, version INTEGER NOT NULL, "
-            "point_count BIGINT NOT NULL, latest_timestamp BIGINT NOT NULL, latest_step BIGINT NOT NULL, "
-            "points BYTEA NOT NULL, PRIMARY KEY (run_uuid, \"key\", buckets))");
+bool saveEnvelopes(pqxx::work& tx, const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) {
+    // Nothing is kept while no change is counted (envelopeChangeCount makes the triggers and the
+    // table; they went since, with a metrics table swapped for another): never provably fresh.
+    if (!countsRunChanges(tx))
+        return false;
     for (const StoredEnvelope& e : envelopes) {
         const std::string points = encodeEnvelopePoints(e.series);
-        tx.exec_params("INSERT INTO radt_envelopes (run_uuid, \"key\", buckets, version, point_count, "
-                       "latest_timestamp, latest_step, points) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                       "ON CONFLICT (run_uuid, \"key\", buckets) DO UPDATE SET version = excluded.version, "
-                       "point_count = excluded.point_count, latest_timestamp = excluded.latest_timestamp, "
-                       "latest_step = excluded.latest_step, points = excluded.points",
-                       runUuid, e.key, e.buckets, kEnvelopeVersion, e.pointCount, e.latestTimestamp,
-                       e.latestStep, pqxx::binarystring(points.data(), points.size()));
+        tx.exec_params(
+            "INSERT INTO radt_envelopes (run_uuid, \"key\", buckets, version, point_count, "
+            "latest_timestamp, latest_step, points, changes) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+            "ON CONFLICT (run_uuid, \"key\", buckets) DO UPDATE SET version = excluded.version, "
+            "point_count = excluded.point_count, latest_timestamp = excluded.latest_timestamp, "
+            "latest_step = excluded.latest_step, points = excluded.points, changes = excluded.changes",
+            runUuid, e.key, e.buckets, kEnvelopeVersion, e.pointCount, e.latestTimestamp, e.latestStep,
+            pqxx::binarystring(points.data(), points.size()), e.changeCount);
     }
+    return true;
 }
 
 std::map<std::string, SeriesStats> seriesStatsOfRun(pqxx::transaction_base& tx, const std::string& runUuid,

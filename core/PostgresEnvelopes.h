@@ -9,6 +9,7 @@
 #include <pqxx/pqxx>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,13 @@ std::map<std::string, StoredEnvelope> storedEnvelopes(pqxx::transaction_base& tx
                                                       const std::vector<std::string>& runUuids,
                                                       const std::string& key, int buckets,
                                                       const std::string& storeName);
-/// Makes the table on first use (one writer at a time) and upserts the run's envelopes.
-void saveEnvelopes(pqxx::work& tx, const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes);
+/// True while the triggers that count each kept run's changes are on metrics.
+bool countsRunChanges(pqxx::transaction_base& tx);
+/// Store::envelopeChangeCount: the triggers made first where missing, by metrics' owner only
+/// (nullopt for another role), every kept entry dropped then.
+std::optional<int64_t> envelopeChangeCount(pqxx::work& tx, const std::string& runUuid, bool ownsMetrics);
+/// Upserts the run's envelopes; false (nothing saved) while no change is counted.
+bool saveEnvelopes(pqxx::work& tx, const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes);
 /// seriesStats() of each key (or `onlyKey`) of a run, computed by the server: a week of samples
 /// never crosses the network to become eight numbers.
 std::map<std::string, SeriesStats> seriesStatsOfRun(pqxx::transaction_base& tx, const std::string& runUuid,

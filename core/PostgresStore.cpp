@@ -753,14 +753,25 @@ std::map<std::string, StoredEnvelope> PostgresStore::storedEnvelopes(const std::
     });
 }
 
+std::optional<int64_t> PostgresStore::envelopeChangeCount(const std::string& runUuid) {
+    if (m_readOnly || m_standby || !m_hasLatestMetrics)
+        return std::nullopt;
+    return withConnection("counting a run's changes", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        const std::optional<int64_t> changes = pg::envelopeChangeCount(tx, runUuid, m_mayPartition);
+        tx.commit();
+        return changes;
+    });
+}
+
 bool PostgresStore::saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) {
     if (m_readOnly || !m_hasLatestMetrics)
         return false;
     return withConnection("saving envelopes", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        pg::saveEnvelopes(tx, runUuid, envelopes);
+        const bool saved = pg::saveEnvelopes(tx, runUuid, envelopes);
         tx.commit();
-        return true;
+        return saved;
     });
 }
 

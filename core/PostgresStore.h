@@ -65,6 +65,7 @@ public:
                                                         const std::string& onlyKey = {}) override;
     std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
                                                           const std::string& key, int buckets) override;
+    std::optional<int64_t> envelopeChangeCount(const std::string& runUuid) override;
     bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override;
 
     /// libpq's connection string for a URI: the scheme without SQLAlchemy's "+driver".

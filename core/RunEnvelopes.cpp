@@ -30,7 +30,7 @@ int64_t envelopeMinPoints() {
 }
 
 std::vector<StoredEnvelope> envelopesOf(const std::string& key, const Series& series,
-                                        const LatestMetric& latest) {
+                                        const LatestMetric& latest, int64_t changeCount) {
     std::vector<StoredEnvelope> out;
     if (series.empty())
         return out;
@@ -43,6 +43,7 @@ std::vector<StoredEnvelope> envelopesOf(const std::string& key, const Series& se
         e.pointCount = int64_t(series.size());
         e.latestTimestamp = latest.timestamp;
         e.latestStep = latest.step;
+        e.changeCount = changeCount;
         e.series = envelopeOf(series, series.t.front(), series.t.back(), level);
         out.push_back(std::move(e));
     }
@@ -58,8 +59,11 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
     // A compacted run's statistics are those of its series put back on the sampling grid, as the
     // summary table computes them (readForAnalysis); its envelopes are of the stored points.
     const bool compacted = run->tags.count(kCompactedTag) > 0;
-    // latest_metrics first: a point logged while the series is read moves it, so the envelope is
-    // taken for stale and made again, never kept short of that point.
+    // The change count first: a point logged, changed or deleted while the series is read counts
+    // one more, so what is kept is taken for stale and made again, never shown short of it.
+    const std::optional<int64_t> changes = store.envelopeChangeCount(runUuid);
+    if (!changes)
+        return 0;
     const std::map<std::string, LatestMetric> latest = store.latestMetrics(runUuid);
     // A server store computes every key's statistics in one query, where the data is.
     std::map<std::string, SeriesStats> serverStats;
@@ -87,7 +91,7 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
             for (int level : envelopeLevels()) {
                 if (count <= 2 * int64_t(level))
                     continue;
-                StoredEnvelope e{key, level, count, l->second.timestamp, l->second.step, {}};
+                StoredEnvelope e{key, level, count, l->second.timestamp, l->second.step, *changes, {}};
                 e.series = store.seriesEnvelope(runUuid, key, std::nullopt, level);
                 all.push_back(std::move(e));
                 ++envelopes;
@@ -98,20 +102,22 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
             if (!stats)
                 stats = seriesStats(whole);
             if (isLong && !store.prefersEnvelopes())
-                for (StoredEnvelope& e : envelopesOf(key, whole, l->second)) {
+                for (StoredEnvelope& e : envelopesOf(key, whole, l->second, *changes)) {
                     all.push_back(std::move(e));
                     ++envelopes;
                 }
         }
-        all.push_back(statsEntry(key, *stats, l->second));
+        all.push_back(statsEntry(key, *stats, l->second, *changes));
     }
     if (all.empty() || !store.saveEnvelopes(runUuid, all))
         return 0;
     return envelopes;
 }
 
-StoredEnvelope statsEntry(const std::string& key, const SeriesStats& stats, const LatestMetric& latest) {
-    StoredEnvelope e{key, kStatsBuckets, int64_t(stats.samples), latest.timestamp, latest.step, {}};
+StoredEnvelope statsEntry(const std::string& key, const SeriesStats& stats, const LatestMetric& latest,
+                          int64_t changeCount) {
+    StoredEnvelope e{key, kStatsBuckets, int64_t(stats.samples), latest.timestamp, latest.step, changeCount,
+                     {}};
     const std::pair<int64_t, double> fields[] = {{int64_t(stats.samples), stats.min},
                                                  {stats.durationMs, stats.mean},
                                                  {0, stats.p50},
@@ -161,11 +167,19 @@ std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vect
                 statsOfEntry(found->second, store.displayUri() + ": radt_envelopes of run " + run.uuid);
             continue;
         }
-        // latest_metrics before the samples, as writeRunEnvelopes does: a point logged meanwhile
-        // makes the kept entry stale rather than short of that point.
+        // The change count before the samples, as writeRunEnvelopes does: a change meanwhile
+        // makes the kept entry stale rather than short of it.
         std::map<std::string, LatestMetric> latest;
-        if (keep && isFinished(run))
-            latest = store.latestMetrics(run.uuid);
+        std::optional<int64_t> changes;
+        if (keep && isFinished(run)) {
+            try {
+                changes = keep->envelopeChangeCount(run.uuid);
+            } catch (const StoreError&) {
+                // Locked by a writer: summarised all the same, kept by the next summary.
+            }
+            if (changes)
+                latest = store.latestMetrics(run.uuid);
+        }
         std::optional<SeriesStats> stats;
         bool computed = false;
         if (store.prefersEnvelopes() && run.tags.count(kCompactedTag) == 0) {
@@ -188,7 +202,7 @@ std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vect
         if (l == latest.end() || int64_t(stats->samples) <= envelopeMinPoints())
             continue; // a short series is summarised quicker than a kept entry is written
         try {
-            keep->saveEnvelopes(run.uuid, {statsEntry(key, *stats, l->second)});
+            keep->saveEnvelopes(run.uuid, {statsEntry(key, *stats, l->second, *changes)});
         } catch (const StoreError&) {
             // Locked by a writer, a role that may only read: the next summary computes it again.
         }

@@ -4,7 +4,8 @@
 // highest point (Store::seriesEnvelope's reduction), so that a chart of hundreds of runs reads a
 // few thousand points per run instead of every row. Written when a run finishes and by
 // `radt store compact`; a chart that finds one missing, stale or of another version reads the
-// run whole and writes it again. MLflow never reads the table.
+// run whole and writes it again. MLflow never reads the table. Fresh is proved by the run's change
+// count, which triggers on metrics keep for whichever client writes (Store::envelopeChangeCount).
 
 #include "Model.h"
 #include "SeriesMath.h"
@@ -30,6 +31,9 @@ struct StoredEnvelope {
     /// another latest row, and its envelope is stale.
     int64_t latestTimestamp = 0;
     int64_t latestStep = 0;
+    /// The run's change count (Store::envelopeChangeCount) taken before the series was read: any
+    /// change to the run's samples since, by any client, counts one more and makes it stale.
+    int64_t changeCount = -1;
     Series series;
 };
 
@@ -45,9 +49,10 @@ int envelopeLevelFor(int columns);
 /// A series longer than this has envelopes; a shorter one is read whole (no cheaper to keep).
 int64_t envelopeMinPoints();
 
-/// The envelopes of one series at every level it is long enough for.
+/// The envelopes of one series at every level it is long enough for, made from the series as it
+/// was when the run's change count was `changeCount`.
 std::vector<StoredEnvelope> envelopesOf(const std::string& key, const Series& series,
-                                        const LatestMetric& latest);
+                                        const LatestMetric& latest, int64_t changeCount);
 /// Reads the long series of a finished run (the server reduces them where it can) and saves their
 /// envelopes, and every series' summary statistics (a stats entry), replacing older ones. Returns
 /// how many envelopes were saved (stats entries not counted); 0 on a read-only store.
@@ -55,7 +60,8 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid);
 
 /// The stats entry (buckets kStatsBuckets; pointCount: the usable samples). Its six points hold
 /// the fields: t is the field's number, step the integer fields, v the real ones.
-StoredEnvelope statsEntry(const std::string& key, const SeriesStats& stats, const LatestMetric& latest);
+StoredEnvelope statsEntry(const std::string& key, const SeriesStats& stats, const LatestMetric& latest,
+                          int64_t changeCount);
 /// The statistics a stats entry holds; throws StoreError naming `what` on an entry of another shape.
 SeriesStats statsOfEntry(const StoredEnvelope& entry, const std::string& what);
 

@@ -64,11 +64,14 @@ public:
     std::map<std::string, int64_t> pointCounts(const std::string& runUuid) override;
     std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
                                                           const std::string& key, int buckets) override;
+    std::optional<int64_t> envelopeChangeCount(const std::string& runUuid) override;
     bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override;
 
 private:
     class Transaction;
 
+    /// True while the triggers that count each run's changes (SqliteEnvelopes.cpp) are on metrics.
+    bool countsRunChanges();
     void openFile(OpenMode mode);
     /// Opens a store this process may not write, for reading only (m_readOnly).
     void openReadOnly(const std::string& shown);

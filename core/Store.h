@@ -109,15 +109,27 @@ public:
     virtual std::map<std::string, SeriesStats> seriesStatsOfRun(const std::string& runUuid,
                                                                 const std::string& onlyKey = {});
     /// The fresh stored envelopes of `key` at `buckets` slices for these runs, by run uuid;
-    /// missing, stale (the key's latest_metrics row moved) or other-version ones are left out.
-    /// None on a store without the table, or without latest_metrics to tell fresh from stale.
+    /// missing, stale (the run's change count moved since it was made, or the key's
+    /// latest_metrics row) or other-version ones are left out. None on a store without the table,
+    /// without latest_metrics, or whose change count is not kept (its triggers dropped, as
+    /// MLflow's migrations drop them with the table they rebuild): nothing there proves fresh.
     virtual std::map<std::string, StoredEnvelope>
     storedEnvelopes(const std::vector<std::string>& /*runUuids*/, const std::string& /*key*/,
                     int /*buckets*/) {
         return {};
     }
+    /// Starts keeping a run's envelopes: makes sure the store counts every change to its samples
+    /// from now on, whoever writes them (triggers on metrics, resources/DESIGN.md §4), and returns
+    /// the count so far. Entries made from what is read after this call carry it (changeCount).
+    /// Where the triggers were missing they are made, and every kept entry is dropped: nothing
+    /// tells what changed while nothing counted. nullopt where this store keeps no envelopes
+    /// (read-only, 2019 schema, a role that may not add triggers to metrics).
+    virtual std::optional<int64_t> envelopeChangeCount(const std::string& /*runUuid*/) {
+        return std::nullopt;
+    }
     /// Saves a run's envelopes in one transaction, replacing those of the same key and resolution
-    /// (the table is made on first use). False when this store keeps none (read-only, 2019 schema).
+    /// (the table is made on first use), each fresh while the run's change count is still its
+    /// changeCount. False when this store keeps none (read-only, 2019 schema).
     virtual bool saveEnvelopes(const std::string& /*runUuid*/,
                                const std::vector<StoredEnvelope>& /*envelopes*/) {
         return false;

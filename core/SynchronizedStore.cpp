@@ -91,6 +91,10 @@ SynchronizedStore::storedEnvelopes(const std::vector<std::string>& runUuids, con
     RADT_LOCKED(storedEnvelopes(runUuids, key, buckets));
 }
 
+std::optional<int64_t> SynchronizedStore::envelopeChangeCount(const std::string& runUuid) {
+    RADT_LOCKED(envelopeChangeCount(runUuid));
+}
+
 bool SynchronizedStore::saveEnvelopes(const std::string& runUuid,
                                       const std::vector<StoredEnvelope>& envelopes) {
     RADT_LOCKED(saveEnvelopes(runUuid, envelopes));

@@ -17,6 +17,19 @@ if command -v pg_virtualenv >/dev/null; then
 else
   echo "test.sh: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
 fi
+# The suite runs in a home of its own, empty at the start, and fails if a test left anything
+# there: each test keeps its data (stores, artifact roots) in folders of its own (tests/TempDir.cpp),
+# never in the user's home. Caches (fontconfig's) go beside it, not in it.
+suite_home="$build/test-home"
+rm -rf "$suite_home"
+mkdir -p "$suite_home"
 # Twice as many tests as cores: most of the suite waits on real time (tools, outages, sleeps);
 # the tests that load the machine take two slots (PROCESSORS in tests/CMakeLists.txt).
-QT_QPA_PLATFORM=offscreen "${run[@]}" ctest --output-on-failure -j"$((jobs * 2))" --timeout 300
+HOME="$suite_home" XDG_CACHE_HOME="$build/test-cache" QT_QPA_PLATFORM=offscreen \
+  "${run[@]}" ctest --output-on-failure -j"$((jobs * 2))" --timeout 300
+left=$(find "$suite_home" -mindepth 1 | head -20)
+if [ -n "$left" ]; then
+  echo "test.sh: the test suite left files in its home $suite_home (a test wrote outside its own folders):" >&2
+  echo "$left" >&2
+  exit 1
+fi

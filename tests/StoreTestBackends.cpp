@@ -108,6 +108,22 @@ private:
 
 } // namespace
 
+void sqlByAnotherClient(const std::string& uri, const std::string& sql) {
+    std::string command;
+    if (uri.rfind("sqlite:///", 0) == 0)
+        command = "python3 -c " +
+                  shellQuote("import sqlite3, sys\n"
+                             "c = sqlite3.connect(sys.argv[1])\n"
+                             "c.executescript(sys.argv[2])\n"
+                             "c.commit()\n") +
+                  " " + shellQuote(uri.substr(std::string("sqlite:///").size())) + " " + shellQuote(sql);
+    else
+        command = "psql -q -v ON_ERROR_STOP=1 -d " +
+                  shellQuote(uri.substr(std::string("postgresql:///").size())) + " -c " + shellQuote(sql);
+    if (shell(command) != 0)
+        throw std::runtime_error("another client could not run its SQL: " + command);
+}
+
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name) {
     if (name.rfind("postgresql", 0) == 0)
         return std::make_unique<PostgresBackend>(name == "postgresql_mlflow3", name == "postgresql_2019",

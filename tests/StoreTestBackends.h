@@ -27,6 +27,11 @@ public:
 /// as MLflow's 2019 stores).
 std::unique_ptr<StoreBackend> makeBackend(const std::string& name);
 
+/// Runs `sql` in another process, as another client of the store (MLflow's, a person's SQL) would:
+/// Python's sqlite3 module (the driver MLflow's SQLAlchemy store uses) on a SQLite store's file,
+/// psql on a makeBackend PostgreSQL store. Throws naming the command when it fails.
+void sqlByAnotherClient(const std::string& uri, const std::string& sql);
+
 /// A test run once per backend (its parameter, a makeBackend name) on a fresh store, m_uri;
 /// skipped, saying why, where the backend is not available (no PostgreSQL server).
 class BackendTest : public ::testing::TestWithParam<std::string> {

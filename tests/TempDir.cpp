@@ -16,6 +16,36 @@ namespace radt::test {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// Every test process (ctest runs each test case as its own) keeps its data in a folder of its own,
+/// made before main and removed at exit: the default store and the default artifact root (a
+/// PostgreSQL store's runs keep theirs in `$XDG_DATA_HOME/radt/artifacts`) never land in the user's
+/// home, and no two tests share them. The radt and radt-explorer processes a test starts inherit it.
+class OwnDataHome {
+public:
+    OwnDataHome() {
+        const char* base = std::getenv("TMPDIR");
+        std::string pattern = std::string(base && *base ? base : "/tmp") + "/radt-test-data-XXXXXX";
+        if (mkdtemp(pattern.data())) {
+            m_path = pattern;
+            ::setenv("XDG_DATA_HOME", m_path.c_str(), 1);
+        }
+    }
+    ~OwnDataHome() {
+        std::error_code ec;
+        if (!m_path.empty())
+            fs::remove_all(m_path, ec);
+    }
+
+private:
+    std::string m_path;
+};
+
+const OwnDataHome ownDataHome;
+
+} // namespace
+
 TempDir::TempDir() {
     const char* base = std::getenv("TMPDIR");
     std::string pattern = std::string(base && *base ? base : "/tmp") + "/radt-test-XXXXXX";

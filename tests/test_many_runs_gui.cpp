@@ -10,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QImage>
 
 #include <gtest/gtest.h>
 
@@ -112,6 +113,42 @@ TEST_P(ManyRunsChart, ReadsEnvelopesMakesAMissingOneAndAZoomReadsEveryPointOfIts
         EXPECT_TRUE(std::is_sorted(held.t.begin(), held.t.end())) << r.run.name;
         EXPECT_EQ(held.t.front(), kStart) << "outside the range the envelope stays";
     }
+}
+
+// Another MLflow client changes a finished run after its envelope was kept (values rewritten by
+// SQL, which leaves latest_metrics as it was): the next chart draws the run as it is now, never
+// the kept envelope, and looks different.
+TEST_P(ManyRunsChart, AFinishedRunChangedByAnotherClientIsDrawnAsItIsNow) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const std::vector<radt::Run> runs = buildRuns(*store, 8, 8);
+    ChartLoader loader;
+    loader.setStoreUri(m_uri, true);
+    ChartPanel chart;
+    chart.resize(900, 500);
+    chart.setXAxis(ChartOptions::XAxis::WallClock);
+    loader.requestChart(&chart, runs, QString::fromStdString(kKey));
+    ASSERT_TRUE(loader.waitIdle(30000));
+    ASSERT_EQ(chart.runs().size(), 8u);
+    ASSERT_TRUE(chart.runs().front().reduced) << "eight finished runs are read as their envelopes";
+    const QImage before = chart.grab().toImage();
+
+    // The spike of run 0 cut to 150 W by SQL, and its second half tripled.
+    test::sqlByAnotherClient(
+        m_uri, "UPDATE metrics SET value = 150 WHERE run_uuid = '" + runs.front().uuid +
+                   "' AND value = 999; UPDATE metrics SET value = value * 3 WHERE run_uuid = '" +
+                   runs.front().uuid + "' AND timestamp > " +
+                   std::to_string(kStart + 1000 * int64_t(kPoints / 2)));
+    loader.requestChart(&chart, runs, QString::fromStdString(kKey));
+    ASSERT_TRUE(loader.waitIdle(30000));
+    ASSERT_EQ(chart.runs().size(), 8u);
+    const ChartRunData& changed = chart.runs().front();
+    ASSERT_EQ(changed.run.uuid, runs.front().uuid);
+    const double top = *std::max_element(changed.series.v.begin(), changed.series.v.end());
+    EXPECT_GT(top, 700.0) << "the tripled half is drawn";
+    EXPECT_LT(top, 999.0) << "the spike that is no longer in the store is not drawn";
+    EXPECT_EQ(*std::max_element(chart.runs()[1].series.v.begin(), chart.runs()[1].series.v.end()), 999.0)
+        << "the other runs are as they were";
+    EXPECT_NE(chart.grab().toImage(), before) << "the window shows the change";
 }
 
 TEST_P(ManyRunsChart, AFewRunsAreReadWholeAndARunningRunIsNeverReduced) {

@@ -100,8 +100,10 @@ TEST_P(KeptEnvelopes, AReadOnlyStoreReadsEnvelopesAndWritesNone) {
         run = store->createRun({0, "r", 0, "u", "s", RunStatus::Finished}).uuid;
         store->logMetrics(run, samples("power", 0, 5000));
         store->logMetrics(run, samples("temp", 0, 5000));
-        ASSERT_TRUE(store->saveEnvelopes(
-            run, envelopesOf("power", store->series(run, "power"), store->latestMetrics(run).at("power"))));
+        const std::optional<int64_t> changes = store->envelopeChangeCount(run);
+        ASSERT_TRUE(changes);
+        ASSERT_TRUE(store->saveEnvelopes(run, envelopesOf("power", store->series(run, "power"),
+                                                          store->latestMetrics(run).at("power"), *changes)));
     }
     auto readOnly = openStore(m_uri, OpenMode::ReadOnly);
     EXPECT_EQ(readOnly->storedEnvelopes({run}, "power", 1024).size(), 1u);

@@ -106,8 +106,8 @@ TEST_P(KeptRunStats, AFinishedRunKeepsEveryKeysStatsAndASummaryReadsThemWhileFre
     const radt::Run finished = *store->run(run);
     SeriesStats planted = store->seriesStatsOfRun(run, "power").at("power");
     planted.mean = 12345;
-    ASSERT_TRUE(
-        store->saveEnvelopes(run, {statsEntry("power", planted, store->latestMetrics(run).at("power"))}));
+    ASSERT_TRUE(store->saveEnvelopes(run, {statsEntry("power", planted, store->latestMetrics(run).at("power"),
+                                                      store->envelopeChangeCount(run).value())}));
     EXPECT_EQ(runsSeriesStats(*store, {finished}, "power", nullptr).at(run).mean, 12345);
 
     // A point logged afterwards makes it stale: computed again from the samples, and kept again.
@@ -172,7 +172,7 @@ TEST(RunStatsEntry, RoundTripsAndABrokenEntryIsNamed) {
     s.p95 = 0.95;
     s.max = 7;
     s.last = -0.0;
-    const StoredEnvelope e = statsEntry("k", s, LatestMetric{1, 2, 3});
+    const StoredEnvelope e = statsEntry("k", s, LatestMetric{1, 2, 3}, 0);
     EXPECT_EQ(e.buckets, kStatsBuckets);
     const std::string bytes = encodeEnvelopePoints(e.series);
     StoredEnvelope back = e;

@@ -30,16 +30,23 @@ Series envelopeOrWhole(Store& store, Store* keep, const Run& run, const std::str
         d.reduced = true;
         return store.seriesEnvelope(run.uuid, key, std::nullopt, 2 * level);
     }
-    // latest_metrics before the series, as writeRunEnvelopes does: a point logged meanwhile makes
-    // the saved envelope stale rather than short of that point.
+    // The change count before the series, as writeRunEnvelopes does: a change meanwhile makes
+    // the saved envelope stale rather than short of it.
+    std::optional<int64_t> changes;
+    try {
+        if (keep)
+            changes = keep->envelopeChangeCount(run.uuid);
+    } catch (const StoreError&) {
+        // Locked by a writer: charted all the same, kept by the next chart.
+    }
     const std::map<std::string, LatestMetric> latest = store.latestMetrics(run.uuid);
     Series whole = store.series(run.uuid, key);
     const auto l = latest.find(key);
     if (l == latest.end() || int64_t(whole.size()) <= envelopeMinPoints())
         return whole;
-    std::vector<StoredEnvelope> envelopes = envelopesOf(key, whole, l->second);
+    std::vector<StoredEnvelope> envelopes = envelopesOf(key, whole, l->second, changes.value_or(-1));
     try {
-        if (keep)
+        if (changes)
             keep->saveEnvelopes(run.uuid, envelopes);
     } catch (const StoreError&) {
         // Locked by a writer, a role that may only read: the next chart reads it whole again.
