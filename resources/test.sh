@@ -19,13 +19,13 @@ else
 fi
 # The suite runs in a home of its own, empty at the start, and fails if a test left anything
 # there: each test keeps its data (stores, artifact roots) in folders of its own (tests/TempDir.cpp),
-# never in the user's home. Caches (fontconfig's) go beside it, not in it.
+# never in the user's home. Caches (fontconfig's, TeX's fonts) go beside it, not in it.
 suite_home="$build/test-home"
 rm -rf "$suite_home"
 mkdir -p "$suite_home"
 # Twice as many tests as cores: most of the suite waits on real time (tools, outages, sleeps);
 # the tests that load the machine take two slots (PROCESSORS in tests/CMakeLists.txt).
-HOME="$suite_home" XDG_CACHE_HOME="$build/test-cache" QT_QPA_PLATFORM=offscreen \
+HOME="$suite_home" XDG_CACHE_HOME="$build/test-cache" TEXMFVAR="$build/test-cache/texmf-var" QT_QPA_PLATFORM=offscreen \
   "${run[@]}" ctest --output-on-failure -j"$((jobs * 2))" --timeout 300
 left=$(find "$suite_home" -mindepth 1 | head -20)
 if [ -n "$left" ]; then

@@ -18,18 +18,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Every test process (ctest runs each test case as its own) keeps its data in a folder of its own,
-/// made before main and removed at exit: the default store and the default artifact root (a
-/// PostgreSQL store's runs keep theirs in `$XDG_DATA_HOME/radt/artifacts`) never land in the user's
-/// home, and no two tests share them. The radt and radt-explorer processes a test starts inherit it.
+/// Every test process (ctest runs each test case as its own) keeps its data and settings in folders
+/// of its own, made before main and removed at exit: the default store, the default artifact root (a
+/// PostgreSQL store's runs keep theirs in `$XDG_DATA_HOME/radt/artifacts`) and the explorer's saved
+/// settings never land in the user's home, and no two tests share them. The radt and radt-explorer
+/// processes a test starts inherit them. (Caches, fontconfig's and TeX's fonts, are the suite's:
+/// resources/test.sh puts them beside its home.)
 class OwnDataHome {
 public:
     OwnDataHome() {
         const char* base = std::getenv("TMPDIR");
-        std::string pattern = std::string(base && *base ? base : "/tmp") + "/radt-test-data-XXXXXX";
-        if (mkdtemp(pattern.data())) {
-            m_path = pattern;
-            ::setenv("XDG_DATA_HOME", m_path.c_str(), 1);
+        std::string pattern = std::string(base && *base ? base : "/tmp") + "/radt-test-home-XXXXXX";
+        if (!mkdtemp(pattern.data()))
+            return;
+        m_path = pattern;
+        for (const auto& [variable, folder] :
+             {std::pair{"XDG_DATA_HOME", "/data"}, {"XDG_CONFIG_HOME", "/config"}}) {
+            std::error_code ec;
+            fs::create_directory(m_path + folder, ec);
+            ::setenv(variable, (m_path + folder).c_str(), 1);
         }
     }
     ~OwnDataHome() {
