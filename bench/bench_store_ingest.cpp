@@ -109,6 +109,7 @@ BENCHMARK(BM_SqliteStore)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RawBareTable)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SqliteStoreCountingChanges)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SqliteStore)->Iterations(5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SqliteStoreCountingChanges)->Iterations(5)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
