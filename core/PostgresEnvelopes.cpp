@@ -84,7 +84,20 @@ std::optional<int64_t> envelopeChangeCount(pqxx::work& tx, const std::string& ru
     if (!countsRunChanges(tx)) {
         if (!ownsMetrics)
             return std::nullopt; // only metrics' owner may add its triggers
-        installChangeCount(tx);
+        // Adding a trigger waits for every writer of metrics to commit, and while it waits every
+        // new writer queues behind it: a writer idle in its transaction would stall them all. So
+        // it waits a moment at most, and keeps nothing this time (the next run's close tries again).
+        try {
+            pqxx::subtransaction install(tx, "radt_change_count");
+            install.exec("SET LOCAL lock_timeout = '1s'");
+            installChangeCount(install);
+            install.exec("SET LOCAL lock_timeout = 0");
+            install.commit();
+        } catch (const pqxx::sql_error& e) {
+            if (e.sqlstate() == "55P03") // lock_not_available
+                return std::nullopt;
+            throw;
+        }
     } else if (!tx.exec1("SELECT has_table_privilege('radt_run_changes', 'INSERT')")[0].as<bool>()) {
         return std::nullopt; // a role the owner gave no grant: charts reduce in the server instead
     }

@@ -12,8 +12,11 @@
 #include "TempDir.h"
 
 #include <gtest/gtest.h>
+#include <pqxx/pqxx>
 
+#include <chrono>
 #include <cmath>
+#include <future>
 
 using namespace radt;
 
@@ -169,4 +172,35 @@ TEST(EnvelopeFreshnessSqlite, AMetricsTableRebuiltWithoutTheTriggersKeepsNothing
     EXPECT_EQ(envelope.at(run).series.v, envelopeOf(now, now.t.front(), now.t.back(), 1024).v);
     otherClient(uri, forRun(kChanges[2].sql, run));
     EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty()) << "counted again";
+}
+
+// Adding the triggers waits for every writer of metrics to commit, and every new writer queues
+// behind it: behind a writer idle in its transaction (a notebook's open session) it would stall
+// every collector. It waits a moment at most, keeps nothing this time, and keeps them afterwards.
+TEST(EnvelopeFreshnessPostgres, MakingTheTriggersNeverWaitsBehindAWriterIdleInItsTransaction) {
+    auto backend = test::makeBackend("postgresql");
+    if (!backend->available())
+        GTEST_SKIP() << backend->unavailableReason();
+    const std::string uri = backend->freshUri();
+    auto store = openStore(uri, OpenMode::CreateIfMissing);
+    const std::string running = store->createRun({0, "live", 0, "u", "s", RunStatus::Running}).uuid;
+    const std::string finished = store->createRun({0, "done", 0, "u", "s", RunStatus::Finished}).uuid;
+    store->logMetrics(finished, samples(5000));
+
+    pqxx::connection notebook(uri);
+    pqxx::work idle(notebook);
+    idle.exec_params("INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
+                     "VALUES ('loss', 1, 1700000000000, $1, 0, false)",
+                     running);
+    auto count = std::async(std::launch::async, [&] { return store->envelopeChangeCount(finished); });
+    const bool returned = count.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+    if (!returned)
+        idle.abort(); // let the waiting call end before the test fails
+    ASSERT_TRUE(returned) << "envelopeChangeCount waited behind a writer idle in its transaction";
+    EXPECT_FALSE(count.get()) << "nothing kept while the triggers could not be made";
+    EXPECT_EQ(writeRunEnvelopes(*store, finished), 0u);
+
+    idle.commit();
+    ASSERT_EQ(writeRunEnvelopes(*store, finished), 1u) << "kept once the writer committed";
+    EXPECT_EQ(store->storedEnvelopes({finished}, "power", 1024).size(), 1u);
 }
