@@ -63,6 +63,15 @@ std::unique_ptr<Store> openResolvedStore(const std::string& cliValue, OpenMode m
     return store;
 }
 
+int reportingErrors(const std::function<int()>& work) {
+    try {
+        return work();
+    } catch (const std::exception& e) {
+        std::cerr << "radt: " << e.what() << "\n";
+        return 2;
+    }
+}
+
 namespace {
 
 /// "radt: <verb> k/n runs", rewritten in place on a terminal's stderr, shown from `least` runs
@@ -76,16 +85,6 @@ std::function<void(size_t, size_t)> runCounter(const char* verb, size_t least = 
         else if (!tty && logLines && (total < 10 || done % (total / 10) == 0 || done == total))
             std::cerr << "radt: " << verb << " " << done << "/" << total << " runs\n" << std::flush;
     };
-}
-
-/// Runs a command's work: a failure is said on stderr with exit status 2.
-int reportingErrors(const std::function<int()>& work) {
-    try {
-        return work();
-    } catch (const std::exception& e) {
-        std::cerr << "radt: " << e.what() << "\n";
-        return 2;
-    }
 }
 
 const char* const kTargetHelp = "a run id (or a unique prefix of at least 5 characters), a workload\n"

@@ -23,10 +23,15 @@ CLI::Option* addStoreOption(CLI::App& app, std::string& store);
 /// change opening made to it, and marks runs orphaned by a killed collector (not when read-only).
 std::unique_ptr<Store> openResolvedStore(const std::string& cliValue, OpenMode mode);
 
+/// Runs a command's work: a failure is said on stderr ("radt: ...") with exit status 2.
+int reportingErrors(const std::function<int()>& work);
+
 /// What a command does once its arguments are parsed; its return value is radt's exit status.
 using Action = std::function<int()>;
 /// Adds `radt ls`, `radt report` and `radt store copy|compact` to `app`; the one chosen puts
 /// what it does in `action` when it is parsed.
 void addStoreCommands(CLI::App& app, Action& action);
+/// Adds `radt run rename|note|tag|untag|delete|restore` (RunCommands.cpp).
+void addRunCommands(CLI::App& app, Action& action);
 
 } // namespace radt::cli

@@ -55,6 +55,8 @@ Commands:
   radt store partition [--period day|week]      partition a PostgreSQL store's metrics by time
   radt store archive --before DATE --to URI     move finished runs out of a PostgreSQL store
   radt report [options] TARGET...               energy, utilisation, burst/idle, collocation figures
+  radt run rename|note|tag|untag RUN ...        rename a run, set its note, add or remove tags
+  radt run delete|restore RUN...                delete runs (MLflow's soft delete) or restore them
   radt --list-listeners                         which listeners this machine can run
   radt COMMAND --help                           a command's options
 )";
@@ -329,6 +331,7 @@ int main(int argc, char** argv) {
     addRecordOptions(app, record);
     radt::cli::Action action;
     radt::cli::addStoreCommands(app, action);
+    radt::cli::addRunCommands(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

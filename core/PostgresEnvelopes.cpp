@@ -69,8 +69,11 @@ void installChangeCount(pqxx::transaction_base& tx) {
 } // namespace
 
 bool countsRunChanges(pqxx::transaction_base& tx) {
+    // The triggers, and both tables (a person may drop radt_envelopes to make them again).
     return tx
-        .exec1("SELECT to_regclass('radt_run_changes') IS NOT NULL AND (SELECT count(*) FROM pg_trigger "
+        .exec1("SELECT to_regclass('radt_run_changes') IS NOT NULL AND to_regclass('radt_envelopes') IS NOT "
+               "NULL "
+               "AND (SELECT count(*) FROM pg_trigger "
                "WHERE tgrelid = to_regclass('metrics') AND tgenabled <> 'D' AND tgname IN "
                "('radt_changes_insert', 'radt_changes_update_old', 'radt_changes_update_new', "
                "'radt_changes_delete', 'radt_changes_truncate')) = " +

@@ -1,6 +1,7 @@
 #include "PostgresStore.h"
 
 #include "MlflowLimits.h"
+#include "PostgresCuration.h"
 #include "PostgresEnvelopes.h"
 #include "PostgresMetricWrites.h"
 #include "PostgresPartitions.h"
@@ -337,6 +338,39 @@ void PostgresStore::setTags(const std::string& runUuid,
     });
 }
 
+void PostgresStore::renameRun(const std::string& runUuid, const std::string& name) {
+    mlflow::validateRunName(name);
+    mlflow::validateTagValue("mlflow.runName", name);
+    withConnection("renaming a run", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::renameRun(tx, runUuid, name, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
+    withConnection("removing tags", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::deleteTags(tx, runUuid, keys, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::setRunDeleted(const std::string& runUuid, bool deleted) {
+    withConnection(deleted ? "deleting a run" : "restoring a run", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::setRunDeleted(tx, runUuid, deleted, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+std::vector<Run> PostgresStore::deletedRuns() {
+    return queryRuns("", "", "deleted");
+}
+
 void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
     if (points.empty())
         return;
@@ -535,11 +569,12 @@ std::vector<Experiment> PostgresStore::experiments() {
     });
 }
 
-std::vector<Run> PostgresStore::queryRuns(const std::string& where, const std::string& value) {
+std::vector<Run> PostgresStore::queryRuns(const std::string& where, const std::string& value,
+                                          const char* lifecycle) {
     return withConnection("reading runs", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
-        const std::string filter =
-            " WHERE r.lifecycle_stage = 'active'" + (where.empty() ? "" : " AND " + where);
+        const std::string filter = " WHERE r.lifecycle_stage = '" + std::string(lifecycle) + "'" +
+                                   (where.empty() ? "" : " AND " + where);
         auto exec = [&](const std::string& sql) {
             return where.empty() ? tx.exec(sql) : tx.exec_params(sql, value);
         };

@@ -38,6 +38,10 @@ public:
     void setTags(const std::string& runUuid,
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
+    void renameRun(const std::string& runUuid, const std::string& name) override;
+    void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
+    void setRunDeleted(const std::string& runUuid, bool deleted) override;
+    std::vector<Run> deletedRuns() override;
     void importRun(const Run& run) override;
     bool applyCompaction(const std::string& runUuid,
                          const std::vector<std::pair<std::string, Series>>& removals,
@@ -76,7 +80,9 @@ private:
     void connect();
     void checkOrCreateSchema(OpenMode mode);
     std::string m_notice;
-    std::vector<Run> queryRuns(const std::string& where, const std::string& value);
+    /// Runs of one lifecycle stage (MLflow's 'active' or 'deleted') matching `where`.
+    std::vector<Run> queryRuns(const std::string& where, const std::string& value,
+                               const char* lifecycle = "active");
     Series querySeries(const std::string& runUuid, const std::string& key,
                        std::optional<std::pair<int64_t, int64_t>> range);
 

@@ -46,10 +46,12 @@ constexpr int kChangeTriggers = 3;
 } // namespace
 
 bool SqliteStore::countsRunChanges() {
-    SqliteStatement stmt(m_db, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = "
+    // The triggers, and both tables (a person may drop radt_envelopes to make them again).
+    SqliteStatement stmt(m_db, "SELECT count(*) FROM sqlite_master WHERE (type = 'trigger' AND tbl_name = "
                                "'metrics' AND name IN ('radt_changes_insert', 'radt_changes_update', "
-                               "'radt_changes_delete')");
-    return stmt.step() && stmt.int64(0) == kChangeTriggers;
+                               "'radt_changes_delete')) OR (type = 'table' AND name IN ('radt_envelopes', "
+                               "'radt_run_changes'))");
+    return stmt.step() && stmt.int64(0) == kChangeTriggers + 2;
 }
 
 std::map<std::string, int64_t> SqliteStore::pointCounts(const std::string& runUuid) {

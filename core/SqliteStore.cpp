@@ -535,8 +535,8 @@ std::optional<Experiment> SqliteStore::experimentById(int64_t id) {
     return Experiment{stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.int64(4)};
 }
 
-std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::string& bindValue,
-                                        bool bindInt) {
+std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::string& bindValue, bool bindInt,
+                                        const char* lifecycle) {
     auto bindFilter = [&](SqliteStatement& stmt) {
         if (where.empty())
             return;
@@ -545,7 +545,8 @@ std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::str
         else
             stmt.bind(1, bindValue);
     };
-    const std::string filter = " WHERE r.lifecycle_stage = 'active'" + (where.empty() ? "" : " AND " + where);
+    const std::string filter = " WHERE r.lifecycle_stage = '" + std::string(lifecycle) + "'" +
+                               (where.empty() ? "" : " AND " + where);
     SqliteStatement runs(m_db,
                          "SELECT r.run_uuid, r.name, r.experiment_id, r.status, r.start_time, r.end_time, "
                          "r.artifact_uri FROM runs r" +

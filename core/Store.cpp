@@ -30,6 +30,22 @@ std::vector<std::pair<std::string, std::string>> mlflowRunTags(const NewRun& spe
             {"mlflow.source.type", "LOCAL"}};
 }
 
+void Store::renameRun(const std::string& /*runUuid*/, const std::string& /*name*/) {
+    throw StoreError(displayUri() + ": this store cannot rename runs");
+}
+
+void Store::deleteTags(const std::string& /*runUuid*/, const std::vector<std::string>& /*keys*/) {
+    throw StoreError(displayUri() + ": this store cannot remove tags");
+}
+
+void Store::setRunDeleted(const std::string& /*runUuid*/, bool /*deleted*/) {
+    throw StoreError(displayUri() + ": this store cannot delete or restore runs");
+}
+
+std::vector<Run> Store::deletedRuns() {
+    return {};
+}
+
 Series Store::seriesEnvelope(const std::string& runUuid, const std::string& key,
                              std::optional<std::pair<int64_t, int64_t>> range, int buckets) {
     const Series all = range ? seriesRange(runUuid, key, range->first, range->second) : series(runUuid, key);

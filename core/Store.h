@@ -69,6 +69,20 @@ public:
     /// metrics table with its indexes on PostgreSQL.
     virtual int64_t storageBytes() = 0;
 
+    // --- curation, writing the rows MLflow's own client writes for each ---
+    /// Renames a run (running ones too): runs.name and its mlflow.runName tag, in one transaction.
+    /// Throws StoreError for an unknown or deleted run, or a name MLflow refuses.
+    virtual void renameRun(const std::string& runUuid, const std::string& name);
+    /// Removes tags of a run, all or none: a key it does not have is an error naming it.
+    virtual void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys);
+    /// MLflow's soft delete: lifecycle_stage 'deleted' and deleted_time now (where the schema has
+    /// it), or back to 'active' with deleted_time cleared. A deleted run leaves runs() and run(),
+    /// and so every view, chart and report. Deleting a deleted run or restoring an active one is an
+    /// error that says so.
+    virtual void setRunDeleted(const std::string& runUuid, bool deleted);
+    /// The deleted runs, with params and tags: what can be restored.
+    virtual std::vector<Run> deletedRuns();
+
     // --- reads ---
     virtual std::vector<Experiment> experiments() = 0;
     /// The experiment with this id, deleted ones included (lifecycleStage says which); by default

@@ -28,6 +28,18 @@ void SynchronizedStore::setTags(const std::string& runUuid,
                                 const std::vector<std::pair<std::string, std::string>>& tags) {
     RADT_LOCKED(setTags(runUuid, tags));
 }
+void SynchronizedStore::renameRun(const std::string& runUuid, const std::string& name) {
+    RADT_LOCKED(renameRun(runUuid, name));
+}
+void SynchronizedStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
+    RADT_LOCKED(deleteTags(runUuid, keys));
+}
+void SynchronizedStore::setRunDeleted(const std::string& runUuid, bool deleted) {
+    RADT_LOCKED(setRunDeleted(runUuid, deleted));
+}
+std::vector<Run> SynchronizedStore::deletedRuns() {
+    RADT_LOCKED(deletedRuns());
+}
 void SynchronizedStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
     RADT_LOCKED(logMetrics(runUuid, points));
 }

@@ -22,6 +22,10 @@ public:
     void setTags(const std::string& runUuid,
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
+    void renameRun(const std::string& runUuid, const std::string& name) override;
+    void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
+    void setRunDeleted(const std::string& runUuid, bool deleted) override;
+    std::vector<Run> deletedRuns() override;
     void importRun(const Run& run) override;
     bool applyCompaction(const std::string& runUuid,
                          const std::vector<std::pair<std::string, Series>>& removals,

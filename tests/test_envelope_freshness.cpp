@@ -172,6 +172,11 @@ TEST(EnvelopeFreshnessSqlite, AMetricsTableRebuiltWithoutTheTriggersKeepsNothing
     EXPECT_EQ(envelope.at(run).series.v, envelopeOf(now, now.t.front(), now.t.back(), 1024).v);
     otherClient(uri, forRun(kChanges[2].sql, run));
     EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty()) << "counted again";
+    // A person drops our table to have everything made again: read as nothing kept, made anew.
+    otherClient(uri, "DROP TABLE radt_envelopes");
+    EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty());
+    ASSERT_EQ(writeRunEnvelopes(*store, run), 1u);
+    EXPECT_EQ(store->storedEnvelopes({run}, "power", 1024).size(), 1u);
 }
 
 // Adding the triggers waits for every writer of metrics to commit, and every new writer queues

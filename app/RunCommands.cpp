@@ -1,0 +1,176 @@
+// radt run rename|note|tag|untag|delete|restore: a run's care from the command line, writing the
+// rows MLflow's own client writes (runs.name and mlflow.runName, mlflow.note.content, tags,
+// lifecycle_stage), so MLflow's UI shows the same name, description, tags and deleted runs.
+
+#include "RadtCommands.h"
+
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+namespace radt::cli {
+
+namespace {
+
+/// MLflow's tag for a run's description (its UI shows and edits it as the run's notes).
+constexpr const char* kNoteTag = "mlflow.note.content";
+
+struct RunArgs {
+    std::string store;
+    std::vector<std::string> words; ///< RUN and what follows it
+    bool force = false;
+};
+
+bool isHex(const std::string& s) {
+    return !s.empty() && s.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+/// The run `target` names among `runs`: its id or a unique prefix of 5 or more characters.
+const Run* findRun(const std::vector<Run>& runs, const std::string& target) {
+    if (target.size() < 5 || !isHex(target))
+        return nullptr;
+    std::vector<const Run*> matches;
+    for (const Run& r : runs)
+        if (r.uuid.compare(0, target.size(), target) == 0)
+            matches.push_back(&r);
+    if (matches.size() > 1) {
+        std::string which;
+        for (size_t i = 0; i < matches.size() && i < 5; ++i)
+            which += (i ? ", " : "") + matches[i]->uuid + " (" + matches[i]->name + ")";
+        throw std::invalid_argument("run id prefix '" + target + "' matches " +
+                                    std::to_string(matches.size()) + " runs: " + which +
+                                    (matches.size() > 5 ? ", ..." : "") + "; give more characters");
+    }
+    return matches.empty() ? nullptr : matches.front();
+}
+
+/// The run `target` names: an active one, or with `deleted` a deleted one; an error that says why
+/// when there is none (a deleted run named for a change says how to restore it).
+Run resolveRun(Store& store, const std::string& target, bool deleted) {
+    const std::vector<Run> active = store.runs(), gone = store.deletedRuns();
+    if (const Run* r = findRun(deleted ? gone : active, target))
+        return *r;
+    if (const Run* other = findRun(deleted ? active : gone, target))
+        throw std::invalid_argument(
+            "run " + other->uuid + " (" + other->name + ") is " +
+            (deleted ? "not deleted"
+                     : "deleted: restore it first (radt run restore " + other->uuid.substr(0, 8) + ")"));
+    throw std::invalid_argument("'" + target + "' names no " + (deleted ? "deleted " : "") + "run in " +
+                                store.displayUri() +
+                                " (a run id or a unique prefix of 5 or more of its hex characters)");
+}
+
+std::unique_ptr<Store> openForChange(const std::string& storeValue) {
+    auto store = openResolvedStore(storeValue, OpenMode::OpenExisting);
+    if (store->isReadOnly())
+        throw std::invalid_argument("cannot change runs in " + store->displayUri() + ": " +
+                                    (store->openNotice().empty() ? "it is read-only" : store->openNotice()));
+    return store;
+}
+
+/// KEY=VALUE as a tag; throws naming the word when it has no '=' or no key.
+std::pair<std::string, std::string> tagOf(const std::string& word) {
+    const size_t eq = word.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw std::invalid_argument("'" + word + "' is not KEY=VALUE");
+    return {word.substr(0, eq), word.substr(eq + 1)};
+}
+
+using Work = std::function<void(Store&, const RunArgs&)>;
+
+/// One `radt run` subcommand: its words (RUN first) counted, then `work` on the store.
+void addRunSubcommand(CLI::App& run, Action& action, const char* name, const char* help, const char* words,
+                      size_t least, size_t most, const Work& work, bool withForce = false) {
+    auto args = std::make_shared<RunArgs>();
+    CLI::App* cmd = run.add_subcommand(name, help);
+    cmd->allow_extras();
+    addStoreOption(*cmd, args->store);
+    if (withForce)
+        cmd->add_flag("--force", args->force, "delete runs that are still RUNNING too");
+    cmd->add_option("RUN", args->words, words)
+        ->type_name("")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->callback([cmd, args, &action, name, words, least, most, work, withForce] {
+        if (!cmd->remaining().empty() || args->words.size() < least || args->words.size() > most)
+            throw std::invalid_argument(std::string("usage: radt run ") + name + " [--store URI]" +
+                                        (withForce ? " [--force] " : " ") + words);
+        action = [args, work] {
+            return reportingErrors([&] {
+                auto store = openForChange(args->store);
+                work(*store, *args);
+                return 0;
+            });
+        };
+    });
+}
+
+/// Deletes or restores each run, every named run found first so that a typo changes nothing.
+void setDeleted(Store& store, const RunArgs& args, bool deleted) {
+    std::vector<Run> runs;
+    for (const std::string& target : args.words) {
+        Run r = resolveRun(store, target, !deleted);
+        if (deleted && r.status == RunStatus::Running && !args.force)
+            throw std::invalid_argument("run " + r.uuid + " (" + r.name +
+                                        ") is RUNNING: stop it first, or delete it with --force");
+        runs.push_back(std::move(r));
+    }
+    for (const Run& r : runs) {
+        store.setRunDeleted(r.uuid, deleted);
+        std::cout << (deleted ? "deleted " : "restored ") << r.uuid << " (" << r.name << ")\n";
+    }
+}
+
+} // namespace
+
+void addRunCommands(CLI::App& app, Action& action) {
+    CLI::App* run = app.add_subcommand("run", "rename, annotate, tag, delete or restore recorded runs");
+    run->prefix_command(false);
+    run->allow_extras();
+    run->callback([run] {
+        if (run->get_subcommands().empty())
+            throw std::invalid_argument(
+                "usage: radt run rename RUN NAME, radt run note RUN TEXT, radt run tag RUN "
+                "KEY=VALUE..., radt run untag RUN KEY..., radt run delete [--force] RUN..., "
+                "or radt run restore RUN...");
+    });
+    addRunSubcommand(*run, action, "rename", "rename a run (MLflow's run name)", "RUN NAME", 2, 2,
+                     [](Store& store, const RunArgs& a) {
+                         const std::vector<std::string>& w = a.words;
+                         const Run r = resolveRun(store, w[0], false);
+                         store.renameRun(r.uuid, w[1]);
+                         std::cout << "renamed " << r.uuid << " (" << r.name << ") to " << w[1] << "\n";
+                     });
+    addRunSubcommand(*run, action, "note", "set a run's note (MLflow's description)", "RUN TEXT", 2, 2,
+                     [](Store& store, const RunArgs& a) {
+                         const std::vector<std::string>& w = a.words;
+                         const Run r = resolveRun(store, w[0], false);
+                         store.setTags(r.uuid, {{kNoteTag, w[1]}});
+                         std::cout << "noted " << r.uuid << " (" << r.name << ")\n";
+                     });
+    addRunSubcommand(*run, action, "tag", "add or change tags of a run", "RUN KEY=VALUE...", 2, SIZE_MAX,
+                     [](Store& store, const RunArgs& a) {
+                         const std::vector<std::string>& w = a.words;
+                         const Run r = resolveRun(store, w[0], false);
+                         std::vector<std::pair<std::string, std::string>> tags;
+                         for (size_t i = 1; i < w.size(); ++i)
+                             tags.push_back(tagOf(w[i]));
+                         store.setTags(r.uuid, tags);
+                         std::cout << "tagged " << r.uuid << " (" << r.name << "): " << tags.size()
+                                   << " tags\n";
+                     });
+    addRunSubcommand(*run, action, "untag", "remove tags of a run", "RUN KEY...", 2, SIZE_MAX,
+                     [](Store& store, const RunArgs& a) {
+                         const std::vector<std::string>& w = a.words;
+                         const Run r = resolveRun(store, w[0], false);
+                         store.deleteTags(r.uuid, {w.begin() + 1, w.end()});
+                         std::cout << "untagged " << r.uuid << " (" << r.name << "): " << w.size() - 1
+                                   << " tags\n";
+                     });
+    addRunSubcommand(
+        *run, action, "delete", "delete runs (MLflow's soft delete: radt run restore brings them back)",
+        "RUN...", 1, SIZE_MAX, [](Store& store, const RunArgs& a) { setDeleted(store, a, true); }, true);
+    addRunSubcommand(*run, action, "restore", "restore deleted runs", "RUN...", 1, SIZE_MAX,
+                     [](Store& store, const RunArgs& a) { setDeleted(store, a, false); });
+}
+
+} // namespace radt::cli

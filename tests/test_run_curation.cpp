@@ -1,0 +1,190 @@
+// A run's care where MLflow sees it (issue 40 §3): the real `radt run rename|note|tag|untag|delete|
+// restore` on every backend, checked in the rows MLflow's own client writes for each (runs.name and
+// the mlflow.runName tag, mlflow.note.content, tags, lifecycle_stage and deleted_time), read by
+// another client (Python's sqlite3, psql); a run deleted by MLflow is hidden as one deleted here.
+
+#include "Store.h"
+#include "StoreTestBackends.h"
+#include "TempDir.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+using namespace radt;
+
+namespace {
+
+const std::string kRadt = std::string(RADT_BINARY_DIR) + "/app/radt";
+
+struct Result {
+    int rc = -1;
+    std::string out, err;
+};
+
+class RunCuration : public test::BackendTest {
+protected:
+    Result radt(const std::vector<std::string>& args) {
+        std::string cmd = test::shellQuote(kRadt);
+        for (const auto& a : args)
+            cmd += " " + test::shellQuote(a);
+        cmd += " --store " + test::shellQuote(m_uri) + " >" + test::shellQuote(m_dir.file("out")) + " 2>" +
+               test::shellQuote(m_dir.file("err")) + " </dev/null";
+        const int status = std::system(cmd.c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(m_dir.file("out")),
+                test::readFile(m_dir.file("err"))};
+    }
+    /// One value another client reads from the store (the first column of the first row).
+    std::string sql(const std::string& query) {
+        if (m_uri.rfind("sqlite:///", 0) == 0)
+            return test::shellOutput("python3 -c " +
+                                     test::shellQuote("import sqlite3, sys\n"
+                                                      "r = sqlite3.connect(sys.argv[1]).execute(sys.argv[2])"
+                                                      ".fetchone()\n"
+                                                      "print('' if r is None or r[0] is None else r[0])\n") +
+                                     " " + test::shellQuote(m_uri.substr(10)) + " " +
+                                     test::shellQuote(query));
+        return test::shellOutput("psql -qAt -d " +
+                                 test::shellQuote(m_uri.substr(std::string("postgresql:///").size())) +
+                                 " -c " + test::shellQuote(query));
+    }
+    test::TempDir m_dir;
+};
+
+} // namespace
+
+TEST_P(RunCuration, EachActionWritesWhatMlflowsClientWrites) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const std::string run = store->createRun({0, "seed 3", 0, "u", "s", RunStatus::Finished}).uuid;
+    const std::string other = store->createRun({0, "seed 4", 0, "u", "s", RunStatus::Finished}).uuid;
+    store->setTags(run, {{"team", "a"}});
+    const std::string prefix = run.substr(0, 8);
+
+    Result r = radt({"run", "rename", prefix, "seed 3 (wrong flag)"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(sql("SELECT name FROM runs WHERE run_uuid = '" + run + "'"), "seed 3 (wrong flag)");
+    EXPECT_EQ(sql("SELECT value FROM tags WHERE run_uuid = '" + run + "' AND key = 'mlflow.runName'"),
+              "seed 3 (wrong flag)");
+    EXPECT_EQ(store->run(run)->name, "seed 3 (wrong flag)");
+
+    r = radt({"run", "note", run, "diverged at epoch 12\nrerun with lr 1e-4"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(store->run(run)->tags.at("mlflow.note.content"), "diverged at epoch 12\nrerun with lr 1e-4");
+
+    r = radt({"run", "tag", prefix, "paper=fig3", "reviewed="});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(sql("SELECT value FROM tags WHERE run_uuid = '" + run + "' AND key = 'paper'"), "fig3");
+    EXPECT_EQ(store->run(run)->tags.at("reviewed"), "");
+
+    r = radt({"run", "untag", prefix, "team", "reviewed"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(store->run(run)->tags.count("team"), 0u);
+    EXPECT_EQ(store->run(run)->tags.count("reviewed"), 0u);
+    EXPECT_EQ(store->run(run)->tags.at("paper"), "fig3");
+
+    r = radt({"run", "delete", prefix, other});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE run_uuid = '" + run + "'"), "deleted");
+    EXPECT_NE(sql("SELECT deleted_time FROM runs WHERE run_uuid = '" + run + "'"), "")
+        << "MLflow's delete time";
+    EXPECT_FALSE(store->run(run)) << "a deleted run leaves every view";
+    EXPECT_TRUE(store->runs().empty());
+    EXPECT_EQ(store->deletedRuns().size(), 2u);
+
+    r = radt({"run", "restore", prefix});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE run_uuid = '" + run + "'"), "active");
+    EXPECT_EQ(sql("SELECT deleted_time FROM runs WHERE run_uuid = '" + run + "'"), "");
+    ASSERT_TRUE(store->run(run));
+    EXPECT_EQ(store->run(run)->tags.at("paper"), "fig3") << "restored as it was";
+
+    // MLflow's client deletes the other run's sibling the same way: hidden here too.
+    test::sqlByAnotherClient(m_uri,
+                             "UPDATE runs SET lifecycle_stage = 'deleted' WHERE run_uuid = '" + run + "'");
+    EXPECT_TRUE(store->runs().empty());
+    r = radt({"run", "restore", run});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(store->runs().size(), 1u);
+}
+
+TEST_P(RunCuration, UnknownAmbiguousOrWrongRunsAreRefusedAndNothingChanges) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    std::vector<std::string> runs;
+    for (const char* uuid : {"abcde1110000000000000000000000aa", "abcde2220000000000000000000000bb",
+                             "0123456789abcdef0123456789abcdef"}) {
+        radt::Run imported;
+        imported.uuid = uuid;
+        imported.name = std::string("run ") + uuid[5];
+        imported.status = RunStatus::Finished;
+        store->importRun(imported);
+        runs.push_back(uuid);
+    }
+    const std::string live = store->createRun({0, "live", 0, "u", "s", RunStatus::Running}).uuid;
+
+    Result r = radt({"run", "tag", "ffffffffff", "a=b"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("'ffffffffff' names no run"), std::string::npos) << r.err;
+    r = radt({"run", "rename", "abcd", "x"});
+    EXPECT_EQ(r.rc, 2) << "too short a prefix";
+    r = radt({"run", "rename", "abcde", "x"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("run id prefix 'abcde' matches 2 runs: abcde111"), std::string::npos) << r.err;
+    EXPECT_EQ(store->run(runs[0])->name, "run 1");
+    ASSERT_EQ(radt({"run", "rename", "abcde2", "x"}).rc, 0) << "one more character tells them apart";
+    EXPECT_EQ(store->run(runs[1])->name, "x");
+    r = radt({"run", "delete", runs[0], "zzzzz"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("'zzzzz' names no run"), std::string::npos) << r.err;
+    EXPECT_TRUE(store->run(runs[0])) << "a typo among the runs deletes none of them";
+
+    r = radt({"run", "tag", runs[1], "no-equals-sign"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("'no-equals-sign' is not KEY=VALUE"), std::string::npos) << r.err;
+    r = radt({"run", "untag", runs[1], "never-set"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("has no tag 'never-set'"), std::string::npos) << r.err;
+    r = radt({"run", "tag", runs[1], "bad%key=1"});
+    EXPECT_EQ(r.rc, 2) << "MLflow's key rule: " << r.err;
+
+    // A running run may be tagged and renamed; deleting it takes --force.
+    ASSERT_EQ(radt({"run", "rename", live, "live (seed 1)"}).rc, 0);
+    r = radt({"run", "delete", live});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("is RUNNING"), std::string::npos) << r.err;
+    EXPECT_TRUE(store->run(live));
+    ASSERT_EQ(radt({"run", "delete", "--force", live}).rc, 0);
+    EXPECT_FALSE(store->run(live));
+
+    // Changing a deleted run says how to restore it; restoring an active one is refused.
+    r = radt({"run", "note", live, "x"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("is deleted: restore it first (radt run restore"), std::string::npos) << r.err;
+    r = radt({"run", "restore", runs[2]});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("is not deleted"), std::string::npos) << r.err;
+    r = radt({"run", "frobnicate", runs[2]});
+    EXPECT_EQ(r.rc, 2) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, RunCuration,
+                         ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "postgresql_mlflow3"),
+                         [](const auto& info) { return info.param; });
+
+TEST(RunCurationReadOnly, AStoreThatCannotBeWrittenSaysWhy) {
+    test::TempDir dir;
+    const std::string path = dir.file("ro.db");
+    std::string run;
+    {
+        auto store = openStore("sqlite:///" + path, OpenMode::CreateIfMissing);
+        run = store->createRun({0, "r", 0, "u", "s", RunStatus::Finished}).uuid;
+    }
+    ASSERT_EQ(test::shell("chmod 0444 " + test::shellQuote(path)), 0);
+    // What radt says, run as a user the file's permissions bind (root's are not).
+    const std::string said = test::errorAsUnprivilegedUser(dir, [&] {
+        throw std::runtime_error(test::shellOutput(test::shellQuote(kRadt) + " run rename " + run +
+                                                   " x --store " + test::shellQuote(path) +
+                                                   " 2>&1; echo \"exit $?\""));
+    });
+    EXPECT_NE(said.find("cannot change runs in"), std::string::npos) << said;
+    EXPECT_NE(said.find("exit 2"), std::string::npos) << said;
+    EXPECT_EQ(openStore("sqlite:///" + path, OpenMode::ReadOnly)->run(run)->name, "r");
+}
