@@ -3,6 +3,7 @@
 #include "Statistics.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -83,6 +84,44 @@ std::string withoutRepeatFlags(const std::string& params, const std::vector<std:
             out += (out.empty() ? "" : " ") + in[i];
     }
     return out;
+}
+
+namespace {
+
+/// The param a word of a `params` string sets: "seed" of "--seed", "-seed=3" and radT's
+/// "seed=3"; "" for a value ("3", "-1").
+std::string flagName(const std::string& word) {
+    const size_t dashes = word.find_first_not_of('-');
+    if (dashes == std::string::npos || (dashes == 0 && word.find('=') == std::string::npos))
+        return {};
+    const std::string name = word.substr(dashes, word.find('=', dashes) - dashes);
+    return name.empty() || ::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '.' ? std::string()
+                                                                                            : name;
+}
+
+} // namespace
+
+std::vector<std::string> runParamNames(const std::vector<Run>& runs) {
+    std::set<std::string> names;
+    for (const Run& run : runs)
+        for (const auto& [name, value] : run.params) {
+            names.insert(name);
+            if (name == "params") // the script's own arguments: what withoutRepeatFlags() can leave out
+                for (const std::string& word : words(value))
+                    if (std::string flag = flagName(word); !flag.empty())
+                        names.insert(std::move(flag));
+        }
+    return {names.begin(), names.end()};
+}
+
+std::vector<std::string> unknownRepeatParams(const std::vector<Run>& runs,
+                                             const std::vector<std::string>& repeatParams) {
+    const std::vector<std::string> known = runParamNames(runs);
+    std::vector<std::string> unknown;
+    for (const std::string& name : repeatParams)
+        if (!std::binary_search(known.begin(), known.end(), name))
+            unknown.push_back(name);
+    return unknown;
 }
 
 std::map<std::string, std::string>

@@ -28,6 +28,14 @@ std::string withoutRepeatFlags(const std::string& params, const std::vector<std:
 std::map<std::string, std::string>
 configurationParams(const Run& run, const std::vector<std::string>& repeatParams, size_t runsPerGpu);
 
+/// The param names the runs have: their params' names and the flags of their `params` strings
+/// ("--seed 3", "seed=3"), sorted. What --repeat-param may name.
+std::vector<std::string> runParamNames(const std::vector<Run>& runs);
+
+/// The repeat params no run has (a typo of "seed" would make every run its own configuration).
+std::vector<std::string> unknownRepeatParams(const std::vector<Run>& runs,
+                                             const std::vector<std::string>& repeatParams);
+
 struct ConfigurationOptions {
     std::vector<std::string> repeatParams{"seed"};
     /// A run id (prefix) or a configuration index ("#2"): comparisons are each against it.
