@@ -86,9 +86,11 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
             const bool ci = stat["ci95"].is_array();
             if (ci)
                 half = (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2;
-            QStandardItem* cell = numberCell(QString::fromStdString(insight::formatMeanAndHalfWidth(
-                                                 mean, ci ? &half : nullptr, figure.unit, figure.decimals)),
-                                             mean);
+            QString text = QString::fromStdString(
+                insight::formatMeanAndHalfWidth(mean, ci ? &half : nullptr, figure.unit, figure.decimals));
+            if (stat["n"].get<size_t>() != configuration["runs"].size()) // over fewer runs: its own N
+                text += QStringLiteral(" (n=%1)").arg(stat["n"].get<int>());
+            QStandardItem* cell = numberCell(text, mean);
             cell->setToolTip(
                 ci ? QObject::tr("N=%1, sd %2, 95 % CI [%3, %4] (Student t, %5 degrees of freedom)")
                          .arg(stat["n"].get<int>())

@@ -1,6 +1,7 @@
 #include "InsightsPanel.h"
 
 #include "AtomicFile.h"
+#include "ConfigurationInsight.h"
 #include "ConfigurationTables.h"
 #include "FileDialogs.h"
 #include "Formatting.h"
@@ -543,6 +544,11 @@ void InsightsPanel::fillTable() {
         workloads.isEmpty()
             ? QString()
             : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
+    // Runs that are no repeats (running, failed, killed) are said where the eye is, not in a tooltip.
+    QString leftOut = QString::fromStdString(leftOutOfConfigurationsNote(m_report));
+    if (!leftOut.isEmpty())
+        text +=
+            (text.isEmpty() ? QString() : QStringLiteral("\n")) + leftOut.left(1).toUpper() + leftOut.mid(1);
     m_workloads->setText(text);
 }
 
