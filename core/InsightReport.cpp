@@ -373,6 +373,10 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
                           {"burst_window_s", kBurstWindowMs / 1000},
                           {"stall_gpu_below_pct", options.stalls.gpuBelowPct},
                           {"stall_cpu_cores", options.stalls.cpuCores}};
+    // A repeat param no run has: radt report refuses it, the Insights view (whose field may hold a
+    // typo) says it.
+    report["settings"]["repeat_params"] = options.repeatParams;
+    report["settings"]["unknown_repeat_params"] = unknownRepeatParams(runs, options.repeatParams);
     report["runs"] = json::array();
     std::map<std::string, RunFacts> facts;
     size_t done = 0;

@@ -232,6 +232,18 @@ TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) 
     EXPECT_TRUE(
         insights->footer().contains("Left out of configurations: 1 running (only finished runs are repeats"))
         << insights->footer().toStdString();
+    // A Repeats name no run has (a typo of seed) is said, not taken as "every run its own".
+    auto* repeats = insights->findChild<QLineEdit*>();
+    ASSERT_TRUE(repeats);
+    repeats->setText("sed");
+    emit repeats->editingFinished();
+    ASSERT_TRUE(insights->waitForResult(20000));
+    EXPECT_TRUE(insights->footer().contains("Repeats: 'sed' is not a param of these runs"))
+        << insights->footer().toStdString();
+    repeats->setText("seed");
+    emit repeats->editingFinished(); // the setting is kept: the next test starts from seed
+    ASSERT_TRUE(insights->waitForResult(20000));
+    EXPECT_FALSE(insights->footer().contains("Repeats:")) << insights->footer().toStdString();
 }
 
 // Issue 23: the real H200 experiment's repeats as configurations in the view, the efficiency

@@ -1,5 +1,6 @@
 #include "ConfigurationTables.h"
 
+#include "ConfigurationInsight.h"
 #include "FrontierChart.h"
 #include "InsightFigures.h"
 
@@ -152,6 +153,22 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
         row << textCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
         model->appendRow(row);
     }
+}
+
+QStringList configurationNotes(const json& report) {
+    QStringList lines;
+    if (!report.is_object())
+        return lines;
+    // Said where the eye is, not in a tooltip: a run that is no repeat, and a Repeats name no run
+    // has (a typo of seed would make every run its own configuration).
+    if (const QString leftOut = QString::fromStdString(leftOutOfConfigurationsNote(report));
+        !leftOut.isEmpty())
+        lines << leftOut.left(1).toUpper() + leftOut.mid(1);
+    for (const json& name : report["settings"].value("unknown_repeat_params", json::array()))
+        if (name != "seed") // the default: runs without seeds are common
+            lines << QObject::tr("Repeats: '%1' is not a param of these runs, so it tells no repeats apart")
+                         .arg(QString::fromStdString(name.get<std::string>()));
+    return lines;
 }
 
 QTableView* answerTable(QStandardItemModel* model, QWidget* parent) {

@@ -1,7 +1,6 @@
 #include "InsightsPanel.h"
 
 #include "AtomicFile.h"
-#include "ConfigurationInsight.h"
 #include "ConfigurationTables.h"
 #include "FileDialogs.h"
 #include "Formatting.h"
@@ -544,11 +543,7 @@ void InsightsPanel::fillTable() {
         workloads.isEmpty()
             ? QString()
             : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
-    // Runs that are no repeats (running, failed, killed) are said where the eye is, not in a tooltip.
-    QString leftOut = QString::fromStdString(leftOutOfConfigurationsNote(m_report));
-    if (!leftOut.isEmpty())
-        text +=
-            (text.isEmpty() ? QString() : QStringLiteral("\n")) + leftOut.left(1).toUpper() + leftOut.mid(1);
+    text = (QStringList{text} + configurationNotes(m_report)).join(QLatin1Char('\n')).trimmed();
     m_workloads->setText(text);
 }
 
