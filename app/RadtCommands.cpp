@@ -181,7 +181,11 @@ void checkReportTargets(Store& store, const std::vector<Run>& runs, const Report
         throw std::invalid_argument("--baseline '" + options.baseline +
                                     "': a configuration is named #K, K its index in the report");
     if (!options.baseline.empty() && !baselineConfiguration)
-        resolveReportTargets(store, {options.baseline}); // a baseline that names nothing is an error
+        for (const Run& run : resolveReportTargets(store, {options.baseline})) // naming nothing throws
+            if (!countsAsRepeat(run.status)) // it would stand in no configuration: nothing to compare with
+                throw std::invalid_argument("--baseline " + options.baseline + " is a " +
+                                            toString(run.status) +
+                                            " run: only finished runs are repeats to compare with");
     checkRepeatParams(runs, args);
     if (options.burstMetrics.empty())
         return; // a misspelt key would otherwise be ignored silently

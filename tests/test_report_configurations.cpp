@@ -139,6 +139,18 @@ TEST(ReportConfigurations, RunningFailedAndKilledRunsAreLeftOutOfConfigurationsA
     EXPECT_NE(latex.out.find("% " + said), std::string::npos) << latex.out;
     EXPECT_NE(latex.out.find(" & 2 & $"), std::string::npos) << latex.out;
 
+    // Nor is it a baseline to compare with.
+    std::string running;
+    for (const auto& r : report["runs"])
+        if (r["status"] == "RUNNING")
+            running = r["run_uuid"];
+    const Result baseline = radtRun(dir, {"report", "--store", uri, "--baseline", running, "bench"});
+    EXPECT_EQ(baseline.rc, 2);
+    EXPECT_NE(baseline.err.find("--baseline " + running +
+                                " is a RUNNING run: only finished runs are repeats to compare with"),
+              std::string::npos)
+        << baseline.err;
+
     // Stopped, the held run is KILLED: still no repeat.
     kill(held.pid(), SIGTERM);
     EXPECT_EQ(held.wait(), 128 + SIGTERM) << held.err();
