@@ -15,23 +15,24 @@ struct CharacterInLatex {
     const char* latex;
 };
 
-// Every entry compiles under a plain \documentclass{article} (OT1 text, TS1 from the kernel):
-// accents composed by TeX's own accent commands, symbols from math where text has no glyph.
+// Every entry compiles under a plain \documentclass{article} in OT1 with Computer Modern's Type 1
+// fonts (no TS1: without cm-super its glyphs are bitmaps): accents composed by TeX's own accent
+// commands, symbols from math where text has no glyph.
 // Sorted by code point. What is not here, and not ASCII, has no glyph there.
 const CharacterInLatex kCharacters[] = {
     {0x00A0, "~"},
     {0x00A1, "\\textexclamdown{}"},
-    {0x00A3, "\\pounds{}"},
-    {0x00A7, "\\S{}"},
-    {0x00A9, "\\copyright{}"},
+    {0x00A3, "\\ensuremath{\\mathsterling}"},
+    {0x00A7, "\\ensuremath{\\S}"},
+    {0x00A9, "(c)"}, // \copyright and \textregistered are TS1's
     {0x00AC, "\\ensuremath{\\neg}"},
-    {0x00AE, "\\textregistered{}"},
+    {0x00AE, "(R)"},
     {0x00B0, "\\ensuremath{^{\\circ}}"},
     {0x00B1, "\\ensuremath{\\pm}"},
     {0x00B2, "\\ensuremath{^{2}}"},
     {0x00B3, "\\ensuremath{^{3}}"},
     {0x00B5, "\\ensuremath{\\mu}"},
-    {0x00B6, "\\P{}"},
+    {0x00B6, "\\ensuremath{\\P}"},
     {0x00B7, "\\ensuremath{\\cdot}"},
     {0x00B9, "\\ensuremath{^{1}}"},
     {0x00BF, "\\textquestiondown{}"},
@@ -166,12 +167,14 @@ std::string asciiInLatex(char c) {
         return "\\textgreater{}";
     case '|':
         return "\\textbar{}";
-    case '"': // OT1 has no straight double quote in its text fonts; the typewriter font has
+    // OT1's text fonts have no straight quotes and make ligatures of '' and ``; its typewriter
+    // font has them (TS1's \textquotesingle would be a bitmap font where cm-super is missing).
+    case '"':
         return "{\\ttfamily\\char34}";
     case '\'':
-        return "\\textquotesingle{}";
+        return "{\\ttfamily\\char13}";
     case '`':
-        return "\\textasciigrave{}";
+        return "{\\ttfamily\\char18}";
     case '&':
     case '%':
     case '$':

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -273,7 +274,7 @@ TEST(ReportConfigurations, TheLatexTableOfAnyParamValueCompilesAndPrintsAsWritte
     TempDir dir;
     const std::string uri = storeWithTags(
         dir, {"<x> |y| --z", "\xCE\xB1\xCE\xB2\xCE\xB3 \xCE\xA9 caf\xC3\xA9",
-              "\xE4\xB8\xAD\xE6\x96\x87 \xF0\x9F\x98\x80", "bell\x07 esc\x1b[0m \"q\" 'a' `b`"});
+              "\xE4\xB8\xAD\xE6\x96\x87 \xF0\x9F\x98\x80", "bell\x07 esc\x1b[0m \"q\" 'a' `b` \xC2\xAE"});
     const Result latex = radtRun(dir, {"report", "--store", uri, "--latex", "paper"});
     ASSERT_EQ(latex.rc, 0) << latex.err;
     EXPECT_EQ(
@@ -296,14 +297,16 @@ TEST(ReportConfigurations, TheLatexTableOfAnyParamValueCompilesAndPrintsAsWritte
     test::writeFile(dir.file("paper.tex"),
                     "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n" + latex.out +
                         "\\end{document}\n");
-    const int status =
-        std::system(("cd " + test::shellQuote(dir.path()) +
-                     " && pdflatex -interaction=nonstopmode -halt-on-error paper.tex >pdflatex.log 2>&1")
-                        .c_str());
+    const int status = std::system(("cd " + test::shellQuote(dir.path()) +
+                                    " && TEXMFVAR=texmf-var pdflatex -interaction=nonstopmode -halt-on-error "
+                                    "paper.tex >pdflatex.log 2>&1")
+                                       .c_str());
     const std::string log = test::readFile(dir.file("paper.log"));
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << test::readFile(dir.file("pdflatex.log"));
     EXPECT_EQ(log.find("\n! "), std::string::npos) << log;
     EXPECT_EQ(log.find("not set up for use with LaTeX"), std::string::npos) << log;
+    // No font had to be made as a bitmap (TS1 without cm-super): every glyph is a Type 1 font's.
+    EXPECT_FALSE(std::filesystem::exists(dir.file("texmf-var/fonts"))) << "bitmap fonts made for the table";
     if (!haveProgram("pdftotext")) {
         std::cerr << "pdftotext (poppler-utils) is not installed: the PDF's text is not read back\n";
         return;
@@ -316,7 +319,7 @@ TEST(ReportConfigurations, TheLatexTableOfAnyParamValueCompilesAndPrintsAsWritte
     // pdftotext reads an accented letter as its letter and a combining accent (U+0301).
     // And capital omega from Computer Modern as the ohm sign (U+2126), the same glyph.
     for (const std::string printed : {"<x> |y| --z", "\xCE\xB1\xCE\xB2\xCE\xB3 \xE2\x84\xA6 cafe\xCC\x81",
-                                      "[U+4E2D][U+6587] [U+1F600]", "bell esc[0m \"q\" 'a' `b`"})
+                                      "[U+4E2D][U+6587] [U+1F600]", "bell esc[0m \"q\" 'a' `b` (R)"})
         EXPECT_NE(text.find(printed), std::string::npos) << "'" << printed << "' not in the PDF's text:\n"
                                                          << text;
 }
