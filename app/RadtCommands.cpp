@@ -2,6 +2,7 @@
 
 #include "RadtCommands.h"
 
+#include "ConfigurationInsight.h"
 #include "InsightReport.h"
 #include "PostgresMaintenance.h"
 #include "ReportTables.h"
@@ -123,6 +124,7 @@ void addLs(CLI::App& app, Action& action) {
 struct ReportArgs {
     std::string store;
     bool json = false, latex = false, csv = false, readOnly = false;
+    bool repeatParamsGiven = false; ///< --repeat-param given: each name must be the runs'
     ReportOptions options;
     std::vector<std::string> targets;
 };
@@ -142,40 +144,66 @@ CLI::Option* addBoundedNumber(CLI::App& app, const std::string& name, const char
         help);
 }
 
-/// The checks that need the store: the baseline names something, burst metrics are the runs'.
-void checkReportTargets(Store& store, const std::vector<Run>& runs, const ReportOptions& options) {
+/// "'a', 'b', ..." of at most 12 names: what a refused option value could have been.
+std::string quotedNames(const std::vector<std::string>& names) {
+    std::string known;
+    for (size_t i = 0; i < names.size() && i < 12; ++i)
+        known += (i ? ", '" : "'") + names[i] + "'";
+    if (names.size() > 12)
+        known += ", ...";
+    return known;
+}
+
+/// A --repeat-param no run has would make every run its own configuration without a word: said.
+void checkRepeatParams(const std::vector<Run>& runs, const ReportArgs& args) {
+    if (!args.repeatParamsGiven) // the default, seed, may well be absent
+        return;
+    const std::vector<std::string> unknown = unknownRepeatParams(runs, args.options.repeatParams);
+    if (unknown.empty())
+        return;
+    std::vector<std::string> names;
+    for (const std::string& name : runParamNames(runs))
+        if (!std::count(kBookkeepingParams.begin(), kBookkeepingParams.end(), name))
+            names.push_back(name);
+    throw std::invalid_argument(
+        "--repeat-param '" + unknown.front() + "' is not a param of the runs reported (" +
+        (names.empty() ? std::string("they have none") : "they have " + quotedNames(names)) + ")");
+}
+
+/// The checks that need the store: the baseline names something, repeat params and burst metrics
+/// are the runs'.
+void checkReportTargets(Store& store, const std::vector<Run>& runs, const ReportArgs& args) {
+    const ReportOptions& options = args.options;
     const bool baselineConfiguration = !options.baseline.empty() && options.baseline[0] == '#';
     if (baselineConfiguration && (options.baseline.size() < 2 ||
                                   options.baseline.find_first_not_of("0123456789", 1) != std::string::npos))
         throw std::invalid_argument("--baseline '" + options.baseline +
                                     "': a configuration is named #K, K its index in the report");
     if (!options.baseline.empty() && !baselineConfiguration)
-        resolveReportTargets(store, {options.baseline}); // a baseline that names nothing is an error
+        for (const Run& run : resolveReportTargets(store, {options.baseline})) // naming nothing throws
+            if (!countsAsRepeat(run.status)) // it would stand in no configuration: nothing to compare with
+                throw std::invalid_argument("--baseline " + options.baseline + " is a " +
+                                            toString(run.status) +
+                                            " run: only finished runs are repeats to compare with");
+    checkRepeatParams(runs, args);
     if (options.burstMetrics.empty())
         return; // a misspelt key would otherwise be ignored silently
     std::vector<std::string> uuids;
     for (const Run& r : runs)
         uuids.push_back(r.uuid);
     const std::vector<std::string> keys = store.metricKeys(uuids);
-    for (const std::string& key : options.burstMetrics) {
-        if (std::binary_search(keys.begin(), keys.end(), key))
-            continue;
-        std::string known;
-        for (size_t i = 0; i < keys.size() && i < 12; ++i)
-            known += (i ? ", '" : "'") + keys[i] + "'";
-        if (keys.size() > 12)
-            known += ", ...";
-        throw std::invalid_argument("--burst-metric '" + key + "' is not a metric of the runs reported (" +
-                                    (keys.empty() ? std::string("they have none") : "they have " + known) +
-                                    ")");
-    }
+    for (const std::string& key : options.burstMetrics)
+        if (!std::binary_search(keys.begin(), keys.end(), key))
+            throw std::invalid_argument(
+                "--burst-metric '" + key + "' is not a metric of the runs reported (" +
+                (keys.empty() ? std::string("they have none") : "they have " + quotedNames(keys)) + ")");
 }
 
 int runReport(const ReportArgs& args) {
     return reportingErrors([&] {
         auto s = openResolvedStore(args.store, args.readOnly ? OpenMode::ReadOnly : OpenMode::OpenExisting);
         const std::vector<Run> runs = resolveReportTargets(*s, args.targets);
-        checkReportTargets(*s, runs, args.options);
+        checkReportTargets(*s, runs, args);
         const nlohmann::json report = buildReport(*s, runs, args.options, runCounter("analysed", 2));
         const std::string& baseline = args.options.baseline;
         if (!baseline.empty() && baseline[0] == '#' &&
@@ -229,6 +257,7 @@ void addReport(CLI::App& app, Action& action) {
                     if (name.empty())
                         throw std::invalid_argument("--repeat-param expects a param name");
                 args->options.repeatParams = names; // the first one given replaces the default
+                args->repeatParamsGiven = true;
             },
             "a param that tells repeats apart, not configurations (repeatable; default\n"
             "seed): runs that differ only in it are one configuration, with mean and CI")

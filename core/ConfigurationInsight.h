@@ -28,15 +28,33 @@ std::string withoutRepeatFlags(const std::string& params, const std::vector<std:
 std::map<std::string, std::string>
 configurationParams(const Run& run, const std::vector<std::string>& repeatParams, size_t runsPerGpu);
 
+/// The param names the runs have: their params' names and the flags of their `params` strings
+/// ("--seed 3", "seed=3"), sorted. What --repeat-param may name.
+std::vector<std::string> runParamNames(const std::vector<Run>& runs);
+
+/// The repeat params no run has (a typo of "seed" would make every run its own configuration).
+std::vector<std::string> unknownRepeatParams(const std::vector<Run>& runs,
+                                             const std::vector<std::string>& repeatParams);
+
+/// Only a finished run is a repeat of its configuration: a running run's figures are those of
+/// part of its work, a failed or killed one's of work cut short. The others are left out of the
+/// statistics, comparisons and frontier, and counted.
+bool countsAsRepeat(RunStatus status);
+
 struct ConfigurationOptions {
     std::vector<std::string> repeatParams{"seed"};
     /// A run id (prefix) or a configuration index ("#2"): comparisons are each against it.
     std::string baseline;
 };
 
-/// Adds "configurations", "comparisons" and "pareto" to `report`, and "configuration" and a
-/// "slowdown" with "basis" to each of its runs. `runs` are the report's runs, in its order.
+/// Adds "configurations", "comparisons", "pareto" and "left_out_of_configurations" ({status:
+/// count} of the runs that are not repeats) to `report`, and "configuration" (null for a run left
+/// out) to each of its runs. `runs` are the report's runs, in its order.
 void addConfigurations(nlohmann::json& report, const std::vector<Run>& runs,
                        const ConfigurationOptions& options);
+
+/// "left out of configurations: 1 running, 1 failed (...why)", from the report's
+/// "left_out_of_configurations"; "" when every run counted. Every output of the report says it.
+std::string leftOutOfConfigurationsNote(const nlohmann::json& report);
 
 } // namespace radt

@@ -103,7 +103,8 @@ const std::vector<RunFigure>& runFigures() {
          [](const json& r) { return field(r, "workload"); }, nullptr},
         {"letter", "Letter", Unit::Text, 0, true, false, "letter", -14,
          [](const json& r) { return field(r, "letter"); }, nullptr},
-        {"status", "Status", Unit::Text, 0, true, false, nullptr, 0,
+        // In the terminal too: a run that is not FINISHED is no repeat of its configuration.
+        {"status", "Status", Unit::Text, 0, true, false, "status", -10,
          [](const json& r) { return field(r, "status"); }, nullptr},
         {"duration_s", "Duration", Unit::Seconds, 1, true, true, "time", 10,
          [](const json& r) { return field(r, "duration_s"); }, nullptr},

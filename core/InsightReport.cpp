@@ -373,6 +373,10 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
                           {"burst_window_s", kBurstWindowMs / 1000},
                           {"stall_gpu_below_pct", options.stalls.gpuBelowPct},
                           {"stall_cpu_cores", options.stalls.cpuCores}};
+    // A repeat param no run has: radt report refuses it, the Insights view (whose field may hold a
+    // typo) says it.
+    report["settings"]["repeat_params"] = options.repeatParams;
+    report["settings"]["unknown_repeat_params"] = unknownRepeatParams(runs, options.repeatParams);
     report["runs"] = json::array();
     std::map<std::string, RunFacts> facts;
     size_t done = 0;
@@ -412,7 +416,7 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
                 storeConfigurations.push_back(configurationParams(r, options.repeatParams, runsPerGpu(r)));
         for (size_t i = 0; i < all.size(); ++i)
             if (const Run& r = all[i];
-                r.uuid != run.uuid && r.status == RunStatus::Finished && storeConfigurations[i] == solo)
+                r.uuid != run.uuid && countsAsRepeat(r.status) && storeConfigurations[i] == solo)
                 out.push_back(&r);
         return out;
     };
@@ -566,14 +570,17 @@ std::string fixed(double v, int precision) {
     return s.str();
 }
 
-/// "12.0 ± 1.3" (the CI's half-width) or the mean alone when n < 2; "-" without values.
-std::string meanAndCi(const json& stat, double scale, int precision) {
+/// "12.0 ± 1.3" (the CI's half-width) or the mean alone when n < 2, with "(n=2)" where the figure
+/// is over fewer runs than its configuration's N; "-" without values.
+std::string meanAndCi(const json& stat, double scale, int precision, size_t configurationN) {
     if (stat["mean"].is_null())
         return "-";
     std::ostringstream s;
     s << std::fixed << std::setprecision(precision) << stat["mean"].get<double>() * scale;
     if (stat["ci95"].is_array())
         s << " ± " << (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale;
+    if (stat["n"].get<size_t>() != configurationN)
+        s << " (n=" << stat["n"].get<size_t>() << ")";
     return s.str();
 }
 
@@ -586,8 +593,9 @@ std::string configurationLabel(const json& params) {
 
 std::string configurationTable(const json& report) {
     const json& configurations = report.value("configurations", json::array());
+    const std::string leftOut = leftOutOfConfigurationsNote(report);
     if (configurations.empty())
-        return {};
+        return leftOut.empty() ? std::string() : "\n" + leftOut + "\n";
     std::ostringstream out;
     std::set<size_t> pareto;
     for (const json& i : report.value("pareto", json::array()))
@@ -595,15 +603,18 @@ std::string configurationTable(const json& report) {
     out << "\nconfiguration  N   time s (mean ± CI95)   GPU kJ (mean ± CI95)     GPU util %   params\n";
     for (size_t c = 0; c < configurations.size(); ++c) {
         const json& st = configurations[c]["stats"];
+        const size_t n = configurations[c]["runs"].size();
         std::ostringstream index;
         index << "#" << c << (pareto.count(c) ? " *" : "");
-        out << std::left << std::setw(15) << index.str() << std::right << std::setw(2)
-            << configurations[c]["runs"].size() << std::setw(23) << meanAndCi(st["duration_s"], 1, 2)
-            << std::setw(23) << meanAndCi(st["gpu_energy_j"], 1e-3, 3) << std::setw(15)
-            << meanAndCi(st["gpu_util_pct"], 1, 1) << "   " << configurationLabel(configurations[c]["params"])
-            << "\n";
+        out << std::left << std::setw(15) << index.str() << std::right << std::setw(2) << n << std::setw(23)
+            << meanAndCi(st["duration_s"], 1, 2, n) << std::setw(23)
+            << meanAndCi(st["gpu_energy_j"], 1e-3, 3, n) << std::setw(15)
+            << meanAndCi(st["gpu_util_pct"], 1, 1, n) << "   "
+            << configurationLabel(configurations[c]["params"]) << "\n";
     }
     out << "* on the efficiency frontier (no other configuration is both faster and cheaper in energy)\n";
+    if (!leftOut.empty())
+        out << leftOut << "\n";
     const json& comparisons = report.value("comparisons", json::array());
     if (!comparisons.empty()) {
         out << "\ncomparison   figure          ratio b/a   Welch t       p   N a/b\n";

@@ -1,5 +1,7 @@
 #include "TextFormat.h"
 
+#include "Utf8.h"
+
 #include <cmath>
 
 #include <cstdio>
@@ -89,19 +91,8 @@ std::string printableExcerpt(const std::string& text, size_t maxBytes) {
             ++i;
             continue;
         }
-        // A well-formed UTF-8 sequence (no overlongs or surrogates) stays; anything else is escaped.
-        const size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
-        bool ok = len > 0 && i + len <= text.size();
-        for (size_t k = 1; ok && k < len; ++k)
-            ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
-        if (ok && len == 3) {
-            const auto c1 = static_cast<unsigned char>(text[i + 1]);
-            ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
-        } else if (ok && len == 4) {
-            const auto c1 = static_cast<unsigned char>(text[i + 1]);
-            ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
-        }
-        if (ok) {
+        const size_t len = utf8SequenceLength(text, i); // a well-formed sequence stays
+        if (len > 0) {
             out.append(text, i, len);
             i += len;
         } else {

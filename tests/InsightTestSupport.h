@@ -50,4 +50,25 @@ inline InsightRuns addInsightRuns(Store& store) {
     return runs;
 }
 
+/// Three finished repeats of one configuration (params model, size, seed 1 to 3), written through
+/// the store API as another client would, in experiment "bench": 10 s each, 100 W and 200 W for
+/// the first two (1000 J and 2000 J), no power series for the third, so its energy is unknown.
+inline std::vector<std::string> addRepeatsOneWithoutPower(Store& store) {
+    const int64_t experiment = store.getOrCreateExperiment("bench");
+    std::vector<std::string> uuids;
+    for (int seed = 1; seed <= 3; ++seed) {
+        const int64_t start = kInsightT0 + seed * 100'000;
+        const Run run = store.createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running});
+        store.logParams(run.uuid, {{"model", "train.py"}, {"size", "8"}, {"seed", std::to_string(seed)}});
+        std::vector<MetricPoint> points;
+        for (int i = 0; seed < 3 && i <= 10; ++i)
+            points.push_back({"DCGMI - Power Usage", 100.0 * seed, start + i * 1000, 0});
+        points.push_back({"loss", 0.5, start + 10'000, 1});
+        store.logMetrics(run.uuid, points);
+        store.setRunStatus(run.uuid, RunStatus::Finished, start + 10'000);
+        uuids.push_back(run.uuid);
+    }
+    return uuids;
+}
+
 } // namespace radt::test

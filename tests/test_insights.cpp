@@ -659,8 +659,9 @@ TEST(InsightReport, RadtReportNamesABaselineConfigurationThatDoesNotExist) {
     EXPECT_NE(test::readFile(dir.file("err")).find("--stall-gpu-below expects a percentage"),
               std::string::npos);
     EXPECT_EQ(report("--stall-cpu-cores lots h200-matmul"), 2);
-    // Without seed as a repeat param every run is its own configuration: no CI, no test.
-    ASSERT_EQ(report("--json --repeat-param trial h200-matmul"), 0) << test::readFile(dir.file("err"));
+    // Without seed as a repeat param (iters, a param of these runs, named instead) every run is its
+    // own configuration: no CI, no test. (A name no run has is refused: test_report_configurations.)
+    ASSERT_EQ(report("--json --repeat-param iters h200-matmul"), 0) << test::readFile(dir.file("err"));
     const auto json = nlohmann::json::parse(test::readFile(dir.file("out")));
     EXPECT_EQ(json["configurations"].size(), 12u);
     EXPECT_TRUE(json["configurations"][0]["stats"]["duration_s"]["ci95"].is_null());

@@ -188,6 +188,64 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     EXPECT_FALSE(insights->tableTsv().contains(QStringLiteral("⚠")));
 }
 
+// Issue 37 §3 and §5: a run another client is still recording, of the same params as three
+// finished repeats, is no repeat: N stays 3 and a visible line says it was left out; the energy,
+// over the two repeats with a power series, carries its own N.
+TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("repeats.db");
+    QStringList basket;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        for (const std::string& uuid : test::addRepeatsOneWithoutPower(*store))
+            basket << QString::fromStdString(uuid);
+        const int64_t start = test::kInsightT0 + 900'000; // 5 s into its 10: still RUNNING
+        const radt::Run running = store->createRun(
+            {store->getOrCreateExperiment("bench"), "train.py", start, "u", "train.py", RunStatus::Running});
+        store->logParams(running.uuid, {{"model", "train.py"}, {"size", "8"}, {"seed", "4"}});
+        std::vector<MetricPoint> points;
+        for (int i = 0; i <= 5; ++i)
+            points.push_back({"DCGMI - Power Usage", 900.0, start + i * 1000, 0});
+        store->logMetrics(running.uuid, points);
+        basket << QString::fromStdString(running.uuid);
+    }
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    InsightsPanel* insights = window.parts().insights;
+    window.show();
+    window.parts().insightsDock->show();
+    ASSERT_EQ(window.addRunsToBasket(basket), 4);
+    ASSERT_TRUE(insights->waitForResult(20000));
+    ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
+    EXPECT_EQ(insights->table()->rowCount(), 4) << "the runs' table still lists the running run";
+    const QStandardItemModel* configurations = insights->configurations();
+    ASSERT_EQ(configurations->rowCount(), 1);
+    auto cell = [&](const char* column) {
+        return configurations->item(0, columnOf(configurations, column))->text().toStdString();
+    };
+    EXPECT_EQ(cell("N"), "3");
+    EXPECT_EQ(cell("Duration (mean ± CI95)"), "10.0 ± 0.0 s")
+        << "three 10 s runs; not the 5 s of the running one";
+    EXPECT_EQ(cell("GPU energy (mean ± CI95)"), "1.50 ± 6.35 kJ (n=2)")
+        << "1000 J and 2000 J; not its 4500 J";
+    EXPECT_TRUE(
+        insights->footer().contains("Left out of configurations: 1 running (only finished runs are repeats"))
+        << insights->footer().toStdString();
+    // A Repeats name no run has (a typo of seed) is said, not taken as "every run its own".
+    auto* repeats = insights->findChild<QLineEdit*>();
+    ASSERT_TRUE(repeats);
+    repeats->setText("sed");
+    emit repeats->editingFinished();
+    ASSERT_TRUE(insights->waitForResult(20000));
+    EXPECT_TRUE(insights->footer().contains("Repeats: 'sed' is not a param of these runs"))
+        << insights->footer().toStdString();
+    repeats->setText("seed");
+    emit repeats->editingFinished(); // the setting is kept: the next test starts from seed
+    ASSERT_TRUE(insights->waitForResult(20000));
+    EXPECT_FALSE(insights->footer().contains("Repeats:")) << insights->footer().toStdString();
+}
+
 // Issue 23: the real H200 experiment's repeats as configurations in the view, the efficiency
 // frontier as a chart, and nothing of it left on screen once the basket is cleared.
 TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingStale) {

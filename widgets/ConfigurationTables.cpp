@@ -1,5 +1,6 @@
 #include "ConfigurationTables.h"
 
+#include "ConfigurationInsight.h"
 #include "FrontierChart.h"
 #include "InsightFigures.h"
 
@@ -86,9 +87,11 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
             const bool ci = stat["ci95"].is_array();
             if (ci)
                 half = (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2;
-            QStandardItem* cell = numberCell(QString::fromStdString(insight::formatMeanAndHalfWidth(
-                                                 mean, ci ? &half : nullptr, figure.unit, figure.decimals)),
-                                             mean);
+            QString text = QString::fromStdString(
+                insight::formatMeanAndHalfWidth(mean, ci ? &half : nullptr, figure.unit, figure.decimals));
+            if (stat["n"].get<size_t>() != configuration["runs"].size()) // over fewer runs: its own N
+                text += QStringLiteral(" (n=%1)").arg(stat["n"].get<int>());
+            QStandardItem* cell = numberCell(text, mean);
             cell->setToolTip(
                 ci ? QObject::tr("N=%1, sd %2, 95 % CI [%3, %4] (Student t, %5 degrees of freedom)")
                          .arg(stat["n"].get<int>())
@@ -150,6 +153,22 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
         row << textCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
         model->appendRow(row);
     }
+}
+
+QStringList configurationNotes(const json& report) {
+    QStringList lines;
+    if (!report.is_object())
+        return lines;
+    // Said where the eye is, not in a tooltip: a run that is no repeat, and a Repeats name no run
+    // has (a typo of seed would make every run its own configuration).
+    if (const QString leftOut = QString::fromStdString(leftOutOfConfigurationsNote(report));
+        !leftOut.isEmpty())
+        lines << leftOut.left(1).toUpper() + leftOut.mid(1);
+    for (const json& name : report["settings"].value("unknown_repeat_params", json::array()))
+        if (name != "seed") // the default: runs without seeds are common
+            lines << QObject::tr("Repeats: '%1' is not a param of these runs, so it tells no repeats apart")
+                         .arg(QString::fromStdString(name.get<std::string>()));
+    return lines;
 }
 
 QTableView* answerTable(QStandardItemModel* model, QWidget* parent) {

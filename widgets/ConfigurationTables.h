@@ -3,6 +3,7 @@
 // copies: each configuration's N, mean ± 95 % CI and place on the efficiency frontier, and each
 // comparison's ratio, Welch t and p with its N on both sides.
 
+#include <QStringList>
 #include <QtCore/qnamespace.h>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,10 @@ void fillConfigurationsModel(QStandardItemModel* model, const nlohmann::json& re
 /// One row per comparison: "#b vs #a", the figure, mean b / mean a, Welch t, df, p with its
 /// significance marks (* < 0.05, ** < 0.01, *** < 0.001), N a/b; "no test" where n < 2.
 void fillComparisonsModel(QStandardItemModel* model, const nlohmann::json& report);
+
+/// What a reader of the configurations must know, one line each: the runs left out of them
+/// (running, failed, killed) and a repeat param no run has (other than the default seed).
+QStringList configurationNotes(const nlohmann::json& report);
 
 /// A sortable, read-only view of `model` whose columns fit their contents again whenever rows
 /// are added (the params column at most 220 px, cut in the middle).

@@ -543,6 +543,7 @@ void InsightsPanel::fillTable() {
         workloads.isEmpty()
             ? QString()
             : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
+    text = (QStringList{text} + configurationNotes(m_report)).join(QLatin1Char('\n')).trimmed();
     m_workloads->setText(text);
 }
 

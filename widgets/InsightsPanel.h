@@ -52,7 +52,7 @@ public:
     /// Tests and headless use: waits (processing events) until no computation is pending.
     bool waitForResult(int timeoutMs);
     const nlohmann::json& report() const { return m_report; }
-    /// The text under the table: the workloads' energy.
+    /// The text under the table: the workloads' energy, and the runs left out of configurations.
     QString footer() const;
     QStandardItemModel* table() const { return m_model; }
     /// The Configurations and Comparisons tabs' tables (issue 23 §2).
