@@ -350,7 +350,10 @@ int runCopy(const std::string& from, const std::string& to) {
         std::cerr << "radt: " << source->displayUri() << " -> " << destination->displayUri() << ": "
                   << stats.experiments << " experiments, " << stats.runs << " runs, " << stats.samples
                   << " samples (already present ones skipped)\n";
-        return 0;
+        for (const auto& [run, why] : stats.incomplete)
+            std::cerr << "radt: run " << run << " was not copied whole: " << why << "; it is SCHEDULED in "
+                      << destination->displayUri() << ", never FINISHED with part of its data\n";
+        return stats.incomplete.empty() ? 0 : 1; // something was left: said above, run by run
     });
 }
 
@@ -446,7 +449,9 @@ Every run that ended before DATE (not RUNNING, not SCHEDULED) is copied to --to 
 or another server; created when missing), checked there (status, params, tags, samples per key),
 and only then removed from the store in one transaction: partitions that ended before DATE and
 hold nothing else are dropped whole. Interrupted before the removal, nothing is lost: running
-it again completes the copy.)";
+it again completes the copy. A run that could not be copied whole (a key MLflow's rules reject)
+stays in the store and is SCHEDULED in the archive, never FINISHED. Exit status 1 when any run
+was left in the store (each named on stderr), 2 on an error.)";
 
 void addArchive(CLI::App& store, Action& action) {
     struct ArchiveArgs {
@@ -484,7 +489,8 @@ void addArchive(CLI::App& store, Action& action) {
                     std::printf(", writers held back for %lld ms%s", static_cast<long long>(o.heldMs),
                                 lockTriesText(o.lockTries, o.failedHeldMs).c_str());
                 std::printf("; %zu run(s) left in the store\n", o.kept.size());
-                return 0;
+                // Something chosen was left (named above): the archive is not all it was asked to be.
+                return o.kept.empty() ? 0 : 1;
             });
         };
     });

@@ -212,7 +212,15 @@ ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std:
                 chosen.erase(run);
             }
         }
-        copyStore(*source, *archive, progress, [&](const Run& r) { return chosen.count(r.uuid) > 0; });
+        const StoreCopyStats copied =
+            copyStore(*source, *archive, progress, [&](const Run& r) { return chosen.count(r.uuid) > 0; });
+        for (const auto& [run, why] : copied.incomplete) {
+            // Left SCHEDULED in the archive by copyStore, never FINISHED with part of its data.
+            out.incomplete.push_back("run " + run + " stays: its copy in " + archive->displayUri() +
+                                     " is not whole (" + why + "), so it is SCHEDULED there");
+            chosen.erase(run);
+        }
+        out.kept.insert(out.kept.end(), out.incomplete.begin(), out.incomplete.end());
         const int64_t dropBefore = std::min<int64_t>(beforeMs, std::time(nullptr) * int64_t(1000));
         pqxx::connection watch = pg::watchConnection(uri);
         const size_t keptBefore = out.kept.size();

@@ -46,6 +46,8 @@ struct ArchiveOutcome {
     int64_t samples = 0;              ///< their samples
     std::vector<std::string> dropped; ///< partitions dropped whole
     std::vector<std::string> kept; ///< runs left in the store, each with why (changed meanwhile, referenced)
+    /// Of `kept`, the runs whose copy in the archive is not whole (left SCHEDULED there), with why.
+    std::vector<std::string> incomplete;
     int64_t heldMs = 0;       ///< writers held back by the removal (partitions dropped): lock to commit
     int lockTries = 0;        ///< tries the removal took (1: its locks came at once)
     int64_t failedHeldMs = 0; ///< writers held back by the tries that timed out, in all
