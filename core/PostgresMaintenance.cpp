@@ -295,6 +295,7 @@ void swapLocked(pqxx::work& tx, pg::PartitionPeriod period, bool logged, bool co
     if (logged)
         dropChangeLog(tx);
     pg::storePeriod(tx, period);
+    // Made on the twin before the lock; only a day that began since is made here.
     pg::createPartitions(tx, "metrics", "metrics", period,
                          pg::aheadTimestamps(period, std::time(nullptr) * int64_t(1000)));
     tx.exec("DROP TABLE " + std::string(kProgress));
@@ -358,6 +359,14 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
             t.commit();
         }
         out.recopied = since.size();
+        {
+            // The partitions ahead of the clock, made on the twin now: under the lock, making them
+            // (a table, its indexes and an ATTACH each) held writers for most of the swap.
+            pqxx::work t(c);
+            pg::createPartitions(t, kTwin, "metrics", *period,
+                                 pg::aheadTimestamps(*period, std::time(nullptr) * int64_t(1000)));
+            t.commit();
+        }
         // The swap: writers wait on the lock while it runs (what changed since the catch-up: a run
         // still recording, a late MLflow client), and while it waits for it, a try at a time.
         pqxx::connection watch = pg::watchConnection(uri);
