@@ -13,6 +13,7 @@
 #include "StoreUri.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
@@ -377,7 +378,10 @@ int runCopy(const std::string& from, const std::string& to) {
         std::cerr << "radt: " << source->displayUri() << " -> " << destination->displayUri() << ": "
                   << stats.experiments << " experiments, " << stats.runs << " runs, " << stats.samples
                   << " samples (already present ones skipped)\n";
-        return 0;
+        for (const auto& [run, why] : stats.incomplete)
+            std::cerr << "radt: run " << run << " was not copied whole: " << why << "; it is SCHEDULED in "
+                      << destination->displayUri() << ", never FINISHED with part of its data\n";
+        return stats.incomplete.empty() ? 0 : 1; // something was left: said above, run by run
     });
 }
 
@@ -389,12 +393,40 @@ void countLine(const std::string& text, size_t done, size_t total) {
         std::cerr << "radt: " << text << "\n" << std::flush;
 }
 
+/// ", after N tries that waited for its lock (writers held back M ms by them in all)", or "".
+std::string lockTriesText(int tries, int64_t failedHeldMs) {
+    if (tries <= 1)
+        return {};
+    return ", after " + std::to_string(tries - 1) + " tries that waited for its lock (writers held back " +
+           std::to_string(failedHeldMs) + " ms by them in all)";
+}
+
+/// --lock-wait SECONDS: how long the swap (or the drop) waits for its lock before it gives up.
+CLI::Option* addLockWaitOption(CLI::App& command, double& seconds) {
+    return command
+        .add_option("--lock-wait", seconds,
+                    "seconds to wait for the lock that holds writers back (tries of 0.2 s, writers going\n"
+                    "on between them; whom it waits for is said on stderr); then it gives up, nothing\n"
+                    "changed (default 300)")
+        ->type_name("SECONDS")
+        ->check(CLI::Range(0.0, 86400.0));
+}
+
+LockPatience lockPatience(double seconds) {
+    LockPatience p;
+    p.limit = std::chrono::milliseconds(int64_t(seconds * 1000));
+    p.say = [](const std::string& note) { std::cerr << "radt: " << note << "\n" << std::flush; };
+    return p;
+}
+
 const char* const kPartitionHelp = R"(partition a PostgreSQL store's metrics table by time, in place
 
 Copies the samples run by run (one transaction each, checked by count and checksum) into a
 table partitioned on timestamp, copies again the runs changed meanwhile (triggers on metrics
 note them), then swaps it in under MLflow's names in one transaction that holds writers back
-while it copies the last moments' changes.
+while it copies the last moments' changes. That lock is asked for 0.2 s at a time, so a session
+that holds metrics (a reader idle in its transaction) never stalls the writers: it says whom it
+waits for, and after --lock-wait seconds gives up with the table as it was.
 Run it as the owner of the metrics table. Interrupted, it resumes where it stopped when run again; the store stays usable
 meanwhile. On a store already partitioned, --period sets what partitions made from now on span.
 New PostgreSQL stores are partitioned by week from the start (RADT_PARTITION_PERIOD=day|week|none
@@ -402,19 +434,23 @@ when radt creates one).)";
 
 void addPartition(CLI::App& store, Action& action) {
     auto uri = std::make_shared<std::string>(), period = std::make_shared<std::string>("week");
+    auto lockWait = std::make_shared<double>(300);
     CLI::App* partition = store.add_subcommand("partition", kPartitionHelp);
     addStoreOption(*partition, *uri);
     partition->add_option("--period", *period, "day or week (default week)")->type_name("day|week");
-    partition->callback([uri, period, &action] {
-        action = [uri, period] {
+    addLockWaitOption(*partition, *lockWait);
+    partition->callback([uri, period, lockWait, &action] {
+        action = [uri, period, lockWait] {
             return reportingErrors([&] {
                 const std::string target = resolveStoreUri(*uri).uri;
-                const PartitionOutcome o =
-                    partitionStore(target, *period, [](size_t done, size_t total, int64_t samples) {
+                const PartitionOutcome o = partitionStore(
+                    target, *period,
+                    [](size_t done, size_t total, int64_t samples) {
                         countLine("copied " + std::to_string(done) + "/" + std::to_string(total) + " runs, " +
                                       std::to_string(samples) + " samples",
                                   done, total);
-                    });
+                    },
+                    lockPatience(*lockWait));
                 if (!o.converted)
                     std::printf(
                         "metrics was partitioned already: %d partitions, %lld samples; new partitions "
@@ -424,10 +460,11 @@ void addPartition(CLI::App& store, Action& action) {
                     std::printf(
                         "partitioned metrics by %s%s: %lld samples in %d partitions and the default one, "
                         "every run checked by count and checksum; %zu run(s) copied again after they "
-                        "changed, "
-                        "%zu of them with writers held back\n",
+                        "changed, %zu of them with writers held back; writers held back for %lld ms "
+                        "by the swap%s\n",
                         o.period.c_str(), o.resumed ? " (resumed)" : "", static_cast<long long>(o.samples),
-                        o.partitions, o.recopied + o.recopiedLocked, o.recopiedLocked);
+                        o.partitions, o.recopied + o.recopiedLocked, o.recopiedLocked,
+                        static_cast<long long>(o.heldMs), lockTriesText(o.lockTries, o.failedHeldMs).c_str());
                 return 0;
             });
         };
@@ -440,15 +477,19 @@ Every run that ended before DATE (not RUNNING, not SCHEDULED) is copied to --to 
 or another server; created when missing), checked there (status, params, tags, samples per key),
 and only then removed from the store in one transaction: partitions that ended before DATE and
 hold nothing else are dropped whole. Interrupted before the removal, nothing is lost: running
-it again completes the copy.)";
+it again completes the copy. A run that could not be copied whole (a key MLflow's rules reject)
+stays in the store and is SCHEDULED in the archive, never FINISHED. Exit status 1 when any run
+was left in the store (each named on stderr), 2 on an error.)";
 
 void addArchive(CLI::App& store, Action& action) {
     struct ArchiveArgs {
         std::string store, before, to;
+        double lockWait = 300;
     };
     auto args = std::make_shared<ArchiveArgs>();
     CLI::App* archive = store.add_subcommand("archive", kArchiveHelp);
     addStoreOption(*archive, args->store);
+    addLockWaitOption(*archive, args->lockWait);
     archive->add_option("--before", args->before, "UTC date, YYYY-MM-DD[THH:MM:SS]")
         ->type_name("DATE")
         ->required();
@@ -459,19 +500,25 @@ void addArchive(CLI::App& store, Action& action) {
         const int64_t before = parseUtcDate(args->before);
         action = [args, before] {
             return reportingErrors([&] {
-                const ArchiveOutcome o = archiveStore(resolveStoreUri(args->store).uri, before, args->to,
-                                                      [](size_t done, size_t total, size_t samples) {
-                                                          countLine("archived " + std::to_string(done) + "/" +
-                                                                        std::to_string(total) + " runs, " +
-                                                                        std::to_string(samples) + " samples",
-                                                                    done, total);
-                                                      });
+                const ArchiveOutcome o = archiveStore(
+                    resolveStoreUri(args->store).uri, before, args->to,
+                    [](size_t done, size_t total, size_t samples) {
+                        countLine("archived " + std::to_string(done) + "/" + std::to_string(total) +
+                                      " runs, " + std::to_string(samples) + " samples",
+                                  done, total);
+                    },
+                    lockPatience(args->lockWait));
                 for (const std::string& why : o.kept)
                     std::cerr << "radt: " << why << "\n";
-                std::printf("archived %zu runs (%lld samples) to %s; dropped %zu partitions\n", o.runs,
+                std::printf("archived %zu runs (%lld samples) to %s; dropped %zu partitions", o.runs,
                             static_cast<long long>(o.samples), maskPassword(args->to).c_str(),
                             o.dropped.size());
-                return 0;
+                if (!o.dropped.empty())
+                    std::printf(", writers held back for %lld ms%s", static_cast<long long>(o.heldMs),
+                                lockTriesText(o.lockTries, o.failedHeldMs).c_str());
+                std::printf("; %zu run(s) left in the store\n", o.kept.size());
+                // Something chosen was left (named above): the archive is not all it was asked to be.
+                return o.kept.empty() ? 0 : 1;
             });
         };
     });

@@ -1,5 +1,6 @@
 #include "PostgresMaintenance.h"
 
+#include "PostgresLockWaits.h"
 #include "PostgresPartitions.h"
 #include "PostgresStore.h"
 #include "StoreCopy.h"
@@ -96,22 +97,6 @@ LoggedChanges loggedChanges(pqxx::transaction_base& tx) {
             out.runs.push_back(row[0].as<std::string>());
     }
     return out;
-}
-
-/// A PostgreSQL store, checked as MLflow's (PostgresStore's errors), and a connection of our own.
-pqxx::connection connectChecked(const std::string& text, const char* command) {
-    const StoreUri uri = parseStoreUri(text);
-    if (uri.kind != StoreUri::Kind::Postgres)
-        throw StoreError(std::string(command) + " works on a PostgreSQL store; " + uri.display() +
-                         " is SQLite, whose runs live in one file (radt store copy moves them)");
-    PostgresStore check(uri, OpenMode::OpenExisting);
-    if (check.isReadOnly())
-        throw StoreError(std::string(command) + ": " + check.openNotice());
-    try {
-        return pqxx::connection(PostgresStore::connectionString(uri));
-    } catch (const std::exception& e) {
-        throw StoreError("cannot connect to " + uri.display() + ": " + e.what());
-    }
 }
 
 struct RunDigest {
@@ -212,90 +197,161 @@ void requireConvertible(pqxx::transaction_base& tx) {
                          "); drop them before radt store partition and make them again afterwards");
 }
 
+/// The conversion's first transaction: on a partitioned table only the period is set (true: done);
+/// else the twin, the progress table and the change log are made (or found, resumed).
+bool prepareConversion(pqxx::connection& c, pg::PartitionPeriod period, PartitionOutcome& out, bool& logged) {
+    pqxx::work tx(c);
+    if (pg::isPartitioned(tx, "metrics")) {
+        // Already partitioned: the period applies to the partitions made from now on.
+        pg::storePeriod(tx, period);
+        pg::createPartitions(tx, "metrics", "metrics", period,
+                             pg::aheadTimestamps(period, std::time(nullptr) * int64_t(1000)));
+        out.partitions = int(pg::partitionRanges(tx, "metrics").size());
+        out.samples = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
+        tx.commit();
+        return true;
+    }
+    out.resumed = pg::isPartitioned(tx, kTwin);
+    requireConvertible(tx);
+    if (!out.resumed) {
+        pg::makePartitionedTwin(tx, "metrics", kTwin);
+        tx.exec("CREATE TABLE " + std::string(kProgress) +
+                " (run_uuid VARCHAR(32) PRIMARY KEY, rows BIGINT NOT NULL, checksum TEXT NOT NULL, "
+                "seq BIGINT NOT NULL DEFAULT 0)");
+        installChangeLog(tx); // before the first copy: no change goes unnoted
+    }
+    logged = !tx.exec_params1("SELECT to_regclass($1) IS NULL", kChanges)[0].as<bool>();
+    tx.commit();
+    return false;
+}
+
+/// Run by run, a transaction each: an interruption keeps every run copied so far, and the store
+/// stays fully usable meanwhile (writers go on into the old table).
+void copyPendingRuns(pqxx::connection& c, pg::PartitionPeriod period, bool logged, PartitionOutcome& out,
+                     const std::function<void(size_t, size_t, int64_t)>& progress) {
+    std::vector<std::string> pending;
+    size_t total = 0;
+    {
+        pqxx::read_transaction tx(c);
+        total = tx.exec1("SELECT count(*) FROM runs")[0].as<size_t>();
+        for (const auto& row :
+             tx.exec("SELECT run_uuid FROM runs WHERE run_uuid NOT IN (SELECT run_uuid FROM " +
+                     std::string(kProgress) + ") ORDER BY start_time, run_uuid"))
+            pending.push_back(row[0].as<std::string>());
+    }
+    size_t done = total - pending.size();
+    int64_t copied = 0;
+    for (const std::string& run : pending) {
+        // One snapshot for the run's count, copy and count again: a collector still writing into
+        // it (READ COMMITTED would see its new rows between the three) does not fail it.
+        pqxx::transaction<pqxx::isolation_level::repeatable_read> tx(c);
+        copied += copyRun(tx, run, period, logged);
+        tx.commit();
+        ++out.runs;
+        if (progress)
+            progress(++done, total, copied);
+    }
+}
+
+/// The runs changed since they were copied: the change log's runs; after a TRUNCATE (or in a
+/// conversion begun without the log) also every run whose count differs from its copy's.
+/// `counted` becomes true once counts had to be compared.
+std::vector<std::string> changedRuns(pqxx::transaction_base& tx, bool logged, bool& counted) {
+    LoggedChanges noted;
+    if (logged)
+        noted = loggedChanges(tx);
+    counted = counted || !logged || noted.truncated;
+    std::set<std::string> runs(noted.runs.begin(), noted.runs.end());
+    if (counted) {
+        const Drift d = drift(tx);
+        runs.insert(d.changed.begin(), d.changed.end());
+        runs.insert(d.gone.begin(), d.gone.end()); // copied as nothing: progress says 0 rows
+    }
+    return std::vector<std::string>(runs.begin(), runs.end());
+}
+
+/// The swap, in the transaction that holds metrics locked: what changed since the catch-up is
+/// copied again, the totals compared, the twin renamed into place.
+void swapLocked(pqxx::work& tx, pg::PartitionPeriod period, bool logged, bool counted,
+                PartitionOutcome& out) {
+    const std::vector<std::string> since = changedRuns(tx, logged, counted);
+    for (const std::string& run : since)
+        copyRun(tx, run, period, logged);
+    pg::limitLockWaits(tx); // the copies' partitions set their own timeout
+    out.recopiedLocked = since.size();
+    int64_t newRows = 0;
+    if (!counted) {
+        // Every run's copy was checked by count and checksum, and none has changed since (the log
+        // says so): the copies' counts add up to the table's without a scan of it.
+        newRows = tx.exec1("SELECT coalesce(sum(rows), 0) FROM " + std::string(kProgress))[0].as<int64_t>();
+    } else {
+        const int64_t oldRows = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
+        newRows = tx.exec1("SELECT count(*) FROM " + std::string(kTwin))[0].as<int64_t>();
+        if (oldRows != newRows) // rows of a run whose count went down to nothing since
+            throw StoreError("the partitioned table holds " + std::to_string(newRows) + " samples, metrics " +
+                             std::to_string(oldRows) + "; nothing was changed (run it again)");
+    }
+    pg::swapInTwin(tx, "metrics", kTwin);
+    if (logged)
+        dropChangeLog(tx);
+    pg::storePeriod(tx, period);
+    // Made on the twin before the lock; only a day that began since is made here.
+    pg::createPartitions(tx, "metrics", "metrics", period,
+                         pg::aheadTimestamps(period, std::time(nullptr) * int64_t(1000)));
+    tx.exec("DROP TABLE " + std::string(kProgress));
+    out.partitions = int(pg::partitionRanges(tx, "metrics").size());
+    out.samples = newRows;
+}
+
 } // namespace
 
+namespace pg {
+
+/// A PostgreSQL store, checked as MLflow's (PostgresStore's errors), and a connection of our own.
+pqxx::connection connectChecked(const std::string& text, const char* command) {
+    const StoreUri uri = parseStoreUri(text);
+    if (uri.kind != StoreUri::Kind::Postgres)
+        throw StoreError(std::string(command) + " works on a PostgreSQL store; " + uri.display() +
+                         " is SQLite, whose runs live in one file (radt store copy moves them)");
+    PostgresStore check(uri, OpenMode::OpenExisting);
+    if (check.isReadOnly())
+        throw StoreError(std::string(command) + ": " + check.openNotice());
+    try {
+        return pqxx::connection(PostgresStore::connectionString(uri));
+    } catch (const std::exception& e) {
+        throw StoreError("cannot connect to " + uri.display() + ": " + e.what());
+    }
+}
+
+/// A second connection to the store, to name whom a lock request waits for while it waits.
+pqxx::connection watchConnection(const std::string& uri) {
+    return pqxx::connection(PostgresStore::connectionString(parseStoreUri(uri)));
+}
+
+} // namespace pg
+
 PartitionOutcome partitionStore(const std::string& uri, const std::string& periodText,
-                                const std::function<void(size_t, size_t, int64_t)>& progress) {
+                                const std::function<void(size_t, size_t, int64_t)>& progress,
+                                const LockPatience& patience) {
     const auto period = pg::parsePeriod(periodText);
     if (!period)
         throw std::invalid_argument("--period expects day or week, got '" + periodText + "'");
-    pqxx::connection c = connectChecked(uri, "radt store partition");
+    pqxx::connection c = pg::connectChecked(uri, "radt store partition");
     PartitionOutcome out;
     out.period = pg::periodName(*period);
     bool logged = false; // the change log (installChangeLog) watches metrics
     try {
-        {
-            pqxx::work tx(c);
-            if (pg::isPartitioned(tx, "metrics")) {
-                // Already partitioned: the period applies to the partitions made from now on.
-                pg::storePeriod(tx, *period);
-                pg::createPartitions(tx, "metrics", "metrics", *period,
-                                     pg::aheadTimestamps(*period, std::time(nullptr) * int64_t(1000)));
-                out.partitions = int(pg::partitionRanges(tx, "metrics").size());
-                out.samples = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
-                tx.commit();
-                return out;
-            }
-            out.resumed = pg::isPartitioned(tx, kTwin);
-            requireConvertible(tx);
-            if (!out.resumed) {
-                pg::makePartitionedTwin(tx, "metrics", kTwin);
-                tx.exec("CREATE TABLE " + std::string(kProgress) +
-                        " (run_uuid VARCHAR(32) PRIMARY KEY, rows BIGINT NOT NULL, checksum TEXT NOT NULL, "
-                        "seq BIGINT NOT NULL DEFAULT 0)");
-                installChangeLog(tx); // before the first copy: no change goes unnoted
-            }
-            logged = !tx.exec_params1("SELECT to_regclass($1) IS NULL", kChanges)[0].as<bool>();
-            tx.commit();
-        }
-        // Run by run, a transaction each: an interruption keeps every run copied so far, and the
-        // store stays fully usable meanwhile (writers go on into the old table).
-        std::vector<std::string> pending;
-        size_t total = 0;
-        {
-            pqxx::read_transaction tx(c);
-            total = tx.exec1("SELECT count(*) FROM runs")[0].as<size_t>();
-            for (const auto& row :
-                 tx.exec("SELECT run_uuid FROM runs WHERE run_uuid NOT IN (SELECT run_uuid FROM " +
-                         std::string(kProgress) + ") ORDER BY start_time, run_uuid"))
-                pending.push_back(row[0].as<std::string>());
-        }
-        size_t done = total - pending.size();
-        int64_t copied = 0;
-        for (const std::string& run : pending) {
-            // One snapshot for the run's count, copy and count again: a collector still writing
-            // into it (READ COMMITTED would see its new rows between the three) does not fail it.
-            pqxx::transaction<pqxx::isolation_level::repeatable_read> tx(c);
-            copied += copyRun(tx, run, *period, logged);
-            tx.commit();
-            ++out.runs;
-            if (progress)
-                progress(++done, total, copied);
-        }
-        // What changed since it was copied: the change log's runs, or (a TRUNCATE, a conversion
-        // begun without the log) every run's count against its copy's.
-        // What changed since it was copied: the change log's runs; after a TRUNCATE (or in a
-        // conversion begun without the log) also every run whose count differs from its copy's.
-        bool counted = !logged;
-        const auto changedRuns = [&](pqxx::transaction_base& t) {
-            LoggedChanges noted;
-            if (logged)
-                noted = loggedChanges(t);
-            counted = counted || noted.truncated;
-            std::set<std::string> runs(noted.runs.begin(), noted.runs.end());
-            if (counted) {
-                const Drift d = drift(t);
-                runs.insert(d.changed.begin(), d.changed.end());
-                runs.insert(d.gone.begin(), d.gone.end()); // copied as nothing: progress says 0 rows
-            }
-            return std::vector<std::string>(runs.begin(), runs.end());
-        };
+        pqxx::nontransaction(c).exec("SET application_name = 'radt store partition'");
+        if (prepareConversion(c, *period, out, logged))
+            return out;
+        copyPendingRuns(c, *period, logged, out, progress);
         // Catch up outside the lock first: runs still recording were copied a while ago, and
         // copying them again now leaves the locked swap only the last moments' changes.
+        bool counted = false;
         std::vector<std::string> since;
         {
             pqxx::read_transaction t(c);
-            since = changedRuns(t);
+            since = changedRuns(t, logged, counted);
         }
         for (const std::string& run : since) {
             pqxx::transaction<pqxx::isolation_level::repeatable_read> t(c);
@@ -303,222 +359,35 @@ PartitionOutcome partitionStore(const std::string& uri, const std::string& perio
             t.commit();
         }
         out.recopied = since.size();
-        // The swap: writers wait on the lock while it runs (what changed since the catch-up: a
-        // run still recording, a late MLflow client).
-        pqxx::work tx(c);
-        tx.exec("LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE");
-        since = changedRuns(tx);
-        for (const std::string& run : since)
-            copyRun(tx, run, *period, logged);
-        out.recopiedLocked = since.size();
-        int64_t newRows = 0;
-        if (!counted) {
-            // Every run's copy was checked by count and checksum, and none has changed since (the
-            // log says so): the copies' counts add up to the table's without a scan of it.
-            newRows =
-                tx.exec1("SELECT coalesce(sum(rows), 0) FROM " + std::string(kProgress))[0].as<int64_t>();
-        } else {
-            const int64_t oldRows = tx.exec1("SELECT count(*) FROM metrics")[0].as<int64_t>();
-            newRows = tx.exec1("SELECT count(*) FROM " + std::string(kTwin))[0].as<int64_t>();
-            if (oldRows != newRows) // rows of a run whose count went down to nothing since
-                throw StoreError("the partitioned table holds " + std::to_string(newRows) +
-                                 " samples, metrics " + std::to_string(oldRows) +
-                                 "; nothing was changed (run it again)");
+        {
+            // The partitions ahead of the clock, made on the twin now: under the lock, making them
+            // (a table, its indexes and an ATTACH each) held writers for most of the swap.
+            pqxx::work t(c);
+            pg::createPartitions(t, kTwin, "metrics", *period,
+                                 pg::aheadTimestamps(*period, std::time(nullptr) * int64_t(1000)));
+            t.commit();
         }
-        pg::swapInTwin(tx, "metrics", kTwin);
-        if (logged)
-            dropChangeLog(tx);
-        pg::storePeriod(tx, *period);
-        pg::createPartitions(tx, "metrics", "metrics", *period,
-                             pg::aheadTimestamps(*period, std::time(nullptr) * int64_t(1000)));
-        tx.exec("DROP TABLE " + std::string(kProgress));
-        out.partitions = int(pg::partitionRanges(tx, "metrics").size());
-        out.samples = newRows;
-        tx.commit();
+        // The swap: writers wait on the lock while it runs (what changed since the catch-up: a run
+        // still recording, a late MLflow client), and while it waits for it, a try at a time.
+        pqxx::connection watch = pg::watchConnection(uri);
+        const pg::LockedWork locked = pg::withShortLockWaits(
+            c, watch, "radt store partition: the swap",
+            "nothing was changed: metrics is as it was, the runs copied so far are kept (run it again "
+            "once that session has ended, or give it longer with --lock-wait)",
+            patience, [&](pqxx::work& tx, const std::function<void()>& locking) {
+                locking();
+                tx.exec("LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE");
+                swapLocked(tx, *period, logged, counted, out);
+            });
+        out.heldMs = locked.heldMs;
+        out.lockTries = locked.tries;
+        out.failedHeldMs = locked.failedHeldMs;
         pqxx::nontransaction(c).exec("ANALYZE metrics");
         out.converted = true;
         return out;
     } catch (const pqxx::sql_error& e) {
         throw StoreError("radt store partition on " + parseStoreUri(uri).display() + ": " + e.what());
     }
-}
-
-} // namespace radt
-
-namespace radt {
-
-int64_t parseUtcDate(const std::string& text) {
-    std::tm tm{};
-    const char* end = strptime(text.c_str(), "%Y-%m-%d", &tm);
-    if (end && (*end == 'T' || *end == ' '))
-        end = strptime(end + 1, "%H:%M:%S", &tm);
-    const int day = tm.tm_mday, month = tm.tm_mon;
-    const std::time_t seconds = end && !*end ? timegm(&tm) : 0;
-    // strptime takes 2026-02-30, which timegm makes March 2: a day that does not exist is refused.
-    std::tm back{};
-    if (!end || *end || !gmtime_r(&seconds, &back) || back.tm_mday != day || back.tm_mon != month)
-        throw std::invalid_argument(
-            "--before expects a date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC), got '" + text + "'");
-    return int64_t(seconds) * 1000;
-}
-
-namespace {
-
-std::string uuidArray(const std::set<std::string>& runs) {
-    std::string array = "{";
-    for (const std::string& run : runs) {
-        array += array.size() > 1 ? ",\"" : "\""; // quoted: a run id MLflow let in may hold anything
-        for (char ch : run) {
-            if (ch == '"' || ch == '\\')
-                array += '\\';
-            array += ch;
-        }
-        array += '"';
-    }
-    return array + "}";
-}
-
-/// Every param and tag of `original` is in `copy`, and each key has as many samples.
-std::string incompleteness(Store& source, Store& archive, const Run& original) {
-    const std::optional<Run> copy = archive.run(original.uuid);
-    if (!copy)
-        return "it is not there";
-    if (copy->status != original.status)
-        return std::string("its status there is ") + toString(copy->status);
-    if (copy->params != original.params)
-        return "its params differ";
-    for (const auto& [key, value] : original.tags)
-        if (copy->tags.count(key) == 0 || copy->tags.at(key) != value)
-            return "its tag '" + key + "' differs";
-    const auto counts = source.pointCounts(original.uuid);
-    const auto copied = archive.pointCounts(original.uuid);
-    for (const auto& [key, n] : counts)
-        if (copied.count(key) == 0 || copied.at(key) != n)
-            return "'" + key + "' has " + std::to_string(copied.count(key) ? copied.at(key) : 0) + " of " +
-                   std::to_string(n) + " samples";
-    return {};
-}
-
-/// The server, database and schema a connection works in: two URIs may name one store in many
-/// spellings (localhost or 127.0.0.1, the +psycopg2 scheme, a socket).
-std::string storeIdentity(pqxx::connection& c) {
-    pqxx::read_transaction tx(c);
-    return tx
-        .exec1("SELECT (SELECT system_identifier FROM pg_control_system())::text || ':' || "
-               "current_setting('port') || ':' || current_database() || ':' || current_schema()")[0]
-        .as<std::string>();
-}
-
-/// Runs among `runs` that rows of tables the archive does not carry refer to (MLflow 3's logged
-/// models and their metrics, issues, inputs, assessments...): removing them would lose those rows
-/// or leave them pointing nowhere. run -> the table.
-std::map<std::string, std::string> referencedElsewhere(pqxx::transaction_base& tx, const std::string& runs) {
-    std::vector<std::pair<std::string, std::string>> columns; // table, column holding a run id
-    for (const auto& row : tx.exec(
-             "SELECT c.conrelid::regclass::text, a.attname FROM pg_constraint c JOIN pg_class t ON t.oid = "
-             "c.conrelid JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] WHERE "
-             "c.contype = 'f' AND c.confrelid = 'runs'::regclass AND NOT t.relispartition AND "
-             "t.relname NOT IN ('metrics', 'latest_metrics', 'params', 'tags', 'radt_envelopes')"))
-        columns.emplace_back(row[0].as<std::string>(), row[1].as<std::string>());
-    // Run ids MLflow keeps without a foreign key.
-    for (const auto& row :
-         tx.exec("SELECT table_name, column_name FROM information_schema.columns WHERE "
-                 "table_schema = current_schema() AND (table_name, column_name) IN "
-                 "(('inputs', 'destination_id'), ('assessments', 'run_id'), ('model_versions', "
-                 "'run_id'), ('logged_models', 'source_run_id'), ('trace_info', 'run_id'))"))
-        columns.emplace_back(row[0].as<std::string>(), row[1].as<std::string>());
-    std::map<std::string, std::string> out;
-    for (const auto& [table, column] : columns)
-        for (const auto& row :
-             tx.exec_params("SELECT DISTINCT " + tx.quote_name(column) + "::text FROM " + table + " WHERE " +
-                                tx.quote_name(column) + "::text = ANY($1::text[])",
-                            runs))
-            out.emplace(row[0].as<std::string>(), table);
-    return out;
-}
-
-} // namespace
-
-ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std::string& toUri,
-                            const std::function<void(size_t, size_t, size_t)>& progress) {
-    pqxx::connection c = connectChecked(uri, "radt store archive");
-    auto source = openStore(uri, OpenMode::OpenExisting);
-    auto archive = openStore(toUri, OpenMode::CreateIfMissing);
-    const StoreUri target = parseStoreUri(toUri);
-    if (target.kind == StoreUri::Kind::Postgres) {
-        pqxx::connection other(PostgresStore::connectionString(target));
-        if (storeIdentity(other) == storeIdentity(c))
-            throw StoreError("radt store archive: --to " + archive->displayUri() + " is the store itself (" +
-                             source->displayUri() + ")");
-    }
-    std::set<std::string> chosen;
-    for (const Run& r : source->runs())
-        if (r.status != RunStatus::Running && r.status != RunStatus::Scheduled &&
-            r.endTime.value_or(r.startTime) < beforeMs)
-            chosen.insert(r.uuid);
-    ArchiveOutcome out;
-    try {
-        {
-            pqxx::read_transaction tx(c);
-            for (const auto& [run, table] : referencedElsewhere(tx, uuidArray(chosen))) {
-                out.kept.push_back("run " + run + " has rows in " + table +
-                                   ", which an archive does not carry");
-                chosen.erase(run);
-            }
-        }
-        copyStore(*source, *archive, progress, [&](const Run& r) { return chosen.count(r.uuid) > 0; });
-        pqxx::work tx(c);
-        // The runs locked (their metrics, params and tags writers wait on the foreign key's share
-        // lock), then each compared with its copy as it is now: one that changed since it was
-        // copied, or that is not whole in the archive, stays.
-        tx.exec_params("SELECT 1 FROM runs WHERE run_uuid = ANY($1::text[]) FOR UPDATE", uuidArray(chosen));
-        for (auto it = chosen.begin(); it != chosen.end();) {
-            const std::optional<Run> now = source->run(*it);
-            std::string why = !now ? "it is gone" : incompleteness(*source, *archive, *now);
-            if (why.empty() && (now->status == RunStatus::Running || now->status == RunStatus::Scheduled))
-                why = std::string("it is ") + toString(now->status) + " again";
-            if (!why.empty()) {
-                out.kept.push_back("run " + *it + " stays: " + why);
-                it = chosen.erase(it);
-                continue;
-            }
-            for (const auto& [key, n] : source->pointCounts(*it))
-                out.samples += n;
-            ++it;
-        }
-        const std::string runs = uuidArray(chosen);
-        // Whole partitions first, no row-by-row delete: those that ended before the date (never
-        // those made ahead of the clock) and hold only archived runs' rows, each locked before it
-        // is looked at, so no late row slips in before it goes.
-        const int64_t dropBefore = std::min<int64_t>(beforeMs, std::time(nullptr) * int64_t(1000));
-        if (pg::isPartitioned(tx, "metrics"))
-            for (const pg::Partition& p : pg::partitions(tx, "metrics"))
-                if (p.range.second <= dropBefore) {
-                    const std::string name = tx.quote_name(p.name);
-                    tx.exec("LOCK TABLE " + name + " IN ACCESS EXCLUSIVE MODE");
-                    if (tx.exec_params("SELECT 1 FROM " + name +
-                                           " WHERE NOT (run_uuid = ANY($1::text[])) LIMIT 1",
-                                       runs)
-                            .empty()) {
-                        tx.exec("DROP TABLE " + name);
-                        out.dropped.push_back(p.name);
-                    }
-                }
-        for (const char* table : {"metrics", "latest_metrics", "params", "tags", "radt_envelopes"})
-            if (!tx.exec_params(
-                       "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1",
-                       std::string(table))
-                     .empty())
-                tx.exec_params("DELETE FROM " + std::string(table) + " WHERE run_uuid = ANY($1::text[])",
-                               runs);
-        tx.exec_params("DELETE FROM runs WHERE run_uuid = ANY($1::text[])", runs);
-        tx.commit();
-    } catch (const pqxx::sql_error& e) {
-        throw StoreError("radt store archive: removing the archived runs from " + source->displayUri() +
-                         " failed, so all of them stay there (the archive holds copies): " + e.what());
-    }
-    out.runs = chosen.size();
-    return out;
 }
 
 } // namespace radt

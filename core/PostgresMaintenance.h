@@ -5,12 +5,20 @@
 // they emptied. Both are resumable and lose nothing: every run is counted and checksummed
 // before anything of it is dropped.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace radt {
+
+/// How long the partition swap and archive's partition drop wait for the lock that holds writers
+/// back (core/PostgresLockWaits.h): tries of 200 ms, writers going on between them, until `limit`.
+struct LockPatience {
+    std::chrono::milliseconds limit{std::chrono::seconds(300)}; ///< give up after waiting this long
+    std::function<void(const std::string&)> say;                ///< whom it waits for (stderr)
+};
 
 struct PartitionOutcome {
     bool converted = false;    ///< false: metrics was partitioned already (only the period was set)
@@ -21,18 +29,28 @@ struct PartitionOutcome {
     int64_t samples = 0;       ///< samples in the table when the conversion finished
     int partitions = 0;        ///< bounded partitions the table has now
     std::string period;        ///< "day" or "week": what partitions made from now on span
+    int64_t heldMs = 0;        ///< writers held back by the swap: its lock request to its commit
+    int lockTries = 0;         ///< tries the swap took (1: its lock came at once)
+    int64_t failedHeldMs = 0;  ///< writers held back by the tries that timed out, in all
 };
 
 /// `progress(runsDone, runsTotal, samplesCopied)` after each run copied. `period` is "day" or
-/// "week". Throws StoreError (a store that is not PostgreSQL, a run whose copy does not match).
+/// "week". Throws StoreError (a store that is not PostgreSQL, a run whose copy does not match, the
+/// swap's lock not had within `patience.limit`: the table then is as it was, the copies kept).
 PartitionOutcome partitionStore(const std::string& uri, const std::string& period,
-                                const std::function<void(size_t, size_t, int64_t)>& progress = {});
+                                const std::function<void(size_t, size_t, int64_t)>& progress = {},
+                                const LockPatience& patience = {});
 
 struct ArchiveOutcome {
     size_t runs = 0;                  ///< runs copied to the archive and removed from the store
     int64_t samples = 0;              ///< their samples
     std::vector<std::string> dropped; ///< partitions dropped whole
     std::vector<std::string> kept; ///< runs left in the store, each with why (changed meanwhile, referenced)
+    /// Of `kept`, the runs whose copy in the archive is not whole (left SCHEDULED there), with why.
+    std::vector<std::string> incomplete;
+    int64_t heldMs = 0;       ///< writers held back by the removal (partitions dropped): lock to commit
+    int lockTries = 0;        ///< tries the removal took (1: its locks came at once)
+    int64_t failedHeldMs = 0; ///< writers held back by the tries that timed out, in all
 };
 
 /// Copies every finished run that ended before `beforeMs` (and is not RUNNING or SCHEDULED) to
@@ -43,7 +61,8 @@ struct ArchiveOutcome {
 /// models, inputs...) or that changed meanwhile stays, said in `kept`. Copying again after an
 /// interruption completes the copy. `progress(runsDone, runsTotal, samples)` per run copied.
 ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std::string& toUri,
-                            const std::function<void(size_t, size_t, size_t)>& progress = {});
+                            const std::function<void(size_t, size_t, size_t)>& progress = {},
+                            const LockPatience& patience = {});
 
 /// "2026-11-01" or "2026-11-01T12:00:00" (UTC) as ms since the epoch; throws std::invalid_argument.
 int64_t parseUtcDate(const std::string& text);

@@ -5,6 +5,7 @@
 #include "PostgresEnvelopes.h"
 #include "PostgresMetricWrites.h"
 #include "PostgresPartitions.h"
+#include "PostgresReplication.h"
 #include "Uuid.h"
 
 #include <pqxx/pqxx>
@@ -157,12 +158,16 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
         // MLflow before 1.1 (2019) had no latest_metrics: it is then derived from metrics.
         m_hasLatestMetrics = names.empty() || names.count("latest_metrics");
         if (m_standby) {
-            // Runs recorded into the primary appear here as the standby replays them.
+            // Runs recorded into the primary appear here as the standby replays them. One whose
+            // primary died answers on with the store as it was: said in any mode, with its lag.
             m_readOnly = true;
-            if (mode == OpenMode::OpenExisting)
-                m_notice =
-                    m_uri.display() +
-                    " is a standby server (a streaming replica): opened read-only, following its primary";
+            if (const std::string stopped = pg::replicationWarning(tx, m_uri.display()); !stopped.empty())
+                m_notice = stopped;
+            else if (mode == OpenMode::OpenExisting)
+                m_notice = m_uri.display() +
+                           " is a standby server (a streaming replica): opened read-only, following its "
+                           "primary; " +
+                           pg::replicationState(tx);
         } else if (!mayWrite && mode == OpenMode::OpenExisting) {
             // A reader's role (a lab's dashboard account): everything that only reads works.
             m_readOnly = true;

@@ -133,4 +133,9 @@ std::unique_ptr<StoreBackend> makeBackend(const std::string& name) {
     return std::make_unique<SqliteBackend>();
 }
 
+std::string psqlIn(const std::string& uri, const std::string& sql) {
+    const std::string db = uri.substr(std::string("postgresql:///").size());
+    return shellOutput("psql -X -Atq -v ON_ERROR_STOP=1 -d " + db + " -c \"" + sql + "\" 2>&1");
+}
+
 } // namespace radt::test

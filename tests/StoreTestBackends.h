@@ -32,6 +32,10 @@ std::unique_ptr<StoreBackend> makeBackend(const std::string& name);
 /// psql on a makeBackend PostgreSQL store. Throws naming the command when it fails.
 void sqlByAnotherClient(const std::string& uri, const std::string& sql);
 
+/// psql's unaligned answer to `sql` (its error text when it fails) in the database of a
+/// freshUri() PostgreSQL store (postgresql:///DB on the environment's server).
+std::string psqlIn(const std::string& uri, const std::string& sql);
+
 /// A test run once per backend (its parameter, a makeBackend name) on a fresh store, m_uri;
 /// skipped, saying why, where the backend is not available (no PostgreSQL server).
 class BackendTest : public ::testing::TestWithParam<std::string> {

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <regex>
+#include <thread>
 
 using namespace radt;
 using namespace radt::test;
@@ -84,4 +86,73 @@ TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingTher
                          "primary"),
         std::string::npos)
         << wrong.err();
+}
+
+// A standby whose primary died answers on with the store as it was (issue 37 §8): a run RUNNING
+// forever. Opened, it says replication has stopped and how far behind it is; `radt ls` and `radt
+// report` say so on stderr, the explorer in its status bar (the open notice).
+TEST(PostgresReplica, AStandbyWhosePrimaryStoppedSaysReplicationStoppedAndHowFarBehindItIs) {
+    PrivatePostgres primary, standby;
+    if (!primary.unavailableReason().empty())
+        GTEST_SKIP() << primary.unavailableReason();
+    primary.initAndStart();
+    ASSERT_EQ(primary.psql("CREATE DATABASE radt"), 0) << primary.log();
+    std::string run;
+    {
+        auto store = openStore(primary.uri("radt"), OpenMode::CreateIfMissing);
+        const int64_t exp = store->getOrCreateExperiment("cluster");
+        run = store->createRun({exp, "running", nowMs(), "u", "train.py", RunStatus::Running}).uuid;
+        store->logMetrics(run, {{"loss", 1.0, nowMs(), 0}});
+    }
+    standby.startStandbyOf(primary);
+    const std::string replicaUri = standby.uri("radt");
+    // The run goes on recording while the standby streams it: no warning, the notice says it
+    // follows its primary.
+    openStore(primary.uri("radt"), OpenMode::OpenExisting)->logMetrics(run, {{"loss", 0.5, nowMs(), 1}});
+    ASSERT_TRUE(waitFor(
+        [&] { return openStore(replicaUri, OpenMode::ReadOnly)->series(run, "loss").size() == 2; }, 20000))
+        << standby.log();
+    const std::string following = openStore(replicaUri, OpenMode::OpenExisting)->openNotice();
+    EXPECT_NE(following.find("following its primary; streaming from its primary"), std::string::npos)
+        << following;
+    EXPECT_EQ(openStore(replicaUri, OpenMode::ReadOnly)->openNotice(), "");
+
+    primary.stop(); // the primary dies; the standby keeps answering
+    std::string notice;
+    ASSERT_TRUE(waitFor(
+        [&] {
+            notice = openStore(replicaUri, OpenMode::ReadOnly)->openNotice();
+            return !notice.empty();
+        },
+        30000))
+        << standby.log();
+    EXPECT_NE(notice.find("warning: " + replicaUri +
+                          " is a standby server whose replication has stopped: no WAL "
+                          "receiver is streaming from its primary"),
+              std::string::npos)
+        << notice;
+    std::smatch lag;
+    ASSERT_TRUE(
+        std::regex_search(notice, lag,
+                          std::regex("it shows the store as it was at its last replayed change, "
+                                     "[0-9-]+ [0-9:]+ UTC \\(([0-9]+) s ago\\); runs shown RUNNING there "
+                                     "may have ended since")))
+        << notice;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    TempDir dir;
+    Radt ls = startRadt(dir, {"ls", "--store", replicaUri});
+    EXPECT_EQ(ls.wait(), 0) << ls.err();
+    EXPECT_NE(
+        ls.err().find("radt: warning: " + replicaUri + " is a standby server whose replication has stopped"),
+        std::string::npos)
+        << ls.err();
+    const std::string lsErr = ls.err();
+    std::smatch later;
+    ASSERT_TRUE(std::regex_search(lsErr, later, std::regex("UTC \\(([0-9]+) s ago\\)"))) << ls.err();
+    EXPECT_GE(std::stoi(later[1]), std::stoi(lag[1]) + 2) << "the lag grows while the primary is away";
+    EXPECT_NE(ls.out().find("RUNNING"), std::string::npos) << ls.out();
+    Radt report = startRadt(dir, {"report", "--store", replicaUri, run});
+    report.wait();
+    EXPECT_NE(report.err().find("is a standby server whose replication has stopped"), std::string::npos)
+        << report.err();
 }
