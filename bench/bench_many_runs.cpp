@@ -390,6 +390,65 @@ void BM_Summary(benchmark::State& state) {
     }
 }
 
+/// What proving kept entries fresh costs (the triggers' presence and each run's change count
+/// joined in): the 500 runs' envelopes at 4,096 slices and their stats entries read as a chart and
+/// the summary read them (Store::storedEnvelopes), against the same rows and blobs read by a bare
+/// prepared SELECT that checks only latest_metrics (what the store did before the count).
+void BM_FreshnessCheck(benchmark::State& state) {
+    const std::string path = chartStore();
+    const std::vector<Run> runs = chartRuns(path);
+    std::vector<std::string> uuids;
+    for (const Run& r : runs)
+        uuids.push_back(r.uuid);
+    auto store = openStore(path, OpenMode::ReadOnly);
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* bare = nullptr;
+    sqlite3_prepare_v2(
+        db,
+        "SELECT e.point_count, e.latest_timestamp, e.latest_step, e.points FROM radt_envelopes e "
+        "JOIN latest_metrics l ON l.run_uuid = e.run_uuid AND l.\"key\" = e.\"key\" "
+        "WHERE e.run_uuid = ? AND e.\"key\" = ? AND e.buckets = ? AND e.version = ? "
+        "AND l.timestamp = e.latest_timestamp AND l.step = e.latest_step",
+        -1, &bare, nullptr);
+    for (auto _ : state) {
+        for (const int buckets : {4096, kStatsBuckets}) {
+            const char* name = buckets ? "envelopes" : "stats";
+            auto start = std::chrono::steady_clock::now();
+            const size_t kept = store->storedEnvelopes(uuids, kChartKey, buckets).size();
+            bench::keepBest(g_best, std::string("checked_") + name, bench::since(start));
+            start = std::chrono::steady_clock::now();
+            size_t read = 0;
+            std::vector<Series> held; // kept as the store's answer keeps them
+            held.reserve(uuids.size());
+            for (const std::string& uuid : uuids) {
+                sqlite3_bind_text(bare, 1, uuid.c_str(), -1, SQLITE_STATIC);
+                sqlite3_bind_text(bare, 2, kChartKey, -1, SQLITE_STATIC);
+                sqlite3_bind_int(bare, 3, buckets);
+                sqlite3_bind_int(bare, 4, kEnvelopeVersion);
+                if (sqlite3_step(bare) == SQLITE_ROW) {
+                    held.push_back(decodeEnvelopePoints(sqlite3_column_blob(bare, 3),
+                                                        size_t(sqlite3_column_bytes(bare, 3)), "bench"));
+                    ++read;
+                }
+                sqlite3_reset(bare);
+            }
+            bench::keepBest(g_best, std::string("bare_") + name, bench::since(start));
+            if (kept != uuids.size() || read != uuids.size())
+                state.SkipWithError("not every run's entry is kept and fresh");
+        }
+    }
+    sqlite3_finalize(bare);
+    sqlite3_close(db);
+    for (const char* name : {"envelopes", "stats"}) {
+        const double checked = g_best[std::string("checked_") + name],
+                     bareRead = g_best[std::string("bare_") + name];
+        bench::figure((std::string("fresh_") + name + "_500_runs_ms").c_str(), checked * 1e3, "ms");
+        bench::figure((std::string("fresh_") + name + "_500_runs_vs_bare").c_str(),
+                      bareRead > 0 ? checked / bareRead : 0, "x");
+    }
+}
+
 // ---- the same 500 runs on PostgreSQL ----
 
 test::PrivatePostgres* g_server = nullptr; // main's, when this machine can run one
@@ -537,6 +596,7 @@ BENCHMARK(BM_ChartOpenCold)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SummaryCold)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Summary)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FreshnessCheck)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PgChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PgSummary)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PgChartRows)->Iterations(1)->Unit(benchmark::kMillisecond);

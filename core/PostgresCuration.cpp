@@ -1,5 +1,7 @@
 #include "PostgresCuration.h"
 
+#include "MlflowLimits.h"
+#include "PostgresConnection.h"
 #include "Store.h"
 
 namespace radt::pg {
@@ -62,3 +64,40 @@ void setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, con
 }
 
 } // namespace radt::pg
+
+namespace radt {
+
+void PostgresStore::renameRun(const std::string& runUuid, const std::string& name) {
+    mlflow::validateRunName(name);
+    mlflow::validateTagValue("mlflow.runName", name);
+    withConnection("renaming a run", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::renameRun(tx, runUuid, name, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
+    withConnection("removing tags", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::deleteTags(tx, runUuid, keys, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::setRunDeleted(const std::string& runUuid, bool deleted) {
+    withConnection(deleted ? "deleting a run" : "restoring a run", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::setRunDeleted(tx, runUuid, deleted, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+std::vector<Run> PostgresStore::deletedRuns() {
+    return queryRuns("", "", "deleted");
+}
+
+} // namespace radt

@@ -1,5 +1,6 @@
 #include "PostgresEnvelopes.h"
 
+#include "PostgresConnection.h"
 #include "Store.h"
 
 namespace radt::pg {
@@ -219,3 +220,54 @@ std::map<std::string, SeriesStats> seriesStatsOfRun(pqxx::transaction_base& tx, 
 }
 
 } // namespace radt::pg
+
+namespace radt {
+
+std::map<std::string, int64_t> PostgresStore::pointCounts(const std::string& runUuid) {
+    return withConnection("counting a run's points", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        return pg::pointCounts(tx, runUuid);
+    });
+}
+
+std::map<std::string, SeriesStats> PostgresStore::seriesStatsOfRun(const std::string& runUuid,
+                                                                   const std::string& onlyKey) {
+    return withConnection("computing a run's summary statistics", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        return pg::seriesStatsOfRun(tx, runUuid, onlyKey);
+    });
+}
+
+std::map<std::string, StoredEnvelope> PostgresStore::storedEnvelopes(const std::vector<std::string>& runUuids,
+                                                                     const std::string& key, int buckets) {
+    if (!m_hasLatestMetrics || runUuids.empty())
+        return {};
+    return withConnection("reading stored envelopes", [&](pqxx::connection& c) {
+        pqxx::read_transaction tx(c);
+        return pg::storedEnvelopes(tx, runUuids, key, buckets, m_uri.display());
+    });
+}
+
+std::optional<int64_t> PostgresStore::envelopeChangeCount(const std::string& runUuid) {
+    if (m_readOnly || m_standby || !m_hasLatestMetrics)
+        return std::nullopt;
+    return withConnection("counting a run's changes", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        const std::optional<int64_t> changes = pg::envelopeChangeCount(tx, runUuid, m_mayPartition);
+        tx.commit();
+        return changes;
+    });
+}
+
+bool PostgresStore::saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) {
+    if (m_readOnly || !m_hasLatestMetrics)
+        return false;
+    return withConnection("saving envelopes", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        const bool saved = pg::saveEnvelopes(tx, runUuid, envelopes);
+        tx.commit();
+        return saved;
+    });
+}
+
+} // namespace radt

@@ -1,7 +1,7 @@
 #include "PostgresStore.h"
+#include "PostgresConnection.h"
 
 #include "MlflowLimits.h"
-#include "PostgresCuration.h"
 #include "PostgresEnvelopes.h"
 #include "PostgresMetricWrites.h"
 #include "PostgresPartitions.h"
@@ -27,18 +27,7 @@ namespace {
 
 constexpr double kMlflowMaxFloat = 1.7976931348623157e308;
 
-/// libpq's text without the trailing newline; it names host and port, never the password.
-std::string trimmed(const std::string& text) {
-    const auto end = text.find_last_not_of("\n ");
-    return end == std::string::npos ? text : text.substr(0, end + 1);
-}
-
 } // namespace
-
-struct PostgresStore::Connection {
-    explicit Connection(const std::string& options) : c(options) {}
-    pqxx::connection c;
-};
 
 std::string PostgresStore::connectionString(const StoreUri& uri) {
     // postgresql+psycopg2://... is SQLAlchemy's spelling (MLflow's); libpq wants postgresql://.
@@ -74,22 +63,6 @@ void PostgresStore::connect() {
         tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     tx.commit();
     m_conn->c.prepare(pg::kUpsertLatest, pg::kUpsertLatestSql);
-}
-
-template <typename Fn> auto PostgresStore::withConnection(const char* what, Fn fn) {
-    if (!m_conn || !m_conn->c.is_open())
-        connect(); // the server came back: carry on where we were
-    try {
-        return fn(m_conn->c);
-    } catch (const pqxx::broken_connection& e) {
-        m_conn.reset();
-        throw StoreError(std::string("lost the connection to ") + m_uri.display() + " (" + what +
-                         "): " + trimmed(e.what()));
-    } catch (const pqxx::sql_error& e) {
-        if (!m_conn->c.is_open())
-            m_conn.reset();
-        throw StoreError(std::string(what) + " in " + m_uri.display() + ": " + trimmed(e.what()));
-    }
 }
 
 void PostgresStore::checkOrCreateSchema(OpenMode mode) {
@@ -341,39 +314,6 @@ void PostgresStore::setTags(const std::string& runUuid,
         tx.commit();
         return 0;
     });
-}
-
-void PostgresStore::renameRun(const std::string& runUuid, const std::string& name) {
-    mlflow::validateRunName(name);
-    mlflow::validateTagValue("mlflow.runName", name);
-    withConnection("renaming a run", [&](pqxx::connection& c) {
-        pqxx::work tx(c);
-        pg::renameRun(tx, runUuid, name, m_uri.display());
-        tx.commit();
-        return 0;
-    });
-}
-
-void PostgresStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
-    withConnection("removing tags", [&](pqxx::connection& c) {
-        pqxx::work tx(c);
-        pg::deleteTags(tx, runUuid, keys, m_uri.display());
-        tx.commit();
-        return 0;
-    });
-}
-
-void PostgresStore::setRunDeleted(const std::string& runUuid, bool deleted) {
-    withConnection(deleted ? "deleting a run" : "restoring a run", [&](pqxx::connection& c) {
-        pqxx::work tx(c);
-        pg::setRunDeleted(tx, runUuid, deleted, m_uri.display());
-        tx.commit();
-        return 0;
-    });
-}
-
-std::vector<Run> PostgresStore::deletedRuns() {
-    return queryRuns("", "", "deleted");
 }
 
 void PostgresStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
@@ -765,53 +705,6 @@ Series PostgresStore::querySeries(const std::string& runUuid, const std::string&
             s.v.push_back(row[3].as<bool>() ? std::numeric_limits<double>::quiet_NaN() : row[2].as<double>());
         }
         return s;
-    });
-}
-
-std::map<std::string, int64_t> PostgresStore::pointCounts(const std::string& runUuid) {
-    return withConnection("counting a run's points", [&](pqxx::connection& c) {
-        pqxx::read_transaction tx(c);
-        return pg::pointCounts(tx, runUuid);
-    });
-}
-
-std::map<std::string, SeriesStats> PostgresStore::seriesStatsOfRun(const std::string& runUuid,
-                                                                   const std::string& onlyKey) {
-    return withConnection("computing a run's summary statistics", [&](pqxx::connection& c) {
-        pqxx::read_transaction tx(c);
-        return pg::seriesStatsOfRun(tx, runUuid, onlyKey);
-    });
-}
-
-std::map<std::string, StoredEnvelope> PostgresStore::storedEnvelopes(const std::vector<std::string>& runUuids,
-                                                                     const std::string& key, int buckets) {
-    if (!m_hasLatestMetrics || runUuids.empty())
-        return {};
-    return withConnection("reading stored envelopes", [&](pqxx::connection& c) {
-        pqxx::read_transaction tx(c);
-        return pg::storedEnvelopes(tx, runUuids, key, buckets, m_uri.display());
-    });
-}
-
-std::optional<int64_t> PostgresStore::envelopeChangeCount(const std::string& runUuid) {
-    if (m_readOnly || m_standby || !m_hasLatestMetrics)
-        return std::nullopt;
-    return withConnection("counting a run's changes", [&](pqxx::connection& c) {
-        pqxx::work tx(c);
-        const std::optional<int64_t> changes = pg::envelopeChangeCount(tx, runUuid, m_mayPartition);
-        tx.commit();
-        return changes;
-    });
-}
-
-bool PostgresStore::saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) {
-    if (m_readOnly || !m_hasLatestMetrics)
-        return false;
-    return withConnection("saving envelopes", [&](pqxx::connection& c) {
-        pqxx::work tx(c);
-        const bool saved = pg::saveEnvelopes(tx, runUuid, envelopes);
-        tx.commit();
-        return saved;
     });
 }
 

@@ -30,7 +30,7 @@ CC=$cc CXX=$cxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRADT_F
 cmake --build "$build" -j"$jobs"
 run=()
 if command -v pg_virtualenv >/dev/null; then
-  run=(pg_virtualenv) # a throwaway PostgreSQL cluster, as resources/test.sh does
+  run=(pg_virtualenv -t) # a throwaway PostgreSQL cluster in a temporary folder, as resources/test.sh does
 else
   echo "sanitize: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
 fi

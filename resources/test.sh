@@ -13,7 +13,9 @@ cd "$build"
 # cluster on loopback, sets PGHOST/PGUSER/PGPASSWORD for the tests and removes it afterwards.
 run=()
 if command -v pg_virtualenv >/dev/null; then
-  run=(pg_virtualenv)
+  # -t: the cluster in a temporary folder, so a run interrupted earlier (its cluster left behind)
+  # or another one at the same time never stops this one ("Cluster 15/regress exists").
+  run=(pg_virtualenv -t)
 else
   echo "test.sh: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
 fi
