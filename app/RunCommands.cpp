@@ -12,9 +12,6 @@ namespace radt::cli {
 
 namespace {
 
-/// MLflow's tag for a run's description (its UI shows and edits it as the run's notes).
-constexpr const char* kNoteTag = "mlflow.note.content";
-
 struct RunArgs {
     std::string store;
     std::vector<std::string> words; ///< RUN and what follows it
@@ -144,7 +141,7 @@ void addRunCommands(CLI::App& app, Action& action) {
                      [](Store& store, const RunArgs& a) {
                          const std::vector<std::string>& w = a.words;
                          const Run r = resolveRun(store, w[0], false);
-                         store.setTags(r.uuid, {{kNoteTag, w[1]}});
+                         store.setTags(r.uuid, {{kRunNoteTag, w[1]}});
                          std::cout << "noted " << r.uuid << " (" << r.name << ")\n";
                      });
     addRunSubcommand(*run, action, "tag", "add or change tags of a run", "RUN KEY=VALUE...", 2, SIZE_MAX,

@@ -69,6 +69,9 @@ struct Series {
     }
 };
 
+/// MLflow's tag for a run's notes (its UI shows and edits it as the run's description).
+constexpr const char* kRunNoteTag = "mlflow.note.content";
+
 /// The latest value of one metric of one run (MLflow's latest_metrics row).
 struct LatestMetric {
     double value = 0;

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 
 using namespace radt;
@@ -161,6 +162,51 @@ TEST_F(RunTreeModelTest, FilterProxyKeepsMatchesTheirAncestorsAndDescendants) {
     EXPECT_EQ(proxy.rowCount(), 3);
     m_model.reload(*m_store); // a reset under an active proxy
     EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+// Issue 40 §4: tag:KEY[=VALUE] and note:TEXT find runs by what `radt run tag|note` (or MLflow's
+// UI) set, and a run's tooltip shows its tags and note.
+TEST_F(RunTreeModelTest, FilterFindsRunsByTheirTagsAndNotesAndTheTooltipShowsThem) {
+    const std::string tagged = m_sample.runs["beta/7/a"], noted = m_sample.runs["alpha/1/b"];
+    m_store->setTags(tagged, {{"paper", "fig3"}});
+    m_store->setTags(noted, {{kRunNoteTag, "Diverged at epoch 12: lr too high"}});
+    m_model.reload(*m_store);
+    RunFilterProxy proxy;
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Warning);
+    proxy.setSourceModel(&m_model);
+    const auto shownRuns = [&] {
+        QStringList uuids;
+        std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+            for (int row = 0; row < proxy.rowCount(parent); ++row) {
+                const QModelIndex index = proxy.index(row, 0, parent);
+                if (!index.data(RunTreeModel::RunUuidRole).isNull())
+                    uuids << index.data(RunTreeModel::RunUuidRole).toString();
+                walk(index);
+            }
+        };
+        walk({});
+        return uuids;
+    };
+    proxy.setFilterText("tag:paper");
+    EXPECT_EQ(shownRuns(), QStringList{QString::fromStdString(tagged)});
+    proxy.setFilterText("TAG:Paper=fig3");
+    EXPECT_EQ(shownRuns(), QStringList{QString::fromStdString(tagged)});
+    proxy.setFilterText("tag:paper=fig4");
+    EXPECT_TRUE(shownRuns().isEmpty());
+    proxy.setFilterText("note:diverged");
+    EXPECT_EQ(shownRuns(), QStringList{QString::fromStdString(noted)});
+    proxy.setFilterText("note:converged");
+    EXPECT_TRUE(shownRuns().isEmpty());
+    proxy.setFilterText("diverged"); // plain text looks in the columns only
+    EXPECT_TRUE(shownRuns().isEmpty());
+
+    const QModelIndex run = m_model.indexOfRun(QString::fromStdString(noted));
+    ASSERT_TRUE(run.isValid());
+    EXPECT_TRUE(run.data(Qt::ToolTipRole).toString().contains("Note: Diverged at epoch 12: lr too high"))
+        << run.data(Qt::ToolTipRole).toString().toStdString();
+    const QModelIndex other = m_model.indexOfRun(QString::fromStdString(tagged));
+    EXPECT_TRUE(other.data(Qt::ToolTipRole).toString().contains("Tags: paper=fig3"))
+        << other.data(Qt::ToolTipRole).toString().toStdString();
 }
 
 TEST(Formatting, TickStepsAreOneTwoOrFiveTimesAPowerOfTen) {

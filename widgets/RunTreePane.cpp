@@ -34,6 +34,9 @@ RunTreePane::RunTreePane(QWidget* parent)
     m_proxy->setSourceModel(m_model);
     m_filter->setObjectName(QStringLiteral("runFilter"));
     m_filter->setPlaceholderText(tr("Filter runs (name, status, letter, params)..."));
+    m_filter->setToolTip(
+        tr("Text in a run's name, status, letter or params; tag:KEY or tag:KEY=VALUE for runs "
+           "with such a tag, note:TEXT for runs whose note holds it"));
     m_filter->setClearButtonEnabled(true);
 
     m_tree->setObjectName(QStringLiteral("runTree"));

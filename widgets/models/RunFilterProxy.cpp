@@ -18,7 +18,36 @@ void RunFilterProxy::setFilterText(const QString& text) {
     invalidateFilter();
 }
 
+namespace {
+
+bool contains(const std::string& text, const QString& part) {
+    return QString::fromStdString(text).contains(part, Qt::CaseInsensitive);
+}
+
+} // namespace
+
+bool RunFilterProxy::runTagsMatch(int sourceRow, const QModelIndex& sourceParent) const {
+    const auto* tree = qobject_cast<const RunTreeModel*>(sourceModel());
+    const Run* run = tree ? tree->run(tree->index(sourceRow, 0, sourceParent)) : nullptr;
+    if (!run)
+        return false; // experiments and workloads have no tags: they stay as a match's ancestors
+    if (m_text.startsWith(QLatin1String("note:"), Qt::CaseInsensitive)) {
+        const auto note = run->tags.find(kRunNoteTag);
+        return note != run->tags.end() && contains(note->second, m_text.mid(5).trimmed());
+    }
+    const QString wanted = m_text.mid(4).trimmed();
+    const int eq = wanted.indexOf('=');
+    const QString key = eq < 0 ? wanted : wanted.left(eq), value = eq < 0 ? QString() : wanted.mid(eq + 1);
+    for (const auto& [k, v] : run->tags)
+        if (contains(k, key) && (eq < 0 || contains(v, value)))
+            return true;
+    return false;
+}
+
 bool RunFilterProxy::rowMatches(int sourceRow, const QModelIndex& sourceParent) const {
+    if (m_text.startsWith(QLatin1String("tag:"), Qt::CaseInsensitive) ||
+        m_text.startsWith(QLatin1String("note:"), Qt::CaseInsensitive))
+        return runTagsMatch(sourceRow, sourceParent);
     static const int columns[] = {RunTreeModel::NameColumn, RunTreeModel::StatusColumn,
                                   RunTreeModel::LetterColumn, RunTreeModel::ParamsColumn};
     // Groups match on their name only: a workload showing FAILED must not pull in its finished runs.

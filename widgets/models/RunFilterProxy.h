@@ -1,6 +1,7 @@
 #pragma once
 // Case-insensitive text filter over the run tree: a row stays when it, one of its ancestors
-// or one of its descendants matches.
+// or one of its descendants matches. `tag:KEY`, `tag:KEY=VALUE` and `note:TEXT` look in runs'
+// tags and notes (MLflow's mlflow.note.content) instead.
 
 #include <QSortFilterProxyModel>
 
@@ -11,7 +12,8 @@ class RunFilterProxy : public QSortFilterProxyModel {
 public:
     explicit RunFilterProxy(QObject* parent = nullptr);
 
-    /// The text looked for in the name, status, letter and params columns.
+    /// The text looked for in the name, status, letter and params columns; `tag:KEY[=VALUE]` for
+    /// runs with a tag whose key (and value) contains those, `note:TEXT` for runs whose note does.
     void setFilterText(const QString& text);
     QString filterText() const { return m_text; }
 
@@ -20,6 +22,8 @@ protected:
 
 private:
     bool rowMatches(int sourceRow, const QModelIndex& sourceParent) const;
+    /// For `tag:` and `note:` filters: whether the run of this source row has such a tag or note.
+    bool runTagsMatch(int sourceRow, const QModelIndex& sourceParent) const;
 
     QString m_text;
 };

@@ -379,6 +379,19 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
         QString tip = tr("Run %1\nModel: %2").arg(toQString(r.uuid), toQString(r.model()));
         if (!r.param("params").empty())
             tip += tr("\nArguments: %1").arg(toQString(r.param("params")));
+        // The user's tags (not MLflow's own, nor radt's host facts) and the note, cut to a tooltip.
+        QStringList tags;
+        for (const auto& [key, value] : r.tags)
+            if (key.rfind("mlflow.", 0) != 0 && key.rfind("radt.", 0) != 0)
+                tags << toQString(key + (value.empty() ? "" : "=" + value));
+        if (!tags.isEmpty())
+            tip += tr("\nTags: %1").arg(tags.join(QLatin1String(", ")));
+        if (const auto note = r.tags.find(kRunNoteTag); note != r.tags.end() && !note->second.empty()) {
+            QString text = toQString(note->second);
+            if (text.size() > 300)
+                text = text.left(300) + QChar(0x2026);
+            tip += tr("\nNote: %1").arg(text);
+        }
         return tip;
     }
     return QVariant();
