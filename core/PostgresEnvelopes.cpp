@@ -22,6 +22,20 @@ const std::pair<const char*, const char*> kChangeTriggers[] = {
     {"radt_changes_delete", "DELETE ON metrics REFERENCING OLD TABLE AS changed"}};
 constexpr int kChangeTriggerCount = 5; // the four above and radt_changes_truncate
 
+/// The tables the count needs, made where missing (on first use, or an older radt's envelopes).
+void makeChangeCountTables(pqxx::transaction_base& tx) {
+    const std::string owner = tx.quote_name(
+        tx.exec1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'metrics'::regclass")[0]
+            .as<std::string>());
+    tx.exec(kCreateEnvelopesSql);
+    tx.exec("ALTER TABLE radt_envelopes ADD COLUMN IF NOT EXISTS changes BIGINT NOT NULL DEFAULT -1");
+    tx.exec("CREATE TABLE IF NOT EXISTS radt_run_changes (run_uuid VARCHAR(32) PRIMARY KEY, changes BIGINT "
+            "NOT NULL)");
+    tx.exec("ALTER TABLE radt_run_changes OWNER TO " + owner);
+}
+
+} // namespace
+
 /// Counts, for each run whose envelopes are kept (a row of radt_run_changes), every statement of
 /// any client that inserts, updates or deletes its rows of metrics (a TRUNCATE counts for all):
 /// MLflow's log_batch of an older point, a value logged again at a timestamp, a retention job. A
@@ -30,19 +44,13 @@ constexpr int kChangeTriggerCount = 5; // the four above and radt_changes_trunca
 /// semi-join of the statement's rows against the kept runs per COPY batch. The rows are locked
 /// in run order (two statements over several runs lock them alike). The functions are SECURITY
 /// DEFINER, owned by metrics' owner, their names qualified and search_path pg_catalog, the schema,
-/// pg_temp last, so a writer under any role counts and can slip no table of its own in. Made by
-/// metrics' owner; the kept entries are dropped then, as nothing counted before.
-void installChangeCount(pqxx::transaction_base& tx) {
+/// pg_temp last, so a writer under any role counts and can slip no table of its own in.
+void makeChangeTriggers(pqxx::transaction_base& tx) {
     const std::string schema = tx.quote_name(tx.exec1("SELECT current_schema()")[0].as<std::string>());
     const std::string owner = tx.quote_name(
         tx.exec1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'metrics'::regclass")[0]
             .as<std::string>());
     const std::string changes = schema + ".radt_run_changes";
-    tx.exec(kCreateEnvelopesSql);
-    tx.exec("ALTER TABLE radt_envelopes ADD COLUMN IF NOT EXISTS changes BIGINT NOT NULL DEFAULT -1");
-    tx.exec("CREATE TABLE IF NOT EXISTS " + changes +
-            " (run_uuid VARCHAR(32) PRIMARY KEY, changes BIGINT NOT NULL)");
-    tx.exec("ALTER TABLE " + changes + " OWNER TO " + owner);
     const auto function = [&](const char* name, const std::string& body) {
         tx.exec("CREATE OR REPLACE FUNCTION " + schema + "." + name +
                 "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, " +
@@ -63,8 +71,17 @@ void installChangeCount(pqxx::transaction_base& tx) {
     tx.exec("CREATE TRIGGER radt_changes_truncate AFTER TRUNCATE ON metrics FOR EACH STATEMENT EXECUTE "
             "PROCEDURE " +
             schema + ".radt_count_truncate()");
+}
+
+namespace {
+
+/// The count made by metrics' owner where it was missing: the kept entries are dropped then, as
+/// nothing counted before.
+void installChangeCount(pqxx::transaction_base& tx) {
+    makeChangeCountTables(tx);
+    makeChangeTriggers(tx);
     tx.exec("DELETE FROM radt_envelopes");
-    tx.exec("DELETE FROM " + changes);
+    tx.exec("DELETE FROM radt_run_changes");
 }
 
 } // namespace

@@ -23,6 +23,10 @@ std::map<std::string, StoredEnvelope> storedEnvelopes(pqxx::transaction_base& tx
                                                       const std::string& storeName);
 /// True while the triggers that count each kept run's changes are on metrics.
 bool countsRunChanges(pqxx::transaction_base& tx);
+/// Makes (again) the triggers that count each kept run's changes on the table now named metrics,
+/// keeping what is kept: for a table that holds exactly the rows the counted one held (the
+/// partition conversion's swap). By metrics' owner.
+void makeChangeTriggers(pqxx::transaction_base& tx);
 /// Store::envelopeChangeCount: the triggers made first where missing, by metrics' owner only
 /// (nullopt for another role), every kept entry dropped then.
 std::optional<int64_t> envelopeChangeCount(pqxx::work& tx, const std::string& runUuid, bool ownsMetrics);

@@ -1,5 +1,6 @@
 #include "PostgresMaintenance.h"
 
+#include "PostgresEnvelopes.h"
 #include "PostgresLockWaits.h"
 #include "PostgresPartitions.h"
 #include "PostgresStore.h"
@@ -291,7 +292,12 @@ void swapLocked(pqxx::work& tx, pg::PartitionPeriod period, bool logged, bool co
             throw StoreError("the partitioned table holds " + std::to_string(newRows) + " samples, metrics " +
                              std::to_string(oldRows) + "; nothing was changed (run it again)");
     }
+    // Kept chart envelopes stay fresh through the swap: the new table holds exactly the rows the
+    // counted one did, so its changes are counted on from here (resources/DESIGN.md §4).
+    const bool countedChanges = pg::countsRunChanges(tx);
     pg::swapInTwin(tx, "metrics", kTwin);
+    if (countedChanges)
+        pg::makeChangeTriggers(tx);
     if (logged)
         dropChangeLog(tx);
     pg::storePeriod(tx, period);

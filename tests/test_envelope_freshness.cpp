@@ -6,6 +6,7 @@
 // by another process (Python's sqlite3, the driver MLflow's SQLAlchemy store uses; psql), on every
 // backend that keeps envelopes.
 
+#include "PostgresMaintenance.h"
 #include "RunEnvelopes.h"
 #include "Store.h"
 #include "StoreTestBackends.h"
@@ -208,4 +209,25 @@ TEST(EnvelopeFreshnessPostgres, MakingTheTriggersNeverWaitsBehindAWriterIdleInIt
     idle.commit();
     ASSERT_EQ(writeRunEnvelopes(*store, finished), 1u) << "kept once the writer committed";
     EXPECT_EQ(store->storedEnvelopes({finished}, "power", 1024).size(), 1u);
+}
+
+// radt store partition swaps metrics for a partitioned copy of the same rows: the kept envelopes
+// stay fresh through it (the count goes on on the new table), and a change after it is counted.
+TEST(EnvelopeFreshnessPostgres, KeptEnvelopesStayFreshThroughThePartitionConversionAndAreCountedAfter) {
+    auto backend = test::makeBackend("postgresql_unpartitioned");
+    if (!backend->available())
+        GTEST_SKIP() << backend->unavailableReason();
+    const std::string uri = backend->freshUri();
+    auto store = openStore(uri, OpenMode::CreateIfMissing);
+    const std::string run = store->createRun({0, "done", 0, "u", "s", RunStatus::Finished}).uuid;
+    store->logMetrics(run, samples(5000));
+    ASSERT_EQ(writeRunEnvelopes(*store, run), 1u);
+
+    const PartitionOutcome converted = partitionStore(uri, "week");
+    ASSERT_TRUE(converted.converted);
+    auto after = openStore(uri, OpenMode::OpenExisting);
+    EXPECT_EQ(after->storedEnvelopes({run}, "power", 1024).size(), 1u) << "kept through the swap";
+    EXPECT_EQ(after->storedEnvelopes({run}, "power", kStatsBuckets).size(), 1u);
+    otherClient(uri, forRun(kChanges[3].sql, run));
+    EXPECT_TRUE(after->storedEnvelopes({run}, "power", 1024).empty()) << "a change on the new table counts";
 }
