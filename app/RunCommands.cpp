@@ -41,10 +41,18 @@ const Run* findRun(const std::vector<Run>& runs, const std::string& target) {
     return matches.empty() ? nullptr : matches.front();
 }
 
+/// The store's runs, active and deleted, read once for every RUN of a command.
+struct StoreRuns {
+    explicit StoreRuns(Store& store)
+        : active(store.runs()), gone(store.deletedRuns()), uri(store.displayUri()) {}
+    std::vector<Run> active, gone;
+    std::string uri;
+};
+
 /// The run `target` names: an active one, or with `deleted` a deleted one; an error that says why
 /// when there is none (a deleted run named for a change says how to restore it).
-Run resolveRun(Store& store, const std::string& target, bool deleted) {
-    const std::vector<Run> active = store.runs(), gone = store.deletedRuns();
+Run resolveRun(const StoreRuns& runs, const std::string& target, bool deleted) {
+    const std::vector<Run>&active = runs.active, &gone = runs.gone;
     if (const Run* r = findRun(deleted ? gone : active, target))
         return *r;
     if (const Run* other = findRun(deleted ? active : gone, target))
@@ -53,7 +61,7 @@ Run resolveRun(Store& store, const std::string& target, bool deleted) {
             (deleted ? "not deleted"
                      : "deleted: restore it first (radt run restore " + other->uuid.substr(0, 8) + ")"));
     throw std::invalid_argument("'" + target + "' names no " + (deleted ? "deleted " : "") + "run in " +
-                                store.displayUri() +
+                                runs.uri +
                                 " (a run id or a unique prefix of 5 or more of its hex characters)");
 }
 
@@ -103,9 +111,10 @@ void addRunSubcommand(CLI::App& run, Action& action, const char* name, const cha
 
 /// Deletes or restores each run, every named run found first so that a typo changes nothing.
 void setDeleted(Store& store, const RunArgs& args, bool deleted) {
+    const StoreRuns known(store);
     std::vector<Run> runs;
     for (const std::string& target : args.words) {
-        Run r = resolveRun(store, target, !deleted);
+        Run r = resolveRun(known, target, !deleted);
         if (deleted && r.status == RunStatus::Running && !args.force)
             throw std::invalid_argument("run " + r.uuid + " (" + r.name +
                                         ") is RUNNING: stop it first, or delete it with --force");
@@ -133,21 +142,21 @@ void addRunCommands(CLI::App& app, Action& action) {
     addRunSubcommand(*run, action, "rename", "rename a run (MLflow's run name)", "RUN NAME", 2, 2,
                      [](Store& store, const RunArgs& a) {
                          const std::vector<std::string>& w = a.words;
-                         const Run r = resolveRun(store, w[0], false);
+                         const Run r = resolveRun(StoreRuns(store), w[0], false);
                          store.renameRun(r.uuid, w[1]);
                          std::cout << "renamed " << r.uuid << " (" << r.name << ") to " << w[1] << "\n";
                      });
     addRunSubcommand(*run, action, "note", "set a run's note (MLflow's description)", "RUN TEXT", 2, 2,
                      [](Store& store, const RunArgs& a) {
                          const std::vector<std::string>& w = a.words;
-                         const Run r = resolveRun(store, w[0], false);
+                         const Run r = resolveRun(StoreRuns(store), w[0], false);
                          store.setTags(r.uuid, {{kRunNoteTag, w[1]}});
                          std::cout << "noted " << r.uuid << " (" << r.name << ")\n";
                      });
     addRunSubcommand(*run, action, "tag", "add or change tags of a run", "RUN KEY=VALUE...", 2, SIZE_MAX,
                      [](Store& store, const RunArgs& a) {
                          const std::vector<std::string>& w = a.words;
-                         const Run r = resolveRun(store, w[0], false);
+                         const Run r = resolveRun(StoreRuns(store), w[0], false);
                          std::vector<std::pair<std::string, std::string>> tags;
                          for (size_t i = 1; i < w.size(); ++i)
                              tags.push_back(tagOf(w[i]));
@@ -158,7 +167,7 @@ void addRunCommands(CLI::App& app, Action& action) {
     addRunSubcommand(*run, action, "untag", "remove tags of a run", "RUN KEY...", 2, SIZE_MAX,
                      [](Store& store, const RunArgs& a) {
                          const std::vector<std::string>& w = a.words;
-                         const Run r = resolveRun(store, w[0], false);
+                         const Run r = resolveRun(StoreRuns(store), w[0], false);
                          store.deleteTags(r.uuid, {w.begin() + 1, w.end()});
                          std::cout << "untagged " << r.uuid << " (" << r.name << "): " << w.size() - 1
                                    << " tags\n";
