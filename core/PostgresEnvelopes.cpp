@@ -1,6 +1,7 @@
 #include "PostgresEnvelopes.h"
 
 #include "PostgresConnection.h"
+#include "PostgresTriggers.h"
 #include "Store.h"
 
 namespace radt::pg {
@@ -14,24 +15,16 @@ constexpr const char* kCreateEnvelopesSql =
     "point_count BIGINT NOT NULL, latest_timestamp BIGINT NOT NULL, latest_step BIGINT NOT NULL, "
     "points BYTEA NOT NULL, changes BIGINT NOT NULL DEFAULT -1, PRIMARY KEY (run_uuid, \"key\", buckets))";
 
-/// The statement triggers that count each kept run's changes, and the statements they fire on.
-const std::pair<const char*, const char*> kChangeTriggers[] = {
-    {"radt_changes_insert", "INSERT ON metrics REFERENCING NEW TABLE AS changed"},
-    {"radt_changes_update_old", "UPDATE ON metrics REFERENCING OLD TABLE AS changed"},
-    {"radt_changes_update_new", "UPDATE ON metrics REFERENCING NEW TABLE AS changed"},
-    {"radt_changes_delete", "DELETE ON metrics REFERENCING OLD TABLE AS changed"}};
-constexpr int kChangeTriggerCount = 5; // the four above and radt_changes_truncate
+/// radt_changes_insert, _update_old, _update_new, _delete and _truncate (makeStatementTriggers).
+constexpr int kChangeTriggerCount = 5;
 
 /// The tables the count needs, made where missing (on first use, or an older radt's envelopes).
 void makeChangeCountTables(pqxx::transaction_base& tx) {
-    const std::string owner = tx.quote_name(
-        tx.exec1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'metrics'::regclass")[0]
-            .as<std::string>());
     tx.exec(kCreateEnvelopesSql);
     tx.exec("ALTER TABLE radt_envelopes ADD COLUMN IF NOT EXISTS changes BIGINT NOT NULL DEFAULT -1");
     tx.exec("CREATE TABLE IF NOT EXISTS radt_run_changes (run_uuid VARCHAR(32) PRIMARY KEY, changes BIGINT "
             "NOT NULL)");
-    tx.exec("ALTER TABLE radt_run_changes OWNER TO " + owner);
+    tx.exec("ALTER TABLE radt_run_changes OWNER TO " + metricsOwner(tx).owner);
 }
 
 } // namespace
@@ -46,31 +39,16 @@ void makeChangeCountTables(pqxx::transaction_base& tx) {
 /// DEFINER, owned by metrics' owner, their names qualified and search_path pg_catalog, the schema,
 /// pg_temp last, so a writer under any role counts and can slip no table of its own in.
 void makeChangeTriggers(pqxx::transaction_base& tx) {
-    const std::string schema = tx.quote_name(tx.exec1("SELECT current_schema()")[0].as<std::string>());
-    const std::string owner = tx.quote_name(
-        tx.exec1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'metrics'::regclass")[0]
-            .as<std::string>());
-    const std::string changes = schema + ".radt_run_changes";
-    const auto function = [&](const char* name, const std::string& body) {
-        tx.exec("CREATE OR REPLACE FUNCTION " + schema + "." + name +
-                "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, " +
-                schema + ", pg_temp AS $$ BEGIN " + body + " RETURN NULL; END $$");
-        tx.exec("ALTER FUNCTION " + schema + "." + name + "() OWNER TO " + owner);
-    };
-    function("radt_count_run_changes",
-             "PERFORM 1 FROM " + changes + " WHERE run_uuid IN (SELECT run_uuid FROM changed) " +
-                 "ORDER BY run_uuid FOR UPDATE; UPDATE " + changes + " SET changes = changes + 1 " +
-                 "WHERE run_uuid IN (SELECT run_uuid FROM changed);");
-    function("radt_count_truncate", "UPDATE " + changes + " SET changes = changes + 1;");
-    for (const auto& [name, on] : kChangeTriggers) {
-        tx.exec("DROP TRIGGER IF EXISTS " + std::string(name) + " ON metrics");
-        tx.exec("CREATE TRIGGER " + std::string(name) + " AFTER " + on +
-                " FOR EACH STATEMENT EXECUTE PROCEDURE " + schema + ".radt_count_run_changes()");
-    }
-    tx.exec("DROP TRIGGER IF EXISTS radt_changes_truncate ON metrics");
-    tx.exec("CREATE TRIGGER radt_changes_truncate AFTER TRUNCATE ON metrics FOR EACH STATEMENT EXECUTE "
-            "PROCEDURE " +
-            schema + ".radt_count_truncate()");
+    const MetricsOwner where = metricsOwner(tx);
+    const std::string changes = where.schema + ".radt_run_changes";
+    makeTriggerFunction(tx, where, "radt_count_run_changes",
+                        "PERFORM 1 FROM " + changes + " WHERE run_uuid IN (SELECT run_uuid FROM changed) " +
+                            "ORDER BY run_uuid FOR UPDATE; UPDATE " + changes +
+                            " SET changes = changes + 1 " +
+                            "WHERE run_uuid IN (SELECT run_uuid FROM changed);");
+    makeTriggerFunction(tx, where, "radt_count_truncate",
+                        "UPDATE " + changes + " SET changes = changes + 1;");
+    makeStatementTriggers(tx, where, "radt_changes_", "radt_count_run_changes", "radt_count_truncate");
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "PostgresLockWaits.h"
 #include "PostgresPartitions.h"
 #include "PostgresStore.h"
+#include "PostgresTriggers.h"
 #include "StoreCopy.h"
 
 #include <pqxx/pqxx>
@@ -34,44 +35,27 @@ constexpr const char* kChanges = "radt_partition_changes";
 /// has no grant on radt's table (MLflow's server under its own role) writes on and can slip no table
 /// of its own in. Made again from nothing when an abandoned conversion left parts of it.
 void installChangeLog(pqxx::transaction_base& tx) {
-    const std::string schema = tx.quote_name(tx.exec1("SELECT current_schema()")[0].as<std::string>());
-    const std::string owner = tx.quote_name(
-        tx.exec1("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'metrics'::regclass")[0]
-            .as<std::string>());
-    const std::string changes = schema + "." + kChanges, sequence = schema + ".radt_partition_changes_seq";
+    const pg::MetricsOwner where = pg::metricsOwner(tx);
+    const std::string changes = where.schema + "." + kChanges,
+                      sequence = where.schema + ".radt_partition_changes_seq";
     tx.exec("DROP TABLE IF EXISTS " + changes);
     tx.exec("DROP SEQUENCE IF EXISTS " + sequence);
     tx.exec("CREATE SEQUENCE " + sequence);
     tx.exec("CREATE TABLE " + changes + " (run_uuid VARCHAR(32) PRIMARY KEY, seq BIGINT NOT NULL)");
     const std::string next = "nextval('" + sequence + "')";
-    const auto function = [&](const char* name, const std::string& noted) {
-        tx.exec("CREATE OR REPLACE FUNCTION " + schema + "." + name +
-                "() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, " +
-                schema + ", pg_temp AS $$ BEGIN INSERT INTO " + changes + " " + noted +
-                " ON CONFLICT (run_uuid) DO UPDATE SET seq = " + next + "; RETURN NULL; END $$");
-        tx.exec("ALTER FUNCTION " + schema + "." + name + "() OWNER TO " + owner);
+    const auto note = [&](const std::string& noted) {
+        return "INSERT INTO " + changes + " " + noted +
+               " ON CONFLICT (run_uuid) DO UPDATE SET seq = " + next + ";";
     };
     // In run order: a statement over several runs locks their rows as every other one does.
-    function("radt_partition_note_runs",
-             "SELECT run_uuid, " + next +
-                 " FROM (SELECT DISTINCT run_uuid FROM changed ORDER BY run_uuid) r");
-    function("radt_partition_note_truncate", "VALUES ('*', " + next + ")");
-    tx.exec("ALTER TABLE " + changes + " OWNER TO " + owner);
-    tx.exec("ALTER SEQUENCE " + sequence + " OWNER TO " + owner);
-    const std::pair<const char*, const char*> triggers[] = {
-        {"insert", "INSERT ON metrics REFERENCING NEW TABLE"},
-        {"update_old", "UPDATE ON metrics REFERENCING OLD TABLE"},
-        {"update_new", "UPDATE ON metrics REFERENCING NEW TABLE"},
-        {"delete", "DELETE ON metrics REFERENCING OLD TABLE"}};
-    for (const auto& [name, on] : triggers) {
-        tx.exec("DROP TRIGGER IF EXISTS radt_partition_" + std::string(name) + " ON metrics");
-        tx.exec("CREATE TRIGGER radt_partition_" + std::string(name) + " AFTER " + on +
-                " AS changed FOR EACH STATEMENT EXECUTE PROCEDURE " + schema + ".radt_partition_note_runs()");
-    }
-    tx.exec("DROP TRIGGER IF EXISTS radt_partition_truncate ON metrics");
-    tx.exec("CREATE TRIGGER radt_partition_truncate AFTER TRUNCATE ON metrics FOR EACH STATEMENT EXECUTE "
-            "PROCEDURE " +
-            schema + ".radt_partition_note_truncate()");
+    pg::makeTriggerFunction(tx, where, "radt_partition_note_runs",
+                            note("SELECT run_uuid, " + next +
+                                 " FROM (SELECT DISTINCT run_uuid FROM changed ORDER BY run_uuid) r"));
+    pg::makeTriggerFunction(tx, where, "radt_partition_note_truncate", note("VALUES ('*', " + next + ")"));
+    tx.exec("ALTER TABLE " + changes + " OWNER TO " + where.owner);
+    tx.exec("ALTER SEQUENCE " + sequence + " OWNER TO " + where.owner);
+    pg::makeStatementTriggers(tx, where, "radt_partition_", "radt_partition_note_runs",
+                              "radt_partition_note_truncate");
 }
 
 /// The change log and its functions, once the table they watch is gone (its triggers went with it).
