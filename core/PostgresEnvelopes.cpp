@@ -78,6 +78,13 @@ bool countsRunChanges(pqxx::transaction_base& tx) {
 }
 
 std::optional<int64_t> envelopeChangeCount(pqxx::work& tx, const std::string& runUuid, bool ownsMetrics) {
+    // A run already counted (every summary asks again for the runs it could not read kept): reads,
+    // no lock. The triggers' presence first: without them the count means nothing.
+    if (countsRunChanges(tx))
+        if (const pqxx::result counted =
+                tx.exec_params("SELECT changes FROM radt_run_changes WHERE run_uuid = $1", runUuid);
+            !counted.empty())
+            return counted[0][0].as<int64_t>();
     // One maker at a time: two would collide in the catalogue.
     tx.exec("SELECT pg_advisory_xact_lock(hashtext('radt_envelopes'))");
     if (!countsRunChanges(tx)) {

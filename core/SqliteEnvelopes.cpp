@@ -103,6 +103,14 @@ std::map<std::string, StoredEnvelope> SqliteStore::storedEnvelopes(const std::ve
 std::optional<int64_t> SqliteStore::envelopeChangeCount(const std::string& runUuid) {
     if (m_readOnly || !m_hasLatestMetrics)
         return std::nullopt;
+    // A run already counted (every summary asks again for the runs it could not read kept): a read,
+    // no write transaction. The triggers' presence read first: without them the count means nothing.
+    if (countsRunChanges()) {
+        SqliteStatement counted(m_db, "SELECT changes FROM radt_run_changes WHERE run_uuid = ?");
+        counted.bind(1, runUuid);
+        if (counted.step())
+            return counted.int64(0);
+    }
     Transaction tx(m_db);
     if (!countsRunChanges()) {
         // First use, or the triggers went with a rebuilt metrics table: what is kept was made
