@@ -2,15 +2,16 @@
 
 #include "RadtCommands.h"
 
-#include "ConfigurationInsight.h"
-#include "InsightReport.h"
-#include "PostgresMaintenance.h"
-#include "ReportTables.h"
-#include "RunReconciler.h"
-#include "StoreCompaction.h"
-#include "StoreCopy.h"
-#include "StoreListing.h"
-#include "StoreUri.h"
+#include "core/StoreFactory.h"
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/InsightReport.h"
+#include "core/report/ReportTables.h"
+#include "core/store/RunReconciler.h"
+#include "core/store/StoreCompaction.h"
+#include "core/store/StoreCopy.h"
+#include "core/store/StoreListing.h"
+#include "core/store/StoreUri.h"
+#include "core/store/postgres/PostgresMaintenance.h"
 
 #include <algorithm>
 #include <chrono>
@@ -501,7 +502,7 @@ void addArchive(CLI::App& store, Action& action) {
         action = [args, before] {
             return reportingErrors([&] {
                 const ArchiveOutcome o = archiveStore(
-                    resolveStoreUri(args->store).uri, before, args->to,
+                    resolveStoreUri(args->store).uri, before, args->to, openStore,
                     [](size_t done, size_t total, size_t samples) {
                         countLine("archived " + std::to_string(done) + "/" + std::to_string(total) +
                                       " runs, " + std::to_string(samples) + " samples",

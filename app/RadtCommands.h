@@ -3,7 +3,7 @@
 // --store option, and the subcommands that work on a store (ls, report, store copy|compact),
 // each declared on CLI11 with its options and help.
 
-#include "Store.h"
+#include "core/store/Store.h"
 
 #include <CLI/CLI.hpp>
 

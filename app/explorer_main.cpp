@@ -1,15 +1,16 @@
 // radt-explorer: argument parsing and wiring only (resources/DESIGN.md §2).
 
-#include "BoardDocument.h"
-#include "BoardExport.h"
-#include "GuardedApplication.h"
-#include "MainWindow.h"
-#include "RunTreePane.h"
-#include "Store.h"
-#include "StoreSession.h"
-#include "StoreUri.h"
-#include "WidgetMap.h"
-#include "WorkspaceLayout.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "core/store/StoreUri.h"
+#include "widgets/board/BoardExport.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/BoardDocument.h"
+#include "widgets/window/GuardedApplication.h"
+#include "widgets/window/MainWindow.h"
+#include "widgets/window/StoreSession.h"
+#include "widgets/window/WidgetMap.h"
+#include "widgets/window/WorkspaceLayout.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,16 +1,16 @@
 // radt: the headless collector CLI. Declares its command line (CLI11) and wires core + collector;
 // nothing else. The commands on a store (ls, report, store) are in RadtCommands.cpp.
 
-#include "ExperimentRunner.h"
-#include "GpuPartitioning.h"
-#include "Listener.h"
 #include "RadtCommands.h"
-#include "RunRecorder.h"
-#include "RunValidation.h"
-#include "Store.h"
-#include "StoreUri.h"
-#include "SynchronizedStore.h"
-#include "TextFormat.h"
+#include "collector/ExperimentRunner.h"
+#include "collector/GpuPartitioning.h"
+#include "collector/RunRecorder.h"
+#include "collector/RunValidation.h"
+#include "collector/listeners/ListenerTable.h"
+#include "core/base/TextFormat.h"
+#include "core/store/Store.h"
+#include "core/store/StoreUri.h"
+#include "core/store/SynchronizedStore.h"
 
 #include <CLI/CLI.hpp>
 

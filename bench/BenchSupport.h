@@ -1,8 +1,9 @@
 #pragma once
 // Shared bits of the bench/ programs: a scratch directory, raw sqlite helpers, figure lines.
 
-#include "Model.h"
-#include "Store.h"
+#include "core/StoreFactory.h"
+#include "core/base/Model.h"
+#include "core/store/Store.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 #pragma once
 // Chart runs held in memory for the GUI benchmarks (bench_chart_open, bench_zoom_frame).
 
-#include "ChartLines.h"
+#include "widgets/chart/engine/ChartLines.h"
 
 #include <cmath>
 #include <string>

@@ -6,8 +6,8 @@
 // rename).
 
 #include "BenchSupport.h"
-#include "BoardFile.h"
-#include "SeriesMath.h"
+#include "core/base/SeriesMath.h"
+#include "core/board/BoardFile.h"
 
 #include <benchmark/benchmark.h>
 

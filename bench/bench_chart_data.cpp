@@ -4,8 +4,9 @@
 // Also the pyramid alone: its build per 1M points, and a query over the whole range and a 1% zoom.
 
 #include "BenchSupport.h"
-#include "SeriesMath.h"
-#include "Store.h"
+#include "core/StoreFactory.h"
+#include "core/base/SeriesMath.h"
+#include "core/store/Store.h"
 
 #include <benchmark/benchmark.h>
 

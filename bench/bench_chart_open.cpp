@@ -12,11 +12,12 @@
 
 #include "BenchSupport.h"
 #include "ChartBenchRuns.h"
-#include "ChartPanel.h"
-#include "ChartReads.h"
-#include "LiveBridge.h"
-#include "SampleBus.h"
-#include "Store.h"
+#include "collector/SampleBus.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartReads.h"
+#include "widgets/launch/LiveBridge.h"
 
 #include <QApplication>
 #include <QChartView>

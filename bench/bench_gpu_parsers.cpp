@@ -3,7 +3,7 @@
 // fields (the floor for any parser of this text).
 
 #include "BenchSupport.h"
-#include "GpuParsers.h"
+#include "collector/listeners/GpuParsers.h"
 
 #include <benchmark/benchmark.h>
 

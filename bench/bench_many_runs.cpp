@@ -28,18 +28,19 @@
 // zoom_frame_500_runs_ms_p95, summary_500_runs_ms, summary_500_runs_cold_ms, summary_500_runs_vs_rows (x).
 
 #include "BenchSupport.h"
-#include "ChartLoader.h"
-#include "ChartPanel.h"
-#include "MainWindow.h"
-#include "PostgresPartitions.h"
 #include "PrivatePostgres.h"
-#include "RunEnvelopes.h"
-#include "RunTreePane.h"
-#include "StoreSession.h"
-#include "SummaryPanel.h"
-#include "models/BasketModel.h"
-#include "models/RunFilterProxy.h"
-#include "models/RunTreeModel.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/postgres/PostgresPartitions.h"
+#include "widgets/chart/ChartLoader.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/SummaryPanel.h"
+#include "widgets/runs/BasketModel.h"
+#include "widgets/runs/RunFilterProxy.h"
+#include "widgets/runs/RunTreeModel.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/MainWindow.h"
+#include "widgets/window/StoreSession.h"
 
 #include <QApplication>
 #include <QLineEdit>

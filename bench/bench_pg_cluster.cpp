@@ -16,10 +16,11 @@
 // Metrics are partitioned by day, as the README advises for a cluster.
 
 #include "BenchSupport.h"
-#include "InsightReport.h"
 #include "PrivatePostgres.h"
-#include "RunEnvelopes.h"
-#include "Store.h"
+#include "core/StoreFactory.h"
+#include "core/analysis/InsightReport.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/Store.h"
 
 #include <benchmark/benchmark.h>
 #include <pqxx/pqxx>

@@ -4,7 +4,8 @@
 // afterwards. Needs a server: run it under pg_virtualenv (see README).
 
 #include "BenchSupport.h"
-#include "Store.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <benchmark/benchmark.h>
 #include <pqxx/pqxx>

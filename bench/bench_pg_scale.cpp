@@ -10,7 +10,8 @@
 // pg_virtualenv (see README).
 
 #include "BenchSupport.h"
-#include "Store.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <benchmark/benchmark.h>
 

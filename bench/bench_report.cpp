@@ -7,7 +7,8 @@
 // (RADT_BENCH_REPORT_CONFIG_SAMPLES overrides the 10k).
 
 #include "BenchSupport.h"
-#include "InsightReport.h"
+#include "core/StoreFactory.h"
+#include "core/analysis/InsightReport.h"
 
 #include <benchmark/benchmark.h>
 

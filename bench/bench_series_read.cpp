@@ -2,7 +2,8 @@
 // stepping loop over the same rows (the floor for any reader).
 
 #include "BenchSupport.h"
-#include "SqliteStore.h"
+#include "core/StoreFactory.h"
+#include "core/store/sqlite/SqliteStore.h"
 
 #include <benchmark/benchmark.h>
 

@@ -9,7 +9,8 @@
 // and file bytes before/after are compared.
 
 #include "BenchSupport.h"
-#include "StoreCompaction.h"
+#include "core/StoreFactory.h"
+#include "core/store/StoreCompaction.h"
 
 #include <benchmark/benchmark.h>
 #include <pqxx/pqxx>

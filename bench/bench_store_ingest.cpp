@@ -5,7 +5,8 @@
 // metrics that fire for every row written): what counting changes costs a running run's ingest.
 
 #include "BenchSupport.h"
-#include "SqliteStore.h"
+#include "core/StoreFactory.h"
+#include "core/store/sqlite/SqliteStore.h"
 
 #include <benchmark/benchmark.h>
 

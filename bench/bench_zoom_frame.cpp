@@ -14,8 +14,8 @@
 
 #include "BenchSupport.h"
 #include "ChartBenchRuns.h"
-#include "ChartLines.h"
-#include "ChartPanel.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartLines.h"
 
 #include <QApplication>
 #include <QChart>

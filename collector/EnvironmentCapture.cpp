@@ -1,7 +1,7 @@
-#include "EnvironmentCapture.h"
+#include "collector/EnvironmentCapture.h"
 
-#include "ChildProcess.h"
-#include "ProcParsers.h"
+#include "collector/listeners/ChildProcess.h"
+#include "collector/listeners/ProcParsers.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -1,8 +1,8 @@
-#include "ExperimentCsv.h"
+#include "collector/ExperimentCsv.h"
 
-#include "AtomicFile.h"
-#include "Listener.h"
-#include "TextFormat.h"
+#include "collector/listeners/ListenerTable.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/TextFormat.h"
 
 #include <algorithm>
 #include <cctype>

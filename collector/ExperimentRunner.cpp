@@ -1,10 +1,10 @@
-#include "ExperimentRunner.h"
+#include "collector/ExperimentRunner.h"
 
-#include "GpuPartitioning.h"
-#include "RunReconciler.h"
-#include "RunRecorder.h"
-#include "RunValidation.h"
-#include "TextFormat.h"
+#include "collector/GpuPartitioning.h"
+#include "collector/RunRecorder.h"
+#include "collector/RunValidation.h"
+#include "core/base/TextFormat.h"
+#include "core/store/RunReconciler.h"
 
 #include <algorithm>
 #include <chrono>

@@ -5,9 +5,9 @@
 // when all its runs end or the time limit passes. After each workload its rows get their run id
 // and status, written back atomically, so an interrupted experiment resumes where it stopped.
 
-#include "ExperimentCsv.h"
-#include "RunSession.h"
-#include "SampleBus.h"
+#include "collector/ExperimentCsv.h"
+#include "collector/RunSession.h"
+#include "collector/SampleBus.h"
 
 #include <csignal>
 #include <functional>

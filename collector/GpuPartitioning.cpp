@@ -1,9 +1,9 @@
-#include "GpuPartitioning.h"
+#include "collector/GpuPartitioning.h"
 
-#include "AtomicFile.h"
-#include "ChildProcess.h"
-#include "RunReconciler.h"
-#include "TextFormat.h"
+#include "collector/listeners/ChildProcess.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/TextFormat.h"
+#include "core/store/RunReconciler.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
-#include "MetricsChannel.h"
+#include "collector/MetricsChannel.h"
 
-#include "TextFormat.h"
+#include "core/base/TextFormat.h"
 
-#include "MlflowLimits.h"
+#include "core/store/MlflowLimits.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 //   {"control": "start" | "stop"}   (listeners of a --manual run)
 // Malformed lines are counted and reported at the end, never fatal.
 
-#include "Model.h"
+#include "core/base/Model.h"
 
 #include <atomic>
 #include <functional>

@@ -1,7 +1,7 @@
-#include "RunRecorder.h"
+#include "collector/RunRecorder.h"
 
-#include "RunValidation.h"
-#include "TextFormat.h"
+#include "collector/RunValidation.h"
+#include "core/base/TextFormat.h"
 
 #include <algorithm>
 #include <chrono>

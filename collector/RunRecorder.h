@@ -2,7 +2,7 @@
 // Records one run from start to end (`radt script.py`): a RunSession prepared, released at once,
 // and waited for until the workload ends, the time limit passes or a stop signal arrives.
 
-#include "RunSession.h"
+#include "collector/RunSession.h"
 
 #include <csignal>
 

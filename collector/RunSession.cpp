@@ -1,13 +1,14 @@
-#include "RunSession.h"
+#include "collector/RunSession.h"
 
-#include "EnvironmentCapture.h"
-#include "Listener.h"
-#include "MetricsChannel.h"
-#include "MlflowLimits.h"
-#include "RunReconciler.h"
-#include "RunValidation.h"
-#include "SpillFile.h"
-#include "StoreWriter.h"
+#include "collector/EnvironmentCapture.h"
+#include "collector/MetricsChannel.h"
+#include "collector/RunValidation.h"
+#include "collector/StoreWriter.h"
+#include "collector/listeners/ListenerTable.h"
+#include "core/store/MlflowLimits.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/RunReconciler.h"
+#include "core/store/SpillFile.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,8 @@
-#include "RunValidation.h"
+#include "collector/RunValidation.h"
 
-#include "ExperimentCsv.h"
-#include "Listener.h"
-#include "MlflowLimits.h"
+#include "collector/ExperimentCsv.h"
+#include "collector/listeners/ListenerTable.h"
+#include "core/store/MlflowLimits.h"
 
 #include <algorithm>
 #include <climits>

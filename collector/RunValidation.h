@@ -2,9 +2,11 @@
 // One place that checks what a run is asked to do (issue 14): the CLI, experiment files, the
 // explorer's Launch dialog and --dry-run all get the same answer, before anything is written.
 
-#include "RunSession.h"
+#include "collector/RunOptions.h"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace radt {

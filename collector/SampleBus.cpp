@@ -1,4 +1,4 @@
-#include "SampleBus.h"
+#include "collector/SampleBus.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // subscriber (the store writer, the explorer's live charts) receives them at once, without waiting for the
 // store.
 
-#include "Model.h"
+#include "core/base/Model.h"
 
 #include <functional>
 #include <mutex>

@@ -1,6 +1,6 @@
-#include "StoreWriter.h"
+#include "collector/StoreWriter.h"
 
-#include "SpillFile.h"
+#include "core/store/SpillFile.h"
 
 #include <algorithm>
 #include <chrono>

@@ -6,7 +6,7 @@
 // line. While a StoreWriter runs, it is the only thread that touches the store: other writes
 // (params, tags from the metrics channel) are posted to it and run in order.
 
-#include "Store.h"
+#include "core/store/Store.h"
 
 #include <condition_variable>
 #include <cstdio>

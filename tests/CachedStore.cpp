@@ -1,4 +1,5 @@
 #include "CachedStore.h"
+#include "core/StoreFactory.h"
 
 #include <filesystem>
 #include <stdexcept>

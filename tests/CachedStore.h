@@ -3,7 +3,7 @@
 // Filling a million rows through MLflow's three metric indexes takes seconds; copying the file a
 // fraction of one. Every test still gets its own copy, so one test's writes never reach another.
 
-#include "Store.h"
+#include "core/store/Store.h"
 
 #include <functional>
 #include <string>

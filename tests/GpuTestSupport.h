@@ -1,8 +1,8 @@
 #pragma once
 // Helpers shared by the GPU tool parser tests: fixtures as the tools printed them, lookups.
 
-#include "GpuParsers.h"
 #include "TempDir.h"
+#include "collector/listeners/GpuParsers.h"
 #include <cstdio>
 #include <ctime>
 #include <gtest/gtest.h>

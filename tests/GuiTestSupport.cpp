@@ -9,10 +9,11 @@
 #include <QMessageBox>
 #include <QTimer>
 
-#include "ChartPanel.h"
-#include "ChartReads.h"
-#include "Store.h"
-#include "StoreCopy.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "core/store/StoreCopy.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartReads.h"
 
 #include <cmath>
 #include <functional>

@@ -3,7 +3,7 @@
 // (100 W for 10 s, 2 epochs of 5 s, GPU utilisation 90 % with SM activity 30 %) and a solo run of
 // the same script and arguments (200 W, 4 epochs of 2.5 s).
 
-#include "Store.h"
+#include "core/store/Store.h"
 
 #include <string>
 #include <vector>

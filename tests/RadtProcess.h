@@ -2,8 +2,8 @@
 // End-to-end test support: the real `radt` binary as a child process with its output collected,
 // the fake GPU tools of tests/fakes on a private PATH, and small polling helpers.
 
-#include "ChildProcess.h"
 #include "TempDir.h"
+#include "collector/listeners/ChildProcess.h"
 
 #include <functional>
 #include <map>

@@ -1,8 +1,9 @@
 #include "StoreTestBackends.h"
 
-#include "Store.h"
 #include "TempDir.h"
-#include "Uuid.h"
+#include "core/StoreFactory.h"
+#include "core/base/Uuid.h"
+#include "core/store/Store.h"
 
 #include <cstdio>
 #include <cstdlib>

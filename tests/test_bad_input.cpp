@@ -3,8 +3,9 @@
 // wrong, and that nothing was half-written (no run created or left RUNNING, no stray files, the
 // input file unchanged). One table, one CTest test per entry.
 
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

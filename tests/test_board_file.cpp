@@ -1,8 +1,8 @@
 // BoardFile: radT board files (resources/DESIGN.md §9) read liberally, written in radT's form, and every bad
 // board either refused with one clear error or opened with its problems listed.
 
-#include "BoardFile.h"
 #include "TempDir.h"
+#include "core/board/BoardFile.h"
 
 #include <gtest/gtest.h>
 

@@ -3,22 +3,23 @@
 // explorer -> explorer, bad boards open what they can and name the rest, a dropped file opens,
 // and the headless export writes every chart in every format as the GUI draws it.
 
-#include "BoardDocument.h"
-#include "BoardExport.h"
-#include "BoardFile.h"
-#include "BoardIo.h"
-#include "BoardPanel.h"
-#include "ChartCard.h"
-#include "ChartExport.h"
-#include "ChartOptionsJson.h"
-#include "ChartPanel.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "MetricPicker.h"
-#include "Store.h"
-#include "SummaryPanel.h"
 #include "TempDir.h"
-#include "models/SummaryModel.h"
+#include "core/StoreFactory.h"
+#include "core/board/BoardFile.h"
+#include "core/store/Store.h"
+#include "widgets/board/BoardExport.h"
+#include "widgets/board/BoardIo.h"
+#include "widgets/board/BoardPanel.h"
+#include "widgets/board/ChartCard.h"
+#include "widgets/chart/ChartExport.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/SummaryModel.h"
+#include "widgets/chart/SummaryPanel.h"
+#include "widgets/chart/engine/ChartOptionsJson.h"
+#include "widgets/runs/MetricPicker.h"
+#include "widgets/window/BoardDocument.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,11 +3,12 @@
 // and 2x, SVG and PDF as vector drawings with text, a multi-page board PDF, and failures that
 // leave no file behind (resources/DESIGN.md §8, §10).
 
-#include "ChartExport.h"
-#include "ChartPanel.h"
 #include "GuiTestSupport.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "widgets/chart/ChartExport.h"
+#include "widgets/chart/ChartPanel.h"
 
 #include <QByteArray>
 #include <QColor>

@@ -1,8 +1,8 @@
 // From a chart's runs to its lines, as a person reads them: names that tell the lines apart, and a
 // workload whose runs ran one after another drawn as a mean with a band, never a zigzag.
 
-#include "BoardIo.h"
-#include "ChartLines.h"
+#include "widgets/board/BoardIo.h"
+#include "widgets/chart/engine/ChartLines.h"
 
 #include <gtest/gtest.h>
 

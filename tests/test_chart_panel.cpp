@@ -3,13 +3,14 @@
 // resolution with peaks kept (resources/DESIGN.md §8, §9); beyond radT: wall-clock axis, workload mean with a
 // min–max band, crosshair, tooltip, navigator.
 
-#include "ChartNavigator.h"
-#include "ChartPanel.h"
-#include "ChartPlotItem.h"
 #include "GuiTestSupport.h"
-#include "SeriesMath.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/base/SeriesMath.h"
+#include "core/store/Store.h"
+#include "widgets/chart/ChartNavigator.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/ChartPlotItem.h"
 
 #include <QChart>
 #include <QChartView>

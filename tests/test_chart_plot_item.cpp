@@ -4,8 +4,8 @@
 // a hidden one is not, the run-details tooltip appears when the mouse is on a line, and a zoom
 // step is painted once.
 
-#include "ChartPanel.h"
-#include "ChartPlotItem.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/ChartPlotItem.h"
 
 #include <QApplication>
 #include <QChart>

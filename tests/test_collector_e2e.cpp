@@ -2,11 +2,13 @@
 // replay the recorded real output (tests/fakes), real Python workloads using the radt module, and
 // the crash paths: kill -9 of the collector, Ctrl-C, the time limit.
 
-#include "ChildProcess.h"
 #include "RadtProcess.h"
-#include "RunReconciler.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "collector/listeners/ChildProcess.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/RunReconciler.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

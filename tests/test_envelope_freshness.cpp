@@ -1,4 +1,4 @@
-// Kept envelopes and summary statistics (radt_envelopes, core/RunEnvelopes.h) follow the store:
+// Kept envelopes and summary statistics (radt_envelopes, core/store/RunEnvelopes.h) follow the store:
 // when another MLflow client changes a finished run's samples the way MLflow's own client and SQL
 // can (a log_batch point older than the latest, a value logged again at the latest timestamp,
 // which moves only latest_metrics.value, an UPDATE, a retention job's DELETE), the kept entries are
@@ -6,11 +6,12 @@
 // by another process (Python's sqlite3, the driver MLflow's SQLAlchemy store uses; psql), on every
 // backend that keeps envelopes.
 
-#include "PostgresMaintenance.h"
-#include "RunEnvelopes.h"
-#include "Store.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/Store.h"
+#include "core/store/postgres/PostgresMaintenance.h"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>

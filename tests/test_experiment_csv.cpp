@@ -1,9 +1,9 @@
 // radT's experiment CSV (resources/DESIGN.md §6): reading, validation with line/column, atomic write-back,
 // letters; then the fake MIG/MPS/profiler tools the experiment runner is tested against.
 
-#include "ExperimentCsv.h"
-#include "GpuPartitioning.h"
 #include "TempDir.h"
+#include "collector/ExperimentCsv.h"
+#include "collector/GpuPartitioning.h"
 
 #include <gtest/gtest.h>
 

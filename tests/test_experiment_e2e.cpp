@@ -2,10 +2,11 @@
 // nvidia-cuda-mps-control and nsys replaying real tool output, interruption and resume, and the
 // status column written back.
 
-#include "ExperimentCsv.h"
 #include "RadtProcess.h"
-#include "RunReconciler.h"
-#include "Store.h"
+#include "collector/ExperimentCsv.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunReconciler.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

@@ -3,15 +3,16 @@
 // read off the menus, file dialogs start where the user last went, and closing the window while a
 // launched run is running asks first.
 
-#include "BoardDocument.h"
-#include "BoardPanel.h"
-#include "ConsolePane.h"
-#include "FileDialogs.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "RunTreePane.h"
 #include "TempDir.h"
-#include "models/RunTreeModel.h"
+#include "core/StoreFactory.h"
+#include "widgets/board/BoardPanel.h"
+#include "widgets/common/FileDialogs.h"
+#include "widgets/launch/ConsolePane.h"
+#include "widgets/runs/RunTreeModel.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/BoardDocument.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QAction>
 #include <QApplication>

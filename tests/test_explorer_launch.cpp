@@ -3,19 +3,20 @@
 // over the live bus ahead of the store, prints into the console, and stops cleanly; and a run
 // another process records, followed by polling the store.
 
-#include "BoardPanel.h"
-#include "ChartPanel.h"
-#include "ChartReads.h"
-#include "ConsolePane.h"
 #include "GuiTestSupport.h"
-#include "LaunchDialog.h"
-#include "LiveBridge.h"
-#include "LiveRuns.h"
-#include "MainWindow.h"
-#include "MetricPicker.h"
-#include "RunTreePane.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "widgets/board/BoardPanel.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartReads.h"
+#include "widgets/launch/ConsolePane.h"
+#include "widgets/launch/LaunchDialog.h"
+#include "widgets/launch/LiveBridge.h"
+#include "widgets/runs/MetricPicker.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/LiveRuns.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -7,9 +7,10 @@
 // screen. The explorer says where its widgets are through RADT_EXPLORER_WIDGET_MAP (WidgetMap.h).
 // Skipped where Xvfb, xdotool or import is missing (README command 2 installs them).
 
-#include "ChildProcess.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "collector/listeners/ChildProcess.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <QFile>
 #include <QImage>

@@ -1,7 +1,7 @@
 // nvidia-smi and dcgmi dmon parsers against every recorded fixture and broken input.
 
 #include "GpuTestSupport.h"
-#include "MlflowLimits.h"
+#include "core/store/MlflowLimits.h"
 
 using namespace radt;
 using namespace radt::test;

@@ -2,9 +2,9 @@
 // hand-made series and values whose answers are worked out by hand: what a person reads in the
 // Insights view and `radt report`, and the stretches the stall chart shades.
 
-#include "InsightFigures.h"
-#include "Model.h"
-#include "StallInsight.h"
+#include "core/analysis/InsightFigures.h"
+#include "core/analysis/StallInsight.h"
+#include "core/base/Model.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,17 +1,18 @@
 // The insight analyses (issue 12, resources/DESIGN.md §12) on small series whose answers are computed by
 // hand, and `radt report` over a real SQLite store holding a collocated workload and its solo baseline.
 
-#include "BurstInsight.h"
-#include "EnergyInsight.h"
-#include "EpochInsight.h"
-#include "InsightReport.h"
-#include "InsightSeries.h"
 #include "InsightTestSupport.h"
-#include "ReportTables.h"
-#include "StallInsight.h"
-#include "Store.h"
 #include "TempDir.h"
-#include "UtilisationInsight.h"
+#include "core/StoreFactory.h"
+#include "core/analysis/BurstInsight.h"
+#include "core/analysis/EnergyInsight.h"
+#include "core/analysis/EpochInsight.h"
+#include "core/analysis/InsightReport.h"
+#include "core/analysis/StallInsight.h"
+#include "core/analysis/UtilisationInsight.h"
+#include "core/base/InsightSeries.h"
+#include "core/report/ReportTables.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

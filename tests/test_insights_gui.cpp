@@ -3,10 +3,11 @@
 // as CSV and JSON. Real SQLite store, real widgets (offscreen).
 
 #include "InsightTestSupport.h"
-#include "InsightsPanel.h"
-#include "MainWindow.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "widgets/insights/InsightsPanel.h"
+#include "widgets/window/MainWindow.h"
 
 #include <QAction>
 #include <QApplication>

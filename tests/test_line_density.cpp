@@ -4,10 +4,10 @@
 // key's; the line under the mouse is drawn over the density in its own colour; a chart of up to
 // 64 lines still draws each line in its colour; the overview strip draws the same density.
 
-#include "ChartNavigator.h"
-#include "ChartPanel.h"
-#include "ChartPlotItem.h"
-#include "LineDensity.h"
+#include "widgets/chart/ChartNavigator.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/ChartPlotItem.h"
+#include "widgets/chart/engine/LineDensity.h"
 
 #include <QApplication>
 #include <QChart>

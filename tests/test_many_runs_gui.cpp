@@ -2,11 +2,12 @@
 // thousand points each, not every row), a run without one gets it on the way, and a zoom reads the
 // visible range again with every point, through the real loader thread, on SQLite and PostgreSQL.
 
-#include "ChartLoader.h"
-#include "ChartPanel.h"
-#include "RunEnvelopes.h"
-#include "Store.h"
 #include "StoreTestBackends.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/Store.h"
+#include "widgets/chart/ChartLoader.h"
+#include "widgets/chart/ChartPanel.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
 // The metrics channel (resources/DESIGN.md §7): the JSON-lines protocol, and a real pipe fed by a real child.
 
-#include "ChildProcess.h"
-#include "MetricsChannel.h"
 #include "TempDir.h"
+#include "collector/MetricsChannel.h"
+#include "collector/listeners/ChildProcess.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,9 @@
 // Our writes into a database MLflow itself created (tests/fixtures/mlflow) keep it valid for
 // MLflow: integrity, foreign keys, latest_metrics, and the column types MLflow's models expect.
 
-#include "SqliteStore.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/sqlite/SqliteStore.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

@@ -3,11 +3,12 @@
 // itself (tests/fixtures/runs/h100_mps_experiment.db). The figures are the recording's own; the
 // assertions say what a researcher reads off them.
 
-#include "InsightReport.h"
 #include "InsightTestSupport.h"
-#include "ReportTables.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/analysis/InsightReport.h"
+#include "core/report/ReportTables.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

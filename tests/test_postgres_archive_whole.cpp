@@ -6,9 +6,10 @@
 // copy` does the same.
 
 #include "RadtProcess.h"
-#include "Store.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

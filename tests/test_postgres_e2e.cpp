@@ -4,8 +4,9 @@
 
 #include "PrivatePostgres.h"
 #include "RadtProcess.h"
-#include "Store.h"
 #include "StoreTestBackends.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

@@ -7,9 +7,10 @@
 // whom it waited for, with the store as it was.
 
 #include "RadtProcess.h"
-#include "Store.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>

@@ -3,11 +3,12 @@
 // its own, MLflow's own SQL runs against it, `radt store partition` converts a store in place and
 // survives kill -9, and `radt store archive` moves old runs out, losing nothing when killed.
 
-#include "PostgresMaintenance.h"
-#include "PostgresStore.h"
 #include "RadtProcess.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/postgres/PostgresMaintenance.h"
+#include "core/store/postgres/PostgresStore.h"
 
 #include <gtest/gtest.h>
 
@@ -470,7 +471,7 @@ TEST_F(PostgresPartitions, ArchiveDropsWholeWeeksThatHoldOnlyArchivedRuns) {
         auto store = openStore(uri, OpenMode::CreateIfMissing);
         old = recordRuns(*store, 2, 100, kMonday, 7 * kDay); // one run in each of two weeks
     }
-    const ArchiveOutcome o = archiveStore(uri, kMonday + 30 * kDay, m_dir.file("a.db"));
+    const ArchiveOutcome o = archiveStore(uri, kMonday + 30 * kDay, m_dir.file("a.db"), openStore);
     EXPECT_EQ(o.runs, 2u);
     EXPECT_EQ(o.samples, 220);
     EXPECT_EQ(o.dropped, (std::vector<std::string>{"metrics_p20260105", "metrics_p20260112"}));
@@ -566,7 +567,7 @@ TEST_F(PostgresPartitions, ArchiveRefusesItselfUnderAnotherSpellingAndKeepsRunsO
         runs = recordRuns(*store, 2, 50, kMonday, kDay);
     }
     try {
-        archiveStore(uri, kMonday + 30 * kDay, "postgresql+psycopg2:///" + dbOf(uri));
+        archiveStore(uri, kMonday + 30 * kDay, "postgresql+psycopg2:///" + dbOf(uri), openStore);
         ADD_FAILURE() << "archived a store into itself";
     } catch (const StoreError& e) {
         EXPECT_NE(std::string(e.what()).find("is the store itself"), std::string::npos) << e.what();
@@ -577,7 +578,7 @@ TEST_F(PostgresPartitions, ArchiveRefusesItselfUnderAnotherSpellingAndKeepsRunsO
          "INSERT INTO inputs (input_uuid, source_type, source_id, destination_type, destination_id, step) "
          "VALUES ('i1', 'DATASET', 'd1', 'RUN', '" +
              runs[0] + "', 0)");
-    const ArchiveOutcome o = archiveStore(uri, kMonday + 30 * kDay, m_dir.file("a3.db"));
+    const ArchiveOutcome o = archiveStore(uri, kMonday + 30 * kDay, m_dir.file("a3.db"), openStore);
     EXPECT_EQ(o.runs, 1u);
     ASSERT_EQ(o.kept.size(), 1u);
     EXPECT_EQ(o.kept[0], "run " + runs[0] + " has rows in inputs, which an archive does not carry");

@@ -6,7 +6,8 @@
 
 #include "PrivatePostgres.h"
 #include "RadtProcess.h"
-#include "Store.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

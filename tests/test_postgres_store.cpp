@@ -1,9 +1,10 @@
 // PostgreSQL-only behaviour of the store: connection errors that name the problem without the
 // password, schemas that are not MLflow's, and concurrent writers on one run.
 
-#include "Store.h"
 #include "StoreTestBackends.h"
-#include "StoreUri.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "core/store/StoreUri.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "Listener.h"
-#include "MetricKeys.h"
-#include "ProcParsers.h"
-#include "ProcSampler.h"
 #include "TempDir.h"
+#include "collector/listeners/ListenerTable.h"
+#include "collector/listeners/ProcParsers.h"
+#include "collector/listeners/ProcSampler.h"
+#include "core/base/MetricKeys.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
 // End to end: the real `radt` binary runs the real demo workload into a temporary store.
 
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The rapl listener (issue 12): package and DRAM power from a powercap tree, read through a root
 // override from a fixture tree shaped like a two-socket machine's /sys.
 
-#include "ProcSampler.h"
-#include "RaplReader.h"
 #include "TempDir.h"
+#include "collector/listeners/ProcSampler.h"
+#include "collector/listeners/RaplReader.h"
 
 #include <gtest/gtest.h>
 

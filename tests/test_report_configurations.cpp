@@ -4,10 +4,11 @@
 // real `radt` binary and, for the paper table, the real pdflatex.
 
 #include "InsightTestSupport.h"
-#include "LatexText.h"
 #include "RadtProcess.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/report/LatexText.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

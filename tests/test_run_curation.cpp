@@ -3,9 +3,10 @@
 // the mlflow.runName tag, mlflow.note.content, tags, lifecycle_stage and deleted_time), read by
 // another client (Python's sqlite3, psql); a run deleted by MLflow is hidden as one deleted here.
 
-#include "Store.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -1,11 +1,12 @@
-// Per-run envelopes (core/RunEnvelopes.h) on every backend of the store contract: what a chart of
+// Per-run envelopes (core/store/RunEnvelopes.h) on every backend of the store contract: what a chart of
 // hundreds of runs reads instead of every row. Saved when asked, read back only while fresh, made
 // again when stale, never for a short series, never on a store that cannot keep them.
 
-#include "RunEnvelopes.h"
-#include "Store.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

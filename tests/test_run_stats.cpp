@@ -3,11 +3,12 @@
 // them from the samples, kept as a stats entry of radt_envelopes when a run finishes, read back
 // only while fresh, and what a summary of many runs reads instead of every sample.
 
-#include "RunEnvelopes.h"
-#include "Store.h"
-#include "StoreCompaction.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunEnvelopes.h"
+#include "core/store/Store.h"
+#include "core/store/StoreCompaction.h"
 
 #include <gtest/gtest.h>
 

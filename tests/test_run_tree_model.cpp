@@ -1,11 +1,12 @@
 // RunTreeModel and RunFilterProxy, always under QAbstractItemModelTester.
 
-#include "Formatting.h"
 #include "GuiTestSupport.h"
-#include "Store.h"
 #include "TempDir.h"
-#include "models/RunFilterProxy.h"
-#include "models/RunTreeModel.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "widgets/common/Formatting.h"
+#include "widgets/runs/RunFilterProxy.h"
+#include "widgets/runs/RunTreeModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>

@@ -2,15 +2,16 @@
 // named basket selections in QSettings, putting a saved selection back into MainWindow's basket,
 // and the Recent Stores list.
 
-#include "BasketPanel.h"
-#include "ChartPanel.h"
-#include "MainWindow.h"
-#include "MetricPicker.h"
-#include "RecentStores.h"
-#include "RunTreePane.h"
-#include "SavedSelections.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/runs/BasketPanel.h"
+#include "widgets/runs/MetricPicker.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/runs/SavedSelections.h"
+#include "widgets/window/MainWindow.h"
+#include "widgets/window/RecentStores.h"
 
 #include <QAction>
 #include <QMenu>

@@ -1,7 +1,7 @@
 // SeriesMath: EMA smoothing, summary statistics, and the min/max pyramid checked against a
 // brute-force per-column reduction.
 
-#include "SeriesMath.h"
+#include "core/base/SeriesMath.h"
 
 #include <gtest/gtest.h>
 

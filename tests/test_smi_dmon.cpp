@@ -2,13 +2,14 @@
 // real radt recording it through the fake nvidia-smi, and what the insights make of it on a run
 // recorded on a real H100 (tests/fixtures/runs/h100_matmul_dmon.db).
 
-#include "EnergyInsight.h"
 #include "GpuTestSupport.h"
-#include "InsightSeries.h"
-#include "Listener.h"
 #include "RadtProcess.h"
-#include "Store.h"
-#include "UtilisationInsight.h"
+#include "collector/listeners/ListenerTable.h"
+#include "core/StoreFactory.h"
+#include "core/analysis/EnergyInsight.h"
+#include "core/analysis/UtilisationInsight.h"
+#include "core/base/InsightSeries.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
-#include "MlflowLimits.h"
-#include "SqliteStore.h"
 #include "TempDir.h"
-#include "Uuid.h"
+#include "core/StoreFactory.h"
+#include "core/base/Uuid.h"
+#include "core/store/MlflowLimits.h"
+#include "core/store/sqlite/SqliteStore.h"
 
 #include <gtest/gtest.h>
 #include <set>

@@ -1,9 +1,9 @@
 // Statistics for repeated runs (issue 23 §2) against SciPy (python3-scipy, installed by
 // resources/install-deps.sh) computing the same figures on the same numbers in a real process.
 
-#include "ConfigurationInsight.h"
-#include "Statistics.h"
 #include "TempDir.h"
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/base/Statistics.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

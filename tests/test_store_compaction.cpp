@@ -2,11 +2,12 @@
 // sample within the tolerance, and `radt store compact` on a real SQLite store, whose reports and
 // summaries stay within the tolerance of the run as recorded.
 
-#include "InsightReport.h"
-#include "SeriesCompaction.h"
-#include "Store.h"
-#include "StoreCompaction.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/analysis/InsightReport.h"
+#include "core/base/SeriesCompaction.h"
+#include "core/store/Store.h"
+#include "core/store/StoreCompaction.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,12 +3,13 @@
 // test command runs ctest under pg_virtualenv, which provides one on loopback (PGHOST etc.);
 // without it they are skipped with a message.
 
-#include "MlflowLimits.h"
-#include "Store.h"
-#include "StoreCopy.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
-#include "Uuid.h"
+#include "core/StoreFactory.h"
+#include "core/base/Uuid.h"
+#include "core/store/MlflowLimits.h"
+#include "core/store/Store.h"
+#include "core/store/StoreCopy.h"
 
 #include <gtest/gtest.h>
 

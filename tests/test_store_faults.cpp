@@ -3,10 +3,11 @@
 // two radt creating one new store at once. Real radt processes, real SQLite files, a real tmpfs.
 
 #include "RadtProcess.h"
-#include "RunReconciler.h"
-#include "SpillFile.h"
-#include "Store.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/RunReconciler.h"
+#include "core/store/SpillFile.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

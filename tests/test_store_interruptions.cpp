@@ -5,10 +5,11 @@
 
 #include "CachedStore.h"
 #include "RadtProcess.h"
-#include "Store.h"
-#include "StoreCompaction.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "core/store/StoreCompaction.h"
 
 #include <nlohmann/json.hpp>
 

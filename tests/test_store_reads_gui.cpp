@@ -2,16 +2,17 @@
 // loader's thread: the window answers while a server holds the tables, a reread of a store left
 // behind lands nowhere, and only the newest basket's keys reach the metric list.
 
-#include "ChartLoader.h"
-#include "ChartPanel.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "MetricPicker.h"
-#include "RunTreePane.h"
-#include "StoreSession.h"
 #include "StoreTestBackends.h"
 #include "TempDir.h"
-#include "models/RunTreeModel.h"
+#include "core/StoreFactory.h"
+#include "widgets/chart/ChartLoader.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/runs/MetricPicker.h"
+#include "widgets/runs/RunTreeModel.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/MainWindow.h"
+#include "widgets/window/StoreSession.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,5 +1,6 @@
-#include "Store.h"
-#include "StoreUri.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "core/store/StoreUri.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,11 @@
 // The live bus and the writer thread in front of a real SQLite store (resources/DESIGN.md §8).
 
-#include "SampleBus.h"
-#include "SpillFile.h"
-#include "Store.h"
-#include "StoreWriter.h"
 #include "TempDir.h"
+#include "collector/SampleBus.h"
+#include "collector/StoreWriter.h"
+#include "core/StoreFactory.h"
+#include "core/store/SpillFile.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 

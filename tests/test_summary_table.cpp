@@ -2,11 +2,12 @@
 // statistics computed here independently (sorted copy, numpy-style interpolation).
 
 #include "GuiTestSupport.h"
-#include "Store.h"
-#include "SummaryPanel.h"
 #include "TempDir.h"
-#include "TextFormat.h"
-#include "models/SummaryModel.h"
+#include "core/StoreFactory.h"
+#include "core/base/TextFormat.h"
+#include "core/store/Store.h"
+#include "widgets/chart/SummaryModel.h"
+#include "widgets/chart/SummaryPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

@@ -3,21 +3,22 @@
 // tabbed with the summary instead of squeezing the charts, a narrow chart's options overflow into
 // a menu while Reset and close stay visible, and the arrangement is kept across sessions.
 
-#include "BasketPanel.h"
-#include "BoardDocument.h"
-#include "BoardPanel.h"
-#include "ChartCard.h"
-#include "ChartExport.h"
-#include "ChartPanel.h"
-#include "CompareDialog.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "MetricPicker.h"
-#include "RunTreePane.h"
-#include "SummaryPanel.h"
 #include "TempDir.h"
-#include "WorkspaceLayout.h"
-#include "models/RunTreeModel.h"
+#include "core/StoreFactory.h"
+#include "widgets/board/BoardPanel.h"
+#include "widgets/board/ChartCard.h"
+#include "widgets/chart/ChartExport.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/SummaryPanel.h"
+#include "widgets/insights/CompareDialog.h"
+#include "widgets/runs/BasketPanel.h"
+#include "widgets/runs/MetricPicker.h"
+#include "widgets/runs/RunTreeModel.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/BoardDocument.h"
+#include "widgets/window/MainWindow.h"
+#include "widgets/window/WorkspaceLayout.h"
 
 #include <QAction>
 #include <QApplication>

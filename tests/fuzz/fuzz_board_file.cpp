@@ -3,8 +3,8 @@
 // back, as a board opened in the explorer and saved travels back to radT: that must open, and
 // saving it once more must give the same text.
 
-#include "BoardFile.h"
 #include "FuzzSupport.h"
+#include "core/board/BoardFile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text = radt::fuzz::asText(data, size);

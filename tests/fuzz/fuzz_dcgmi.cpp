@@ -2,8 +2,8 @@
 // changes included), and `dcgmi group -c` output as its prepare step reads it.
 
 #include "FuzzSupport.h"
-#include "GpuParsers.h"
-#include "MlflowLimits.h"
+#include "collector/listeners/GpuParsers.h"
+#include "core/store/MlflowLimits.h"
 
 #include <cmath>
 

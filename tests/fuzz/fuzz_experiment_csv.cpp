@@ -4,8 +4,8 @@
 // CsvError is the documented rejection. A file that reads is also written back and read again,
 // as ExperimentRunner does after each workload: the rows must survive unchanged.
 
-#include "ExperimentCsv.h"
 #include "FuzzSupport.h"
+#include "collector/ExperimentCsv.h"
 
 #include <filesystem>
 #include <fstream>

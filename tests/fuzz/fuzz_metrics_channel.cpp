@@ -3,8 +3,8 @@
 // never throw, and what is accepted must be storable: the store rejects a whole batch otherwise.
 
 #include "FuzzSupport.h"
-#include "MetricsChannel.h"
-#include "MlflowLimits.h"
+#include "collector/MetricsChannel.h"
+#include "core/store/MlflowLimits.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // These parsers document no exception: any escaping one is a finding.
 
 #include "FuzzSupport.h"
-#include "GpuPartitioning.h"
+#include "collector/GpuPartitioning.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(radt::fuzz::asText(data, size));

@@ -3,8 +3,8 @@
 // its format without crashing.
 
 #include "FuzzSupport.h"
-#include "MlflowLimits.h"
-#include "ProcParsers.h"
+#include "collector/listeners/ProcParsers.h"
+#include "core/store/MlflowLimits.h"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 // nvidia-smi --query-gpu CSV as the smi listener reads it: one parseSmiLine() per output line.
 
 #include "FuzzSupport.h"
-#include "GpuParsers.h"
-#include "MlflowLimits.h"
+#include "collector/listeners/GpuParsers.h"
+#include "core/store/MlflowLimits.h"
 
 #include <cmath>
 

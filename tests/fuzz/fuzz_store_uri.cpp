@@ -3,8 +3,9 @@
 // message that names a store does. StoreError is the documented rejection.
 
 #include "FuzzSupport.h"
-#include "Store.h"
-#include "StoreUri.h"
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "core/store/StoreUri.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(radt::fuzz::asText(data, size));

@@ -1,8 +1,8 @@
 // tegrastats output as the tegrastats listener reads it: one parseTegrastatsLine() per line.
 
 #include "FuzzSupport.h"
-#include "GpuParsers.h"
-#include "MlflowLimits.h"
+#include "collector/listeners/GpuParsers.h"
+#include "core/store/MlflowLimits.h"
 
 #include <cmath>
 

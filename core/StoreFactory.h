@@ -1,0 +1,16 @@
+#pragma once
+// Choosing a store's implementation from its URI: the one place that knows every backend, so
+// that the Store interface (core/store/Store.h) knows none and a backend knows only the interface.
+
+#include "core/store/Store.h"
+
+#include <memory>
+#include <string>
+
+namespace radt {
+
+/// Opens the store a URI names (see core/store/StoreUri.h): a PostgreSQL server for
+/// postgresql:// URIs, an SQLite file otherwise. Throws StoreError.
+std::unique_ptr<Store> openStore(const std::string& uri, OpenMode mode);
+
+} // namespace radt

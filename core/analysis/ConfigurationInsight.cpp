@@ -1,0 +1,304 @@
+#include "core/analysis/ConfigurationInsight.h"
+
+#include "core/base/Statistics.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace radt {
+
+using nlohmann::json;
+
+const std::vector<std::string> kConfigurationFigures = {"duration_s", "gpu_energy_j", "energy_per_epoch_j",
+                                                        "epoch_time_s", "gpu_util_pct"};
+const std::vector<std::string> kBookkeepingParams = {"workload", "letter", "manual", "listeners", "devices"};
+
+namespace {
+
+/// The figures compared pairwise (issue 23: duration and energy).
+const std::vector<std::string> kComparedFigures = {"duration_s", "gpu_energy_j"};
+
+/// A run's value of a configuration figure from its report entry; unset where it lacks it.
+std::optional<double> figureOf(const json& run, const std::string& figure) {
+    if (figure == "gpu_energy_j") // what the run is charged with: its share of a shared GPU
+        return run["gpu_energy_attributed_j"].is_number()
+                   ? std::optional<double>(run["gpu_energy_attributed_j"])
+                   : std::nullopt;
+    if (figure == "energy_per_epoch_j")
+        return run["energy_per_epoch_attributed_j"].is_number()
+                   ? std::optional<double>(run["energy_per_epoch_attributed_j"])
+                   : std::nullopt;
+    if (figure == "gpu_util_pct") {
+        for (const char* key : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
+            if (const json& u = run["util"].value(key, json()); u.is_object() && u["scale"].get<double>() > 0)
+                return u["mean"].get<double>() / u["scale"].get<double>() * 100.0;
+        return std::nullopt;
+    }
+    const json& v = run.value(figure, json());
+    return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
+}
+
+json summaryJson(const std::vector<double>& values) {
+    const auto s = stats::summarise(values);
+    if (!s)
+        return {{"n", 0}, {"mean", nullptr}, {"sd", nullptr}, {"ci95", nullptr}};
+    return {{"n", s->n},
+            {"mean", s->mean},
+            {"sd", s->sd ? json(*s->sd) : json(nullptr)},
+            {"ci95", s->ci95 ? json::array({s->ci95->first, s->ci95->second}) : json(nullptr)}};
+}
+
+std::vector<std::string> words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
+}
+
+} // namespace
+
+std::string withoutRepeatFlags(const std::string& params, const std::vector<std::string>& repeatParams) {
+    const std::vector<std::string> in = words(params);
+    std::string out;
+    for (size_t i = 0; i < in.size(); ++i) {
+        bool repeat = false;
+        for (const std::string& name : repeatParams) {
+            for (const std::string& flag : {"--" + name, "-" + name, name}) {
+                if (in[i] == flag && flag != name) { // "--seed 3": the flag and its value
+                    repeat = true;
+                    ++i;
+                } else if (in[i].rfind(flag + "=", 0) == 0) { // "--seed=3", radT's "seed=3"
+                    repeat = true;
+                }
+                if (repeat)
+                    break;
+            }
+            if (repeat)
+                break;
+        }
+        if (!repeat)
+            out += (out.empty() ? "" : " ") + in[i];
+    }
+    return out;
+}
+
+namespace {
+
+/// The param a word of a `params` string sets: "seed" of "--seed", "-seed=3" and radT's
+/// "seed=3"; "" for a value ("3", "-1").
+std::string flagName(const std::string& word) {
+    const size_t dashes = word.find_first_not_of('-');
+    if (dashes == std::string::npos || (dashes == 0 && word.find('=') == std::string::npos))
+        return {};
+    const std::string name = word.substr(dashes, word.find('=', dashes) - dashes);
+    return name.empty() || ::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '.' ? std::string()
+                                                                                            : name;
+}
+
+} // namespace
+
+std::vector<std::string> runParamNames(const std::vector<Run>& runs) {
+    std::set<std::string> names;
+    for (const Run& run : runs)
+        for (const auto& [name, value] : run.params) {
+            names.insert(name);
+            if (name == "params") // the script's own arguments: what withoutRepeatFlags() can leave out
+                for (const std::string& word : words(value))
+                    if (std::string flag = flagName(word); !flag.empty())
+                        names.insert(std::move(flag));
+        }
+    return {names.begin(), names.end()};
+}
+
+std::vector<std::string> unknownRepeatParams(const std::vector<Run>& runs,
+                                             const std::vector<std::string>& repeatParams) {
+    const std::vector<std::string> known = runParamNames(runs);
+    std::vector<std::string> unknown;
+    for (const std::string& name : repeatParams)
+        if (!std::binary_search(known.begin(), known.end(), name))
+            unknown.push_back(name);
+    return unknown;
+}
+
+std::map<std::string, std::string>
+configurationParams(const Run& run, const std::vector<std::string>& repeatParams, size_t runsPerGpu) {
+    std::map<std::string, std::string> key;
+    for (const auto& [name, value] : run.params) {
+        if (std::count(kBookkeepingParams.begin(), kBookkeepingParams.end(), name) ||
+            std::count(repeatParams.begin(), repeatParams.end(), name))
+            continue;
+        key[name] = name == "params" ? withoutRepeatFlags(value, repeatParams) : value;
+    }
+    if (key.count("collocation") && key["collocation"].empty())
+        key["collocation"] = "-";
+    key["runs_per_gpu"] = std::to_string(runsPerGpu);
+    return key;
+}
+
+namespace {
+
+/// Runs grouped into configurations, in the report's order: the first run of one gives its place.
+struct Grouping {
+    std::vector<std::map<std::string, std::string>> keys;
+    std::vector<std::vector<size_t>> members; ///< indexes into the report's runs
+};
+
+/// Groups the finished runs; the others get a null "configuration" and are counted, by status, in
+/// the report's "left_out_of_configurations".
+Grouping groupRuns(json& report, const std::vector<Run>& runs, const ConfigurationOptions& options) {
+    json& reportRuns = report["runs"];
+    Grouping g;
+    json leftOut = json::object();
+    for (size_t i = 0; i < runs.size() && i < reportRuns.size(); ++i) {
+        if (!countsAsRepeat(runs[i].status)) {
+            std::string status = toString(runs[i].status);
+            std::transform(status.begin(), status.end(), status.begin(), ::tolower);
+            leftOut[status] = leftOut.value(status, 0) + 1;
+            reportRuns[i]["configuration"] = nullptr;
+            continue;
+        }
+        const json& collocation = reportRuns[i]["collocation"];
+        const size_t perGpu = collocation.is_object() ? collocation["shared_with"].size() + 1 : 1;
+        const auto key = configurationParams(runs[i], options.repeatParams, perGpu);
+        const auto at = std::find(g.keys.begin(), g.keys.end(), key);
+        const size_t index = size_t(at - g.keys.begin());
+        if (at == g.keys.end()) {
+            g.keys.push_back(key);
+            g.members.emplace_back();
+        }
+        g.members[index].push_back(i);
+        reportRuns[i]["configuration"] = index;
+    }
+    report["left_out_of_configurations"] = leftOut;
+    return g;
+}
+
+/// Each configuration's figures, run by run: values[c][figure].
+using FigureValues = std::vector<std::map<std::string, std::vector<double>>>;
+
+/// The configurations as JSON, named by the params that differ between them (all when alone).
+json configurationsJson(const Grouping& g, const json& reportRuns, FigureValues& values) {
+    std::set<std::string> differing;
+    for (const auto& key : g.keys)
+        for (const auto& [name, value] : key)
+            for (const auto& other : g.keys)
+                if (!other.count(name) || other.at(name) != value)
+                    differing.insert(name);
+    json configurations = json::array();
+    values.assign(g.keys.size(), {});
+    for (size_t c = 0; c < g.keys.size(); ++c) {
+        json params = json::object();
+        for (const auto& [name, value] : g.keys[c])
+            if (differing.count(name) || g.keys.size() == 1)
+                params[name] = value;
+        json uuids = json::array();
+        for (const size_t i : g.members[c]) {
+            uuids.push_back(reportRuns[i]["run_uuid"]);
+            for (const std::string& figure : kConfigurationFigures)
+                if (const auto v = figureOf(reportRuns[i], figure))
+                    values[c][figure].push_back(*v);
+        }
+        json statistics = json::object();
+        for (const std::string& figure : kConfigurationFigures)
+            statistics[figure] = summaryJson(values[c][figure]);
+        configurations.push_back({{"params", params}, {"runs", uuids}, {"stats", statistics}});
+    }
+    return configurations;
+}
+
+/// The configuration --baseline names: "#K", or the configuration of the run it names (none when
+/// that run is not a repeat of any: running, failed, killed, or not reported).
+std::optional<size_t> baselineConfiguration(const std::string& baseline, const json& reportRuns,
+                                            size_t count) {
+    if (!baseline.empty() && baseline[0] == '#') {
+        const size_t k = std::strtoul(baseline.c_str() + 1, nullptr, 10);
+        return k < count ? std::optional<size_t>(k) : std::nullopt;
+    }
+    std::optional<size_t> found;
+    if (!baseline.empty())
+        for (const json& run : reportRuns)
+            if (run["run_uuid"].get<std::string>().rfind(baseline, 0) == 0 &&
+                run["configuration"].is_number())
+                found = run["configuration"].get<size_t>();
+    return found;
+}
+
+/// Welch's test of configuration b against a for each compared figure both have.
+void compareConfigurations(const FigureValues& values, size_t a, size_t b, json& comparisons) {
+    for (const std::string& figure : kComparedFigures) {
+        const auto ia = values[a].find(figure), ib = values[b].find(figure);
+        if (ia == values[a].end() || ib == values[b].end() || ia->second.empty() || ib->second.empty())
+            continue;
+        const std::vector<double>& va = ia->second;
+        const std::vector<double>& vb = ib->second;
+        const double ma = stats::summarise(va)->mean, mb = stats::summarise(vb)->mean;
+        const auto w = stats::welchTest(va, vb);
+        comparisons.push_back({{"a", a},
+                               {"b", b},
+                               {"figure", figure},
+                               {"n_a", va.size()},
+                               {"n_b", vb.size()},
+                               {"ratio", ma != 0 ? json(mb / ma) : json(nullptr)},
+                               {"welch_t", w ? json(w->t) : json(nullptr)},
+                               {"df", w ? json(w->df) : json(nullptr)},
+                               {"p_value", w ? json(w->p) : json(nullptr)}});
+    }
+}
+
+/// The configurations on the front of mean duration against mean energy.
+json paretoOf(const FigureValues& values) {
+    std::vector<std::optional<std::pair<double, double>>> points;
+    for (const auto& figures : values) {
+        const auto d = figures.find("duration_s"), e = figures.find("gpu_energy_j");
+        const bool both =
+            d != figures.end() && e != figures.end() && !d->second.empty() && !e->second.empty();
+        points.push_back(both ? std::optional<std::pair<double, double>>(
+                                    {stats::summarise(d->second)->mean, stats::summarise(e->second)->mean})
+                              : std::nullopt);
+    }
+    return stats::paretoFront(points);
+}
+
+} // namespace
+
+bool countsAsRepeat(RunStatus status) {
+    return status == RunStatus::Finished;
+}
+
+void addConfigurations(json& report, const std::vector<Run>& runs, const ConfigurationOptions& options) {
+    const Grouping g = groupRuns(report, runs, options);
+    FigureValues values;
+    report["configurations"] = configurationsJson(g, report["runs"], values);
+    // Comparisons: each pair, or each against the baseline's configuration.
+    const std::optional<size_t> baseline =
+        baselineConfiguration(options.baseline, report["runs"], g.keys.size());
+    json comparisons = json::array();
+    for (size_t a = 0; a < g.keys.size(); ++a)
+        for (size_t b = a + 1; b < g.keys.size(); ++b) {
+            if (!baseline)
+                compareConfigurations(values, a, b, comparisons);
+            else if (a == *baseline || b == *baseline)
+                compareConfigurations(values, *baseline, a == *baseline ? b : a, comparisons);
+        }
+    report["comparisons"] = comparisons;
+    report["pareto"] = paretoOf(values);
+}
+
+std::string leftOutOfConfigurationsNote(const json& report) {
+    std::string counts;
+    const json leftOut = report.value("left_out_of_configurations", json::object());
+    for (const auto& [status, count] : leftOut.items())
+        counts += (counts.empty() ? "" : ", ") + std::to_string(count.get<size_t>()) + " " + status;
+    if (counts.empty())
+        return {};
+    return "left out of configurations: " + counts +
+           " (only finished runs are repeats: a running run has done part of its work, a failed or "
+           "killed one stopped short)";
+}
+
+} // namespace radt

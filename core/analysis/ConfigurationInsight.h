@@ -1,0 +1,60 @@
+#pragma once
+// Repeated runs grouped into configurations (issue 23 §2, §3): runs whose params are equal once
+// radT's bookkeeping params and the repeat params (seed) are set aside. Per configuration the
+// mean, sd and 95 % confidence interval of each figure; Welch tests between configurations; the
+// Pareto front of duration against energy; and the slowdown of collocated runs against the solo
+// configuration of the same params. Works on the report JSON that buildReport makes.
+
+#include "core/base/Model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+/// The figures summarised per configuration, by their JSON names.
+extern const std::vector<std::string> kConfigurationFigures;
+/// The params that never tell configurations apart: radT's bookkeeping.
+extern const std::vector<std::string> kBookkeepingParams;
+
+/// `params` (the script's argument string) without the repeat flags: "--seed 3", "--seed=3".
+std::string withoutRepeatFlags(const std::string& params, const std::vector<std::string>& repeatParams);
+
+/// What makes a run's configuration: its params less bookkeeping and repeat params, `params`
+/// without repeat flags, and `runs_per_gpu` (how many runs of its workload shared its GPU).
+std::map<std::string, std::string>
+configurationParams(const Run& run, const std::vector<std::string>& repeatParams, size_t runsPerGpu);
+
+/// The param names the runs have: their params' names and the flags of their `params` strings
+/// ("--seed 3", "seed=3"), sorted. What --repeat-param may name.
+std::vector<std::string> runParamNames(const std::vector<Run>& runs);
+
+/// The repeat params no run has (a typo of "seed" would make every run its own configuration).
+std::vector<std::string> unknownRepeatParams(const std::vector<Run>& runs,
+                                             const std::vector<std::string>& repeatParams);
+
+/// Only a finished run is a repeat of its configuration: a running run's figures are those of
+/// part of its work, a failed or killed one's of work cut short. The others are left out of the
+/// statistics, comparisons and frontier, and counted.
+bool countsAsRepeat(RunStatus status);
+
+struct ConfigurationOptions {
+    std::vector<std::string> repeatParams{"seed"};
+    /// A run id (prefix) or a configuration index ("#2"): comparisons are each against it.
+    std::string baseline;
+};
+
+/// Adds "configurations", "comparisons", "pareto" and "left_out_of_configurations" ({status:
+/// count} of the runs that are not repeats) to `report`, and "configuration" (null for a run left
+/// out) to each of its runs. `runs` are the report's runs, in its order.
+void addConfigurations(nlohmann::json& report, const std::vector<Run>& runs,
+                       const ConfigurationOptions& options);
+
+/// "left out of configurations: 1 running, 1 failed (...why)", from the report's
+/// "left_out_of_configurations"; "" when every run counted. Every output of the report says it.
+std::string leftOutOfConfigurationsNote(const nlohmann::json& report);
+
+} // namespace radt

@@ -1,0 +1,175 @@
+#include "core/report/ReportTables.h"
+
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/base/TextFormat.h"
+#include "core/report/LatexText.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace radt {
+
+using nlohmann::json;
+
+namespace {
+
+std::string fixed(double v, int precision) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(precision) << v;
+    return s.str();
+}
+
+std::string paramsLabel(const json& params) {
+    std::string label;
+    for (const auto& [name, value] : params.items())
+        if (name != "params" || params.size() == 1) // the script's own params say it more shortly
+            label += (label.empty() ? "" : ", ") + name + "=" + value.get<std::string>();
+    return label.empty() ? "all runs" : label;
+}
+
+/// The comparison of configuration c with the reference for a figure; null when none.
+json comparisonWith(const json& report, size_t reference, size_t c, const std::string& figure) {
+    for (const json& k : report.value("comparisons", json::array()))
+        if (k["figure"] == figure &&
+            ((k["a"] == reference && k["b"] == c) || (k["b"] == reference && k["a"] == c)))
+            return k;
+    return nullptr;
+}
+
+std::string stars(const json& comparison) {
+    if (comparison.is_null() || comparison["p_value"].is_null())
+        return "";
+    const double p = comparison["p_value"];
+    return p < 0.001 ? "***" : p < 0.01 ? "**" : p < 0.05 ? "*" : "";
+}
+
+/// " ($n{=}2$)" where a figure's statistics are over fewer runs than its configuration's N (a run
+/// without a power series has no energy); "" where they are over all of them.
+std::string latexNMark(const json& stat, size_t configurationN) {
+    const size_t n = stat.value("n", size_t(0));
+    return n != configurationN && !stat["mean"].is_null() ? " ($n{=}" + std::to_string(n) + "$)" : "";
+}
+
+/// "$13.06 \pm 4.39$" (mean alone when n < 2), with its marks and its own N where that differs
+/// from the configuration's; "--" without values.
+std::string latexCell(const json& stat, double scale, int precision, const std::string& marks,
+                      size_t configurationN) {
+    if (stat["mean"].is_null())
+        return "--";
+    std::string cell = "$" + fixed(stat["mean"].get<double>() * scale, precision);
+    if (stat["ci95"].is_array())
+        cell += " \\pm " +
+                fixed((stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale, precision);
+    cell += marks.empty() ? "$" : "^{" + marks + "}$";
+    return cell + latexNMark(stat, configurationN);
+}
+
+/// One row of the LaTeX table: "# & params & N & time & energy & util \\".
+std::string latexRow(const json& report, size_t c, size_t reference, const std::string& label) {
+    const json& configuration = report["configurations"][c];
+    const json& st = configuration["stats"];
+    const size_t n = configuration["runs"].size();
+    const bool isReference = c == reference;
+    auto marks = [&](const char* figure) {
+        return isReference ? std::string() : stars(comparisonWith(report, reference, c, figure));
+    };
+    std::ostringstream row;
+    row << c << " & " << label << (isReference ? " (reference)" : "") << " & " << n << " & "
+        << latexCell(st["duration_s"], 1, 2, marks("duration_s"), n) << " & "
+        << latexCell(st["gpu_energy_j"], 1e-3, 3, marks("gpu_energy_j"), n) << " & "
+        << latexCell(st["gpu_util_pct"], 1, 1, "", n) << " \\\\\n";
+    return row.str();
+}
+
+/// Whether any figure of any configuration is over fewer runs than its configuration's N.
+bool anyFigureOverFewerRuns(const json& configurations) {
+    for (const json& configuration : configurations)
+        for (const auto& [figure, stat] : configuration["stats"].items())
+            if (!stat["mean"].is_null() && stat["n"].get<size_t>() != configuration["runs"].size())
+                return true;
+    return false;
+}
+
+} // namespace
+
+size_t referenceConfiguration(const json& report) {
+    const json& comparisons = report.value("comparisons", json::array());
+    if (comparisons.empty())
+        return 0;
+    const json first = comparisons.front()["a"];
+    for (const json& k : comparisons)
+        if (k["a"] != first)
+            return 0; // every pair: configuration 0 is the reference
+    return first.get<size_t>();
+}
+
+std::string configurationsLatex(const json& report) {
+    const json& configurations = report.value("configurations", json::array());
+    const size_t reference = referenceConfiguration(report);
+    // Labels first: what they could not print is said in comments above the table.
+    std::string rows, lossComments;
+    for (size_t c = 0; c < configurations.size(); ++c) {
+        LatexTextLosses losses;
+        const std::string label = latexText(paramsLabel(configurations[c]["params"]), losses);
+        lossComments += latexLossComments(losses, "configuration " + std::to_string(c));
+        rows += latexRow(report, c, reference, label);
+    }
+    std::ostringstream out;
+    out << "% radt report --latex: needs \\usepackage{booktabs} and nothing else (param text is written "
+           "in LaTeX's own commands; what plain pdflatex cannot print is said below)\n"
+        << lossComments;
+    if (const std::string note = leftOutOfConfigurationsNote(report); !note.empty())
+        out << "% " << note << "\n";
+    out << "\\begin{table}[t]\n\\centering\n"
+        << "\\caption{Configurations: mean $\\pm$ half-width of the 95\\,\\% confidence interval "
+           "(Student $t$, $N-1$ degrees of freedom) over $N$ runs; GPU energy is each run's share of the "
+           "GPUs it used. Marks: Welch's two-sided $t$ test against configuration "
+        << reference << ", $^{*}p<0.05$, $^{**}p<0.01$, $^{***}p<0.001$."
+        << (anyFigureOverFewerRuns(configurations)
+                ? " ($n{=}K$): that figure is over the $K$ of the $N$ runs that have it."
+                : "")
+        << "}\n"
+        << "\\begin{tabular}{rlrrrr}\n\\toprule\n"
+        << "\\# & Configuration & $N$ & Time (s) & GPU energy (kJ) & GPU util (\\%) \\\\\n\\midrule\n"
+        << rows << "\\bottomrule\n\\end{tabular}\n\\end{table}\n";
+    return out.str();
+}
+
+std::string configurationsCsv(const json& report) {
+    const json& configurations = report.value("configurations", json::array());
+    const size_t reference = referenceConfiguration(report);
+    std::ostringstream out;
+    // Runs that are not repeats (running, failed, killed) are said in a comment line before the
+    // header: a reader skips it (pandas: comment='#'), a person sees why N is smaller.
+    if (const std::string note = leftOutOfConfigurationsNote(report); !note.empty())
+        out << "# " << note << "\n";
+    out << "configuration,n,params";
+    for (const std::string& figure : kConfigurationFigures)
+        out << "," << figure << "_mean," << figure << "_ci95_low," << figure << "_ci95_high," << figure
+            << "_n";
+    out << ",reference,p_duration_s,p_gpu_energy_j\n";
+    for (size_t c = 0; c < configurations.size(); ++c) {
+        const json& st = configurations[c]["stats"];
+        out << c << "," << configurations[c]["runs"].size() << ","
+            << csvField(paramsLabel(configurations[c]["params"]));
+        for (const std::string& figure : kConfigurationFigures) {
+            const json& s = st[figure];
+            out << "," << (s["mean"].is_null() ? "" : fixed(s["mean"].get<double>(), 6));
+            for (int i = 0; i < 2; ++i)
+                out << "," << (s["ci95"].is_array() ? fixed(s["ci95"][i].get<double>(), 6) : "");
+            out << "," << s.value("n", size_t(0)); // a run without a power series has no energy: its own N
+        }
+        out << "," << reference;
+        for (const char* figure : {"duration_s", "gpu_energy_j"}) {
+            const json k = c == reference ? json() : comparisonWith(report, reference, c, figure);
+            std::ostringstream p; // p spans many decades: 6 significant digits, not 6 decimals
+            if (!k.is_null() && !k["p_value"].is_null())
+                p << std::setprecision(6) << k["p_value"].get<double>();
+            out << "," << p.str();
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
+} // namespace radt

@@ -1,0 +1,19 @@
+#pragma once
+// What a store holds, experiment -> workload -> run, as the stable JSON of `radt ls --json`
+// (documented in README) and as readable text.
+
+#include "core/base/TextFormat.h"
+#include "core/store/Store.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace radt {
+
+/// {"store", "experiments": [{"id", "name", "workloads": [{"id", "runs": [...]}]}]}; runs without
+/// a workload param sit under workload id null.
+nlohmann::json storeListingJson(Store& store);
+/// The same content as an indented tree for people.
+std::string storeListingText(Store& store);
+
+} // namespace radt

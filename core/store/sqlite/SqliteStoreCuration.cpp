@@ -1,0 +1,80 @@
+// SqliteStore's curation of runs (Store.h): rename, remove tags, delete and restore, writing the
+// rows MLflow's own SQLAlchemy store writes for each.
+
+#include "core/store/MlflowLimits.h"
+#include "core/store/sqlite/SqliteStore.h"
+#include "core/store/sqlite/SqliteStoreTransaction.h"
+
+namespace radt {
+
+namespace {
+
+/// MLflow's name of the tag that holds a run's name (it keeps runs.name and the tag equal).
+constexpr const char* kRunNameTag = "mlflow.runName";
+
+/// The run's lifecycle stage; throws naming the run when the store has no such run.
+std::string lifecycleOf(sqlite3* db, const std::string& runUuid, const std::string& store) {
+    SqliteStatement stmt(db, "SELECT lifecycle_stage FROM runs WHERE run_uuid = ?");
+    stmt.bind(1, runUuid);
+    if (!stmt.step())
+        throw StoreError("run '" + runUuid + "' not found in " + store);
+    return stmt.text(0);
+}
+
+void requireActive(sqlite3* db, const std::string& runUuid, const std::string& store) {
+    if (lifecycleOf(db, runUuid, store) != "active")
+        throw StoreError("run '" + runUuid + "' is deleted in " + store + ": restore it first");
+}
+
+} // namespace
+
+void SqliteStore::renameRun(const std::string& runUuid, const std::string& name) {
+    mlflow::validateRunName(name);
+    mlflow::validateTagValue(kRunNameTag, name);
+    Transaction tx(m_db);
+    requireActive(m_db, runUuid, m_uri.display());
+    SqliteStatement update(m_db, "UPDATE runs SET name = ? WHERE run_uuid = ?");
+    update.bind(1, name).bind(2, runUuid).execute();
+    SqliteStatement tag(m_db, "INSERT INTO tags (\"key\", value, run_uuid) VALUES (?, ?, ?) "
+                              "ON CONFLICT (\"key\", run_uuid) DO UPDATE SET value = excluded.value");
+    tag.bind(1, std::string(kRunNameTag)).bind(2, name).bind(3, runUuid).execute();
+    tx.commit();
+}
+
+void SqliteStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
+    Transaction tx(m_db);
+    requireActive(m_db, runUuid, m_uri.display());
+    SqliteStatement remove(m_db, "DELETE FROM tags WHERE run_uuid = ? AND \"key\" = ?");
+    for (const std::string& key : keys) {
+        remove.bind(1, runUuid).bind(2, key).execute();
+        if (sqlite3_changes(m_db) == 0)
+            throw StoreError("run '" + runUuid + "' has no tag '" + key + "' in " + m_uri.display());
+    }
+    tx.commit();
+}
+
+void SqliteStore::setRunDeleted(const std::string& runUuid, bool deleted) {
+    Transaction tx(m_db);
+    const std::string stage = lifecycleOf(m_db, runUuid, m_uri.display());
+    if (stage == (deleted ? "deleted" : "active"))
+        throw StoreError("run '" + runUuid + "' is " + (deleted ? "already deleted" : "not deleted") +
+                         " in " + m_uri.display());
+    const bool hasDeletedTime = m_columns["runs"].count("deleted_time") > 0; // MLflow 1.x has none
+    SqliteStatement update(m_db, std::string("UPDATE runs SET lifecycle_stage = ?") +
+                                     (hasDeletedTime ? ", deleted_time = ?" : "") + " WHERE run_uuid = ?");
+    update.bind(1, std::string(deleted ? "deleted" : "active"));
+    if (hasDeletedTime) {
+        if (deleted)
+            update.bind(2, nowMs());
+        else
+            sqlite3_bind_null(update.handle(), 2);
+    }
+    update.bind(hasDeletedTime ? 3 : 2, runUuid).execute();
+    tx.commit();
+}
+
+std::vector<Run> SqliteStore::deletedRuns() {
+    return queryRuns("", "", false, "deleted");
+}
+
+} // namespace radt

@@ -1,0 +1,345 @@
+#include "widgets/chart/ChartLoader.h"
+
+#include "core/StoreFactory.h"
+#include "core/store/Store.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/SummaryPanel.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+
+namespace radt {
+
+struct ChartLoader::Shared {
+    std::mutex mutex;
+    std::string uri;                        ///< what the worker should read
+    bool mayWrite = false;                  ///< the window opened it writable (envelopeKeeper)
+    std::map<ChartPanel*, uint64_t> latest; ///< newest request per chart
+    uint64_t latestSummary = 0;
+    uint64_t next = 0;
+    // Worker thread only: its connection and the URI it was opened for.
+    std::unique_ptr<Store> store;
+    std::string openedUri;
+
+    bool current(ChartPanel* chart, uint64_t generation) {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = latest.find(chart);
+        return it != latest.end() && it->second == generation;
+    }
+    bool currentSummary(uint64_t generation) {
+        std::lock_guard<std::mutex> lock(mutex);
+        return latestSummary == generation;
+    }
+    /// The worker's connection, (re)opened when the window switched stores. Throws StoreError.
+    Store& connection() {
+        std::string wanted;
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            wanted = uri;
+        }
+        if (!store || openedUri != wanted) {
+            store.reset();
+            if (wanted.empty())
+                throw StoreError("no store is open");
+            store = openStore(wanted, OpenMode::ReadOnly); // a reader: never writes, nor adds an index
+            openedUri = wanted;
+            keeper.reset();
+            keeperFailed = false;
+        }
+        return *store;
+    }
+    /// Where charts keep the envelopes they made: a writable connection to the same store, or
+    /// nullptr (the window opened it read-only, or it cannot be opened for writing). After
+    /// connection().
+    Store* envelopeKeeper() {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (!mayWrite)
+                return nullptr;
+        }
+        if (!keeper && !keeperFailed) {
+            try {
+                keeper = openStore(openedUri, OpenMode::OpenExisting);
+            } catch (const StoreError&) {
+                keeperFailed = true; // charts read such runs whole: slower, never wrong
+            }
+        }
+        return keeper.get();
+    }
+    std::unique_ptr<Store> keeper; ///< worker thread only
+    bool keeperFailed = false;
+};
+
+ChartLoader::ChartLoader(QObject* parent)
+    : QObject(parent), m_thread(new QThread(this)), m_worker(new QObject),
+      m_shared(std::make_shared<Shared>()) {
+    m_thread->setObjectName(QStringLiteral("radt chart loader"));
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+}
+
+ChartLoader::~ChartLoader() {
+    {
+        std::lock_guard<std::mutex> lock(m_shared->mutex);
+        m_shared->latest.clear(); // queued jobs see themselves stale and return at once
+        m_shared->latestSummary = ~uint64_t(0);
+    }
+    m_thread->quit();
+    m_thread->wait();
+    // The connections belong to the worker thread, which is gone: close them here.
+    m_shared->keeper.reset();
+    m_shared->store.reset();
+}
+
+void ChartLoader::setStoreUri(const std::string& uri, bool mayWrite) {
+    std::lock_guard<std::mutex> lock(m_shared->mutex);
+    m_shared->uri = uri;
+    m_shared->mayWrite = mayWrite;
+}
+
+void ChartLoader::finishOne() {
+    if (--m_pending == 0)
+        emit idle();
+}
+
+void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, const QString& key) {
+    uint64_t generation;
+    {
+        std::lock_guard<std::mutex> lock(m_shared->mutex);
+        generation = ++m_shared->next;
+        m_shared->latest[chart] = generation;
+    }
+    ++m_pending;
+    chart->setLoading(key);
+    connect(chart, &ChartPanel::detailWanted, this, &ChartLoader::onDetailWanted, Qt::UniqueConnection);
+    const int columns = chart->plotColumns();
+    QPointer<ChartPanel> target(chart);
+    std::shared_ptr<Shared> shared = m_shared;
+    QPointer<ChartLoader> self(this);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [=] {
+            auto deliver = [self](auto&& job) {
+                QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection);
+            };
+            if (!shared->current(chart, generation)) { // superseded before it started
+                deliver([self] {
+                    if (self)
+                        self->finishOne();
+                });
+                return;
+            }
+            try {
+                Store& store = shared->connection();
+                auto data = std::make_shared<std::vector<ChartRunData>>(readChartRuns(
+                    store, runs, key.toStdString(), columns,
+                    [&](size_t done, size_t total) {
+                        deliver([self, key, done, total] {
+                            if (self)
+                                emit self->progress(key, int(done), int(total));
+                        });
+                    },
+                    shared->envelopeKeeper()));
+                deliver([self, target, data, key, shared, chart, generation] {
+                    if (!self)
+                        return;
+                    // Only the newest request lands, and only on a chart that still exists.
+                    if (target && shared->current(chart, generation)) {
+                        target->setData(std::move(*data), key);
+                        emit self->chartLoaded(target);
+                    }
+                    self->finishOne();
+                });
+            } catch (const std::exception& e) {
+                const QString error = QString::fromStdString(e.what());
+                deliver([self, target, key, error, shared, chart, generation] {
+                    if (!self)
+                        return;
+                    if (target && shared->current(chart, generation))
+                        emit self->chartFailed(target, key, error);
+                    self->finishOne();
+                });
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+void ChartLoader::cancelChart(ChartPanel* chart) {
+    std::lock_guard<std::mutex> lock(m_shared->mutex);
+    m_shared->latest.erase(chart);
+}
+
+void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector<std::string>& metrics,
+                                 const std::map<int64_t, QString>& experimentNames,
+                                 std::vector<SummaryPanel::HeldSeries> held) {
+    uint64_t generation;
+    {
+        std::lock_guard<std::mutex> lock(m_shared->mutex);
+        generation = ++m_shared->next;
+        m_shared->latestSummary = generation;
+    }
+    ++m_pending;
+    std::shared_ptr<Shared> shared = m_shared;
+    QPointer<ChartLoader> self(this);
+    auto heldSeries = std::make_shared<const std::vector<SummaryPanel::HeldSeries>>(std::move(held));
+    QMetaObject::invokeMethod(
+        m_worker,
+        [=] {
+            auto deliver = [self](auto&& job) {
+                QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection);
+            };
+            std::shared_ptr<std::vector<SummaryRow>> rows;
+            QString error;
+            if (shared->currentSummary(generation)) {
+                try {
+                    rows = std::make_shared<std::vector<SummaryRow>>();
+                    if (!runs.empty() && !metrics.empty()) { // else nothing to read, no store needed
+                        Store& store = shared->connection(); // first: the keeper opens the same URI
+                        *rows = SummaryPanel::rowsFor(store, runs, metrics, experimentNames,
+                                                      shared->envelopeKeeper());
+                    }
+                    for (const SummaryPanel::HeldSeries& h : *heldSeries)
+                        if (!h.series.empty())
+                            rows->push_back(SummaryPanel::rowOf(h.run, h.experiment, h.metric, h.series));
+                } catch (const std::exception& e) {
+                    rows.reset();
+                    error = QString::fromStdString(e.what());
+                }
+            }
+            deliver([self, rows, error, shared, generation] {
+                if (!self)
+                    return;
+                if (shared->currentSummary(generation)) {
+                    if (rows)
+                        emit self->summaryReady(*rows);
+                    else if (!error.isEmpty())
+                        emit self->summaryFailed(error);
+                }
+                self->finishOne();
+            });
+        },
+        Qt::QueuedConnection);
+}
+
+void ChartLoader::readThenLand(std::function<void(Store& store)> read,
+                               std::function<void(const QString& error)> land) {
+    std::shared_ptr<Shared> shared = m_shared;
+    workThenLand([shared, read] { read(shared->connection()); }, std::move(land));
+}
+
+void ChartLoader::workThenLand(std::function<void()> work, std::function<void(const QString& error)> land) {
+    ++m_pending;
+    QPointer<ChartLoader> self(this);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [self, work, land] {
+            QString error;
+            try {
+                work();
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, land, error] {
+                    if (!self)
+                        return;
+                    land(error);
+                    self->finishOne();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void ChartLoader::requestLatestMetrics(
+    const std::vector<Run>& runs, std::function<void(const LatestByRun& latest, const QString& error)> done) {
+    auto latest = std::make_shared<LatestByRun>();
+    readThenLand(
+        [runs, latest](Store& store) {
+            for (const Run& run : runs)
+                (*latest)[run.uuid] = store.latestMetrics(run.uuid);
+        },
+        [latest, done](const QString& error) { done(*latest, error); });
+}
+
+bool ChartLoader::requestPoll(ChartPanel* chart,
+                              std::function<void(bool changed, const QString& error)> done) {
+    const std::vector<LivePollQuery> queries = chart->livePollQueries();
+    if (queries.empty() || m_polling.count(chart))
+        return false;
+    m_polling.insert(chart);
+    const QString key = chart->metricKey();
+    QPointer<ChartPanel> target(chart);
+    auto results = std::make_shared<std::vector<LivePollResult>>();
+    readThenLand(
+        [key, queries, results](Store& store) { *results = readLivePoll(store, key.toStdString(), queries); },
+        [this, target, chart, key, results, done](const QString& error) {
+            m_polling.erase(chart);
+            const bool changed = target && error.isEmpty() && target->applyLivePoll(key, *results);
+            if (target)
+                done(changed, error);
+        });
+    return true;
+}
+
+void ChartLoader::onDetailWanted() {
+    if (auto* chart = qobject_cast<ChartPanel*>(sender()))
+        requestDetail(chart);
+}
+
+void ChartLoader::requestDetail(ChartPanel* chart) {
+    const std::optional<ChartDetailQuery> query = chart->detailQuery();
+    if (!query)
+        return;
+    QPointer<ChartPanel> target(chart);
+    auto details = std::make_shared<std::vector<ChartDetail>>();
+    readThenLand([query, details](Store& store) { *details = readChartDetail(store, *query); },
+                 [this, target, query, details](const QString& error) {
+                     if (!target)
+                         return;
+                     if (error.isEmpty())
+                         target->applyDetail(*query, std::move(*details));
+                     else
+                         emit detailFailed(target, QString::fromStdString(query->metricKey), error);
+                 });
+}
+
+void ChartLoader::requestTree(
+    std::function<void(std::vector<Experiment> experiments, std::vector<Run> runs, const QString& error)>
+        done) {
+    auto experiments = std::make_shared<std::vector<Experiment>>();
+    auto runs = std::make_shared<std::vector<Run>>();
+    readThenLand(
+        [experiments, runs](Store& store) {
+            *experiments = store.experiments();
+            *runs = store.runs();
+        },
+        [experiments, runs, done](const QString& error) {
+            done(std::move(*experiments), std::move(*runs), error);
+        });
+}
+
+void ChartLoader::requestMetricKeys(
+    const std::vector<std::string>& runUuids,
+    std::function<void(const std::vector<std::string>& keys, const QString& error)> done) {
+    auto keys = std::make_shared<std::vector<std::string>>();
+    readThenLand([runUuids, keys](Store& store) { *keys = store.metricKeys(runUuids); },
+                 [keys, done](const QString& error) { done(*keys, error); });
+}
+
+bool ChartLoader::waitIdle(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (m_pending > 0) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(1);
+    }
+    return true;
+}
+
+} // namespace radt

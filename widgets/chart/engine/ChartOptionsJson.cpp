@@ -1,0 +1,156 @@
+#include "widgets/chart/engine/ChartOptionsJson.h"
+
+#include <cmath>
+
+namespace radt {
+
+using nlohmann::json;
+
+const std::vector<OptionName<ChartOptions::XAxis>>& xAxisNames() {
+    using X = ChartOptions::XAxis;
+    // In the order of the chart's x-axis box.
+    static const std::vector<OptionName<X>> all = {
+        {X::SinceStart, "time", "time"},
+        {X::Step, "step", "step"},
+        {X::WallClock, "wallclock", "wall clock"},
+        {X::Epoch, "epoch", "epoch",
+         "Hardware samples placed by the epoch in progress, from the run's stepped software metric"},
+    };
+    return all;
+}
+
+const std::vector<OptionName<ChartOptions::Aggregate>>& aggregateNames() {
+    using A = ChartOptions::Aggregate;
+    static const std::vector<OptionName<A>> all = {
+        {A::Auto, "auto", "Automatic: merged if run together, else mean with band"},
+        {A::Merge, "merge", "Merged into one line (radT)"},
+        {A::MeanBand, "meanband", "Mean with min–max band"},
+    };
+    return all;
+}
+
+const std::vector<OptionName<ChartOptions::Naming>>& namingNames() {
+    using N = ChartOptions::Naming;
+    static const std::vector<OptionName<N>> all = {
+        {N::Readable, "readable", "Readable names (what differs between the runs)"},
+        {N::RadtIds, "radt", "radT's ids (1-3 0_A)"},
+    };
+    return all;
+}
+
+const std::vector<OptionName<ChartOptions::Dense>>& denseNames() {
+    using D = ChartOptions::Dense;
+    static const std::vector<OptionName<D>> all = {
+        {D::Range, "range", "Mean per pixel with the min–max range behind it"},
+        {D::Raw, "raw", "Every pixel's extremes joined (no averaging)"},
+    };
+    return all;
+}
+
+json chartOptionsToJson(const ChartOptions& o, bool withRadtKeys) {
+    json j = {{"logY", o.logY},
+              {"monochrome", o.monochrome},
+              {"lineWidth", o.lineWidth},
+              {"xAxis", optionName(xAxisNames(), o.xAxis)},
+              {"aggregate", optionName(aggregateNames(), o.aggregate)},
+              {"seriesNames", optionName(namingNames(), o.naming)},
+              {"dense", optionName(denseNames(), o.dense)}};
+    if (withRadtKeys) {
+        j["smoothing"] = o.smoothing;
+        j["shownRuns"] = json::array();
+        for (const QString& w : o.shownRuns)
+            j["shownRuns"].push_back(w.toStdString());
+        j["hiddenSeries"] = json::array();
+        for (const QString& s : o.hiddenSeries)
+            j["hiddenSeries"].push_back(s.toStdString());
+    }
+    return j;
+}
+
+namespace {
+
+template <typename E>
+void readEnum(const json& j, const char* key, const std::vector<OptionName<E>>& table, E& out,
+              const std::function<void(const std::string&, const std::string&)>& problem) {
+    const auto it = j.find(key);
+    if (it == j.end())
+        return;
+    if (it->is_string())
+        for (const OptionName<E>& n : table)
+            if (it->get<std::string>() == n.name) {
+                out = n.value;
+                return;
+            }
+    if (it->is_number_integer()) // a session written before the names: the enum's value
+        for (const OptionName<E>& n : table)
+            if (it->get<int64_t>() == int64_t(n.value)) {
+                out = n.value;
+                return;
+            }
+    std::string expected;
+    for (size_t i = 0; i < table.size(); ++i)
+        expected += std::string(i == 0                  ? ""
+                                : i + 1 == table.size() ? " or "
+                                                        : ", ") +
+                    "\"" + table[i].name + "\"";
+    problem(key, "expected " + expected + ", got " + it->dump());
+}
+
+void readNames(const json& j, const char* key, std::set<QString>& out,
+               const std::function<void(const std::string&, const std::string&)>& problem) {
+    const auto it = j.find(key);
+    if (it == j.end())
+        return;
+    if (!it->is_array()) {
+        problem(key, "expected a list of names, got " + it->dump());
+        return;
+    }
+    std::set<QString> names;
+    for (const json& v : *it) {
+        if (!v.is_string()) {
+            problem(key, "expected a list of names, got " + it->dump());
+            return;
+        }
+        names.insert(QString::fromStdString(v.get<std::string>()));
+    }
+    out = std::move(names);
+}
+
+} // namespace
+
+void chartOptionsFromJson(
+    const json& j, ChartOptions& o,
+    const std::function<void(const std::string& key, const std::string& what)>& problem) {
+    auto boolean = [&](const char* key, bool& out) {
+        if (auto it = j.find(key); it != j.end()) {
+            if (it->is_boolean())
+                out = it->get<bool>();
+            else
+                problem(key, "expected true or false, got " + it->dump());
+        }
+    };
+    boolean("logY", o.logY);
+    boolean("monochrome", o.monochrome);
+    if (auto it = j.find("lineWidth"); it != j.end()) {
+        if (it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0.5 &&
+            it->get<double>() <= 8)
+            o.lineWidth = it->get<double>();
+        else
+            problem("lineWidth", "expected a number from 0.5 to 8, got " + it->dump());
+    }
+    readEnum(j, "xAxis", xAxisNames(), o.xAxis, problem);
+    readEnum(j, "aggregate", aggregateNames(), o.aggregate, problem);
+    readEnum(j, "seriesNames", namingNames(), o.naming, problem);
+    readEnum(j, "dense", denseNames(), o.dense, problem);
+    readEnum(j, "naming", namingNames(), o.naming, problem); // sessions before the names
+    if (auto it = j.find("smoothing"); it != j.end()) {
+        if (it->is_number_integer() && it->get<int64_t>() >= 0 && it->get<int64_t>() <= 99)
+            o.smoothing = int(it->get<int64_t>());
+        else
+            problem("smoothing", "expected a whole number from 0 to 99, got " + it->dump());
+    }
+    readNames(j, "shownRuns", o.shownRuns, problem);
+    readNames(j, "hiddenSeries", o.hiddenSeries, problem);
+}
+
+} // namespace radt

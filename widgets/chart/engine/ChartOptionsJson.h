@@ -1,0 +1,49 @@
+#pragma once
+// ChartOptions as JSON (issue 25 §1): one name table per enum and one reader and writer, used by
+// board files (under radT's "explorer" key), sessions and ChartCard's combo boxes alike. A new
+// value of an option is one row in its table.
+
+#include "widgets/chart/engine/ChartLines.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+/// How one value of an option is written (`name`) and shown (`label`, `tip`).
+template <typename E> struct OptionName {
+    E value;
+    const char* name;
+    const char* label;
+    const char* tip = nullptr;
+};
+
+const std::vector<OptionName<ChartOptions::XAxis>>& xAxisNames();
+const std::vector<OptionName<ChartOptions::Aggregate>>& aggregateNames();
+const std::vector<OptionName<ChartOptions::Naming>>& namingNames();
+const std::vector<OptionName<ChartOptions::Dense>>& denseNames();
+
+/// The table's name of `value` ("time", "meanband", "radt").
+template <typename E> const char* optionName(const std::vector<OptionName<E>>& table, E value) {
+    for (const OptionName<E>& n : table)
+        if (n.value == value)
+            return n.name;
+    return table.front().name;
+}
+
+/// The explorer's keys (logY, monochrome, lineWidth, xAxis, aggregate, seriesNames); with
+/// `withRadtKeys` also smoothing, shownRuns and hiddenSeries, which a board keeps in radT's keys.
+nlohmann::json chartOptionsToJson(const ChartOptions& options, bool withRadtKeys);
+
+/// Reads the keys `json` has into `options`, leaving the others as they are. A bad value is named
+/// through `problem(key, what was expected and found)` and left unchanged: never clamped to
+/// another value. An integer xAxis/aggregate/naming (sessions written before the names were)
+/// these names were written) is read as the enum's value; one that is none is named too.
+void chartOptionsFromJson(
+    const nlohmann::json& json, ChartOptions& options,
+    const std::function<void(const std::string& key, const std::string& what)>& problem);
+
+} // namespace radt

@@ -1,0 +1,192 @@
+#include "widgets/insights/ConfigurationTables.h"
+
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/InsightFigures.h"
+#include "widgets/insights/FrontierChart.h"
+
+#include <QHeaderView>
+#include <QObject>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTableView>
+
+#include <algorithm>
+
+namespace radt {
+
+using nlohmann::json;
+
+namespace {
+
+QStandardItem* textCell(const QString& text, const QString& tip = QString()) {
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    item->setData(text, kConfigurationSortRole);
+    if (!tip.isEmpty())
+        item->setToolTip(tip);
+    return item;
+}
+
+QStandardItem* numberCell(const QString& text, double sortBy) {
+    auto* item = textCell(text);
+    item->setData(sortBy, kConfigurationSortRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+/// The configuration figures shown, with the run figure that gives their unit and title.
+struct StatColumn {
+    const char* stat;   ///< its key in a configuration's "stats"
+    const char* figure; ///< the run figure it summarises (unit, decimals)
+    const char* title;
+};
+
+const StatColumn kStatColumns[] = {{"duration_s", "duration_s", "Duration"},
+                                   {"gpu_energy_j", "gpu_energy_j", "GPU energy"},
+                                   {"energy_per_epoch_j", "energy_per_epoch_j", "Energy / epoch"},
+                                   {"epoch_time_s", "duration_s", "Epoch time"},
+                                   {"gpu_util_pct", "gpu_util_pct", "GPU util %"}};
+
+QString figureTitle(const std::string& key) {
+    for (const StatColumn& c : kStatColumns)
+        if (key == c.stat)
+            return QObject::tr(c.title);
+    return QString::fromStdString(key);
+}
+
+} // namespace
+
+void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
+    model->clear();
+    QStringList headers{QObject::tr("#"), QObject::tr("Params"), QObject::tr("N")};
+    for (const StatColumn& c : kStatColumns)
+        headers << QObject::tr("%1 (mean ± CI95)").arg(QObject::tr(c.title));
+    headers << QObject::tr("Frontier");
+    model->setHorizontalHeaderLabels(headers);
+    if (!report.is_object())
+        return;
+    const json& pareto = report.value("pareto", json::array());
+    const json& all = report.value("configurations", json::array());
+    for (size_t c = 0; c < all.size(); ++c) {
+        const json& configuration = all[c];
+        QList<QStandardItem*> row;
+        row << numberCell(QStringLiteral("#%1").arg(c), double(c));
+        const QString label = configurationLabel(configuration);
+        row << textCell(label, label);
+        row << numberCell(QString::number(configuration["runs"].size()),
+                          double(configuration["runs"].size()));
+        for (const StatColumn& column : kStatColumns) {
+            const json& stat = configuration["stats"].value(column.stat, json());
+            const insight::RunFigure& figure = insight::runFigure(column.figure);
+            if (!stat.is_object() || stat["mean"].is_null()) {
+                row << textCell(QStringLiteral("–"), QObject::tr("none of its runs has this figure"));
+                continue;
+            }
+            const double mean = stat["mean"].get<double>();
+            double half = 0;
+            const bool ci = stat["ci95"].is_array();
+            if (ci)
+                half = (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2;
+            QString text = QString::fromStdString(
+                insight::formatMeanAndHalfWidth(mean, ci ? &half : nullptr, figure.unit, figure.decimals));
+            if (stat["n"].get<size_t>() != configuration["runs"].size()) // over fewer runs: its own N
+                text += QStringLiteral(" (n=%1)").arg(stat["n"].get<int>());
+            QStandardItem* cell = numberCell(text, mean);
+            cell->setToolTip(
+                ci ? QObject::tr("N=%1, sd %2, 95 % CI [%3, %4] (Student t, %5 degrees of freedom)")
+                         .arg(stat["n"].get<int>())
+                         .arg(stat["sd"].get<double>(), 0, 'g', 4)
+                         .arg(stat["ci95"][0].get<double>(), 0, 'g', 5)
+                         .arg(stat["ci95"][1].get<double>(), 0, 'g', 5)
+                         .arg(stat["n"].get<int>() - 1)
+                   : QObject::tr("N=%1: no CI from fewer than two runs").arg(stat["n"].get<int>()));
+            row << cell;
+        }
+        const bool front = std::find(pareto.begin(), pareto.end(), json(c)) != pareto.end();
+        row << textCell(front ? QObject::tr("yes") : QString(),
+                        front ? QObject::tr("No other configuration is both faster and cheaper in energy")
+                              : QString());
+        model->appendRow(row);
+    }
+}
+
+void fillComparisonsModel(QStandardItemModel* model, const json& report) {
+    model->clear();
+    model->setHorizontalHeaderLabels({QObject::tr("Compared"), QObject::tr("Figure"),
+                                      QObject::tr("Ratio b / a"), QObject::tr("Welch t"), QObject::tr("df"),
+                                      QObject::tr("p"), QObject::tr("N a / b")});
+    if (!report.is_object())
+        return;
+    for (const json& k : report.value("comparisons", json::array())) {
+        QList<QStandardItem*> row;
+        const size_t a = k["a"].get<size_t>(), b = k["b"].get<size_t>();
+        const json& all = report.value("configurations", json::array());
+        row << textCell(QStringLiteral("#%1 vs #%2").arg(b).arg(a),
+                        b < all.size() && a < all.size() ? QStringLiteral("b = #%1: %2\na = #%3: %4")
+                                                               .arg(b)
+                                                               .arg(configurationLabel(all[b]))
+                                                               .arg(a)
+                                                               .arg(configurationLabel(all[a]))
+                                                         : QString());
+        row << textCell(figureTitle(k["figure"].get<std::string>()));
+        row << (k["ratio"].is_null() ? textCell(QStringLiteral("–"))
+                                     : numberCell(QString::number(k["ratio"].get<double>(), 'f', 3),
+                                                  k["ratio"].get<double>()));
+        if (k["p_value"].is_null()) {
+            const QString why = QObject::tr("No test: a configuration with one run (no significance from "
+                                            "n < 2) or no spread");
+            row << textCell(QStringLiteral("–"), why) << textCell(QStringLiteral("–"), why)
+                << textCell(QObject::tr("no test"), why);
+        } else {
+            const double p = k["p_value"].get<double>();
+            const QString marks = p < 0.001  ? QStringLiteral(" ***")
+                                  : p < 0.01 ? QStringLiteral(" **")
+                                  : p < 0.05 ? QStringLiteral(" *")
+                                             : QString();
+            row << numberCell(QString::number(k["welch_t"].get<double>(), 'f', 2), k["welch_t"].get<double>())
+                << numberCell(QString::number(k["df"].get<double>(), 'f', 1), k["df"].get<double>())
+                << numberCell((p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3)) + marks,
+                              p);
+            row.back()->setToolTip(
+                QObject::tr("Welch's two-sided t test; * p < 0.05, ** p < 0.01, *** p < 0.001"));
+        }
+        row << textCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
+        model->appendRow(row);
+    }
+}
+
+QStringList configurationNotes(const json& report) {
+    QStringList lines;
+    if (!report.is_object())
+        return lines;
+    // Said where the eye is, not in a tooltip: a run that is no repeat, and a Repeats name no run
+    // has (a typo of seed would make every run its own configuration).
+    if (const QString leftOut = QString::fromStdString(leftOutOfConfigurationsNote(report));
+        !leftOut.isEmpty())
+        lines << leftOut.left(1).toUpper() + leftOut.mid(1);
+    for (const json& name : report["settings"].value("unknown_repeat_params", json::array()))
+        if (name != "seed") // the default: runs without seeds are common
+            lines << QObject::tr("Repeats: '%1' is not a param of these runs, so it tells no repeats apart")
+                         .arg(QString::fromStdString(name.get<std::string>()));
+    return lines;
+}
+
+QTableView* answerTable(QStandardItemModel* model, QWidget* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(kConfigurationSortRole);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    view->verticalHeader()->setVisible(false);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setTextElideMode(Qt::ElideMiddle);
+    QObject::connect(model, &QStandardItemModel::rowsInserted, view, [view] {
+        view->resizeColumnsToContents();
+        view->setColumnWidth(1, std::min(view->columnWidth(1), 220));
+    });
+    return view;
+}
+
+} // namespace radt

@@ -1,0 +1,786 @@
+#include "widgets/insights/InsightsPanel.h"
+
+#include "core/StoreFactory.h"
+#include "core/analysis/InsightFigures.h"
+#include "core/analysis/InsightReport.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/InsightSeries.h"
+#include "core/base/TextFormat.h"
+#include "core/report/ReportTables.h"
+#include "core/store/Store.h"
+#include "widgets/common/FileDialogs.h"
+#include "widgets/common/Formatting.h"
+#include "widgets/insights/ConfigurationTables.h"
+#include "widgets/insights/FrontierChart.h"
+#include "widgets/insights/InsightTimeChart.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QCursor>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
+
+#include <mutex>
+
+using namespace QtCharts;
+using nlohmann::json;
+
+namespace radt {
+
+namespace {
+
+constexpr int kNumberRole = Qt::UserRole + 1; ///< what a column sorts by
+constexpr int kUuidRole = Qt::UserRole + 2;   ///< on a row's first cell
+constexpr int kRawRole = Qt::UserRole + 3;    ///< a number in its raw unit, as exports write it
+// The Compare list's entries that are not a run figure's bars (its data: the figure's key).
+const QString kFrontierChart = QStringLiteral("#frontier"); ///< the configurations' frontier
+const QString kBurstChart = QStringLiteral("#bursts");      ///< the selected run's bursts
+const QString kStallChart = QStringLiteral("#stalls");      ///< the selected run's input stalls
+
+/// The figures shown as the table's columns, in its order.
+std::vector<const insight::RunFigure*> viewFigures() {
+    std::vector<const insight::RunFigure*> out;
+    for (const insight::RunFigure& f : insight::runFigures())
+        if (f.inView)
+            out.push_back(&f);
+    return out;
+}
+
+/// "GPU energy J": how exports name a figure's column (their numbers are in its raw unit).
+QString exportHeader(const insight::RunFigure& f) {
+    const QString title = QString::fromUtf8(f.title), unit = QString::fromUtf8(insight::unitSymbol(f.unit));
+    return unit.isEmpty() || title.endsWith(unit) ? title : title + QLatin1Char(' ') + unit;
+}
+
+/// The view's header: units picked by magnitude are in the cells, the others in the header.
+QString viewHeader(const insight::RunFigure& f) {
+    return insight::scaledByMagnitude(f.unit) ? QString::fromUtf8(f.title) : exportHeader(f);
+}
+
+/// A name of at most `chars` characters, cut in the middle: run names share their starts and
+/// ends ("resnet50-bs256-seed1-mps"), the middle is what a reader can best do without.
+QString elideMiddle(const QString& name, int chars) {
+    if (name.size() <= chars)
+        return name;
+    const int head = (chars - 1) / 2, tail = chars - 1 - head;
+    return name.left(head) + QStringLiteral("…") + name.right(tail);
+}
+
+/// How a run is named in charts: "<workload> <letter>" as the board's series, else its name.
+QString runLabel(const json& r) {
+    if (!r["workload"].is_null() && !r["letter"].is_null())
+        return QString::fromStdString(r["workload"].get<std::string>() + " " +
+                                      r["letter"].get<std::string>());
+    if (r.value("name", json()).is_string() && !r["name"].get<std::string>().empty())
+        return QString::fromStdString(r["name"].get<std::string>());
+    return QString::fromStdString(r["run_uuid"].get<std::string>().substr(0, 8));
+}
+
+QString csvCell(const QString& text) {
+    return QString::fromStdString(csvField(text.toStdString()));
+}
+
+} // namespace
+
+/// The worker thread and its own store connection (reports read whole series: never on the GUI
+/// thread).
+struct InsightsPanel::Worker {
+    QThread* thread = new QThread; ///< on the heap: it may have to outlive the Worker (see below)
+    QObject* context = new QObject;
+    std::mutex mutex;
+    std::string uri;
+    std::unique_ptr<Store> store; ///< opened, used and closed on the worker thread
+    quint64 latest = 0;
+    Worker() {
+        context->moveToThread(thread);
+        QObject::connect(thread, &QThread::finished, context, &QObject::deleteLater);
+        thread->setObjectName(QStringLiteral("radt insights"));
+        thread->start();
+    }
+    /// Its connection to `wanted` (worker thread only), opened again when the store changed.
+    Store& connection(const std::string& wanted) {
+        if (!store || uri != wanted) {
+            store.reset();
+            store = openStore(wanted, OpenMode::ReadOnly); // reads only
+            uri = wanted;
+        }
+        return *store;
+    }
+    ~Worker() {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            latest = ~quint64(0);
+        }
+        store.reset();
+        if (QThread::currentThread() == thread) {
+            // The panel went while a task ran: the task held the last reference, so this runs on
+            // the worker thread, which cannot wait for itself. It ends once the task returns and
+            // is deleted then, by the thread that owns the QThread object.
+            QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+            thread->quit();
+            return;
+        }
+        thread->quit();
+        thread->wait();
+        delete thread;
+    }
+};
+
+InsightsPanel::InsightsPanel(QWidget* parent)
+    : QWidget(parent), m_worker(std::make_shared<Worker>()), m_intensity(new QDoubleSpinBox(this)),
+      m_pueBox(new QDoubleSpinBox(this)), m_figure(new QComboBox(this)), m_status(new QLabel(this)),
+      m_workloads(new QLabel(this)), m_model(new QStandardItemModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_chart(new QChart),
+      m_chartView(new QChartView(m_chart, this)), m_follow(new QTimer(this)), m_debounce(new QTimer(this)),
+      m_repeats(new QLineEdit(this)) {
+    QSettings settings;
+    const double intensity = settings.value(QStringLiteral("insights/gridIntensity"), 0.0).toDouble();
+    m_pue = settings.value(QStringLiteral("insights/pue"), 1.0).toDouble();
+    m_gridIntensity = intensity > 0 ? std::optional<double>(intensity) : std::nullopt;
+
+    m_intensity->setRange(0, 5000);
+    m_intensity->setDecimals(0);
+    m_intensity->setSuffix(tr(" g/kWh"));
+    m_intensity->setSpecialValueText(tr("no CO2e"));
+    m_intensity->setValue(intensity);
+    m_intensity->setToolTip(tr("Grid carbon intensity for CO2e figures (your grid's or provider's figure; "
+                               "none is assumed)"));
+    m_pueBox->setRange(1.0, 5.0);
+    m_pueBox->setSingleStep(0.05);
+    m_pueBox->setPrefix(tr("PUE "));
+    m_pueBox->setValue(m_pue);
+    // The params that tell repeats apart (radt report --repeat-param): runs differing only in them
+    // are one configuration, with N, mean and CI.
+    m_repeats->setText(
+        settings.value(QStringLiteral("insights/repeatParams"), QStringLiteral("seed")).toString());
+    m_repeats->setPlaceholderText(tr("no repeat params"));
+    m_repeats->setMinimumWidth(70);
+    m_repeats->setMaximumWidth(140);
+    m_repeats->setToolTip(tr("Repeat params, comma-separated: runs whose params differ only in these (and in "
+                             "radT's bookkeeping) are repeats of one configuration"));
+    connect(m_repeats, &QLineEdit::editingFinished, this, [this] {
+        QSettings().setValue(QStringLiteral("insights/repeatParams"), m_repeats->text());
+        if (!m_runs.isEmpty())
+            refresh();
+    });
+    m_pueBox->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
+    for (const insight::RunFigure& f : insight::runFigures())
+        if (f.charted)
+            m_figure->addItem(tr(f.title), QString::fromUtf8(f.key));
+    m_figure->addItem(tr("Efficiency frontier (configurations)"), kFrontierChart);
+    m_figure->addItem(tr("Burst periods (selected run)"), kBurstChart);
+    m_figure->addItem(tr("Input stalls (selected run)"), kStallChart);
+    m_figure->setCurrentIndex(m_figure->findData(QStringLiteral("gpu_energy_j")));
+    // Not as wide as its longest entry: the bar must fit a floating window on a 1024 px screen.
+    m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_figure->setMinimumContentsLength(18);
+    auto* copy = new QPushButton(tr("Copy"), this);
+    copy->setToolTip(tr("Copy the table as tab-separated text"));
+    auto* csv = new QPushButton(tr("CSV…"), this);
+    auto* jsonButton = new QPushButton(tr("JSON…"), this);
+    auto* paper = new QPushButton(tr("LaTeX…"), this);
+    csv->setToolTip(tr("Export the table as CSV"));
+    paper->setToolTip(tr("Export the configurations (N, mean ± 95 % CI, Welch marks against configuration 0) "
+                         "as a LaTeX booktabs table (.tex) or as CSV (.csv): radt report --latex / --csv"));
+    jsonButton->setToolTip(tr("Export the whole report as JSON (radt report --json's shape)"));
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(kNumberRole);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_chart->legend()->hide();
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumSize(260, 140);
+    m_status->setWordWrap(true); // a long note must not widen a floating window past the screen
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_workloads->setWordWrap(true);
+    m_workloads->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_intensity);
+    bar->addWidget(m_pueBox);
+    bar->addWidget(new QLabel(tr("Repeats:"), this));
+    bar->addWidget(m_repeats);
+    bar->addWidget(new QLabel(tr("Compare:"), this));
+    bar->addWidget(m_figure);
+    bar->addStretch(1);
+    bar->addWidget(copy);
+    bar->addWidget(csv);
+    bar->addWidget(jsonButton);
+    bar->addWidget(paper);
+    // Side by side: a bottom dock is wide and short.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    // Runs, and the answers for repeats: configurations (N, mean ± CI) and their comparisons.
+    auto* tabs = new QTabWidget(this);
+    tabs->setDocumentMode(true);
+    tabs->addTab(m_view, tr("Runs"));
+    m_configurations = new QStandardItemModel(this);
+    m_comparisons = new QStandardItemModel(this);
+    tabs->addTab(answerTable(m_configurations, this), tr("Configurations"));
+    tabs->addTab(answerTable(m_comparisons, this), tr("Comparisons"));
+    split->addWidget(tabs);
+    split->addWidget(m_chartView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({600, 400});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_workloads);
+    layout->addWidget(m_status);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(150); // a basket filled run by run computes once
+    connect(m_debounce, &QTimer::timeout, this, [this] { compute(); });
+    m_follow->setInterval(5000);
+    connect(m_follow, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            refresh();
+    });
+    auto carbonChanged = [this] {
+        const double g = m_intensity->value();
+        setCarbon(g > 0 ? std::optional<double>(g) : std::nullopt, m_pueBox->value());
+    };
+    connect(m_intensity, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
+    connect(m_pueBox, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
+    connect(m_figure, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fillChart(); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (const QString chart = m_figure->currentData().toString();
+            chart == kBurstChart || chart == kStallChart)
+            fillChart();
+    });
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(tableTsv()); });
+    connect(csv, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("csv")); });
+    connect(jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("json")); });
+    connect(paper, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("tex")); });
+    fillTable();
+}
+
+InsightsPanel::~InsightsPanel() = default;
+
+void InsightsPanel::setStore(const QString& uri) {
+    m_uri = uri;
+    m_runs.clear();
+    m_report = json();
+    ++m_generation;
+    fillTable();
+    fillChart();
+    m_status->clear();
+}
+
+void InsightsPanel::setRuns(const QStringList& uuids) {
+    if (uuids == m_runs)
+        return;
+    m_runs = uuids;
+    if (uuids.isEmpty()) {
+        // Clear all: no figure of runs no longer in the basket stays on screen while a worker runs.
+        m_report = json();
+        ++m_generation;
+        fillTable();
+        fillChart();
+        m_status->clear();
+        return;
+    }
+    if (isVisible())
+        m_debounce->start();
+    else
+        m_dirty = true;
+}
+
+void InsightsPanel::refresh() {
+    m_debounce->stop();
+    compute();
+}
+
+void InsightsPanel::setCarbon(std::optional<double> gridIntensity, double pue) {
+    m_gridIntensity = gridIntensity;
+    m_pue = pue;
+    QSettings settings;
+    settings.setValue(QStringLiteral("insights/gridIntensity"), gridIntensity.value_or(0));
+    settings.setValue(QStringLiteral("insights/pue"), pue);
+    const QSignalBlocker a(m_intensity), b(m_pueBox);
+    m_intensity->setValue(gridIntensity.value_or(0));
+    m_pueBox->setValue(pue);
+    m_debounce->start();
+}
+
+void InsightsPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_dirty || m_shown != m_generation || m_report.is_null()) {
+        m_dirty = false;
+        m_debounce->start();
+    }
+}
+
+void InsightsPanel::compute() {
+    const quint64 generation = ++m_generation;
+    if (m_uri.isEmpty() || m_runs.isEmpty()) {
+        present(json(), generation, QString());
+        return;
+    }
+    ReportOptions options;
+    options.gridIntensity = m_gridIntensity;
+    options.pue = m_pue;
+    options.repeatParams.clear();
+    for (const QString& name : m_repeats->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!name.trimmed().isEmpty())
+            options.repeatParams.push_back(name.trimmed().toStdString());
+    std::vector<std::string> uuids;
+    for (const QString& u : m_runs)
+        uuids.push_back(u.toStdString());
+    const std::string uri = m_uri.toStdString();
+    m_status->setText(tr("Computing insights for %n run(s)…", nullptr, int(uuids.size())));
+    {
+        std::lock_guard<std::mutex> lock(m_worker->mutex);
+        m_worker->latest = generation;
+    }
+    QPointer<InsightsPanel> self(this);
+    std::weak_ptr<Worker> weak = m_worker;
+    QMetaObject::invokeMethod(m_worker->context, [self, weak, generation, uri, uuids, options] {
+        auto worker = weak.lock();
+        if (!worker)
+            return;
+        {
+            std::lock_guard<std::mutex> lock(worker->mutex);
+            if (worker->latest != generation)
+                return; // superseded before it started
+        }
+        json report;
+        QString error;
+        try {
+            Store& store = worker->connection(uri);
+            std::vector<Run> runs;
+            for (const std::string& u : uuids)
+                if (auto r = store.run(u))
+                    runs.push_back(std::move(*r));
+            report = buildReport(store, runs, options, [&](size_t done, size_t total) {
+                QMetaObject::invokeMethod(self, [self, done, total] {
+                    if (self)
+                        emit self->progress(int(done), int(total));
+                });
+            });
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(self, [self, report = std::move(report), generation, error]() mutable {
+            if (self)
+                self->present(std::move(report), generation, error);
+        });
+    });
+}
+
+void InsightsPanel::present(json report, quint64 generation, const QString& error) {
+    if (generation != m_generation)
+        return; // an older request's answer
+    m_shown = generation;
+    m_error = error;
+    m_report = std::move(report);
+    fillTable();
+    fillChart();
+    bool running = false;
+    if (m_report.is_object())
+        for (const json& r : m_report["runs"])
+            running |= r["status"] == "RUNNING";
+    running ? m_follow->start() : m_follow->stop();
+    if (!error.isEmpty())
+        m_status->setText(tr("Insights could not be computed: %1").arg(error));
+    else if (m_report.is_null())
+        m_status->setText(
+            tr("Add runs to the basket to see their energy, utilisation and collocation figures."));
+    else
+        m_status->setText(
+            tr("Gaps over 5 sampling intervals are not bridged; ⚠ marks a utilisation/SM-activity "
+               "gap of 30 pp or more, and an energy figure with a caveat (its tooltip says which); a "
+               "shared GPU's energy is split equally.%1")
+                .arg(running ? tr(" Following running runs.") : QString()));
+    emit computed();
+}
+
+void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
+    // What a reader of the energy figure must know (issue 27): the cross-check when it is off,
+    // readings left out, a counter replaced by power, a window wider than the run.
+    QStringList caveats;
+    const json check = r.value("energy_check", json());
+    if (r.value("energy_check_flag", false) && check.is_object())
+        caveats << tr("The energy counter says %1 J, integrated power %2 J: %3 % apart.")
+                       .arg(check["counter_j"].get<double>(), 0, 'f', 0)
+                       .arg(check["power_j"].get<double>(), 0, 'f', 0)
+                       .arg(check["disagreement_pct"].get<double>(), 0, 'f', 1);
+    for (const json& note : r.value("energy_notes", json::array()))
+        caveats << QString::fromStdString(note.get<std::string>());
+    if (const json note = r.value("window_note", json()); note.is_string())
+        caveats << QString::fromStdString(note.get<std::string>());
+    if (caveats.isEmpty())
+        return;
+    const QString source =
+        r["gpu_energy_source"].is_string()
+            ? tr("Source: %1.").arg(QString::fromStdString(r["gpu_energy_source"].get<std::string>()))
+            : QString();
+    energy->setText(QStringLiteral("⚠ ") + energy->text());
+    energy->setBackground(QColor(255, 236, 179));
+    const QString before = energy->toolTip();
+    energy->setToolTip((QStringList{before, source} + caveats).join(QLatin1Char('\n')).trimmed());
+}
+
+void InsightsPanel::fillTable() {
+    m_model->clear();
+    m_workloads->clear(); // never the footer of another basket or store
+    fillConfigurationsModel(m_configurations, m_report);
+    fillComparisonsModel(m_comparisons, m_report);
+    const auto figures = viewFigures();
+    QStringList headers;
+    for (const insight::RunFigure* f : figures)
+        headers << tr(viewHeader(*f).toUtf8().constData());
+    m_model->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < int(figures.size()); ++c)
+        m_model->horizontalHeaderItem(c)->setToolTip(
+            tr("Exported and copied as \"%1\", in %2")
+                .arg(exportHeader(*figures[size_t(c)]),
+                     figures[size_t(c)]->unit == insight::Unit::Text
+                         ? tr("text")
+                         : QString::fromUtf8(insight::unitSymbol(figures[size_t(c)]->unit))));
+    if (!m_report.is_object())
+        return;
+    const int energyColumn = insight::viewColumn("gpu_energy_j");
+    for (const json& r : m_report["runs"]) {
+        QList<QStandardItem*> row;
+        for (const insight::RunFigure* f : figures) {
+            const json v = f->value(r);
+            auto* item = new QStandardItem;
+            item->setEditable(false);
+            if (v.is_null()) {
+                item->setText(QStringLiteral("–"));
+                item->setToolTip(QString::fromStdString(insight::whyBlank(*f, r)));
+                item->setData(f->unit == insight::Unit::Text ? QVariant(QString()) : QVariant(-1e300),
+                              kNumberRole);
+            } else if (v.is_string()) {
+                item->setText(QString::fromStdString(v.get<std::string>()));
+                item->setData(item->text(), kNumberRole);
+            } else {
+                const double d = v.get<double>();
+                item->setText(QString::fromStdString(insight::formatForPeople(d, f->unit, f->decimals)));
+                item->setData(d, kNumberRole);
+                item->setData(d, kRawRole);
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                if (insight::scaledByMagnitude(f->unit))
+                    item->setToolTip(QStringLiteral("%1 %2")
+                                         .arg(d, 0, 'f', f->decimals)
+                                         .arg(insight::unitSymbol(f->unit)));
+            }
+            if (f->flagged && f->flagged(r)) {
+                item->setText(QStringLiteral("⚠ ") + item->text());
+                item->setBackground(QColor(255, 236, 179));
+            }
+            row << item;
+        }
+        const QString uuid = QString::fromStdString(r["run_uuid"].get<std::string>());
+        row[0]->setToolTip(row[0]->text() + QLatin1Char('\n') + uuid);
+        row[0]->setData(uuid, kUuidRole);
+        if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>())
+            row[insight::viewColumn("util_smact_gap_pp")]->setToolTip(
+                tr("GPU utilisation is %1 percentage points above SM activity: the GPU looked busy, "
+                   "but most of its SMs were idle.")
+                    .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
+        if (r["collocation"].is_object() && r["gpu_energy_device_j"].is_number())
+            row[energyColumn]->setToolTip(
+                tr("Its share of GPU %1, which it shared with %n other run(s): each moment's energy split "
+                   "equally among the runs active then. The whole GPU used %2 J over this run's time.",
+                   nullptr, int(r["collocation"]["shared_with"].size()))
+                    .arg(QString::fromStdString(r["collocation"]["device"].get<std::string>()))
+                    .arg(r["gpu_energy_device_j"].get<double>(), 0, 'f', 1));
+        markEnergyCaveats(r, row[energyColumn]);
+        m_model->appendRow(row);
+    }
+    m_view->resizeColumnsToContents();
+    // Long run and experiment names are cut in the middle (the whole name is the tooltip): the
+    // figures, not the names, must fit a laptop's window.
+    for (const char* key : {"name", "experiment", "shared_with"})
+        if (const int c = insight::viewColumn(key); m_view->columnWidth(c) > 180)
+            m_view->setColumnWidth(c, 180);
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        if (QStandardItem* experiment = m_model->item(r, insight::viewColumn("experiment")))
+            experiment->setToolTip(experiment->text());
+    QStringList workloads;
+    for (const json& w : m_report["workloads"])
+        workloads << tr("%1: %2 over %n run(s)", nullptr, int(w["runs"].size()))
+                         .arg(QString::fromStdString(w["workload"].get<std::string>()))
+                         .arg(w["gpu_energy_j"].is_null()
+                                  ? QStringLiteral("–")
+                                  : QString::fromStdString(insight::formatForPeople(
+                                        w["gpu_energy_j"].get<double>(), insight::Unit::Joules, 1)));
+    QString text =
+        workloads.isEmpty()
+            ? QString()
+            : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
+    text = (QStringList{text} + configurationNotes(m_report)).join(QLatin1Char('\n')).trimmed();
+    m_workloads->setText(text);
+}
+
+void InsightsPanel::fillChart() {
+    m_chart->legend()->hide(); // the frontier and the stalls show their own
+    m_chart->removeAllSeries();
+    for (QAbstractAxis* axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    const QString chosen = m_figure->currentData().toString();
+    if (chosen == kBurstChart || chosen == kStallChart) {
+        fillRunChart(chosen == kBurstChart ? TimeChartRequest::Kind::Bursts : TimeChartRequest::Kind::Stalls);
+        return;
+    }
+    ++m_burstGeneration; // a run chart still being read is not drawn over this one
+    m_burstPending = false;
+    if (chosen == kFrontierChart) {
+        drawFrontierChart(m_chart, m_report.is_object() ? m_report : json::object());
+        return;
+    }
+    const insight::RunFigure& figure = insight::runFigure(chosen.toStdString());
+    m_chart->setTitle(tr(figure.title));
+    if (!m_report.is_object() || m_report["runs"].empty())
+        return;
+    std::vector<double> values;
+    QStringList names, fullNames;
+    for (const json& r : m_report["runs"]) {
+        const json v = figure.value(r);
+        values.push_back(v.is_number() ? v.get<double>() : 0);
+        // Short, distinct and never cut at the end; QBarCategoryAxis drops a repeated category.
+        QString name = elideMiddle(runLabel(r), 16);
+        for (int k = 2; names.contains(name); ++k)
+            name = elideMiddle(runLabel(r), 12) + QStringLiteral(" (%1)").arg(k);
+        names << name;
+        fullNames << runLabel(r) + QLatin1Char('\n') +
+                         QString::fromStdString(r["run_uuid"].get<std::string>());
+    }
+    const double top = *std::max_element(values.begin(), values.end());
+    const insight::AxisScale scale = insight::axisScale(top, figure.unit);
+    const QString title =
+        scale.symbol.empty()
+            ? tr(figure.title)
+            : QStringLiteral("%1 (%2)").arg(tr(figure.title), QString::fromStdString(scale.symbol));
+    m_chart->setTitle(title);
+    auto* set = new QBarSet(title);
+    for (double v : values)
+        *set << v / scale.divisor;
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(3);
+    if (names.size() > 6) // narrow bars: "4001.8" across one would be cut to "00"
+        series->setLabelsAngle(-90);
+    connect(series, &QBarSeries::hovered, this, [fullNames](bool on, int index) {
+        if (on && index >= 0 && index < fullNames.size())
+            QToolTip::showText(QCursor::pos(), fullNames[index]);
+        else
+            QToolTip::hideText();
+    });
+    m_chart->addSeries(series);
+    auto* runs = new QBarCategoryAxis;
+    runs->append(names);
+    // QtCharts cuts a name to "…" unless its line height fits the bar's width less ~15 px, so a
+    // dozen upright names all read "…". On their side, in a font the bars leave room for (and
+    // larger as the chart widens); with no room at all, hovering a bar names its run.
+    if (names.size() > 4) {
+        runs->setLabelsAngle(-90);
+        const int bars = int(names.size());
+        connect(m_chart, &QChart::plotAreaChanged, runs, [runs, bars](const QRectF& plot) {
+            const int room = int(plot.width() / bars) - 15;
+            QFont font = runs->labelsFont();
+            font.setPixelSize(std::clamp(room, 7, 12));
+            if (font != runs->labelsFont())
+                runs->setLabelsFont(font);
+            runs->setLabelsVisible(room >= 7);
+            runs->setTitleText(room >= 7 ? QString() : tr("hover a bar for its run"));
+        });
+    }
+    auto* axis = new QValueAxis;
+    axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
+    axis->applyNiceNumbers();
+    m_chart->addAxis(runs, Qt::AlignBottom);
+    m_chart->addAxis(axis, Qt::AlignLeft);
+    series->attachAxis(runs);
+    series->attachAxis(axis);
+}
+
+void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
+    ++m_burstGeneration; // whatever was asked before is not drawn now
+    m_burstPending = false;
+    const bool bursts = kind == TimeChartRequest::Kind::Bursts;
+    m_chart->setTitle(bursts ? tr("Burst periods: select a run") : tr("Input stalls: select a run"));
+    if (!m_report.is_object() || m_report["runs"].empty() || m_uri.isEmpty())
+        return;
+    // The selected run, else the first row.
+    QString uuid = m_proxy->index(0, 0).data(kUuidRole).toString();
+    if (const QModelIndexList rows = m_view->selectionModel()->selectedRows(); !rows.isEmpty())
+        uuid = rows.front().data(kUuidRole).toString();
+    const json* run = nullptr;
+    for (const json& r : m_report["runs"])
+        if (r["run_uuid"] == uuid.toStdString())
+            run = &r;
+    if (!run)
+        return;
+    TimeChartRequest request;
+    request.kind = kind;
+    request.runUuid = uuid.toStdString();
+    request.label = runLabel(*run).toStdString();
+    if (bursts) {
+        // Its GPU utilisation, else the first metric analysed.
+        if ((*run)["burst_idle"].empty())
+            return;
+        request.key = (*run)["burst_idle"].begin().key();
+        for (const char* preferred : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
+            if ((*run)["burst_idle"].contains(preferred)) {
+                request.key = preferred;
+                break;
+            }
+        request.threshold = (*run)["burst_idle"][request.key]["threshold"].get<double>();
+    } else {
+        const json& settings = m_report["settings"];
+        request.stalls.gpuBelowPct = settings.value("stall_gpu_below_pct", insight::kStallGpuBelowPct);
+        request.stalls.cpuCores = settings.value("stall_cpu_cores", insight::kStallCpuCores);
+    }
+    m_chart->setTitle(
+        bursts ? tr("Burst periods: reading %1 of %2…")
+                     .arg(QString::fromStdString(request.key), QString::fromStdString(request.label))
+               : tr("Input stalls: reading the GPU and CPU utilisation of %1…")
+                     .arg(QString::fromStdString(request.label)));
+    // Read (on PostgreSQL, over the network) and reduced to the chart's resolution on the worker's
+    // thread, with its connection; only the newest request is drawn.
+    const quint64 generation = m_burstGeneration;
+    m_burstPending = true;
+    QPointer<InsightsPanel> self(this);
+    std::weak_ptr<Worker> weak = m_worker;
+    const std::string uri = m_uri.toStdString();
+    QMetaObject::invokeMethod(m_worker->context, [self, weak, generation, uri, request] {
+        auto worker = weak.lock();
+        if (!worker)
+            return;
+        TimeChartData data;
+        try {
+            data = readTimeChart(worker->connection(uri), request);
+        } catch (const std::exception& e) {
+            data.error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(self, [self, data = std::move(data), generation, request] {
+            if (!self || generation != self->m_burstGeneration)
+                return;
+            self->m_burstPending = false;
+            drawTimeChart(self->m_chart, data, request);
+        });
+    });
+}
+
+QString InsightsPanel::tableTsv() const {
+    // Numbers in their raw unit (the header names it) at the figure's decimals: what the eye reads
+    // as "4.04 kJ" a spreadsheet gets as 4040.3, under "GPU energy J".
+    const auto figures = viewFigures();
+    QStringList lines;
+    QStringList header;
+    for (const insight::RunFigure* f : figures)
+        header << exportHeader(*f);
+    lines << header.join(QLatin1Char('\t'));
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < m_proxy->columnCount() && c < int(figures.size()); ++c) {
+            const QModelIndex index = m_proxy->index(r, c);
+            const QVariant raw = index.data(kRawRole);
+            QString text = raw.isValid() ? QString::number(raw.toDouble(), 'f', figures[size_t(c)]->decimals)
+                                         : index.data().toString();
+            if (text.startsWith(QStringLiteral("⚠ "))) // the mark is for the eye
+                text.remove(0, 2);
+            cells << text;
+        }
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void InsightsPanel::exportCsv(const QString& path) const {
+    QString text;
+    for (const QString& line : tableTsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        QStringList cells;
+        for (const QString& cell : line.split(QLatin1Char('\t')))
+            cells << csvCell(cell == QStringLiteral("–") ? QString() : cell);
+        text += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    writeFileAtomically(path.toStdString(), text.toStdString());
+}
+
+QString InsightsPanel::footer() const {
+    return m_workloads->text();
+}
+
+void InsightsPanel::exportJson(const QString& path) const {
+    // An empty basket still exports radt report's shape: a script reading it needs no special case.
+    const json empty = {{"settings", json::object()},      {"runs", json::array()},
+                        {"configurations", json::array()}, {"comparisons", json::array()},
+                        {"pareto", json::array()},         {"workloads", json::array()}};
+    writeFileAtomically(path.toStdString(), (m_report.is_object() ? m_report : empty).dump(2) + "\n");
+}
+
+void InsightsPanel::exportConfigurations(const QString& path) const {
+    const json report = m_report.is_object() ? m_report : json::object();
+    writeFileAtomically(path.toStdString(), path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)
+                                                ? configurationsCsv(report)
+                                                : configurationsLatex(report));
+}
+
+void InsightsPanel::exportWithDialog(const QString& format) {
+    const bool tex = format == QLatin1String("tex");
+    const QString path =
+        saveFileName(this, QStringLiteral("exports"), tr("Export insights"),
+                     (tex ? QStringLiteral("configurations.") : QStringLiteral("insights.")) + format,
+                     tex ? tr("LaTeX table (*.tex);;Configurations as CSV (*.csv)")
+                     : format == QLatin1String("csv") ? tr("CSV (*.csv)")
+                                                      : tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        tex                              ? exportConfigurations(path)
+        : format == QLatin1String("csv") ? exportCsv(path)
+                                         : exportJson(path);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Export insights"), QString::fromStdString(e.what()));
+    }
+}
+
+bool InsightsPanel::waitForResult(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    auto busy = [this] { return m_debounce->isActive() || m_shown != m_generation || m_burstPending; };
+    while (busy() && timer.elapsed() < timeoutMs)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    return !busy();
+}
+
+} // namespace radt

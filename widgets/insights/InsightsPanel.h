@@ -1,0 +1,121 @@
+#pragma once
+// The explorer's Insights view (issue 12): `radt report`'s figures for the basket's runs in a
+// sortable, copyable table (energy, energy per epoch, CO2e, utilisation, the util/SMACT flag,
+// collocation, slowdown), a bar chart comparing runs, and the workloads' energy. Computed on a
+// worker thread with its own store connection; followed every 5 s while a run is running.
+
+#include "widgets/insights/InsightTimeChart.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QStandardItem;
+class QStandardItemModel;
+class QTableView;
+class QTimer;
+
+namespace QtCharts {
+class QChart;
+class QChartView;
+} // namespace QtCharts
+
+namespace radt {
+
+class Store;
+
+class InsightsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit InsightsPanel(QWidget* parent = nullptr);
+    ~InsightsPanel() override;
+
+    /// The store the runs live in (its URI; the worker opens its own connection). Clears the view.
+    void setStore(const QString& uri);
+    /// The runs to report on (the basket); recomputed when the view is visible.
+    void setRuns(const QStringList& uuids);
+    /// Recomputes now (also when hidden).
+    void refresh();
+    /// Grid intensity in g CO2e/kWh (unset: no CO2e) and PUE, as `radt report` takes them.
+    void setCarbon(std::optional<double> gridIntensity, double pue);
+
+    /// Tests and headless use: waits (processing events) until no computation is pending.
+    bool waitForResult(int timeoutMs);
+    const nlohmann::json& report() const { return m_report; }
+    /// The text under the table: the workloads' energy, and the runs left out of configurations.
+    QString footer() const;
+    QStandardItemModel* table() const { return m_model; }
+    /// The Configurations and Comparisons tabs' tables (issue 23 §2).
+    QStandardItemModel* configurations() const { return m_configurations; }
+    QStandardItemModel* comparisons() const { return m_comparisons; }
+    QtCharts::QChart* chart() const { return m_chart; }
+    /// The table as tab-separated text, header first (what Copy puts on the clipboard).
+    QString tableTsv() const;
+    /// The table as CSV and the report as JSON, written atomically; throw naming the file.
+    void exportCsv(const QString& path) const;
+    void exportJson(const QString& path) const;
+    /// The configurations as a LaTeX booktabs table, or as CSV when `path` ends in .csv.
+    void exportConfigurations(const QString& path) const;
+    QString lastError() const { return m_error; }
+
+signals:
+    void computed();
+    void progress(int done, int total);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void compute();
+    void present(nlohmann::json report, quint64 generation, const QString& error);
+    void fillTable();
+    /// Marks a run's GPU energy cell ⚠ with a tooltip when its figure has a caveat.
+    void markEnergyCaveats(const nlohmann::json& run, QStandardItem* energy);
+    void fillChart();
+    /// The selected run's GPU utilisation with its burst periods or input stalls shaded: read on
+    /// the worker, drawn when it lands.
+    void fillRunChart(TimeChartRequest::Kind kind);
+    void exportWithDialog(const QString& format);
+
+    QString m_uri;
+    QStringList m_runs;
+    std::optional<double> m_gridIntensity;
+    double m_pue = 1.0;
+    nlohmann::json m_report;
+    QString m_error;
+    quint64 m_generation = 0; ///< a newer request supersedes an older one's result
+    quint64 m_shown = 0;      ///< the generation on screen
+    bool m_dirty = false;     ///< the runs changed while hidden
+    struct Worker;
+    std::shared_ptr<Worker> m_worker;
+
+    QDoubleSpinBox* m_intensity = nullptr;
+    QDoubleSpinBox* m_pueBox = nullptr;
+    QComboBox* m_figure = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_workloads = nullptr;
+    QStandardItemModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_view = nullptr;
+    QStandardItemModel* m_configurations = nullptr;
+    QStandardItemModel* m_comparisons = nullptr;
+    QtCharts::QChart* m_chart = nullptr;
+    QtCharts::QChartView* m_chartView = nullptr;
+    QTimer* m_follow = nullptr;
+    QTimer* m_debounce = nullptr;
+    QLineEdit* m_repeats = nullptr; ///< the repeat params, comma-separated
+    quint64 m_burstGeneration = 0;  ///< the newest run chart (bursts, stalls) asked for
+    bool m_burstPending = false;    ///< and it has not landed yet
+};
+
+} // namespace radt

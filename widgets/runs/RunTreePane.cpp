@@ -1,0 +1,179 @@
+#include "widgets/runs/RunTreePane.h"
+
+#include "widgets/common/Formatting.h"
+#include "widgets/runs/RunFilterProxy.h"
+#include "widgets/runs/RunTreeModel.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace radt {
+
+namespace {
+
+/// Names an experiment or workload node across rereads (rows move when runs are added).
+QString nodeKey(const QModelIndex& index) {
+    const int kind = index.data(RunTreeModel::NodeKindRole).toInt();
+    const QString experiment = QString::number(index.data(RunTreeModel::ExperimentIdRole).toLongLong());
+    if (kind == RunTreeModel::ExperimentNode)
+        return QStringLiteral("e:") + experiment;
+    if (kind == RunTreeModel::WorkloadNode)
+        return QStringLiteral("w:%1:%2").arg(experiment, index.data(RunTreeModel::WorkloadRole).toString());
+    return QString();
+}
+
+} // namespace
+
+RunTreePane::RunTreePane(QWidget* parent)
+    : QWidget(parent), m_model(new RunTreeModel(this)), m_proxy(new RunFilterProxy(this)),
+      m_filter(new QLineEdit(this)), m_tree(new QTreeView(this)) {
+    m_proxy->setSourceModel(m_model);
+    m_filter->setObjectName(QStringLiteral("runFilter"));
+    m_filter->setPlaceholderText(tr("Filter runs (name, status, letter, params)..."));
+    m_filter->setToolTip(
+        tr("Text in a run's name, status, letter or params; tag:KEY or tag:KEY=VALUE for runs "
+           "with such a tag, note:TEXT for runs whose note holds it"));
+    m_filter->setClearButtonEnabled(true);
+
+    m_tree->setObjectName(QStringLiteral("runTree"));
+    m_tree->setModel(m_proxy);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setColumnWidth(RunTreeModel::NameColumn, 230);
+    // Rows drag into the basket (the drag carries the runs under them); a drag never scrolls
+    // the tree sideways, away from the Name column.
+    m_tree->setDragEnabled(true);
+    m_tree->setDragDropMode(QAbstractItemView::DragOnly);
+    m_tree->setDefaultDropAction(Qt::CopyAction);
+
+    auto* add = new QPushButton(tr("Add to basket"), this);
+    add->setToolTip(
+        tr("Add the selected runs, workloads or experiments to the basket (double-click works too)"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_tree, 1);
+    layout->addWidget(add, 0, Qt::AlignLeft);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const bool filtering = !text.trimmed().isEmpty();
+        // The tree as the user left it comes back when the filter is cleared.
+        if (filtering && !m_expandedBeforeFilter)
+            m_expandedBeforeFilter = expandedNodes();
+        m_proxy->setFilterText(text);
+        if (filtering) {
+            m_tree->expandAll(); // matches can sit deep in the tree: show them all
+        } else if (m_expandedBeforeFilter) {
+            restoreExpandedNodes(*m_expandedBeforeFilter);
+            m_expandedBeforeFilter.reset();
+        }
+    });
+    connect(add, &QPushButton::clicked, this, [this] { emit runsChosen(selectedRunUuids(), QString()); });
+    // A double-click adds what it is on (a run, a workload, a whole experiment) to the basket, as
+    // the README promises; expanding stays on the arrow and the keyboard.
+    m_tree->setExpandsOnDoubleClick(false);
+    connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+        emit runsChosen(runUuidsUnder(index), index.sibling(index.row(), 0).data().toString());
+    });
+    connect(m_tree, &QWidget::customContextMenuRequested, this, &RunTreePane::showContextMenu);
+}
+
+void RunTreePane::showStore(const std::vector<Experiment>& experiments, const std::vector<Run>& runs) {
+    m_model->setContents(experiments, runs, nowMs());
+    m_tree->expandToDepth(0);
+    fitColumns();
+}
+
+void RunTreePane::showReread(const std::vector<Experiment>& experiments, const std::vector<Run>& runs) {
+    const QStringList expanded = expandedNodes();
+    m_model->setContents(experiments, runs, nowMs());
+    restoreExpandedNodes(expanded);
+    fitColumns();
+}
+
+QStringList RunTreePane::runUuidsUnder(const QModelIndex& index) const {
+    const QModelIndex source = index.model() == m_proxy ? m_proxy->mapToSource(index) : index;
+    return m_model->runUuidsUnder(source.sibling(source.row(), 0));
+}
+
+QStringList RunTreePane::selectedRunUuids() const {
+    QStringList uuids;
+    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows())
+        uuids += m_model->runUuidsUnder(m_proxy->mapToSource(index));
+    return uuids;
+}
+
+void RunTreePane::reveal(const QString& runUuid) {
+    const QModelIndex leaf = m_proxy->mapFromSource(m_model->indexOfRun(runUuid));
+    if (!leaf.isValid())
+        return;
+    m_tree->expand(leaf.parent().parent());
+    m_tree->expand(leaf.parent());
+    m_tree->scrollTo(leaf);
+    fitColumns();
+}
+
+void RunTreePane::expandAll() {
+    m_tree->expandAll();
+    fitColumns();
+}
+
+void RunTreePane::focusFilter() {
+    m_filter->setFocus(Qt::ShortcutFocusReason);
+    m_filter->selectAll();
+}
+
+void RunTreePane::fitColumns() {
+    // Short columns fit their text (fonts differ between machines); Name and Params keep their room.
+    for (int column : {RunTreeModel::StatusColumn, RunTreeModel::LetterColumn, RunTreeModel::DurationColumn,
+                       RunTreeModel::StartColumn})
+        m_tree->resizeColumnToContents(column);
+}
+
+void RunTreePane::showContextMenu(const QPoint& pos) {
+    QMenu menu(this);
+    const bool hasSelection = m_tree->selectionModel()->hasSelection();
+    menu.addAction(tr("Add to basket"), this, [this] { emit runsChosen(selectedRunUuids(), QString()); })
+        ->setEnabled(hasSelection);
+    menu.addSeparator();
+    menu.addAction(tr("Expand all"), m_tree, &QTreeView::expandAll);
+    menu.addAction(tr("Collapse all"), m_tree, &QTreeView::collapseAll);
+    menu.exec(m_tree->viewport()->mapToGlobal(pos));
+}
+
+QStringList RunTreePane::expandedNodes() const {
+    QStringList keys;
+    for (int e = 0; e < m_proxy->rowCount(); ++e) {
+        const QModelIndex experiment = m_proxy->index(e, 0);
+        if (m_tree->isExpanded(experiment))
+            keys.append(nodeKey(experiment));
+        for (int w = 0; w < m_proxy->rowCount(experiment); ++w) {
+            const QModelIndex workload = m_proxy->index(w, 0, experiment);
+            if (m_tree->isExpanded(workload))
+                keys.append(nodeKey(workload));
+        }
+    }
+    return keys;
+}
+
+void RunTreePane::restoreExpandedNodes(const QStringList& keys) {
+    for (int e = 0; e < m_proxy->rowCount(); ++e) {
+        const QModelIndex experiment = m_proxy->index(e, 0);
+        m_tree->setExpanded(experiment, keys.contains(nodeKey(experiment)));
+        for (int w = 0; w < m_proxy->rowCount(experiment); ++w) {
+            const QModelIndex workload = m_proxy->index(w, 0, experiment);
+            m_tree->setExpanded(workload, keys.contains(nodeKey(workload)));
+        }
+    }
+}
+
+} // namespace radt

@@ -1,0 +1,65 @@
+#pragma once
+// The experiment -> workload -> run tree with its filter: what the store holds, for choosing runs.
+// Choosing (double-click, the Add button, the context menu) is said with runsChosen; the window
+// puts those runs in the basket. A reread keeps the nodes the user expanded, and a filter shows
+// every match expanded, then gives back the tree as it was.
+
+#include "core/store/Store.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QLineEdit;
+class QModelIndex;
+class QTreeView;
+
+namespace radt {
+
+class RunFilterProxy;
+class RunTreeModel;
+
+class RunTreePane : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunTreePane(QWidget* parent = nullptr);
+
+    RunTreeModel* model() const { return m_model; }
+    RunFilterProxy* proxy() const { return m_proxy; }
+    QTreeView* view() const { return m_tree; }
+
+    /// A newly opened store's runs: experiments expanded, nothing else.
+    void showStore(const std::vector<Experiment>& experiments, const std::vector<Run>& runs);
+    /// A reread of the same store: the nodes the user expanded stay expanded.
+    void showReread(const std::vector<Experiment>& experiments, const std::vector<Run>& runs);
+    /// The runs under a node (a run, a workload, an experiment) of the model or its proxy.
+    QStringList runUuidsUnder(const QModelIndex& index) const;
+    /// The runs under the selected rows.
+    QStringList selectedRunUuids() const;
+    /// Expands and scrolls to a run.
+    void reveal(const QString& runUuid);
+    void expandAll();
+    /// Puts the keyboard in the filter, its text selected (Run > Find Runs).
+    void focusFilter();
+
+signals:
+    /// The user chose these runs (the nodes under a double-click, the Add button, the menu);
+    /// `what` names the node double-clicked, "" otherwise.
+    void runsChosen(const QStringList& runUuids, const QString& what);
+
+private:
+    void fitColumns();
+    QStringList expandedNodes() const;
+    void restoreExpandedNodes(const QStringList& keys);
+    void showContextMenu(const QPoint& pos);
+
+    RunTreeModel* m_model;
+    RunFilterProxy* m_proxy;
+    QLineEdit* m_filter;
+    QTreeView* m_tree;
+    std::optional<QStringList> m_expandedBeforeFilter; ///< while a filter is typed
+};
+
+} // namespace radt

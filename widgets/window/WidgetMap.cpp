@@ -1,0 +1,143 @@
+#include "widgets/window/WidgetMap.h"
+
+#include "widgets/chart/ChartPanel.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSaveFile>
+#include <QTreeView>
+
+namespace radt {
+
+namespace {
+
+constexpr int kMaxRowsPerView = 500;
+
+QJsonArray rectOf(const QRect& r) {
+    return QJsonArray{r.x(), r.y(), r.width(), r.height()};
+}
+
+QJsonArray globalRect(const QWidget* w, const QRect& local) {
+    return rectOf(QRect(w->mapToGlobal(local.topLeft()), local.size()));
+}
+
+QString textOf(const QWidget* w) {
+    if (const auto* b = qobject_cast<const QAbstractButton*>(w))
+        return b->text();
+    if (const auto* l = qobject_cast<const QLabel*>(w))
+        return l->text();
+    if (const auto* e = qobject_cast<const QLineEdit*>(w))
+        return e->text();
+    if (const auto* d = qobject_cast<const QDockWidget*>(w))
+        return d->windowTitle();
+    return w->isWindow() ? w->windowTitle() : QString();
+}
+
+// The rows of a view that are on screen: the children of expanded rows too, column 0's text.
+void addRows(const QAbstractItemView* view, const QModelIndex& parent, QJsonArray& rows, int& budget) {
+    const QAbstractItemModel* model = view->model();
+    const auto* tree = qobject_cast<const QTreeView*>(view);
+    const QRect visible = view->viewport()->rect();
+    for (int r = 0; r < model->rowCount(parent) && budget > 0; ++r) {
+        const QModelIndex index = model->index(r, 0, parent);
+        const QRect rect = view->visualRect(index);
+        if (rect.isValid() && rect.intersects(visible)) {
+            --budget;
+            rows.append(QJsonObject{{"view", view->objectName()},
+                                    {"text", index.data(Qt::DisplayRole).toString()},
+                                    {"rect", globalRect(view->viewport(), rect.intersected(visible))}});
+        }
+        if (tree && tree->isExpanded(index))
+            addRows(view, index, rows, budget);
+    }
+}
+
+void addActions(const QWidget* menu, const QString& title, QJsonArray& actions) {
+    for (QAction* action : menu->actions()) {
+        if (!action->isVisible() || action->isSeparator())
+            continue;
+        QRect rect;
+        if (const auto* bar = qobject_cast<const QMenuBar*>(menu))
+            rect = bar->actionGeometry(action);
+        else if (const auto* popup = qobject_cast<const QMenu*>(menu))
+            rect = popup->actionGeometry(action);
+        if (rect.isValid())
+            actions.append(
+                QJsonObject{{"menu", title}, {"text", action->text()}, {"rect", globalRect(menu, rect)}});
+    }
+}
+
+QJsonObject describeChart(ChartPanel* chart) {
+    QtCharts::QChartView* view = chart->chartView();
+    const QRectF plot = chart->chart()->plotArea();
+    const QRect inView = view->mapFromScene(chart->chart()->mapToScene(plot)).boundingRect();
+    QJsonArray series;
+    for (const QString& name : chart->seriesNames())
+        series.append(name);
+    const auto [from, to] = chart->visibleXRange();
+    return QJsonObject{{"metric", chart->metricKey()},
+                       {"plot", globalRect(view->viewport(), inView)},
+                       {"series", series},
+                       {"zoomed", chart->isZoomed()},
+                       {"xRange", QJsonArray{from, to}},
+                       {"xTitle", chart->xAxisTitle()},
+                       {"points", chart->pointCount(0)}};
+}
+
+} // namespace
+
+QJsonObject describeWidgets() {
+    QJsonArray widgets, rows, actions, charts;
+    for (QWidget* top : QApplication::topLevelWidgets()) {
+        if (!top->isVisible())
+            continue;
+        QList<QWidget*> all = top->findChildren<QWidget*>();
+        all.prepend(top);
+        for (QWidget* w : all) {
+            if (!w->isVisible() || w->width() <= 0 || w->height() <= 0)
+                continue;
+            widgets.append(QJsonObject{{"class", w->metaObject()->className()},
+                                       {"name", w->objectName()},
+                                       {"text", textOf(w)},
+                                       {"rect", globalRect(w, w->rect())}});
+            if (auto* view = qobject_cast<QAbstractItemView*>(w); view && view->model()) {
+                int budget = kMaxRowsPerView;
+                addRows(view, view->rootIndex(), rows, budget);
+            }
+            if (qobject_cast<QMenuBar*>(w))
+                addActions(w, QString(), actions);
+            else if (auto* menu = qobject_cast<QMenu*>(w))
+                addActions(w, menu->title(), actions);
+            if (auto* chart = qobject_cast<ChartPanel*>(w))
+                charts.append(describeChart(chart));
+        }
+    }
+    return QJsonObject{{"widgets", widgets}, {"rows", rows}, {"actions", actions}, {"charts", charts}};
+}
+
+WidgetMapWriter::WidgetMapWriter(const QString& path, QObject* parent) : QObject(parent), m_path(path) {
+    m_timer.setInterval(150);
+    connect(&m_timer, &QTimer::timeout, this, [this] { write(); });
+    m_timer.start();
+}
+
+void WidgetMapWriter::write() {
+    const QByteArray json = QJsonDocument(describeWidgets()).toJson(QJsonDocument::Indented);
+    if (json == m_written)
+        return;
+    QSaveFile file(m_path); // a reader never sees half a map
+    if (file.open(QIODevice::WriteOnly) && file.write(json) == json.size() && file.commit())
+        m_written = json;
+}
+
+} // namespace radt
