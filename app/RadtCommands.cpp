@@ -229,7 +229,7 @@ void addReport(CLI::App& app, Action& action) {
         "energy, efficiency, burst/idle and collocation figures computed from what the store holds");
     report->prefix_command(false);
     addStoreOption(*report, args->store);
-    report->add_flag("--json", args->json, "one JSON document (README \"radt report\" gives its shape)");
+    report->add_flag("--json", args->json, "one JSON document (resources/doc/report.md gives its shape)");
     report->add_flag("--latex", args->latex,
                      "the configurations as a booktabs table (mean ± 95 % CI, N, significance\n"
                      "marks against --baseline or configuration 0) for a paper");

@@ -13,7 +13,7 @@
 // RADT_BENCH_SCALE=100 builds 1/100 (62M samples) instead of 1/1000, with 1/1000 as the smaller.
 // The stores live in a PostgreSQL server of the benchmark's own whose data directory is kept in
 // the build tree (bench-cache/pg_cluster_v<generator version>), so they are generated once.
-// Metrics are partitioned by day, as the README advises for a cluster.
+// Metrics are partitioned by day, as resources/doc/stores.md advises for a cluster.
 
 #include "BenchSupport.h"
 #include "PrivatePostgres.h"

@@ -1,7 +1,7 @@
 // Metric ingest into PostgresStore (COPY straight into metrics, then the latest_metrics upsert; a
 // batch with duplicates goes through a staging table) next to plain INSERT batches of the same rows: one
 // prepared INSERT per row in one transaction per batch, with the same latest_metrics upsert per key
-// afterwards. Needs a server: run it under pg_virtualenv (see README).
+// afterwards. Needs a server: run it under pg_virtualenv (see resources/doc/benchmarks.md).
 
 #include "BenchSupport.h"
 #include "core/StoreFactory.h"

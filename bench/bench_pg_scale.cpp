@@ -7,7 +7,7 @@
 //     waits a random extra part of its flush interval), on the time-partitioned store;
 //   * the same spread into an unpartitioned store (metrics as MLflow makes it).
 // The baseline in the same run is one node alone writing the same ticks (its p99). Run it under
-// pg_virtualenv (see README).
+// pg_virtualenv (see resources/doc/benchmarks.md).
 
 #include "BenchSupport.h"
 #include "core/StoreFactory.h"

@@ -433,7 +433,7 @@ void RunSession::prepare() {
     StoreWriterOptions writerOptions;
     // One transaction per two sampling intervals, 250 ms to 2 s: at 1 Hz the listeners' ticks of
     // two seconds share one commit instead of one each (the commit was half of radt's CPU). The
-    // live bus is not delayed; a kill -9 loses at most this much (README, crash safety).
+    // live bus is not delayed; a kill -9 loses at most this much (resources/doc/recording.md, crash safety).
     std::string flushWarning;
     writerOptions.flushMs = flushIntervalMs(m_options.intervalSeconds, &flushWarning);
     if (!flushWarning.empty())

@@ -135,7 +135,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     ASSERT_TRUE(waitUntil([&] { return window.parts().console->plainText().contains("epoch "); }, 30000))
         << window.parts().console->plainText().toStdString();
 
-    // A busy board for the README: several charts of the live run, saved when asked for.
+    // A busy board for resources/doc/explorer.md: several charts of the live run, saved when asked for.
     if (qEnvironmentVariableIsSet("RADT_BUSY_BOARD_PNG")) {
         ASSERT_TRUE(waitUntil([&] { return window.parts().metrics->keys().contains("loss"); }, 30000));
         window.chartPanel()->setSmoothing(30);

@@ -32,7 +32,7 @@ struct ReportOptions {
 std::vector<Run> resolveReportTargets(Store& store, const std::vector<std::string>& targets);
 
 /// {"runs": [...], "configurations": [...], "comparisons": [...], "pareto": [...],
-/// "workloads": [...], "settings": {...}} as README "radt report" documents it;
+/// "workloads": [...], "settings": {...}} as resources/doc/report.md documents it;
 /// null where a run lacks the data. `progress(done, total)` after each run.
 nlohmann::json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions& options,
                            const std::function<void(size_t, size_t)>& progress = {});

@@ -1,6 +1,6 @@
 #pragma once
 // What a store holds, experiment -> workload -> run, as the stable JSON of `radt ls --json`
-// (documented in README) and as readable text.
+// (documented in resources/doc/recording.md) and as readable text.
 
 #include "core/base/TextFormat.h"
 #include "core/store/Store.h"

@@ -79,7 +79,7 @@ RunTreePane::RunTreePane(QWidget* parent)
     });
     connect(add, &QPushButton::clicked, this, [this] { emit runsChosen(selectedRunUuids(), QString()); });
     // A double-click adds what it is on (a run, a workload, a whole experiment) to the basket, as
-    // the README promises; expanding stays on the arrow and the keyboard.
+    // resources/doc/explorer.md promises; expanding stays on the arrow and the keyboard.
     m_tree->setExpandsOnDoubleClick(false);
     connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
         emit runsChosen(runUuidsUnder(index), index.sibling(index.row(), 0).data().toString());

@@ -1,5 +1,5 @@
 #pragma once
-// How far a hot standby (a streaming replica, README "Reads from a replica") is behind its
+// How far a hot standby (a streaming replica, resources/doc/stores.md) is behind its
 // primary, and whether it still replicates at all. A standby whose primary died keeps answering
 // with the store as it was, a run RUNNING forever: readers must hear it. Internal to core.
 
