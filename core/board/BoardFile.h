@@ -1,7 +1,8 @@
 #pragma once
-// radT board files ("insight files", resources/DESIGN.md §9): the JSON array of charts radT's web front end
-// downloads and uploads. Read liberally (numbers as numeric strings, nulls anywhere, unknown keys
-// kept), written exactly in radT's form so boards travel both ways. No Qt.
+// radT board files (radT calls them "insight files"; resources/DESIGN.md §9): the JSON array of
+// charts radT's web front end downloads and uploads. Read liberally (numbers as numeric strings,
+// nulls anywhere, unknown keys kept), written exactly in radT's form so boards travel both ways.
+// No Qt.
 
 #include "core/base/Model.h"
 
