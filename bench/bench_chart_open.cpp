@@ -73,7 +73,7 @@ void BM_ChartOpen(benchmark::State& state) {
         panel.setData(readChartRuns(*store, runs, kKey, panel.plotColumns()), QString(kKey));
         paintFrame(panel);
         best = std::min(best, since(start));
-        if (panel.seriesCount() != kRuns || panel.pointCount(0) > 2 * 1200)
+        if (panel.engine().seriesCount() != kRuns || panel.seriesPoints(0).size() > 2 * 1200)
             state.SkipWithError("wrong chart");
     }
     keepBest("open", best);

@@ -285,9 +285,9 @@ double openChart(const std::string& uri, const std::vector<Run>& runs, ChartPane
     loader.waitIdle(600000);
     static_cast<QWidget&>(chart).render(&image);
     const double seconds = bench::since(start);
-    if (chart.runs().size() != size_t(kChartRuns))
+    if (chart.engine().runs().size() != size_t(kChartRuns))
         return -1;
-    for (const ChartRunData& r : chart.runs())
+    for (const ChartRunData& r : chart.engine().runs())
         if (!r.reduced || r.storedPoints != kChartPoints)
             return -1;
     return seconds;
@@ -344,7 +344,7 @@ void BM_ChartOpen(benchmark::State& state) {
             const int64_t width = span / (2 + f % 9);
             const int64_t from = (span - width) * (f % 7) / 6;
             const auto frameStart = std::chrono::steady_clock::now();
-            chart.applyLinkedZoom(chart.options().xAxis, std::make_pair(from, from + width));
+            chart.applyLinkedZoom(chart.engine().options().xAxis, std::make_pair(from, from + width));
             static_cast<QWidget&>(chart).render(&image);
             frames.push_back(bench::since(frameStart) * 1e3);
         }

@@ -136,11 +136,11 @@ void BM_ZoomFrames(benchmark::State& state) {
     raw.resize(1310, 700);
     raw.show();
     raw.setData(bench::memoryChartRuns(kRuns, kPoints), kKey);
-    raw.setDense(ChartOptions::Dense::Raw);
+    raw.changeOptions([&](ChartOptions& o) { o.dense = ChartOptions::Dense::Raw; });
     PaintCounter rawPaints;
     raw.chartView()->viewport()->installEventFilter(&rawPaints);
     paintFrame(raw.chartView(), rawPaints);
-    const std::vector<ChartLine> lines = buildChartLines(panel.runs(), panel.options());
+    const std::vector<ChartLine> lines = buildChartLines(panel.engine().runs(), panel.engine().options());
     QtChartsPath qtcharts(lines);
     qtcharts.view()->viewport()->installEventFilter(&qtchartsPaints);
     paintFrame(qtcharts.view(), qtchartsPaints);
@@ -152,15 +152,15 @@ void BM_ZoomFrames(benchmark::State& state) {
         panel.zoomX(from / 60, to / 60); // the panel's axis counts minutes for 10,000 s
         paintFrame(panel.chartView(), panelPaints);
         g_panelMs.push_back(bench::since(start) * 1e3);
-        if (!panel.drawnAsRange(0) || panel.pointCount(0) < kPlotColumns / 2 ||
-            panel.pointCount(0) > panel.plotColumns())
+        if (!panel.engine().drawnAsRange(0) || panel.seriesPoints(0).size() < kPlotColumns / 2 ||
+            panel.seriesPoints(0).size() > panel.plotColumns())
             state.SkipWithError("the panel did not draw a mean per column");
 
         start = std::chrono::steady_clock::now();
         raw.zoomX(from / 60, to / 60);
         paintFrame(raw.chartView(), rawPaints);
         g_rawMs.push_back(bench::since(start) * 1e3);
-        if (raw.pointCount(0) < kPlotColumns || raw.pointCount(0) > 2 * raw.plotColumns())
+        if (raw.seriesPoints(0).size() < kPlotColumns || raw.seriesPoints(0).size() > 2 * raw.plotColumns())
             state.SkipWithError("the raw panel drew the wrong number of points");
 
         start = std::chrono::steady_clock::now();

@@ -99,14 +99,14 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
     BoardPanel* board = window.parts().board;
     ASSERT_EQ(board->chartCount(), 2);
     ChartPanel* power = board->chartAt(0)->chart();
-    EXPECT_EQ(power->metricKey(), "SMI - Power Draw");
-    EXPECT_TRUE(power->isDetached());
-    EXPECT_EQ(power->seriesNames(), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}))
+    EXPECT_EQ(power->engine().metricKey(), "SMI - Power Draw");
+    EXPECT_TRUE(power->engine().isDetached());
+    EXPECT_EQ(seriesNames(power->engine()), (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}))
         << "workload 1-1 in shownRuns";
-    EXPECT_FALSE(power->seriesVisible(2)) << "hidden via the legend in radT";
-    EXPECT_EQ(power->options().smoothing, 35);
-    ASSERT_TRUE(power->isZoomed());
-    EXPECT_EQ(power->zoomRange(), (std::make_pair(int64_t(10000), int64_t(40000))));
+    EXPECT_FALSE(power->engine().seriesVisible(2)) << "hidden via the legend in radT";
+    EXPECT_EQ(power->engine().options().smoothing, 35);
+    ASSERT_TRUE(power->engine().zoom().has_value());
+    EXPECT_EQ(power->engine().zoom(), (std::make_pair(int64_t(10000), int64_t(40000))));
     // Drawn values: radT's EMA at w = 0.35 over run A's points, inside the range.
     const QVector<QPointF> a = power->seriesPoints(0);
     ASSERT_EQ(a.size(), 31);
@@ -119,8 +119,8 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
         }
     }
     ChartPanel* loss = board->chartAt(1)->chart();
-    EXPECT_EQ(loss->seriesNames(), QStringList{"1-1"}) << "runs of a workload merge by default";
-    EXPECT_FALSE(loss->isZoomed()) << "range 0/0 is the whole range";
+    EXPECT_EQ(seriesNames(loss->engine()), QStringList{"1-1"}) << "runs of a workload merge by default";
+    EXPECT_FALSE(loss->engine().zoom().has_value()) << "range 0/0 is the whole range";
     // The basket does not take board charts over: they carry their own data.
     EXPECT_TRUE(window.basketRunUuids().isEmpty());
 }
@@ -182,11 +182,11 @@ TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     MainWindow first;
     ASSERT_TRUE(first.document().openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
     ChartPanel* chart = first.parts().board->chartAt(0)->chart();
-    chart->setLogY(true);
-    chart->setMonochrome(true);
-    chart->setLineWidth(2.5);
-    chart->setXAxis(ChartOptions::XAxis::Step);
-    chart->setAggregate(ChartOptions::Aggregate::MeanBand);
+    chart->changeOptions([&](ChartOptions& o) { o.logY = true; });
+    chart->changeOptions([&](ChartOptions& o) { o.monochrome = true; });
+    chart->changeOptions([&](ChartOptions& o) { o.lineWidth = std::clamp(double(2.5), 0.5, 8.0); });
+    chart->changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::Step; });
+    chart->changeOptions([&](ChartOptions& o) { o.aggregate = ChartOptions::Aggregate::MeanBand; });
     chart->zoomX(5, 50);
     const QString out = QString::fromStdString(dir.file("explorer.json"));
     first.document().saveBoard(out);
@@ -196,14 +196,14 @@ TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     ASSERT_TRUE(second.document().openBoard(out, &problems));
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
     ChartPanel* again = second.parts().board->chartAt(0)->chart();
-    EXPECT_TRUE(again->options().logY);
-    EXPECT_TRUE(again->options().monochrome);
-    EXPECT_EQ(again->options().lineWidth, 2.5);
-    EXPECT_EQ(again->options().xAxis, ChartOptions::XAxis::Step);
-    EXPECT_EQ(again->options().aggregate, ChartOptions::Aggregate::MeanBand);
-    EXPECT_EQ(again->zoomRange(), chart->zoomRange());
-    EXPECT_EQ(again->seriesNames(), chart->seriesNames());
-    for (int i = 0; i < chart->seriesCount(); ++i)
+    EXPECT_TRUE(again->engine().options().logY);
+    EXPECT_TRUE(again->engine().options().monochrome);
+    EXPECT_EQ(again->engine().options().lineWidth, 2.5);
+    EXPECT_EQ(again->engine().options().xAxis, ChartOptions::XAxis::Step);
+    EXPECT_EQ(again->engine().options().aggregate, ChartOptions::Aggregate::MeanBand);
+    EXPECT_EQ(again->engine().zoom(), chart->engine().zoom());
+    EXPECT_EQ(seriesNames(again->engine()), seriesNames(chart->engine()));
+    for (int i = 0; i < chart->engine().seriesCount(); ++i)
         EXPECT_EQ(again->seriesPoints(i), chart->seriesPoints(i)) << i;
 }
 
@@ -232,14 +232,15 @@ TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
                                             &problems, &error))
         << error.toStdString();
     EXPECT_EQ(window.parts().board->chartCount(), 1);
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->metricKey(), "loss");
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().metricKey(), "loss");
     const QString all = problems.join('\n');
     EXPECT_TRUE(all.contains("partly.json: chart 1")) << all.toStdString();
     EXPECT_TRUE(all.contains(
         "explorer.xAxis: expected \"time\", \"step\", \"wallclock\" or \"epoch\", got \"sideways\""))
         << all.toStdString();
     EXPECT_TRUE(all.contains("explorer.lineWidth")) << all.toStdString();
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().xAxis, ChartOptions::XAxis::SinceStart);
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().xAxis,
+              ChartOptions::XAxis::SinceStart);
 }
 
 TEST(BoardGui, ABoardDroppedOnTheWindowOpens) {
@@ -253,7 +254,7 @@ TEST(BoardGui, ABoardDroppedOnTheWindowOpens) {
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &drop);
     EXPECT_EQ(window.parts().board->chartCount(), 2);
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->metricKey(), "loss");
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().metricKey(), "loss");
     delete mime;
 }
 
@@ -295,7 +296,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
     MainWindow reopened;
     ASSERT_TRUE(reopened.document().openBoard(out + "/01-smi-power-draw.json"));
-    EXPECT_EQ(reopened.parts().board->chartAt(0)->chart()->seriesNames(),
+    EXPECT_EQ(seriesNames(reopened.parts().board->chartAt(0)->chart()->engine()),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
 
     // One table of formats (issue 25 §2): File > Export offers each of them, the chart as a radT
@@ -310,7 +311,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     exportFormat("json")->write(*window.parts().board->chartAt(0)->chart(), 1, viaMenu, 1.0, {});
     MainWindow fromMenu;
     ASSERT_TRUE(fromMenu.document().openBoard(viaMenu));
-    EXPECT_EQ(fromMenu.parts().board->chartAt(0)->chart()->metricKey(), "SMI - Power Draw");
+    EXPECT_EQ(fromMenu.parts().board->chartAt(0)->chart()->engine().metricKey(), "SMI - Power Draw");
     EXPECT_EQ(exportFormat("gif"), nullptr);
     explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--help"});
     ASSERT_TRUE(explorer.waitForFinished(60000));
@@ -348,13 +349,18 @@ TEST(BoardGui, TheLastSessionComesBack) {
         ASSERT_TRUE(window.openStore(QString::fromStdString(uri)));
         ASSERT_TRUE(window.addLatestWorkloadToBasket());
         ASSERT_TRUE(window.plotMetric("loss"));
-        window.chartPanel()->setSmoothing(40);
-        window.chartPanel()->setShowRuns("0-1", true);
+        window.chartPanel()->changeOptions([&](ChartOptions& o) { o.smoothing = 40; });
+        window.chartPanel()->changeOptions([&](ChartOptions& o) {
+            if (true)
+                o.shownRuns.insert("0-1");
+            else
+                o.shownRuns.erase("0-1");
+        });
         window.parts().board->addChart();
         ASSERT_TRUE(window.plotMetric("acc"));
         window.waitForLoads();
         // Every other option away from its default on the second chart: each must come back.
-        ChartOptions acc = window.chartPanel()->options();
+        ChartOptions acc = window.chartPanel()->engine().options();
         acc.logY = acc.monochrome = true;
         acc.lineWidth = 2.5;
         acc.xAxis = ChartOptions::XAxis::Step;
@@ -375,11 +381,11 @@ TEST(BoardGui, TheLastSessionComesBack) {
     EXPECT_EQ(window.basketRunUuids(), basket);
     ASSERT_EQ(window.parts().board->chartCount(), 2);
     ChartPanel* loss = window.parts().board->chartAt(0)->chart();
-    EXPECT_EQ(loss->metricKey(), "loss");
-    EXPECT_EQ(loss->options().smoothing, 40);
-    EXPECT_EQ(loss->seriesCount(), 2) << "the workload's runs shown one by one again";
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->metricKey(), "acc");
-    const ChartOptions& acc = window.parts().board->chartAt(1)->chart()->options();
+    EXPECT_EQ(loss->engine().metricKey(), "loss");
+    EXPECT_EQ(loss->engine().options().smoothing, 40);
+    EXPECT_EQ(loss->engine().seriesCount(), 2) << "the workload's runs shown one by one again";
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().metricKey(), "acc");
+    const ChartOptions& acc = window.parts().board->chartAt(1)->chart()->engine().options();
     EXPECT_TRUE(acc.logY && acc.monochrome);
     EXPECT_EQ(acc.lineWidth, 2.5);
     EXPECT_EQ(acc.xAxis, ChartOptions::XAxis::Step);
@@ -414,11 +420,11 @@ TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
     while (settle.elapsed() < 2500)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     ASSERT_EQ(window.parts().board->chartCount(), 2);
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->seriesNames(),
+    EXPECT_EQ(seriesNames(window.parts().board->chartAt(0)->chart()->engine()),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->metricKey(), "loss");
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->runs().size(), 1u);
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->runs().front().run.uuid,
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().metricKey(), "loss");
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().runs().size(), 1u);
+    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().runs().front().run.uuid,
               "aaaa0000000000000000000000000001");
 }
 
@@ -453,7 +459,7 @@ TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
     expected.sort();
     EXPECT_EQ(basket, expected) << "the board's runs are the basket";
     ChartPanel* chart = window.parts().board->chartAt(0)->chart();
-    EXPECT_TRUE(chart->isDetached()) << "the chart still shows the board's own data";
+    EXPECT_TRUE(chart->engine().isDetached()) << "the chart still shows the board's own data";
     EXPECT_EQ(window.parts().metrics->currentKey(), "PROC - CPU Utilization");
     std::set<std::string> summarised;
     for (const SummaryRow& row : window.parts().summary->model()->rows()) {
@@ -465,9 +471,9 @@ TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
     // Another metric for the board chart: the same runs (run b logs loss).
     ASSERT_TRUE(window.plotMetric("loss"));
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(chart->metricKey(), "loss");
-    ASSERT_EQ(chart->runs().size(), 1u);
-    EXPECT_EQ(chart->runs().front().run.uuid, b.toStdString());
+    EXPECT_EQ(chart->engine().metricKey(), "loss");
+    ASSERT_EQ(chart->engine().runs().size(), 1u);
+    EXPECT_EQ(chart->engine().runs().front().run.uuid, b.toStdString());
 }
 
 // Issue 25 §1: one serialiser for chart options. Every value of every option survives a board file
@@ -613,12 +619,12 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
     ASSERT_TRUE(window.document().openBoardInteractive(second))
         << "unchanged since it opened: nothing to ask";
     ChartPanel* power = window.parts().board->chartAt(0)->chart();
-    power->setSmoothing(60);
+    power->changeOptions([&](ChartOptions& o) { o.smoothing = 60; });
     QString asked;
     test::answerNextMessageBox(QMessageBox::Cancel, &asked);
     EXPECT_FALSE(window.document().openBoardInteractive(first));
     EXPECT_NE(asked.indexOf("changes that no board file holds"), -1) << asked.toStdString();
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 60)
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().smoothing, 60)
         << "cancel keeps the edited board";
 
     test::answerNextMessageBox(QMessageBox::Save);
@@ -626,12 +632,13 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
         << "saved to the board it came from, then opened";
     std::vector<BoardProblem> problems;
     EXPECT_EQ(loadBoardFile(second.toStdString(), problems).charts.at(0).smoothing, 60);
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 35) << "first.json's own";
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().smoothing, 35)
+        << "first.json's own";
 
-    window.parts().board->chartAt(0)->chart()->setSmoothing(10);
+    window.parts().board->chartAt(0)->chart()->changeOptions([&](ChartOptions& o) { o.smoothing = 10; });
     test::answerNextMessageBox(QMessageBox::Discard);
     ASSERT_TRUE(window.document().openBoardInteractive(second));
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->options().smoothing, 60);
+    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().smoothing, 60);
     std::vector<BoardProblem> again;
     EXPECT_EQ(loadBoardFile(first.toStdString(), again).charts.at(0).smoothing, 35) << "discarded, not saved";
 }

@@ -70,7 +70,7 @@ protected:
         m_out = std::make_unique<test::TempDir>();
         auto store = openStore("sqlite:///" + s_dir->file("chart.db"), OpenMode::OpenExisting);
         m_chart.resize(900, 500);
-        ChartOptions radt = m_chart.options(); // the CSV's line names as radT names them
+        ChartOptions radt = m_chart.engine().options(); // the CSV's line names as radT names them
         radt.naming = ChartOptions::Naming::RadtIds;
         radt.aggregate = ChartOptions::Aggregate::Merge;
         m_chart.setOptions(radt);
@@ -219,7 +219,7 @@ size_t countOf(const std::string& text, const std::string& what) {
 } // namespace
 
 TEST_F(ChartExportTest, CsvHasEveryVisiblePointAtFullResolutionWithRadtsEma) {
-    m_chart.setSmoothing(60);
+    m_chart.changeOptions([&](ChartOptions& o) { o.smoothing = 60; });
     const QString path = out("loss.csv");
     std::vector<std::pair<size_t, size_t>> calls;
     exportChartCsv(m_chart, path, [&](size_t done, size_t total) { calls.emplace_back(done, total); });
@@ -270,7 +270,12 @@ TEST_F(ChartExportTest, CsvHasEveryVisiblePointAtFullResolutionWithRadtsEma) {
 }
 
 TEST_F(ChartExportTest, CsvSmoothedEqualsValueWithoutSmoothingAndRunsShownOneByOne) {
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
     const QString path = out("runs.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
@@ -283,8 +288,8 @@ TEST_F(ChartExportTest, CsvSmoothedEqualsValueWithoutSmoothingAndRunsShownOneByO
 }
 
 TEST_F(ChartExportTest, CsvOfAMeanBandLineHasEachRunsOwnEma) {
-    m_chart.setAggregate(ChartOptions::Aggregate::MeanBand);
-    m_chart.setSmoothing(50);
+    m_chart.changeOptions([&](ChartOptions& o) { o.aggregate = ChartOptions::Aggregate::MeanBand; });
+    m_chart.changeOptions([&](ChartOptions& o) { o.smoothing = 50; });
     const QString path = out("band.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
@@ -300,9 +305,9 @@ TEST_F(ChartExportTest, CsvOfAMeanBandLineHasEachRunsOwnEma) {
 }
 
 TEST_F(ChartExportTest, CsvOnTheWallClockAxisKeepsToTheTimeRange) {
-    m_chart.setXAxis(ChartOptions::XAxis::WallClock);
+    m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::WallClock; });
     m_chart.zoomX(double(kStart + 10'000), double(kStart + 20'000)); // ms since the epoch
-    ASSERT_TRUE(m_chart.zoomRange());
+    ASSERT_TRUE(m_chart.engine().zoom());
     const QString path = out("clock.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
@@ -325,11 +330,11 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
     }
     ChartPanel big;
     big.resize(900, 500);
-    big.setOptions(m_chart.options()); // radT's names
+    big.setOptions(m_chart.engine().options()); // radT's names
     std::vector<ChartRunData> runs;
     runs.push_back(std::move(data));
     big.setData(std::move(runs), "PROC - CPU Utilization");
-    ASSERT_LT(big.pointCount(0), 5000) << "drawn decimated";
+    ASSERT_LT(big.seriesPoints(0).size(), 5000) << "drawn decimated";
     const QString path = out("big.csv");
     std::vector<std::pair<size_t, size_t>> calls;
     exportChartCsv(big, path, [&](size_t done, size_t total) { calls.emplace_back(done, total); });
@@ -344,7 +349,12 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
 }
 
 TEST_F(ChartExportTest, CsvLeavesOutHiddenSeries) {
-    m_chart.setSeriesHidden("0-1", true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.hiddenSeries.insert("0-1");
+        else
+            o.hiddenSeries.erase("0-1");
+    });
     const QString path = out("hidden.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
@@ -354,8 +364,8 @@ TEST_F(ChartExportTest, CsvLeavesOutHiddenSeries) {
 
 TEST_F(ChartExportTest, CsvKeepsToTheZoomedRange) {
     m_chart.zoomX(10.0, 20.0); // seconds since start
-    ASSERT_TRUE(m_chart.zoomRange());
-    EXPECT_EQ(*m_chart.zoomRange(), std::make_pair(int64_t(10'000), int64_t(20'000)));
+    ASSERT_TRUE(m_chart.engine().zoom());
+    EXPECT_EQ(*m_chart.engine().zoom(), std::make_pair(int64_t(10'000), int64_t(20'000)));
     const QString path = out("zoom.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
@@ -372,9 +382,9 @@ TEST_F(ChartExportTest, CsvKeepsToTheZoomedRange) {
 }
 
 TEST_F(ChartExportTest, CsvOnTheStepAxisKeepsToTheStepRange) {
-    m_chart.setXAxis(ChartOptions::XAxis::Step);
+    m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::Step; });
     m_chart.zoomX(20, 39);
-    ASSERT_TRUE(m_chart.zoomRange());
+    ASSERT_TRUE(m_chart.engine().zoom());
     const QString path = out("steps.csv");
     exportChartCsv(m_chart, path);
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
@@ -422,20 +432,21 @@ TEST_F(ChartExportTest, SvgIsAVectorDrawingWithText) {
     EXPECT_TRUE(contains(svg, ">loss</text>")) << "the y axis title";
     EXPECT_TRUE(contains(svg, ">time since start (s)</text>"));
     // Each line is one polyline with all of its drawn points (QSvgGenerator's <polyline>).
-    ASSERT_GE(countOf(svg, "<polyline"), size_t(m_chart.seriesCount())) << "lines stay vector outlines";
+    ASSERT_GE(countOf(svg, "<polyline"), size_t(m_chart.engine().seriesCount()))
+        << "lines stay vector outlines";
     size_t longest = 0;
     for (size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) {
         const size_t from = svg.find("points=\"", at) + 8;
         longest = std::max(longest, countOf(svg.substr(from, svg.find('"', from) - from), ","));
     }
-    EXPECT_GE(longest, size_t(m_chart.pointCount(0))) << "every point of the line";
+    EXPECT_GE(longest, size_t(m_chart.seriesPoints(0).size())) << "every point of the line";
     EXPECT_TRUE(contains(svg, "vector-effect=\"none\"")) << "pens scale with the drawing";
 
     // Exporting lays the chart out at another size for a moment: what the window shows stays.
     m_chart.zoomX(10.0, 50.0);
     const QVector<QPointF> shown = m_chart.seriesPoints(0);
     exportChartSvg(m_chart, out("zoomed.svg"), QSize(1600, 300));
-    EXPECT_EQ(m_chart.zoomRange(), std::make_pair(int64_t(10'000), int64_t(50'000)));
+    EXPECT_EQ(m_chart.engine().zoom(), std::make_pair(int64_t(10'000), int64_t(50'000)));
     EXPECT_EQ(m_chart.seriesPoints(0), shown);
 }
 
@@ -467,7 +478,7 @@ TEST_F(ChartExportTest, BoardPdfHasOnePagePerChart) {
     second.resize(900, 500);
     auto store = openStore("sqlite:///" + s_dir->file("chart.db"), OpenMode::OpenExisting);
     test::plotFromStore(second, *store, s_runs, "loss");
-    second.setXAxis(ChartOptions::XAxis::Step);
+    second.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::Step; });
     const QString path = out("board.pdf");
     std::vector<std::pair<int, int>> calls;
     exportBoardPdf({&m_chart, &second}, path, QSize(800, 400),

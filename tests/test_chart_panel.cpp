@@ -8,6 +8,8 @@
 #include "core/StoreFactory.h"
 #include "core/base/SeriesMath.h"
 #include "core/store/Store.h"
+#include "widgets/chart/ChartCrosshair.h"
+#include "widgets/chart/ChartLegend.h"
 #include "widgets/chart/ChartNavigator.h"
 #include "widgets/chart/ChartPanel.h"
 #include "widgets/chart/ChartPlotItem.h"
@@ -118,7 +120,7 @@ protected:
         auto store = openStore("sqlite:///" + s_path, OpenMode::OpenExisting);
         m_chart.resize(900, 500);
         // These tests pin radT's series rules: its names and its literal merge of a workload.
-        ChartOptions radt = m_chart.options();
+        ChartOptions radt = m_chart.engine().options();
         radt.naming = ChartOptions::Naming::RadtIds;
         radt.aggregate = ChartOptions::Aggregate::Merge;
         m_chart.setOptions(radt);
@@ -137,14 +139,24 @@ std::vector<radt::Run> ChartPanelTest::s_runs;
 
 TEST_F(ChartPanelTest, WorkloadRunsMergeIntoOneSeriesUnlessShownOneByOne) {
     plot("1", "loss");
-    ASSERT_EQ(m_chart.seriesNames(), QStringList{"0-1"});
-    EXPECT_EQ(m_chart.pointCount(0), 200) << "both runs' points, in time order";
+    ASSERT_EQ(seriesNames(m_chart.engine()), QStringList{"0-1"});
+    EXPECT_EQ(m_chart.seriesPoints(0).size(), 200) << "both runs' points, in time order";
     const QVector<QPointF> merged = m_chart.seriesPoints(0);
     EXPECT_TRUE(std::is_sorted(merged.begin(), merged.end(), [](auto& p, auto& q) { return p.x() < q.x(); }));
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
-    EXPECT_EQ(m_chart.seriesNames(), (QStringList{shown("a"), shown("b")}));
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), false);
-    EXPECT_EQ(m_chart.seriesNames(), QStringList{"0-1"});
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
+    EXPECT_EQ(seriesNames(m_chart.engine()), (QStringList{shown("a"), shown("b")}));
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (false)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
+    EXPECT_EQ(seriesNames(m_chart.engine()), QStringList{"0-1"});
 }
 
 TEST(ChartSeriesNames, FollowRadtsFrontEnd) {
@@ -163,8 +175,13 @@ TEST(ChartSeriesNames, FollowRadtsFrontEnd) {
 
 TEST_F(ChartPanelTest, SmoothingIsRadtsEmaOnFullResolution) {
     plot("1", "loss");
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
-    m_chart.setSmoothing(60);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
+    m_chart.changeOptions([&](ChartOptions& o) { o.smoothing = 60; });
     const QVector<QPointF> drawn = m_chart.seriesPoints(0); // run a: 0, 10, 0, 10, ...
     ASSERT_EQ(drawn.size(), 100);
     double s = 0; // s_0 = x_0, then s_i = w s_{i-1} + (1 - w) x_i with w = 0.6
@@ -175,99 +192,112 @@ TEST_F(ChartPanelTest, SmoothingIsRadtsEmaOnFullResolution) {
     }
     EXPECT_NEAR(drawn[1].y(), 4.0, 1e-12);
     EXPECT_NEAR(drawn[2].y(), 2.4, 1e-12);
-    m_chart.setSmoothing(0);
+    m_chart.changeOptions([&](ChartOptions& o) { o.smoothing = 0; });
     EXPECT_EQ(m_chart.seriesPoints(0)[1].y(), 10.0) << "0 % is the raw data";
 }
 
 TEST_F(ChartPanelTest, LegendClicksHideAndShowASeries) {
     plot("1", "loss");
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
     QLegendMarker* marker = m_chart.chart()->legend()->markers().at(0);
     ASSERT_EQ(marker->series()->name(), shown("a"));
     emit marker->clicked();
-    EXPECT_FALSE(m_chart.seriesVisible(0));
-    EXPECT_TRUE(m_chart.seriesVisible(1));
-    EXPECT_TRUE(m_chart.options().hiddenSeries.count(shown("a")));
+    EXPECT_FALSE(m_chart.engine().seriesVisible(0));
+    EXPECT_TRUE(m_chart.engine().seriesVisible(1));
+    EXPECT_TRUE(m_chart.engine().options().hiddenSeries.count(shown("a")));
     ASSERT_EQ(m_chart.chart()->legend()->markers().size(), 2) << "the marker stays to bring it back";
     EXPECT_LT(m_chart.chart()->legend()->markers().at(0)->labelBrush().color().alphaF(), 0.5) << "dimmed";
     EXPECT_EQ(static_cast<QLineSeries*>(m_chart.chart()->series().at(0))->pen().color().alpha(), 0)
         << "not drawn";
     emit m_chart.chart()->legend()->markers().at(0)->clicked();
-    EXPECT_TRUE(m_chart.seriesVisible(0));
+    EXPECT_TRUE(m_chart.engine().seriesVisible(0));
 }
 
 TEST_F(ChartPanelTest, LogAxisMonochromeLineWidthAndSteps) {
     plot("1", "loss");
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
-    m_chart.setLogY(true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
+    m_chart.changeOptions([&](ChartOptions& o) { o.logY = true; });
     const auto vertical = m_chart.chart()->axes(Qt::Vertical);
     ASSERT_EQ(vertical.size(), 1);
     EXPECT_NE(qobject_cast<QLogValueAxis*>(vertical.front()), nullptr);
-    EXPECT_EQ(m_chart.pointCount(0), 50) << "run a's zeros have no place on a log axis";
-    m_chart.setLogY(false);
-    EXPECT_EQ(m_chart.pointCount(0), 100);
+    EXPECT_EQ(m_chart.seriesPoints(0).size(), 50) << "run a's zeros have no place on a log axis";
+    m_chart.changeOptions([&](ChartOptions& o) { o.logY = false; });
+    EXPECT_EQ(m_chart.seriesPoints(0).size(), 100);
 
-    m_chart.setMonochrome(true);
-    m_chart.setLineWidth(3);
+    m_chart.changeOptions([&](ChartOptions& o) { o.monochrome = true; });
+    m_chart.changeOptions([&](ChartOptions& o) { o.lineWidth = std::clamp(double(3), 0.5, 8.0); });
     auto* s0 = static_cast<QLineSeries*>(m_chart.chart()->series().at(0));
     auto* s1 = static_cast<QLineSeries*>(m_chart.chart()->series().at(1));
     EXPECT_EQ(s0->pen().color(), QColor(Qt::black));
     EXPECT_EQ(s1->pen().color(), QColor(Qt::black));
     EXPECT_NE(s0->pen().style(), s1->pen().style()) << "told apart by dash patterns";
     EXPECT_EQ(s0->pen().widthF(), 3.0);
-    m_chart.setMonochrome(false);
+    m_chart.changeOptions([&](ChartOptions& o) { o.monochrome = false; });
     EXPECT_NE(s0->pen().color(), s1->pen().color());
 
-    m_chart.setXAxis(ChartOptions::XAxis::Step);
+    m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::Step; });
     const QVector<QPointF> bySteps = m_chart.seriesPoints(1);
     EXPECT_EQ(bySteps[7].x(), 7.0);
-    m_chart.setXAxis(ChartOptions::XAxis::SinceStart);
+    m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::SinceStart; });
     EXPECT_EQ(m_chart.seriesPoints(1)[7].x(), 7.5) << "seconds since the run's start";
 }
 
 TEST_F(ChartPanelTest, ASpikeInAMillionPointsSurvivesAndZoomShowsFullResolution) {
     plot("2", "power");
-    ASSERT_EQ(m_chart.seriesCount(), 1);
+    ASSERT_EQ(m_chart.engine().seriesCount(), 1);
     auto highest = [](const QVector<QPointF>& points) {
         return std::max_element(points.begin(), points.end(), [](auto& p, auto& q) { return p.y() < q.y(); })
             ->y();
     };
     // A million points on a plot a few hundred pixels wide: the mean per column, the range behind.
-    ASSERT_TRUE(m_chart.drawnAsRange(0));
+    ASSERT_TRUE(m_chart.engine().drawnAsRange(0));
     const QVector<QPointF> mean = m_chart.seriesPoints(0);
     EXPECT_LE(mean.size(), 1200) << "one point per pixel column";
     EXPECT_LT(highest(mean), 999.0) << "a lone spike moves its column's mean only a little";
-    EXPECT_EQ(highest(m_chart.bandPoints(0, true)), 999.0) << "the single spike is drawn, in the range";
-    m_chart.setDense(ChartOptions::Dense::Raw);
-    EXPECT_FALSE(m_chart.drawnAsRange(0));
+    EXPECT_EQ(highest(std::as_const(*m_chart.plotItem()).lines()[0].bandHigh), 999.0)
+        << "the single spike is drawn, in the range";
+    m_chart.changeOptions([&](ChartOptions& o) { o.dense = ChartOptions::Dense::Raw; });
+    EXPECT_FALSE(m_chart.engine().drawnAsRange(0));
     const QVector<QPointF> overview = m_chart.seriesPoints(0);
     EXPECT_LE(overview.size(), 2 * 1200) << "at most 2 points per pixel column";
     EXPECT_GT(overview.size(), 200);
     EXPECT_EQ(highest(overview), 999.0) << "the single spike is drawn";
     // 10,000 s of data: the axis counts minutes (0, 20, 40 ... instead of 0, 1200, 2400 s).
-    EXPECT_EQ(m_chart.xAxisTitle(), "time since start (min)");
+    EXPECT_EQ(m_chart.engine().xAxisTitle(), "time since start (min)");
     // Zoom to 1 s around the spike (at 6543.21 s): 101 raw points, all of them.
     m_chart.zoomX(6542.71 / 60, 6543.71 / 60);
-    EXPECT_TRUE(m_chart.isZoomed());
+    EXPECT_TRUE(m_chart.engine().zoom().has_value());
     const QVector<QPointF> close = m_chart.seriesPoints(0);
     EXPECT_EQ(close.size(), 101);
     EXPECT_TRUE(std::any_of(close.begin(), close.end(), [](auto& p) { return p.y() == 999.0; }));
     m_chart.resetZoom();
-    EXPECT_FALSE(m_chart.isZoomed());
+    EXPECT_FALSE(m_chart.engine().zoom().has_value());
     EXPECT_EQ(m_chart.seriesPoints(0).size(), overview.size());
-    const QImage image = m_chart.renderToImage(QSize(800, 400));
+    const QImage image = renderToImage(m_chart, QSize(800, 400));
     EXPECT_EQ(image.size(), QSize(800, 400));
 }
 
 TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
     plot("1", "loss");
-    m_chart.setAggregate(ChartOptions::Aggregate::MeanBand);
-    ASSERT_EQ(m_chart.seriesNames(), QStringList{"0-1"}) << "still one series per workload, one legend entry";
-    ASSERT_TRUE(m_chart.hasBand(0));
+    m_chart.changeOptions([&](ChartOptions& o) { o.aggregate = ChartOptions::Aggregate::MeanBand; });
+    ASSERT_EQ(seriesNames(m_chart.engine()), QStringList{"0-1"})
+        << "still one series per workload, one legend entry";
+    ASSERT_TRUE(m_chart.engine().hasBand(0));
     EXPECT_EQ(m_chart.chart()->legend()->markers().size(), 1) << "the band has no legend entry of its own";
     // Run a: 0, 10, 0, ... at i s; run b: 5 + i at i + 0.5 s. Binned by the 1 s sampling interval.
     const QVector<QPointF> mean = m_chart.seriesPoints(0);
-    const QVector<QPointF> upper = m_chart.bandPoints(0, true), lower = m_chart.bandPoints(0, false);
+    const PlotLine& drawn = std::as_const(*m_chart.plotItem()).lines()[0]; // what the frame drew
+    const QVector<QPointF> upper = drawn.bandHigh, lower = drawn.bandLow;
     ASSERT_EQ(mean.size(), 100);
     ASSERT_EQ(upper.size(), 100);
     ASSERT_EQ(lower.size(), 100);
@@ -279,17 +309,32 @@ TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
         ASSERT_EQ(lower[i].y(), std::min(a, b)) << i;
     }
     // Smoothing applies to each run before they are combined.
-    m_chart.setSmoothing(50);
+    m_chart.changeOptions([&](ChartOptions& o) { o.smoothing = 50; });
     EXPECT_DOUBLE_EQ(m_chart.seriesPoints(0)[1].y(), ((0.5 * 0 + 0.5 * 10) + (0.5 * 5 + 0.5 * 6)) / 2);
     // Runs shown one by one have no band; hiding the line hides its band.
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
-    EXPECT_FALSE(m_chart.hasBand(0));
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), false);
-    m_chart.setSeriesHidden("0-1", true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
+    EXPECT_FALSE(m_chart.engine().hasBand(0));
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (false)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.hiddenSeries.insert("0-1");
+        else
+            o.hiddenSeries.erase("0-1");
+    });
     EXPECT_FALSE(m_chart.plotItem()->lines().at(0).visible) << "nor its band";
-    m_chart.setAggregate(ChartOptions::Aggregate::Merge);
-    EXPECT_FALSE(m_chart.hasBand(0));
-    EXPECT_EQ(m_chart.pointCount(0), 200);
+    m_chart.changeOptions([&](ChartOptions& o) { o.aggregate = ChartOptions::Aggregate::Merge; });
+    EXPECT_FALSE(m_chart.engine().hasBand(0));
+    EXPECT_EQ(m_chart.seriesPoints(0).size(), 200);
 }
 
 TEST_F(ChartPanelTest, AZoomedAxisTicksOnRoundNumbers) {
@@ -313,36 +358,51 @@ TEST_F(ChartPanelTest, AZoomedAxisTicksOnRoundNumbers) {
 
 TEST_F(ChartPanelTest, WallClockAxisShowsTheTimeOfDay) {
     plot("1", "loss");
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
-    m_chart.setXAxis(ChartOptions::XAxis::WallClock);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
+    m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::WallClock; });
     const auto horizontal = m_chart.chart()->axes(Qt::Horizontal);
     ASSERT_EQ(horizontal.size(), 1);
     auto* axis = qobject_cast<QDateTimeAxis*>(horizontal.front());
     ASSERT_NE(axis, nullptr);
-    EXPECT_EQ(m_chart.xAxisTitle(), "wall clock");
+    EXPECT_EQ(m_chart.engine().xAxisTitle(), "wall clock");
     EXPECT_EQ(m_chart.seriesPoints(1)[7].x(), double(kStart + 7500)) << "ms since the epoch";
     EXPECT_EQ(axis->min().toMSecsSinceEpoch(), kStart);
     EXPECT_EQ(axis->max().toMSecsSinceEpoch(), kStart + 99'500);
     // Zooming works on the time axis too, and a switch of axis drops the zoom.
     m_chart.zoomX(double(kStart + 10'000), double(kStart + 20'000));
     EXPECT_EQ(m_chart.seriesPoints(0).size(), 11);
-    m_chart.setXAxis(ChartOptions::XAxis::SinceStart);
-    EXPECT_FALSE(m_chart.isZoomed());
+    m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::SinceStart; });
+    EXPECT_FALSE(m_chart.engine().zoom().has_value());
     EXPECT_EQ(m_chart.seriesPoints(0).size(), 100);
 }
 
 TEST_F(ChartPanelTest, CrosshairReadsEveryVisibleLineAtTheCursor) {
     plot("1", "loss");
-    m_chart.setShowRuns(m_chart.workloadKeys().front(), true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(m_chart.engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(m_chart.engine()).front());
+    });
     // At 10.2 s: run a's nearest point is 10 s (value 0), run b's is 10.5 s (value 15).
     const QString text = m_chart.showCrosshairAt(10.2);
     EXPECT_EQ(text, "10.2 s after the start\n" + shown("a") + ": 0\n" + shown("b") + ": 15");
-    EXPECT_EQ(m_chart.crosshairText(), text);
-    m_chart.setSeriesHidden(shown("a"), true);
+    EXPECT_EQ(m_chart.crosshair().text(), text);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.hiddenSeries.insert(shown("a"));
+        else
+            o.hiddenSeries.erase(shown("a"));
+    });
     EXPECT_EQ(m_chart.showCrosshairAt(10.2), "10.2 s after the start\n" + shown("b") + ": 15")
         << "hidden lines are not read";
-    m_chart.hideCrosshair();
-    EXPECT_EQ(m_chart.crosshairText(), "");
+    m_chart.crosshair().hide();
+    EXPECT_EQ(m_chart.crosshair().text(), "");
     // The mouse drives it: a move over the plot area shows it, leaving the view hides it.
     m_chart.show();
     QApplication::processEvents();
@@ -350,15 +410,16 @@ TEST_F(ChartPanelTest, CrosshairReadsEveryVisibleLineAtTheCursor) {
     const QPoint inView = m_chart.chartView()->mapFromScene(m_chart.chart()->mapToScene(plotArea.center()));
     QMouseEvent move(QEvent::MouseMove, inView, Qt::NoButton, Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(m_chart.chartView()->viewport(), &move);
-    EXPECT_TRUE(m_chart.crosshairText().contains(shown("b") + ": ")) << m_chart.crosshairText().toStdString();
+    EXPECT_TRUE(m_chart.crosshair().text().contains(shown("b") + ": "))
+        << m_chart.crosshair().text().toStdString();
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(m_chart.chartView()->viewport(), &leave);
-    EXPECT_EQ(m_chart.crosshairText(), "");
+    EXPECT_EQ(m_chart.crosshair().text(), "");
 }
 
 TEST_F(ChartPanelTest, TooltipDescribesTheRunsOfALine) {
     plot("1", "loss");
-    const QString tip = m_chart.seriesTooltip(0);
+    const QString tip = seriesTooltip(m_chart.engine(), 0);
     for (const radt::Run& r : runsOfWorkload("1"))
         EXPECT_TRUE(tip.contains(QString::fromStdString(r.uuid))) << "every run of the merged line";
     EXPECT_TRUE(tip.contains("model: resnet18"));
@@ -367,7 +428,7 @@ TEST_F(ChartPanelTest, TooltipDescribesTheRunsOfALine) {
     EXPECT_TRUE(tip.contains("radT id: " + shown("a"))) << "radT's ids stay readable in the tooltip";
     EXPECT_TRUE(tip.contains("radT id: " + shown("b")));
     EXPECT_TRUE(tip.contains("status: FINISHED"));
-    EXPECT_EQ(m_chart.seriesTooltip(5), "");
+    EXPECT_EQ(seriesTooltip(m_chart.engine(), 5), "");
 }
 
 TEST_F(ChartPanelTest, TheNavigatorShowsEverythingAndZoomsByDragging) {
@@ -385,21 +446,21 @@ TEST_F(ChartPanelTest, TheNavigatorShowsEverythingAndZoomsByDragging) {
     QTest::mousePress(nav, Qt::LeftButton, Qt::NoModifier, QPoint(x0, y));
     QTest::mouseMove(nav, QPoint(x1, y));
     QTest::mouseRelease(nav, Qt::LeftButton, Qt::NoModifier, QPoint(x1, y));
-    ASSERT_TRUE(m_chart.isZoomed());
+    ASSERT_TRUE(m_chart.engine().zoom().has_value());
     EXPECT_EQ(zoomed.count(), 1);
-    EXPECT_NEAR(double(m_chart.zoomRange()->first), 4e6, 2e4);
-    EXPECT_NEAR(double(m_chart.zoomRange()->second), 6e6, 2e4);
-    EXPECT_EQ(nav->window(), m_chart.zoomRange()) << "the overview marks the window";
+    EXPECT_NEAR(double(m_chart.engine().zoom()->first), 4e6, 2e4);
+    EXPECT_NEAR(double(m_chart.engine().zoom()->second), 6e6, 2e4);
+    EXPECT_EQ(nav->window(), m_chart.engine().zoom()) << "the overview marks the window";
     const auto [from, to] = m_chart.visibleXRange(); // in minutes
     EXPECT_NEAR(from, 4000.0 / 60, 0.4);
     EXPECT_NEAR(to, 6000.0 / 60, 0.4);
     // A click moves the window (same width) to where the user clicked.
-    const int64_t width = m_chart.zoomRange()->second - m_chart.zoomRange()->first;
+    const int64_t width = m_chart.engine().zoom()->second - m_chart.engine().zoom()->first;
     QTest::mouseClick(nav, Qt::LeftButton, Qt::NoModifier, QPoint(int(nav->pixelOf(2'000'000)), y));
-    EXPECT_EQ(m_chart.zoomRange()->second - m_chart.zoomRange()->first, width);
-    EXPECT_NEAR(double(m_chart.zoomRange()->first + width / 2), 2e6, 2e4);
+    EXPECT_EQ(m_chart.engine().zoom()->second - m_chart.engine().zoom()->first, width);
+    EXPECT_NEAR(double(m_chart.engine().zoom()->first + width / 2), 2e6, 2e4);
     QTest::mouseDClick(nav, Qt::LeftButton, Qt::NoModifier, QPoint(x0, y));
-    EXPECT_FALSE(m_chart.isZoomed());
+    EXPECT_FALSE(m_chart.engine().zoom().has_value());
     const QImage image = m_chart.grab().toImage();
     EXPECT_FALSE(image.isNull());
 }
@@ -421,8 +482,8 @@ TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
     chart.resize(900, 500);
     test::plotFromStore(chart, *store, store->runs(), "SMI - Power Draw W");
     EXPECT_EQ(chart.seriesPoints(0).size(), 15);
-    chart.setXAxis(ChartOptions::XAxis::Epoch);
-    EXPECT_EQ(chart.xAxisTitle(), "epoch (from loss)");
+    chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::Epoch; });
+    EXPECT_EQ(chart.engine().xAxisTitle(), "epoch (from loss)");
     const QVector<QPointF> p = chart.seriesPoints(0);
     ASSERT_EQ(p.size(), 13) << "the samples after the last logged epoch are left out";
     // Epoch 1 lasts 10 s, epoch 2 20 s, epoch 3 30 s: x is the share of each done.
@@ -435,7 +496,7 @@ TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
     EXPECT_DOUBLE_EQ(p[12].y(), 160.0);
     // A software metric is not put on its own epoch axis: nothing to place it by.
     test::plotFromStore(chart, *store, store->runs(), "lr");
-    EXPECT_EQ(chart.xAxisTitle(), "epoch (these runs log no stepped software metric)");
+    EXPECT_EQ(chart.engine().xAxisTitle(), "epoch (these runs log no stepped software metric)");
     EXPECT_TRUE(chart.seriesPoints(0).isEmpty());
 }
 
@@ -477,18 +538,28 @@ TEST(ChartColours, StayWithTheirRunsAndWorkloadsWhenAWorkloadIsShownRunByRun) {
                 return qobject_cast<QLineSeries*>(s)->pen().color();
         return QColor();
     };
-    QStringList names = chart.seriesNames();
+    QStringList names = seriesNames(chart.engine());
     names.sort();
     ASSERT_EQ(names, (QStringList{"workload 1", "workload 2"}));
     const QColor second = colourOf("workload 2");
-    chart.setShowRuns("0-1", true);
-    ASSERT_EQ(chart.seriesNames().size(), 3);
+    chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert("0-1");
+        else
+            o.shownRuns.erase("0-1");
+    });
+    ASSERT_EQ(seriesNames(chart.engine()).size(), 3);
     EXPECT_EQ(colourOf("workload 2"), second) << "workload 2 keeps its colour when workload 1 splits";
     QSet<QRgb> colours;
     for (QAbstractSeries* s : chart.chart()->series())
         colours.insert(qobject_cast<QLineSeries*>(s)->pen().color().rgb());
     EXPECT_EQ(colours.size(), 3) << "every line its own colour";
-    chart.setShowRuns("0-1", false);
+    chart.changeOptions([&](ChartOptions& o) {
+        if (false)
+            o.shownRuns.insert("0-1");
+        else
+            o.shownRuns.erase("0-1");
+    });
     EXPECT_EQ(colourOf("workload 2"), second);
 }
 
@@ -514,10 +585,11 @@ TEST(ChartAxes, TimeIsCountedInMinutesOrHoursAndALogAxisSpansTheDataDecades) {
     std::vector<ChartRunData> runs;
     runs.push_back(runOver("two-hours", 7200, 60, 40, 100));
     chart.setData(std::move(runs), "gpu");
-    EXPECT_EQ(chart.xAxisTitle(), "time since start (min)") << "0, 20, 40 min rather than 0, 1200, 2400 s";
+    EXPECT_EQ(chart.engine().xAxisTitle(), "time since start (min)")
+        << "0, 20, 40 min rather than 0, 1200, 2400 s";
     EXPECT_GE(chart.visibleXRange().second, 120) << "two hours: 120 min, widened to a round end";
     EXPECT_LE(chart.visibleXRange().second, 150);
-    chart.setLogY(true);
+    chart.changeOptions([&](ChartOptions& o) { o.logY = true; });
     auto* log = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
     ASSERT_NE(log, nullptr);
     EXPECT_DOUBLE_EQ(log->min(), 10) << "data 40..100 sits in one decade";
@@ -526,9 +598,9 @@ TEST(ChartAxes, TimeIsCountedInMinutesOrHoursAndALogAxisSpansTheDataDecades) {
     std::vector<ChartRunData> longRuns;
     longRuns.push_back(runOver("five-hours", 5 * 3600, 60, 1, 2));
     chart.setData(std::move(longRuns), "gpu");
-    EXPECT_EQ(chart.xAxisTitle(), "time since start (h)");
+    EXPECT_EQ(chart.engine().xAxisTitle(), "time since start (h)");
     // The wall clock reads the time of day to the second over hours, the date beyond two days.
-    chart.setXAxis(ChartOptions::XAxis::WallClock);
+    chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::WallClock; });
     auto* clock = qobject_cast<QDateTimeAxis*>(chart.chart()->axes(Qt::Horizontal).front());
     ASSERT_NE(clock, nullptr);
     EXPECT_EQ(clock->format(), "HH:mm:ss");
@@ -536,11 +608,11 @@ TEST(ChartAxes, TimeIsCountedInMinutesOrHoursAndALogAxisSpansTheDataDecades) {
     weekRuns.push_back(runOver("a-week", 7 * 86400, 3600, 1, 2));
     chart.setData(std::move(weekRuns), "gpu");
     EXPECT_EQ(clock->format(), "MM-dd HH:mm");
-    chart.setXAxis(ChartOptions::XAxis::SinceStart);
+    chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::SinceStart; });
     std::vector<ChartRunData> shortRuns;
     shortRuns.push_back(runOver("a-minute", 60, 1, 1, 2));
     chart.setData(std::move(shortRuns), "gpu");
-    EXPECT_EQ(chart.xAxisTitle(), "time since start (s)");
+    EXPECT_EQ(chart.engine().xAxisTitle(), "time since start (s)");
 }
 
 TEST(ChartCrosshair, ItsBoxSitsWhereTheLinesAreNot) {
@@ -554,10 +626,12 @@ TEST(ChartCrosshair, ItsBoxSitsWhereTheLinesAreNot) {
     const QRectF plot = chart.chart()->plotArea();
     ASSERT_GT(plot.height(), 200);
     chart.showCrosshairAt(10);
-    EXPECT_LT(chart.crosshairBoxRect().center().y(), plot.center().y()) << "the line is low: the box on top";
+    EXPECT_LT(chart.crosshair().boxRect().center().y(), plot.center().y())
+        << "the line is low: the box on top";
     chart.showCrosshairAt(90);
-    EXPECT_GT(chart.crosshairBoxRect().center().y(), plot.center().y()) << "the line is high: the box below";
-    EXPECT_LE(chart.crosshairBoxRect().bottom(), plot.bottom());
+    EXPECT_GT(chart.crosshair().boxRect().center().y(), plot.center().y())
+        << "the line is high: the box below";
+    EXPECT_LE(chart.crosshair().boxRect().bottom(), plot.bottom());
 }
 
 TEST(ChartCrosshair, SaysNothingPastARunsEndAndFollowsAZoom) {
@@ -567,14 +641,14 @@ TEST(ChartCrosshair, SaysNothingPastARunsEndAndFollowsAZoom) {
     runs.push_back(runOver("long", 100, 1, 0, 100));
     runs.push_back(runOver("short", 50, 1, 0, 50));
     chart.setData(std::move(runs), "gpu");
-    ASSERT_EQ(chart.seriesNames(), (QStringList{"long", "short"}));
+    ASSERT_EQ(seriesNames(chart.engine()), (QStringList{"long", "short"}));
     EXPECT_EQ(chart.showCrosshairAt(30), "30.0 s after the start\nlong: 30\nshort: 30");
     EXPECT_EQ(chart.showCrosshairAt(80), "1 m 20 s after the start\nlong: 80")
         << "the short run has ended at 50 s: no value is made up for it";
     chart.zoomX(70, 90);
-    EXPECT_EQ(chart.crosshairText(), "1 m 20 s after the start\nlong: 80") << "still in the zoomed range";
+    EXPECT_EQ(chart.crosshair().text(), "1 m 20 s after the start\nlong: 80") << "still in the zoomed range";
     chart.zoomX(0, 60);
-    EXPECT_EQ(chart.crosshairText(), "") << "not left at a spot the zoom no longer shows";
+    EXPECT_EQ(chart.crosshair().text(), "") << "not left at a spot the zoom no longer shows";
 }
 
 // Issue 24 item 7: an epoch axis over runs that log no epochs says so (and what to do), not
@@ -603,7 +677,7 @@ TEST(ChartPanelEpochAxis, RunsWithoutEpochsSaySoInsteadOfNoData) {
     // On the time axis the same run draws its line and the title is empty.
     panel.showDetached({run}, "SMI - Power Draw", ChartOptions{}, std::nullopt);
     EXPECT_EQ(panel.chart()->title(), "");
-    EXPECT_EQ(panel.seriesCount(), 1);
+    EXPECT_EQ(panel.engine().seriesCount(), 1);
     panel.showDetached({}, "SMI - Power Draw", epoch, std::nullopt);
     EXPECT_EQ(panel.chart()->title(), "No data for \"SMI - Power Draw\" in the basket's runs");
 }
@@ -633,16 +707,16 @@ TEST(ChartWheel, TheWheelZoomsXAroundTheMouseAndCtrlLeavesItToTheBoard) {
     };
     const auto [from0, to0] = chart.visibleXRange();
     wheel(120, Qt::NoModifier);
-    ASSERT_TRUE(chart.isZoomed());
+    ASSERT_TRUE(chart.engine().zoom().has_value());
     const auto [from1, to1] = chart.visibleXRange();
     EXPECT_NEAR(to1 - from1, (to0 - from0) * 0.8, (to0 - from0) * 0.02) << "one notch: 80 % of the range";
     EXPECT_NEAR((xAtMouse - from1) / (to1 - from1), (xAtMouse - from0) / (to0 - from0), 0.02)
         << "the point under the mouse stays under it";
     for (int i = 0; i < 5; ++i)
         wheel(-120, Qt::NoModifier);
-    EXPECT_FALSE(chart.isZoomed()) << "out to everything: the zoom is gone";
+    EXPECT_FALSE(chart.engine().zoom().has_value()) << "out to everything: the zoom is gone";
     EXPECT_FALSE(wheel(120, Qt::ControlModifier)) << "Ctrl+wheel goes on to the board";
-    EXPECT_FALSE(chart.isZoomed());
+    EXPECT_FALSE(chart.engine().zoom().has_value());
 }
 
 TEST(ChartLegend, WrapsUnderThePlotAndGivesWayInANarrowChart) {
@@ -658,7 +732,7 @@ TEST(ChartLegend, WrapsUnderThePlotAndGivesWayInANarrowChart) {
     QLegend* legend = chart.chart()->legend();
     const QRectF plot = chart.chart()->plotArea();
     ASSERT_TRUE(legend->isVisible());
-    EXPECT_TRUE(chart.legendNote().isEmpty());
+    EXPECT_TRUE(chart.legend().note().isEmpty());
     const QFontMetricsF metrics(legend->font());
     EXPECT_GE(legend->geometry().height(), 2 * metrics.height()) << "the names take two rows or more";
     EXPECT_GE(legend->geometry().top(), plot.bottom()) << "under the plot, not over it";
@@ -670,7 +744,7 @@ TEST(ChartLegend, WrapsUnderThePlotAndGivesWayInANarrowChart) {
     chart.resize(230, 300); // a third of a 1024 px board
     QApplication::processEvents();
     EXPECT_FALSE(legend->isVisible()) << "nine names do not fit in 40 % of a small chart";
-    EXPECT_EQ(chart.legendNote(), "9 lines: hover for names");
+    EXPECT_EQ(chart.legend().note(), "9 lines: hover for names");
     EXPECT_GE(chart.chart()->plotArea().height(), 120);
     QElapsedTimer waited; // the resize re-queries once the user stops dragging (~40 ms)
     waited.start();

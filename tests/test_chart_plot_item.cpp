@@ -99,11 +99,11 @@ TEST_F(ChartPlotItemTest, PointsLandWhereTheAxesAndGridSay) {
     m_chart.zoomX(5, 20); // minutes
     QApplication::processEvents();
     expectPointsOnTheAxes(1, "zoomed");
-    m_chart.setLogY(true);
+    m_chart.changeOptions([&](ChartOptions& o) { o.logY = true; });
     QApplication::processEvents();
     expectPointsOnTheAxes(0, "log y");
-    m_chart.setLogY(false);
-    m_chart.setXAxis(ChartOptions::XAxis::WallClock);
+    m_chart.changeOptions([&](ChartOptions& o) { o.logY = false; });
+    m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::WallClock; });
     QApplication::processEvents();
     expectPointsOnTheAxes(1, "wall clock");
     m_chart.resize(600, 400); // a new plot area: the lines follow it
@@ -120,11 +120,21 @@ TEST_F(ChartPlotItemTest, EveryLineIsPaintedInItsColourAndAHiddenOneIsNot) {
     ASSERT_NE(first, second);
     EXPECT_GT(pixelsOf(m_chart, first), 500) << "3000 points over ~800 px: a solid trace";
     EXPECT_GT(pixelsOf(m_chart, second), 500);
-    m_chart.setSeriesHidden(m_chart.seriesNames().at(0), true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.hiddenSeries.insert(seriesNames(m_chart.engine()).at(0));
+        else
+            o.hiddenSeries.erase(seriesNames(m_chart.engine()).at(0));
+    });
     // The legend keeps a dimmed marker in another shade; no pixel has the line's own colour.
     EXPECT_EQ(pixelsOf(m_chart, first), 0);
     EXPECT_GT(pixelsOf(m_chart, second), 500);
-    m_chart.setSeriesHidden(m_chart.seriesNames().at(0), false);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (false)
+            o.hiddenSeries.insert(seriesNames(m_chart.engine()).at(0));
+        else
+            o.hiddenSeries.erase(seriesNames(m_chart.engine()).at(0));
+    });
     EXPECT_GT(pixelsOf(m_chart, first), 500);
 }
 
@@ -134,8 +144,8 @@ TEST_F(ChartPlotItemTest, ABandIsFilledUnderItsMeanLine) {
     runs.push_back(run("a", "1", "a", 0, 600, 100));
     runs.push_back(run("b", "1", "b", 1000, 600, 140));
     show(std::move(runs));
-    ASSERT_EQ(m_chart.seriesCount(), 1);
-    ASSERT_TRUE(m_chart.hasBand(0));
+    ASSERT_EQ(m_chart.engine().seriesCount(), 1);
+    ASSERT_TRUE(m_chart.engine().hasBand(0));
     // The fill is the line's colour at 22 % over white.
     const QColor line = lineColour(m_chart, 0);
     const QColor fill(int(std::lround(line.red() * 0.22 + 255 * 0.78)),
@@ -143,7 +153,12 @@ TEST_F(ChartPlotItemTest, ABandIsFilledUnderItsMeanLine) {
                       int(std::lround(line.blue() * 0.22 + 255 * 0.78)));
     const int filled = pixelsOf(m_chart, fill, 2);
     EXPECT_GT(filled, 20000) << "the band is 40 units tall over the whole width";
-    m_chart.setSeriesHidden(m_chart.seriesNames().at(0), true);
+    m_chart.changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.hiddenSeries.insert(seriesNames(m_chart.engine()).at(0));
+        else
+            o.hiddenSeries.erase(seriesNames(m_chart.engine()).at(0));
+    });
     EXPECT_LT(pixelsOf(m_chart, fill, 2), filled / 100) << "hiding the line hides its band";
 }
 

@@ -126,7 +126,7 @@ TEST_F(ExplorerGuiTest, OpensTheStore) {
     EXPECT_TRUE(m_window->storeDisplayUri().endsWith("store.db"));
     EXPECT_EQ(m_window->parts().tree->model()->runCount(), 6);
     EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
-    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 0);
+    EXPECT_EQ(m_window->chartPanel()->engine().seriesCount(), 0);
 }
 
 TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
@@ -147,20 +147,27 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     m_window->waitForLoads();
     ChartPanel* chart = m_window->chartPanel();
     // As in radT's front end, the runs of a workload are one series named by the workload...
-    EXPECT_EQ(chart->seriesNames(), QStringList{"workload 1"});
-    ASSERT_EQ(chart->workloadKeys().size(), 1);
+    EXPECT_EQ(seriesNames(chart->engine()), QStringList{"workload 1"});
+    ASSERT_EQ(workloadKeys(chart->engine()).size(), 1);
     // ... until its runs are shown one by one.
-    chart->setShowRuns(chart->workloadKeys().front(), true);
-    ASSERT_EQ(chart->seriesCount(), 2);
-    EXPECT_EQ(chart->seriesNames(), (QStringList{"(1 a) train", "(1 b) train"})) << "named by the runs";
-    chart->setNaming(ChartOptions::Naming::RadtIds); // radT's names stay an option
-    EXPECT_EQ(chart->seriesNames(), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
-                                                 shownName("1-1", "b", uuid("alpha/1/b"))}));
-    chart->setNaming(ChartOptions::Naming::Readable);
-    EXPECT_EQ(chart->pointCount(0), 299); // the NaN sample is skipped
-    EXPECT_EQ(chart->pointCount(1), 300);
+    chart->changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(chart->engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(chart->engine()).front());
+    });
+    ASSERT_EQ(chart->engine().seriesCount(), 2);
+    EXPECT_EQ(seriesNames(chart->engine()), (QStringList{"(1 a) train", "(1 b) train"}))
+        << "named by the runs";
+    chart->changeOptions(
+        [&](ChartOptions& o) { o.naming = ChartOptions::Naming::RadtIds; }); // radT's names stay an option
+    EXPECT_EQ(seriesNames(chart->engine()), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
+                                                         shownName("1-1", "b", uuid("alpha/1/b"))}));
+    chart->changeOptions([&](ChartOptions& o) { o.naming = ChartOptions::Naming::Readable; });
+    EXPECT_EQ(chart->seriesPoints(0).size(), 299); // the NaN sample is skipped
+    EXPECT_EQ(chart->seriesPoints(1).size(), 300);
 
-    const QImage image = chart->renderToImage(QSize(800, 500));
+    const QImage image = renderToImage(*chart, QSize(800, 500));
     ASSERT_EQ(image.size(), QSize(800, 500));
     const auto [ink, colours] = inkAndColours(image);
     EXPECT_GT(ink, 800 * 500 / 50) << "the chart looks blank";
@@ -171,7 +178,7 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     // A metric only one run has gives one line.
     ASSERT_TRUE(m_window->plotMetric("loss"));
     m_window->waitForLoads();
-    EXPECT_EQ(chart->seriesNames(), QStringList{"(1 b) train"});
+    EXPECT_EQ(seriesNames(chart->engine()), QStringList{"(1 b) train"});
     EXPECT_FALSE(m_window->plotMetric("no such metric"));
     m_window->waitForLoads();
 }
@@ -183,19 +190,19 @@ TEST_F(ExplorerGuiTest, BigSeriesAreDecimatedKeepingPeaks) {
     // loading, and the progress signal counts the runs read.
     QSignalSpy progress(m_window->parts().session->loader(), &ChartLoader::progress);
     ASSERT_TRUE(m_window->plotMetric("GPU - Power"));
-    EXPECT_TRUE(m_window->chartPanel()->isLoading());
+    EXPECT_TRUE(m_window->chartPanel()->engine().isLoading());
     EXPECT_EQ(m_window->chartPanel()->chart()->title(), "Loading GPU - Power…");
     EXPECT_EQ(m_window->parts().session->loader()->pending(), 2) << "the chart and the summary";
     ASSERT_TRUE(m_window->waitForLoads());
-    EXPECT_FALSE(m_window->chartPanel()->isLoading());
+    EXPECT_FALSE(m_window->chartPanel()->engine().isLoading());
     ASSERT_GE(progress.count(), 1);
     EXPECT_EQ(progress.last().at(1).toInt(), 1);
     EXPECT_EQ(progress.last().at(2).toInt(), 1);
     ChartPanel* chart = m_window->chartPanel();
-    ASSERT_EQ(chart->seriesCount(), 1);
-    EXPECT_LT(chart->pointCount(0), 20000);
-    EXPECT_GT(chart->pointCount(0), 100);
-    const QImage image = chart->renderToImage(QSize(640, 400));
+    ASSERT_EQ(chart->engine().seriesCount(), 1);
+    EXPECT_LT(chart->seriesPoints(0).size(), 20000);
+    EXPECT_GT(chart->seriesPoints(0).size(), 100);
+    const QImage image = renderToImage(*chart, QSize(640, 400));
     EXPECT_GT(inkAndColours(image).first, 640 * 400 / 50);
 }
 
@@ -216,7 +223,7 @@ TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
     m_window->waitForLoads();
     EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
     EXPECT_TRUE(m_window->parts().metrics->keys().isEmpty());
-    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 0);
+    EXPECT_EQ(m_window->chartPanel()->engine().seriesCount(), 0);
 }
 
 // Issue 24 item 11: double-clicking an experiment or a workload adds its runs; the arrow and the
@@ -265,10 +272,10 @@ TEST_F(ExplorerGuiTest, LatestWorkloadAndReload) {
     EXPECT_EQ(m_window->basketRunUuids(), (QStringList{uuid("beta/7/a"), uuid("beta/7/b")}));
     ASSERT_TRUE(m_window->plotPreferredMetric());
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), QStringList{"workload 7"});
+    EXPECT_EQ(seriesNames(m_window->chartPanel()->engine()), QStringList{"workload 7"});
     m_window->reload();
     EXPECT_EQ(m_window->basketRunUuids().size(), 2);
-    EXPECT_EQ(m_window->chartPanel()->seriesCount(), 1);
+    EXPECT_EQ(m_window->chartPanel()->engine().seriesCount(), 1);
 }
 
 TEST_F(ExplorerGuiTest, ABadStoreKeepsThePreviousOneOpen) {
@@ -307,7 +314,7 @@ TEST_F(ExplorerGuiTest, RenderingAShownChartLeavesItsLayoutAlone) {
     QApplication::processEvents();
     ChartPanel* chart = m_window->chartPanel();
     const QSize before = chart->chartView()->size();
-    const QImage image = chart->renderToImage(QSize(1024, 640));
+    const QImage image = renderToImage(*chart, QSize(1024, 640));
     EXPECT_EQ(image.size(), QSize(1024, 640));
     EXPECT_GT(inkAndColours(image).first, 1024 * 640 / 50);
     EXPECT_EQ(chart->chartView()->size(), before);
@@ -368,11 +375,17 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
     window.waitForLoads();
     ASSERT_TRUE(window.plotMetric(QStringLiteral("PROC - CPU Utilization")));
     window.waitForLoads();
-    window.chartPanel()->setShowRuns(window.chartPanel()->workloadKeys().front(), true);
-    ASSERT_EQ(window.chartPanel()->seriesCount(), 2);
-    EXPECT_EQ(window.chartPanel()->seriesNames(), (QStringList{"(1 a) train", "(1 b) train"}));
-    EXPECT_EQ(window.chartPanel()->pointCount(0), 299) << "read from the server; the NaN sample skipped";
-    EXPECT_EQ(window.chartPanel()->pointCount(1), 300);
+    window.chartPanel()->changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(window.chartPanel()->engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(window.chartPanel()->engine()).front());
+    });
+    ASSERT_EQ(window.chartPanel()->engine().seriesCount(), 2);
+    EXPECT_EQ(seriesNames(window.chartPanel()->engine()), (QStringList{"(1 a) train", "(1 b) train"}));
+    EXPECT_EQ(window.chartPanel()->seriesPoints(0).size(), 299)
+        << "read from the server; the NaN sample skipped";
+    EXPECT_EQ(window.chartPanel()->seriesPoints(1).size(), 300);
 }
 
 TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
@@ -384,11 +397,11 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     EXPECT_EQ(m_window->parts().summary->model()->rowCount(), 2);
     ChartCard* card = m_window->chartCard();
     card->smoothingSlider()->setValue(50);
-    EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50);
+    EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 50);
     EXPECT_EQ(card->smoothingSpinBox()->value(), 50) << "the spin box shows the slider's value";
     card->smoothingSpinBox()->setValue(37); // a precise value, typed
     EXPECT_EQ(card->smoothingSlider()->value(), 37);
-    EXPECT_EQ(m_window->chartPanel()->options().smoothing, 37);
+    EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 37);
     card->smoothingSlider()->setValue(50);
     // The runs menu lists the workload; checking it shows the runs one by one.
     QMenu* menu = card->runsButton()->menu();
@@ -399,16 +412,17 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     EXPECT_TRUE(menu->actions()[6]->isChecked()) << "dense lines as mean and range by default";
     EXPECT_EQ(menu->actions().front()->text(), "Workload 1: individual runs");
     EXPECT_TRUE(menu->actions()[2]->isChecked()) << "automatic by default";
-    EXPECT_FALSE(m_window->chartPanel()->hasBand(0)) << "runs that ran together are merged, as radT does";
+    EXPECT_FALSE(m_window->chartPanel()->engine().hasBand(0))
+        << "runs that ran together are merged, as radT does";
     menu->actions()[4]->trigger();
-    EXPECT_TRUE(m_window->chartPanel()->hasBand(0)) << "merged runs drawn as mean and band";
+    EXPECT_TRUE(m_window->chartPanel()->engine().hasBand(0)) << "merged runs drawn as mean and band";
     emit menu->aboutToShow();
     EXPECT_TRUE(menu->actions()[4]->isChecked());
     menu->actions().front()->setChecked(true);
-    EXPECT_EQ(m_window->chartPanel()->seriesNames(), (QStringList{"(1 a) train", "(1 b) train"}));
-    EXPECT_EQ(m_window->chartPanel()->options().smoothing, 50) << "other options stay";
+    EXPECT_EQ(seriesNames(m_window->chartPanel()->engine()), (QStringList{"(1 a) train", "(1 b) train"}));
+    EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 50) << "other options stay";
     card->xAxisBox()->setCurrentIndex(2);
-    EXPECT_EQ(m_window->chartPanel()->xAxisTitle(), "wall clock");
+    EXPECT_EQ(m_window->chartPanel()->engine().xAxisTitle(), "wall clock");
 }
 
 TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
@@ -421,17 +435,24 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     ChartCard* second = board->addChart();
     EXPECT_EQ(board->chartCount(), 2);
     EXPECT_EQ(board->current(), second);
-    EXPECT_EQ(second->chart()->seriesCount(), 0) << "a new chart waits for its metric";
+    EXPECT_EQ(second->chart()->engine().seriesCount(), 0) << "a new chart waits for its metric";
     ASSERT_TRUE(m_window->plotMetric("TOP - CPU Utilization"));
     m_window->waitForLoads();
-    EXPECT_EQ(second->chart()->metricKey(), "TOP - CPU Utilization");
-    EXPECT_EQ(first->chart()->metricKey(), "PROC - CPU Utilization") << "the first chart keeps its metric";
+    EXPECT_EQ(second->chart()->engine().metricKey(), "TOP - CPU Utilization");
+    EXPECT_EQ(first->chart()->engine().metricKey(), "PROC - CPU Utilization")
+        << "the first chart keeps its metric";
     // The summary lists both metrics; a basket change redraws both charts.
     EXPECT_EQ(m_window->parts().summary->model()->rowCount(), 3); // PROC for a and b, TOP for a
     m_window->addRunsToBasket({uuid("alpha/2/a")});
     m_window->waitForLoads();
-    first->chart()->setShowRuns(first->chart()->workloadKeys().front(), true);
-    EXPECT_EQ(first->chart()->seriesNames(), (QStringList{"(1 a) train", "(1 b) train", "workload 2"}));
+    first->chart()->changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(first->chart()->engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(first->chart()->engine()).front());
+    });
+    EXPECT_EQ(seriesNames(first->chart()->engine()),
+              (QStringList{"(1 a) train", "(1 b) train", "workload 2"}));
     // Clicking back into the first chart selects its metric in the list.
     board->setCurrent(first);
     EXPECT_EQ(m_window->parts().metrics->currentKey(), "PROC - CPU Utilization");
@@ -441,7 +462,7 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     EXPECT_EQ(board->current(), first);
     emit first->removeRequested(); // the last chart is cleared, not removed
     EXPECT_EQ(board->chartCount(), 1);
-    EXPECT_EQ(first->chart()->seriesCount(), 0);
+    EXPECT_EQ(first->chart()->engine().seriesCount(), 0);
 }
 
 TEST_F(ExplorerGuiTest, LinkedChartsZoomTogether) {
@@ -455,17 +476,17 @@ TEST_F(ExplorerGuiTest, LinkedChartsZoomTogether) {
     ASSERT_TRUE(m_window->plotMetric("TOP - CPU Utilization"));
     m_window->waitForLoads();
     first->chart()->zoomX(10, 20);
-    EXPECT_FALSE(second->chart()->isZoomed()) << "not linked yet";
+    EXPECT_FALSE(second->chart()->engine().zoom().has_value()) << "not linked yet";
     board->linkZoomBox()->setChecked(true);
-    EXPECT_EQ(second->chart()->zoomRange(), first->chart()->zoomRange())
+    EXPECT_EQ(second->chart()->engine().zoom(), first->chart()->engine().zoom())
         << "linking starts from the current chart";
     second->chart()->zoomX(30, 60);
-    EXPECT_EQ(first->chart()->zoomRange(), (std::make_pair(int64_t(30000), int64_t(60000))));
+    EXPECT_EQ(first->chart()->engine().zoom(), (std::make_pair(int64_t(30000), int64_t(60000))));
     EXPECT_EQ(first->chart()->visibleXRange(), (std::make_pair(30.0, 60.0)));
     first->chart()->resetZoom();
-    EXPECT_FALSE(second->chart()->isZoomed());
+    EXPECT_FALSE(second->chart()->engine().zoom().has_value());
     // Charts on another kind of x axis are left alone: seconds are not steps.
-    second->chart()->setXAxis(ChartOptions::XAxis::Step);
+    second->chart()->changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::Step; });
     first->chart()->zoomX(5, 8);
-    EXPECT_FALSE(second->chart()->isZoomed());
+    EXPECT_FALSE(second->chart()->engine().zoom().has_value());
 }

@@ -121,16 +121,16 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     ASSERT_TRUE(window.waitForLoads());
     ChartPanel* chart = window.chartPanel();
     // It grows while it runs, and points arrive over the bus before the store has them.
-    const int before = chart->pointCount(0);
+    const int before = chart->seriesPoints(0).size();
     bool aheadOfTheStore = false;
     ASSERT_TRUE(waitUntil(
         [&] {
-            for (const ChartRunData& r : chart->runs())
+            for (const ChartRunData& r : chart->engine().runs())
                 aheadOfTheStore |= r.liveTail > 0;
-            return aheadOfTheStore && chart->pointCount(0) >= before + 5;
+            return aheadOfTheStore && chart->seriesPoints(0).size() >= before + 5;
         },
         30000))
-        << "points drawn: " << chart->pointCount(0) << ", before: " << before;
+        << "points drawn: " << chart->seriesPoints(0).size() << ", before: " << before;
     EXPECT_GT(batches.count(), 0);
     ASSERT_TRUE(waitUntil([&] { return window.parts().console->plainText().contains("epoch "); }, 30000))
         << window.parts().console->plainText().toStdString();
@@ -138,7 +138,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     // A busy board for resources/doc/explorer.md: several charts of the live run, saved when asked for.
     if (qEnvironmentVariableIsSet("RADT_BUSY_BOARD_PNG")) {
         ASSERT_TRUE(waitUntil([&] { return window.parts().metrics->keys().contains("loss"); }, 30000));
-        window.chartPanel()->setSmoothing(30);
+        window.chartPanel()->changeOptions([&](ChartOptions& o) { o.smoothing = 30; });
         for (const char* key : {"loss", "PROC - CPU Utilization", "TOP - Memory Utilization"}) {
             window.parts().board->addChart();
             window.plotMetric(key);
@@ -168,7 +168,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     const auto recorded = store->run(run);
     ASSERT_TRUE(recorded);
     EXPECT_EQ(recorded->status, RunStatus::Killed);
-    EXPECT_GE(store->series(run, "TOP - CPU Utilization").size(), size_t(chart->pointCount(0)) / 2);
+    EXPECT_GE(store->series(run, "TOP - CPU Utilization").size(), size_t(chart->seriesPoints(0).size()) / 2);
     // The spy sees `finished` on the launch thread; the console gets its lines through the queue.
     EXPECT_TRUE(waitUntil([&] { return window.parts().console->plainText().contains("KILLED"); }, 5000));
     // Once finished, the chart holds exactly what the store holds (the live tail was confirmed).
@@ -177,9 +177,9 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     ASSERT_TRUE(window.waitForLoads());
     window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_FALSE(chart->hasRunningRuns());
+    EXPECT_FALSE(hasRunningRuns(chart->engine()));
     size_t drawnRaw = 0;
-    for (const ChartRunData& r : chart->runs())
+    for (const ChartRunData& r : chart->engine().runs())
         drawnRaw += r.series.size();
     EXPECT_EQ(drawnRaw, store->series(run, "TOP - CPU Utilization").size());
 }
@@ -236,17 +236,17 @@ TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
     window.waitForLoads();
     ASSERT_TRUE(window.plotMetric("loss"));
     window.waitForLoads();
-    EXPECT_EQ(window.chartPanel()->pointCount(0), 10);
+    EXPECT_EQ(window.chartPanel()->seriesPoints(0).size(), 10);
     // Each round is read on the loader's thread and drawn when it lands (waitForLoads).
     EXPECT_EQ(window.liveRuns().poll(), 1) << "the chart follows its running run";
     EXPECT_EQ(window.liveRuns().poll(), 0) << "one round at a time per chart";
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->pointCount(0), 10) << "nothing new yet";
+    EXPECT_EQ(window.chartPanel()->seriesPoints(0).size(), 10) << "nothing new yet";
 
     collector->logMetrics(run, {{"loss", 0.05, start + 10'000, 10}, {"loss", 0.04, start + 11'000, 11}});
     window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->pointCount(0), 12) << "the new rows, read by polling";
+    EXPECT_EQ(window.chartPanel()->seriesPoints(0).size(), 12) << "the new rows, read by polling";
     EXPECT_EQ(window.chartPanel()->seriesPoints(0).back().x(), 11.0);
 
     // A zoom the user chose is kept while data arrives.
@@ -254,13 +254,13 @@ TEST(ExplorerLive, ARunningRunsSeriesGrowsWhileItRunsAndStopsWhenItEnds) {
     collector->logMetrics(run, {{"loss", 0.03, start + 12'000, 12}});
     window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->runs().front().series.size(), 13u);
-    EXPECT_TRUE(window.chartPanel()->isZoomed());
+    EXPECT_EQ(window.chartPanel()->engine().runs().front().series.size(), 13u);
+    EXPECT_TRUE(window.chartPanel()->engine().zoom().has_value());
 
     collector->setRunStatus(run, RunStatus::Finished, start + 13'000);
     window.liveRuns().poll();
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_FALSE(window.chartPanel()->hasRunningRuns()) << "a finished run is no longer polled";
+    EXPECT_FALSE(hasRunningRuns(window.chartPanel()->engine())) << "a finished run is no longer polled";
     EXPECT_EQ(window.liveRuns().poll(), 0);
 }
 
@@ -275,7 +275,7 @@ TEST(ExplorerLive, APollThatLandsLateIsLeftOutWhenTheChartMovedOn) {
     ChartPanel chart;
     chart.resize(600, 400);
     test::plotFromStore(chart, *store, store->runs(), "loss");
-    const auto queries = chart.livePollQueries();
+    const auto queries = chart.engine().livePollQueries();
     ASSERT_EQ(queries.size(), 1u);
     store->logMetrics(run, {{"loss", 0.5, start + 1000, 1}});
     const auto results = readLivePoll(*store, "loss", queries);
@@ -283,12 +283,12 @@ TEST(ExplorerLive, APollThatLandsLateIsLeftOutWhenTheChartMovedOn) {
 
     // The same rows twice (two rounds asked before either landed): drawn once.
     EXPECT_TRUE(chart.applyLivePoll("loss", results));
-    EXPECT_EQ(chart.runs().front().series.size(), 2u);
+    EXPECT_EQ(chart.engine().runs().front().series.size(), 2u);
     EXPECT_FALSE(chart.applyLivePoll("loss", results)) << "the rows moved on: the late copy is left out";
-    EXPECT_EQ(chart.runs().front().series.size(), 2u);
+    EXPECT_EQ(chart.engine().runs().front().series.size(), 2u);
 
     // The chart shows another metric now: rows read for the old one do not land in it.
     test::plotFromStore(chart, *store, store->runs(), "gpu");
     EXPECT_FALSE(chart.applyLivePoll("loss", readLivePoll(*store, "loss", queries)));
-    EXPECT_EQ(chart.runs().front().series.size(), 1u);
+    EXPECT_EQ(chart.engine().runs().front().series.size(), 1u);
 }

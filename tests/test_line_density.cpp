@@ -4,6 +4,8 @@
 // key's; the line under the mouse is drawn over the density in its own colour; a chart of up to
 // 64 lines still draws each line in its colour; the overview strip draws the same density.
 
+#include "widgets/chart/ChartCrosshair.h"
+#include "widgets/chart/ChartLegend.h"
 #include "widgets/chart/ChartNavigator.h"
 #include "widgets/chart/ChartPanel.h"
 #include "widgets/chart/ChartPlotItem.h"
@@ -194,12 +196,12 @@ protected:
 // (where the machine has them), added up.
 TEST_F(DensityChart, APixelIsShadedByHowManyLinesPassAndTheKeySaysSo) {
     m_chart.setData(fanningRuns(100, 1200), "power");
-    ASSERT_EQ(m_chart.seriesCount(), 100);
+    ASSERT_EQ(m_chart.engine().seriesCount(), 100);
     QApplication::processEvents();
     ASSERT_TRUE(m_chart.plotItem()->drawsDensity());
     const QImage image = grab();
     ASSERT_EQ(m_chart.plotItem()->densest(), 100) << "the first half: all 100 lines on one row";
-    EXPECT_EQ(m_chart.densityKey(), "1 … 100 lines through a pixel");
+    EXPECT_EQ(m_chart.legend().densityKey(), "1 … 100 lines through a pixel");
     const QPoint together = pixelOf(5, 50); // minutes on the x axis (a 20 min run)
     EXPECT_EQ(image.pixelColor(together), LineDensity::colour(100, 100, false)) << "100 lines through it";
     // The second half: one line every 4 px, each alone.
@@ -211,13 +213,18 @@ TEST_F(DensityChart, APixelIsShadedByHowManyLinesPassAndTheKeySaysSo) {
     EXPECT_GE(alone, 9) << "one line each";
     EXPECT_LE(countAt(image, pixelOf(5, 80).x(), pixelOf(5, 80).y(), 100), 0)
         << "no shade above the 100 lines of the first half";
-    EXPECT_EQ(m_chart.legendNote(), "100 lines: hover for names");
+    EXPECT_EQ(m_chart.legend().note(), "100 lines: hover for names");
     // Ten lines hidden (a saved board's choice): the shades are drawn again for the 90 left.
     for (int r = 0; r < 10; ++r)
-        m_chart.setSeriesHidden(m_chart.seriesNames().at(r), true);
+        m_chart.changeOptions([&](ChartOptions& o) {
+            if (true)
+                o.hiddenSeries.insert(seriesNames(m_chart.engine()).at(r));
+            else
+                o.hiddenSeries.erase(seriesNames(m_chart.engine()).at(r));
+        });
     EXPECT_EQ(grab().pixelColor(together), LineDensity::colour(90, 90, false)) << "90 lines through it";
     EXPECT_EQ(m_chart.plotItem()->densest(), 90);
-    EXPECT_EQ(m_chart.densityKey(), "1 … 90 lines through a pixel") << "the key says the same count";
+    EXPECT_EQ(m_chart.legend().densityKey(), "1 … 90 lines through a pixel") << "the key says the same count";
     // The key's shades are the plot's.
     QImage key(200, 40, QImage::Format_ARGB32_Premultiplied);
     key.fill(Qt::white);
@@ -273,7 +280,7 @@ TEST_F(DensityChart, TheMouseOverALineEmphasisesIt) {
     QWheelEvent wheel(QPointF(at), viewport->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
                       Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(viewport, &wheel);
-    ASSERT_TRUE(m_chart.zoomRange().has_value()) << "zoomed";
+    ASSERT_TRUE(m_chart.engine().zoom().has_value()) << "zoomed";
     EXPECT_EQ(m_chart.plotItem()->emphasised(), 37) << "the run at 47, looked up after the zoom";
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(viewport, &leave);
@@ -302,7 +309,7 @@ TEST_F(DensityChart, LivePointsAreInTheNextFrame) {
 // A log y axis places the density's rows where it places a line's points.
 TEST_F(DensityChart, ALogAxisPlacesTheShadesWhereItsTicksSay) {
     m_chart.setData(fanningRuns(80), "power");
-    m_chart.setLogY(true);
+    m_chart.changeOptions([&](ChartOptions& o) { o.logY = true; });
     const QImage image = grab();
     ASSERT_TRUE(m_chart.plotItem()->drawsDensity());
     EXPECT_EQ(image.pixelColor(pixelOf(150, 50)), LineDensity::colour(80, 80, false));
@@ -315,7 +322,7 @@ TEST_F(DensityChart, UpTo64LinesAreEachDrawnInTheirColour) {
     EXPECT_FALSE(m_chart.plotItem()->drawsDensity());
     const QImage image = grab();
     const QColor colour = std::as_const(*m_chart.plotItem()).lines()[63].pen.color();
-    EXPECT_TRUE(m_chart.densityKey().isEmpty());
+    EXPECT_TRUE(m_chart.legend().densityKey().isEmpty());
     const QPoint at = pixelOf(450, 73);
     bool found = false;
     for (int dy = -2; dy <= 2; ++dy) { // antialiased over two rows: its hue, paler
@@ -324,7 +331,7 @@ TEST_F(DensityChart, UpTo64LinesAreEachDrawnInTheirColour) {
     }
     EXPECT_TRUE(found) << "line 63 in its own colour";
     EXPECT_EQ(m_chart.plotItem()->densest(), 0) << "no density drawn";
-    EXPECT_TRUE(m_chart.chart()->legend()->isVisible() || !m_chart.legendNote().isEmpty());
+    EXPECT_TRUE(m_chart.chart()->legend()->isVisible() || !m_chart.legend().note().isEmpty());
 }
 
 TEST(DensityNavigator, TheOverviewDrawsTheSameDensity) {

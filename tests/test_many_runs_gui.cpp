@@ -6,6 +6,8 @@
 #include "core/StoreFactory.h"
 #include "core/store/RunEnvelopes.h"
 #include "core/store/Store.h"
+#include "widgets/chart/ChartCrosshair.h"
+#include "widgets/chart/ChartLegend.h"
 #include "widgets/chart/ChartLoader.h"
 #include "widgets/chart/ChartPanel.h"
 
@@ -71,12 +73,12 @@ TEST_P(ManyRunsChart, ReadsEnvelopesMakesAMissingOneAndAZoomReadsEveryPointOfIts
     loader.setStoreUri(m_uri, true);
     ChartPanel chart;
     chart.resize(900, 500);
-    chart.setXAxis(ChartOptions::XAxis::WallClock);
+    chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::WallClock; });
     const int level = envelopeLevelFor(chart.plotColumns());
     loader.requestChart(&chart, runs, QString::fromStdString(kKey));
     ASSERT_TRUE(loader.waitIdle(30000));
-    ASSERT_EQ(chart.runs().size(), 12u);
-    for (const ChartRunData& r : chart.runs()) {
+    ASSERT_EQ(chart.engine().runs().size(), 12u);
+    for (const ChartRunData& r : chart.engine().runs()) {
         EXPECT_TRUE(r.reduced) << r.run.name;
         EXPECT_LE(r.series.size(), size_t(4 * level)) << r.run.name << ": not every row";
         EXPECT_EQ(*std::max_element(r.series.v.begin(), r.series.v.end()), 999.0) << "the spike survives";
@@ -99,13 +101,13 @@ TEST_P(ManyRunsChart, ReadsEnvelopesMakesAMissingOneAndAZoomReadsEveryPointOfIts
     };
     ASSERT_TRUE(processUntil(
         [&] {
-            return std::all_of(chart.runs().begin(), chart.runs().end(),
+            return std::all_of(chart.engine().runs().begin(), chart.engine().runs().end(),
                                [&](const ChartRunData& r) { return sampleCountIn(r) == 201; });
         },
         20000))
-        << "the zoomed range was not read again: run 0 holds " << sampleCountIn(chart.runs().front())
+        << "the zoomed range was not read again: run 0 holds " << sampleCountIn(chart.engine().runs().front())
         << " points of its 201";
-    for (const ChartRunData& r : chart.runs()) {
+    for (const ChartRunData& r : chart.engine().runs()) {
         const Series range = store->seriesRange(r.run.uuid, kKey, from, to);
         const Series held = fullSeries(r);
         const std::set<int64_t> times(held.t.begin(), held.t.end());
@@ -126,11 +128,11 @@ TEST_P(ManyRunsChart, AFinishedRunChangedByAnotherClientIsDrawnAsItIsNow) {
     loader.setStoreUri(m_uri, true);
     ChartPanel chart;
     chart.resize(900, 500);
-    chart.setXAxis(ChartOptions::XAxis::WallClock);
+    chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::WallClock; });
     loader.requestChart(&chart, runs, QString::fromStdString(kKey));
     ASSERT_TRUE(loader.waitIdle(30000));
-    ASSERT_EQ(chart.runs().size(), 8u);
-    ASSERT_TRUE(chart.runs().front().reduced) << "eight finished runs are read as their envelopes";
+    ASSERT_EQ(chart.engine().runs().size(), 8u);
+    ASSERT_TRUE(chart.engine().runs().front().reduced) << "eight finished runs are read as their envelopes";
     const QImage before = chart.grab().toImage();
 
     // The spike of run 0 cut to 150 W by SQL, and its second half tripled.
@@ -141,13 +143,15 @@ TEST_P(ManyRunsChart, AFinishedRunChangedByAnotherClientIsDrawnAsItIsNow) {
                    std::to_string(kStart + 1000 * int64_t(kPoints / 2)));
     loader.requestChart(&chart, runs, QString::fromStdString(kKey));
     ASSERT_TRUE(loader.waitIdle(30000));
-    ASSERT_EQ(chart.runs().size(), 8u);
-    const ChartRunData& changed = chart.runs().front();
+    ASSERT_EQ(chart.engine().runs().size(), 8u);
+    const ChartRunData& changed = chart.engine().runs().front();
     ASSERT_EQ(changed.run.uuid, runs.front().uuid);
     const double top = *std::max_element(changed.series.v.begin(), changed.series.v.end());
     EXPECT_GT(top, 700.0) << "the tripled half is drawn";
     EXPECT_LT(top, 999.0) << "the spike that is no longer in the store is not drawn";
-    EXPECT_EQ(*std::max_element(chart.runs()[1].series.v.begin(), chart.runs()[1].series.v.end()), 999.0)
+    EXPECT_EQ(
+        *std::max_element(chart.engine().runs()[1].series.v.begin(), chart.engine().runs()[1].series.v.end()),
+        999.0)
         << "the other runs are as they were";
     EXPECT_NE(chart.grab().toImage(), before) << "the window shows the change";
 }
@@ -161,9 +165,9 @@ TEST_P(ManyRunsChart, AFewRunsAreReadWholeAndARunningRunIsNeverReduced) {
     chart.resize(900, 500);
     loader.requestChart(&chart, runs, QString::fromStdString(kKey));
     ASSERT_TRUE(loader.waitIdle(30000));
-    ASSERT_EQ(chart.runs().size(), 3u);
+    ASSERT_EQ(chart.engine().runs().size(), 3u);
     if (!store->prefersEnvelopes()) {
-        for (const ChartRunData& r : chart.runs()) {
+        for (const ChartRunData& r : chart.engine().runs()) {
             EXPECT_FALSE(r.reduced) << "three runs are read whole: zooming needs no second read";
             EXPECT_EQ(r.series.size(), size_t(kPoints));
         }
@@ -176,12 +180,12 @@ TEST_P(ManyRunsChart, AFewRunsAreReadWholeAndARunningRunIsNeverReduced) {
     many.push_back(*store->run(running.uuid));
     loader.requestChart(&chart, many, QString::fromStdString(kKey));
     ASSERT_TRUE(loader.waitIdle(30000));
-    ASSERT_EQ(chart.runs().size(), 9u);
-    EXPECT_EQ(chart.runs().back().series.size(), 2u) << "every point of the running run";
+    ASSERT_EQ(chart.engine().runs().size(), 9u);
+    EXPECT_EQ(chart.engine().runs().back().series.size(), 2u) << "every point of the running run";
     if (!store->prefersEnvelopes()) { // a server reduces whatever it sends; SQLite's is the run itself
-        EXPECT_FALSE(chart.runs().back().reduced);
+        EXPECT_FALSE(chart.engine().runs().back().reduced);
     }
-    EXPECT_TRUE(chart.runs().front().reduced);
+    EXPECT_TRUE(chart.engine().runs().front().reduced);
 }
 
 // Hundreds of overlaid lines are drawn as their joined extremes, one pixel wide: a translucent
@@ -209,14 +213,14 @@ TEST(ManyLines, AreDrawnAsTheirExtremesAndTheLegendSaysWhereTheNamesAre) {
     ChartPanel chart;
     chart.resize(900, 500);
     chart.setData(lines(8), QString::fromStdString(kKey));
-    ASSERT_EQ(chart.seriesCount(), 8);
-    EXPECT_TRUE(chart.drawnAsRange(0)) << "8 dense lines: each its mean and range";
+    ASSERT_EQ(chart.engine().seriesCount(), 8);
+    EXPECT_TRUE(chart.engine().drawnAsRange(0)) << "8 dense lines: each its mean and range";
 
     chart.setData(lines(100), QString::fromStdString(kKey));
-    ASSERT_EQ(chart.seriesCount(), 100);
+    ASSERT_EQ(chart.engine().seriesCount(), 100);
     for (size_t i = 0; i < 100; ++i)
-        ASSERT_FALSE(chart.drawnAsRange(i)) << i;
-    EXPECT_EQ(chart.legendNote(), "100 lines: hover for names");
+        ASSERT_FALSE(chart.engine().drawnAsRange(i)) << i;
+    EXPECT_EQ(chart.legend().note(), "100 lines: hover for names");
 
     // The crosshair reads the 10 highest and 5 lowest lines (what a plot this tall holds), and
     // says how many it left out.
@@ -237,7 +241,7 @@ TEST(ManyLines, AreDrawnAsTheirExtremesAndTheLegendSaysWhereTheNamesAre) {
     const int fewer = int(chart.showCrosshairAt(100).split('\n').size());
     EXPECT_LT(fewer, 18);
     EXPECT_GE(fewer, 1 + 1 + 4 + 1 + 2) << "at least 4 highest and 2 lowest";
-    EXPECT_LE(chart.crosshairBoxRect().height(), 300) << "the box fits the chart";
+    EXPECT_LE(chart.crosshair().boxRect().height(), 300) << "the box fits the chart";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ManyRunsChart, ::testing::Values("sqlite", "postgresql"),

@@ -336,7 +336,7 @@ TEST(SelectionsGui, ASavedSelectionComesBackIntoTheBasket) {
     EXPECT_EQ(window.basketRunUuids(), QStringList{uuids[1]});
     EXPECT_EQ(window.statusBar()->currentMessage(), "Restored selection with a deleted run: 1 of 2 runs");
     EXPECT_EQ(window.parts().metrics->currentKey(), "loss");
-    EXPECT_EQ(window.chartPanel()->metricKey(), "loss");
+    EXPECT_EQ(window.chartPanel()->engine().metricKey(), "loss");
 
     // Delete > name forgets it; the menu follows once the triggering action has returned.
     QMenu* deleteMenu = menuAction(menu, "Delete")->menu();

@@ -196,22 +196,22 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.parts().metrics->keys(),
               (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
-    EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization") << "the preferred metric";
+    EXPECT_EQ(window.chartPanel()->engine().metricKey(), "PROC - CPU Utilization") << "the preferred metric";
     EXPECT_EQ(window.parts().metrics->currentKey(), "PROC - CPU Utilization") << "the list follows the chart";
-    EXPECT_EQ(window.chartPanel()->runs().size(), 2u);
+    EXPECT_EQ(window.chartPanel()->engine().runs().size(), 2u);
 
     // A metric asked for while the keys are read is plotted; one no basket run has is replaced.
     window.clearBasket();
     window.addRunsToBasket({uuidOf(sample, "alpha/1/b")});
     EXPECT_TRUE(window.plotMetric("loss"));
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->metricKey(), "loss");
+    EXPECT_EQ(window.chartPanel()->engine().metricKey(), "loss");
     EXPECT_EQ(window.parts().metrics->currentKey(), "loss");
     window.clearBasket();
     window.addRunsToBasket({uuidOf(sample, "alpha/1/a")}); // logs no loss
     EXPECT_TRUE(window.plotMetric("loss"));
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization");
+    EXPECT_EQ(window.chartPanel()->engine().metricKey(), "PROC - CPU Utilization");
 }
 
 // The session alone, without a window (issue 25 §3): what it says it opened, read or failed to,
@@ -358,6 +358,6 @@ TEST(StoreReadsOnPostgres, AServerHoldingTheTablesLeavesTheWindowAnswering) {
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.parts().tree->model()->runCount(), 7);
     EXPECT_TRUE(window.parts().metrics->keys().contains("GPU - Power"));
-    EXPECT_EQ(window.chartPanel()->metricKey(), "PROC - CPU Utilization");
-    EXPECT_EQ(window.chartPanel()->runs().size(), 2u);
+    EXPECT_EQ(window.chartPanel()->engine().metricKey(), "PROC - CPU Utilization");
+    EXPECT_EQ(window.chartPanel()->engine().runs().size(), 2u);
 }

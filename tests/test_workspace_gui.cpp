@@ -202,7 +202,7 @@ TEST(Workspace, CompareRunsPutsParamsTagsAndLatestMetricsSideBySideWithDifferenc
     const int duration = rowOf("run: duration");
     ASSERT_EQ(duration, 0);
     EXPECT_FALSE(table->item(duration, 1)->text().isEmpty());
-    const QString charted = w.window.chartPanel()->metricKey();
+    const QString charted = w.window.chartPanel()->engine().metricKey();
     ASSERT_FALSE(charted.isEmpty());
     const int mean = rowOf("summary: " + charted + " mean");
     ASSERT_GE(mean, 0) << "the summary's statistics of the charted metric";
@@ -325,9 +325,9 @@ TEST(Workspace, ANewChartPlotsTheMetricClickedEvenWhenTheLastChartShowsIt) {
     list->scrollToItem(loss.front());
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(loss.front()).center());
     w.window.waitForLoads();
-    EXPECT_EQ(added->chart()->metricKey(), "loss");
-    EXPECT_GT(added->chart()->seriesCount(), 0);
-    EXPECT_EQ(w.board()->chartAt(0)->chart()->metricKey(), "loss") << "the first chart keeps it too";
+    EXPECT_EQ(added->chart()->engine().metricKey(), "loss");
+    EXPECT_GT(added->chart()->engine().seriesCount(), 0);
+    EXPECT_EQ(w.board()->chartAt(0)->chart()->engine().metricKey(), "loss") << "the first chart keeps it too";
 }
 
 TEST(Workspace, ARunIsOneColourInEveryChartAndClearAllStartsTheColoursAgain) {
@@ -339,25 +339,35 @@ TEST(Workspace, ARunIsOneColourInEveryChartAndClearAllStartsTheColoursAgain) {
         return QColor();
     };
     ChartPanel* cpu = w.window.chartPanel();
-    ASSERT_EQ(cpu->metricKey(), "PROC - CPU Utilization");
-    cpu->setShowRuns(cpu->workloadKeys().front(), true);
-    ASSERT_EQ(cpu->seriesCount(), 2);
+    ASSERT_EQ(cpu->engine().metricKey(), "PROC - CPU Utilization");
+    cpu->changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(cpu->engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(cpu->engine()).front());
+    });
+    ASSERT_EQ(cpu->engine().seriesCount(), 2);
     w.board()->addChart();
     ASSERT_TRUE(w.window.plotMetric("loss")); // only run b logs loss
     ASSERT_TRUE(w.window.waitForLoads());
     ChartPanel* loss = w.window.chartPanel();
     ASSERT_NE(loss, cpu);
-    loss->setShowRuns(loss->workloadKeys().front(), true);
-    ASSERT_EQ(loss->seriesCount(), 1);
+    loss->changeOptions([&](ChartOptions& o) {
+        if (true)
+            o.shownRuns.insert(workloadKeys(loss->engine()).front());
+        else
+            o.shownRuns.erase(workloadKeys(loss->engine()).front());
+    });
+    ASSERT_EQ(loss->engine().seriesCount(), 1);
     const QColor b = colourOf(cpu, "b");
-    ASSERT_TRUE(b.isValid()) << cpu->seriesNames().join(", ").toStdString();
+    ASSERT_TRUE(b.isValid()) << seriesNames(cpu->engine()).join(", ").toStdString();
     EXPECT_NE(colourOf(cpu, "a"), b);
     EXPECT_EQ(colourOf(loss, "b"), b) << "run b is one colour in both charts, though loss meets it first";
 
     w.window.clearBasket();
     w.window.addRunsToBasket({QString::fromStdString(w.sample.runs.at("beta/7/a"))});
     ASSERT_TRUE(w.window.waitForLoads());
-    ASSERT_EQ(loss->seriesCount(), 1);
+    ASSERT_EQ(loss->engine().seriesCount(), 1);
     ASSERT_FALSE(loss->chart()->series().isEmpty());
     EXPECT_EQ(qobject_cast<QLineSeries*>(loss->chart()->series().front())->pen().color(), QColor(0x4e79a7))
         << "a new comparison starts with the palette's first colour";

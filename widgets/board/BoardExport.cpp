@@ -81,7 +81,7 @@ QStringList exportBoardFiles(const Board& board, const std::string& sourceName, 
         const QString stem = QDir(dir).filePath(QStringLiteral("%1-%2")
                                                     .arg(i + 1, 2, 10, QLatin1Char('0'))
                                                     .arg(QString::fromStdString(metricSlug(chart.metric))));
-        const QString nothing = panel.whyNothingIsDrawn();
+        const QString nothing = whyNothingIsDrawn(panel.engine());
         for (const QString& format : formats) {
             const QString path = stem + QLatin1Char('.') + format;
             if (exportFormat(format)->needsLines && !nothing.isEmpty()) {

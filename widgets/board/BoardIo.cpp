@@ -136,21 +136,21 @@ BoardChart boardFromChart(const ChartPanel& chart, int64_t id,
                           const std::map<int64_t, QString>& experimentNames) {
     BoardChart b;
     b.id = id;
-    b.metric = chart.metricKey().toStdString();
+    b.metric = chart.engine().metricKey().toStdString();
     const int64_t now = nowMs();
-    for (const ChartRunData& r : chart.runs()) {
+    for (const ChartRunData& r : chart.engine().runs()) {
         BoardRun run = r.boardRun ? *r.boardRun : boardRunFromStore(r, experimentNames, now);
         run.points = fullSeries(r);
         b.runs.push_back(std::move(run));
     }
-    const ChartOptions& o = chart.options();
+    const ChartOptions& o = chart.engine().options();
     b.smoothing = o.smoothing;
     for (const QString& w : o.shownRuns)
         b.shownRuns.push_back(w.toStdString());
     for (const QString& s : o.hiddenSeries)
         b.hiddenSeries.push_back(s.toStdString());
     json explorer = chartOptionsToJson(o, false);
-    if (const auto zoom = chart.zoomRange()) {
+    if (const auto zoom = chart.engine().zoom()) {
         if (o.xAxis == ChartOptions::XAxis::SinceStart) {
             b.rangeMin = double(zoom->first);
             b.rangeMax = double(zoom->second);

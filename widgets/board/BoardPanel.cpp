@@ -199,7 +199,7 @@ void BoardPanel::propagateZoom(ChartCard* from) {
     const ChartPanel* source = from->chart();
     for (ChartCard* card : m_cards)
         if (card != from)
-            card->chart()->applyLinkedZoom(source->options().xAxis, source->zoomRange());
+            card->chart()->applyLinkedZoom(source->engine().options().xAxis, source->engine().zoom());
 }
 
 } // namespace radt

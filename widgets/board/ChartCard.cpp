@@ -109,13 +109,19 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
         const QSignalBlocker quiet(m_smoothingValue);
         m_smoothingValue->setValue(v);
-        m_chart->setSmoothing(v);
+        m_chart->changeOptions([&](ChartOptions& o) { o.smoothing = v; });
     });
-    connect(m_logY, &QCheckBox::toggled, m_chart, &ChartPanel::setLogY);
-    connect(m_mono, &QCheckBox::toggled, m_chart, &ChartPanel::setMonochrome);
-    connect(m_width, qOverload<double>(&QDoubleSpinBox::valueChanged), m_chart, &ChartPanel::setLineWidth);
-    connect(m_xAxis, qOverload<int>(&QComboBox::currentIndexChanged), this,
-            [this] { m_chart->setXAxis(ChartOptions::XAxis(m_xAxis->currentData().toInt())); });
+    connect(m_logY, &QCheckBox::toggled, m_chart,
+            [this](bool on) { m_chart->changeOptions([on](ChartOptions& o) { o.logY = on; }); });
+    connect(m_mono, &QCheckBox::toggled, m_chart,
+            [this](bool on) { m_chart->changeOptions([on](ChartOptions& o) { o.monochrome = on; }); });
+    connect(m_width, qOverload<double>(&QDoubleSpinBox::valueChanged), m_chart, [this](double width) {
+        m_chart->changeOptions([width](ChartOptions& o) { o.lineWidth = width; });
+    });
+    connect(m_xAxis, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        m_chart->changeOptions(
+            [&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis(m_xAxis->currentData().toInt()); });
+    });
     connect(m_resetZoom, &QToolButton::clicked, m_chart, &ChartPanel::resetZoom);
     connect(m_runs->menu(), &QMenu::aboutToShow, this, &ChartCard::rebuildRunsMenu);
     connect(m_chart, &ChartPanel::optionsChanged, this, &ChartCard::syncFromChart);
@@ -155,7 +161,7 @@ void ChartCard::setCurrent(bool current) {
 }
 
 void ChartCard::syncFromChart() {
-    const ChartOptions& o = m_chart->options();
+    const ChartOptions& o = m_chart->engine().options();
     const QSignalBlocker b1(m_smoothing), b2(m_logY), b3(m_mono), b4(m_width), b5(m_xAxis);
     m_smoothing->setValue(o.smoothing);
     const QSignalBlocker b6(m_smoothingValue);
@@ -169,28 +175,41 @@ void ChartCard::syncFromChart() {
 void ChartCard::rebuildRunsMenu() {
     QMenu* menu = m_runs->menu();
     menu->clear();
-    const QStringList keys = m_chart->workloadKeys();
+    const QStringList keys = workloadKeys(m_chart->engine());
     if (keys.isEmpty())
         menu->addAction(tr("(no workloads)"))->setEnabled(false);
     for (const QString& key : keys) {
-        QAction* action = menu->addAction(tr("%1: individual runs").arg(m_chart->workloadTitle(key)));
+        QAction* action =
+            menu->addAction(tr("%1: individual runs").arg(workloadTitle(m_chart->engine(), key)));
         action->setCheckable(true);
-        action->setChecked(m_chart->options().shownRuns.count(key) > 0);
-        connect(action, &QAction::toggled, this, [this, key](bool on) { m_chart->setShowRuns(key, on); });
+        action->setChecked(m_chart->engine().options().shownRuns.count(key) > 0);
+        connect(action, &QAction::toggled, this, [this, key](bool on) {
+            m_chart->changeOptions([&](ChartOptions& o) {
+                if (on)
+                    o.shownRuns.insert(key);
+                else
+                    o.shownRuns.erase(key);
+            });
+        });
     }
     menu->addSection(tr("Merged workloads"));
-    addChoices(menu, aggregateNames(), m_chart->options().aggregate,
-               [this](ChartOptions::Aggregate value) { m_chart->setAggregate(value); });
+    addChoices(menu, aggregateNames(), m_chart->engine().options().aggregate,
+               [this](ChartOptions::Aggregate value) {
+                   m_chart->changeOptions([&](ChartOptions& o) { o.aggregate = value; });
+               });
     menu->addSection(tr("Dense lines (over %1 points a pixel)").arg(kDensePointsPerColumn));
-    addChoices(menu, denseNames(), m_chart->options().dense,
-               [this](ChartOptions::Dense value) { m_chart->setDense(value); });
+    addChoices(menu, denseNames(), m_chart->engine().options().dense, [this](ChartOptions::Dense value) {
+        m_chart->changeOptions([&](ChartOptions& o) { o.dense = value; });
+    });
     menu->addSeparator();
     QAction* radtIds = menu->addAction(tr("Name lines by radT ids"));
     radtIds->setToolTip(tr("radT's names (\"1-3\", \"1-3 0_A\") instead of run names and differing params"));
     radtIds->setCheckable(true);
-    radtIds->setChecked(m_chart->options().naming == ChartOptions::Naming::RadtIds);
+    radtIds->setChecked(m_chart->engine().options().naming == ChartOptions::Naming::RadtIds);
     connect(radtIds, &QAction::toggled, this, [this](bool on) {
-        m_chart->setNaming(on ? ChartOptions::Naming::RadtIds : ChartOptions::Naming::Readable);
+        m_chart->changeOptions([&](ChartOptions& o) {
+            o.naming = on ? ChartOptions::Naming::RadtIds : ChartOptions::Naming::Readable;
+        });
     });
 }
 

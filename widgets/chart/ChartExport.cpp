@@ -228,7 +228,7 @@ void exportChartSvg(ChartPanel& chart, const QString& path, const QSize& size) {
         svg.setResolution(layoutDpi(chart));
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(chart.metricKey());
+        svg.setTitle(chart.engine().metricKey());
         svg.setDescription(QStringLiteral("A chart exported by radt-explorer"));
         QPainter painter;
         if (!painter.begin(&svg))
@@ -242,7 +242,7 @@ void exportChartSvg(ChartPanel& chart, const QString& path, const QSize& size) {
 }
 
 void exportChartPdf(ChartPanel& chart, const QString& path, const QSize& size) {
-    writePdf({&chart}, path, size, chart.metricKey(), {});
+    writePdf({&chart}, path, size, chart.engine().metricKey(), {});
 }
 
 void exportBoardPdf(const std::vector<ChartPanel*>& charts, const QString& path, const QSize& size,
@@ -252,14 +252,14 @@ void exportBoardPdf(const std::vector<ChartPanel*>& charts, const QString& path,
             throw ExportError(path, QStringLiteral("a chart of the board is missing"));
     QStringList metrics;
     for (const ChartPanel* chart : charts)
-        metrics << chart->metricKey();
+        metrics << chart->engine().metricKey();
     writePdf(charts, path, size, metrics.join(QStringLiteral(", ")), progress);
 }
 
 void exportChartCsv(const ChartPanel& chart, const QString& path,
                     const std::function<void(size_t, size_t)>& progress) {
-    const std::vector<ChartRunData>& runs = chart.runs();
-    const ChartOptions& options = chart.options();
+    const std::vector<ChartRunData>& runs = chart.engine().runs();
+    const ChartOptions& options = chart.engine().options();
     // chartLineRows leaves out groups with nothing to draw, so its lines are named through their
     // runs: every run belongs to exactly one group of groupChartRuns.
     const std::vector<std::vector<ChartLineRow>> lines = chartLineRows(runs, options);
@@ -274,7 +274,7 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
         const ChartLineRow* begin;
         const ChartLineRow* end;
     };
-    const auto range = chart.zoomRange();
+    const auto range = chart.engine().zoom();
     std::vector<Slice> slices;
     size_t total = 0;
     for (const std::vector<ChartLineRow>& rows : lines) {
@@ -295,7 +295,7 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
         total += size_t(end - begin);
     }
 
-    const std::string metric = csvField(chart.metricKey());
+    const std::string metric = csvField(chart.engine().metricKey());
     std::vector<RunFields> fields(runs.size());
     for (size_t r = 0; r < runs.size(); ++r) {
         const ChartRunData& data = runs[r];
@@ -353,7 +353,7 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
 
 QString suggestedFileName(const ChartPanel& chart, const QString& ext) {
     const QString suffix = ext.startsWith(QLatin1Char('.')) ? ext.mid(1) : ext;
-    return toQString(metricSlug(chart.metricKey().toStdString())) + QLatin1Char('.') + suffix;
+    return toQString(metricSlug(chart.engine().metricKey().toStdString())) + QLatin1Char('.') + suffix;
 }
 
 } // namespace radt

@@ -267,11 +267,11 @@ void ChartLoader::requestLatestMetrics(
 
 bool ChartLoader::requestPoll(ChartPanel* chart,
                               std::function<void(bool changed, const QString& error)> done) {
-    const std::vector<LivePollQuery> queries = chart->livePollQueries();
+    const std::vector<LivePollQuery> queries = chart->engine().livePollQueries();
     if (queries.empty() || m_polling.count(chart))
         return false;
     m_polling.insert(chart);
-    const QString key = chart->metricKey();
+    const QString key = chart->engine().metricKey();
     QPointer<ChartPanel> target(chart);
     auto results = std::make_shared<std::vector<LivePollResult>>();
     readThenLand(

@@ -9,13 +9,6 @@
 
 namespace radt {
 
-namespace {
-// Far outside any plot, still well inside what the rasteriser clips exactly: a point of a deep
-// zoom's old decimation (shown until the full-resolution query lands) may map millions of
-// pixels away.
-constexpr double kFar = 1e7;
-} // namespace
-
 ChartPlotItem::ChartPlotItem(QGraphicsItem* parent) : QGraphicsItem(parent) {
     setFlag(ItemHasNoContents, false);
     setAcceptedMouseButtons(Qt::NoButton); // the view's rubber band and crosshair get the mouse
@@ -45,20 +38,7 @@ QRectF ChartPlotItem::boundingRect() const {
 }
 
 QPointF ChartPlotItem::toItem(const QPointF& p) const {
-    const Mapping& m = m_mapping;
-    const QRectF& r = m.plot;
-    const double xSpan = m.xMax - m.xMin;
-    const double x = r.left() + (xSpan > 0 ? (p.x() - m.xMin) / xSpan * r.width() : 0);
-    double y;
-    if (m.logY) {
-        const double lo = std::log10(m.yMin), hi = std::log10(m.yMax);
-        y = p.y() > 0 && hi > lo ? r.bottom() - (std::log10(p.y()) - lo) / (hi - lo) * r.height()
-                                 : r.bottom();
-    } else {
-        const double ySpan = m.yMax - m.yMin;
-        y = r.bottom() - (ySpan > 0 ? (p.y() - m.yMin) / ySpan * r.height() : r.height() / 2);
-    }
-    return QPointF(std::clamp(x, -kFar, kFar), std::clamp(y, -kFar, kFar));
+    return m_mapping.toItem(p);
 }
 
 void ChartPlotItem::mapPoints(const QVector<QPointF>& points, QPolygonF& out) const {

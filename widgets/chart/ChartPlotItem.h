@@ -8,6 +8,7 @@
 // The QtCharts axes, grid and legend stay; the item reads the axes' ranges to place points.
 
 #include "widgets/chart/engine/LineDensity.h"
+#include "widgets/chart/engine/PlotFrame.h"
 
 #include <QGraphicsItem>
 #include <QImage>
@@ -22,23 +23,9 @@ namespace radt {
 
 class ChartPlotItem : public QGraphicsItem {
 public:
-    /// Past this many visible lines, the lines are drawn as their density (LineDensity): each
-    /// pixel shaded by how many pass through it, the hovered line stroked over it.
-    static constexpr int kDensityAbove = 64;
-    struct Line {
-        QVector<QPointF> points; ///< axis units, x ascending
-        QPen pen;
-        bool visible = true;
-        /// A min–max band under the line (empty when it has none), axis units.
-        QVector<QPointF> bandHigh, bandLow;
-        QColor bandFill;
-    };
-    /// Where axis values land in the item's (the chart's) coordinates.
-    struct Mapping {
-        QRectF plot;
-        double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-        bool logY = false; ///< y is placed by log10 (the range must be positive)
-    };
+    static constexpr int kDensityAbove = radt::kDensityAbove; ///< PlotFrame.h
+    using Line = PlotLine;
+    using Mapping = PlotMapping;
 
     explicit ChartPlotItem(QGraphicsItem* parent = nullptr);
 

@@ -52,7 +52,7 @@ Board BoardDocument::currentBoard() const {
     const int64_t base = nowMs();
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        if (!chart->metricKey().isEmpty())
+        if (!chart->engine().metricKey().isEmpty())
             board.charts.push_back(boardFromChart(*chart, base - i, m_ui.session->experimentNames()));
     }
     return board;
@@ -101,7 +101,7 @@ bool BoardDocument::openBoard(const QString& path, QStringList* problems, QStrin
     }
     m_ui.board->setCurrent(m_ui.board->chartAt(0));
     m_ui.board->scrollTo(m_ui.board->chartAt(0)); // a board opens at its first chart, not its last
-    if (const QString key = m_ui.board->chartAt(0)->chart()->metricKey();
+    if (const QString key = m_ui.board->chartAt(0)->chart()->engine().metricKey();
         m_ui.metrics->keys().contains(key)) {
         const QSignalBlocker quiet(m_ui.metrics); // shows the chart's metric chosen, plots nothing
         m_ui.metrics->setCurrentKey(key);
@@ -149,7 +149,7 @@ ChartPanel* BoardDocument::chartToExport() {
         return visible.front()->chart();
     QStringList names;
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
-        const QString key = m_ui.board->chartAt(i)->chart()->metricKey();
+        const QString key = m_ui.board->chartAt(i)->chart()->engine().metricKey();
         names << tr("Chart %1: %2").arg(i + 1).arg(key.isEmpty() ? tr("(empty)") : displayName(key, 60));
     }
     int preselected = 0;
@@ -168,7 +168,7 @@ void BoardDocument::exportChart(const QString& format) {
     ChartPanel* chart = chartToExport();
     if (!chart)
         return;
-    if (chart->metricKey().isEmpty()) {
+    if (chart->engine().metricKey().isEmpty()) {
         QMessageBox::information(&m_window, tr("Export"),
                                  tr("The current chart shows nothing yet: choose a metric."));
         return;
@@ -178,7 +178,8 @@ void BoardDocument::exportChart(const QString& format) {
         QMessageBox::critical(&m_window, tr("Export"), tr("Unknown export format '%1'").arg(format));
         return;
     }
-    if (const QString nothing = chart->whyNothingIsDrawn(); writer->needsLines && !nothing.isEmpty()) {
+    if (const QString nothing = whyNothingIsDrawn(chart->engine());
+        writer->needsLines && !nothing.isEmpty()) {
         QMessageBox::information(&m_window, tr("Export"),
                                  tr("The chart draws nothing to export: %1.").arg(nothing));
         return;
@@ -216,7 +217,7 @@ void BoardDocument::exportChart(const QString& format) {
 void BoardDocument::exportBoardPdf() {
     std::vector<ChartPanel*> charts;
     for (int i = 0; i < m_ui.board->chartCount(); ++i)
-        if (!m_ui.board->chartAt(i)->chart()->metricKey().isEmpty())
+        if (!m_ui.board->chartAt(i)->chart()->engine().metricKey().isEmpty())
             charts.push_back(m_ui.board->chartAt(i)->chart());
     if (charts.empty()) {
         QMessageBox::information(&m_window, tr("Export"), tr("No chart shows anything yet."));
@@ -247,8 +248,8 @@ void BoardDocument::saveSession(QSettings& settings) const {
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
         // Only what is needed to rebuild the view: the data comes back from the store.
-        nlohmann::json c = chartOptionsToJson(chart->options(), true);
-        c["metric"] = chart->metricKey().toStdString();
+        nlohmann::json c = chartOptionsToJson(chart->engine().options(), true);
+        c["metric"] = chart->engine().metricKey().toStdString();
         charts.push_back(std::move(c));
     }
     settings.setValue(QStringLiteral("session/store"), m_ui.session->uri());
@@ -317,15 +318,15 @@ std::string BoardDocument::fingerprint() const {
     nlohmann::json charts = nlohmann::json::array();
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        if (chart->metricKey().isEmpty())
+        if (chart->engine().metricKey().isEmpty())
             continue;
         nlohmann::json runs = nlohmann::json::array();
-        for (const ChartRunData& r : chart->runs())
+        for (const ChartRunData& r : chart->engine().runs())
             runs.push_back(r.run.uuid);
-        const auto zoom = chart->zoomRange();
-        charts.push_back({{"metric", chart->metricKey().toStdString()},
+        const auto zoom = chart->engine().zoom();
+        charts.push_back({{"metric", chart->engine().metricKey().toStdString()},
                           {"runs", runs},
-                          {"options", chartOptionsToJson(chart->options(), true)},
+                          {"options", chartOptionsToJson(chart->engine().options(), true)},
                           {"zoom", zoom ? nlohmann::json{zoom->first, zoom->second} : nlohmann::json()}});
     }
     return charts.empty() ? std::string() : charts.dump();

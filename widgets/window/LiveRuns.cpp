@@ -63,7 +63,7 @@ int LiveRuns::poll() {
     int asked = 0;
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        if (!chart->hasRunningRuns())
+        if (!hasRunningRuns(chart->engine()))
             continue;
         // Read on the loader's thread (on PostgreSQL a network round trip), drawn when it lands.
         asked += m_ui.session->loader()->requestPoll(chart, [this, chart](bool changed,
@@ -74,7 +74,7 @@ int LiveRuns::poll() {
             }
             if (changed)
                 emit chartsChanged();
-            if (changed && !chart->hasRunningRuns())
+            if (changed && !hasRunningRuns(chart->engine()))
                 m_ui.session->rereadTree(false); // a run ended: its status and duration in the tree at once
         });
     }

@@ -128,7 +128,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_layout->toggleMaximisedChart();
     });
     connect(m_ui.board, &BoardPanel::currentChanged, this, [this](ChartCard* card) {
-        const QString key = card->chart()->metricKey();
+        const QString key = card->chart()->engine().metricKey();
         if (key.isEmpty())
             m_ui.metrics->clearChoice(); // clicking the metric the last chart showed plots it here
         else if (m_ui.metrics->keys().contains(key) && m_ui.metrics->currentKey() != key)
@@ -163,8 +163,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         for (SummaryRow& row : rows)
             for (int i = 0; i < m_ui.board->chartCount() && row.line.isEmpty(); ++i)
                 if (const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-                    chart->metricKey() == row.metric)
-                    row.line = chart->lineOfRun(row.runUuid);
+                    chart->engine().metricKey() == row.metric)
+                    row.line = lineOfRun(chart->engine(), row.runUuid);
         m_ui.summary->setRows(std::move(rows));
     });
     connect(m_ui.session->loader(), &ChartLoader::summaryFailed, this, [this](const QString& error) {
@@ -304,8 +304,8 @@ void MainWindow::freeColoursOfRunsGone() {
         keep.insert(QStringLiteral("workload:") + workloadKeyOf(r));
     }
     for (int i = 0; i < m_ui.board->chartCount(); ++i)
-        if (const ChartPanel* chart = m_ui.board->chartAt(i)->chart(); chart->isDetached())
-            for (const QString& key : chart->colourKeys())
+        if (const ChartPanel* chart = m_ui.board->chartAt(i)->chart(); chart->engine().isDetached())
+            for (const QString& key : chart->engine().colourKeys())
                 keep.insert(key);
     m_ui.board->lineColours().keepOnly([&keep](const QString& key) { return keep.count(key) > 0; });
 }
@@ -332,13 +332,13 @@ void MainWindow::refreshOtherCharts() {
     const std::vector<Run> runs = m_ui.basket->runs();
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        if (chart == chartPanel() || chart->metricKey().isEmpty() || chart->isDetached())
+        if (chart == chartPanel() || chart->engine().metricKey().isEmpty() || chart->engine().isDetached())
             continue; // a board file's chart keeps the data the file carries
         if (!hasStore() || runs.empty()) {
             m_ui.session->loader()->cancelChart(chart);
             chart->clear();
         } else {
-            m_ui.session->loader()->requestChart(chart, runs, chart->metricKey());
+            m_ui.session->loader()->requestChart(chart, runs, chart->engine().metricKey());
         }
     }
 }
@@ -347,7 +347,7 @@ void MainWindow::updateSummary() {
     // One row per run and metric of the board's charts.
     std::vector<std::string> metrics;
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
-        const std::string key = m_ui.board->chartAt(i)->chart()->metricKey().toStdString();
+        const std::string key = m_ui.board->chartAt(i)->chart()->engine().metricKey().toStdString();
         if (!key.empty() && std::find(metrics.begin(), metrics.end(), key) == metrics.end())
             metrics.push_back(key);
     }
@@ -358,10 +358,10 @@ void MainWindow::updateSummary() {
     std::set<std::string> charted;
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        if (chart->metricKey().isEmpty())
+        if (chart->engine().metricKey().isEmpty())
             continue;
-        boardOnly = boardOnly && chart->isDetached();
-        for (const ChartRunData& r : chart->runs())
+        boardOnly = boardOnly && chart->engine().isDetached();
+        for (const ChartRunData& r : chart->engine().runs())
             charted.insert(r.run.uuid);
     }
     if (boardOnly)
@@ -374,10 +374,10 @@ void MainWindow::updateSummary() {
     std::set<std::pair<std::string, std::string>> seen; // (run, metric): charts may share one
     for (int i = 0; i < m_ui.board->chartCount(); ++i) {
         const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
-        if (!chart->isDetached())
+        if (!chart->engine().isDetached())
             continue;
-        const std::string metric = chart->metricKey().toStdString();
-        for (const ChartRunData& r : chart->runs())
+        const std::string metric = chart->engine().metricKey().toStdString();
+        for (const ChartRunData& r : chart->engine().runs())
             if (!m_ui.basket->contains(toQString(r.run.uuid)) && seen.emplace(r.run.uuid, metric).second)
                 held.push_back({r.run,
                                 r.experimentName.empty() ? QString::number(r.run.experimentId)

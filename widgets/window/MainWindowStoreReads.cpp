@@ -130,14 +130,14 @@ void MainWindow::applyBasketKeys(const std::vector<std::string>& storeKeys) {
         list.append(toQString(key));
 
     ChartPanel* chart = chartPanel();
-    const QString shown = chart->metricKey();
+    const QString shown = chart->engine().metricKey();
     {
         const QSignalBlocker quiet(m_ui.metrics); // the list follows the chart here, plotting nothing
         m_ui.metrics->setKeys(list);
         if (list.contains(shown))
             m_ui.metrics->setCurrentKey(shown);
     }
-    if (chart->isDetached() || (!shown.isEmpty() && list.contains(shown)))
+    if (chart->engine().isDetached() || (!shown.isEmpty() && list.contains(shown)))
         return; // a board file's chart keeps the data the file carries; the others are right
     // The chart shows nothing, or a metric none of the basket's runs has (plotMetric while the
     // keys were read): the preferred one.
@@ -159,7 +159,7 @@ bool MainWindow::plotMetric(const QString& key) {
         showMetric(key);
     else
         m_ui.metrics->setCurrentKey(key); // emits metricChosen, which plots
-    return chartPanel()->metricKey() == key;
+    return chartPanel()->engine().metricKey() == key;
 }
 
 bool MainWindow::plotPreferredMetric() {

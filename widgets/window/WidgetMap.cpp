@@ -82,16 +82,16 @@ QJsonObject describeChart(ChartPanel* chart) {
     const QRectF plot = chart->chart()->plotArea();
     const QRect inView = view->mapFromScene(chart->chart()->mapToScene(plot)).boundingRect();
     QJsonArray series;
-    for (const QString& name : chart->seriesNames())
+    for (const QString& name : seriesNames(chart->engine()))
         series.append(name);
     const auto [from, to] = chart->visibleXRange();
-    return QJsonObject{{"metric", chart->metricKey()},
+    return QJsonObject{{"metric", chart->engine().metricKey()},
                        {"plot", globalRect(view->viewport(), inView)},
                        {"series", series},
-                       {"zoomed", chart->isZoomed()},
+                       {"zoomed", chart->engine().zoom().has_value()},
                        {"xRange", QJsonArray{from, to}},
-                       {"xTitle", chart->xAxisTitle()},
-                       {"points", chart->pointCount(0)}};
+                       {"xTitle", chart->engine().xAxisTitle()},
+                       {"points", chart->seriesPoints(0).size()}};
 }
 
 } // namespace

@@ -1,9 +1,9 @@
-// ChartPanel's zoom into runs it holds as envelopes (a chart of many runs reads each finished
+// ChartEngine's zoom into runs it holds as envelopes (a chart of many runs reads each finished
 // run's stored envelope, RunEnvelopes.h; a server store reduces what it sends): once a zoom
 // settles, the visible range (and as much again either side, for panning) is read again finer
 // and spliced into the runs, so the lines show real points however far the user zooms.
 
-#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartEngine.h"
 
 #include <algorithm>
 #include <limits>
@@ -22,7 +22,7 @@ int64_t saturatingSum(int64_t a, int64_t b) {
 
 } // namespace
 
-std::optional<ChartDetailQuery> ChartPanel::detailQuery() {
+std::optional<ChartDetailQuery> ChartEngine::detailQuery(int columns) {
     using XAxis = ChartOptions::XAxis;
     // Steps and epochs do not map to one time range per run: those axes keep the envelope.
     if (!m_zoom || m_key.isEmpty() || m_detached ||
@@ -36,7 +36,7 @@ std::optional<ChartDetailQuery> ChartPanel::detailQuery() {
     const int64_t margin = (zoomTo - zoomFrom) / 2;
     ChartDetailQuery query;
     query.metricKey = m_key.toStdString();
-    query.columns = plotColumns();
+    query.columns = columns;
     query.axisRange = {saturatingSum(zoomFrom, -margin), saturatingSum(zoomTo, margin)};
     for (const ChartRunData& r : m_runs) {
         if (!r.reduced || r.series.empty())
@@ -54,9 +54,9 @@ std::optional<ChartDetailQuery> ChartPanel::detailQuery() {
     return query;
 }
 
-void ChartPanel::applyDetail(const ChartDetailQuery& query, std::vector<ChartDetail> details) {
+bool ChartEngine::applyDetail(const ChartDetailQuery& query, std::vector<ChartDetail> details) {
     if (query.generation != m_detailGeneration || query.metricKey != m_key.toStdString())
-        return;
+        return false;
     bool changed = false;
     for (ChartDetail& d : details) {
         auto run = std::find_if(m_runs.begin(), m_runs.end(), [&](const ChartRunData& r) {
@@ -85,9 +85,19 @@ void ChartPanel::applyDetail(const ChartDetailQuery& query, std::vector<ChartDet
         changed = true;
     }
     if (!changed)
-        return;
+        return false;
     m_detailedRange = query.axisRange;
-    rebuild(); // the user's zoom stays
+    rebuildLines(); // the user's zoom stays
+    return true;
+}
+
+bool ChartEngine::holdsReducedRuns() const {
+    return std::any_of(m_runs.begin(), m_runs.end(), [](const ChartRunData& r) { return r.reduced; });
+}
+
+void ChartEngine::forgetDetail() {
+    ++m_detailGeneration;
+    m_detailedRange.reset();
 }
 
 } // namespace radt

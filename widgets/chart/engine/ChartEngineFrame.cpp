@@ -1,10 +1,9 @@
-// ChartPanel's lines for the visible range: each line's points (at most two a pixel column) or,
-// for a dense one among few, its mean and range, read from the lines' pyramids into the plot
-// item's vectors on every zoom and pan step. Hundreds of lines are read on all cores.
+// ChartEngine's lines for the visible range: each line's points (at most two a pixel column) or,
+// for a dense one among few, its mean and range, read from the lines' pyramids into the frame's
+// vectors on every zoom and pan step. Hundreds of lines are read on all cores.
 
-#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartEngine.h"
 
-#include "widgets/chart/ChartPlotItem.h"
 #include "widgets/chart/engine/FrameShares.h"
 
 #include <algorithm>
@@ -12,7 +11,8 @@
 
 namespace radt {
 
-std::pair<double, double> ChartPanel::fetchLines(int64_t from, int64_t to, int columns) {
+std::pair<double, double> ChartEngine::fetchLines(int64_t from, int64_t to, int columns,
+                                                  std::vector<PlotLine>& drawn) {
     const double perUnit = lineUnitsPerAxisUnit();
     using Share = FetchShare;
     // Into the plot item's vectors in place: their capacity stays from frame to frame.
@@ -29,8 +29,7 @@ std::pair<double, double> ChartPanel::fetchLines(int64_t from, int64_t to, int c
         }
     };
     // A dense line, unless the user smooths it: its mean per pixel column, the range behind it.
-    auto fetchRange = [&](Share& share, const SeriesPyramid& pyramid, bool visible,
-                          ChartPlotItem::Line& line) {
+    auto fetchRange = [&](Share& share, const SeriesPyramid& pyramid, bool visible, PlotLine& line) {
         pyramid.queryEnvelope(from, to, columns, m_envelope);
         const int n = int(m_envelope.t.size());
         line.points.resize(n);
@@ -50,9 +49,9 @@ std::pair<double, double> ChartPanel::fetchLines(int64_t from, int64_t to, int c
     // Hundreds of lines overlaid: drawn as their density (ChartPlotItem), each its joined
     // extremes. 500 translucent range bands over one another took 3 s a frame and showed nothing.
     const bool rangeAllowed = m_options.dense == ChartOptions::Dense::Range && m_options.smoothing == 0 &&
-                              int(m_lines.size()) <= ChartPlotItem::kDensityAbove;
+                              int(m_lines.size()) <= kDensityAbove;
     m_drawnAsRange.assign(m_lines.size(), false);
-    std::vector<ChartPlotItem::Line>& drawn = m_plot->lines();
+    drawn.resize(m_lines.size());
     // Ranges (a few lines only) share m_envelope and m_drawnAsRange's bits: read on one thread.
     const int shares = rangeAllowed ? 1 : frameShares(m_lines.size(), 32);
     m_fetchShares.resize(size_t(shares));

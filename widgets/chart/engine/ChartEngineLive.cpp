@@ -1,8 +1,8 @@
-// ChartPanel's live data (resources/DESIGN.md §8): points from the in-process bus drawn ahead of the store,
+// ChartEngine's live data (resources/DESIGN.md §8): points from the in-process bus drawn ahead of the store,
 // rows polled from the store (another process's run, or confirming the live tail), and lines
 // that grow in place instead of being rebuilt for every new point.
 
-#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartEngine.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -11,14 +11,7 @@
 
 namespace radt {
 
-bool ChartPanel::hasRunningRuns() const {
-    // A board's runs are a snapshot: what the file says, not something to follow.
-    return !m_detached && std::any_of(m_runs.begin(), m_runs.end(), [](const ChartRunData& r) {
-        return r.run.status == RunStatus::Running;
-    });
-}
-
-bool ChartPanel::extendLine(size_t runIndex, size_t from) {
+bool ChartEngine::extendLine(size_t runIndex, size_t from) {
     // Only a line that is this run alone grows in place; merged lines interleave runs, and a log
     // axis drops points, so those are rebuilt.
     if (m_options.logY)
@@ -58,18 +51,9 @@ bool ChartPanel::extendLine(size_t runIndex, size_t from) {
     return true;
 }
 
-void ChartPanel::redrawAfterAppend(bool rebuildNeeded) {
-    if (rebuildNeeded) {
-        rebuild(); // a user's zoom (m_zoom) survives; otherwise the range grows with the data
-        return;
-    }
-    requery();
-    updateNavigator();
-}
-
-bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points) {
+ChartChange ChartEngine::appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points) {
     if (m_key.isEmpty() || m_loading || m_detached) // a load on its way brings these from the store
-        return false;
+        return ChartChange::None;
     const std::string key = m_key.toStdString();
     bool changed = false, rebuildNeeded = false;
     for (size_t ri = 0; ri < m_runs.size(); ++ri) {
@@ -88,12 +72,12 @@ bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<Metric
             rebuildNeeded |= !extendLine(ri, from);
         }
     }
-    if (changed)
-        redrawAfterAppend(rebuildNeeded);
-    return changed;
+    if (rebuildNeeded)
+        rebuildLines(); // a user's zoom survives; otherwise the range grows with the data
+    return !changed ? ChartChange::None : rebuildNeeded ? ChartChange::Rebuilt : ChartChange::Grown;
 }
 
-std::vector<LivePollQuery> ChartPanel::livePollQueries() const {
+std::vector<LivePollQuery> ChartEngine::livePollQueries() const {
     std::vector<LivePollQuery> queries;
     if (m_key.isEmpty() || m_loading || m_detached) // the load on its way has the newest rows
         return queries;
@@ -108,9 +92,11 @@ std::vector<LivePollQuery> ChartPanel::livePollQueries() const {
     return queries;
 }
 
-bool ChartPanel::applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results) {
+ChartChange ChartEngine::applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results,
+                                       bool* anyChange) {
+    *anyChange = false;
     if (metricKey != m_key || m_loading || m_detached)
-        return false; // the chart shows something else now
+        return ChartChange::None; // the chart shows something else now
     bool changed = false, grown = false, rebuildNeeded = false;
     for (const LivePollResult& result : results) {
         const auto found = std::find_if(m_runs.begin(), m_runs.end(), [&](const ChartRunData& r) {
@@ -150,9 +136,10 @@ bool ChartPanel::applyLivePoll(const QString& metricKey, const std::vector<LiveP
             changed = true;
         }
     }
-    if (grown)
-        redrawAfterAppend(rebuildNeeded);
-    return changed;
+    *anyChange = changed;
+    if (grown && rebuildNeeded)
+        rebuildLines();
+    return !grown ? ChartChange::None : rebuildNeeded ? ChartChange::Rebuilt : ChartChange::Grown;
 }
 
 } // namespace radt

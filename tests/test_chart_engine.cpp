@@ -1,0 +1,175 @@
+// The chart engine without a widget (widgets/chart/engine/ChartEngine.h): what a chart of runs
+// draws in a frame, which line is under a pixel, what a crosshair reads, how the wheel zooms and
+// how live points grow a line, driven the way ChartPanel drives it, with no QWidget made.
+
+#include "widgets/chart/engine/ChartDescription.h"
+#include "widgets/chart/engine/ChartEngine.h"
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+using namespace radt;
+
+namespace {
+
+constexpr int64_t kStart = 1'700'000'000'000;
+
+/// A finished run of `seconds` samples, one a second, value(i) at sample i.
+ChartRunData makeRun(const std::string& uuid, const std::string& workload, const std::string& batch,
+                     int64_t seconds, const std::function<double(int64_t)>& value) {
+    ChartRunData d;
+    d.run.uuid = uuid;
+    d.run.experimentId = 1;
+    d.run.startTime = kStart;
+    d.run.endTime = kStart + seconds * 1000;
+    d.run.status = RunStatus::Finished;
+    d.run.params = {{"workload", workload}, {"letter", "0"}, {"batch-size", batch}};
+    for (int64_t i = 0; i < seconds; ++i) {
+        d.series.t.push_back(kStart + i * 1000);
+        d.series.step.push_back(0);
+        d.series.v.push_back(value(i));
+    }
+    return d;
+}
+
+/// Two runs of two workloads: a flat line at 10 and a ramp 0..99 over 100 s.
+ChartEngine twoLines() {
+    ChartEngine engine;
+    std::vector<ChartRunData> runs;
+    runs.push_back(makeRun("flat0001", "1", "64", 100, [](int64_t) { return 10.0; }));
+    runs.push_back(makeRun("ramp0002", "2", "128", 100, [](int64_t i) { return double(i); }));
+    engine.setData(std::move(runs), QStringLiteral("SMI - Power Draw"));
+    return engine;
+}
+
+/// Where a frame of 100 columns over 0..99 s and y 0..100 puts values: a 1000 x 500 plot at 50,50.
+PlotMapping mappingOf(const ChartEngine& engine) {
+    PlotMapping m;
+    m.plot = QRectF(50, 50, 1000, 500);
+    m.xMin = engine.toAxis(0);
+    m.xMax = engine.toAxis(99'000);
+    m.yMin = 0;
+    m.yMax = 100;
+    return m;
+}
+
+} // namespace
+
+TEST(ChartEngine, AFrameHoldsAtMostTwoPointsAPixelColumnAndTheVisibleLinesRange) {
+    ChartEngine engine = twoLines();
+    ASSERT_EQ(seriesNames(engine), (QStringList{"batch-size=64", "batch-size=128"}));
+    EXPECT_EQ(engine.xAxisTitle(), "time since start (s)");
+    std::vector<PlotLine> frame;
+    const auto [from, to] = engine.shownRange();
+    EXPECT_EQ(from, 0);
+    EXPECT_EQ(to, 99'000);
+    const auto [yMin, yMax] = engine.fetchLines(from, to, 20, frame);
+    ASSERT_EQ(frame.size(), 2u);
+    EXPECT_LE(frame[1].points.size(), 40) << "100 samples over 20 columns: two a column at most";
+    EXPECT_GE(frame[1].points.size(), 20);
+    // Axis units: seconds since the start; the first and last column's points within that column.
+    EXPECT_GE(frame[1].points.front().x(), 0.0);
+    EXPECT_LE(frame[1].points.front().x(), 5.0);
+    EXPECT_GE(frame[1].points.back().x(), 94.0);
+    EXPECT_LE(frame[1].points.back().x(), 99.0);
+    EXPECT_DOUBLE_EQ(yMin, 0.0);
+    EXPECT_DOUBLE_EQ(yMax, 99.0);
+
+    // A hidden line keeps its place in the frame but no longer sets the scale.
+    ChartOptions hidden = engine.options();
+    hidden.hiddenSeries.insert("batch-size=128");
+    EXPECT_FALSE(engine.setOptions(hidden)) << "hiding a line restyles it; the lines stay what they are";
+    const auto [lo, hi] = engine.fetchLines(from, to, 20, frame);
+    EXPECT_DOUBLE_EQ(lo, 10.0);
+    EXPECT_DOUBLE_EQ(hi, 10.0);
+    EXPECT_FALSE(engine.seriesVisible(1));
+    ChartOptions smoothed = engine.options();
+    smoothed.smoothing = 50;
+    EXPECT_TRUE(engine.setOptions(smoothed)) << "smoothing makes other lines";
+}
+
+TEST(ChartEngine, TheLineUnderAPixelIsFoundFromThePyramidsAndHiddenLinesAreNotHit) {
+    ChartEngine engine = twoLines();
+    std::vector<PlotLine> frame;
+    engine.fetchLines(0, 99'000, 1000, frame);
+    const PlotMapping m = mappingOf(engine);
+    // At 50 s the ramp is at 50 (y = 550 - 250 = 300 px), the flat line at 10 (y = 500 px).
+    const double x = m.toItem(QPointF(50.0, 0)).x();
+    EXPECT_EQ(engine.lineAt(QPointF(x, 300), m, frame), 1);
+    EXPECT_EQ(engine.lineAt(QPointF(x, 502), m, frame), 0) << "2 px off a line still hits it";
+    EXPECT_EQ(engine.lineAt(QPointF(x, 400), m, frame), -1) << "between the lines: none";
+    EXPECT_EQ(engine.lineAt(QPointF(20, 300), m, frame), -1) << "outside the plot: none";
+    frame[1].visible = false;
+    EXPECT_EQ(engine.lineAt(QPointF(x, 300), m, frame), -1) << "a hidden line cannot be pointed at";
+}
+
+TEST(ChartEngine, TheCrosshairReadsEveryVisibleLineAndSaysWhereItIs) {
+    ChartEngine engine = twoLines();
+    QString title;
+    const auto readings = crosshairReadings(engine, 42.0, 15, &title);
+    ASSERT_EQ(readings.size(), 2u);
+    EXPECT_EQ(readings[0].row, "batch-size=64: 10");
+    EXPECT_EQ(readings[1].row, "batch-size=128: 42");
+    EXPECT_TRUE(title.isEmpty()) << "two lines fit: no summary title";
+    EXPECT_EQ(crosshairPlace(engine, 42.0), "42.0 s after the start");
+    EXPECT_FALSE(shownValueAt(engine, engine.lines()[1], 120'000).has_value())
+        << "after its last point a line says nothing";
+}
+
+TEST(ChartEngine, TheWheelZoomsAroundThePointUnderTheMouseAndOutToEverything) {
+    ChartEngine engine = twoLines();
+    const auto in = engine.wheelZoom(50.0, 1);
+    ASSERT_TRUE(in.has_value() && in->has_value());
+    // 80 % of the range either side of 50 s, which stays put: 50 - 0.8 * 50 and 50 + 0.8 * 49.
+    EXPECT_EQ((*in)->first, 10'000);
+    EXPECT_EQ((*in)->second, 89'200);
+    engine.setZoom(**in);
+    const auto out = engine.wheelZoom(50.0, -3);
+    ASSERT_TRUE(out.has_value());
+    EXPECT_FALSE(out->has_value()) << "zoomed out past everything: no zoom any more";
+}
+
+TEST(ChartEngine, LivePointsGrowARunsLineInPlaceAndAMergedLineIsMadeAgain) {
+    ChartEngine engine;
+    ChartRunData live = makeRun("live0001", "1", "64", 10, [](int64_t i) { return double(i); });
+    live.run.status = RunStatus::Running;
+    engine.setData({live}, QStringLiteral("SMI - Power Draw"));
+    EXPECT_TRUE(hasRunningRuns(engine));
+    ASSERT_EQ(engine.livePollQueries().size(), 1u);
+    std::vector<MetricPoint> points;
+    for (int64_t i = 10; i < 15; ++i)
+        points.push_back({"SMI - Power Draw", double(i), kStart + i * 1000, 0});
+    points.push_back({"another key", 1.0, kStart + 20'000, 0});
+    EXPECT_EQ(engine.appendLive("live0001", points), ChartChange::Grown);
+    EXPECT_EQ(engine.lines().front().pyramid.lastTime(), 14'000);
+    EXPECT_EQ(engine.runs().front().liveTail, 5u) << "provisional until the store confirms them";
+    EXPECT_EQ(engine.appendLive("someone-else", points), ChartChange::None);
+
+    ChartOptions logY = engine.options();
+    logY.logY = true;
+    engine.setOptions(logY);
+    engine.rebuildLines();
+    EXPECT_EQ(engine.appendLive("live0001", {{"SMI - Power Draw", 15.0, kStart + 15'000, 0}}),
+              ChartChange::Rebuilt)
+        << "a log axis drops points: its line is made again";
+}
+
+TEST(ChartEngine, ABoardFilesRunsAreNeverFollowedAndClearForgetsEverything) {
+    ChartEngine engine;
+    ChartRunData live = makeRun("live0001", "1", "64", 10, [](int64_t i) { return double(i); });
+    live.run.status = RunStatus::Running;
+    ChartOptions options;
+    options.smoothing = 250;
+    engine.showDetached({live}, QStringLiteral("loss"), options, LineRange{1000, 5000});
+    EXPECT_FALSE(hasRunningRuns(engine)) << "a board file's runs are a snapshot";
+    EXPECT_TRUE(engine.livePollQueries().empty());
+    EXPECT_EQ(engine.options().smoothing, 99) << "radT's slider stops at 99";
+    EXPECT_EQ(engine.zoom(), (LineRange{1000, 5000}));
+    engine.clear();
+    EXPECT_TRUE(engine.lines().empty());
+    EXPECT_FALSE(engine.zoom().has_value());
+    EXPECT_TRUE(whyNothingIsDrawn(engine).isEmpty()) << "no metric chosen: nothing to explain";
+}
