@@ -54,6 +54,88 @@ RunOptions rowOptions(const RunOptions& common, const ExperimentRow& row, const 
     return o;
 }
 
+/// Sets up the workload's MIG instances (their devices into the runs' environment) and MPS
+/// daemons; throws what stops the workload.
+void partitionGpus(const std::vector<ExperimentRow*>& rows, std::vector<RunOptions>& options,
+                   GpuPartitioner& partitioner) {
+    std::set<std::string> mps;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const ExperimentRow& row = *rows[i];
+        std::string cuda = row.devices;
+        std::replace(cuda.begin(), cuda.end(), '+', ',');
+        if (isMigProfile(row.collocation))
+            options[i].extraEnv["CUDA_VISIBLE_DEVICES"] =
+                partitioner.createMigInstance(std::stoi(firstDevice(row.devices)), row.collocation);
+        else if (row.collocation == "MPS")
+            mps.insert(cuda);
+    }
+    for (const std::string& gpus : mps)
+        partitioner.startMps(gpus);
+}
+
+/// Waits for the released runs to end, stopping them all on `stop` or at the time limit.
+void waitForRuns(std::vector<std::unique_ptr<RunSession>>& sessions, const std::string& workloadId,
+                 double maxTimeMinutes, const volatile std::sig_atomic_t& stop, int wakeFd,
+                 const std::function<void(const std::string&)>& note) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto limit = std::chrono::milliseconds(static_cast<int64_t>(maxTimeMinutes * 60000));
+    auto running = [&] {
+        return std::any_of(sessions.begin(), sessions.end(), [](auto& s) { return !s->poll(); });
+    };
+    while (running()) {
+        if (stop) {
+            note("stopping workload " + workloadId + " (SIGTERM to its runs)");
+            for (auto& s : sessions)
+                s->stop(false);
+            break;
+        }
+        int timeoutMs = -1;
+        std::vector<int> fds{wakeFd}, drain{wakeFd};
+        for (auto& s : sessions) {
+            s->followManualControl();
+            fds.push_back(s->controlFd());
+            drain.push_back(s->controlFd());
+            if (s->exitFd() >= 0)
+                fds.push_back(s->exitFd());
+            else
+                timeoutMs = 200; // no pidfd (Linux < 5.3): look again soon
+        }
+        if (maxTimeMinutes > 0) {
+            const auto left = limit - (std::chrono::steady_clock::now() - started);
+            if (left <= std::chrono::steady_clock::duration::zero()) {
+                note("time limit of " + formatDuration(limit.count()) + " reached; stopping workload " +
+                     workloadId);
+                for (auto& s : sessions)
+                    s->stop(true);
+                break;
+            }
+            const int ms = pollTimeoutMs(std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
+            timeoutMs = timeoutMs < 0 ? ms : std::min(timeoutMs, ms);
+        }
+        // Wakes for an exiting run among those still running; finished ones stay readable, so
+        // only wait on pidfds of runs still going.
+        fds.erase(std::remove_if(fds.begin(), fds.end(),
+                                 [&](int fd) {
+                                     return std::any_of(sessions.begin(), sessions.end(), [&](auto& s) {
+                                         return s->exitFd() == fd && s->poll();
+                                     });
+                                 }),
+                  fds.end());
+        waitForAny(fds, drain, timeoutMs);
+    }
+}
+
+/// The workload log, stored with every run of the workload that has an artifact folder.
+void storeWorkloadLog(const std::vector<RunOutcome>& outcomes, const std::string& log) {
+    for (const RunOutcome& o : outcomes) {
+        if (o.run.artifactUri.empty())
+            continue;
+        std::error_code ec;
+        fs::create_directories(o.run.artifactUri, ec);
+        std::ofstream(o.run.artifactUri + "/workload.log") << log;
+    }
+}
+
 } // namespace
 
 ExperimentRunner::ExperimentRunner(Store& store, ExperimentFile file, ExperimentOptions options,
@@ -185,7 +267,7 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
                                         const volatile std::sig_atomic_t& stop, int wakeFd) {
     std::string log; // the workload log, stored with every run of the workload
     std::mutex logMutex;
-    auto note = [&](const std::string& line) {
+    const Note note = [&](const std::string& line) {
         {
             std::lock_guard<std::mutex> lock(logMutex);
             log += line + "\n";
@@ -216,24 +298,36 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
     GpuPartitioner partitioner(note);
     std::string failure;
     try {
-        std::set<std::string> mps;
-        for (size_t i = 0; i < w.rows.size(); ++i) {
-            const ExperimentRow& row = *w.rows[i];
-            std::string cuda = row.devices;
-            std::replace(cuda.begin(), cuda.end(), '+', ',');
-            if (isMigProfile(row.collocation))
-                options[i].extraEnv["CUDA_VISIBLE_DEVICES"] =
-                    partitioner.createMigInstance(std::stoi(firstDevice(row.devices)), row.collocation);
-            else if (row.collocation == "MPS")
-                mps.insert(cuda);
-        }
-        for (const std::string& gpus : mps)
-            partitioner.startMps(gpus);
+        partitionGpus(w.rows, options, partitioner);
     } catch (const std::exception& e) {
         failure = e.what();
         note("workload " + w.id + " failed: " + failure);
     }
 
+    std::vector<std::unique_ptr<RunSession>> sessions = prepareSessions(w, options, bus, failure, note);
+    std::vector<RunOutcome> outcomes(sessions.size());
+    if (!failure.empty()) {
+        for (size_t i = 0; i < sessions.size(); ++i)
+            outcomes[i] = sessions[i]->run().uuid.empty() ? sessions[i]->failBeforeStart(failure)
+                                                          : sessions[i]->abort(failure);
+    } else {
+        // ... then start them together.
+        for (auto& s : sessions)
+            s->release();
+        waitForRuns(sessions, w.id, m_options.common.maxTimeMinutes, stop, wakeFd, note);
+        for (size_t i = 0; i < sessions.size(); ++i)
+            outcomes[i] = sessions[i]->finish();
+    }
+    partitioner.teardown();
+
+    const RunStatus workloadStatus = recordOutcomes(w, outcomes, note);
+    storeWorkloadLog(outcomes, log);
+    return workloadStatus;
+}
+
+std::vector<std::unique_ptr<RunSession>>
+ExperimentRunner::prepareSessions(const Workload& w, std::vector<RunOptions>& options, SampleBus& bus,
+                                  std::string& failure, const Note& note) {
     // Set every run up, its workload held before exec and its listeners sampling...
     std::vector<std::unique_ptr<RunSession>> sessions;
     for (size_t i = 0; i < w.rows.size(); ++i) {
@@ -249,70 +343,13 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
             note("workload " + w.id + " failed: " + failure);
         }
     }
-    std::vector<RunOutcome> outcomes(sessions.size());
-    if (!failure.empty()) {
-        for (size_t i = 0; i < sessions.size(); ++i)
-            outcomes[i] = sessions[i]->run().uuid.empty() ? sessions[i]->failBeforeStart(failure)
-                                                          : sessions[i]->abort(failure);
-    } else {
-        // ... then start them together.
-        for (auto& s : sessions)
-            s->release();
-        const auto started = std::chrono::steady_clock::now();
-        const auto limit =
-            std::chrono::milliseconds(static_cast<int64_t>(m_options.common.maxTimeMinutes * 60000));
-        auto running = [&] {
-            return std::any_of(sessions.begin(), sessions.end(), [](auto& s) { return !s->poll(); });
-        };
-        while (running()) {
-            if (stop) {
-                note("stopping workload " + w.id + " (SIGTERM to its runs)");
-                for (auto& s : sessions)
-                    s->stop(false);
-                break;
-            }
-            int timeoutMs = -1;
-            std::vector<int> fds{wakeFd}, drain{wakeFd};
-            for (auto& s : sessions) {
-                s->followManualControl();
-                fds.push_back(s->controlFd());
-                drain.push_back(s->controlFd());
-                if (s->exitFd() >= 0)
-                    fds.push_back(s->exitFd());
-                else
-                    timeoutMs = 200; // no pidfd (Linux < 5.3): look again soon
-            }
-            if (m_options.common.maxTimeMinutes > 0) {
-                const auto left = limit - (std::chrono::steady_clock::now() - started);
-                if (left <= std::chrono::steady_clock::duration::zero()) {
-                    note("time limit of " + formatDuration(limit.count()) + " reached; stopping workload " +
-                         w.id);
-                    for (auto& s : sessions)
-                        s->stop(true);
-                    break;
-                }
-                const int ms =
-                    pollTimeoutMs(std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
-                timeoutMs = timeoutMs < 0 ? ms : std::min(timeoutMs, ms);
-            }
-            // Wakes for an exiting run among those still running; finished ones stay readable, so
-            // only wait on pidfds of runs still going.
-            fds.erase(std::remove_if(fds.begin(), fds.end(),
-                                     [&](int fd) {
-                                         return std::any_of(sessions.begin(), sessions.end(), [&](auto& s) {
-                                             return s->exitFd() == fd && s->poll();
-                                         });
-                                     }),
-                      fds.end());
-            waitForAny(fds, drain, timeoutMs);
-        }
-        for (size_t i = 0; i < sessions.size(); ++i)
-            outcomes[i] = sessions[i]->finish();
-    }
-    partitioner.teardown();
+    return sessions;
+}
 
+RunStatus ExperimentRunner::recordOutcomes(Workload& w, const std::vector<RunOutcome>& outcomes,
+                                           const Note& note) {
     RunStatus workloadStatus = RunStatus::Finished;
-    for (size_t i = 0; i < sessions.size(); ++i) {
+    for (size_t i = 0; i < outcomes.size(); ++i) {
         ExperimentRow& row = *w.rows[i];
         const RunOutcome& o = outcomes[i];
         row.run = o.run.uuid;
@@ -330,13 +367,6 @@ RunStatus ExperimentRunner::runWorkload(Workload& w, size_t number, size_t total
             workloadStatus = RunStatus::Killed;
         note("[RUN " + w.letters[i] + "] " + row.status + ", run " + o.run.uuid + ", " +
              std::to_string(o.samples) + " samples");
-    }
-    for (const RunOutcome& o : outcomes) {
-        if (o.run.artifactUri.empty())
-            continue;
-        std::error_code ec;
-        fs::create_directories(o.run.artifactUri, ec);
-        std::ofstream(o.run.artifactUri + "/workload.log") << log;
     }
     return workloadStatus;
 }

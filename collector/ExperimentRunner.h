@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <functional>
+#include <memory>
 #include <ostream>
 
 namespace radt {
@@ -47,8 +48,16 @@ private:
     static std::vector<Workload> workloads(ExperimentFile& file);
     /// Why a workload is skipped ("FINISHED", "FAILED (run again with --rerun)"), empty when it runs.
     static std::string skipReason(const Workload& w, bool rerun);
+    using Note = std::function<void(const std::string&)>;
     RunStatus runWorkload(Workload& w, size_t number, size_t total, const volatile std::sig_atomic_t& stop,
                           int wakeFd);
+    /// Each run's session, its run row written and its workload held before exec; stops preparing
+    /// at the first failure (or one of the GPUs' set-up already in `failure`) and names it there.
+    std::vector<std::unique_ptr<RunSession>> prepareSessions(const Workload& w,
+                                                             std::vector<RunOptions>& options, SampleBus& bus,
+                                                             std::string& failure, const Note& note);
+    /// Each row's run id and status from its run's outcome; the workload's status, the worst of them.
+    RunStatus recordOutcomes(Workload& w, const std::vector<RunOutcome>& outcomes, const Note& note);
 
     Store& m_store;
     ExperimentFile m_file;

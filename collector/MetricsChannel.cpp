@@ -42,6 +42,75 @@ std::string textValue(const nlohmann::json& v) {
     return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+/// The name in `field` (a metric's, param's or tag's), or unset with `error` saying what MLflow takes.
+std::optional<std::string> channelKey(const nlohmann::json& j, const char* field, std::string& error) {
+    const auto& k = j[field];
+    if (!k.is_string() || k.get<std::string>().empty() || !mlflow::isValidKey(k.get<std::string>()) ||
+        k.get<std::string>().size() > mlflow::kMaxKeyLength) {
+        error = std::string("\"") + field +
+                "\" must be a name of letters, digits and _ - . / : space (at most 250)";
+        return std::nullopt;
+    }
+    return k.get<std::string>();
+}
+
+/// {"metric": ..., "value": ..., "step": ..., "timestamp": ...}
+bool dispatchMetric(const nlohmann::json& j, const ChannelHandlers& handlers, int64_t nowMs,
+                    std::string& error, int64_t clockOffsetMs) {
+    auto key = channelKey(j, "metric", error);
+    if (!key)
+        return false;
+    auto value = j.contains("value") ? numberValue(j["value"]) : std::nullopt;
+    if (!value) {
+        error = "metric '" + *key + "' needs a numeric \"value\"";
+        return false;
+    }
+    int64_t step = 0, timestamp = nowMs;
+    if (j.contains("step") && !j["step"].is_null()) {
+        // 2^63 and above parse as unsigned and would wrap to a negative step.
+        if (!j["step"].is_number_integer() ||
+            (j["step"].is_number_unsigned() &&
+             j["step"].get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))) {
+            error = "metric '" + *key + "': \"step\" must be an integer from -2^63 to 2^63-1";
+            return false;
+        }
+        step = j["step"].get<int64_t>();
+    }
+    if (j.contains("timestamp") && !j["timestamp"].is_null()) {
+        if (!j["timestamp"].is_number_integer() || j["timestamp"].get<int64_t>() <= 0 ||
+            (j["timestamp"].is_number_unsigned() &&
+             j["timestamp"].get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))) {
+            error = "metric '" + *key + "': \"timestamp\" must be milliseconds since the epoch";
+            return false;
+        }
+        timestamp = j["timestamp"].get<int64_t>() + clockOffsetMs;
+    }
+    if (handlers.metric)
+        handlers.metric({*key, *value, timestamp, step});
+    return true;
+}
+
+/// {"param": ..., "value": ...} or {"tag": ..., "value": ...}
+bool dispatchParamOrTag(const nlohmann::json& j, const ChannelHandlers& handlers, std::string& error) {
+    const bool isParam = j.contains("param");
+    auto key = channelKey(j, isParam ? "param" : "tag", error);
+    if (!key)
+        return false;
+    if (!j.contains("value") || j["value"].is_null()) {
+        error = std::string(isParam ? "param" : "tag") + " '" + *key + "' needs a \"value\"";
+        return false;
+    }
+    const std::string value = textValue(j["value"]);
+    if (value.size() > (isParam ? mlflow::kMaxParamValueLength : mlflow::kMaxTagValueLength)) {
+        error = std::string(isParam ? "param" : "tag") + " '" + *key + "' value is too long";
+        return false;
+    }
+    auto& handler = isParam ? handlers.param : handlers.tag;
+    if (handler)
+        handler(*key, value);
+    return true;
+}
+
 } // namespace
 
 bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handlers, int64_t nowMs,
@@ -57,68 +126,10 @@ bool dispatchChannelLine(const std::string& line, const ChannelHandlers& handler
         error = "not a JSON object";
         return false;
     }
-    auto keyOf = [&](const char* field) -> std::optional<std::string> {
-        const auto& k = j[field];
-        if (!k.is_string() || k.get<std::string>().empty() || !mlflow::isValidKey(k.get<std::string>()) ||
-            k.get<std::string>().size() > mlflow::kMaxKeyLength) {
-            error = std::string("\"") + field +
-                    "\" must be a name of letters, digits and _ - . / : space (at most 250)";
-            return std::nullopt;
-        }
-        return k.get<std::string>();
-    };
-    if (j.contains("metric")) {
-        auto key = keyOf("metric");
-        if (!key)
-            return false;
-        auto value = j.contains("value") ? numberValue(j["value"]) : std::nullopt;
-        if (!value) {
-            error = "metric '" + *key + "' needs a numeric \"value\"";
-            return false;
-        }
-        int64_t step = 0, timestamp = nowMs;
-        if (j.contains("step") && !j["step"].is_null()) {
-            // 2^63 and above parse as unsigned and would wrap to a negative step.
-            if (!j["step"].is_number_integer() ||
-                (j["step"].is_number_unsigned() &&
-                 j["step"].get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))) {
-                error = "metric '" + *key + "': \"step\" must be an integer from -2^63 to 2^63-1";
-                return false;
-            }
-            step = j["step"].get<int64_t>();
-        }
-        if (j.contains("timestamp") && !j["timestamp"].is_null()) {
-            if (!j["timestamp"].is_number_integer() || j["timestamp"].get<int64_t>() <= 0 ||
-                (j["timestamp"].is_number_unsigned() &&
-                 j["timestamp"].get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))) {
-                error = "metric '" + *key + "': \"timestamp\" must be milliseconds since the epoch";
-                return false;
-            }
-            timestamp = j["timestamp"].get<int64_t>() + clockOffsetMs;
-        }
-        if (handlers.metric)
-            handlers.metric({*key, *value, timestamp, step});
-        return true;
-    }
-    if (j.contains("param") || j.contains("tag")) {
-        const bool isParam = j.contains("param");
-        auto key = keyOf(isParam ? "param" : "tag");
-        if (!key)
-            return false;
-        if (!j.contains("value") || j["value"].is_null()) {
-            error = std::string(isParam ? "param" : "tag") + " '" + *key + "' needs a \"value\"";
-            return false;
-        }
-        const std::string value = textValue(j["value"]);
-        if (value.size() > (isParam ? mlflow::kMaxParamValueLength : mlflow::kMaxTagValueLength)) {
-            error = std::string(isParam ? "param" : "tag") + " '" + *key + "' value is too long";
-            return false;
-        }
-        auto& handler = isParam ? handlers.param : handlers.tag;
-        if (handler)
-            handler(*key, value);
-        return true;
-    }
+    if (j.contains("metric"))
+        return dispatchMetric(j, handlers, nowMs, error, clockOffsetMs);
+    if (j.contains("param") || j.contains("tag"))
+        return dispatchParamOrTag(j, handlers, error);
     if (j.contains("artifact")) {
         if (!j["artifact"].is_string() || j["artifact"].get<std::string>().empty()) {
             error = "\"artifact\" must be a file path";

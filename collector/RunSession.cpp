@@ -406,30 +406,7 @@ void RunSession::prepare() {
         closeFailed("cannot create pipes for the run");
         throw LaunchError("cannot create pipes for the run");
     }
-    ChannelHandlers handlers;
-    handlers.metric = [this, uuid](MetricPoint&& p) { m_bus.publish(uuid, {std::move(p)}); };
-    // Params and tags go through the writer, in order with the samples. A value MLflow refuses
-    // (a param logged twice with another value) is reported, not retried.
-    auto postWrite = [this, uuid](const char* what, auto write) {
-        m_live->writer.post([this, uuid, what, write](Store& store) {
-            try {
-                write(store, uuid);
-            } catch (const StoreError& e) {
-                m_messages(std::string(what) + " from the workload not recorded: " + e.what());
-            }
-        });
-    };
-    handlers.param = [postWrite](const std::string& k, const std::string& v) {
-        postWrite("param", [k, v](Store& store, const std::string& run) { store.logParams(run, {{k, v}}); });
-    };
-    handlers.tag = [postWrite](const std::string& k, const std::string& v) {
-        postWrite("tag", [k, v](Store& store, const std::string& run) { store.setTags(run, {{k, v}}); });
-    };
-    handlers.artifact = [this](const std::string& path) { storeArtifact(path); };
-    handlers.control = [this](const std::string& c) {
-        ++(c == "start" ? m_live->controlStart : m_live->controlStop);
-        (void)!::write(m_controlPipe[1], "x", 1);
-    };
+    const ChannelHandlers handlers = channelHandlers(uuid);
     StoreWriterOptions writerOptions;
     // One transaction per two sampling intervals, 250 ms to 2 s: at 1 Hz the listeners' ticks of
     // two seconds share one commit instead of one each (the commit was half of radt's CPU). The
@@ -449,28 +426,7 @@ void RunSession::prepare() {
                 live.writer.enqueue(run, points);
         });
 
-    std::map<std::string, std::string> env = m_env;
-    env["RADT_RUN_ID"] = uuid;
-    env["RADT_EXPERIMENT_ID"] = std::to_string(m_experimentId);
-    env["RADT_WORKLOAD"] = m_workload;
-    env["RADT_LETTER"] = m_letter;
-    env["RADT_MAX_EPOCH"] = std::to_string(m_options.maxEpoch);
-    env["RADT_MAX_TIME"] = std::to_string(static_cast<int64_t>(std::ceil(m_options.maxTimeMinutes * 60)));
-    env["RADT_METRICS_FD"] = std::to_string(live.channel.childFd());
-    env["MLFLOW_RUN_ID"] = uuid;
-    env["MLFLOW_EXPERIMENT_ID"] = std::to_string(m_experimentId);
-    if (!m_options.storeUri.empty())
-        env["MLFLOW_TRACKING_URI"] = m_options.storeUri;
-    if (!m_options.pythonDir.empty()) {
-        const char* existing = std::getenv("PYTHONPATH");
-        env["PYTHONPATH"] = m_options.pythonDir + (existing && *existing ? std::string(":") + existing : "");
-    }
-    std::string cuda = m_options.devices;
-    std::replace(cuda.begin(), cuda.end(), '+', ',');
-    env["CUDA_VISIBLE_DEVICES"] = cuda;
-    for (const auto& [k, v] : m_options.extraEnv)
-        env[k] = v;
-
+    const std::map<std::string, std::string> env = childEnvironment(uuid, live.channel.childFd());
     std::vector<std::string> argv = m_argv;
     wrapForProfilers(argv);
     ChildOptions childOptions;
@@ -495,8 +451,66 @@ void RunSession::prepare() {
     live.channel.start();
     // syscall(): glibc 2.36's <sys/pidfd.h> lacks extern "C", so its wrapper does not link from C++.
     m_pidfd = static_cast<int>(::syscall(SYS_pidfd_open, live.child->pid(), 0));
+    startSampling(uuid, !logPath.empty());
+}
 
-    if (m_options.captureEnvironment && !logPath.empty())
+ChannelHandlers RunSession::channelHandlers(const std::string& uuid) {
+    ChannelHandlers handlers;
+    handlers.metric = [this, uuid](MetricPoint&& p) { m_bus.publish(uuid, {std::move(p)}); };
+    // Params and tags go through the writer, in order with the samples. A value MLflow refuses
+    // (a param logged twice with another value) is reported, not retried.
+    auto postWrite = [this, uuid](const char* what, auto write) {
+        m_live->writer.post([this, uuid, what, write](Store& store) {
+            try {
+                write(store, uuid);
+            } catch (const StoreError& e) {
+                m_messages(std::string(what) + " from the workload not recorded: " + e.what());
+            }
+        });
+    };
+    handlers.param = [postWrite](const std::string& k, const std::string& v) {
+        postWrite("param", [k, v](Store& store, const std::string& run) { store.logParams(run, {{k, v}}); });
+    };
+    handlers.tag = [postWrite](const std::string& k, const std::string& v) {
+        postWrite("tag", [k, v](Store& store, const std::string& run) { store.setTags(run, {{k, v}}); });
+    };
+    handlers.artifact = [this](const std::string& path) { storeArtifact(path); };
+    handlers.control = [this](const std::string& c) {
+        ++(c == "start" ? m_live->controlStart : m_live->controlStop);
+        (void)!::write(m_controlPipe[1], "x", 1);
+    };
+    return handlers;
+}
+
+std::map<std::string, std::string> RunSession::childEnvironment(const std::string& uuid,
+                                                                int metricsFd) const {
+    std::map<std::string, std::string> env = m_env;
+    env["RADT_RUN_ID"] = uuid;
+    env["RADT_EXPERIMENT_ID"] = std::to_string(m_experimentId);
+    env["RADT_WORKLOAD"] = m_workload;
+    env["RADT_LETTER"] = m_letter;
+    env["RADT_MAX_EPOCH"] = std::to_string(m_options.maxEpoch);
+    env["RADT_MAX_TIME"] = std::to_string(static_cast<int64_t>(std::ceil(m_options.maxTimeMinutes * 60)));
+    env["RADT_METRICS_FD"] = std::to_string(metricsFd);
+    env["MLFLOW_RUN_ID"] = uuid;
+    env["MLFLOW_EXPERIMENT_ID"] = std::to_string(m_experimentId);
+    if (!m_options.storeUri.empty())
+        env["MLFLOW_TRACKING_URI"] = m_options.storeUri;
+    if (!m_options.pythonDir.empty()) {
+        const char* existing = std::getenv("PYTHONPATH");
+        env["PYTHONPATH"] = m_options.pythonDir + (existing && *existing ? std::string(":") + existing : "");
+    }
+    std::string cuda = m_options.devices;
+    std::replace(cuda.begin(), cuda.end(), '+', ',');
+    env["CUDA_VISIBLE_DEVICES"] = cuda;
+    for (const auto& [k, v] : m_options.extraEnv)
+        env[k] = v;
+    return env;
+}
+
+void RunSession::startSampling(const std::string& uuid, bool outputSaved) {
+    Live& live = *m_live;
+    if (m_options.captureEnvironment && outputSaved)
         live.capture = std::thread([dir = m_artifactDir, messages = m_messages] {
             lowerThreadPriority(); // beside the workload, never in its way
             captureEnvironment(dir, environmentCaptureTimeoutMs(messages), messages);

@@ -17,6 +17,8 @@
 
 namespace radt {
 
+struct ChannelHandlers;
+
 struct RunOutcome {
     Run run;
     RunStatus status = RunStatus::Finished;
@@ -94,6 +96,13 @@ private:
     /// Marks the created run FAILED with `reason` (best effort: the store may be what failed).
     void closeFailed(const std::string& reason);
     void wrapForProfilers(std::vector<std::string>& argv);
+    /// What the workload's metrics channel does with each message: samples to the bus; params,
+    /// tags and artifacts to the store; profiling control to the control pipe.
+    ChannelHandlers channelHandlers(const std::string& uuid);
+    /// The workload's environment: radT's and MLflow's variables, the devices, the extra variables.
+    std::map<std::string, std::string> childEnvironment(const std::string& uuid, int metricsFd) const;
+    /// The started workload's environment capture (when its output is saved) and listeners.
+    void startSampling(const std::string& uuid, bool outputSaved);
     /// Copies a file the workload logged (radt.log_artifact) into the run's artifacts; a name radt
     /// uses itself gets a "user-" prefix, anything but a regular file is refused saying why.
     void storeArtifact(const std::string& path);

@@ -37,6 +37,69 @@ void writeAll(int fd, const char* data, size_t size) {
     }
 }
 
+/// The environment of a child: ours, with `env`'s variables set (and replacing ours).
+std::vector<std::string> mergedEnvironment(const std::map<std::string, std::string>& env) {
+    std::vector<std::string> envStrings;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry = *e;
+        if (!env.count(entry.substr(0, entry.find('='))))
+            envStrings.push_back(entry);
+    }
+    for (const auto& [k, v] : env)
+        envStrings.push_back(k + "=" + v);
+    return envStrings;
+}
+
+/// execve()'s view of `strings` (which must outlive it).
+std::vector<char*> nullTerminated(std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    for (auto& s : strings)
+        out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+/// What the forked child needs, all made before fork().
+struct ForkedChild {
+    pid_t parent = 0;
+    int out = -1, err = -1, in = -1, devNull = -1, gate = -1;
+    std::vector<int> inherit;
+    const char* exe = nullptr;
+    char** args = nullptr;
+    char** envp = nullptr;
+};
+
+/// The child's side of fork(): its own process group, its pipes as stdio, held at the gate until
+/// the run starts, then the workload. Async-signal-safe calls only.
+[[noreturn]] void execInChild(const ForkedChild& child) {
+    ::setpgid(0, 0); // own group: Ctrl-C reaches radt, which then stops the whole workload
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != child.parent)
+        ::_exit(128 + SIGTERM);
+    ::dup2(child.out, STDOUT_FILENO);
+    ::dup2(child.err, STDERR_FILENO);
+    if (child.in >= 0)
+        ::dup2(child.in, STDIN_FILENO);
+    else if (child.devNull >= 0) // a workload never competes with radt for the terminal
+        ::dup2(child.devNull, STDIN_FILENO);
+    for (int fd : child.inherit)
+        ::fcntl(fd, F_SETFD, 0); // clear FD_CLOEXEC: this one survives execve
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (child.gate >= 0) {
+        char go = 0;
+        ssize_t n;
+        while ((n = ::read(child.gate, &go, 1)) < 0 && errno == EINTR) {
+        }
+        if (n != 1)
+            ::_exit(125);
+    }
+    ::execve(child.exe, child.args, child.envp);
+    const char msg[] = "radt: exec failed\n";
+    (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+    ::_exit(127);
+}
+
 ExitStatus decode(int status) {
     if (WIFSIGNALED(status))
         return {128 + WTERMSIG(status), WTERMSIG(status)};
@@ -96,61 +159,30 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
         throw LaunchError(std::string("cannot create pipes: ") + std::strerror(errno));
 
     // Everything the child needs is built before fork: only async-signal-safe calls after it.
-    std::vector<std::string> envStrings;
-    for (char** e = environ; *e; ++e) {
-        const std::string entry = *e;
-        if (!env.count(entry.substr(0, entry.find('='))))
-            envStrings.push_back(entry);
-    }
-    for (const auto& [k, v] : env)
-        envStrings.push_back(k + "=" + v);
-    std::vector<char*> envp, args;
-    for (auto& s : envStrings)
-        envp.push_back(s.data());
-    envp.push_back(nullptr);
+    std::vector<std::string> envStrings = mergedEnvironment(env);
     std::vector<std::string> argCopy = argv;
-    for (auto& a : argCopy)
-        args.push_back(a.data());
-    args.push_back(nullptr);
-    const pid_t parent = ::getpid();
-    const std::vector<int> inherit = m_options.inheritFds;
-    const int gate = m_options.gateFd;
+    std::vector<char*> envp = nullTerminated(envStrings), args = nullTerminated(argCopy);
+    ForkedChild child;
+    child.parent = ::getpid();
+    child.inherit = m_options.inheritFds;
+    child.gate = m_options.gateFd;
+    child.exe = exe->c_str();
+    child.args = args.data();
+    child.envp = envp.data();
+    child.out = outPipe[1];
+    child.err = errPipe[1];
     int inPipe[2] = {-1, -1};
     if (m_options.stdinText && ::pipe2(inPipe, O_CLOEXEC) != 0)
         throw LaunchError(std::string("cannot create pipes: ") + std::strerror(errno));
+    child.in = inPipe[0];
     const int devNull = m_options.stdinText ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    child.devNull = devNull;
 
     m_pid = ::fork();
     if (m_pid < 0)
         throw LaunchError(std::string("fork failed: ") + std::strerror(errno));
-    if (m_pid == 0) {
-        ::setpgid(0, 0); // own group: Ctrl-C reaches radt, which then stops the whole workload
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (::getppid() != parent)
-            ::_exit(128 + SIGTERM);
-        ::dup2(outPipe[1], STDOUT_FILENO);
-        ::dup2(errPipe[1], STDERR_FILENO);
-        if (inPipe[0] >= 0)
-            ::dup2(inPipe[0], STDIN_FILENO);
-        else if (devNull >= 0) // a workload never competes with radt for the terminal
-            ::dup2(devNull, STDIN_FILENO);
-        for (int fd : inherit)
-            ::fcntl(fd, F_SETFD, 0); // clear FD_CLOEXEC: this one survives execve
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        if (gate >= 0) {
-            char go = 0;
-            ssize_t n;
-            while ((n = ::read(gate, &go, 1)) < 0 && errno == EINTR) {
-            }
-            if (n != 1)
-                ::_exit(125);
-        }
-        ::execve(exe->c_str(), args.data(), envp.data());
-        const char msg[] = "radt: exec failed\n";
-        (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
-        ::_exit(127);
-    }
+    if (m_pid == 0)
+        execInChild(child);
     ::setpgid(m_pid, m_pid); // also here, so the group exists before we might signal it
     ::close(outPipe[1]);
     ::close(errPipe[1]);

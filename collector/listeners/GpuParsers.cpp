@@ -502,6 +502,43 @@ std::optional<SmiDmonParser::Row> SmiDmonParser::feed(std::string_view line) {
 // ---------------------------------------------------------------------------------------------
 // tegrastats
 
+namespace {
+
+/// tegrastats' CPU list: "[9%@345,off,...]" (per-core clocks) or "[17%,13%]@408" (TX1: one clock
+/// for all), each core's utilisation and clock; a core that is "off" has neither.
+void parseTegraCpus(std::string_view list, TegraSample& sample) {
+    const size_t close = list.find(']');
+    const std::string_view inner =
+        list.substr(1, close == std::string_view::npos ? list.size() - 1 : close - 1);
+    std::optional<double> sharedMhz;
+    if (close != std::string_view::npos && list.size() > close + 2 && list[close + 1] == '@')
+        if (auto m = parseNumber(list.substr(close + 2), kTegraLimit))
+            sharedMhz = m;
+    size_t core = 0, from = 0;
+    for (;;) {
+        const size_t comma = inner.find(',', from);
+        const std::string_view item =
+            inner.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
+        std::optional<double> util, mhz;
+        if (item != "off") {
+            if (parsePercentAt(item, util, mhz)) {
+                const std::string prefix = "TEGRA - CPU " + std::to_string(core);
+                sample.values.push_back({prefix + " Util", *util});
+                if (mhz || sharedMhz)
+                    sample.values.push_back({prefix + " MHz", mhz ? *mhz : *sharedMhz});
+            } else {
+                ++sample.skippedTokens;
+            }
+        }
+        ++core;
+        if (comma == std::string_view::npos)
+            break;
+        from = comma + 1;
+    }
+}
+
+} // namespace
+
 std::optional<TegraSample> parseTegrastatsLine(std::string_view line) {
     std::vector<std::string_view> tok;
     splitWhitespace(line, tok);
@@ -541,35 +578,7 @@ std::optional<TegraSample> parseTegrastatsLine(std::string_view line) {
             skipRemark(next);
         } else if ((t == "CPU" || t == "cpu") && startsWith(next, "[")) {
             ++i;
-            // "[9%@345,off,...]" (per-core clocks) or "[17%,13%]@408" (TX1: one clock for all).
-            const size_t close = next.find(']');
-            const std::string_view inner =
-                next.substr(1, close == std::string_view::npos ? next.size() - 1 : close - 1);
-            std::optional<double> sharedMhz;
-            if (close != std::string_view::npos && next.size() > close + 2 && next[close + 1] == '@')
-                if (auto m = parseNumber(next.substr(close + 2), kTegraLimit))
-                    sharedMhz = m;
-            size_t core = 0, from = 0;
-            for (;;) {
-                const size_t comma = inner.find(',', from);
-                const std::string_view item = inner.substr(
-                    from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
-                std::optional<double> util, mhz;
-                if (item != "off") {
-                    if (parsePercentAt(item, util, mhz)) {
-                        const std::string prefix = "TEGRA - CPU " + std::to_string(core);
-                        out.push_back({prefix + " Util", *util});
-                        if (mhz || sharedMhz)
-                            out.push_back({prefix + " MHz", mhz ? *mhz : *sharedMhz});
-                    } else {
-                        ++sample.skippedTokens;
-                    }
-                }
-                ++core;
-                if (comma == std::string_view::npos)
-                    break;
-                from = comma + 1;
-            }
+            parseTegraCpus(next, sample);
         } else if (t == "EMC_FREQ" || t == "EMC" || t == "GR3D_FREQ" || t == "GR3D") {
             std::optional<double> util, mhz;
             if (parsePercentAt(next, util, mhz)) {

@@ -160,6 +160,74 @@ EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs) {
     return energyInWindows(watts, false, {{fromMs, toMs}}).front();
 }
 
+namespace {
+
+/// A device's energy from its energy counter; notes the readings left out and a clock that went back.
+EnergyIntegral deviceCounterEnergy(const Series& raw, const std::string& device, int64_t fromMs, int64_t toMs,
+                                   std::vector<std::string>& notes) {
+    const EnergyIntegral fromCounter = counterEnergy(raw, fromMs, toMs);
+    if (const size_t glitches = cleanCounter(raw).glitches)
+        notes.push_back(deviceName(device) + ": " + std::to_string(glitches) +
+                        " energy counter reading(s) out of line with the rest (a 0, a dip) left out");
+    if (const size_t overlap = overlappingSamples(usablePoints(raw)))
+        notes.push_back(deviceName(device) + ": the clock went back while recording (" +
+                        std::to_string(overlap) + " more counter samples than the run's span holds)");
+    return fromCounter;
+}
+
+/// A device's energy from its integrated power; notes negative readings, and a clock that went
+/// back where no counter covers for it.
+EnergyIntegral devicePowerEnergy(const Series& raw, const std::string& device, int64_t fromMs, int64_t toMs,
+                                 bool counterCovers, std::vector<std::string>& notes) {
+    const EnergyIntegral fromPower = powerEnergy(raw, fromMs, toMs);
+    size_t negative = 0;
+    for (double v : raw.v)
+        negative += usable(v) && v < 0;
+    if (negative)
+        notes.push_back(deviceName(device) + ": " + std::to_string(negative) +
+                        " negative power reading(s) left out (a sensor fault)");
+    if (const size_t overlap = overlappingSamples(usablePoints(raw)); overlap && !counterCovers)
+        notes.push_back(deviceName(device) + ": the clock went back while recording (" +
+                        std::to_string(overlap) +
+                        " more power samples than the run's span holds): energy is undercounted");
+    return fromPower;
+}
+
+/// Which of a device's two energies counts (the counter unless integrated power over the same time
+/// disagrees too much), its source and cross-check in `d`; null when neither covers any time.
+const EnergyIntegral* chosenEnergy(DeviceEnergy& d, const EnergyIntegral& fromCounter,
+                                   const EnergyIntegral& fromPower, double span,
+                                   std::vector<std::string>& notes) {
+    if (fromCounter.coveredMs <= 0) {
+        if (fromPower.coveredMs <= 0)
+            return nullptr;
+        d.source = "power"; // no counter, or one that never moved forward here
+        return &fromPower;
+    }
+    d.source = "counter";
+    // Compared only over the same time: a power series that starts late would otherwise make
+    // a good counter look far off.
+    if (fromPower.coveredMs > 0 && std::llabs(fromCounter.coveredMs - fromPower.coveredMs) <= span / 20) {
+        d.counterJoules = fromCounter.joules;
+        d.powerJoules = fromPower.joules;
+        const double pct = fromPower.joules > 0
+                               ? std::fabs(fromCounter.joules - fromPower.joules) / fromPower.joules * 100
+                               : 0;
+        if (pct > kCounterReplacedPct) {
+            d.source = "power";
+            notes.push_back(deviceName(d.device) + ": the energy counter (" +
+                            std::to_string(int64_t(std::llround(fromCounter.joules))) +
+                            " J) disagrees with integrated power (" +
+                            std::to_string(int64_t(std::llround(fromPower.joules))) + " J) by " +
+                            percentText(pct) + ": integrated power is used");
+            return &fromPower;
+        }
+    }
+    return &fromCounter;
+}
+
+} // namespace
+
 EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
                          const std::function<Series(const std::string&)>& series, int64_t fromMs,
                          int64_t toMs) {
@@ -177,60 +245,12 @@ EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
         const std::string& device = entry.first;
         DeviceEnergy d{device, 0, "", 0, std::nullopt, std::nullopt};
         EnergyIntegral fromCounter, fromPower;
-        if (auto c = counters.find(device); c != counters.end()) {
-            const Series raw = series(c->second);
-            fromCounter = counterEnergy(raw, fromMs, toMs);
-            if (const size_t glitches = cleanCounter(raw).glitches)
-                out.notes.push_back(
-                    deviceName(device) + ": " + std::to_string(glitches) +
-                    " energy counter reading(s) out of line with the rest (a 0, a dip) left out");
-            if (const size_t overlap = overlappingSamples(usablePoints(raw)))
-                out.notes.push_back(deviceName(device) + ": the clock went back while recording (" +
-                                    std::to_string(overlap) +
-                                    " more counter samples than the run's span holds)");
-        }
-        if (auto p = power.find(device); p != power.end()) {
-            const Series raw = series(p->second);
-            fromPower = powerEnergy(raw, fromMs, toMs);
-            size_t negative = 0;
-            for (double v : raw.v)
-                negative += usable(v) && v < 0;
-            if (negative)
-                out.notes.push_back(deviceName(device) + ": " + std::to_string(negative) +
-                                    " negative power reading(s) left out (a sensor fault)");
-            if (const size_t overlap = overlappingSamples(usablePoints(raw));
-                overlap && fromCounter.coveredMs == 0)
-                out.notes.push_back(deviceName(device) + ": the clock went back while recording (" +
-                                    std::to_string(overlap) +
-                                    " more power samples than the run's span holds): energy is undercounted");
-        }
-        const EnergyIntegral* e = nullptr;
-        if (fromCounter.coveredMs > 0) {
-            e = &fromCounter;
-            d.source = "counter";
-            // Compared only over the same time: a power series that starts late would otherwise make
-            // a good counter look far off.
-            if (fromPower.coveredMs > 0 &&
-                std::llabs(fromCounter.coveredMs - fromPower.coveredMs) <= span / 20) {
-                d.counterJoules = fromCounter.joules;
-                d.powerJoules = fromPower.joules;
-                const double pct = fromPower.joules > 0 ? std::fabs(fromCounter.joules - fromPower.joules) /
-                                                              fromPower.joules * 100
-                                                        : 0;
-                if (pct > kCounterReplacedPct) {
-                    e = &fromPower;
-                    d.source = "power";
-                    out.notes.push_back(deviceName(device) + ": the energy counter (" +
-                                        std::to_string(int64_t(std::llround(fromCounter.joules))) +
-                                        " J) disagrees with integrated power (" +
-                                        std::to_string(int64_t(std::llround(fromPower.joules))) + " J) by " +
-                                        percentText(pct) + ": integrated power is used");
-                }
-            }
-        } else if (fromPower.coveredMs > 0) { // no counter, or one that never moved forward here
-            e = &fromPower;
-            d.source = "power";
-        }
+        if (auto c = counters.find(device); c != counters.end())
+            fromCounter = deviceCounterEnergy(series(c->second), device, fromMs, toMs, out.notes);
+        if (auto p = power.find(device); p != power.end())
+            fromPower = devicePowerEnergy(series(p->second), device, fromMs, toMs, fromCounter.coveredMs > 0,
+                                          out.notes);
+        const EnergyIntegral* e = chosenEnergy(d, fromCounter, fromPower, span, out.notes);
         if (!e)
             continue;
         d.joules = e->joules;

@@ -40,6 +40,46 @@ std::string noGpuEnergy(const json& r) {
     return "no GPU energy counter or power series was recorded for this run";
 }
 
+// The figures' values and blanks that take more than a line (runFigures() is a table).
+
+json chargedWattHours(const json& r) {
+    const json j = chargedEnergy(r);
+    return j.is_number() ? json(j.get<double>() / 3600.0) : json();
+}
+
+json chargedEnergyPerEpoch(const json& r) {
+    const json attributed = field(r, "energy_per_epoch_attributed_j");
+    return attributed.is_null() ? field(r, "energy_per_epoch_j") : attributed;
+}
+
+std::string whyNoEnergyPerEpoch(const json& r) {
+    return r.value("epochs", json(0)) == 0 ? std::string("the run logs no epochs (no epoch metric)")
+                                           : noGpuEnergy(r);
+}
+
+std::string whyNoCo2e(const json& r) {
+    return chargedEnergy(r).is_null() ? noGpuEnergy(r)
+                                      : std::string("no grid carbon intensity is set (g/kWh)");
+}
+
+std::string whyNoSlowdown(const json& r) {
+    const json s = r.value("slowdown", json());
+    if (s.is_object() && s["why"].is_string())
+        return s["why"].get<std::string>();
+    return std::string("it ran alone: a slowdown is measured for runs that shared a GPU, against "
+                       "the solo runs of the same params");
+}
+
+/// The runs it shared its GPU with, by the first 7 characters of their ids.
+json sharedWithShortIds(const json& r) {
+    if (!r.value("collocation", json()).is_object())
+        return json();
+    std::string s;
+    for (const json& u : r["collocation"]["shared_with"])
+        s += (s.empty() ? "" : " ") + u.get<std::string>().substr(0, 7);
+    return json(s);
+}
+
 std::string printf3(const char* format, double value) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, format, value);
@@ -109,11 +149,7 @@ const std::vector<RunFigure>& runFigures() {
         {"duration_s", "Duration", Unit::Seconds, 1, true, true, "time", 10,
          [](const json& r) { return field(r, "duration_s"); }, nullptr},
         {"gpu_energy_j", "GPU energy", Unit::Joules, 1, true, true, "GPU J", 12, chargedEnergy, nullptr, noGpuEnergy},
-        {"gpu_energy_wh", "Energy in Wh", Unit::WattHours, 3, true, false, nullptr, 0,
-         [](const json& r) {
-             const json j = chargedEnergy(r);
-             return j.is_number() ? json(j.get<double>() / 3600.0) : json();
-         }, nullptr},
+        {"gpu_energy_wh", "Energy in Wh", Unit::WattHours, 3, true, false, nullptr, 0, chargedWattHours, nullptr},
         {"gpu_energy_source", "Source", Unit::Text, 0, true, false, "source", 9,
          [](const json& r) { return field(r, "gpu_energy_source"); }, nullptr},
         {"energy_coverage_pct", "Coverage", Unit::Percent, 0, true, false, "cover", 7,
@@ -124,20 +160,9 @@ const std::vector<RunFigure>& runFigures() {
         {"epochs", "Epochs", Unit::Count, 0, true, false, "epochs", 8,
          [](const json& r) { return field(r, "epochs"); }, nullptr},
         {"energy_per_epoch_j", "Energy / epoch", Unit::Joules, 1, true, true, "J/epoch", 11,
-         [](const json& r) {
-             const json attributed = field(r, "energy_per_epoch_attributed_j");
-             return attributed.is_null() ? field(r, "energy_per_epoch_j") : attributed;
-         }, nullptr,
-         [](const json& r) {
-             return r.value("epochs", json(0)) == 0 ? std::string("the run logs no epochs (no epoch metric)")
-                                                    : noGpuEnergy(r);
-         }},
+         chargedEnergyPerEpoch, nullptr, whyNoEnergyPerEpoch},
         {"co2e_g", "CO2e", Unit::Grams, 3, true, true, "CO2e", 10,
-         [](const json& r) { return field(r, "co2e_g"); }, nullptr,
-         [](const json& r) {
-             return chargedEnergy(r).is_null() ? noGpuEnergy(r)
-                                               : std::string("no grid carbon intensity is set (g/kWh)");
-         }},
+         [](const json& r) { return field(r, "co2e_g"); }, nullptr, whyNoCo2e},
         {"gpu_util_pct", "GPU util", Unit::Percent, 1, true, true, nullptr, 0,
          [](const json& r) { return utilisationPct(r, {"DCGMI - GPU Utilization", "SMI - GPU Util"}); }, nullptr,
          [](const json&) { return std::string("no GPU utilisation series (DCGMI - GPU Utilization or SMI - GPU Util)"); }},
@@ -158,23 +183,8 @@ const std::vector<RunFigure>& runFigures() {
          }},
         {"slowdown", "Slowdown", Unit::Factor, 2, true, true, "slowdown", 10,
          [](const json& r) { return r.value("slowdown", json()).is_object() ? r["slowdown"]["factor"] : json(); },
-         nullptr,
-         [](const json& r) {
-             const json s = r.value("slowdown", json());
-             if (s.is_object() && s["why"].is_string())
-                 return s["why"].get<std::string>();
-             return std::string("it ran alone: a slowdown is measured for runs that shared a GPU, against "
-                                "the solo runs of the same params");
-         }},
-        {"shared_with", "Shared GPU with", Unit::Text, 0, true, false, nullptr, 0,
-         [](const json& r) {
-             if (!r.value("collocation", json()).is_object())
-                 return json();
-             std::string s;
-             for (const json& u : r["collocation"]["shared_with"])
-                 s += (s.empty() ? "" : " ") + u.get<std::string>().substr(0, 7);
-             return json(s);
-         }, nullptr},
+         nullptr, whyNoSlowdown},
+        {"shared_with", "Shared GPU with", Unit::Text, 0, true, false, nullptr, 0, sharedWithShortIds, nullptr},
     };
     // clang-format on
     return all;

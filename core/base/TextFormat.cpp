@@ -6,8 +6,16 @@
 
 #include <cstdio>
 #include <ctime>
+#include <iomanip>
+#include <sstream>
 
 namespace radt {
+
+std::string formatFixed(double value, int decimals) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(decimals) << value;
+    return s.str();
+}
 
 std::string formatDuration(int64_t ms) {
     if (ms < 0)

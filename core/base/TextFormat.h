@@ -14,6 +14,8 @@ std::string formatElapsed(int64_t ms);
 /// A reading to 4 significant digits, without an exponent below 10^15: "0.1235", "12.35", "1235",
 /// "1,234,567".
 std::string formatReading(double value);
+/// `value` with `decimals` digits after the point, as an ostream's std::fixed writes it: "3.142".
+std::string formatFixed(double value, int decimals);
 /// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
 std::string formatLocalTime(int64_t msSinceEpoch);
 

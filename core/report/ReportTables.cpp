@@ -13,12 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string fixed(double v, int precision) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(precision) << v;
-    return s.str();
-}
-
 std::string paramsLabel(const json& params) {
     std::string label;
     for (const auto& [name, value] : params.items())
@@ -56,10 +50,11 @@ std::string latexCell(const json& stat, double scale, int precision, const std::
                       size_t configurationN) {
     if (stat["mean"].is_null())
         return "--";
-    std::string cell = "$" + fixed(stat["mean"].get<double>() * scale, precision);
+    std::string cell = "$" + formatFixed(stat["mean"].get<double>() * scale, precision);
     if (stat["ci95"].is_array())
         cell += " \\pm " +
-                fixed((stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale, precision);
+                formatFixed((stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale,
+                            precision);
     cell += marks.empty() ? "$" : "^{" + marks + "}$";
     return cell + latexNMark(stat, configurationN);
 }
@@ -154,9 +149,9 @@ std::string configurationsCsv(const json& report) {
             << csvField(paramsLabel(configurations[c]["params"]));
         for (const std::string& figure : kConfigurationFigures) {
             const json& s = st[figure];
-            out << "," << (s["mean"].is_null() ? "" : fixed(s["mean"].get<double>(), 6));
+            out << "," << (s["mean"].is_null() ? "" : formatFixed(s["mean"].get<double>(), 6));
             for (int i = 0; i < 2; ++i)
-                out << "," << (s["ci95"].is_array() ? fixed(s["ci95"][i].get<double>(), 6) : "");
+                out << "," << (s["ci95"].is_array() ? formatFixed(s["ci95"][i].get<double>(), 6) : "");
             out << "," << s.value("n", size_t(0)); // a run without a power series has no energy: its own N
         }
         out << "," << reference;

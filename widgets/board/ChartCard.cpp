@@ -42,6 +42,13 @@ void addChoices(QMenu* menu, const std::vector<OptionName<E>>& table, E current,
 } // namespace
 
 ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(this)) {
+    createControls();
+    layOut();
+    connectControls();
+    syncFromChart();
+}
+
+void ChartCard::createControls() {
     m_smoothing = new QSlider(Qt::Horizontal, this);
     m_smoothing->setRange(0, 99);
     m_smoothing->setMinimumWidth(50);
@@ -78,7 +85,9 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     m_remove = new QToolButton(this);
     m_remove->setText(QStringLiteral("\u2715"));
     m_remove->setToolTip(tr("Remove this chart from the board"));
+}
 
+void ChartCard::layOut() {
     // The options overflow into the toolbar's » menu when the chart is narrow (three columns, a
     // small screen); Reset and close stay visible.
     m_options = new QToolBar(this);
@@ -104,7 +113,9 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     layout->setSpacing(0);
     layout->addLayout(bar);
     layout->addWidget(m_chart, 1);
+}
 
+void ChartCard::connectControls() {
     connect(m_smoothingValue, qOverload<int>(&QSpinBox::valueChanged), m_smoothing, &QSlider::setValue);
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
         const QSignalBlocker quiet(m_smoothingValue);
@@ -131,7 +142,6 @@ ChartCard::ChartCard(QWidget* parent) : QWidget(parent), m_chart(new ChartPanel(
     // A double-click on the chart or on the bar's empty room (its controls keep theirs) maximises
     // the chart, as a window's title bar does; again to bring everything back.
     m_options->installEventFilter(this);
-    syncFromChart();
 }
 
 bool ChartCard::eventFilter(QObject* watched, QEvent* event) {

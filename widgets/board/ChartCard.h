@@ -44,7 +44,11 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
-    void syncFromChart(); ///< the controls follow the chart's options (after plot, legend clicks)
+    // The constructor's parts, in order (the order the controls are made is their tab order).
+    void createControls();  ///< the options' controls, Reset and close
+    void layOut();          ///< the options' toolbar (it overflows into »), then the chart
+    void connectControls(); ///< each control to the chart's option, and clicks to the board
+    void syncFromChart();   ///< the controls follow the chart's options (after plot, legend clicks)
     void rebuildRunsMenu();
 
     ChartPanel* m_chart;

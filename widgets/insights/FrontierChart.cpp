@@ -53,18 +53,9 @@ void addWhisker(QChart* chart, QValueAxis* xAxis, QValueAxis* yAxis, QPointF a, 
     line->attachAxis(yAxis);
 }
 
-} // namespace
-
-void drawFrontierChart(QChart* chart, const json& report) {
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
-        chart->removeAxis(axis);
-    const json& configurations = report.value("configurations", json::array());
-    std::set<size_t> front;
-    for (const json& i : report.value("pareto", json::array()))
-        front.insert(i.get<size_t>());
+/// The configurations with both a mean duration and a mean GPU energy; counts the others.
+std::vector<Point> frontierPoints(const json& configurations, size_t& leftOut) {
     std::vector<Point> points;
-    size_t leftOut = 0;
     for (size_t c = 0; c < configurations.size(); ++c) {
         const json& d = configurations[c]["stats"]["duration_s"];
         const json& e = configurations[c]["stats"]["gpu_energy_j"];
@@ -80,17 +71,11 @@ void drawFrontierChart(QChart* chart, const json& report) {
         p.yHi = e["ci95"].is_array() ? e["ci95"][1].get<double>() / 1000 : p.y;
         points.push_back(p);
     }
-    chart->setTitle(
-        points.empty()
-            ? QObject::tr("Efficiency frontier: no configuration has both a duration and a GPU energy")
-            : QObject::tr("Efficiency frontier of %n configuration(s): mean, 95 % CI", nullptr,
-                          int(points.size())) +
-                  (leftOut ? QObject::tr(" (%n without energy left out)", nullptr, int(leftOut))
-                           : QString()));
-    chart->legend()->setVisible(!points.empty() && points.size() <= kMaxLegendEntries);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    if (points.empty())
-        return;
+    return points;
+}
+
+/// The time and energy axes, padded around every point's CI.
+std::pair<QValueAxis*, QValueAxis*> addFrontierAxes(QChart* chart, const std::vector<Point>& points) {
     double xMin = std::numeric_limits<double>::max(), xMax = 0, yMin = xMin, yMax = 0;
     for (const Point& p : points) {
         xMin = std::min(xMin, p.xLo);
@@ -111,8 +96,12 @@ void drawFrontierChart(QChart* chart, const json& report) {
     yAxis->applyNiceNumbers();
     chart->addAxis(xAxis, Qt::AlignBottom);
     chart->addAxis(yAxis, Qt::AlignLeft);
+    return {xAxis, yAxis};
+}
 
-    // The front, by increasing time: each step is cheaper in energy, paid for in time.
+/// The front, by increasing time: each step is cheaper in energy, paid for in time.
+void addFrontLine(QChart* chart, QValueAxis* xAxis, QValueAxis* yAxis, const std::vector<Point>& points,
+                  const std::set<size_t>& front) {
     std::vector<const Point*> onTheFront;
     for (const Point& p : points)
         if (front.count(p.index))
@@ -128,41 +117,69 @@ void drawFrontierChart(QChart* chart, const json& report) {
         line->attachAxis(xAxis);
         line->attachAxis(yAxis);
     }
-    // One series per configuration: the legend names it, the theme tells them apart, and its
-    // whiskers take its colour. On the frontier: a larger marker and "frontier" in its name.
-    for (const Point& p : points) {
-        const bool onIt = front.count(p.index) > 0;
-        auto* scatter = new QScatterSeries;
-        // Short in the legend and beside the point (params are long); hover and the footer name them.
-        scatter->setName(QObject::tr("#%1 (N=%2)").arg(p.index).arg(p.n) +
-                         (onIt ? QObject::tr(", frontier") : QString()));
-        scatter->setMarkerSize(onIt ? 13 : 9);
-        scatter->append(p.x, p.y);
-        scatter->setPointLabelsFormat(QStringLiteral("#%1").arg(p.index)); // a literal: one point each
-        scatter->setPointLabelsVisible(true);
-        scatter->setPointLabelsClipping(false);
-        chart->addSeries(scatter);
-        scatter->attachAxis(xAxis);
-        scatter->attachAxis(yAxis);
-        const QColor color = scatter->color();
-        if (p.xHi > p.xLo)
-            addWhisker(chart, xAxis, yAxis, {p.xLo, p.y}, {p.xHi, p.y}, color);
-        if (p.yHi > p.yLo)
-            addWhisker(chart, xAxis, yAxis, {p.x, p.yLo}, {p.x, p.yHi}, color);
-        const QString tip = QObject::tr("#%1 %2\nN=%3: %4 s, %5 kJ per run%6")
-                                .arg(p.index)
-                                .arg(p.label)
-                                .arg(p.n)
-                                .arg(p.x, 0, 'f', 2)
-                                .arg(p.y, 0, 'f', 3)
-                                .arg(onIt ? QObject::tr("\non the efficiency frontier") : QString());
-        QObject::connect(scatter, &QScatterSeries::hovered, scatter, [tip](const QPointF&, bool state) {
-            if (state)
-                QToolTip::showText(QCursor::pos(), tip);
-            else
-                QToolTip::hideText();
-        });
-    }
+}
+
+// One series per configuration: the legend names it, the theme tells them apart, and its
+// whiskers take its colour. On the frontier: a larger marker and "frontier" in its name.
+void addConfigurationPoint(QChart* chart, QValueAxis* xAxis, QValueAxis* yAxis, const Point& p, bool onIt) {
+    auto* scatter = new QScatterSeries;
+    // Short in the legend and beside the point (params are long); hover and the footer name them.
+    scatter->setName(QObject::tr("#%1 (N=%2)").arg(p.index).arg(p.n) +
+                     (onIt ? QObject::tr(", frontier") : QString()));
+    scatter->setMarkerSize(onIt ? 13 : 9);
+    scatter->append(p.x, p.y);
+    scatter->setPointLabelsFormat(QStringLiteral("#%1").arg(p.index)); // a literal: one point each
+    scatter->setPointLabelsVisible(true);
+    scatter->setPointLabelsClipping(false);
+    chart->addSeries(scatter);
+    scatter->attachAxis(xAxis);
+    scatter->attachAxis(yAxis);
+    const QColor color = scatter->color();
+    if (p.xHi > p.xLo)
+        addWhisker(chart, xAxis, yAxis, {p.xLo, p.y}, {p.xHi, p.y}, color);
+    if (p.yHi > p.yLo)
+        addWhisker(chart, xAxis, yAxis, {p.x, p.yLo}, {p.x, p.yHi}, color);
+    const QString tip = QObject::tr("#%1 %2\nN=%3: %4 s, %5 kJ per run%6")
+                            .arg(p.index)
+                            .arg(p.label)
+                            .arg(p.n)
+                            .arg(p.x, 0, 'f', 2)
+                            .arg(p.y, 0, 'f', 3)
+                            .arg(onIt ? QObject::tr("\non the efficiency frontier") : QString());
+    QObject::connect(scatter, &QScatterSeries::hovered, scatter, [tip](const QPointF&, bool state) {
+        if (state)
+            QToolTip::showText(QCursor::pos(), tip);
+        else
+            QToolTip::hideText();
+    });
+}
+
+} // namespace
+
+void drawFrontierChart(QChart* chart, const json& report) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes())
+        chart->removeAxis(axis);
+    std::set<size_t> front;
+    for (const json& i : report.value("pareto", json::array()))
+        front.insert(i.get<size_t>());
+    size_t leftOut = 0;
+    const std::vector<Point> points = frontierPoints(report.value("configurations", json::array()), leftOut);
+    chart->setTitle(
+        points.empty()
+            ? QObject::tr("Efficiency frontier: no configuration has both a duration and a GPU energy")
+            : QObject::tr("Efficiency frontier of %n configuration(s): mean, 95 % CI", nullptr,
+                          int(points.size())) +
+                  (leftOut ? QObject::tr(" (%n without energy left out)", nullptr, int(leftOut))
+                           : QString()));
+    chart->legend()->setVisible(!points.empty() && points.size() <= kMaxLegendEntries);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    if (points.empty())
+        return;
+    const auto [xAxis, yAxis] = addFrontierAxes(chart, points);
+    addFrontLine(chart, xAxis, yAxis, points, front);
+    for (const Point& p : points)
+        addConfigurationPoint(chart, xAxis, yAxis, p, front.count(p.index) > 0);
     // Only the configurations belong in the legend, not their whiskers or the front's line.
     for (QAbstractSeries* s : chart->series())
         if (!qobject_cast<QScatterSeries*>(s))

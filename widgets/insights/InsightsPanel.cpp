@@ -55,33 +55,10 @@ namespace radt {
 
 namespace {
 
-constexpr int kNumberRole = Qt::UserRole + 1; ///< what a column sorts by
-constexpr int kUuidRole = Qt::UserRole + 2;   ///< on a row's first cell
-constexpr int kRawRole = Qt::UserRole + 3;    ///< a number in its raw unit, as exports write it
 // The Compare list's entries that are not a run figure's bars (its data: the figure's key).
 const QString kFrontierChart = QStringLiteral("#frontier"); ///< the configurations' frontier
 const QString kBurstChart = QStringLiteral("#bursts");      ///< the selected run's bursts
 const QString kStallChart = QStringLiteral("#stalls");      ///< the selected run's input stalls
-
-/// The figures shown as the table's columns, in its order.
-std::vector<const insight::RunFigure*> viewFigures() {
-    std::vector<const insight::RunFigure*> out;
-    for (const insight::RunFigure& f : insight::runFigures())
-        if (f.inView)
-            out.push_back(&f);
-    return out;
-}
-
-/// "GPU energy J": how exports name a figure's column (their numbers are in its raw unit).
-QString exportHeader(const insight::RunFigure& f) {
-    const QString title = QString::fromUtf8(f.title), unit = QString::fromUtf8(insight::unitSymbol(f.unit));
-    return unit.isEmpty() || title.endsWith(unit) ? title : title + QLatin1Char(' ') + unit;
-}
-
-/// The view's header: units picked by magnitude are in the cells, the others in the header.
-QString viewHeader(const insight::RunFigure& f) {
-    return insight::scaledByMagnitude(f.unit) ? QString::fromUtf8(f.title) : exportHeader(f);
-}
 
 /// A name of at most `chars` characters, cut in the middle: run names share their starts and
 /// ends ("resnet50-bs256-seed1-mps"), the middle is what a reader can best do without.
@@ -100,10 +77,6 @@ QString runLabel(const json& r) {
     if (r.value("name", json()).is_string() && !r["name"].get<std::string>().empty())
         return QString::fromStdString(r["name"].get<std::string>());
     return QString::fromStdString(r["run_uuid"].get<std::string>().substr(0, 8));
-}
-
-QString csvCell(const QString& text) {
-    return QString::fromStdString(csvField(text.toStdString()));
 }
 
 } // namespace
@@ -159,6 +132,16 @@ InsightsPanel::InsightsPanel(QWidget* parent)
       m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_chart(new QChart),
       m_chartView(new QChartView(m_chart, this)), m_follow(new QTimer(this)), m_debounce(new QTimer(this)),
       m_repeats(new QLineEdit(this)) {
+    setUpSettingsFields();
+    setUpFigureChoice();
+    QHBoxLayout* bar = toolBar();
+    setUpViews();
+    layOut(bar);
+    connectRecomputes();
+    fillTable();
+}
+
+void InsightsPanel::setUpSettingsFields() {
     QSettings settings;
     const double intensity = settings.value(QStringLiteral("insights/gridIntensity"), 0.0).toDouble();
     m_pue = settings.value(QStringLiteral("insights/pue"), 1.0).toDouble();
@@ -190,6 +173,9 @@ InsightsPanel::InsightsPanel(QWidget* parent)
             refresh();
     });
     m_pueBox->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
+}
+
+void InsightsPanel::setUpFigureChoice() {
     for (const insight::RunFigure& f : insight::runFigures())
         if (f.charted)
             m_figure->addItem(tr(f.title), QString::fromUtf8(f.key));
@@ -200,6 +186,9 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     // Not as wide as its longest entry: the bar must fit a floating window on a 1024 px screen.
     m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_figure->setMinimumContentsLength(18);
+}
+
+QHBoxLayout* InsightsPanel::toolBar() {
     auto* copy = new QPushButton(tr("Copy"), this);
     copy->setToolTip(tr("Copy the table as tab-separated text"));
     auto* csv = new QPushButton(tr("CSV…"), this);
@@ -209,7 +198,27 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     paper->setToolTip(tr("Export the configurations (N, mean ± 95 % CI, Welch marks against configuration 0) "
                          "as a LaTeX booktabs table (.tex) or as CSV (.csv): radt report --latex / --csv"));
     jsonButton->setToolTip(tr("Export the whole report as JSON (radt report --json's shape)"));
+    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(tableTsv()); });
+    connect(csv, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("csv")); });
+    connect(jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("json")); });
+    connect(paper, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("tex")); });
 
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_intensity);
+    bar->addWidget(m_pueBox);
+    bar->addWidget(new QLabel(tr("Repeats:"), this));
+    bar->addWidget(m_repeats);
+    bar->addWidget(new QLabel(tr("Compare:"), this));
+    bar->addWidget(m_figure);
+    bar->addStretch(1);
+    bar->addWidget(copy);
+    bar->addWidget(csv);
+    bar->addWidget(jsonButton);
+    bar->addWidget(paper);
+    return bar;
+}
+
+void InsightsPanel::setUpViews() {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(kNumberRole);
     m_view->setModel(m_proxy);
@@ -226,19 +235,9 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_workloads->setWordWrap(true);
     m_workloads->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_intensity);
-    bar->addWidget(m_pueBox);
-    bar->addWidget(new QLabel(tr("Repeats:"), this));
-    bar->addWidget(m_repeats);
-    bar->addWidget(new QLabel(tr("Compare:"), this));
-    bar->addWidget(m_figure);
-    bar->addStretch(1);
-    bar->addWidget(copy);
-    bar->addWidget(csv);
-    bar->addWidget(jsonButton);
-    bar->addWidget(paper);
+void InsightsPanel::layOut(QHBoxLayout* bar) {
     // Side by side: a bottom dock is wide and short.
     auto* split = new QSplitter(Qt::Horizontal, this);
     // Runs, and the answers for repeats: configurations (N, mean ± CI) and their comparisons.
@@ -260,7 +259,9 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     layout->addWidget(split, 1);
     layout->addWidget(m_workloads);
     layout->addWidget(m_status);
+}
 
+void InsightsPanel::connectRecomputes() {
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150); // a basket filled run by run computes once
     connect(m_debounce, &QTimer::timeout, this, [this] { compute(); });
@@ -281,11 +282,6 @@ InsightsPanel::InsightsPanel(QWidget* parent)
             chart == kBurstChart || chart == kStallChart)
             fillChart();
     });
-    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(tableTsv()); });
-    connect(csv, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("csv")); });
-    connect(jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("json")); });
-    connect(paper, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("tex")); });
-    fillTable();
 }
 
 InsightsPanel::~InsightsPanel() = default;
@@ -428,126 +424,6 @@ void InsightsPanel::present(json report, quint64 generation, const QString& erro
     emit computed();
 }
 
-void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
-    // What a reader of the energy figure must know (issue 27): the cross-check when it is off,
-    // readings left out, a counter replaced by power, a window wider than the run.
-    QStringList caveats;
-    const json check = r.value("energy_check", json());
-    if (r.value("energy_check_flag", false) && check.is_object())
-        caveats << tr("The energy counter says %1 J, integrated power %2 J: %3 % apart.")
-                       .arg(check["counter_j"].get<double>(), 0, 'f', 0)
-                       .arg(check["power_j"].get<double>(), 0, 'f', 0)
-                       .arg(check["disagreement_pct"].get<double>(), 0, 'f', 1);
-    for (const json& note : r.value("energy_notes", json::array()))
-        caveats << QString::fromStdString(note.get<std::string>());
-    if (const json note = r.value("window_note", json()); note.is_string())
-        caveats << QString::fromStdString(note.get<std::string>());
-    if (caveats.isEmpty())
-        return;
-    const QString source =
-        r["gpu_energy_source"].is_string()
-            ? tr("Source: %1.").arg(QString::fromStdString(r["gpu_energy_source"].get<std::string>()))
-            : QString();
-    energy->setText(QStringLiteral("⚠ ") + energy->text());
-    energy->setBackground(QColor(255, 236, 179));
-    const QString before = energy->toolTip();
-    energy->setToolTip((QStringList{before, source} + caveats).join(QLatin1Char('\n')).trimmed());
-}
-
-void InsightsPanel::fillTable() {
-    m_model->clear();
-    m_workloads->clear(); // never the footer of another basket or store
-    fillConfigurationsModel(m_configurations, m_report);
-    fillComparisonsModel(m_comparisons, m_report);
-    const auto figures = viewFigures();
-    QStringList headers;
-    for (const insight::RunFigure* f : figures)
-        headers << tr(viewHeader(*f).toUtf8().constData());
-    m_model->setHorizontalHeaderLabels(headers);
-    for (int c = 0; c < int(figures.size()); ++c)
-        m_model->horizontalHeaderItem(c)->setToolTip(
-            tr("Exported and copied as \"%1\", in %2")
-                .arg(exportHeader(*figures[size_t(c)]),
-                     figures[size_t(c)]->unit == insight::Unit::Text
-                         ? tr("text")
-                         : QString::fromUtf8(insight::unitSymbol(figures[size_t(c)]->unit))));
-    if (!m_report.is_object())
-        return;
-    const int energyColumn = insight::viewColumn("gpu_energy_j");
-    for (const json& r : m_report["runs"]) {
-        QList<QStandardItem*> row;
-        for (const insight::RunFigure* f : figures) {
-            const json v = f->value(r);
-            auto* item = new QStandardItem;
-            item->setEditable(false);
-            if (v.is_null()) {
-                item->setText(QStringLiteral("–"));
-                item->setToolTip(QString::fromStdString(insight::whyBlank(*f, r)));
-                item->setData(f->unit == insight::Unit::Text ? QVariant(QString()) : QVariant(-1e300),
-                              kNumberRole);
-            } else if (v.is_string()) {
-                item->setText(QString::fromStdString(v.get<std::string>()));
-                item->setData(item->text(), kNumberRole);
-            } else {
-                const double d = v.get<double>();
-                item->setText(QString::fromStdString(insight::formatForPeople(d, f->unit, f->decimals)));
-                item->setData(d, kNumberRole);
-                item->setData(d, kRawRole);
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                if (insight::scaledByMagnitude(f->unit))
-                    item->setToolTip(QStringLiteral("%1 %2")
-                                         .arg(d, 0, 'f', f->decimals)
-                                         .arg(insight::unitSymbol(f->unit)));
-            }
-            if (f->flagged && f->flagged(r)) {
-                item->setText(QStringLiteral("⚠ ") + item->text());
-                item->setBackground(QColor(255, 236, 179));
-            }
-            row << item;
-        }
-        const QString uuid = QString::fromStdString(r["run_uuid"].get<std::string>());
-        row[0]->setToolTip(row[0]->text() + QLatin1Char('\n') + uuid);
-        row[0]->setData(uuid, kUuidRole);
-        if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>())
-            row[insight::viewColumn("util_smact_gap_pp")]->setToolTip(
-                tr("GPU utilisation is %1 percentage points above SM activity: the GPU looked busy, "
-                   "but most of its SMs were idle.")
-                    .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
-        if (r["collocation"].is_object() && r["gpu_energy_device_j"].is_number())
-            row[energyColumn]->setToolTip(
-                tr("Its share of GPU %1, which it shared with %n other run(s): each moment's energy split "
-                   "equally among the runs active then. The whole GPU used %2 J over this run's time.",
-                   nullptr, int(r["collocation"]["shared_with"].size()))
-                    .arg(QString::fromStdString(r["collocation"]["device"].get<std::string>()))
-                    .arg(r["gpu_energy_device_j"].get<double>(), 0, 'f', 1));
-        markEnergyCaveats(r, row[energyColumn]);
-        m_model->appendRow(row);
-    }
-    m_view->resizeColumnsToContents();
-    // Long run and experiment names are cut in the middle (the whole name is the tooltip): the
-    // figures, not the names, must fit a laptop's window.
-    for (const char* key : {"name", "experiment", "shared_with"})
-        if (const int c = insight::viewColumn(key); m_view->columnWidth(c) > 180)
-            m_view->setColumnWidth(c, 180);
-    for (int r = 0; r < m_model->rowCount(); ++r)
-        if (QStandardItem* experiment = m_model->item(r, insight::viewColumn("experiment")))
-            experiment->setToolTip(experiment->text());
-    QStringList workloads;
-    for (const json& w : m_report["workloads"])
-        workloads << tr("%1: %2 over %n run(s)", nullptr, int(w["runs"].size()))
-                         .arg(QString::fromStdString(w["workload"].get<std::string>()))
-                         .arg(w["gpu_energy_j"].is_null()
-                                  ? QStringLiteral("–")
-                                  : QString::fromStdString(insight::formatForPeople(
-                                        w["gpu_energy_j"].get<double>(), insight::Unit::Joules, 1)));
-    QString text =
-        workloads.isEmpty()
-            ? QString()
-            : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
-    text = (QStringList{text} + configurationNotes(m_report)).join(QLatin1Char('\n')).trimmed();
-    m_workloads->setText(text);
-}
-
 void InsightsPanel::fillChart() {
     m_chart->legend()->hide(); // the frontier and the stalls show their own
     m_chart->removeAllSeries();
@@ -568,6 +444,10 @@ void InsightsPanel::fillChart() {
     m_chart->setTitle(tr(figure.title));
     if (!m_report.is_object() || m_report["runs"].empty())
         return;
+    drawFigureBars(figure);
+}
+
+void InsightsPanel::drawFigureBars(const insight::RunFigure& figure) {
     std::vector<double> values;
     QStringList names, fullNames;
     for (const json& r : m_report["runs"]) {
@@ -605,6 +485,17 @@ void InsightsPanel::fillChart() {
             QToolTip::hideText();
     });
     m_chart->addSeries(series);
+    QBarCategoryAxis* runs = runAxis(names);
+    auto* axis = new QValueAxis;
+    axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
+    axis->applyNiceNumbers();
+    m_chart->addAxis(runs, Qt::AlignBottom);
+    m_chart->addAxis(axis, Qt::AlignLeft);
+    series->attachAxis(runs);
+    series->attachAxis(axis);
+}
+
+QBarCategoryAxis* InsightsPanel::runAxis(const QStringList& names) {
     auto* runs = new QBarCategoryAxis;
     runs->append(names);
     // QtCharts cuts a name to "…" unless its line height fits the bar's width less ~15 px, so a
@@ -623,13 +514,7 @@ void InsightsPanel::fillChart() {
             runs->setTitleText(room >= 7 ? QString() : tr("hover a bar for its run"));
         });
     }
-    auto* axis = new QValueAxis;
-    axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
-    axis->applyNiceNumbers();
-    m_chart->addAxis(runs, Qt::AlignBottom);
-    m_chart->addAxis(axis, Qt::AlignLeft);
-    series->attachAxis(runs);
-    series->attachAxis(axis);
+    return runs;
 }
 
 void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
@@ -698,42 +583,6 @@ void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
             drawTimeChart(self->m_chart, data, request);
         });
     });
-}
-
-QString InsightsPanel::tableTsv() const {
-    // Numbers in their raw unit (the header names it) at the figure's decimals: what the eye reads
-    // as "4.04 kJ" a spreadsheet gets as 4040.3, under "GPU energy J".
-    const auto figures = viewFigures();
-    QStringList lines;
-    QStringList header;
-    for (const insight::RunFigure* f : figures)
-        header << exportHeader(*f);
-    lines << header.join(QLatin1Char('\t'));
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < m_proxy->columnCount() && c < int(figures.size()); ++c) {
-            const QModelIndex index = m_proxy->index(r, c);
-            const QVariant raw = index.data(kRawRole);
-            QString text = raw.isValid() ? QString::number(raw.toDouble(), 'f', figures[size_t(c)]->decimals)
-                                         : index.data().toString();
-            if (text.startsWith(QStringLiteral("⚠ "))) // the mark is for the eye
-                text.remove(0, 2);
-            cells << text;
-        }
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
-void InsightsPanel::exportCsv(const QString& path) const {
-    QString text;
-    for (const QString& line : tableTsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        QStringList cells;
-        for (const QString& cell : line.split(QLatin1Char('\t')))
-            cells << csvCell(cell == QStringLiteral("–") ? QString() : cell);
-        text += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
-    }
-    writeFileAtomically(path.toStdString(), text.toStdString());
 }
 
 QString InsightsPanel::footer() const {

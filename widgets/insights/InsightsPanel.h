@@ -13,8 +13,10 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QComboBox;
+class QHBoxLayout;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -26,6 +28,7 @@ class QTableView;
 class QTimer;
 
 namespace QtCharts {
+class QBarCategoryAxis;
 class QChart;
 class QChartView;
 } // namespace QtCharts
@@ -33,6 +36,9 @@ class QChartView;
 namespace radt {
 
 class Store;
+namespace insight {
+struct RunFigure;
+}
 
 class InsightsPanel : public QWidget {
     Q_OBJECT
@@ -68,6 +74,9 @@ public:
     void exportConfigurations(const QString& path) const;
     QString lastError() const { return m_error; }
 
+    static constexpr int kNumberRole = Qt::UserRole + 1; ///< what a table column sorts by
+    static constexpr int kUuidRole = Qt::UserRole + 2;   ///< on a run row's first cell
+
 signals:
     void computed();
     void progress(int done, int total);
@@ -76,12 +85,31 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    // The constructor's parts, in the order they run (the order widgets are made is the tab order).
+    void setUpSettingsFields(); ///< grid intensity, PUE and repeat params, from QSettings
+    void setUpFigureChoice();   ///< the Compare list: the charted figures and the special charts
+    QHBoxLayout* toolBar();     ///< the settings fields, the Compare list and the export buttons
+    void setUpViews();
+    void layOut(QHBoxLayout* bar);
+    void connectRecomputes(); ///< what recomputes, follows running runs or redraws the chart
+
     void compute();
     void present(nlohmann::json report, quint64 generation, const QString& error);
     void fillTable();
+    void setTableHeaders(const std::vector<const insight::RunFigure*>& figures);
+    QList<QStandardItem*> runRow(const nlohmann::json& run,
+                                 const std::vector<const insight::RunFigure*>& figures);
+    /// Caps the name columns' width (their tooltips hold the whole name).
+    void fitNameColumns();
+    /// The footer: the workloads' energy and the notes on runs left out of configurations.
+    QString workloadsText() const;
     /// Marks a run's GPU energy cell ⚠ with a tooltip when its figure has a caveat.
     void markEnergyCaveats(const nlohmann::json& run, QStandardItem* energy);
     void fillChart();
+    /// The chosen figure of each run as a bar, on a scale picked by the largest.
+    void drawFigureBars(const insight::RunFigure& figure);
+    /// The runs' axis under the bars: names on their side, in a font the bars leave room for.
+    QtCharts::QBarCategoryAxis* runAxis(const QStringList& names);
     /// The selected run's GPU utilisation with its burst periods or input stalls shaded: read on
     /// the worker, drawn when it lands.
     void fillRunChart(TimeChartRequest::Kind kind);

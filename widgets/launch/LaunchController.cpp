@@ -141,38 +141,8 @@ bool LaunchController::start(const std::string& storeUri, LaunchRequest request,
                             experiment = std::move(experiment)]() mutable {
         int code = 2;
         try {
-            if (experiment) {
-                // The runs of a workload are recorded concurrently into one connection.
-                SynchronizedStore shared(*store);
-                static const std::regex prefix(R"(^\[RUN ([^\]]*)\] ?(.*)$)");
-                auto lines = [this](bool isStderr) {
-                    return [this, isStderr](const std::string& line) {
-                        std::smatch m;
-                        if (std::regex_match(line, m, prefix))
-                            emit output(QString::fromStdString(m[1]), isStderr, QString::fromStdString(m[2]));
-                        else
-                            emit output(QString(), isStderr, QString::fromStdString(line));
-                    };
-                };
-                LineBuffer outBuffer(lines(false)), errBuffer(lines(true));
-                std::ostream out(&outBuffer), err(&errBuffer);
-                ExperimentOptions options{request.options, request.rerun, false, &m_bus};
-                ExperimentRunner runner(shared, std::move(*experiment), options, note, out, err);
-                code = runner.run(m_stop, m_wakePipe[0]);
-            } else {
-                request.options.outputLine = [this](bool isStderr, const std::string& line) {
-                    emit output(QString(), isStderr, QString::fromStdString(line));
-                };
-                RunRecorder recorder(*store, request.options, note, &m_bus);
-                recorder.setWakeFd(m_wakePipe[0]);
-                const RunOutcome outcome = recorder.record(m_stop);
-                note("run " + outcome.run.uuid + " " + toString(outcome.status) + " after " +
-                     formatDuration(nowMs() - outcome.run.startTime) + ", " +
-                     std::to_string(outcome.samples) + " samples written");
-                code = outcome.status == RunStatus::Killed ? 130
-                       : outcome.timeLimitReached          ? 0
-                                                           : outcome.exit.code;
-            }
+            code = experiment ? runExperiment(*store, std::move(*experiment), request, note)
+                              : recordRun(*store, request, note);
         } catch (const std::exception& e) {
             note(e.what());
         }
@@ -180,6 +150,40 @@ bool LaunchController::start(const std::string& storeUri, LaunchRequest request,
         emit finished(code);
     });
     return true;
+}
+
+int LaunchController::runExperiment(Store& store, ExperimentFile experiment, const LaunchRequest& request,
+                                    const Note& note) {
+    // The runs of a workload are recorded concurrently into one connection.
+    SynchronizedStore shared(store);
+    static const std::regex prefix(R"(^\[RUN ([^\]]*)\] ?(.*)$)");
+    auto lines = [this](bool isStderr) {
+        return [this, isStderr](const std::string& line) {
+            std::smatch m;
+            if (std::regex_match(line, m, prefix))
+                emit output(QString::fromStdString(m[1]), isStderr, QString::fromStdString(m[2]));
+            else
+                emit output(QString(), isStderr, QString::fromStdString(line));
+        };
+    };
+    LineBuffer outBuffer(lines(false)), errBuffer(lines(true));
+    std::ostream out(&outBuffer), err(&errBuffer);
+    ExperimentOptions options{request.options, request.rerun, false, &m_bus};
+    ExperimentRunner runner(shared, std::move(experiment), options, note, out, err);
+    return runner.run(m_stop, m_wakePipe[0]);
+}
+
+int LaunchController::recordRun(Store& store, LaunchRequest& request, const Note& note) {
+    request.options.outputLine = [this](bool isStderr, const std::string& line) {
+        emit output(QString(), isStderr, QString::fromStdString(line));
+    };
+    RunRecorder recorder(store, request.options, note, &m_bus);
+    recorder.setWakeFd(m_wakePipe[0]);
+    const RunOutcome outcome = recorder.record(m_stop);
+    note("run " + outcome.run.uuid + " " + toString(outcome.status) + " after " +
+         formatDuration(nowMs() - outcome.run.startTime) + ", " + std::to_string(outcome.samples) +
+         " samples written");
+    return outcome.status == RunStatus::Killed ? 130 : outcome.timeLimitReached ? 0 : outcome.exit.code;
 }
 
 } // namespace radt

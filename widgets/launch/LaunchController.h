@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -18,6 +19,8 @@
 namespace radt {
 
 class SampleBus;
+class Store;
+struct ExperimentFile;
 
 struct LaunchRequest {
     std::string target;            ///< script (or program) path, or an experiment .csv
@@ -50,6 +53,13 @@ signals:
     void finished(int exitCode);
 
 private:
+    using Note = std::function<void(const std::string&)>;
+    /// The worker thread's work for an experiment CSV: its workloads one after another.
+    int runExperiment(Store& store, ExperimentFile experiment, const LaunchRequest& request,
+                      const Note& note);
+    /// The worker thread's work for one script: its run recorded. Returns radt's exit code.
+    int recordRun(Store& store, LaunchRequest& request, const Note& note);
+
     SampleBus& m_bus;
     std::thread m_thread;
     std::atomic<bool> m_running{false};

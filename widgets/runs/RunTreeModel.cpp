@@ -25,6 +25,16 @@ struct RunTreeModel::Node {
     int64_t durationMs = 0;
     RunStatus status = RunStatus::Finished;
 
+    /// A run's leaf, under its experiment and workload.
+    static std::unique_ptr<Node> runLeaf(int64_t experimentId, const QString& workload, int runIndex) {
+        auto leaf = std::make_unique<Node>();
+        leaf->kind = RunNode;
+        leaf->experimentId = experimentId;
+        leaf->workload = workload;
+        leaf->runIndex = runIndex;
+        return leaf;
+    }
+
     Node* addChild(std::unique_ptr<Node> child) {
         child->parent = this;
         child->row = static_cast<int>(children.size());
@@ -50,6 +60,20 @@ int statusUrgency(RunStatus s) {
         break;
     }
     return 0;
+}
+
+// Not QCollator: its numeric mode needs ICU and a locale, and without them 1108 sorted before 111.
+// The unsorted bucket ("") sorts last.
+std::vector<QString> sortedWorkloadNames(const std::map<QString, std::vector<int>>& workloads) {
+    std::vector<QString> names;
+    for (const auto& entry : workloads)
+        names.push_back(entry.first);
+    std::sort(names.begin(), names.end(), [&](const QString& a, const QString& b) {
+        if (a.isEmpty() != b.isEmpty())
+            return b.isEmpty();
+        return naturalLess(a, b);
+    });
+    return names;
 }
 
 } // namespace
@@ -88,6 +112,21 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
                runs.end());
     m_runs = std::move(runs);
 
+    const std::vector<int> parents = nestedParents();
+    std::map<int, Node*> runNodes; // run index -> its node, for placing children
+    // experiment id -> workload -> run indexes
+    std::map<int64_t, std::map<QString, std::vector<int>>> groups;
+    for (int i = 0; i < static_cast<int>(m_runs.size()); ++i)
+        groups[m_runs[i].experimentId][toQString(m_runs[i].workload())].push_back(i);
+    for (auto& [experimentId, workloads] : groups)
+        for (const QString& workload : sortedWorkloadNames(workloads))
+            addWorkloadGroup(*experimentNodes[experimentId], workload, workloads[workload], parents,
+                             runNodes);
+    nestChildRuns(parents, runNodes, experimentNodes);
+    endResetModel();
+}
+
+std::vector<int> RunTreeModel::nestedParents() const {
     // MLflow's nested runs (a child's mlflow.parentRunId tag names its parent) sit under their
     // parent run. radT's collocated runs point at their workload's first run the same way; they
     // stay side by side in their workload, where they belong.
@@ -107,107 +146,85 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
             return -1;
         return parent->second;
     };
-    std::map<int, Node*> runNodes; // run index -> its node, for placing children
-    // Not QCollator: its numeric mode needs ICU and a locale, and without them 1108 sorted before 111.
-    // experiment id -> workload -> run indexes; the unsorted bucket ("") sorts last.
-    std::map<int64_t, std::map<QString, std::vector<int>>> groups;
+    std::vector<int> parents;
     for (int i = 0; i < static_cast<int>(m_runs.size()); ++i)
-        groups[m_runs[i].experimentId][toQString(m_runs[i].workload())].push_back(i);
+        parents.push_back(nestedUnder(i));
+    return parents;
+}
 
-    for (auto& [experimentId, workloads] : groups) {
-        Node* experimentNode = experimentNodes[experimentId];
-        std::vector<QString> names;
-        for (const auto& entry : workloads)
-            names.push_back(entry.first);
-        std::sort(names.begin(), names.end(), [&](const QString& a, const QString& b) {
-            if (a.isEmpty() != b.isEmpty())
-                return b.isEmpty();
-            return naturalLess(a, b);
-        });
-        for (const QString& workload : names) {
-            std::vector<int>& members = workloads[workload];
-            // A group whose every run sits under its parent run would be an empty row ("(unsorted)"
-            // for MLflow's nested children without a workload param).
-            if (std::all_of(members.begin(), members.end(), [&](int i) { return nestedUnder(i) >= 0; }))
-                continue;
-            std::sort(members.begin(), members.end(), [&](int a, int b) {
-                const QString la = toQString(m_runs[a].letter());
-                const QString lb = toQString(m_runs[b].letter());
-                if (la != lb)
-                    return naturalLess(la, lb);
-                return m_runs[a].startTime < m_runs[b].startTime;
-            });
-            auto group = std::make_unique<Node>();
-            group->kind = WorkloadNode;
-            group->name = workloadLabel(workload);
-            group->experimentId = experimentId;
-            group->workload = workload;
-            Node* groupNode = experimentNode->addChild(std::move(group));
-            int64_t first = 0;
-            int64_t last = 0;
-            for (int runIndex : members) {
-                const Run& r = m_runs[runIndex];
-                if (nestedUnder(runIndex) >= 0)
-                    continue; // placed under its parent run below
-                auto leaf = std::make_unique<Node>();
-                leaf->kind = RunNode;
-                leaf->experimentId = experimentId;
-                leaf->workload = workload;
-                leaf->runIndex = runIndex;
-                runNodes[runIndex] = groupNode->addChild(std::move(leaf));
-                const int64_t end = r.startTime + r.durationMs(m_nowMs);
-                first = groupNode->runCount == 0 ? r.startTime : std::min(first, r.startTime);
-                last = groupNode->runCount == 0 ? end : std::max(last, end);
-                if (statusUrgency(r.status) > statusUrgency(groupNode->status))
-                    groupNode->status = r.status;
-                ++groupNode->runCount;
-            }
-            groupNode->start = first;
-            groupNode->durationMs = last - first;
-            experimentNode->runCount += groupNode->runCount;
-            experimentNode->start =
-                experimentNode->start == 0 ? first : std::min(experimentNode->start, first);
-        }
+void RunTreeModel::addWorkloadGroup(Node& experimentNode, const QString& workload, std::vector<int>& members,
+                                    const std::vector<int>& parents, std::map<int, Node*>& runNodes) {
+    // A group whose every run sits under its parent run would be an empty row ("(unsorted)"
+    // for MLflow's nested children without a workload param).
+    if (std::all_of(members.begin(), members.end(), [&](int i) { return parents[i] >= 0; }))
+        return;
+    std::sort(members.begin(), members.end(), [&](int a, int b) {
+        const QString la = toQString(m_runs[a].letter());
+        const QString lb = toQString(m_runs[b].letter());
+        if (la != lb)
+            return naturalLess(la, lb);
+        return m_runs[a].startTime < m_runs[b].startTime;
+    });
+    const int64_t experimentId = experimentNode.experimentId;
+    auto group = std::make_unique<Node>();
+    group->kind = WorkloadNode;
+    group->name = workloadLabel(workload);
+    group->experimentId = experimentId;
+    group->workload = workload;
+    Node* groupNode = experimentNode.addChild(std::move(group));
+    int64_t first = 0;
+    int64_t last = 0;
+    for (int runIndex : members) {
+        const Run& r = m_runs[runIndex];
+        if (parents[runIndex] >= 0)
+            continue; // placed under its parent run by nestChildRuns()
+        runNodes[runIndex] = groupNode->addChild(Node::runLeaf(experimentId, workload, runIndex));
+        const int64_t end = r.startTime + r.durationMs(m_nowMs);
+        first = groupNode->runCount == 0 ? r.startTime : std::min(first, r.startTime);
+        last = groupNode->runCount == 0 ? end : std::max(last, end);
+        if (statusUrgency(r.status) > statusUrgency(groupNode->status))
+            groupNode->status = r.status;
+        ++groupNode->runCount;
     }
+    groupNode->start = first;
+    groupNode->durationMs = last - first;
+    experimentNode.runCount += groupNode->runCount;
+    experimentNode.start = experimentNode.start == 0 ? first : std::min(experimentNode.start, first);
+}
+
+void RunTreeModel::nestChildRuns(const std::vector<int>& parents, std::map<int, Node*>& runNodes,
+                                 const std::map<int64_t, Node*>& experimentNodes) {
     // Children under their parents, parents first (a chain nests level by level); a child whose
     // parent is itself nested deeper than the chain allows, or a cycle, stays where it was not put:
     // such runs go under their workload instead, so no run is ever lost from the tree.
     std::vector<int> pending;
     for (int i = 0; i < static_cast<int>(m_runs.size()); ++i)
-        if (nestedUnder(i) >= 0)
+        if (parents[i] >= 0)
             pending.push_back(i);
     std::sort(pending.begin(), pending.end(),
               [&](int a, int b) { return m_runs[a].startTime < m_runs[b].startTime; });
     for (bool placed = true; placed && !pending.empty();) {
         placed = false;
         for (auto it = pending.begin(); it != pending.end();) {
-            const auto parent = runNodes.find(nestedUnder(*it));
+            const auto parent = runNodes.find(parents[*it]);
             if (parent == runNodes.end()) {
                 ++it;
                 continue;
             }
-            auto leaf = std::make_unique<Node>();
-            leaf->kind = RunNode;
-            leaf->experimentId = m_runs[*it].experimentId;
-            leaf->workload = toQString(m_runs[*it].workload());
-            leaf->runIndex = *it;
-            runNodes[*it] = parent->second->addChild(std::move(leaf));
-            ++experimentNodes[m_runs[*it].experimentId]->runCount;
+            const Run& r = m_runs[*it];
+            runNodes[*it] =
+                parent->second->addChild(Node::runLeaf(r.experimentId, toQString(r.workload()), *it));
+            ++experimentNodes.at(r.experimentId)->runCount;
             it = pending.erase(it);
             placed = true;
         }
     }
     for (int orphan : pending) { // a cycle of parents: shown flat in the experiment
-        auto leaf = std::make_unique<Node>();
-        leaf->kind = RunNode;
-        leaf->experimentId = m_runs[orphan].experimentId;
-        leaf->workload = toQString(m_runs[orphan].workload());
-        leaf->runIndex = orphan;
-        Node* experimentNode = experimentNodes[m_runs[orphan].experimentId];
-        experimentNode->addChild(std::move(leaf));
+        const Run& r = m_runs[orphan];
+        Node* experimentNode = experimentNodes.at(r.experimentId);
+        experimentNode->addChild(Node::runLeaf(r.experimentId, toQString(r.workload()), orphan));
         ++experimentNode->runCount;
     }
-    endResetModel();
 }
 
 RunTreeModel::Node* RunTreeModel::nodeOf(const QModelIndex& index) const {

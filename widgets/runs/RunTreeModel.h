@@ -6,6 +6,7 @@
 #include <QAbstractItemModel>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -79,6 +80,14 @@ private:
     QVariant runData(const Run& run, int column, int role) const;
     QVariant groupData(const Node& node, int column, int role) const;
     void collectRuns(const Node& node, QStringList& out) const;
+    /// Each run's parent run (index into m_runs) when it sits under it as MLflow nests runs, else -1.
+    std::vector<int> nestedParents() const;
+    /// A workload's row under its experiment with its runs that are not nested under another run.
+    void addWorkloadGroup(Node& experimentNode, const QString& workload, std::vector<int>& members,
+                          const std::vector<int>& parents, std::map<int, Node*>& runNodes);
+    /// The nested runs under their parent runs (or flat in their experiment when that fails).
+    void nestChildRuns(const std::vector<int>& parents, std::map<int, Node*>& runNodes,
+                       const std::map<int64_t, Node*>& experimentNodes);
 
     std::vector<Experiment> m_experiments;
     std::vector<Run> m_runs;

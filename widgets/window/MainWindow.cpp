@@ -95,7 +95,27 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_document, &BoardDocument::opened, this, &MainWindow::updateSummary);
     createMenus();
     statusBar()->addPermanentWidget(m_ui.counts);
+    connectPanes();
+    // Chart data and summaries are read on a worker thread; the status bar shows the progress.
+    m_ui.progress = new QProgressBar(this);
+    m_ui.progress->setMaximumWidth(260);
+    m_ui.progress->setTextVisible(true);
+    m_ui.progress->hide();
+    statusBar()->addPermanentWidget(m_ui.progress);
+    connectSession();
+    connectChartLoader();
+    // 1400x860 where the screen has room; on a smaller screen (1024x700, a laptop) the window
+    // fits it instead of running off its edge (without a window manager nothing else would).
+    QSize size(1400, 860);
+    if (const QScreen* shown = QGuiApplication::primaryScreen())
+        size = size.boundedTo(shown->availableGeometry().size());
+    resize(size.expandedTo(minimumSizeHint()));
+    m_layout->fitPanesToWidth();
+    setAcceptDrops(true); // a board file dropped on the window opens
+    updateTitleAndStatus();
+}
 
+void MainWindow::connectPanes() {
     connect(m_ui.basket, &BasketModel::basketChanged, this, &MainWindow::onBasketChanged);
     connect(m_ui.tree, &RunTreePane::runsChosen, this, [this](const QStringList& uuids, const QString& node) {
         const int added = addRunsToBasket(uuids);
@@ -134,13 +154,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         else if (m_ui.metrics->keys().contains(key) && m_ui.metrics->currentKey() != key)
             m_ui.metrics->setCurrentKey(key);
     });
-    // Chart data and summaries are read on a worker thread; the status bar shows the progress.
-    m_ui.progress = new QProgressBar(this);
-    m_ui.progress->setMaximumWidth(260);
-    m_ui.progress->setTextVisible(true);
-    m_ui.progress->hide();
-    statusBar()->addPermanentWidget(m_ui.progress);
-    connectSession();
+}
+
+void MainWindow::connectChartLoader() {
     connect(m_ui.session->loader(), &ChartLoader::progress, this,
             [this](const QString& key, int done, int total) {
                 m_ui.progress->setRange(0, total);
@@ -171,15 +187,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_ui.summary->setRows({});
         statusBar()->showMessage(tr("Cannot compute the summary: %1").arg(error), 5000);
     });
-    // 1400x860 where the screen has room; on a smaller screen (1024x700, a laptop) the window
-    // fits it instead of running off its edge (without a window manager nothing else would).
-    QSize size(1400, 860);
-    if (const QScreen* shown = QGuiApplication::primaryScreen())
-        size = size.boundedTo(shown->availableGeometry().size());
-    resize(size.expandedTo(minimumSizeHint()));
-    m_layout->fitPanesToWidth();
-    setAcceptDrops(true); // a board file dropped on the window opens
-    updateTitleAndStatus();
 }
 
 MainWindow::~MainWindow() {

@@ -121,9 +121,14 @@ protected:
 private:
     /// The whole menu bar, in one place (MainWindowMenus.cpp).
     void createMenus();
+    void createFileMenu(); ///< stores, recent stores, boards, exports, quitting
     /// The window follows what the session says: an open under way, a store opened, a tree or
     /// keys read, each failure.
     void connectSession();
+    /// The basket, tree, metric list, saved selections and board, wired to the window.
+    void connectPanes();
+    /// The chart loader's progress, failures and summaries, shown in the status bar and panels.
+    void connectChartLoader();
     /// Shows a store the session opened: the tree, an empty basket, cleared charts.
     void showOpenedStore(const QString& uri, const std::vector<Experiment>& experiments,
                          const std::vector<Run>& runs);

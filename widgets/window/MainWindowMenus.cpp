@@ -135,58 +135,7 @@ void addColumnsMenu(QMenu* view, BoardPanel* board) {
 } // namespace
 
 void MainWindow::createMenus() {
-    // --- File: stores, then the board, then quitting.
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Open Store &File..."), this, [this] { openStoreFile(this); })
-        ->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open Store &URI..."), this, [this] { openStoreUri(this); })
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
-    QMenu* recent = file->addMenu(tr("&Recent Stores"));
-    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
-        recent->clear();
-        const QStringList entries = m_recent.entries();
-        for (const QString& uri : entries)
-            recent->addAction(QString::fromStdString(maskPassword(uri.toStdString())), this,
-                              [this, uri] { openStoreInteractive(uri); });
-        if (entries.isEmpty()) {
-            recent->addAction(tr("(none)"))->setEnabled(false);
-            return;
-        }
-        recent->addSeparator();
-        recent->addAction(tr("Clear Recent Stores"), this, [this] { m_recent.clear(); });
-    });
-    file->addSeparator();
-    file->addAction(tr("&Reload"), this, &MainWindow::reload)->setShortcut(QKeySequence::Refresh);
-    file->addSeparator();
-    file->addAction(tr("Open &Board..."), this,
-                    [this] {
-                        const QString path = openFileName(this, QStringLiteral("boards"), tr("Open a board"),
-                                                          tr("Boards (*.json);;All files (*)"));
-                        if (!path.isEmpty())
-                            m_document->openBoardInteractive(path);
-                    })
-        ->setShortcut(QKeySequence(tr("Ctrl+B")));
-    // Save writes back to the board file the charts came from (or were last saved to); the
-    // first save of a new board asks where, as Save As always does.
-    file->addAction(tr("&Save Board"), this, [this] { m_document->save(); })->setShortcut(QKeySequence::Save);
-    file->addAction(tr("Save Board &As..."), m_document, &BoardDocument::saveAs)
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
-    QAction* restore = file->addAction(tr("Restore Last Session at Start"));
-    restore->setCheckable(true);
-    {
-        QSettings settings;
-        restore->setChecked(BoardDocument::sessionRestoreEnabled(settings));
-    }
-    connect(restore, &QAction::toggled, this,
-            [](bool on) { QSettings().setValue(QStringLiteral("session/restore"), on); });
-    QMenu* exports = file->addMenu(tr("&Export"));
-    for (const ExportFormat& format : exportFormats())
-        exports->addAction(format.menuLabel, this,
-                           [this, extension = format.extension] { m_document->exportChart(extension); });
-    exports->addSeparator();
-    exports->addAction(tr("&Board as PDF..."), m_document, &BoardDocument::exportBoardPdf);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    createFileMenu();
 
     // --- Run: launching here, and finding runs in the tree.
     QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -242,6 +191,61 @@ void MainWindow::createMenus() {
         ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About radt-explorer"), this, [this] { showAbout(this); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createFileMenu() {
+    // --- File: stores, then the board, then quitting.
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Open Store &File..."), this, [this] { openStoreFile(this); })
+        ->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open Store &URI..."), this, [this] { openStoreUri(this); })
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    QMenu* recent = file->addMenu(tr("&Recent Stores"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        const QStringList entries = m_recent.entries();
+        for (const QString& uri : entries)
+            recent->addAction(QString::fromStdString(maskPassword(uri.toStdString())), this,
+                              [this, uri] { openStoreInteractive(uri); });
+        if (entries.isEmpty()) {
+            recent->addAction(tr("(none)"))->setEnabled(false);
+            return;
+        }
+        recent->addSeparator();
+        recent->addAction(tr("Clear Recent Stores"), this, [this] { m_recent.clear(); });
+    });
+    file->addSeparator();
+    file->addAction(tr("&Reload"), this, &MainWindow::reload)->setShortcut(QKeySequence::Refresh);
+    file->addSeparator();
+    file->addAction(tr("Open &Board..."), this,
+                    [this] {
+                        const QString path = openFileName(this, QStringLiteral("boards"), tr("Open a board"),
+                                                          tr("Boards (*.json);;All files (*)"));
+                        if (!path.isEmpty())
+                            m_document->openBoardInteractive(path);
+                    })
+        ->setShortcut(QKeySequence(tr("Ctrl+B")));
+    // Save writes back to the board file the charts came from (or were last saved to); the
+    // first save of a new board asks where, as Save As always does.
+    file->addAction(tr("&Save Board"), this, [this] { m_document->save(); })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save Board &As..."), m_document, &BoardDocument::saveAs)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+    QAction* restore = file->addAction(tr("Restore Last Session at Start"));
+    restore->setCheckable(true);
+    {
+        QSettings settings;
+        restore->setChecked(BoardDocument::sessionRestoreEnabled(settings));
+    }
+    connect(restore, &QAction::toggled, this,
+            [](bool on) { QSettings().setValue(QStringLiteral("session/restore"), on); });
+    QMenu* exports = file->addMenu(tr("&Export"));
+    for (const ExportFormat& format : exportFormats())
+        exports->addAction(format.menuLabel, this,
+                           [this, extension = format.extension] { m_document->exportChart(extension); });
+    exports->addSeparator();
+    exports->addAction(tr("&Board as PDF..."), m_document, &BoardDocument::exportBoardPdf);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 }
 
 } // namespace radt

@@ -27,6 +27,99 @@ namespace {
 
 constexpr double kMlflowMaxFloat = 1.7976931348623157e308;
 
+/// The tables of the current schema, and what this role may do with MLflow's.
+struct TableAccess {
+    std::set<std::string> names;
+    bool mayRead = true, mayWrite = true, ownsMetrics = false;
+};
+
+TableAccess tableAccess(pqxx::work& tx) {
+    // pg_tables lists every table, whatever this role may do with it (information_schema only
+    // those it has a privilege on: a role without grants saw "the database is empty").
+    const pqxx::result tables =
+        tx.exec("SELECT tablename, has_table_privilege(quote_ident(tablename), 'SELECT'), "
+                "has_table_privilege(quote_ident(tablename), 'INSERT'), "
+                "pg_has_role(tableowner, 'USAGE') FROM pg_tables WHERE schemaname = current_schema()");
+    TableAccess access;
+    for (const auto& row : tables) {
+        const std::string name = row[0].as<std::string>();
+        access.names.insert(name);
+        if (name == "runs" || name == "metrics" || name == "experiments") {
+            access.mayRead = access.mayRead && row[1].as<bool>();
+            access.mayWrite = access.mayWrite && row[2].as<bool>();
+        }
+        if (name == "metrics")
+            access.ownsMetrics = row[3].as<bool>();
+    }
+    return access;
+}
+
+/// An empty database made a store: MLflow's own schema, then what MLflow's first start inserts.
+void createMlflowSchema(pqxx::work& tx, const std::string& artifactRoot) {
+    tx.exec(kMlflowPostgresSchema);
+    // metrics partitioned by time (§4 "Partitions"), under MLflow's names; a week per
+    // partition unless RADT_PARTITION_PERIOD says day, or none (MLflow's plain table).
+    const char* periodEnv = std::getenv("RADT_PARTITION_PERIOD");
+    const std::string periodText = periodEnv && *periodEnv ? periodEnv : "week";
+    const auto period = pg::parsePeriod(periodText);
+    if (!period && periodText != "none")
+        throw StoreError("RADT_PARTITION_PERIOD is '" + periodText +
+                         "': expected day, week or none (the metrics table's partitions)");
+    if (period) {
+        pg::makePartitionedTwin(tx, "metrics", "radt_metrics_partitioned");
+        pg::swapInTwin(tx, "metrics", "radt_metrics_partitioned");
+        pg::storePeriod(tx, *period);
+    }
+    tx.exec_params("INSERT INTO alembic_version (version_num) VALUES ($1)",
+                   std::string(kMlflowSqliteSchemaVersion));
+    const int64_t now = nowMs();
+    tx.exec_params("INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, "
+                   "creation_time, last_update_time) VALUES (0, 'Default', $1, 'active', $2, $2)",
+                   artifactRoot + "/0", now);
+}
+
+/// The explorer reads whole series by (run, key) ordered by time: one covering index, added to a
+/// store another tool made when this role owns metrics. Whether it was there already.
+bool ensureReadIndex(pqxx::work& tx, bool ownsMetrics) {
+    // Looked up first: CREATE INDEX IF NOT EXISTS checks ownership of the table before it checks
+    // for the index.
+    const bool hadIndex = !tx.exec("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND "
+                                   "indexname = 'radt_metrics_run_key_time'")
+                               .empty();
+    if (!hadIndex && ownsMetrics)
+        tx.exec("CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
+                "(run_uuid, \"key\", timestamp, step) INCLUDE (value, is_nan)");
+    return hadIndex;
+}
+
+/// A partitioned metrics table's bounded partitions, after making those ahead of the clock.
+std::vector<std::pair<int64_t, int64_t>> partitionsAhead(pqxx::work& tx, pg::PartitionPeriod period,
+                                                         bool ownsMetrics) {
+    // Partitions ahead of the clock, made by the table's owner; another role's rows go to
+    // the default partition until the owner opens the store.
+    if (ownsMetrics) {
+        // A store that cannot make them now (a reader holds the default partition past the
+        // lock timeout) still opens: its batches make them later, or go to the default.
+        try {
+            pqxx::subtransaction ahead(tx, "partitions ahead");
+            pg::createPartitions(ahead, "metrics", "metrics", period, pg::aheadTimestamps(period, nowMs()));
+            ahead.commit();
+        } catch (const pqxx::sql_error&) {
+        }
+    }
+    return pg::partitionRanges(tx, "metrics");
+}
+
+/// What opening a store without the read index said (once, by the caller).
+std::string readIndexNotice(bool ownsMetrics, const std::string& role, const std::string& store) {
+    return ownsMetrics ? "added the index radt_metrics_run_key_time to " + store +
+                             " for fast series reads (MLflow ignores it; --read-only opens a store "
+                             "without it)"
+                       : "role '" + role + "' does not own the metrics table of " + store +
+                             ", so the read index radt_metrics_run_key_time was not added: series "
+                             "reads are slower (its owner can add it by opening the store once)";
+}
+
 } // namespace
 
 std::string PostgresStore::connectionString(const StoreUri& uri) {
@@ -68,24 +161,8 @@ void PostgresStore::connect() {
 void PostgresStore::checkOrCreateSchema(OpenMode mode) {
     withConnection("checking the schema", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        // pg_tables lists every table, whatever this role may do with it (information_schema only
-        // those it has a privilege on: a role without grants saw "the database is empty").
-        const pqxx::result tables =
-            tx.exec("SELECT tablename, has_table_privilege(quote_ident(tablename), 'SELECT'), "
-                    "has_table_privilege(quote_ident(tablename), 'INSERT'), "
-                    "pg_has_role(tableowner, 'USAGE') FROM pg_tables WHERE schemaname = current_schema()");
-        std::set<std::string> names;
-        bool mayRead = true, mayWrite = true, ownsMetrics = false;
-        for (const auto& row : tables) {
-            const std::string name = row[0].as<std::string>();
-            names.insert(name);
-            if (name == "runs" || name == "metrics" || name == "experiments") {
-                mayRead = mayRead && row[1].as<bool>();
-                mayWrite = mayWrite && row[2].as<bool>();
-            }
-            if (name == "metrics")
-                ownsMetrics = row[3].as<bool>();
-        }
+        TableAccess access = tableAccess(tx);
+        const std::set<std::string>& names = access.names;
         if (m_standby && mode == OpenMode::CreateIfMissing)
             throw StoreError("cannot record into " + m_uri.display() +
                              ": it is a standby server (a streaming replica), which only reads; record into "
@@ -94,29 +171,8 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
             if (mode != OpenMode::CreateIfMissing)
                 throw StoreError("cannot open store " + m_uri.display() +
                                  ": the database is empty, not an MLflow tracking database");
-            // MLflow's own schema, then what MLflow's first start inserts.
-            tx.exec(kMlflowPostgresSchema);
-            // metrics partitioned by time (§4 "Partitions"), under MLflow's names; a week per
-            // partition unless RADT_PARTITION_PERIOD says day, or none (MLflow's plain table).
-            const char* periodEnv = std::getenv("RADT_PARTITION_PERIOD");
-            const std::string periodText = periodEnv && *periodEnv ? periodEnv : "week";
-            const auto period = pg::parsePeriod(periodText);
-            if (!period && periodText != "none")
-                throw StoreError("RADT_PARTITION_PERIOD is '" + periodText +
-                                 "': expected day, week or none (the metrics table's partitions)");
-            if (period) {
-                pg::makePartitionedTwin(tx, "metrics", "radt_metrics_partitioned");
-                pg::swapInTwin(tx, "metrics", "radt_metrics_partitioned");
-                pg::storePeriod(tx, *period);
-            }
-            tx.exec_params("INSERT INTO alembic_version (version_num) VALUES ($1)",
-                           std::string(kMlflowSqliteSchemaVersion));
-            const int64_t now = nowMs();
-            tx.exec_params(
-                "INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, "
-                "creation_time, last_update_time) VALUES (0, 'Default', $1, 'active', $2, $2)",
-                artifactRoot() + "/0", now);
-            mayRead = mayWrite = ownsMetrics = true;
+            createMlflowSchema(tx, artifactRoot());
+            access.mayRead = access.mayWrite = access.ownsMetrics = true;
         } else {
             for (const char* required :
                  {"experiments", "runs", "metrics", "params", "tags", "alembic_version"})
@@ -125,7 +181,7 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                                      ": not an MLflow tracking database (no table '" + required + "')");
         }
         const std::string role = tx.exec1("SELECT current_user")[0].as<std::string>();
-        if (!mayRead)
+        if (!access.mayRead)
             throw StoreError("cannot open store " + m_uri.display() + ": permission denied: role '" + role +
                              "' may not read its tables (GRANT SELECT on them, or use another role)");
         // MLflow before 1.1 (2019) had no latest_metrics: it is then derived from metrics.
@@ -141,7 +197,7 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
                            " is a standby server (a streaming replica): opened read-only, following its "
                            "primary; " +
                            pg::replicationState(tx);
-        } else if (!mayWrite && mode == OpenMode::OpenExisting) {
+        } else if (!access.mayWrite && mode == OpenMode::OpenExisting) {
             // A reader's role (a lab's dashboard account): everything that only reads works.
             m_readOnly = true;
             tx.exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
@@ -151,43 +207,16 @@ void PostgresStore::checkOrCreateSchema(OpenMode mode) {
             tx.commit();
             return 0; // no read index: the session is read-only (connect())
         }
-        // The explorer reads whole series by (run, key) ordered by time: one covering index, added
-        // to a store another tool made (said once by the caller). Looked up first: CREATE INDEX IF
-        // NOT EXISTS checks ownership of the table before it checks for the index.
-        const bool hadIndex = !tx.exec("SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND "
-                                       "indexname = 'radt_metrics_run_key_time'")
-                                   .empty();
-        if (!hadIndex && ownsMetrics)
-            tx.exec("CREATE INDEX IF NOT EXISTS radt_metrics_run_key_time ON metrics "
-                    "(run_uuid, \"key\", timestamp, step) INCLUDE (value, is_nan)");
+        const bool hadIndex = ensureReadIndex(tx, access.ownsMetrics);
         if (pg::isPartitioned(tx, "metrics")) {
             m_partitionPeriod = pg::storedPeriod(tx).value_or(pg::PartitionPeriod::Week);
-            // Partitions ahead of the clock, made by the table's owner; another role's rows go to
-            // the default partition until the owner opens the store.
-            if (ownsMetrics) {
-                // A store that cannot make them now (a reader holds the default partition past the
-                // lock timeout) still opens: its batches make them later, or go to the default.
-                try {
-                    pqxx::subtransaction ahead(tx, "partitions ahead");
-                    pg::createPartitions(ahead, "metrics", "metrics", *m_partitionPeriod,
-                                         pg::aheadTimestamps(*m_partitionPeriod, nowMs()));
-                    ahead.commit();
-                } catch (const pqxx::sql_error&) {
-                }
-            }
-            m_partitionRanges = pg::partitionRanges(tx, "metrics");
+            m_partitionRanges = partitionsAhead(tx, *m_partitionPeriod, access.ownsMetrics);
         }
-        m_mayPartition = ownsMetrics;
+        m_mayPartition = access.ownsMetrics;
         m_partitionsCheckedDay = nowMs() / pg::kDayMs;
         tx.commit();
         if (!hadIndex && !names.empty())
-            m_notice = ownsMetrics
-                           ? "added the index radt_metrics_run_key_time to " + m_uri.display() +
-                                 " for fast series reads (MLflow ignores it; --read-only opens a store "
-                                 "without it)"
-                           : "role '" + role + "' does not own the metrics table of " + m_uri.display() +
-                                 ", so the read index radt_metrics_run_key_time was not added: series "
-                                 "reads are slower (its owner can add it by opening the store once)";
+            m_notice = readIndexNotice(access.ownsMetrics, role, m_uri.display());
         return 0;
     });
 }

@@ -1,0 +1,219 @@
+// reportTable(): `radt report`'s JSON as a table for a terminal, section by section.
+#include "core/analysis/InsightReport.h"
+
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/InsightFigures.h"
+#include "core/base/TextFormat.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+namespace radt {
+
+using nlohmann::json;
+
+namespace {
+
+/// "12.0 ± 1.3" (the CI's half-width) or the mean alone when n < 2, with "(n=2)" where the figure
+/// is over fewer runs than its configuration's N; "-" without values.
+std::string meanAndCi(const json& stat, double scale, int precision, size_t configurationN) {
+    if (stat["mean"].is_null())
+        return "-";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(precision) << stat["mean"].get<double>() * scale;
+    if (stat["ci95"].is_array())
+        s << " ± " << (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale;
+    if (stat["n"].get<size_t>() != configurationN)
+        s << " (n=" << stat["n"].get<size_t>() << ")";
+    return s.str();
+}
+
+std::string configurationLabel(const json& params) {
+    std::string label;
+    for (const auto& [name, value] : params.items())
+        label += (label.empty() ? "" : ", ") + name + "=" + value.get<std::string>();
+    return label.empty() ? "all runs" : label;
+}
+
+std::string configurationTable(const json& report) {
+    const json& configurations = report.value("configurations", json::array());
+    const std::string leftOut = leftOutOfConfigurationsNote(report);
+    if (configurations.empty())
+        return leftOut.empty() ? std::string() : "\n" + leftOut + "\n";
+    std::ostringstream out;
+    std::set<size_t> pareto;
+    for (const json& i : report.value("pareto", json::array()))
+        pareto.insert(i.get<size_t>());
+    out << "\nconfiguration  N   time s (mean ± CI95)   GPU kJ (mean ± CI95)     GPU util %   params\n";
+    for (size_t c = 0; c < configurations.size(); ++c) {
+        const json& st = configurations[c]["stats"];
+        const size_t n = configurations[c]["runs"].size();
+        std::ostringstream index;
+        index << "#" << c << (pareto.count(c) ? " *" : "");
+        out << std::left << std::setw(15) << index.str() << std::right << std::setw(2) << n << std::setw(23)
+            << meanAndCi(st["duration_s"], 1, 2, n) << std::setw(23)
+            << meanAndCi(st["gpu_energy_j"], 1e-3, 3, n) << std::setw(15)
+            << meanAndCi(st["gpu_util_pct"], 1, 1, n) << "   "
+            << configurationLabel(configurations[c]["params"]) << "\n";
+    }
+    out << "* on the efficiency frontier (no other configuration is both faster and cheaper in energy)\n";
+    if (!leftOut.empty())
+        out << leftOut << "\n";
+    const json& comparisons = report.value("comparisons", json::array());
+    if (!comparisons.empty()) {
+        out << "\ncomparison   figure          ratio b/a   Welch t       p   N a/b\n";
+        for (const json& k : comparisons) {
+            std::ostringstream pair, p, t;
+            pair << "#" << k["b"].get<size_t>() << " vs #" << k["a"].get<size_t>();
+            if (k["p_value"].is_null()) {
+                p << "-";
+                t << "-";
+            } else {
+                const double pv = k["p_value"].get<double>();
+                p << (pv < 0.001 ? "<0.001" : formatFixed(pv, 3));
+                t << std::fixed << std::setprecision(2) << k["welch_t"].get<double>();
+            }
+            out << std::left << std::setw(13) << pair.str() << std::setw(16) << k["figure"].get<std::string>()
+                << std::right << std::setw(9)
+                << (k["ratio"].is_null() ? std::string("-") : formatFixed(k["ratio"].get<double>(), 3))
+                << std::setw(10) << t.str() << std::setw(8) << p.str() << "   " << k["n_a"].get<size_t>()
+                << "/" << k["n_b"].get<size_t>() << "\n";
+        }
+        if (std::any_of(comparisons.begin(), comparisons.end(),
+                        [](const json& k) { return k["p_value"].is_null(); }))
+            out << "-: no test where a configuration has one run (no significance from n < 2) or no spread\n";
+    }
+    return out.str();
+}
+
+std::string num(const json& v, int precision, const char* unit = "") {
+    if (v.is_null())
+        return "-";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(precision) << v.get<double>() << unit;
+    return s.str();
+}
+
+/// The per-run table: the figures that runFigures() puts in the terminal, in its order.
+void runTable(std::ostream& out, const json& report) {
+    for (const insight::RunFigure& f : insight::runFigures())
+        if (f.terminal)
+            out << (f.terminalWidth < 0 ? std::left : std::right) << std::setw(std::abs(f.terminalWidth))
+                << f.terminal;
+    out << "\n";
+    for (const json& r : report.at("runs")) {
+        for (const insight::RunFigure& f : insight::runFigures()) {
+            if (!f.terminal)
+                continue;
+            const json v = f.value(r);
+            std::string cell = v.is_null()     ? std::string("-")
+                               : v.is_string() ? v.get<std::string>()
+                                               : num(v, f.decimals);
+            using insight::Unit; // J and pp are in the headers
+            if (v.is_number() && (f.unit == Unit::Seconds || f.unit == Unit::Percent ||
+                                  f.unit == Unit::Grams || f.unit == Unit::Factor))
+                cell += insight::unitSymbol(f.unit);
+            if (f.flagged && f.flagged(r))
+                cell += "!";
+            out << (f.terminalWidth < 0 ? std::left : std::right) << std::setw(std::abs(f.terminalWidth))
+                << cell;
+        }
+        out << "\n";
+    }
+}
+
+/// Each run's energy check, energy notes and window note.
+void runNotes(std::ostream& out, const json& report) {
+    bool noted = false; // a blank line after the notes, only when there are notes
+    for (const json& r : report.at("runs")) {
+        const std::string run = r["run_uuid"].get<std::string>().substr(0, 10);
+        if (const json& check = r.value("energy_check", json());
+            !check.is_null() && r.value("energy_check_flag", false))
+            out << "\n"
+                << run << " energy check: counter " << num(check["counter_j"], 1) << " J, integrated power "
+                << num(check["power_j"], 1) << " J (" << num(check["disagreement_pct"], 1) << " % apart)";
+        for (const json& note : r.value("energy_notes", json::array()))
+            out << "\n" << run << " energy: " << note.get<std::string>();
+        if (const json& note = r.value("window_note", json()); note.is_string())
+            out << "\n" << run << " window: " << note.get<std::string>();
+        noted = noted || r.value("energy_check_flag", false) ||
+                !r.value("energy_notes", json::array()).empty() || r.value("window_note", json()).is_string();
+    }
+    if (noted)
+        out << "\n";
+}
+
+/// Each run's utilisation profiles, input stalls and burst/idle patterns.
+void utilisationSections(std::ostream& out, const json& report) {
+    for (const json& r : report.at("runs")) {
+        if (r["util"].empty())
+            continue;
+        out << "\n"
+            << r["run_uuid"].get<std::string>().substr(0, 10) << " utilisation (mean / p50 / p95 / idle):\n";
+        for (const auto& [key, p] : r["util"].items())
+            out << "  " << std::left << std::setw(34) << key << std::right << std::setw(9)
+                << num(p["mean"], 2) << std::setw(9) << num(p["p50"], 2) << std::setw(9) << num(p["p95"], 2)
+                << std::setw(8) << num(json(p["idle_share"].get<double>() * 100), 0, "%") << "\n";
+        if (const json& share = r.value("input_stall_share", json()); share.is_number())
+            out << "  input stalls: " << num(json(share.get<double>() * 100), 1, "%") << " of the time ("
+                << num(r["input_stall_s"], 1, "s") << ": GPU under "
+                << num(report["settings"]["stall_gpu_below_pct"], 0, "%")
+                << " while the run's processes used " << num(report["settings"]["stall_cpu_cores"], 1)
+                << "+ cores)\n";
+        for (const auto& [key, b] : r["burst_idle"].items())
+            out << "  burst/idle " << key << ": burst " << num(b["burst_mean"], 2) << " for "
+                << num(b["burst_duration_s"]["mean"], 1, "s") << ", idle " << num(b["idle_mean"], 2)
+                << " for " << num(b["idle_duration_s"]["mean"], 1, "s") << "; windows I "
+                << num(json(b["patterns"]["I"].get<double>() * 100), 0, "%") << " B "
+                << num(json(b["patterns"]["B"].get<double>() * 100), 0, "%") << " BIB "
+                << num(json(b["patterns"]["BIB"].get<double>() * 100), 0, "%") << "\n";
+    }
+}
+
+void workloadTable(std::ostream& out, const json& report) {
+    if (report.at("workloads").empty())
+        return;
+    out << "\nworkload    GPU J (each GPU once)  runs   together vs one after another alone\n";
+    for (const json& w : report.at("workloads")) {
+        out << std::left << std::setw(12) << w["workload"].get<std::string>() << std::right << std::setw(21)
+            << num(w["gpu_energy_j"], 1) << "  " << std::setw(4) << w["runs"].size();
+        if (const json& g = w.value("collocation_gain", json()); g.is_object())
+            out << "   " << num(g["together_s"], 1, "s") << " vs "
+                << num(g["alone_one_after_another_s"], 1, "s") << " ("
+                << num(g["throughput_gain"], 2, "x throughput") << "), energy x" << num(g["energy_ratio"], 2);
+        out << "\n";
+    }
+}
+
+/// The closing line: the settings the figures depend on, and how to read them.
+void settingsFooter(std::ostream& out, const json& report) {
+    const json& s = report.at("settings");
+    out << "\nGaps over " << s["max_gap_intervals"] << " sampling intervals are not bridged; idle below "
+        << num(json(s["idle_below_share_of_scale"].get<double>() * 100), 0, "%")
+        << " of a metric's scale; '!' marks a "
+        << "util-SMACT gap of " << num(s["util_smact_flag_pp"], 0)
+        << " pp or more; GPU J of runs that shared a GPU is their share (each moment's energy split "
+           "equally among the runs then active); CI95: Student t, n-1 degrees of freedom; p: Welch's "
+           "two-sided t test.";
+    if (!s["grid_intensity_g_per_kwh"].is_null())
+        out << " CO2e at " << num(s["grid_intensity_g_per_kwh"], 0) << " g/kWh, PUE " << num(s["pue"], 2)
+            << ".";
+    out << "\n";
+}
+
+} // namespace
+
+std::string reportTable(const json& report) {
+    std::ostringstream out;
+    runTable(out, report);
+    runNotes(out, report);
+    utilisationSections(out, report);
+    out << configurationTable(report);
+    workloadTable(out, report);
+    settingsFooter(out, report);
+    return out.str();
+}
+
+} // namespace radt

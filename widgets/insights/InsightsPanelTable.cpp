@@ -1,0 +1,223 @@
+// InsightsPanel's table of runs: one row a run, one column a figure of runFigures() that is in the
+// view, its tooltips and caveat marks; and the table as copied and exported.
+#include "widgets/insights/InsightsPanel.h"
+
+#include "core/analysis/InsightFigures.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/TextFormat.h"
+#include "widgets/insights/ConfigurationTables.h"
+
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTableView>
+
+using nlohmann::json;
+
+namespace radt {
+
+namespace {
+
+constexpr int kRawRole = Qt::UserRole + 3; ///< a number in its raw unit, as exports write it
+
+/// The figures shown as the table's columns, in its order.
+std::vector<const insight::RunFigure*> viewFigures() {
+    std::vector<const insight::RunFigure*> out;
+    for (const insight::RunFigure& f : insight::runFigures())
+        if (f.inView)
+            out.push_back(&f);
+    return out;
+}
+
+/// "GPU energy J": how exports name a figure's column (their numbers are in its raw unit).
+QString exportHeader(const insight::RunFigure& f) {
+    const QString title = QString::fromUtf8(f.title), unit = QString::fromUtf8(insight::unitSymbol(f.unit));
+    return unit.isEmpty() || title.endsWith(unit) ? title : title + QLatin1Char(' ') + unit;
+}
+
+/// The view's header: units picked by magnitude are in the cells, the others in the header.
+QString viewHeader(const insight::RunFigure& f) {
+    return insight::scaledByMagnitude(f.unit) ? QString::fromUtf8(f.title) : exportHeader(f);
+}
+
+/// A run's cell of one figure: its text for the eye, its number to sort by and export, ⚠ when flagged.
+QStandardItem* figureItem(const insight::RunFigure& f, const json& r) {
+    const json v = f.value(r);
+    auto* item = new QStandardItem;
+    item->setEditable(false);
+    if (v.is_null()) {
+        item->setText(QStringLiteral("–"));
+        item->setToolTip(QString::fromStdString(insight::whyBlank(f, r)));
+        item->setData(f.unit == insight::Unit::Text ? QVariant(QString()) : QVariant(-1e300),
+                      InsightsPanel::kNumberRole);
+    } else if (v.is_string()) {
+        item->setText(QString::fromStdString(v.get<std::string>()));
+        item->setData(item->text(), InsightsPanel::kNumberRole);
+    } else {
+        const double d = v.get<double>();
+        item->setText(QString::fromStdString(insight::formatForPeople(d, f.unit, f.decimals)));
+        item->setData(d, InsightsPanel::kNumberRole);
+        item->setData(d, kRawRole);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (insight::scaledByMagnitude(f.unit))
+            item->setToolTip(
+                QStringLiteral("%1 %2").arg(d, 0, 'f', f.decimals).arg(insight::unitSymbol(f.unit)));
+    }
+    if (f.flagged && f.flagged(r)) {
+        item->setText(QStringLiteral("⚠ ") + item->text());
+        item->setBackground(QColor(255, 236, 179));
+    }
+    return item;
+}
+
+QString csvCell(const QString& text) {
+    return QString::fromStdString(csvField(text.toStdString()));
+}
+
+} // namespace
+
+void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
+    // What a reader of the energy figure must know (issue 27): the cross-check when it is off,
+    // readings left out, a counter replaced by power, a window wider than the run.
+    QStringList caveats;
+    const json check = r.value("energy_check", json());
+    if (r.value("energy_check_flag", false) && check.is_object())
+        caveats << tr("The energy counter says %1 J, integrated power %2 J: %3 % apart.")
+                       .arg(check["counter_j"].get<double>(), 0, 'f', 0)
+                       .arg(check["power_j"].get<double>(), 0, 'f', 0)
+                       .arg(check["disagreement_pct"].get<double>(), 0, 'f', 1);
+    for (const json& note : r.value("energy_notes", json::array()))
+        caveats << QString::fromStdString(note.get<std::string>());
+    if (const json note = r.value("window_note", json()); note.is_string())
+        caveats << QString::fromStdString(note.get<std::string>());
+    if (caveats.isEmpty())
+        return;
+    const QString source =
+        r["gpu_energy_source"].is_string()
+            ? tr("Source: %1.").arg(QString::fromStdString(r["gpu_energy_source"].get<std::string>()))
+            : QString();
+    energy->setText(QStringLiteral("⚠ ") + energy->text());
+    energy->setBackground(QColor(255, 236, 179));
+    const QString before = energy->toolTip();
+    energy->setToolTip((QStringList{before, source} + caveats).join(QLatin1Char('\n')).trimmed());
+}
+
+void InsightsPanel::fillTable() {
+    m_model->clear();
+    m_workloads->clear(); // never the footer of another basket or store
+    fillConfigurationsModel(m_configurations, m_report);
+    fillComparisonsModel(m_comparisons, m_report);
+    const auto figures = viewFigures();
+    setTableHeaders(figures);
+    if (!m_report.is_object())
+        return;
+    for (const json& r : m_report["runs"])
+        m_model->appendRow(runRow(r, figures));
+    fitNameColumns();
+    m_workloads->setText(workloadsText());
+}
+
+void InsightsPanel::setTableHeaders(const std::vector<const insight::RunFigure*>& figures) {
+    QStringList headers;
+    for (const insight::RunFigure* f : figures)
+        headers << tr(viewHeader(*f).toUtf8().constData());
+    m_model->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < int(figures.size()); ++c)
+        m_model->horizontalHeaderItem(c)->setToolTip(
+            tr("Exported and copied as \"%1\", in %2")
+                .arg(exportHeader(*figures[size_t(c)]),
+                     figures[size_t(c)]->unit == insight::Unit::Text
+                         ? tr("text")
+                         : QString::fromUtf8(insight::unitSymbol(figures[size_t(c)]->unit))));
+}
+
+QList<QStandardItem*> InsightsPanel::runRow(const json& r,
+                                            const std::vector<const insight::RunFigure*>& figures) {
+    QList<QStandardItem*> row;
+    for (const insight::RunFigure* f : figures)
+        row << figureItem(*f, r);
+    const QString uuid = QString::fromStdString(r["run_uuid"].get<std::string>());
+    row[0]->setToolTip(row[0]->text() + QLatin1Char('\n') + uuid);
+    row[0]->setData(uuid, kUuidRole);
+    if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>())
+        row[insight::viewColumn("util_smact_gap_pp")]->setToolTip(
+            tr("GPU utilisation is %1 percentage points above SM activity: the GPU looked busy, "
+               "but most of its SMs were idle.")
+                .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
+    const int energyColumn = insight::viewColumn("gpu_energy_j");
+    if (r["collocation"].is_object() && r["gpu_energy_device_j"].is_number())
+        row[energyColumn]->setToolTip(
+            tr("Its share of GPU %1, which it shared with %n other run(s): each moment's energy split "
+               "equally among the runs active then. The whole GPU used %2 J over this run's time.",
+               nullptr, int(r["collocation"]["shared_with"].size()))
+                .arg(QString::fromStdString(r["collocation"]["device"].get<std::string>()))
+                .arg(r["gpu_energy_device_j"].get<double>(), 0, 'f', 1));
+    markEnergyCaveats(r, row[energyColumn]);
+    return row;
+}
+
+void InsightsPanel::fitNameColumns() {
+    m_view->resizeColumnsToContents();
+    // Long run and experiment names are cut in the middle (the whole name is the tooltip): the
+    // figures, not the names, must fit a laptop's window.
+    for (const char* key : {"name", "experiment", "shared_with"})
+        if (const int c = insight::viewColumn(key); m_view->columnWidth(c) > 180)
+            m_view->setColumnWidth(c, 180);
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        if (QStandardItem* experiment = m_model->item(r, insight::viewColumn("experiment")))
+            experiment->setToolTip(experiment->text());
+}
+
+QString InsightsPanel::workloadsText() const {
+    QStringList workloads;
+    for (const json& w : m_report["workloads"])
+        workloads << tr("%1: %2 over %n run(s)", nullptr, int(w["runs"].size()))
+                         .arg(QString::fromStdString(w["workload"].get<std::string>()))
+                         .arg(w["gpu_energy_j"].is_null()
+                                  ? QStringLiteral("–")
+                                  : QString::fromStdString(insight::formatForPeople(
+                                        w["gpu_energy_j"].get<double>(), insight::Unit::Joules, 1)));
+    QString text =
+        workloads.isEmpty()
+            ? QString()
+            : tr("Workloads (each GPU counted once): %1").arg(workloads.join(QStringLiteral("; ")));
+    return (QStringList{text} + configurationNotes(m_report)).join(QLatin1Char('\n')).trimmed();
+}
+
+QString InsightsPanel::tableTsv() const {
+    // Numbers in their raw unit (the header names it) at the figure's decimals: what the eye reads
+    // as "4.04 kJ" a spreadsheet gets as 4040.3, under "GPU energy J".
+    const auto figures = viewFigures();
+    QStringList lines;
+    QStringList header;
+    for (const insight::RunFigure* f : figures)
+        header << exportHeader(*f);
+    lines << header.join(QLatin1Char('\t'));
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < m_proxy->columnCount() && c < int(figures.size()); ++c) {
+            const QModelIndex index = m_proxy->index(r, c);
+            const QVariant raw = index.data(kRawRole);
+            QString text = raw.isValid() ? QString::number(raw.toDouble(), 'f', figures[size_t(c)]->decimals)
+                                         : index.data().toString();
+            if (text.startsWith(QStringLiteral("⚠ "))) // the mark is for the eye
+                text.remove(0, 2);
+            cells << text;
+        }
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void InsightsPanel::exportCsv(const QString& path) const {
+    QString text;
+    for (const QString& line : tableTsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        QStringList cells;
+        for (const QString& cell : line.split(QLatin1Char('\t')))
+            cells << csvCell(cell == QStringLiteral("–") ? QString() : cell);
+        text += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    writeFileAtomically(path.toStdString(), text.toStdString());
+}
+
+} // namespace radt
