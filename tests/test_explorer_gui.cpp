@@ -395,7 +395,7 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     m_window->waitForLoads();
     // The summary table lists every run with the metric, whatever the chart merges.
     EXPECT_EQ(m_window->parts().summary->model()->rowCount(), 2);
-    ChartCard* card = m_window->chartCard();
+    ChartCard* card = m_window->parts().board->current();
     card->smoothingSlider()->setValue(50);
     EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 50);
     EXPECT_EQ(card->smoothingSpinBox()->value(), 50) << "the spin box shows the slider's value";

@@ -125,13 +125,21 @@ struct InsightsPanel::Worker {
     }
 };
 
-InsightsPanel::InsightsPanel(QWidget* parent)
-    : QWidget(parent), m_worker(std::make_shared<Worker>()), m_intensity(new QDoubleSpinBox(this)),
-      m_pueBox(new QDoubleSpinBox(this)), m_figure(new QComboBox(this)), m_status(new QLabel(this)),
-      m_workloads(new QLabel(this)), m_model(new QStandardItemModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_chart(new QChart),
-      m_chartView(new QChartView(m_chart, this)), m_follow(new QTimer(this)), m_debounce(new QTimer(this)),
-      m_repeats(new QLineEdit(this)) {
+InsightsPanel::InsightsPanel(QWidget* parent) : QWidget(parent), m_worker(std::make_shared<Worker>()) {
+    // In this order: the order widgets are made is the tab order.
+    m_inputs.intensity = new QDoubleSpinBox(this);
+    m_inputs.pue = new QDoubleSpinBox(this);
+    m_inputs.figure = new QComboBox(this);
+    m_status = new QLabel(this);
+    m_workloads = new QLabel(this);
+    m_views.model = new QStandardItemModel(this);
+    m_views.proxy = new QSortFilterProxyModel(this);
+    m_views.table = new QTableView(this);
+    m_views.chart = new QChart;
+    m_views.chartView = new QChartView(m_views.chart, this);
+    m_follow = new QTimer(this);
+    m_debounce = new QTimer(this);
+    m_inputs.repeats = new QLineEdit(this);
     setUpSettingsFields();
     setUpFigureChoice();
     QHBoxLayout* bar = toolBar();
@@ -147,45 +155,47 @@ void InsightsPanel::setUpSettingsFields() {
     m_pue = settings.value(QStringLiteral("insights/pue"), 1.0).toDouble();
     m_gridIntensity = intensity > 0 ? std::optional<double>(intensity) : std::nullopt;
 
-    m_intensity->setRange(0, 5000);
-    m_intensity->setDecimals(0);
-    m_intensity->setSuffix(tr(" g/kWh"));
-    m_intensity->setSpecialValueText(tr("no CO2e"));
-    m_intensity->setValue(intensity);
-    m_intensity->setToolTip(tr("Grid carbon intensity for CO2e figures (your grid's or provider's figure; "
-                               "none is assumed)"));
-    m_pueBox->setRange(1.0, 5.0);
-    m_pueBox->setSingleStep(0.05);
-    m_pueBox->setPrefix(tr("PUE "));
-    m_pueBox->setValue(m_pue);
+    m_inputs.intensity->setRange(0, 5000);
+    m_inputs.intensity->setDecimals(0);
+    m_inputs.intensity->setSuffix(tr(" g/kWh"));
+    m_inputs.intensity->setSpecialValueText(tr("no CO2e"));
+    m_inputs.intensity->setValue(intensity);
+    m_inputs.intensity->setToolTip(
+        tr("Grid carbon intensity for CO2e figures (your grid's or provider's figure; "
+           "none is assumed)"));
+    m_inputs.pue->setRange(1.0, 5.0);
+    m_inputs.pue->setSingleStep(0.05);
+    m_inputs.pue->setPrefix(tr("PUE "));
+    m_inputs.pue->setValue(m_pue);
     // The params that tell repeats apart (radt report --repeat-param): runs differing only in them
     // are one configuration, with N, mean and CI.
-    m_repeats->setText(
+    m_inputs.repeats->setText(
         settings.value(QStringLiteral("insights/repeatParams"), QStringLiteral("seed")).toString());
-    m_repeats->setPlaceholderText(tr("no repeat params"));
-    m_repeats->setMinimumWidth(70);
-    m_repeats->setMaximumWidth(140);
-    m_repeats->setToolTip(tr("Repeat params, comma-separated: runs whose params differ only in these (and in "
-                             "radT's bookkeeping) are repeats of one configuration"));
-    connect(m_repeats, &QLineEdit::editingFinished, this, [this] {
-        QSettings().setValue(QStringLiteral("insights/repeatParams"), m_repeats->text());
+    m_inputs.repeats->setPlaceholderText(tr("no repeat params"));
+    m_inputs.repeats->setMinimumWidth(70);
+    m_inputs.repeats->setMaximumWidth(140);
+    m_inputs.repeats->setToolTip(
+        tr("Repeat params, comma-separated: runs whose params differ only in these (and in "
+           "radT's bookkeeping) are repeats of one configuration"));
+    connect(m_inputs.repeats, &QLineEdit::editingFinished, this, [this] {
+        QSettings().setValue(QStringLiteral("insights/repeatParams"), m_inputs.repeats->text());
         if (!m_runs.isEmpty())
             refresh();
     });
-    m_pueBox->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
+    m_inputs.pue->setToolTip(tr("Power usage effectiveness of the data centre (1.0: the GPUs' energy only)"));
 }
 
 void InsightsPanel::setUpFigureChoice() {
     for (const insight::RunFigure& f : insight::runFigures())
         if (f.charted)
-            m_figure->addItem(tr(f.title), QString::fromUtf8(f.key));
-    m_figure->addItem(tr("Efficiency frontier (configurations)"), kFrontierChart);
-    m_figure->addItem(tr("Burst periods (selected run)"), kBurstChart);
-    m_figure->addItem(tr("Input stalls (selected run)"), kStallChart);
-    m_figure->setCurrentIndex(m_figure->findData(QStringLiteral("gpu_energy_j")));
+            m_inputs.figure->addItem(tr(f.title), QString::fromUtf8(f.key));
+    m_inputs.figure->addItem(tr("Efficiency frontier (configurations)"), kFrontierChart);
+    m_inputs.figure->addItem(tr("Burst periods (selected run)"), kBurstChart);
+    m_inputs.figure->addItem(tr("Input stalls (selected run)"), kStallChart);
+    m_inputs.figure->setCurrentIndex(m_inputs.figure->findData(QStringLiteral("gpu_energy_j")));
     // Not as wide as its longest entry: the bar must fit a floating window on a 1024 px screen.
-    m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_figure->setMinimumContentsLength(18);
+    m_inputs.figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_inputs.figure->setMinimumContentsLength(18);
 }
 
 QHBoxLayout* InsightsPanel::toolBar() {
@@ -204,12 +214,12 @@ QHBoxLayout* InsightsPanel::toolBar() {
     connect(paper, &QPushButton::clicked, this, [this] { exportWithDialog(QStringLiteral("tex")); });
 
     auto* bar = new QHBoxLayout;
-    bar->addWidget(m_intensity);
-    bar->addWidget(m_pueBox);
+    bar->addWidget(m_inputs.intensity);
+    bar->addWidget(m_inputs.pue);
     bar->addWidget(new QLabel(tr("Repeats:"), this));
-    bar->addWidget(m_repeats);
+    bar->addWidget(m_inputs.repeats);
     bar->addWidget(new QLabel(tr("Compare:"), this));
-    bar->addWidget(m_figure);
+    bar->addWidget(m_inputs.figure);
     bar->addStretch(1);
     bar->addWidget(copy);
     bar->addWidget(csv);
@@ -219,18 +229,18 @@ QHBoxLayout* InsightsPanel::toolBar() {
 }
 
 void InsightsPanel::setUpViews() {
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(kNumberRole);
-    m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->verticalHeader()->setVisible(false);
-    m_view->setTextElideMode(Qt::ElideMiddle);
-    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    m_chart->legend()->hide();
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumSize(260, 140);
+    m_views.proxy->setSourceModel(m_views.model);
+    m_views.proxy->setSortRole(kNumberRole);
+    m_views.table->setModel(m_views.proxy);
+    m_views.table->setSortingEnabled(true);
+    m_views.table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_views.table->verticalHeader()->setVisible(false);
+    m_views.table->setTextElideMode(Qt::ElideMiddle);
+    m_views.table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_views.chart->legend()->hide();
+    m_views.chart->setMargins(QMargins(4, 4, 4, 4));
+    m_views.chartView->setRenderHint(QPainter::Antialiasing);
+    m_views.chartView->setMinimumSize(260, 140);
     m_status->setWordWrap(true); // a long note must not widen a floating window past the screen
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_workloads->setWordWrap(true);
@@ -243,13 +253,13 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     // Runs, and the answers for repeats: configurations (N, mean ± CI) and their comparisons.
     auto* tabs = new QTabWidget(this);
     tabs->setDocumentMode(true);
-    tabs->addTab(m_view, tr("Runs"));
-    m_configurations = new QStandardItemModel(this);
-    m_comparisons = new QStandardItemModel(this);
-    tabs->addTab(answerTable(m_configurations, this), tr("Configurations"));
-    tabs->addTab(answerTable(m_comparisons, this), tr("Comparisons"));
+    tabs->addTab(m_views.table, tr("Runs"));
+    m_views.configurations = new QStandardItemModel(this);
+    m_views.comparisons = new QStandardItemModel(this);
+    tabs->addTab(answerTable(m_views.configurations, this), tr("Configurations"));
+    tabs->addTab(answerTable(m_views.comparisons, this), tr("Comparisons"));
     split->addWidget(tabs);
-    split->addWidget(m_chartView);
+    split->addWidget(m_views.chartView);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400});
@@ -271,14 +281,14 @@ void InsightsPanel::connectRecomputes() {
             refresh();
     });
     auto carbonChanged = [this] {
-        const double g = m_intensity->value();
-        setCarbon(g > 0 ? std::optional<double>(g) : std::nullopt, m_pueBox->value());
+        const double g = m_inputs.intensity->value();
+        setCarbon(g > 0 ? std::optional<double>(g) : std::nullopt, m_inputs.pue->value());
     };
-    connect(m_intensity, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
-    connect(m_pueBox, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
-    connect(m_figure, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fillChart(); });
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        if (const QString chart = m_figure->currentData().toString();
+    connect(m_inputs.intensity, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
+    connect(m_inputs.pue, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
+    connect(m_inputs.figure, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fillChart(); });
+    connect(m_views.table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (const QString chart = m_inputs.figure->currentData().toString();
             chart == kBurstChart || chart == kStallChart)
             fillChart();
     });
@@ -326,9 +336,9 @@ void InsightsPanel::setCarbon(std::optional<double> gridIntensity, double pue) {
     QSettings settings;
     settings.setValue(QStringLiteral("insights/gridIntensity"), gridIntensity.value_or(0));
     settings.setValue(QStringLiteral("insights/pue"), pue);
-    const QSignalBlocker a(m_intensity), b(m_pueBox);
-    m_intensity->setValue(gridIntensity.value_or(0));
-    m_pueBox->setValue(pue);
+    const QSignalBlocker a(m_inputs.intensity), b(m_inputs.pue);
+    m_inputs.intensity->setValue(gridIntensity.value_or(0));
+    m_inputs.pue->setValue(pue);
     m_debounce->start();
 }
 
@@ -350,7 +360,7 @@ void InsightsPanel::compute() {
     options.gridIntensity = m_gridIntensity;
     options.pue = m_pue;
     options.repeatParams.clear();
-    for (const QString& name : m_repeats->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+    for (const QString& name : m_inputs.repeats->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!name.trimmed().isEmpty())
             options.repeatParams.push_back(name.trimmed().toStdString());
     std::vector<std::string> uuids;
@@ -425,11 +435,11 @@ void InsightsPanel::present(json report, quint64 generation, const QString& erro
 }
 
 void InsightsPanel::fillChart() {
-    m_chart->legend()->hide(); // the frontier and the stalls show their own
-    m_chart->removeAllSeries();
-    for (QAbstractAxis* axis : m_chart->axes())
-        m_chart->removeAxis(axis);
-    const QString chosen = m_figure->currentData().toString();
+    m_views.chart->legend()->hide(); // the frontier and the stalls show their own
+    m_views.chart->removeAllSeries();
+    for (QAbstractAxis* axis : m_views.chart->axes())
+        m_views.chart->removeAxis(axis);
+    const QString chosen = m_inputs.figure->currentData().toString();
     if (chosen == kBurstChart || chosen == kStallChart) {
         fillRunChart(chosen == kBurstChart ? TimeChartRequest::Kind::Bursts : TimeChartRequest::Kind::Stalls);
         return;
@@ -437,11 +447,11 @@ void InsightsPanel::fillChart() {
     ++m_burstGeneration; // a run chart still being read is not drawn over this one
     m_burstPending = false;
     if (chosen == kFrontierChart) {
-        drawFrontierChart(m_chart, m_report.is_object() ? m_report : json::object());
+        drawFrontierChart(m_views.chart, m_report.is_object() ? m_report : json::object());
         return;
     }
     const insight::RunFigure& figure = insight::runFigure(chosen.toStdString());
-    m_chart->setTitle(tr(figure.title));
+    m_views.chart->setTitle(tr(figure.title));
     if (!m_report.is_object() || m_report["runs"].empty())
         return;
     drawFigureBars(figure);
@@ -467,7 +477,7 @@ void InsightsPanel::drawFigureBars(const insight::RunFigure& figure) {
         scale.symbol.empty()
             ? tr(figure.title)
             : QStringLiteral("%1 (%2)").arg(tr(figure.title), QString::fromStdString(scale.symbol));
-    m_chart->setTitle(title);
+    m_views.chart->setTitle(title);
     auto* set = new QBarSet(title);
     for (double v : values)
         *set << v / scale.divisor;
@@ -484,13 +494,13 @@ void InsightsPanel::drawFigureBars(const insight::RunFigure& figure) {
         else
             QToolTip::hideText();
     });
-    m_chart->addSeries(series);
+    m_views.chart->addSeries(series);
     QBarCategoryAxis* runs = runAxis(names);
     auto* axis = new QValueAxis;
     axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
     axis->applyNiceNumbers();
-    m_chart->addAxis(runs, Qt::AlignBottom);
-    m_chart->addAxis(axis, Qt::AlignLeft);
+    m_views.chart->addAxis(runs, Qt::AlignBottom);
+    m_views.chart->addAxis(axis, Qt::AlignLeft);
     series->attachAxis(runs);
     series->attachAxis(axis);
 }
@@ -504,7 +514,7 @@ QBarCategoryAxis* InsightsPanel::runAxis(const QStringList& names) {
     if (names.size() > 4) {
         runs->setLabelsAngle(-90);
         const int bars = int(names.size());
-        connect(m_chart, &QChart::plotAreaChanged, runs, [runs, bars](const QRectF& plot) {
+        connect(m_views.chart, &QChart::plotAreaChanged, runs, [runs, bars](const QRectF& plot) {
             const int room = int(plot.width() / bars) - 15;
             QFont font = runs->labelsFont();
             font.setPixelSize(std::clamp(room, 7, 12));
@@ -521,12 +531,12 @@ void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
     ++m_burstGeneration; // whatever was asked before is not drawn now
     m_burstPending = false;
     const bool bursts = kind == TimeChartRequest::Kind::Bursts;
-    m_chart->setTitle(bursts ? tr("Burst periods: select a run") : tr("Input stalls: select a run"));
+    m_views.chart->setTitle(bursts ? tr("Burst periods: select a run") : tr("Input stalls: select a run"));
     if (!m_report.is_object() || m_report["runs"].empty() || m_uri.isEmpty())
         return;
     // The selected run, else the first row.
-    QString uuid = m_proxy->index(0, 0).data(kUuidRole).toString();
-    if (const QModelIndexList rows = m_view->selectionModel()->selectedRows(); !rows.isEmpty())
+    QString uuid = m_views.proxy->index(0, 0).data(kUuidRole).toString();
+    if (const QModelIndexList rows = m_views.table->selectionModel()->selectedRows(); !rows.isEmpty())
         uuid = rows.front().data(kUuidRole).toString();
     const json* run = nullptr;
     for (const json& r : m_report["runs"])
@@ -554,7 +564,7 @@ void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
         request.stalls.gpuBelowPct = settings.value("stall_gpu_below_pct", insight::kStallGpuBelowPct);
         request.stalls.cpuCores = settings.value("stall_cpu_cores", insight::kStallCpuCores);
     }
-    m_chart->setTitle(
+    m_views.chart->setTitle(
         bursts ? tr("Burst periods: reading %1 of %2…")
                      .arg(QString::fromStdString(request.key), QString::fromStdString(request.label))
                : tr("Input stalls: reading the GPU and CPU utilisation of %1…")
@@ -580,7 +590,7 @@ void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
             if (!self || generation != self->m_burstGeneration)
                 return;
             self->m_burstPending = false;
-            drawTimeChart(self->m_chart, data, request);
+            drawTimeChart(self->m_views.chart, data, request);
         });
     });
 }

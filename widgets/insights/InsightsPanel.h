@@ -60,11 +60,11 @@ public:
     const nlohmann::json& report() const { return m_report; }
     /// The text under the table: the workloads' energy, and the runs left out of configurations.
     QString footer() const;
-    QStandardItemModel* table() const { return m_model; }
+    QStandardItemModel* table() const { return m_views.model; }
     /// The Configurations and Comparisons tabs' tables (issue 23 §2).
-    QStandardItemModel* configurations() const { return m_configurations; }
-    QStandardItemModel* comparisons() const { return m_comparisons; }
-    QtCharts::QChart* chart() const { return m_chart; }
+    QStandardItemModel* configurations() const { return m_views.configurations; }
+    QStandardItemModel* comparisons() const { return m_views.comparisons; }
+    QtCharts::QChart* chart() const { return m_views.chart; }
     /// The table as tab-separated text, header first (what Copy puts on the clipboard).
     QString tableTsv() const;
     /// The table as CSV and the report as JSON, written atomically; throw naming the file.
@@ -127,23 +127,29 @@ private:
     struct Worker;
     std::shared_ptr<Worker> m_worker;
 
-    QDoubleSpinBox* m_intensity = nullptr;
-    QDoubleSpinBox* m_pueBox = nullptr;
-    QComboBox* m_figure = nullptr;
+    /// The tool bar's fields: what the figures are computed with and which one the chart shows.
+    struct Inputs {
+        QDoubleSpinBox* intensity = nullptr;
+        QDoubleSpinBox* pue = nullptr;
+        QLineEdit* repeats = nullptr; ///< the repeat params, comma-separated
+        QComboBox* figure = nullptr;
+    } m_inputs;
     QLabel* m_status = nullptr;
     QLabel* m_workloads = nullptr;
-    QStandardItemModel* m_model = nullptr;
-    QSortFilterProxyModel* m_proxy = nullptr;
-    QTableView* m_view = nullptr;
-    QStandardItemModel* m_configurations = nullptr;
-    QStandardItemModel* m_comparisons = nullptr;
-    QtCharts::QChart* m_chart = nullptr;
-    QtCharts::QChartView* m_chartView = nullptr;
+    /// What shows the report: the runs' table, the configurations' and comparisons' tables, the chart.
+    struct Views {
+        QStandardItemModel* model = nullptr;
+        QSortFilterProxyModel* proxy = nullptr;
+        QTableView* table = nullptr;
+        QStandardItemModel* configurations = nullptr;
+        QStandardItemModel* comparisons = nullptr;
+        QtCharts::QChart* chart = nullptr;
+        QtCharts::QChartView* chartView = nullptr;
+    } m_views;
     QTimer* m_follow = nullptr;
     QTimer* m_debounce = nullptr;
-    QLineEdit* m_repeats = nullptr; ///< the repeat params, comma-separated
-    quint64 m_burstGeneration = 0;  ///< the newest run chart (bursts, stalls) asked for
-    bool m_burstPending = false;    ///< and it has not landed yet
+    quint64 m_burstGeneration = 0; ///< the newest run chart (bursts, stalls) asked for
+    bool m_burstPending = false;   ///< and it has not landed yet
 };
 
 } // namespace radt

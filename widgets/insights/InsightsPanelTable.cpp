@@ -103,16 +103,16 @@ void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
 }
 
 void InsightsPanel::fillTable() {
-    m_model->clear();
+    m_views.model->clear();
     m_workloads->clear(); // never the footer of another basket or store
-    fillConfigurationsModel(m_configurations, m_report);
-    fillComparisonsModel(m_comparisons, m_report);
+    fillConfigurationsModel(m_views.configurations, m_report);
+    fillComparisonsModel(m_views.comparisons, m_report);
     const auto figures = viewFigures();
     setTableHeaders(figures);
     if (!m_report.is_object())
         return;
     for (const json& r : m_report["runs"])
-        m_model->appendRow(runRow(r, figures));
+        m_views.model->appendRow(runRow(r, figures));
     fitNameColumns();
     m_workloads->setText(workloadsText());
 }
@@ -121,9 +121,9 @@ void InsightsPanel::setTableHeaders(const std::vector<const insight::RunFigure*>
     QStringList headers;
     for (const insight::RunFigure* f : figures)
         headers << tr(viewHeader(*f).toUtf8().constData());
-    m_model->setHorizontalHeaderLabels(headers);
+    m_views.model->setHorizontalHeaderLabels(headers);
     for (int c = 0; c < int(figures.size()); ++c)
-        m_model->horizontalHeaderItem(c)->setToolTip(
+        m_views.model->horizontalHeaderItem(c)->setToolTip(
             tr("Exported and copied as \"%1\", in %2")
                 .arg(exportHeader(*figures[size_t(c)]),
                      figures[size_t(c)]->unit == insight::Unit::Text
@@ -157,14 +157,14 @@ QList<QStandardItem*> InsightsPanel::runRow(const json& r,
 }
 
 void InsightsPanel::fitNameColumns() {
-    m_view->resizeColumnsToContents();
+    m_views.table->resizeColumnsToContents();
     // Long run and experiment names are cut in the middle (the whole name is the tooltip): the
     // figures, not the names, must fit a laptop's window.
     for (const char* key : {"name", "experiment", "shared_with"})
-        if (const int c = insight::viewColumn(key); m_view->columnWidth(c) > 180)
-            m_view->setColumnWidth(c, 180);
-    for (int r = 0; r < m_model->rowCount(); ++r)
-        if (QStandardItem* experiment = m_model->item(r, insight::viewColumn("experiment")))
+        if (const int c = insight::viewColumn(key); m_views.table->columnWidth(c) > 180)
+            m_views.table->setColumnWidth(c, 180);
+    for (int r = 0; r < m_views.model->rowCount(); ++r)
+        if (QStandardItem* experiment = m_views.model->item(r, insight::viewColumn("experiment")))
             experiment->setToolTip(experiment->text());
 }
 
@@ -193,10 +193,10 @@ QString InsightsPanel::tableTsv() const {
     for (const insight::RunFigure* f : figures)
         header << exportHeader(*f);
     lines << header.join(QLatin1Char('\t'));
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+    for (int r = 0; r < m_views.proxy->rowCount(); ++r) {
         QStringList cells;
-        for (int c = 0; c < m_proxy->columnCount() && c < int(figures.size()); ++c) {
-            const QModelIndex index = m_proxy->index(r, c);
+        for (int c = 0; c < m_views.proxy->columnCount() && c < int(figures.size()); ++c) {
+            const QModelIndex index = m_views.proxy->index(r, c);
             const QVariant raw = index.data(kRawRole);
             QString text = raw.isValid() ? QString::number(raw.toDouble(), 'f', figures[size_t(c)]->decimals)
                                          : index.data().toString();

@@ -398,10 +398,6 @@ ChartPanel* MainWindow::chartPanel() const {
     return m_ui.board->current()->chart();
 }
 
-ChartCard* MainWindow::chartCard() const {
-    return m_ui.board->current();
-}
-
 void MainWindow::updateTitleAndStatus() {
     const QString display = storeDisplayUri();
     setWindowTitle(display.isEmpty() ? QStringLiteral("radt-explorer")

@@ -109,7 +109,6 @@ public:
     LiveRuns& liveRuns() const { return *m_live; }
     /// The board's current chart: the metric list plots into it.
     ChartPanel* chartPanel() const;
-    ChartCard* chartCard() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
