@@ -187,11 +187,10 @@ int runExplorer(int argc, char* argv[]) {
         std::fprintf(stderr, "radt-explorer: one board file at a time (got %d)\n", int(boards.size()));
         return 2;
     }
-    radt::MainWindow window;
+    radt::MainWindow window(nullptr, parser.isSet(kReadOnlyOption));
     // Where everything is on screen, for scripts and tests that drive the window with xdotool.
     if (const QString map = qEnvironmentVariable("RADT_EXPLORER_WIDGET_MAP"); !map.isEmpty())
         new radt::WidgetMapWriter(map, &app);
-    window.parts().session->setReadOnly(parser.isSet(kReadOnlyOption));
     const StartStore start = resolveStartStore(parser);
     if (parser.isSet(kScreenshotOption))
         return runScreenshot(app, window, parser, start, boards);
@@ -282,9 +281,7 @@ int runScreenshot(radt::GuardedApplication& app, radt::MainWindow& window, const
         for (const QString& p : problems)
             std::fprintf(stderr, "radt-explorer: %s\n", qPrintable(p));
     }
-    window.parts().tree->expandAll();
-    window.resize(1400, 860);
-    window.workspace().fitPanesToWidth();
+    window.workspace().arrangeForScreenshot(QSize(1400, 860));
     window.show();
     QApplication::processEvents();
     window.waitForLoads();

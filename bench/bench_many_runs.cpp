@@ -148,7 +148,7 @@ void BM_TreeOpen(benchmark::State& state) {
             state.SkipWithError(error.toStdString().c_str());
         QApplication::processEvents();
         bench::keepBest(g_best, "open", bench::since(start));
-        if (window.parts().tree->model()->runCount() != kRuns)
+        if (window.findChild<RunTreePane*>()->model()->runCount() != kRuns)
             state.SkipWithError("the tree does not hold every run");
 
         auto timed = std::chrono::steady_clock::now();
@@ -157,13 +157,13 @@ void BM_TreeOpen(benchmark::State& state) {
         bench::keepBest(g_best, "reread", bench::since(timed));
 
         QStringList uuids;
-        for (const Run& r : window.parts().tree->model()->runs())
+        for (const Run& r : window.findChild<RunTreePane*>()->model()->runs())
             if (uuids.size() < 2000)
                 uuids << QString::fromStdString(r.uuid);
         timed = std::chrono::steady_clock::now();
         window.addRunsToBasket(uuids);
         bench::keepBest(g_best, "basket", bench::since(timed));
-        if (window.parts().basket->runCount() != 2000)
+        if (window.findChild<BasketModel*>()->runCount() != 2000)
             state.SkipWithError("the basket does not hold the 2,000 runs");
         window.waitForLoads(); // the charts, keys and summary of those runs, before the next round
 
@@ -172,7 +172,7 @@ void BM_TreeOpen(benchmark::State& state) {
         filter->setText(QStringLiteral("0_B"));
         QApplication::processEvents();
         bench::keepBest(g_best, "filter", bench::since(timed));
-        if (window.parts().tree->proxy()->rowCount() != kExperiments)
+        if (window.findChild<RunTreePane*>()->proxy()->rowCount() != kExperiments)
             state.SkipWithError("the filter hid an experiment");
     }
 }

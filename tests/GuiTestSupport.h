@@ -1,10 +1,13 @@
 #pragma once
 // Shared by the GUI tests: a small radT-shaped store and the QAbstractItemModelTester warnings.
 
+#include <QDockWidget>
 #include <QStringList>
 
 class QAction;
 class QMainWindow;
+
+#include <gtest/gtest.h>
 
 #include <map>
 #include <string>
@@ -43,6 +46,22 @@ void answerNextMessageBox(int button, QString* text = nullptr);
 /// The menu action whose text (without '&' and trailing dots) is `text`, through every menu of
 /// the window's menu bar; null when there is none.
 QAction* menuAction(const QMainWindow& window, const QString& text);
+
+/// A part of the window (its board, tree, metric list, summary...), found as a user's tools find
+/// it: the one child of that type. Null, and the test failed, when there is none.
+template <typename Part> Part* partOf(const QObject& window) {
+    const auto found = window.findChildren<Part*>();
+    if (found.size() != 1)
+        ADD_FAILURE() << found.size() << " children of the type asked for, not one";
+    return found.isEmpty() ? nullptr : found.front();
+}
+/// A dock of the window by its object name ("experiments", "summary", "console", "insights").
+inline QDockWidget* dockOf(const QObject& window, const char* name) {
+    auto* dock = window.findChild<QDockWidget*>(QString::fromLatin1(name));
+    if (!dock)
+        ADD_FAILURE() << "no dock " << name;
+    return dock;
+}
 
 /// What the loader does for a chart, on this thread: reads `key` of `runs` (readChartRuns) and
 /// shows it. Throws StoreError, the chart unchanged then.

@@ -96,7 +96,7 @@ TEST(BoardGui, ARadtBoardOpensWithTheSameView) {
                                             &problems, &error))
         << error.toStdString();
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
-    BoardPanel* board = window.parts().board;
+    BoardPanel* board = test::partOf<BoardPanel>(window);
     ASSERT_EQ(board->chartCount(), 2);
     ChartPanel* power = board->chartAt(0)->chart();
     EXPECT_EQ(power->engine().metricKey(), "SMI - Power Draw");
@@ -132,7 +132,7 @@ TEST(BoardGui, ABoardsRunsFromElsewhereAreSummarisedFromTheFile) {
         window.document().openBoard(QString::fromStdString(writeFile(dir, "board.json", radtBoard()))));
     ASSERT_TRUE(window.waitForLoads());
     std::map<std::pair<std::string, QString>, SummaryRow> rows; // (run, metric)
-    for (const SummaryRow& row : window.parts().summary->model()->rows())
+    for (const SummaryRow& row : test::partOf<SummaryPanel>(window)->model()->rows())
         rows[{row.runUuid, row.metric}] = row;
     ASSERT_EQ(rows.size(), 4u) << "three runs' power and one run's loss";
     const SummaryRow& a = rows.at({"aaaa0000000000000000000000000001", "SMI - Power Draw"});
@@ -181,7 +181,7 @@ TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     test::TempDir dir;
     MainWindow first;
     ASSERT_TRUE(first.document().openBoard(QString::fromStdString(writeFile(dir, "in.json", radtBoard()))));
-    ChartPanel* chart = first.parts().board->chartAt(0)->chart();
+    ChartPanel* chart = test::partOf<BoardPanel>(first)->chartAt(0)->chart();
     chart->changeOptions([&](ChartOptions& o) { o.logY = true; });
     chart->changeOptions([&](ChartOptions& o) { o.monochrome = true; });
     chart->changeOptions([&](ChartOptions& o) { o.lineWidth = std::clamp(double(2.5), 0.5, 8.0); });
@@ -195,7 +195,7 @@ TEST(BoardGui, ExplorerToExplorerKeepsTheExplorersOwnState) {
     QStringList problems;
     ASSERT_TRUE(second.document().openBoard(out, &problems));
     EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
-    ChartPanel* again = second.parts().board->chartAt(0)->chart();
+    ChartPanel* again = test::partOf<BoardPanel>(second)->chartAt(0)->chart();
     EXPECT_TRUE(again->engine().options().logY);
     EXPECT_TRUE(again->engine().options().monochrome);
     EXPECT_EQ(again->engine().options().lineWidth, 2.5);
@@ -231,15 +231,15 @@ TEST(BoardGui, BadBoardsOpenWhatTheyCanAndNameTheRest) {
     ASSERT_TRUE(window.document().openBoard(QString::fromStdString(writeFile(dir, "partly.json", text)),
                                             &problems, &error))
         << error.toStdString();
-    EXPECT_EQ(window.parts().board->chartCount(), 1);
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().metricKey(), "loss");
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartCount(), 1);
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(0)->chart()->engine().metricKey(), "loss");
     const QString all = problems.join('\n');
     EXPECT_TRUE(all.contains("partly.json: chart 1")) << all.toStdString();
     EXPECT_TRUE(all.contains(
         "explorer.xAxis: expected \"time\", \"step\", \"wallclock\" or \"epoch\", got \"sideways\""))
         << all.toStdString();
     EXPECT_TRUE(all.contains("explorer.lineWidth")) << all.toStdString();
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().xAxis,
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(0)->chart()->engine().options().xAxis,
               ChartOptions::XAxis::SinceStart);
 }
 
@@ -253,8 +253,8 @@ TEST(BoardGui, ABoardDroppedOnTheWindowOpens) {
     EXPECT_TRUE(enter.isAccepted()) << "a .json file is welcome";
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &drop);
-    EXPECT_EQ(window.parts().board->chartCount(), 2);
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().metricKey(), "loss");
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartCount(), 2);
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(1)->chart()->engine().metricKey(), "loss");
     delete mime;
 }
 
@@ -282,7 +282,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     MainWindow window;
     ASSERT_TRUE(window.document().openBoard(QString::fromStdString(board)));
     const QString gui = QString::fromStdString(dir.file("gui.png"));
-    exportChartPng(*window.parts().board->chartAt(0)->chart(), gui, kExportChartSize, 1.0);
+    exportChartPng(*test::partOf<BoardPanel>(window)->chartAt(0)->chart(), gui, kExportChartSize, 1.0);
     EXPECT_EQ(QImage(gui).convertToFormat(QImage::Format_RGB32),
               headless.convertToFormat(QImage::Format_RGB32));
 
@@ -296,7 +296,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
     MainWindow reopened;
     ASSERT_TRUE(reopened.document().openBoard(out + "/01-smi-power-draw.json"));
-    EXPECT_EQ(seriesNames(reopened.parts().board->chartAt(0)->chart()->engine()),
+    EXPECT_EQ(seriesNames(test::partOf<BoardPanel>(reopened)->chartAt(0)->chart()->engine()),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
 
     // One table of formats (issue 25 §2): File > Export offers each of them, the chart as a radT
@@ -308,10 +308,11 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
                 offered << format.extension;
     EXPECT_EQ(offered, boardExportFormats());
     const QString viaMenu = QString::fromStdString(dir.file("menu.json"));
-    exportFormat("json")->write(*window.parts().board->chartAt(0)->chart(), 1, viaMenu, 1.0, {});
+    exportFormat("json")->write(*test::partOf<BoardPanel>(window)->chartAt(0)->chart(), 1, viaMenu, 1.0, {});
     MainWindow fromMenu;
     ASSERT_TRUE(fromMenu.document().openBoard(viaMenu));
-    EXPECT_EQ(fromMenu.parts().board->chartAt(0)->chart()->engine().metricKey(), "SMI - Power Draw");
+    EXPECT_EQ(test::partOf<BoardPanel>(fromMenu)->chartAt(0)->chart()->engine().metricKey(),
+              "SMI - Power Draw");
     EXPECT_EQ(exportFormat("gif"), nullptr);
     explorer.start(RADT_BINARY_DIR "/app/radt-explorer", {"--help"});
     ASSERT_TRUE(explorer.waitForFinished(60000));
@@ -356,7 +357,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
             else
                 o.shownRuns.erase("0-1");
         });
-        window.parts().board->addChart();
+        test::partOf<BoardPanel>(window)->addChart();
         ASSERT_TRUE(window.plotMetric("acc"));
         window.waitForLoads();
         // Every other option away from its default on the second chart: each must come back.
@@ -379,13 +380,13 @@ TEST(BoardGui, TheLastSessionComesBack) {
     ASSERT_TRUE(window.document().restoreSession(settings));
     window.waitForLoads();
     EXPECT_EQ(window.basketRunUuids(), basket);
-    ASSERT_EQ(window.parts().board->chartCount(), 2);
-    ChartPanel* loss = window.parts().board->chartAt(0)->chart();
+    ASSERT_EQ(test::partOf<BoardPanel>(window)->chartCount(), 2);
+    ChartPanel* loss = test::partOf<BoardPanel>(window)->chartAt(0)->chart();
     EXPECT_EQ(loss->engine().metricKey(), "loss");
     EXPECT_EQ(loss->engine().options().smoothing, 40);
     EXPECT_EQ(loss->engine().seriesCount(), 2) << "the workload's runs shown one by one again";
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().metricKey(), "acc");
-    const ChartOptions& acc = window.parts().board->chartAt(1)->chart()->engine().options();
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(1)->chart()->engine().metricKey(), "acc");
+    const ChartOptions& acc = test::partOf<BoardPanel>(window)->chartAt(1)->chart()->engine().options();
     EXPECT_TRUE(acc.logY && acc.monochrome);
     EXPECT_EQ(acc.lineWidth, 2.5);
     EXPECT_EQ(acc.xAxis, ChartOptions::XAxis::Step);
@@ -419,12 +420,12 @@ TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
     settle.start();
     while (settle.elapsed() < 2500)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
-    ASSERT_EQ(window.parts().board->chartCount(), 2);
-    EXPECT_EQ(seriesNames(window.parts().board->chartAt(0)->chart()->engine()),
+    ASSERT_EQ(test::partOf<BoardPanel>(window)->chartCount(), 2);
+    EXPECT_EQ(seriesNames(test::partOf<BoardPanel>(window)->chartAt(0)->chart()->engine()),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().metricKey(), "loss");
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().runs().size(), 1u);
-    EXPECT_EQ(window.parts().board->chartAt(1)->chart()->engine().runs().front().run.uuid,
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(1)->chart()->engine().metricKey(), "loss");
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(1)->chart()->engine().runs().size(), 1u);
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(1)->chart()->engine().runs().front().run.uuid,
               "aaaa0000000000000000000000000001");
 }
 
@@ -458,11 +459,11 @@ TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
     QStringList expected{a, b};
     expected.sort();
     EXPECT_EQ(basket, expected) << "the board's runs are the basket";
-    ChartPanel* chart = window.parts().board->chartAt(0)->chart();
+    ChartPanel* chart = test::partOf<BoardPanel>(window)->chartAt(0)->chart();
     EXPECT_TRUE(chart->engine().isDetached()) << "the chart still shows the board's own data";
-    EXPECT_EQ(window.parts().metrics->currentKey(), "PROC - CPU Utilization");
+    EXPECT_EQ(test::partOf<MetricPicker>(window)->currentKey(), "PROC - CPU Utilization");
     std::set<std::string> summarised;
-    for (const SummaryRow& row : window.parts().summary->model()->rows()) {
+    for (const SummaryRow& row : test::partOf<SummaryPanel>(window)->model()->rows()) {
         EXPECT_EQ(row.metric, "PROC - CPU Utilization");
         summarised.insert(row.runUuid);
     }
@@ -580,8 +581,8 @@ TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ASSERT_TRUE(window.document().openBoard(QString::fromStdString(board)));
-    ASSERT_EQ(window.parts().board->chartCount(), 7);
-    QScrollBar* scroll = window.parts().board->scrollArea()->verticalScrollBar();
+    ASSERT_EQ(test::partOf<BoardPanel>(window)->chartCount(), 7);
+    QScrollBar* scroll = test::partOf<BoardPanel>(window)->scrollArea()->verticalScrollBar();
     auto settled = [] {
         for (int i = 0; i < 5; ++i)
             QApplication::processEvents(); // the layout pass, then the deferred scroll
@@ -589,9 +590,9 @@ TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     settled();
     ASSERT_GT(scroll->maximum(), 0) << "seven charts do not fit: the board scrolls";
     EXPECT_EQ(scroll->value(), 0) << "at chart 1, not the last one added";
-    EXPECT_EQ(window.parts().board->current(), window.parts().board->chartAt(0));
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->current(), test::partOf<BoardPanel>(window)->chartAt(0));
     scroll->setValue(scroll->maximum());
-    window.parts().board->setColumns(2);
+    test::partOf<BoardPanel>(window)->setColumns(2);
     settled();
     EXPECT_EQ(scroll->value(), 0) << "two columns: back to chart 1";
 }
@@ -612,19 +613,20 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
     const std::set<std::string> boardRuns = {"aaaa0000000000000000000000000001",
                                              "bbbb0000000000000000000000000002",
                                              "cccc0000000000000000000000000003"};
-    ASSERT_EQ(window.parts().summary->model()->rows().size(), 4u) << "three runs' power and one run's loss";
-    for (const SummaryRow& row : window.parts().summary->model()->rows())
+    ASSERT_EQ(test::partOf<SummaryPanel>(window)->model()->rows().size(), 4u)
+        << "three runs' power and one run's loss";
+    for (const SummaryRow& row : test::partOf<SummaryPanel>(window)->model()->rows())
         EXPECT_TRUE(boardRuns.count(row.runUuid)) << row.runUuid << " is in the basket, not on the board";
 
     ASSERT_TRUE(window.document().openBoardInteractive(second))
         << "unchanged since it opened: nothing to ask";
-    ChartPanel* power = window.parts().board->chartAt(0)->chart();
+    ChartPanel* power = test::partOf<BoardPanel>(window)->chartAt(0)->chart();
     power->changeOptions([&](ChartOptions& o) { o.smoothing = 60; });
     QString asked;
     test::answerNextMessageBox(QMessageBox::Cancel, &asked);
     EXPECT_FALSE(window.document().openBoardInteractive(first));
     EXPECT_NE(asked.indexOf("changes that no board file holds"), -1) << asked.toStdString();
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().smoothing, 60)
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(0)->chart()->engine().options().smoothing, 60)
         << "cancel keeps the edited board";
 
     test::answerNextMessageBox(QMessageBox::Save);
@@ -632,13 +634,14 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
         << "saved to the board it came from, then opened";
     std::vector<BoardProblem> problems;
     EXPECT_EQ(loadBoardFile(second.toStdString(), problems).charts.at(0).smoothing, 60);
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().smoothing, 35)
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(0)->chart()->engine().options().smoothing, 35)
         << "first.json's own";
 
-    window.parts().board->chartAt(0)->chart()->changeOptions([&](ChartOptions& o) { o.smoothing = 10; });
+    test::partOf<BoardPanel>(window)->chartAt(0)->chart()->changeOptions(
+        [&](ChartOptions& o) { o.smoothing = 10; });
     test::answerNextMessageBox(QMessageBox::Discard);
     ASSERT_TRUE(window.document().openBoardInteractive(second));
-    EXPECT_EQ(window.parts().board->chartAt(0)->chart()->engine().options().smoothing, 60);
+    EXPECT_EQ(test::partOf<BoardPanel>(window)->chartAt(0)->chart()->engine().options().smoothing, 60);
     std::vector<BoardProblem> again;
     EXPECT_EQ(loadBoardFile(first.toStdString(), again).charts.at(0).smoothing, 35) << "discarded, not saved";
 }

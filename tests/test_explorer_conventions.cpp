@@ -59,7 +59,7 @@ TEST(ExplorerConventions, CtrlSSavesABoardBackToItsFileAndCtrlFGoesToTheFilter) 
               QKeySequence(QStringLiteral("Ctrl+Shift+S")));
 
     // A board opened from a file: Ctrl+S writes it back there.
-    const RunTreeModel& model = *w.window.parts().tree->model();
+    const RunTreeModel& model = *test::partOf<RunTreePane>(w.window)->model();
     QModelIndex workload;
     for (int e = 0; e < model.rowCount(); ++e)
         for (int row = 0; row < model.rowCount(model.index(e, 0)); ++row)
@@ -131,7 +131,7 @@ TEST(ExplorerConventions, TheWindowFitsA1024By700Screen) {
 TEST(ExplorerConventions, ClearingTheFilterBringsBackTheTreeAsTheUserLeftIt) {
     // Issue 13: clearing the filter collapsed the whole tree.
     ShownWindow w;
-    QTreeView* tree = w.window.parts().tree->view();
+    QTreeView* tree = test::partOf<RunTreePane>(w.window)->view();
     const QAbstractItemModel& shown = *tree->model();
     tree->collapseAll();
     QModelIndex alpha, beta;

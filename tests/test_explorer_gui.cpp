@@ -80,7 +80,7 @@ protected:
         test::modelTestWarnings().clear();
         m_window = std::make_unique<MainWindow>();
         m_basketTester = std::make_unique<QAbstractItemModelTester>(
-            m_window->parts().basket, QAbstractItemModelTester::FailureReportingMode::Warning);
+            test::partOf<BasketModel>(*m_window), QAbstractItemModelTester::FailureReportingMode::Warning);
         QString error;
         ASSERT_TRUE(m_window->openStore(QString::fromStdString(s_sample->uri), &error))
             << error.toStdString();
@@ -89,7 +89,7 @@ protected:
 
     QString uuid(const char* label) const { return QString::fromStdString(s_sample->runs.at(label)); }
     QModelIndex workloadIndex(const char* experiment, const char* workload) const {
-        const RunTreeModel& model = *m_window->parts().tree->model();
+        const RunTreeModel& model = *test::partOf<RunTreePane>(*m_window)->model();
         return findChild(model, findChild(model, QModelIndex(), experiment),
                          QStringLiteral("workload %1").arg(workload));
     }
@@ -124,7 +124,7 @@ TEST_F(ExplorerGuiTest, OpensTheStore) {
     EXPECT_TRUE(m_window->hasStore());
     EXPECT_EQ(m_window->windowTitle(), QStringLiteral("radt-explorer \u2014 ") + m_window->storeDisplayUri());
     EXPECT_TRUE(m_window->storeDisplayUri().endsWith("store.db"));
-    EXPECT_EQ(m_window->parts().tree->model()->runCount(), 6);
+    EXPECT_EQ(test::partOf<RunTreePane>(*m_window)->model()->runCount(), 6);
     EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
     EXPECT_EQ(m_window->chartPanel()->engine().seriesCount(), 0);
 }
@@ -136,12 +136,12 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
     // No duplicates, whichever way a run comes in again.
     EXPECT_EQ(m_window->addRunsToBasket({uuid("alpha/1/b"), uuid("alpha/1/a")}), 0);
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->parts().basket->rowCount(), 1);
+    EXPECT_EQ(test::partOf<BasketModel>(*m_window)->rowCount(), 1);
 
-    const QStringList keys = m_window->parts().metrics->keys();
+    const QStringList keys = test::partOf<MetricPicker>(*m_window)->keys();
     EXPECT_EQ(keys, (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
     // Adding a workload picks the preferred metric by itself.
-    EXPECT_EQ(m_window->parts().metrics->currentKey(), "PROC - CPU Utilization");
+    EXPECT_EQ(test::partOf<MetricPicker>(*m_window)->currentKey(), "PROC - CPU Utilization");
 
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
     m_window->waitForLoads();
@@ -188,11 +188,11 @@ TEST_F(ExplorerGuiTest, BigSeriesAreDecimatedKeepingPeaks) {
     m_window->waitForLoads();
     // The read happens on the loader's thread: the chart names the metric at once, says it is
     // loading, and the progress signal counts the runs read.
-    QSignalSpy progress(m_window->parts().session->loader(), &ChartLoader::progress);
+    QSignalSpy progress(test::partOf<StoreSession>(*m_window)->loader(), &ChartLoader::progress);
     ASSERT_TRUE(m_window->plotMetric("GPU - Power"));
     EXPECT_TRUE(m_window->chartPanel()->engine().isLoading());
     EXPECT_EQ(m_window->chartPanel()->chart()->title(), "Loading GPU - Power…");
-    EXPECT_EQ(m_window->parts().session->loader()->pending(), 2) << "the chart and the summary";
+    EXPECT_EQ(test::partOf<StoreSession>(*m_window)->loader()->pending(), 2) << "the chart and the summary";
     ASSERT_TRUE(m_window->waitForLoads());
     EXPECT_FALSE(m_window->chartPanel()->engine().isLoading());
     ASSERT_GE(progress.count(), 1);
@@ -207,22 +207,22 @@ TEST_F(ExplorerGuiTest, BigSeriesAreDecimatedKeepingPeaks) {
 }
 
 TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
-    const RunTreeModel& model = *m_window->parts().tree->model();
+    const RunTreeModel& model = *test::partOf<RunTreePane>(*m_window)->model();
     EXPECT_EQ(m_window->addTreeIndexToBasket(findChild(model, QModelIndex(), "beta")), 3);
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->parts().basket->rowCount(), 2); // workload 7 and the unsorted bucket
+    EXPECT_EQ(test::partOf<BasketModel>(*m_window)->rowCount(), 2); // workload 7 and the unsorted bucket
     EXPECT_EQ(m_window->addTreeIndexToBasket(model.indexOfRun(uuid("alpha/2/a"))), 1);
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->parts().basket->rowCount(), 3);
-    EXPECT_EQ(m_window->parts().basket->runCount(), 4);
+    EXPECT_EQ(test::partOf<BasketModel>(*m_window)->rowCount(), 3);
+    EXPECT_EQ(test::partOf<BasketModel>(*m_window)->runCount(), 4);
 
     // Removing a group removes its runs.
-    m_window->parts().basket->removeIndexes({m_window->parts().basket->index(0, 0)});
-    EXPECT_EQ(m_window->parts().basket->runCount(), 2);
+    test::partOf<BasketModel>(*m_window)->removeIndexes({test::partOf<BasketModel>(*m_window)->index(0, 0)});
+    EXPECT_EQ(test::partOf<BasketModel>(*m_window)->runCount(), 2);
     m_window->clearBasket();
     m_window->waitForLoads();
     EXPECT_TRUE(m_window->basketRunUuids().isEmpty());
-    EXPECT_TRUE(m_window->parts().metrics->keys().isEmpty());
+    EXPECT_TRUE(test::partOf<MetricPicker>(*m_window)->keys().isEmpty());
     EXPECT_EQ(m_window->chartPanel()->engine().seriesCount(), 0);
 }
 
@@ -232,7 +232,7 @@ TEST_F(ExplorerGuiTest, DoubleClickingAnExperimentOrWorkloadAddsItsRunsAndLeaves
     m_window->resize(1024, 700);
     m_window->show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    QTreeView* tree = m_window->parts().tree->view();
+    QTreeView* tree = test::partOf<RunTreePane>(*m_window)->view();
     // As a mouse does it: a press and release, then the second press arrives as a double-click
     // (QAbstractItemView acts on one only over the row its press was on).
     auto doubleClick = [tree](const QModelIndex& index) {
@@ -243,14 +243,14 @@ TEST_F(ExplorerGuiTest, DoubleClickingAnExperimentOrWorkloadAddsItsRunsAndLeaves
     };
     auto* proxy = qobject_cast<QSortFilterProxyModel*>(tree->model());
     ASSERT_TRUE(proxy);
-    const QModelIndex beta =
-        proxy->mapFromSource(findChild(*m_window->parts().tree->model(), QModelIndex(), "beta"));
+    const QModelIndex beta = proxy->mapFromSource(
+        findChild(*test::partOf<RunTreePane>(*m_window)->model(), QModelIndex(), "beta"));
     ASSERT_TRUE(beta.isValid());
     tree->scrollTo(beta);
     const bool expanded = tree->isExpanded(beta);
     doubleClick(beta);
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->parts().basket->runCount(), 3) << "every run of experiment beta";
+    EXPECT_EQ(test::partOf<BasketModel>(*m_window)->runCount(), 3) << "every run of experiment beta";
     EXPECT_EQ(tree->isExpanded(beta), expanded);
     m_window->clearBasket();
     const QModelIndex workload = proxy->mapFromSource(workloadIndex("alpha", "2"));
@@ -261,8 +261,9 @@ TEST_F(ExplorerGuiTest, DoubleClickingAnExperimentOrWorkloadAddsItsRunsAndLeaves
     ASSERT_FALSE(tree->visualRect(workload).isEmpty());
     doubleClick(workload);
     m_window->waitForLoads();
-    EXPECT_EQ(m_window->basketRunUuids().size(),
-              m_window->parts().tree->model()->runUuidsUnder(workloadIndex("alpha", "2")).size());
+    EXPECT_EQ(
+        m_window->basketRunUuids().size(),
+        test::partOf<RunTreePane>(*m_window)->model()->runUuidsUnder(workloadIndex("alpha", "2")).size());
     EXPECT_GT(m_window->basketRunUuids().size(), 0);
 }
 
@@ -293,18 +294,18 @@ TEST_F(ExplorerGuiTest, ABadStoreKeepsThePreviousOneOpen) {
     EXPECT_FALSE(error.isEmpty());
 
     EXPECT_EQ(m_window->windowTitle(), title);
-    EXPECT_EQ(m_window->parts().tree->model()->runCount(), 6);
+    EXPECT_EQ(test::partOf<RunTreePane>(*m_window)->model()->runCount(), 6);
     EXPECT_EQ(m_window->basketRunUuids().size(), 2);
 }
 
 TEST_F(ExplorerGuiTest, FilterProxyUnderTheWindow) {
-    QAbstractItemModelTester tester(m_window->parts().tree->proxy(),
+    QAbstractItemModelTester tester(test::partOf<RunTreePane>(*m_window)->proxy(),
                                     QAbstractItemModelTester::FailureReportingMode::Warning);
-    m_window->parts().tree->proxy()->setFilterText("vgg");
-    ASSERT_EQ(m_window->parts().tree->proxy()->rowCount(), 1);
+    test::partOf<RunTreePane>(*m_window)->proxy()->setFilterText("vgg");
+    ASSERT_EQ(test::partOf<RunTreePane>(*m_window)->proxy()->rowCount(), 1);
     m_window->reload();
-    EXPECT_EQ(m_window->parts().tree->proxy()->rowCount(), 1);
-    m_window->parts().tree->proxy()->setFilterText("");
+    EXPECT_EQ(test::partOf<RunTreePane>(*m_window)->proxy()->rowCount(), 1);
+    test::partOf<RunTreePane>(*m_window)->proxy()->setFilterText("");
 }
 
 TEST_F(ExplorerGuiTest, RenderingAShownChartLeavesItsLayoutAlone) {
@@ -368,7 +369,7 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 6);
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 6);
     EXPECT_EQ(window.addRunsToBasket({QString::fromStdString(sample.runs.at("alpha/1/a")),
                                       QString::fromStdString(sample.runs.at("alpha/1/b"))}),
               2);
@@ -394,8 +395,8 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
     m_window->waitForLoads();
     // The summary table lists every run with the metric, whatever the chart merges.
-    EXPECT_EQ(m_window->parts().summary->model()->rowCount(), 2);
-    ChartCard* card = m_window->parts().board->current();
+    EXPECT_EQ(test::partOf<SummaryPanel>(*m_window)->model()->rowCount(), 2);
+    ChartCard* card = test::partOf<BoardPanel>(*m_window)->current();
     card->smoothingSlider()->setValue(50);
     EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 50);
     EXPECT_EQ(card->smoothingSpinBox()->value(), 50) << "the spin box shows the slider's value";
@@ -430,7 +431,7 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     m_window->waitForLoads();
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
     m_window->waitForLoads();
-    BoardPanel* board = m_window->parts().board;
+    BoardPanel* board = test::partOf<BoardPanel>(*m_window);
     ChartCard* first = board->current();
     ChartCard* second = board->addChart();
     EXPECT_EQ(board->chartCount(), 2);
@@ -442,7 +443,7 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     EXPECT_EQ(first->chart()->engine().metricKey(), "PROC - CPU Utilization")
         << "the first chart keeps its metric";
     // The summary lists both metrics; a basket change redraws both charts.
-    EXPECT_EQ(m_window->parts().summary->model()->rowCount(), 3); // PROC for a and b, TOP for a
+    EXPECT_EQ(test::partOf<SummaryPanel>(*m_window)->model()->rowCount(), 3); // PROC for a and b, TOP for a
     m_window->addRunsToBasket({uuid("alpha/2/a")});
     m_window->waitForLoads();
     first->chart()->changeOptions([&](ChartOptions& o) {
@@ -455,7 +456,7 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
               (QStringList{"(1 a) train", "(1 b) train", "workload 2"}));
     // Clicking back into the first chart selects its metric in the list.
     board->setCurrent(first);
-    EXPECT_EQ(m_window->parts().metrics->currentKey(), "PROC - CPU Utilization");
+    EXPECT_EQ(test::partOf<MetricPicker>(*m_window)->currentKey(), "PROC - CPU Utilization");
     emit second->removeRequested();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     EXPECT_EQ(board->chartCount(), 1);
@@ -470,7 +471,7 @@ TEST_F(ExplorerGuiTest, LinkedChartsZoomTogether) {
     m_window->waitForLoads();
     ASSERT_TRUE(m_window->plotMetric("PROC - CPU Utilization"));
     m_window->waitForLoads();
-    BoardPanel* board = m_window->parts().board;
+    BoardPanel* board = test::partOf<BoardPanel>(*m_window);
     ChartCard* first = board->current();
     ChartCard* second = board->addChart();
     ASSERT_TRUE(m_window->plotMetric("TOP - CPU Utilization"));

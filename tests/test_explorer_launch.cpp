@@ -96,8 +96,8 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    QSignalSpy batches(window.parts().live, &LiveBridge::samples);
-    QSignalSpy finished(window.parts().launcher, &LaunchController::finished);
+    QSignalSpy batches(test::partOf<LiveBridge>(window), &LiveBridge::samples);
+    QSignalSpy finished(test::partOf<LaunchController>(window), &LaunchController::finished);
 
     LaunchRequest request;
     request.target = RADT_SOURCE_DIR "/resources/examples/demo_train.py";
@@ -115,8 +115,8 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     ASSERT_TRUE(waitUntil([&] { return window.basketRunUuids().size() == 1; }, 30000));
     const std::string run = window.basketRunUuids().front().toStdString();
     // The metric list learns keys from the bus before the store has them (CPU needs two ticks).
-    ASSERT_TRUE(
-        waitUntil([&] { return window.parts().metrics->keys().contains("TOP - CPU Utilization"); }, 30000));
+    ASSERT_TRUE(waitUntil(
+        [&] { return test::partOf<MetricPicker>(window)->keys().contains("TOP - CPU Utilization"); }, 30000));
     ASSERT_TRUE(window.plotMetric("TOP - CPU Utilization"));
     ASSERT_TRUE(window.waitForLoads());
     ChartPanel* chart = window.chartPanel();
@@ -132,21 +132,23 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
         30000))
         << "points drawn: " << chart->seriesPoints(0).size() << ", before: " << before;
     EXPECT_GT(batches.count(), 0);
-    ASSERT_TRUE(waitUntil([&] { return window.parts().console->plainText().contains("epoch "); }, 30000))
-        << window.parts().console->plainText().toStdString();
+    ASSERT_TRUE(
+        waitUntil([&] { return test::partOf<ConsolePane>(window)->plainText().contains("epoch "); }, 30000))
+        << test::partOf<ConsolePane>(window)->plainText().toStdString();
 
     // A busy board for resources/doc/explorer.md: several charts of the live run, saved when asked for.
     if (qEnvironmentVariableIsSet("RADT_BUSY_BOARD_PNG")) {
-        ASSERT_TRUE(waitUntil([&] { return window.parts().metrics->keys().contains("loss"); }, 30000));
+        ASSERT_TRUE(
+            waitUntil([&] { return test::partOf<MetricPicker>(window)->keys().contains("loss"); }, 30000));
         window.chartPanel()->changeOptions([&](ChartOptions& o) { o.smoothing = 30; });
         for (const char* key : {"loss", "PROC - CPU Utilization", "TOP - Memory Utilization"}) {
-            window.parts().board->addChart();
+            test::partOf<BoardPanel>(window)->addChart();
             window.plotMetric(key);
         }
-        window.parts().board->setZoomLinked(true);
+        test::partOf<BoardPanel>(window)->setZoomLinked(true);
         window.resize(1600, 1500);
         window.show();
-        window.parts().tree->expandAll();
+        test::partOf<RunTreePane>(window)->expandAll();
         ASSERT_TRUE(window.waitForLoads());
         waitUntil([] { return false; }, 4000); // a few more seconds of live data
         window.grab().save(qEnvironmentVariable("RADT_BUSY_BOARD_PNG"));
@@ -157,20 +159,21 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     test::answerNextMessageBox(QMessageBox::No, &question);
     EXPECT_FALSE(window.close());
     EXPECT_TRUE(question.contains("still running")) << question.toStdString();
-    EXPECT_TRUE(window.parts().launcher->isRunning());
+    EXPECT_TRUE(test::partOf<LaunchController>(window)->isRunning());
 
     // Stop: the workload is terminated, the run ends KILLED with its samples flushed.
-    window.parts().launcher->stop();
+    test::partOf<LaunchController>(window)->stop();
     ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 30000));
     EXPECT_EQ(finished.first().at(0).toInt(), 130);
-    EXPECT_FALSE(window.parts().launcher->isRunning());
+    EXPECT_FALSE(test::partOf<LaunchController>(window)->isRunning());
     auto store = openStore(uri, OpenMode::OpenExisting);
     const auto recorded = store->run(run);
     ASSERT_TRUE(recorded);
     EXPECT_EQ(recorded->status, RunStatus::Killed);
     EXPECT_GE(store->series(run, "TOP - CPU Utilization").size(), size_t(chart->seriesPoints(0).size()) / 2);
     // The spy sees `finished` on the launch thread; the console gets its lines through the queue.
-    EXPECT_TRUE(waitUntil([&] { return window.parts().console->plainText().contains("KILLED"); }, 5000));
+    EXPECT_TRUE(
+        waitUntil([&] { return test::partOf<ConsolePane>(window)->plainText().contains("KILLED"); }, 5000));
     // Once finished, the chart holds exactly what the store holds (the live tail was confirmed).
     // The run's end reloads the tree and may reload the chart: that load lands first (on a
     // loaded machine it is still on its way here, and a chart that is loading is not polled).

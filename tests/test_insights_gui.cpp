@@ -2,6 +2,7 @@
 // collocation figures, computed off the GUI thread, in a sortable table and a bar chart, exported
 // as CSV and JSON. Real SQLite store, real widgets (offscreen).
 
+#include "GuiTestSupport.h"
 #include "InsightTestSupport.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
@@ -52,12 +53,13 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    InsightsPanel* insights = window.parts().insights;
+    InsightsPanel* insights = test::partOf<InsightsPanel>(window);
     insights->setCarbon(400, 1.5);
     window.resize(1280, 800);
     window.show();
-    window.parts().insightsDock->show(); // Basket > Insights (Ctrl+I)
-    EXPECT_TRUE(window.parts().insightsDock->isFloating()) << "first shown floating, charts keep their room";
+    test::dockOf(window, "insights")->show(); // Basket > Insights (Ctrl+I)
+    EXPECT_TRUE(test::dockOf(window, "insights")->isFloating())
+        << "first shown floating, charts keep their room";
     QStringList all;
     for (const radt::Run& r : openStore(uri, OpenMode::OpenExisting)->runs())
         all << QString::fromStdString(r.uuid);
@@ -168,9 +170,9 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    InsightsPanel* insights = window.parts().insights;
+    InsightsPanel* insights = test::partOf<InsightsPanel>(window);
     window.show();
-    window.parts().insightsDock->show();
+    test::dockOf(window, "insights")->show();
     ASSERT_EQ(window.addRunsToBasket({QString::fromStdString(uuid)}), 1);
     ASSERT_TRUE(insights->waitForResult(20000));
     const QStandardItemModel* table = insights->table();
@@ -213,9 +215,9 @@ TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) 
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
-    InsightsPanel* insights = window.parts().insights;
+    InsightsPanel* insights = test::partOf<InsightsPanel>(window);
     window.show();
-    window.parts().insightsDock->show();
+    test::dockOf(window, "insights")->show();
     ASSERT_EQ(window.addRunsToBasket(basket), 4);
     ASSERT_TRUE(insights->waitForResult(20000));
     ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
@@ -256,10 +258,10 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     MainWindow window;
     QString error;
     ASSERT_TRUE(window.openStore(QString::fromStdString("sqlite:///" + db), &error)) << error.toStdString();
-    InsightsPanel* insights = window.parts().insights;
+    InsightsPanel* insights = test::partOf<InsightsPanel>(window);
     window.resize(1280, 800);
     window.show();
-    window.parts().insightsDock->show();
+    test::dockOf(window, "insights")->show();
     QStringList all;
     for (const radt::Run& r : openStore(db, OpenMode::OpenExisting)->runs())
         all << QString::fromStdString(r.uuid);
@@ -426,10 +428,10 @@ TEST(InsightsView, CtrlIAlwaysEndsWithTheViewShown) {
     ASSERT_TRUE(insights);
     for (int press = 1; press <= 3; ++press) {
         insights->trigger();
-        EXPECT_TRUE(window.parts().insightsDock->isVisible()) << "press " << press;
+        EXPECT_TRUE(test::dockOf(window, "insights")->isVisible()) << "press " << press;
     }
-    window.parts().insightsDock->close(); // its close button hides it
-    EXPECT_FALSE(window.parts().insightsDock->isVisible());
+    test::dockOf(window, "insights")->close(); // its close button hides it
+    EXPECT_FALSE(test::dockOf(window, "insights")->isVisible());
     insights->trigger();
-    EXPECT_TRUE(window.parts().insightsDock->isVisible());
+    EXPECT_TRUE(test::dockOf(window, "insights")->isVisible());
 }

@@ -2,6 +2,7 @@
 // named basket selections in QSettings, putting a saved selection back into MainWindow's basket,
 // and the Recent Stores list.
 
+#include "GuiTestSupport.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/store/Store.h"
@@ -294,7 +295,8 @@ TEST(SelectionsGui, ASavedSelectionComesBackIntoTheBasket) {
     ASSERT_EQ(window.addRunsToBasket({uuids[0], uuids[2]}), 2);
     window.waitForLoads();
     EXPECT_EQ(panel->currentUuids(), window.basketRunUuids());
-    EXPECT_EQ(groupLabels(window.parts().metrics->tree()), (QStringList{"Software (1)", "SMI (1)"}));
+    EXPECT_EQ(groupLabels(test::partOf<MetricPicker>(window)->tree()),
+              (QStringList{"Software (1)", "SMI (1)"}));
 
     // The panel over a selection file of the test's own, so the user's settings stay untouched.
     QSettings settings(QString::fromStdString(dir.file("selections.ini")), QSettings::IniFormat);
@@ -335,7 +337,7 @@ TEST(SelectionsGui, ASavedSelectionComesBackIntoTheBasket) {
     window.waitForLoads();
     EXPECT_EQ(window.basketRunUuids(), QStringList{uuids[1]});
     EXPECT_EQ(window.statusBar()->currentMessage(), "Restored selection with a deleted run: 1 of 2 runs");
-    EXPECT_EQ(window.parts().metrics->currentKey(), "loss");
+    EXPECT_EQ(test::partOf<MetricPicker>(window)->currentKey(), "loss");
     EXPECT_EQ(window.chartPanel()->engine().metricKey(), "loss");
 
     // Delete > name forgets it; the menu follows once the triggering action has returned.

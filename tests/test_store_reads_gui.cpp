@@ -56,17 +56,18 @@ TEST(StoreReads, TheTreeIsRereadOffTheGuiThreadAndLandsWithTheExpandedNodesKept)
     const test::SampleStore sample = test::buildSampleStore(dir.file("s.db"), true);
     MainWindow window;
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
-    window.parts().tree->expandAll();
-    ASSERT_EQ(window.parts().tree->model()->runCount(), 6);
+    test::partOf<RunTreePane>(window)->expandAll();
+    ASSERT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 6);
     const std::string late = addRun(sample.uri, "late");
 
     window.reload();
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 6) << "reload() returns before the store is read";
-    EXPECT_EQ(window.parts().session->loader()->pending(), 1);
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 6)
+        << "reload() returns before the store is read";
+    EXPECT_EQ(test::partOf<StoreSession>(window)->loader()->pending(), 1);
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 7);
-    EXPECT_NE(window.parts().tree->model()->runByUuid(QString::fromStdString(late)), nullptr);
-    QTreeView* tree = window.parts().tree->view();
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 7);
+    EXPECT_NE(test::partOf<RunTreePane>(window)->model()->runByUuid(QString::fromStdString(late)), nullptr);
+    QTreeView* tree = test::partOf<RunTreePane>(window)->view();
     const QModelIndex alpha = childNamed(*tree->model(), {}, "alpha");
     ASSERT_TRUE(alpha.isValid());
     EXPECT_TRUE(tree->isExpanded(alpha)) << "what was expanded stays expanded";
@@ -82,10 +83,12 @@ TEST(StoreReads, RereadsAskedWhileOneIsUnderWayBecomeOneMore) {
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
     for (int i = 0; i < 20; ++i)
         window.reload(); // F5 held down, or the 5 s reread on a slow server
-    EXPECT_EQ(window.parts().session->loader()->pending(), 1) << "one read at a time, never a queue of them";
+    EXPECT_EQ(test::partOf<StoreSession>(window)->loader()->pending(), 1)
+        << "one read at a time, never a queue of them";
     addRun(sample.uri, "after the first read started");
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 7) << "the reread after it saw the new run";
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 7)
+        << "the reread after it saw the new run";
 }
 
 TEST(StoreReads, ARereadOfTheStoreLeftBehindLandsNowhere) {
@@ -100,8 +103,9 @@ TEST(StoreReads, ARereadOfTheStoreLeftBehindLandsNowhere) {
     window.reload();
     ASSERT_TRUE(window.openStore(QString::fromStdString(second)));
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 1) << "the first store's runs did not come back";
-    EXPECT_TRUE(window.parts().metrics->keys().isEmpty()) << "nor its basket's metric keys";
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 1)
+        << "the first store's runs did not come back";
+    EXPECT_TRUE(test::partOf<MetricPicker>(window)->keys().isEmpty()) << "nor its basket's metric keys";
 }
 
 TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen) {
@@ -115,10 +119,10 @@ TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen
     const QString firstShown = window.storeDisplayUri();
     window.openStoreInteractive(QString::fromStdString(second));
     EXPECT_EQ(window.storeDisplayUri(), firstShown) << "the first store stays until the second is read";
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 6);
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 6);
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_NE(window.storeDisplayUri(), firstShown);
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 1);
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 1);
     const QString secondShown = window.storeDisplayUri();
 
     QString said;
@@ -128,7 +132,7 @@ TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen
     EXPECT_TRUE(said.contains("could not be opened")) << said.toStdString();
     EXPECT_TRUE(said.contains(secondShown + " stays open")) << said.toStdString();
     EXPECT_EQ(window.storeDisplayUri(), secondShown);
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 1);
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 1);
 
     // Two opens in a row: the newer one is shown, whichever lands first.
     window.openStoreInteractive(QString::fromStdString(first.uri));
@@ -191,13 +195,15 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     MainWindow window;
     ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
     window.addRunsToBasket({uuidOf(sample, "alpha/1/a")});
-    EXPECT_TRUE(window.parts().metrics->keys().isEmpty()) << "read on the loader's thread, not yet landed";
+    EXPECT_TRUE(test::partOf<MetricPicker>(window)->keys().isEmpty())
+        << "read on the loader's thread, not yet landed";
     window.addRunsToBasket({uuidOf(sample, "alpha/1/b")});
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.parts().metrics->keys(),
+    EXPECT_EQ(test::partOf<MetricPicker>(window)->keys(),
               (QStringList{"GPU - Power", "PROC - CPU Utilization", "TOP - CPU Utilization", "loss"}));
     EXPECT_EQ(window.chartPanel()->engine().metricKey(), "PROC - CPU Utilization") << "the preferred metric";
-    EXPECT_EQ(window.parts().metrics->currentKey(), "PROC - CPU Utilization") << "the list follows the chart";
+    EXPECT_EQ(test::partOf<MetricPicker>(window)->currentKey(), "PROC - CPU Utilization")
+        << "the list follows the chart";
     EXPECT_EQ(window.chartPanel()->engine().runs().size(), 2u);
 
     // A metric asked for while the keys are read is plotted; one no basket run has is replaced.
@@ -206,7 +212,7 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     EXPECT_TRUE(window.plotMetric("loss"));
     ASSERT_TRUE(window.waitForLoads());
     EXPECT_EQ(window.chartPanel()->engine().metricKey(), "loss");
-    EXPECT_EQ(window.parts().metrics->currentKey(), "loss");
+    EXPECT_EQ(test::partOf<MetricPicker>(window)->currentKey(), "loss");
     window.clearBasket();
     window.addRunsToBasket({uuidOf(sample, "alpha/1/a")}); // logs no loss
     EXPECT_TRUE(window.plotMetric("loss"));
@@ -350,14 +356,15 @@ TEST(StoreReadsOnPostgres, AServerHoldingTheTablesLeavesTheWindowAnswering) {
     while (waited.elapsed() < 400)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     EXPECT_GE(ticks, 5) << "the GUI thread went on handling events";
-    EXPECT_GT(window.parts().session->loader()->pending(), 0) << "the reads still wait for the server";
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 6);
+    EXPECT_GT(test::partOf<StoreSession>(window)->loader()->pending(), 0)
+        << "the reads still wait for the server";
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 6);
 
     psql.write("COMMIT;\n\\q\n");
     ASSERT_TRUE(psql.waitForFinished(20000));
     ASSERT_TRUE(window.waitForLoads());
-    EXPECT_EQ(window.parts().tree->model()->runCount(), 7);
-    EXPECT_TRUE(window.parts().metrics->keys().contains("GPU - Power"));
+    EXPECT_EQ(test::partOf<RunTreePane>(window)->model()->runCount(), 7);
+    EXPECT_TRUE(test::partOf<MetricPicker>(window)->keys().contains("GPU - Power"));
     EXPECT_EQ(window.chartPanel()->engine().metricKey(), "PROC - CPU Utilization");
     EXPECT_EQ(window.chartPanel()->engine().runs().size(), 2u);
 }

@@ -64,7 +64,7 @@ struct Workspace {
                                 QString::fromStdString(sample.runs.at("alpha/1/b"))});
         window.waitForLoads();
     }
-    BoardPanel* board() { return window.parts().board; }
+    BoardPanel* board() { return test::partOf<BoardPanel>(window); }
     /// The card's rectangle in the board's scroll viewport.
     QRect inViewport(ChartCard* card) {
         QWidget* viewport = board()->scrollArea()->viewport();
@@ -116,13 +116,13 @@ TEST(Workspace, TheConsoleOpensTabbedWithTheSummaryAndTheChartsKeepTheirHeight) 
     ChartCard* card = w.board()->chartAt(0);
     const int boardHeight = w.board()->height();
     const int chartHeight = card->height();
-    ASSERT_FALSE(w.window.parts().consoleDock->isVisible());
-    w.window.parts().consoleDock->show();
-    w.window.parts().consoleDock->raise();
+    ASSERT_FALSE(test::dockOf(w.window, "console")->isVisible());
+    test::dockOf(w.window, "console")->show();
+    test::dockOf(w.window, "console")->raise();
     w.settle();
-    EXPECT_TRUE(w.window.parts().consoleDock->isVisible());
-    EXPECT_EQ(w.window.tabifiedDockWidgets(w.window.parts().consoleDock),
-              QList<QDockWidget*>{w.window.parts().summaryDock});
+    EXPECT_TRUE(test::dockOf(w.window, "console")->isVisible());
+    EXPECT_EQ(w.window.tabifiedDockWidgets(test::dockOf(w.window, "console")),
+              QList<QDockWidget*>{test::dockOf(w.window, "summary")});
     EXPECT_GE(w.board()->height(), boardHeight - 40) << "the console took no height, only a tab bar's";
     EXPECT_GE(card->height(), chartHeight - 40) << "a row of charts fills the board: it gives up a tab bar's "
                                                    "height, no more";
@@ -159,17 +159,17 @@ TEST(Workspace, TheArrangementIsKeptForTheNextSession) {
     {
         Workspace w;
         w.board()->setColumns(2);
-        w.window.parts().summaryDock->hide();
+        test::dockOf(w.window, "summary")->hide();
         w.window.workspace().save(settings);
     }
     Workspace next;
     EXPECT_TRUE(next.window.workspace().restore(settings));
     next.settle();
     EXPECT_EQ(next.board()->columns(), 2);
-    EXPECT_FALSE(next.window.parts().summaryDock->isVisible());
+    EXPECT_FALSE(test::dockOf(next.window, "summary")->isVisible());
     test::menuAction(next.window, "Reset Layout")->trigger();
     next.settle();
-    EXPECT_TRUE(next.window.parts().summaryDock->isVisible());
+    EXPECT_TRUE(test::dockOf(next.window, "summary")->isVisible());
     EXPECT_EQ(next.board()->columns(), 1);
 }
 
@@ -249,7 +249,7 @@ TEST(Workspace, RunsDraggedFromTheTreeDropIntoTheBasket) {
     Workspace w;
     w.window.clearBasket();
     w.window.waitForLoads();
-    QTreeView* tree = w.window.parts().tree->view();
+    QTreeView* tree = test::partOf<RunTreePane>(w.window)->view();
     QAbstractItemModel* model = tree->model();
     // The experiment "beta" node: its three runs travel with the drag.
     QModelIndex beta;
@@ -317,9 +317,10 @@ TEST(Workspace, ANewChartPlotsTheMetricClickedEvenWhenTheLastChartShowsIt) {
     ChartCard* added = w.board()->addChart();
     w.settle();
     ASSERT_EQ(w.window.chartPanel(), added->chart()) << "the new chart is current";
-    EXPECT_TRUE(w.window.parts().metrics->currentKey().isEmpty()) << "and no metric is chosen for it";
-    EXPECT_TRUE(w.window.parts().metrics->tree()->selectedItems().isEmpty());
-    QTreeWidget* list = w.window.parts().metrics->tree();
+    EXPECT_TRUE(test::partOf<MetricPicker>(w.window)->currentKey().isEmpty())
+        << "and no metric is chosen for it";
+    EXPECT_TRUE(test::partOf<MetricPicker>(w.window)->tree()->selectedItems().isEmpty());
+    QTreeWidget* list = test::partOf<MetricPicker>(w.window)->tree();
     const QList<QTreeWidgetItem*> loss = list->findItems("loss", Qt::MatchExactly | Qt::MatchRecursive);
     ASSERT_EQ(loss.size(), 1);
     list->scrollToItem(loss.front());
@@ -389,16 +390,16 @@ TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
     maximise->trigger();
     w.settle();
     EXPECT_TRUE(w.window.workspace().chartMaximised());
-    EXPECT_FALSE(w.window.parts().treeDock->isVisible());
-    EXPECT_FALSE(w.window.parts().summaryDock->isVisible());
+    EXPECT_FALSE(test::dockOf(w.window, "experiments")->isVisible());
+    EXPECT_FALSE(test::dockOf(w.window, "summary")->isVisible());
     EXPECT_FALSE(second->isVisible());
     EXPECT_GT(first->height(), before * 3 / 2) << before << " px before";
     EXPECT_GT(first->height(), w.window.height() * 7 / 10) << "most of the window's height";
     maximise->trigger();
     w.settle();
     EXPECT_FALSE(w.window.workspace().chartMaximised());
-    EXPECT_TRUE(w.window.parts().treeDock->isVisible());
-    EXPECT_TRUE(w.window.parts().summaryDock->isVisible());
+    EXPECT_TRUE(test::dockOf(w.window, "experiments")->isVisible());
+    EXPECT_TRUE(test::dockOf(w.window, "summary")->isVisible());
     EXPECT_TRUE(second->isVisible());
     EXPECT_EQ(first->height(), before);
 }
@@ -442,7 +443,7 @@ TEST(Workspace, TheSummaryShowsThreeRowsAndTheChartsTheirHeight) {
          {std::make_pair(QSize(1024, 700), 2), std::make_pair(QSize(1280, 800), 3)}) {
         Workspace w(size);
         w.settle();
-        QTableView* table = w.window.parts().summary->view();
+        QTableView* table = test::partOf<SummaryPanel>(w.window)->view();
         ASSERT_GE(table->model()->rowCount(), 2);
         const int row = table->verticalHeader()->defaultSectionSize();
         EXPECT_LE(row, table->fontMetrics().height() + 8) << "rows as tall as their text";

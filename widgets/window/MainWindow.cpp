@@ -71,8 +71,9 @@ QString boardFileIn(const QMimeData* mime) {
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
     m_ui.session = new StoreSession(this);
+    m_ui.session->setReadOnly(readOnly);
     m_ui.tree = new RunTreePane(this);
     m_ui.basket = new BasketModel(this);
     m_ui.counts = new QLabel(this);

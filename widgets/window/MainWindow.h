@@ -55,7 +55,8 @@ class WorkspaceLayout;
 class MainWindow : public QMainWindow, public WindowActions {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    /// `readOnly`: every store it opens is opened so that nothing is written (--read-only).
+    explicit MainWindow(QWidget* parent = nullptr, bool readOnly = false);
     ~MainWindow() override;
 
     /// Opens the store and shows its runs. On failure returns false with the reason in *error;
@@ -98,9 +99,6 @@ public:
     void showInsights();
     /// Basket > Compare Runs: params, tags and latest metrics of the basket's runs side by side.
     CompareDialog* showCompare();
-    /// The window's parts (WindowParts.h).
-    using Parts = WindowParts;
-    const Parts& parts() const { return m_ui; }
     /// How the parts are arranged: pane sizes, a maximised chart, the saved arrangement.
     WorkspaceLayout& workspace() const { return *m_layout; }
     /// The board as a document: board files, exports, the session.
@@ -146,7 +144,7 @@ private:
     void updateSummary();
     void updateTitleAndStatus();
 
-    Parts m_ui;
+    WindowParts m_ui; ///< made in the constructor; tests find them as a user does (by type, docks by name)
     std::unique_ptr<WorkspaceLayout> m_layout;
     BoardDocument* m_document = nullptr;
     LiveRuns* m_live = nullptr;

@@ -77,8 +77,7 @@ void showShortcuts(QMainWindow* window) {
 }
 
 /// Help > About: the version, the store (password masked) and the libraries.
-void showAbout(MainWindow* window) {
-    const StoreSession* session = window->parts().session;
+void showAbout(MainWindow* window, const StoreSession* session) {
     const QString store =
         session->isOpen() ? session->displayUri().toHtmlEscaped() : MainWindow::tr("none open");
     QMessageBox::about(
@@ -189,7 +188,7 @@ void MainWindow::createMenus() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcuts(this); })
         ->setShortcut(QKeySequence::HelpContents);
-    help->addAction(tr("&About radt-explorer"), this, [this] { showAbout(this); });
+    help->addAction(tr("&About radt-explorer"), this, [this] { showAbout(this, m_ui.session); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 

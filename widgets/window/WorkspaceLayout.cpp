@@ -109,6 +109,12 @@ void WorkspaceLayout::placeConsole() {
     m_ui.summaryDock->raise();
 }
 
+void WorkspaceLayout::arrangeForScreenshot(const QSize& size) {
+    m_ui.tree->expandAll();
+    m_window.resize(size);
+    fitPanesToWidth();
+}
+
 void WorkspaceLayout::fitPanesToWidth() {
     // The tree gets under a third of the width (260..480 px): the charts are what is compared.
     m_window.resizeDocks({m_ui.treeDock}, {std::clamp(m_window.width() * 3 / 10, 260, 480)}, Qt::Horizontal);

@@ -9,6 +9,7 @@
 
 #include <QByteArray>
 #include <QObject>
+#include <QSize>
 
 #include <optional>
 
@@ -26,6 +27,8 @@ public:
     /// Divides the width between the tree and the charts as a new window does (after a resize
     /// from outside, e.g. the --screenshot size).
     void fitPanesToWidth();
+    /// The window as --screenshot shows it: the whole tree expanded, at `size`, panes fitted.
+    void arrangeForScreenshot(const QSize& size);
     /// View > Maximise Chart (Ctrl+Shift+M): the current chart alone fills the window (the docks,
     /// the basket and metric list and the other charts hidden); again, everything comes back.
     void toggleMaximisedChart();
