@@ -181,7 +181,8 @@ void checkReportTargets(Store& store, const std::vector<Run>& runs, const Report
                                   options.baseline.find_first_not_of("0123456789", 1) != std::string::npos))
         throw std::invalid_argument("--baseline '" + options.baseline +
                                     "': a configuration is named #K, K its index in the report");
-    if (!options.baseline.empty() && !baselineConfiguration)
+    const bool baselineLabel = options.baseline.find('=') != std::string::npos; // checked on the report
+    if (!options.baseline.empty() && !baselineConfiguration && !baselineLabel)
         for (const Run& run : resolveReportTargets(store, {options.baseline})) // naming nothing throws
             if (!countsAsRepeat(run.status)) // it would stand in no configuration: nothing to compare with
                 throw std::invalid_argument("--baseline " + options.baseline + " is a " +
@@ -214,6 +215,18 @@ int runReport(const ReportArgs& args) {
                                         std::to_string(report["configurations"].size()) +
                                         " configuration(s), #0 to #" +
                                         std::to_string(report["configurations"].size() - 1));
+        if (baseline.find('=') != std::string::npos) {
+            std::string labels;
+            bool found = false;
+            for (const auto& c : report["configurations"]) {
+                found = found || c["label"] == baseline;
+                labels += (labels.empty() ? "'" : ", '") + c["label"].get<std::string>() + "'";
+            }
+            if (!found)
+                throw std::invalid_argument(
+                    "--baseline '" + baseline + "' names no configuration of the report (" +
+                    (labels.empty() ? std::string("it has none") : "they are " + labels) + ")");
+        }
         std::cout << (args.json    ? report.dump(2) + "\n"
                       : args.latex ? configurationsLatex(report)
                       : args.csv   ? configurationsCsv(report)
@@ -248,9 +261,10 @@ void addReport(CLI::App& app, Action& action) {
     report
         ->add_option("--baseline", o.baseline,
                      "what runs and configurations are compared with: a run (its configuration\n"
-                     "for comparisons) or configuration K of the report (default: collocated runs\n"
-                     "against the solo runs of the same params, every pair of configurations)")
-        ->type_name("RUN|#K");
+                     "for comparisons), configuration K of the report or its label\n"
+                     "(batch-size=64) (default: collocated runs against the solo runs of the\n"
+                     "same params, every pair of configurations)")
+        ->type_name("RUN|#K|LABEL");
     report
         ->add_option_function<std::vector<std::string>>(
             "--repeat-param",

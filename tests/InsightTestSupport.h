@@ -5,6 +5,7 @@
 
 #include "core/store/Store.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,39 @@ inline std::vector<std::string> addRepeatsOneWithoutPower(Store& store) {
         store.setRunStatus(run.uuid, RunStatus::Finished, start + 10'000);
         uuids.push_back(run.uuid);
     }
+    return uuids;
+}
+
+/// A batch-size sweep (issue 39): 3 configurations x 4 seeds, params `batch-size` and `seed`, in
+/// experiment "sweep", written in an order that is not the params' (256, then 64, then 128; seeds
+/// 4 to 1), so that an order by params is seen to be one. Run k of batch size b lasts
+/// kSweepSeconds.at(b)[seed - 1] s at kSweepWatts.at(b) W.
+inline const std::map<int, std::vector<double>> kSweepSeconds = {
+    {64, {30, 32, 31, 34}}, {128, {20, 21, 19, 23}}, {256, {15, 16, 14, 15}}};
+inline const std::map<int, double> kSweepWatts = {{64, 150}, {128, 200}, {256, 250}};
+
+inline std::vector<std::string> addBatchSizeSweep(Store& store) {
+    const int64_t experiment = store.getOrCreateExperiment("sweep");
+    std::vector<std::string> uuids;
+    int64_t start = kInsightT0;
+    for (const int batch : {256, 64, 128})
+        for (int seed = 4; seed >= 1; --seed) {
+            const double seconds = kSweepSeconds.at(batch)[size_t(seed - 1)];
+            const Run run =
+                store.createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running});
+            store.logParams(run.uuid, {{"model", "train.py"},
+                                       {"batch-size", std::to_string(batch)},
+                                       {"seed", std::to_string(seed)}});
+            std::vector<MetricPoint> points;
+            for (int i = 0; i * 1000 <= seconds * 1000; ++i)
+                points.push_back({"DCGMI - Power Usage", kSweepWatts.at(batch), start + i * 1000, 0});
+            points.push_back({"loss", 1.0 / batch, start + int64_t(seconds * 1000), 1});
+            store.logMetrics(run.uuid, points);
+            const int64_t end = start + int64_t(seconds * 1000);
+            store.setRunStatus(run.uuid, RunStatus::Finished, end);
+            uuids.push_back(run.uuid);
+            start = end + 5000;
+        }
     return uuids;
 }
 

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -89,6 +91,14 @@ TEST(ChartEngine, AFrameHoldsAtMostTwoPointsAPixelColumnAndTheVisibleLinesRange)
     ChartOptions smoothed = engine.options();
     smoothed.smoothing = 50;
     EXPECT_TRUE(engine.setOptions(smoothed)) << "smoothing makes other lines";
+    for (const auto& change : std::vector<std::function<void(ChartOptions&)>>{
+             [](ChartOptions& o) { o.grouping = ChartOptions::Grouping::Configuration; },
+             [](ChartOptions& o) { o.groupParams = {"seed"}; },
+             [](ChartOptions& o) { o.band = ChartOptions::Band::Sd; }}) {
+        ChartOptions changed = engine.options();
+        change(changed);
+        EXPECT_TRUE(engine.setOptions(changed)) << "grouping, its params and the band make other lines";
+    }
 }
 
 TEST(ChartEngine, TheLineUnderAPixelIsFoundFromThePyramidsAndHiddenLinesAreNotHit) {

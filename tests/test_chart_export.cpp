@@ -143,9 +143,9 @@ std::vector<CsvRow> readCsv(const std::string& path) {
     std::vector<CsvRow> out;
     for (size_t i = 1; i < rows.size(); ++i) {
         const auto& f = rows[i];
-        EXPECT_EQ(f.size(), 10u) << "row " << i;
-        if (f.size() != 10)
-            continue;
+        EXPECT_EQ(f.size(), 13u) << "row " << i;
+        if (f.size() != 13 || (f[1].empty() && f[3] == "mean"))
+            continue; // a mean line's row (its band and N): not a run's point
         out.push_back({f[0], f[1], f[2], f[3], f[4], std::stoll(f[5]), std::stoll(f[6]), std::stoll(f[7]),
                        std::strtod(f[8].c_str(), nullptr), std::strtod(f[9].c_str(), nullptr)});
     }
@@ -225,8 +225,8 @@ TEST_F(ChartExportTest, CsvHasEveryVisiblePointAtFullResolutionWithRadtsEma) {
     exportChartCsv(m_chart, path, [&](size_t done, size_t total) { calls.emplace_back(done, total); });
 
     const std::string text = test::readFile(path.toStdString());
-    EXPECT_EQ(test::splitLines(text).front(),
-              "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed");
+    EXPECT_EQ(test::splitLines(text).front(), "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,"
+                                              "step,value,smoothed,band_low,band_high,n");
     EXPECT_EQ(std::string(kChartCsvHeader), test::splitLines(text).front());
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
     ASSERT_EQ(rows.size(), 250u) << "every point of both lines, not the decimated ones";
@@ -343,7 +343,7 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
     ASSERT_EQ(lines.size(), n + 1) << "every point, not the decimated ones";
     EXPECT_EQ(lines[1000].substr(0, 4), "0-1,");
     const std::vector<std::vector<std::string>> last = parseCsv(lines.back() + "\n");
-    ASSERT_EQ(last.front().size(), 10u);
+    ASSERT_EQ(last.front().size(), 13u);
     EXPECT_EQ(last.front()[7], "149999");
     EXPECT_EQ(std::strtod(last.front()[8].c_str(), nullptr), double(149'999 % 977) * 0.001) << lines.back();
 }

@@ -3,6 +3,7 @@
 
 #include "widgets/board/BoardIo.h"
 #include "widgets/chart/engine/ChartLines.h"
+#include "widgets/chart/engine/ChartOptionsJson.h"
 
 #include <gtest/gtest.h>
 
@@ -92,7 +93,9 @@ TEST(ChartLineAggregate, AWorkloadWhoseRunsRanOneAfterAnotherIsDrawnAsAMeanWithA
     };
     EXPECT_FALSE(ranTogether(runs, {0, 1}));
     EXPECT_TRUE(ranTogether(runs, {2, 3}));
-    const std::vector<ChartLine> lines = buildChartLines(runs, ChartOptions{});
+    ChartOptions minMax;
+    minMax.band = ChartOptions::Band::MinMax;
+    const std::vector<ChartLine> lines = buildChartLines(runs, minMax);
     ASSERT_EQ(lines.size(), 2u);
     ASSERT_TRUE(lines[0].bandLow && lines[0].bandHigh) << "runs one after another: mean and band";
     std::vector<int64_t> t;
@@ -173,4 +176,141 @@ TEST(ChartLineNames, TheFewestTellingParamsNameTheLinesUserParamsFirst) {
         << "radT's collocation where the user's params do not tell the line apart";
     for (const QString& name : names)
         EXPECT_FALSE(name.contains("collocation=-")) << "an unset value is never said";
+}
+
+namespace {
+
+/// Issue 39's sweep: batch sizes 64, 128, 256 x seeds 1-4, in the order 256, 64, 128. Run (b, s)
+/// reads base(b) + s for 20 s (base 10, 20, 30); batch size 64's seed 4 runs 30 s, so for its last
+/// 10 s it alone has data.
+std::vector<ChartRunData> sweepRuns() {
+    std::vector<ChartRunData> runs;
+    int64_t start = kStart;
+    int n = 0;
+    for (const int batch : {256, 64, 128})
+        for (int seed = 1; seed <= 4; ++seed) {
+            const double base = batch == 64 ? 10 : batch == 128 ? 20 : 30;
+            const int64_t seconds = batch == 64 && seed == 4 ? 30 : 20;
+            runs.push_back(makeRun("run" + std::to_string(++n), 1, "sweep",
+                                   {{"workload", std::to_string(n)},
+                                    {"letter", "0"},
+                                    {"model", "train.py"},
+                                    {"batch-size", std::to_string(batch)},
+                                    {"seed", std::to_string(seed)}},
+                                   start, seconds, base + seed));
+            start += 100'000; // one after another
+        }
+    return runs;
+}
+
+/// A line's values (mean, or a band edge) at x = 0, 5, 10 s since start.
+std::vector<double> at(const SeriesPyramid& p, const std::vector<int64_t>& xs) {
+    std::vector<int64_t> t;
+    std::vector<double> v, out;
+    p.query(0, 40'000, 40'000, t, v); // every point: one per bin of 1 s
+    for (const int64_t x : xs)
+        for (size_t i = 0; i < t.size(); ++i)
+            if (t[i] == x)
+                out.push_back(v[i]);
+    return out;
+}
+
+} // namespace
+
+TEST(ChartLineGroups, TwelveSeedsOfThreeConfigurationsAreThreeMeansWithTheirBandAndN) {
+    const std::vector<ChartRunData> runs = sweepRuns();
+    ChartOptions o;
+    o.grouping = ChartOptions::Grouping::Configuration;
+    const std::vector<ChartLine> lines = buildChartLines(runs, o);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0].name, "batch-size=64 (N=4)") << "the params' order, numbers as numbers";
+    EXPECT_EQ(lines[1].name, "batch-size=128 (N=4)");
+    EXPECT_EQ(lines[2].name, "batch-size=256 (N=4)");
+    // Seeds 1-4 around base: mean base + 2.5, sd of {1, 2, 3, 4} = 1.2909944, and the 95 % CI's
+    // half-width t(0.975, 3) sd / sqrt(4) = 3.1824463 * 1.2909944 / 2 = 2.0542740.
+    const double sd = 1.2909944487358056, half = 3.182446305284263 * sd / 2;
+    const std::vector<int64_t> xs = {0, 5000, 10'000, 19'000};
+    for (size_t l = 0; l < 3; ++l) {
+        const double mean = 10.0 * double(l + 1) + 2.5;
+        ASSERT_TRUE(lines[l].bandLow && lines[l].bandHigh) << l;
+        const auto means = at(lines[l].pyramid, xs), lows = at(*lines[l].bandLow, xs),
+                   highs = at(*lines[l].bandHigh, xs);
+        ASSERT_EQ(means.size(), xs.size()) << l;
+        for (size_t i = 0; i < xs.size(); ++i) {
+            EXPECT_NEAR(means[i], mean, 1e-12) << lines[l].name.toStdString() << " x " << xs[i];
+            EXPECT_NEAR(lows[i], mean - half, 1e-9);
+            EXPECT_NEAR(highs[i], mean + half, 1e-9);
+        }
+    }
+    // Where one run alone has data (64's seed 4 after 20 s) there is no mean: it would read as
+    // the group's.
+    EXPECT_EQ(lines[0].pyramid.lastTime(), 19000);
+    const std::vector<BandRow> rows = bandRows(runs, lines[0].runs, o);
+    ASSERT_FALSE(rows.empty());
+    EXPECT_EQ(rows.front().n, 4u);
+    EXPECT_EQ(rows.back().x, 19'000);
+
+    o.band = ChartOptions::Band::Sd;
+    const std::vector<ChartLine> sdLines = buildChartLines(runs, o);
+    EXPECT_NEAR(at(*sdLines[1].bandLow, {5000}).at(0), 22.5 - sd, 1e-9);
+    EXPECT_NEAR(at(*sdLines[1].bandHigh, {5000}).at(0), 22.5 + sd, 1e-9);
+    o.band = ChartOptions::Band::MinMax;
+    const std::vector<ChartLine> rangeLines = buildChartLines(runs, o);
+    EXPECT_DOUBLE_EQ(at(*rangeLines[2].bandLow, {5000}).at(0), 31.0);
+    EXPECT_DOUBLE_EQ(at(*rangeLines[2].bandHigh, {5000}).at(0), 34.0);
+    // Log y keeps what it can draw; smoothing a constant changes nothing.
+    o.logY = true;
+    o.smoothing = 60;
+    EXPECT_NEAR(at(buildChartLines(runs, o)[0].pyramid, {5000}).at(0), 12.5, 1e-9);
+}
+
+TEST(ChartLineGroups, LinesGroupByThePickedParamsOrNotAtAll) {
+    const std::vector<ChartRunData> runs = sweepRuns();
+    ChartOptions o;
+    o.grouping = ChartOptions::Grouping::Params;
+    o.groupParams = {"seed"};
+    EXPECT_EQ(namesOf(runs, o),
+              (QStringList{"seed=1 (N=3)", "seed=2 (N=3)", "seed=3 (N=3)", "seed=4 (N=3)"}));
+    o.groupParams = {"seed", "batch-size"};
+    EXPECT_EQ(namesOf(runs, o).size(), 12) << "every run differs in the two";
+    EXPECT_EQ(namesOf(runs, o).front(), "seed=1 batch-size=64 (N=1)") << "the param with more values first";
+    o.grouping = ChartOptions::Grouping::None;
+    EXPECT_EQ(buildChartLines(runs, o).size(), 12u);
+    for (const ChartLine& line : buildChartLines(runs, o))
+        EXPECT_FALSE(line.bandLow);
+    // Params read from the script's argument string group as logged ones do.
+    std::vector<ChartRunData> fromArgs;
+    for (int i = 0; i < 4; ++i)
+        fromArgs.push_back(makeRun(
+            "r" + std::to_string(i), 1, "e",
+            {{"params", "--batch-size " + std::to_string(i < 2 ? 512 : 32) + " --seed " + std::to_string(i)}},
+            kStart + i * 100'000, 5, double(i)));
+    o.grouping = ChartOptions::Grouping::Configuration;
+    EXPECT_EQ(namesOf(fromArgs, o), (QStringList{"batch-size=32 (N=2)", "batch-size=512 (N=2)"}));
+}
+
+TEST(ChartLineGroups, AGroupingIsKeptInBoardsAndSessions) {
+    ChartOptions o;
+    o.grouping = ChartOptions::Grouping::Params;
+    o.groupParams = {"batch-size", "lr"};
+    o.band = ChartOptions::Band::Sd;
+    ChartOptions back;
+    std::vector<std::string> problems;
+    chartOptionsFromJson(
+        chartOptionsToJson(o, true), back,
+        [&](const std::string& key, const std::string& what) { problems.push_back(key + ": " + what); });
+    EXPECT_TRUE(problems.empty());
+    EXPECT_EQ(back.grouping, ChartOptions::Grouping::Params);
+    EXPECT_EQ(back.groupParams, o.groupParams);
+    EXPECT_EQ(back.band, ChartOptions::Band::Sd);
+    // A board written before bands had a choice keeps its min-to-max band.
+    ChartOptions old;
+    chartOptionsFromJson({{"aggregate", "meanband"}}, old, [](const std::string&, const std::string&) {});
+    EXPECT_EQ(old.band, ChartOptions::Band::MinMax);
+    // Broken values are refused, naming the key.
+    ChartOptions broken;
+    chartOptionsFromJson({{"grouping", "by-magic"}, {"groupParams", {"seed", 3}}, {"band", 7}}, broken,
+                         [&](const std::string& key, const std::string&) { problems.push_back(key); });
+    EXPECT_EQ(problems, (std::vector<std::string>{"grouping", "band", "groupParams"}));
+    EXPECT_EQ(broken.grouping, ChartOptions::Grouping::Workload);
 }

@@ -289,7 +289,10 @@ TEST_F(ChartPanelTest, ASpikeInAMillionPointsSurvivesAndZoomShowsFullResolution)
 
 TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
     plot("1", "loss");
-    m_chart.changeOptions([&](ChartOptions& o) { o.aggregate = ChartOptions::Aggregate::MeanBand; });
+    m_chart.changeOptions([&](ChartOptions& o) {
+        o.aggregate = ChartOptions::Aggregate::MeanBand;
+        o.band = ChartOptions::Band::MinMax;
+    });
     ASSERT_EQ(seriesNames(m_chart.engine()), QStringList{"0-1"})
         << "still one series per workload, one legend entry";
     ASSERT_TRUE(m_chart.engine().hasBand(0));

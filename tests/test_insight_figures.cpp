@@ -129,9 +129,9 @@ TEST(InsightFigures, AMeanAndItsConfidenceIntervalShareOneUnit) {
     using insight::formatMeanAndHalfWidth;
     using insight::Unit;
     const double energyCi = 61.2, durationCi = 0.6, hours = 72, pct = 1.26;
-    EXPECT_EQ(formatMeanAndHalfWidth(4040.3, &energyCi, Unit::Joules, 1), "4.04 ± 0.06 kJ");
-    EXPECT_EQ(formatMeanAndHalfWidth(18.5, &durationCi, Unit::Seconds, 1), "18.5 ± 0.6 s");
-    EXPECT_EQ(formatMeanAndHalfWidth(6164.2, &hours, Unit::Seconds, 1), "1.71 ± 0.02 h");
+    EXPECT_EQ(formatMeanAndHalfWidth(4040.3, &energyCi, Unit::Joules, 1), "4.040 ± 0.061 kJ");
+    EXPECT_EQ(formatMeanAndHalfWidth(18.5, &durationCi, Unit::Seconds, 1), "18.50 ± 0.60 s");
+    EXPECT_EQ(formatMeanAndHalfWidth(6164.2, &hours, Unit::Seconds, 1), "1.712 ± 0.020 h");
     EXPECT_EQ(formatMeanAndHalfWidth(4040.3, nullptr, Unit::Joules, 1), "4.04 kJ") << "n < 2: no CI";
     EXPECT_EQ(formatMeanAndHalfWidth(45.0, &pct, Unit::Percent, 1), "45.0 ± 1.3");
 }

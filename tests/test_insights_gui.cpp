@@ -228,10 +228,9 @@ TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) 
         return configurations->item(0, columnOf(configurations, column))->text().toStdString();
     };
     EXPECT_EQ(cell("N"), "3");
-    EXPECT_EQ(cell("Duration (mean ± CI95)"), "10.0 ± 0.0 s")
+    EXPECT_EQ(cell("Duration (mean ± CI95)"), "10.00 ± 0.00 s")
         << "three 10 s runs; not the 5 s of the running one";
-    EXPECT_EQ(cell("GPU energy (mean ± CI95)"), "1.50 ± 6.35 kJ (n=2)")
-        << "1000 J and 2000 J; not its 4500 J";
+    EXPECT_EQ(cell("GPU energy (mean ± CI95)"), "1.5 ± 6.4 kJ (n=2)") << "1000 J and 2000 J; not its 4500 J";
     EXPECT_TRUE(
         insights->footer().contains("Left out of configurations: 1 running (only finished runs are repeats"))
         << insights->footer().toStdString();
@@ -285,8 +284,11 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
         return configurations->item(row, columnOf(configurations, column))->text();
     };
     EXPECT_EQ(config(shared, "N"), "6");
-    EXPECT_EQ(config(shared, "Duration (mean ± CI95)"), "18.5 ± 0.6 s");
-    EXPECT_EQ(config(shared, "GPU energy (mean ± CI95)"), "4.04 ± 0.06 kJ");
+    // Each mean to the precision of its interval (issue 39 §7).
+    EXPECT_EQ(config(shared, "Duration (mean ± CI95)"), "18.54 ± 0.58 s");
+    EXPECT_EQ(config(shared, "GPU energy (mean ± CI95)"), "4.037 ± 0.058 kJ");
+    EXPECT_EQ(config(shared, "Configuration"), "iters=60 runs_per_gpu=2") << "named as radt report names it";
+    EXPECT_EQ(config(shared, "#"), "#1") << "in radt report's order";
     EXPECT_EQ(config(shared, "Frontier"), "yes");
     EXPECT_EQ(config(alone8192, "Duration (mean ± CI95)"), "13.1 ± 4.4 s");
     EXPECT_EQ(config(alone8192, "GPU energy (mean ± CI95)"), "4.22 ± 0.31 kJ");
@@ -298,8 +300,13 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     const QStandardItemModel* comparisons = insights->comparisons();
     ASSERT_EQ(comparisons->rowCount(), 6) << "3 pairs x 2 figures";
     const nlohmann::json& first = insights->report()["comparisons"][0];
-    EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "Compared"))->text(),
-              QStringLiteral("#%1 vs #%2").arg(first["b"].get<int>()).arg(first["a"].get<int>()));
+    const nlohmann::json& named = insights->report()["configurations"];
+    EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "Compared"))->text().toStdString(),
+              named[first["b"].get<size_t>()]["label"].get<std::string>() + " vs " +
+                  named[first["a"].get<size_t>()]["label"].get<std::string>());
+    EXPECT_TRUE(
+        comparisons->item(0, columnOf(comparisons, "p (Holm)"))->toolTip().contains("Holm-Bonferroni"));
+    EXPECT_FALSE(comparisons->item(0, columnOf(comparisons, "Difference b - a [95 % CI]"))->text().isEmpty());
     EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "N a / b"))->text(),
               QStringLiteral("%1 / %2").arg(first["n_a"].get<int>()).arg(first["n_b"].get<int>()));
     const double p = first["p_value"].get<double>();
@@ -323,7 +330,7 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
         }
     EXPECT_EQ(onFront.size(), 2) << "4096 alone and the shared runs: " << onFront.join(" | ").toStdString();
     ASSERT_EQ(dominated.size(), 1);
-    EXPECT_EQ(dominated.front(), "#0 (N=3)")
+    EXPECT_EQ(dominated.front(), "iters=60 runs_per_gpu=1 (N=3)")
         << "8192 alone: slower and dearer than 4096 alone: " << dominated.front().toStdString();
     EXPECT_TRUE(insights->chart()->legend()->isVisible());
 
@@ -367,7 +374,7 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     EXPECT_NE(test::readFile(tex.toStdString()).find("\\toprule"), std::string::npos);
     const QString csvPath = QString::fromStdString(dir.file("configurations.csv"));
     insights->exportConfigurations(csvPath);
-    EXPECT_EQ(test::readFile(csvPath.toStdString()).rfind("configuration,n,params,", 0), 0u);
+    EXPECT_EQ(test::readFile(csvPath.toStdString()).rfind("configuration,label,n,params,", 0), 0u);
 
     // Clear all: the footer, the tables and the chart are empty at once, not after a recompute.
     window.clearBasket();

@@ -1,6 +1,7 @@
 // Statistics for repeated runs (issue 23 §2) against SciPy (python3-scipy, installed by
 // resources/install-deps.sh) computing the same figures on the same numbers in a real process.
 
+#include "SciPy.h"
 #include "TempDir.h"
 #include "core/analysis/ConfigurationInsight.h"
 #include "core/base/Statistics.h"
@@ -16,6 +17,7 @@
 
 using namespace radt;
 using nlohmann::json;
+using radt::test::scipy;
 
 namespace {
 
@@ -25,25 +27,6 @@ namespace {
 const std::vector<double> kAlone8192 = {15.094, 12.038, 12.034};
 const std::vector<double> kAlone4096 = {12.044, 12.04, 12.049};
 const std::vector<double> kShared8192 = {18.039, 19.04, 18.035, 19.038, 18.037, 19.04};
-
-json scipy(const std::string& program) {
-    test::TempDir dir;
-    const std::string script = dir.file("s.py");
-    test::writeFile(script, "import json, sys\nfrom scipy import stats, special\n" + program);
-    // Debian's python3-scipy belongs to Debian's interpreter, not to one a PATH puts first (pyenv).
-    const std::string python = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-    FILE* pipe = ::popen((python + " '" + script + "' 2>&1").c_str(), "r");
-    std::string out;
-    char buf[4096];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;)
-        out.append(buf, n);
-    const int status = ::pclose(pipe);
-    if (status != 0)
-        ADD_FAILURE() << "SciPy is needed for this test (Debian: python3-scipy; resources/install-deps.sh "
-                         "installs it): "
-                      << out;
-    return status == 0 ? json::parse(out) : json();
-}
 
 std::string list(const std::vector<double>& v) {
     return json(v).dump();

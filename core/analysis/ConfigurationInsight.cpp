@@ -1,5 +1,6 @@
 #include "core/analysis/ConfigurationInsight.h"
 
+#include "core/analysis/ConfigurationLabels.h"
 #include "core/base/Statistics.h"
 
 #include <algorithm>
@@ -52,18 +53,10 @@ json summaryJson(const std::vector<double>& values) {
             {"ci95", s->ci95 ? json::array({s->ci95->first, s->ci95->second}) : json(nullptr)}};
 }
 
-std::vector<std::string> words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;)
-        out.push_back(w);
-    return out;
-}
-
 } // namespace
 
 std::string withoutRepeatFlags(const std::string& params, const std::vector<std::string>& repeatParams) {
-    const std::vector<std::string> in = words(params);
+    const std::vector<std::string> in = paramWords(params);
     std::string out;
     for (size_t i = 0; i < in.size(); ++i) {
         bool repeat = false;
@@ -87,30 +80,15 @@ std::string withoutRepeatFlags(const std::string& params, const std::vector<std:
     return out;
 }
 
-namespace {
-
-/// The param a word of a `params` string sets: "seed" of "--seed", "-seed=3" and radT's
-/// "seed=3"; "" for a value ("3", "-1").
-std::string flagName(const std::string& word) {
-    const size_t dashes = word.find_first_not_of('-');
-    if (dashes == std::string::npos || (dashes == 0 && word.find('=') == std::string::npos))
-        return {};
-    const std::string name = word.substr(dashes, word.find('=', dashes) - dashes);
-    return name.empty() || ::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '.' ? std::string()
-                                                                                            : name;
-}
-
-} // namespace
-
 std::vector<std::string> runParamNames(const std::vector<Run>& runs) {
     std::set<std::string> names;
     for (const Run& run : runs)
         for (const auto& [name, value] : run.params) {
             names.insert(name);
             if (name == "params") // the script's own arguments: what withoutRepeatFlags() can leave out
-                for (const std::string& word : words(value))
-                    if (std::string flag = flagName(word); !flag.empty())
-                        names.insert(std::move(flag));
+                for (const auto& flag : readableParams({{name, value}}))
+                    if (flag.first != "args")
+                        names.insert(flag.first);
         }
     return {names.begin(), names.end()};
 }
@@ -142,11 +120,30 @@ configurationParams(const Run& run, const std::vector<std::string>& repeatParams
 
 namespace {
 
-/// Runs grouped into configurations, in the report's order: the first run of one gives its place.
+/// Runs grouped into configurations, in the order of their params (nameConfigurations), whatever
+/// the order of the runs.
 struct Grouping {
     std::vector<std::map<std::string, std::string>> keys;
     std::vector<std::vector<size_t>> members; ///< indexes into the report's runs
+    std::vector<std::string> labels;
 };
+
+/// Puts the configurations in their common order and names them; the runs' indexes follow.
+void orderAndName(Grouping& g, json& reportRuns) {
+    std::vector<ParamMap> readable;
+    for (const auto& key : g.keys)
+        readable.push_back(readableParams(key));
+    const ConfigurationNames names = nameConfigurations(readable);
+    Grouping ordered;
+    for (const size_t from : names.order) {
+        ordered.keys.push_back(g.keys[from]);
+        ordered.members.push_back(g.members[from]);
+        ordered.labels.push_back(names.labels[from]);
+        for (const size_t i : g.members[from])
+            reportRuns[i]["configuration"] = ordered.keys.size() - 1;
+    }
+    g = std::move(ordered);
+}
 
 /// Groups the finished runs; the others get a null "configuration" and are counted, by status, in
 /// the report's "left_out_of_configurations".
@@ -175,6 +172,7 @@ Grouping groupRuns(json& report, const std::vector<Run>& runs, const Configurati
         reportRuns[i]["configuration"] = index;
     }
     report["left_out_of_configurations"] = leftOut;
+    orderAndName(g, reportRuns);
     return g;
 }
 
@@ -206,15 +204,19 @@ json configurationsJson(const Grouping& g, const json& reportRuns, FigureValues&
         json statistics = json::object();
         for (const std::string& figure : kConfigurationFigures)
             statistics[figure] = summaryJson(values[c][figure]);
-        configurations.push_back({{"params", params}, {"runs", uuids}, {"stats", statistics}});
+        configurations.push_back(
+            {{"label", g.labels[c]}, {"params", params}, {"runs", uuids}, {"stats", statistics}});
     }
     return configurations;
 }
 
-/// The configuration --baseline names: "#K", or the configuration of the run it names (none when
-/// that run is not a repeat of any: running, failed, killed, or not reported).
+/// The configuration --baseline names: "#K", its label, or the configuration of the run it names
+/// (none when that run is not a repeat of any: running, failed, killed, or not reported).
 std::optional<size_t> baselineConfiguration(const std::string& baseline, const json& reportRuns,
-                                            size_t count) {
+                                            const std::vector<std::string>& labels) {
+    const size_t count = labels.size();
+    if (const auto it = std::find(labels.begin(), labels.end(), baseline); it != labels.end())
+        return size_t(it - labels.begin());
     if (!baseline.empty() && baseline[0] == '#') {
         const size_t k = std::strtoul(baseline.c_str() + 1, nullptr, 10);
         return k < count ? std::optional<size_t>(k) : std::nullopt;
@@ -238,15 +240,36 @@ void compareConfigurations(const FigureValues& values, size_t a, size_t b, json&
         const std::vector<double>& vb = ib->second;
         const double ma = stats::summarise(va)->mean, mb = stats::summarise(vb)->mean;
         const auto w = stats::welchTest(va, vb);
-        comparisons.push_back({{"a", a},
-                               {"b", b},
-                               {"figure", figure},
-                               {"n_a", va.size()},
-                               {"n_b", vb.size()},
-                               {"ratio", ma != 0 ? json(mb / ma) : json(nullptr)},
-                               {"welch_t", w ? json(w->t) : json(nullptr)},
-                               {"df", w ? json(w->df) : json(nullptr)},
-                               {"p_value", w ? json(w->p) : json(nullptr)}});
+        comparisons.push_back(
+            {{"a", a},
+             {"b", b},
+             {"figure", figure},
+             {"n_a", va.size()},
+             {"n_b", vb.size()},
+             {"ratio", ma != 0 ? json(mb / ma) : json(nullptr)},
+             {"welch_t", w ? json(w->t) : json(nullptr)},
+             {"df", w ? json(w->df) : json(nullptr)},
+             {"p_value", w ? json(w->p) : json(nullptr)},
+             {"diff", mb - ma},
+             {"diff_ci95", w ? json::array({w->diffCi95.first, w->diffCi95.second}) : json(nullptr)}});
+    }
+}
+
+/// Each comparison's Holm-adjusted p over the comparisons of the same figure (one family per
+/// figure: duration's tests do not dilute energy's).
+void adjustForManyComparisons(json& comparisons) {
+    for (const std::string& figure : kComparedFigures) {
+        std::vector<size_t> family;
+        std::vector<std::optional<double>> p;
+        for (size_t k = 0; k < comparisons.size(); ++k)
+            if (comparisons[k]["figure"] == figure) {
+                family.push_back(k);
+                const json& raw = comparisons[k]["p_value"];
+                p.push_back(raw.is_number() ? std::optional<double>(raw.get<double>()) : std::nullopt);
+            }
+        const auto adjusted = stats::holmAdjusted(p);
+        for (size_t i = 0; i < family.size(); ++i)
+            comparisons[family[i]]["p_adjusted"] = adjusted[i] ? json(*adjusted[i]) : json(nullptr);
     }
 }
 
@@ -275,8 +298,7 @@ void addConfigurations(json& report, const std::vector<Run>& runs, const Configu
     FigureValues values;
     report["configurations"] = configurationsJson(g, report["runs"], values);
     // Comparisons: each pair, or each against the baseline's configuration.
-    const std::optional<size_t> baseline =
-        baselineConfiguration(options.baseline, report["runs"], g.keys.size());
+    const std::optional<size_t> baseline = baselineConfiguration(options.baseline, report["runs"], g.labels);
     json comparisons = json::array();
     for (size_t a = 0; a < g.keys.size(); ++a)
         for (size_t b = a + 1; b < g.keys.size(); ++b) {
@@ -285,6 +307,7 @@ void addConfigurations(json& report, const std::vector<Run>& runs, const Configu
             else if (a == *baseline || b == *baseline)
                 compareConfigurations(values, *baseline, a == *baseline ? b : a, comparisons);
         }
+    adjustForManyComparisons(comparisons);
     report["comparisons"] = comparisons;
     report["pareto"] = paretoOf(values);
 }

@@ -43,13 +43,16 @@ bool countsAsRepeat(RunStatus status);
 
 struct ConfigurationOptions {
     std::vector<std::string> repeatParams{"seed"};
-    /// A run id (prefix) or a configuration index ("#2"): comparisons are each against it.
+    /// A run id (prefix), a configuration's handle ("#2") or its label ("batch-size=64"):
+    /// comparisons are each against it.
     std::string baseline;
 };
 
-/// Adds "configurations", "comparisons", "pareto" and "left_out_of_configurations" ({status:
-/// count} of the runs that are not repeats) to `report`, and "configuration" (null for a run left
-/// out) to each of its runs. `runs` are the report's runs, in its order.
+/// Adds "configurations" (each with its "label", in the order of their params: ConfigurationLabels.h),
+/// "comparisons" (Welch's p, its Holm-adjusted "p_adjusted" over the same figure's comparisons, and
+/// "diff_ci95" of mean b - mean a), "pareto" and "left_out_of_configurations" ({status: count} of
+/// the runs that are not repeats) to `report`, and "configuration" (null for a run left out) to
+/// each of its runs. `runs` are the report's runs, in its order.
 void addConfigurations(nlohmann::json& report, const std::vector<Run>& runs,
                        const ConfigurationOptions& options);
 

@@ -1,5 +1,7 @@
 #include "core/analysis/InsightFigures.h"
 
+#include "core/base/TextFormat.h"
+
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -266,16 +268,15 @@ std::string formatForPeople(double value, Unit unit, int decimals) {
 
 std::string formatMeanAndHalfWidth(double mean, const double* halfWidth, Unit unit, int decimals) {
     if (!scaledByMagnitude(unit)) {
+        if (halfWidth) // the mean to the precision its interval gives it: "1498 ± 53"
+            return formatMeanPlusMinus(mean, *halfWidth, std::max(decimals, 0));
         const std::string format = "%." + std::to_string(std::max(decimals, 0)) + "f";
-        return printf3(format.c_str(), mean) + (halfWidth ? " ± " + printf3(format.c_str(), *halfWidth) : "");
+        return printf3(format.c_str(), mean);
     }
     const Prefix& p = prefixFor(mean, unit);
-    const std::string m = significant3(mean / p.factor);
-    // The half-width to the mean's last decimal: "4.04 ± 0.06", never "4.04 ± 0.0612".
-    const size_t dot = m.find('.');
-    const int places = dot == std::string::npos ? 0 : int(m.size() - dot - 1);
-    const std::string format = "%." + std::to_string(places) + "f";
-    return m + (halfWidth ? " ± " + printf3(format.c_str(), *halfWidth / p.factor) : "") + " " + p.symbol;
+    if (halfWidth) // "4.040 ± 0.061 kJ": both to the interval's two significant digits
+        return formatMeanPlusMinus(mean / p.factor, *halfWidth / p.factor, 2) + " " + p.symbol;
+    return significant3(mean / p.factor) + " " + p.symbol;
 }
 
 AxisScale axisScale(double top, Unit unit) {

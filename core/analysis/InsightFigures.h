@@ -49,9 +49,11 @@ bool scaledByMagnitude(Unit unit);
 /// `decimals` and no unit (their header carries it).
 std::string formatForPeople(double value, Unit unit, int decimals);
 
-/// "4.04 ± 0.06 kJ", "18.5 ± 0.6 s", "1.71 ± 0.02 h": a mean and a CI's half-width in one unit
-/// chosen by the mean's magnitude (durations too: a clock with ± reads badly); the mean alone
-/// when there is no half-width (n < 2). Other units: `decimals` and no unit.
+/// "4.040 ± 0.061 kJ", "18.5 ± 0.6 s", "1.71 ± 0.02 h": a mean and a CI's half-width in one unit
+/// chosen by the mean's magnitude (durations too: a clock with ± reads badly), both to the half-
+/// width's two significant digits (the mean to the precision its interval gives it); the mean
+/// alone (3 significant digits) when there is no half-width (n < 2). Other units: the same
+/// rounding, or `decimals` without a half-width, and no unit.
 std::string formatMeanAndHalfWidth(double mean, const double* halfWidth, Unit unit, int decimals);
 
 /// A scale for a chart's axis whose largest value is `top`: the divisor and its unit ("kJ", "min").

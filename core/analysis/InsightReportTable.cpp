@@ -22,19 +22,67 @@ std::string meanAndCi(const json& stat, double scale, int precision, size_t conf
     if (stat["mean"].is_null())
         return "-";
     std::ostringstream s;
-    s << std::fixed << std::setprecision(precision) << stat["mean"].get<double>() * scale;
-    if (stat["ci95"].is_array())
-        s << " ± " << (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale;
+    const double mean = stat["mean"].get<double>() * scale;
+    if (stat["ci95"].is_array()) // the mean to the precision its interval gives it
+        s << formatMeanPlusMinus(
+            mean, (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale, precision);
+    else
+        s << formatFixed(mean, precision);
     if (stat["n"].get<size_t>() != configurationN)
         s << " (n=" << stat["n"].get<size_t>() << ")";
     return s.str();
 }
 
-std::string configurationLabel(const json& params) {
-    std::string label;
-    for (const auto& [name, value] : params.items())
-        label += (label.empty() ? "" : ", ") + name + "=" + value.get<std::string>();
-    return label.empty() ? "all runs" : label;
+std::string labelOf(const json& configurations, size_t c) {
+    return c < configurations.size() ? configurations[c].value("label", "#" + std::to_string(c))
+                                     : "#" + std::to_string(c);
+}
+
+std::string pText(const json& p) {
+    return p.is_null()               ? std::string("-")
+           : p.get<double>() < 0.001 ? std::string("<0.001")
+                                     : formatFixed(p.get<double>(), 3);
+}
+
+/// "+4.2 [1.1, 7.3]": mean b - mean a and its 95 % interval, at the interval's precision.
+std::string differenceText(const json& k, double scale) {
+    const json& ci = k.value("diff_ci95", json());
+    if (!ci.is_array())
+        return "-";
+    const double lo = ci[0].get<double>() * scale, hi = ci[1].get<double>() * scale;
+    const double diff = k["diff"].get<double>() * scale;
+    const int decimals = intervalDecimals((hi - lo) / 2, 2);
+    return (diff > 0 ? "+" : "") + formatFixed(diff, decimals) + " [" + formatFixed(lo, decimals) + ", " +
+           formatFixed(hi, decimals) + "]";
+}
+
+void comparisonTable(std::ostream& out, const json& report) {
+    const json& configurations = report.value("configurations", json::array());
+    const json& comparisons = report.value("comparisons", json::array());
+    if (comparisons.empty())
+        return;
+    out << "\nfigure          ratio b/a   diff b-a [95 % CI]          Welch t       p  p Holm   N a/b   "
+           "compared (b vs a)\n";
+    for (const json& k : comparisons) {
+        const bool energy = k["figure"] == "gpu_energy_j";
+        std::ostringstream t;
+        if (!k["welch_t"].is_null())
+            t << std::fixed << std::setprecision(2) << k["welch_t"].get<double>();
+        std::ostringstream n;
+        n << k["n_a"].get<size_t>() << "/" << k["n_b"].get<size_t>();
+        out << std::left << std::setw(16) << (energy ? "gpu_energy_kj" : k["figure"].get<std::string>())
+            << std::right << std::setw(9)
+            << (k["ratio"].is_null() ? std::string("-") : formatFixed(k["ratio"].get<double>(), 3)) << "   "
+            << std::left << std::setw(26) << differenceText(k, energy ? 1e-3 : 1) << std::right
+            << std::setw(8) << (t.str().empty() ? "-" : t.str()) << std::setw(8) << pText(k["p_value"])
+            << std::setw(8) << pText(k.value("p_adjusted", json())) << std::setw(8) << n.str() << "   "
+            << labelOf(configurations, k["b"].get<size_t>()) << " vs "
+            << labelOf(configurations, k["a"].get<size_t>()) << "\n";
+    }
+    if (std::any_of(comparisons.begin(), comparisons.end(),
+                    [](const json& k) { return k["p_value"].is_null(); }))
+        out << "-: no test where a configuration has one run (no significance from n < 2) or no spread\n";
+    out << "p Holm: Welch's p adjusted by Holm-Bonferroni over the comparisons of the same figure\n";
 }
 
 std::string configurationTable(const json& report) {
@@ -46,45 +94,21 @@ std::string configurationTable(const json& report) {
     std::set<size_t> pareto;
     for (const json& i : report.value("pareto", json::array()))
         pareto.insert(i.get<size_t>());
-    out << "\nconfiguration  N   time s (mean ± CI95)   GPU kJ (mean ± CI95)     GPU util %   params\n";
+    out << "\n#      N   time s (mean ± CI95)   GPU kJ (mean ± CI95)     GPU util %   configuration\n";
     for (size_t c = 0; c < configurations.size(); ++c) {
         const json& st = configurations[c]["stats"];
         const size_t n = configurations[c]["runs"].size();
         std::ostringstream index;
         index << "#" << c << (pareto.count(c) ? " *" : "");
-        out << std::left << std::setw(15) << index.str() << std::right << std::setw(2) << n << std::setw(23)
+        out << std::left << std::setw(6) << index.str() << std::right << std::setw(3) << n << std::setw(23)
             << meanAndCi(st["duration_s"], 1, 2, n) << std::setw(23)
             << meanAndCi(st["gpu_energy_j"], 1e-3, 3, n) << std::setw(15)
-            << meanAndCi(st["gpu_util_pct"], 1, 1, n) << "   "
-            << configurationLabel(configurations[c]["params"]) << "\n";
+            << meanAndCi(st["gpu_util_pct"], 1, 1, n) << "   " << labelOf(configurations, c) << "\n";
     }
     out << "* on the efficiency frontier (no other configuration is both faster and cheaper in energy)\n";
     if (!leftOut.empty())
         out << leftOut << "\n";
-    const json& comparisons = report.value("comparisons", json::array());
-    if (!comparisons.empty()) {
-        out << "\ncomparison   figure          ratio b/a   Welch t       p   N a/b\n";
-        for (const json& k : comparisons) {
-            std::ostringstream pair, p, t;
-            pair << "#" << k["b"].get<size_t>() << " vs #" << k["a"].get<size_t>();
-            if (k["p_value"].is_null()) {
-                p << "-";
-                t << "-";
-            } else {
-                const double pv = k["p_value"].get<double>();
-                p << (pv < 0.001 ? "<0.001" : formatFixed(pv, 3));
-                t << std::fixed << std::setprecision(2) << k["welch_t"].get<double>();
-            }
-            out << std::left << std::setw(13) << pair.str() << std::setw(16) << k["figure"].get<std::string>()
-                << std::right << std::setw(9)
-                << (k["ratio"].is_null() ? std::string("-") : formatFixed(k["ratio"].get<double>(), 3))
-                << std::setw(10) << t.str() << std::setw(8) << p.str() << "   " << k["n_a"].get<size_t>()
-                << "/" << k["n_b"].get<size_t>() << "\n";
-        }
-        if (std::any_of(comparisons.begin(), comparisons.end(),
-                        [](const json& k) { return k["p_value"].is_null(); }))
-            out << "-: no test where a configuration has one run (no significance from n < 2) or no spread\n";
-    }
+    comparisonTable(out, report);
     return out.str();
 }
 
@@ -196,7 +220,8 @@ void settingsFooter(std::ostream& out, const json& report) {
         << "util-SMACT gap of " << num(s["util_smact_flag_pp"], 0)
         << " pp or more; GPU J of runs that shared a GPU is their share (each moment's energy split "
            "equally among the runs then active); CI95: Student t, n-1 degrees of freedom; p: Welch's "
-           "two-sided t test.";
+           "two-sided t test, its interval of the difference of means by Welch-Satterthwaite df; p Holm: "
+           "Holm-Bonferroni over each figure's comparisons.";
     if (!s["grid_intensity_g_per_kwh"].is_null())
         out << " CO2e at " << num(s["grid_intensity_g_per_kwh"], 0) << " g/kWh, PUE " << num(s["pue"], 2)
             << ".";

@@ -1,36 +1,21 @@
 #include "core/base/Statistics.h"
 
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/special_functions/beta.hpp>
+
+#include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace radt::stats {
 
 namespace {
 
-/// The continued fraction of I_x(a, b), evaluated by the modified Lentz method; converges fast
-/// for x < (a + 1) / (a + b + 2), which the caller arranges by symmetry.
-double betaContinuedFraction(double a, double b, double x) {
-    constexpr int kMaxIterations = 500;
-    constexpr double kEpsilon = 1e-15;
-    constexpr double kTiny = 1e-300;
-    const double qab = a + b, qap = a + 1, qam = a - 1;
-    auto awayFromZero = [](double v) { return std::fabs(v) < kTiny ? kTiny : v; };
-    double c = 1, d = 1 / awayFromZero(1 - qab * x / qap);
-    double h = d;
-    for (int m = 1; m <= kMaxIterations; ++m) {
-        const double m2 = 2.0 * m;
-        // Each iteration takes the fraction's even then its odd term.
-        for (const double aa : {m * (b - m) * x / ((qam + m2) * (a + m2)),
-                                -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))}) {
-            d = 1 / awayFromZero(1 + aa * d);
-            c = awayFromZero(1 + aa / c);
-            h *= d * c;
-        }
-        if (std::fabs(d * c - 1) < kEpsilon)
-            break;
-    }
-    return h;
-}
+// Boost.Math's default policy throws on domain errors and overflow; our callers pass checked
+// arguments, and a quiet NaN is what the figures carry where a value cannot exist.
+using Policy =
+    boost::math::policies::policy<boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+                                  boost::math::policies::overflow_error<boost::math::policies::ignore_error>>;
+constexpr Policy kPolicy{};
 
 double variance(const std::vector<double>& xs, double mean) {
     double sum = 0;
@@ -53,34 +38,17 @@ double incompleteBeta(double a, double b, double x) {
         return 0;
     if (x >= 1)
         return 1;
-    const double front =
-        std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
-    if (x < (a + 1) / (a + b + 2))
-        return front * betaContinuedFraction(a, b, x) / a;
-    return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
+    return boost::math::ibeta(a, b, x, kPolicy);
 }
 
 double studentTCdf(double t, double df) {
     if (std::isinf(t))
         return t > 0 ? 1 : 0;
-    const double tail = 0.5 * incompleteBeta(df / 2, 0.5, df / (df + t * t)); // P(T > |t|)
-    return t > 0 ? 1 - tail : tail;
+    return boost::math::cdf(boost::math::students_t_distribution<double, Policy>(df), t);
 }
 
 double studentTQuantile(double p, double df) {
-    if (p == 0.5)
-        return 0;
-    if (p < 0.5)
-        return -studentTQuantile(1 - p, df);
-    // The cdf is monotonic: bracket, then bisect to the last bit (a few hundred cdf calls).
-    double lo = 0, hi = 1;
-    while (studentTCdf(hi, df) < p && hi < 1e12)
-        hi *= 2;
-    for (int i = 0; i < 200 && hi - lo > 1e-14 * hi; ++i) {
-        const double mid = (lo + hi) / 2;
-        (studentTCdf(mid, df) < p ? lo : hi) = mid;
-    }
-    return (lo + hi) / 2;
+    return boost::math::quantile(boost::math::students_t_distribution<double, Policy>(df), p);
 }
 
 std::optional<Summary> summarise(const std::vector<double>& sample) {
@@ -108,7 +76,25 @@ std::optional<WelchTest> welchTest(const std::vector<double>& a, const std::vect
     w.t = (mb - ma) / std::sqrt(va + vb);
     w.df = (va + vb) * (va + vb) / (va * va / double(a.size() - 1) + vb * vb / double(b.size() - 1));
     w.p = incompleteBeta(w.df / 2, 0.5, w.df / (w.df + w.t * w.t));
+    const double half = studentTQuantile(0.975, w.df) * std::sqrt(va + vb);
+    w.diffCi95 = {mb - ma - half, mb - ma + half};
     return w;
+}
+
+std::vector<std::optional<double>> holmAdjusted(const std::vector<std::optional<double>>& p) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < p.size(); ++i)
+        if (p[i])
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&p](size_t a, size_t b) { return *p[a] < *p[b]; });
+    std::vector<std::optional<double>> adjusted(p.size());
+    const double m = double(order.size());
+    double running = 0; // step-down: an adjusted p is never below the one before it
+    for (size_t k = 0; k < order.size(); ++k) {
+        running = std::max(running, std::min(1.0, (m - double(k)) * *p[order[k]]));
+        adjusted[order[k]] = running;
+    }
+    return adjusted;
 }
 
 std::vector<size_t> paretoFront(const std::vector<std::optional<std::pair<double, double>>>& points) {

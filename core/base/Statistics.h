@@ -1,7 +1,9 @@
 #pragma once
-// Statistics for repeated runs (issue 23 §2): mean, standard deviation and the Student t 95 %
-// confidence interval of a sample, Welch's unequal-variance t test, and the Pareto front of
-// (duration, energy) points. Plain doubles, no Qt; checked against SciPy in test_statistics.
+// Statistics for repeated runs (issue 23 §2, issue 39 §6): mean, standard deviation and the
+// Student t 95 % confidence interval of a sample, Welch's unequal-variance t test with the
+// interval of the difference of means, Holm's adjustment for many comparisons, and the Pareto
+// front of (duration, energy) points. The distributions are Boost.Math's; plain doubles, no Qt;
+// checked against SciPy in test_statistics.
 
 #include <cstddef>
 #include <optional>
@@ -31,9 +33,16 @@ struct WelchTest {
     double t = 0;  ///< (mean b - mean a) / sqrt(var a / n a + var b / n b)
     double df = 0; ///< Welch-Satterthwaite degrees of freedom
     double p = 1;  ///< two-sided
+    /// 95 % interval of mean b - mean a: t(0.975, df) times the same standard error.
+    std::pair<double, double> diffCi95;
 };
 /// Unset when either sample has fewer than 2 values or both have no variance (no test exists).
 std::optional<WelchTest> welchTest(const std::vector<double>& a, const std::vector<double>& b);
+
+/// Holm-Bonferroni adjusted p-values of one family of tests (the same figure's comparisons):
+/// the k-th smallest of m p-values times (m - k + 1), kept monotone, at most 1. Unset p-values
+/// (no test) take no part and stay unset.
+std::vector<std::optional<double>> holmAdjusted(const std::vector<std::optional<double>>& p);
 
 /// Indices of the points no other point dominates (minimising both coordinates: at most as large
 /// in both and smaller in one). Equal points are all on the front. Unset points take no part.

@@ -2,8 +2,8 @@
 
 #include "core/base/Utf8.h"
 
+#include <algorithm>
 #include <cmath>
-
 #include <cstdio>
 #include <ctime>
 #include <iomanip>
@@ -15,6 +15,23 @@ std::string formatFixed(double value, int decimals) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(decimals) << value;
     return s.str();
+}
+
+int intervalDecimals(double halfWidth, int fallback) {
+    const double h = std::fabs(halfWidth);
+    if (!std::isfinite(h) || h == 0)
+        return fallback;
+    // Two significant digits: 53 for 52.62; rounding can carry (0.0996 -> 0.10), so look again.
+    int decimals = std::clamp(1 - int(std::floor(std::log10(h))), 0, 9);
+    const double scale = std::pow(10.0, decimals);
+    if (decimals > 0 && std::round(h * scale) >= 100)
+        --decimals;
+    return decimals;
+}
+
+std::string formatMeanPlusMinus(double mean, double halfWidth, int fallbackDecimals) {
+    const int decimals = intervalDecimals(halfWidth, fallbackDecimals);
+    return formatFixed(mean, decimals) + " ± " + formatFixed(halfWidth, decimals);
 }
 
 std::string formatDuration(int64_t ms) {

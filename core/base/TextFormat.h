@@ -16,6 +16,12 @@ std::string formatElapsed(int64_t ms);
 std::string formatReading(double value);
 /// `value` with `decimals` digits after the point, as an ostream's std::fixed writes it: "3.142".
 std::string formatFixed(double value, int decimals);
+/// The decimals that write a confidence interval's `halfWidth` to two significant digits (at
+/// least 0, at most 9): 52.62 -> 0, 0.0612 -> 3. `fallback` when it is zero or not finite.
+int intervalDecimals(double halfWidth, int fallback);
+/// A mean to the precision its interval gives it, and the half-width to the same decimals:
+/// "1498 ± 53", "12.04 ± 0.61" (issue 39 §7: never "1497.61 ± 52.62").
+std::string formatMeanPlusMinus(double mean, double halfWidth, int fallbackDecimals);
 /// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
 std::string formatLocalTime(int64_t msSinceEpoch);
 

@@ -13,12 +13,18 @@ using nlohmann::json;
 
 namespace {
 
-std::string paramsLabel(const json& params) {
-    std::string label;
+/// The configuration's label as the report names it (a report from before labels: its handle).
+std::string labelOf(const json& configurations, size_t c) {
+    return configurations[c].value("label", "#" + std::to_string(c));
+}
+
+/// Every param that differs between the configurations, for the CSV.
+std::string paramsText(const json& params) {
+    std::string text;
     for (const auto& [name, value] : params.items())
         if (name != "params" || params.size() == 1) // the script's own params say it more shortly
-            label += (label.empty() ? "" : ", ") + name + "=" + value.get<std::string>();
-    return label.empty() ? "all runs" : label;
+            text += (text.empty() ? "" : ", ") + name + "=" + value.get<std::string>();
+    return text.empty() ? "all runs" : text;
 }
 
 /// The comparison of configuration c with the reference for a figure; null when none.
@@ -30,10 +36,12 @@ json comparisonWith(const json& report, size_t reference, size_t c, const std::s
     return nullptr;
 }
 
+/// Marks by the Holm-adjusted p (a report from before Holm: the raw p).
 std::string stars(const json& comparison) {
     if (comparison.is_null() || comparison["p_value"].is_null())
         return "";
-    const double p = comparison["p_value"];
+    const json& adjusted = comparison.value("p_adjusted", comparison["p_value"]);
+    const double p = adjusted.is_number() ? adjusted.get<double>() : comparison["p_value"].get<double>();
     return p < 0.001 ? "***" : p < 0.01 ? "**" : p < 0.05 ? "*" : "";
 }
 
@@ -50,11 +58,14 @@ std::string latexCell(const json& stat, double scale, int precision, const std::
                       size_t configurationN) {
     if (stat["mean"].is_null())
         return "--";
-    std::string cell = "$" + formatFixed(stat["mean"].get<double>() * scale, precision);
-    if (stat["ci95"].is_array())
-        cell += " \\pm " +
-                formatFixed((stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale,
-                            precision);
+    // The mean to the precision its interval gives it: "1498 \pm 53", never "1497.61 \pm 52.62".
+    const double mean = stat["mean"].get<double>() * scale;
+    std::string cell = "$" + formatFixed(mean, precision);
+    if (stat["ci95"].is_array()) {
+        const double half = (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2 * scale;
+        const int decimals = intervalDecimals(half, precision);
+        cell = "$" + formatFixed(mean, decimals) + " \\pm " + formatFixed(half, decimals);
+    }
     cell += marks.empty() ? "$" : "^{" + marks + "}$";
     return cell + latexNMark(stat, configurationN);
 }
@@ -69,8 +80,9 @@ std::string latexRow(const json& report, size_t c, size_t reference, const std::
         return isReference ? std::string() : stars(comparisonWith(report, reference, c, figure));
     };
     std::ostringstream row;
-    row << c << " & " << label << (isReference ? " (reference)" : "") << " & " << n << " & "
-        << latexCell(st["duration_s"], 1, 2, marks("duration_s"), n) << " & "
+    // The name wraps in its column (ragged, not stretched); the group keeps \\ the row's end.
+    row << c << " & {\\raggedright " << label << (isReference ? "$^{\\dagger}$" : "") << "\\par} & " << n
+        << " & " << latexCell(st["duration_s"], 1, 2, marks("duration_s"), n) << " & "
         << latexCell(st["gpu_energy_j"], 1e-3, 3, marks("gpu_energy_j"), n) << " & "
         << latexCell(st["gpu_util_pct"], 1, 1, "", n) << " \\\\\n";
     return row.str();
@@ -105,27 +117,32 @@ std::string configurationsLatex(const json& report) {
     std::string rows, lossComments;
     for (size_t c = 0; c < configurations.size(); ++c) {
         LatexTextLosses losses;
-        const std::string label = latexText(paramsLabel(configurations[c]["params"]), losses);
+        const std::string label = latexText(labelOf(configurations, c), losses);
         lossComments += latexLossComments(losses, "configuration " + std::to_string(c));
         rows += latexRow(report, c, reference, label);
     }
     std::ostringstream out;
     out << "% radt report --latex: needs \\usepackage{booktabs} and nothing else (param text is written "
            "in LaTeX's own commands; what plain pdflatex cannot print is said below)\n"
+        << "% Fits an article's \\linewidth: names wrap in their column. Narrower text (two columns)? Use "
+           "\\footnotesize for \\small, or wrap the tabular in \\resizebox{\\linewidth}{!}{...} "
+           "(\\usepackage{graphicx})\n"
         << lossComments;
     if (const std::string note = leftOutOfConfigurationsNote(report); !note.empty())
         out << "% " << note << "\n";
     out << "\\begin{table}[t]\n\\centering\n"
         << "\\caption{Configurations: mean $\\pm$ half-width of the 95\\,\\% confidence interval "
            "(Student $t$, $N-1$ degrees of freedom) over $N$ runs; GPU energy is each run's share of the "
-           "GPUs it used. Marks: Welch's two-sided $t$ test against configuration "
-        << reference << ", $^{*}p<0.05$, $^{**}p<0.01$, $^{***}p<0.001$."
+           "GPUs it used, utilisation the GPU's. Marks: Welch's two-sided $t$ test against configuration "
+        << reference << ", $p$ adjusted by Holm-Bonferroni over each figure's comparisons, $^{*}p<0.05$, "
+        << "$^{**}p<0.01$, $^{***}p<0.001$."
         << (anyFigureOverFewerRuns(configurations)
                 ? " ($n{=}K$): that figure is over the $K$ of the $N$ runs that have it."
                 : "")
-        << "}\n"
-        << "\\begin{tabular}{rlrrrr}\n\\toprule\n"
-        << "\\# & Configuration & $N$ & Time (s) & GPU energy (kJ) & GPU util (\\%) \\\\\n\\midrule\n"
+        << " $^{\\dagger}$: the reference.}\n"
+        << "\\small\n\\setlength{\\tabcolsep}{4pt}\n"
+        << "\\begin{tabular}{rp{0.3\\linewidth}rrrr}\n\\toprule\n"
+        << "\\# & Configuration & $N$ & Time (s) & Energy (kJ) & Util.\\ (\\%) \\\\\n\\midrule\n"
         << rows << "\\bottomrule\n\\end{tabular}\n\\end{table}\n";
     return out.str();
 }
@@ -138,15 +155,15 @@ std::string configurationsCsv(const json& report) {
     // header: a reader skips it (pandas: comment='#'), a person sees why N is smaller.
     if (const std::string note = leftOutOfConfigurationsNote(report); !note.empty())
         out << "# " << note << "\n";
-    out << "configuration,n,params";
+    out << "configuration,label,n,params";
     for (const std::string& figure : kConfigurationFigures)
         out << "," << figure << "_mean," << figure << "_ci95_low," << figure << "_ci95_high," << figure
             << "_n";
-    out << ",reference,p_duration_s,p_gpu_energy_j\n";
+    out << ",reference,p_duration_s,p_adjusted_duration_s,p_gpu_energy_j,p_adjusted_gpu_energy_j\n";
     for (size_t c = 0; c < configurations.size(); ++c) {
         const json& st = configurations[c]["stats"];
-        out << c << "," << configurations[c]["runs"].size() << ","
-            << csvField(paramsLabel(configurations[c]["params"]));
+        out << c << "," << csvField(labelOf(configurations, c)) << "," << configurations[c]["runs"].size()
+            << "," << csvField(paramsText(configurations[c]["params"]));
         for (const std::string& figure : kConfigurationFigures) {
             const json& s = st[figure];
             out << "," << (s["mean"].is_null() ? "" : formatFixed(s["mean"].get<double>(), 6));
@@ -157,10 +174,12 @@ std::string configurationsCsv(const json& report) {
         out << "," << reference;
         for (const char* figure : {"duration_s", "gpu_energy_j"}) {
             const json k = c == reference ? json() : comparisonWith(report, reference, c, figure);
-            std::ostringstream p; // p spans many decades: 6 significant digits, not 6 decimals
-            if (!k.is_null() && !k["p_value"].is_null())
-                p << std::setprecision(6) << k["p_value"].get<double>();
-            out << "," << p.str();
+            for (const char* which : {"p_value", "p_adjusted"}) {
+                std::ostringstream p; // p spans many decades: 6 significant digits, not 6 decimals
+                if (!k.is_null() && k.value(which, json()).is_number())
+                    p << std::setprecision(6) << k[which].get<double>();
+                out << "," << p.str();
+            }
         }
         out << "\n";
     }

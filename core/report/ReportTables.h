@@ -16,12 +16,15 @@ size_t referenceConfiguration(const nlohmann::json& report);
 /// A table environment that compiles with a plain article and \usepackage{booktabs} whatever the
 /// params hold (their text goes through latexText; what it could not print is named in comment
 /// lines above the table, as are the runs left out of the configurations). A figure over fewer
-/// runs than its configuration's N is marked with its own: ($n{=}2$).
+/// runs than its configuration's N is marked with its own: ($n{=}2$). Rows are named by the
+/// configurations' labels; marks use the Holm-adjusted p; means are written to the precision of
+/// their interval.
 std::string configurationsLatex(const nlohmann::json& report);
 
-/// One row per configuration: index, N, params, then mean, ci95 low and high and n (the runs the
-/// figure is over) per figure, then the Welch p of time and energy against the reference (RFC 4180
-/// quoting). Runs left out of the configurations are said in a "# ..." line before the header.
+/// One row per configuration: index, label, N, params, then mean, ci95 low and high and n (the runs
+/// the figure is over) per figure, then the Welch p of time and energy against the reference, each
+/// followed by its Holm-adjusted p (RFC 4180 quoting). Runs left out of the configurations are said in a "#
+/// ..." line before the header.
 std::string configurationsCsv(const nlohmann::json& report);
 
 } // namespace radt

@@ -1,5 +1,8 @@
 #include "widgets/board/ChartCard.h"
 
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/ConfigurationLabels.h"
+#include "widgets/chart/engine/ChartEngine.h"
 #include "widgets/chart/engine/ChartOptionsJson.h"
 
 #include "widgets/chart/ChartPanel.h"
@@ -9,10 +12,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QSignalBlocker>
@@ -21,6 +27,10 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <optional>
+#include <set>
 
 namespace radt {
 
@@ -35,8 +45,55 @@ void addChoices(QMenu* menu, const std::vector<OptionName<E>>& table, E current,
         action->setCheckable(true);
         action->setActionGroup(group);
         action->setChecked(current == value);
+        if (tip)
+            action->setToolTip(QCoreApplication::translate("radt::ChartCard", tip));
         QObject::connect(action, &QAction::triggered, menu, [choose, value = value] { choose(value); });
     }
+    menu->setToolTipsVisible(true);
+}
+
+/// The params the chart's runs have, as a group can be made of them: logged by name or flags of
+/// the script's argument string; radT's bookkeeping left out.
+QStringList groupableParams(const ChartEngine& engine) {
+    std::set<std::string> names;
+    for (const ChartRunData& r : engine.runs())
+        for (const auto& entry : readableParams(r.run.params))
+            if (std::find(kBookkeepingParams.begin(), kBookkeepingParams.end(), entry.first) ==
+                kBookkeepingParams.end())
+                names.insert(entry.first);
+    QStringList out;
+    for (const std::string& name : names)
+        out << QString::fromStdString(name);
+    return out;
+}
+
+/// Asks which params make a group; unset when cancelled or none is picked.
+std::optional<std::vector<std::string>> pickGroupParams(QWidget* parent, const QStringList& names,
+                                                        const std::vector<std::string>& chosen) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(ChartCard::tr("Group Lines by Params"));
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(ChartCard::tr("Runs that share these params make one line:"), &dialog));
+    auto* list = new QListWidget(&dialog);
+    list->setObjectName(QStringLiteral("groupParams"));
+    for (const QString& name : names) {
+        auto* item = new QListWidgetItem(name, list);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool on = std::find(chosen.begin(), chosen.end(), name.toStdString()) != chosen.end();
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+    layout->addWidget(list);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    std::vector<std::string> picked;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Checked)
+            picked.push_back(list->item(i)->text().toStdString());
+    return picked.empty() ? std::nullopt : std::optional<std::vector<std::string>>(picked);
 }
 
 } // namespace
@@ -202,6 +259,25 @@ void ChartCard::rebuildRunsMenu() {
             });
         });
     }
+    menu->addSection(tr("Group lines"));
+    addChoices(
+        menu, groupingNames(), m_chart->engine().options().grouping, [this](ChartOptions::Grouping value) {
+            std::vector<std::string> params = m_chart->engine().options().groupParams;
+            if (value == ChartOptions::Grouping::Params) {
+                const auto picked = pickGroupParams(this, groupableParams(m_chart->engine()), params);
+                if (!picked)
+                    return; // the menu is made again when it next opens: the choice before stays checked
+                params = *picked;
+            }
+            m_chart->changeOptions([&](ChartOptions& o) {
+                o.grouping = value;
+                o.groupParams = params;
+            });
+        });
+    menu->addSection(tr("Band around a mean of runs"));
+    addChoices(menu, bandNames(), m_chart->engine().options().band, [this](ChartOptions::Band value) {
+        m_chart->changeOptions([&](ChartOptions& o) { o.band = value; });
+    });
     menu->addSection(tr("Merged workloads"));
     addChoices(menu, aggregateNames(), m_chart->engine().options().aggregate,
                [this](ChartOptions::Aggregate value) {

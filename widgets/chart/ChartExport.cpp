@@ -28,7 +28,7 @@ ExportError::ExportError(const QString& path, const QString& detail)
       m_detail(detail) {}
 
 const char* const kChartCsvHeader =
-    "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed";
+    "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed,band_low,band_high,n";
 
 namespace {
 
@@ -256,6 +256,45 @@ void exportBoardPdf(const std::vector<ChartPanel*>& charts, const QString& path,
     writePdf(charts, path, size, metrics.join(QStringLiteral(", ")), progress);
 }
 
+namespace {
+
+/// Each drawn mean line's rows after the runs' own points (issue 39 §2): run_uuid empty, letter
+/// "mean", x in the column of the chart's axis (timestamp, elapsed_ms or step; none on the epoch
+/// axis), value and smoothed the mean, then the band's edges (ChartOptions::Band) and N, the runs
+/// with data at that x.
+void appendBandRows(const ChartPanel& chart, const std::string& metric, std::string& block) {
+    const ChartEngine& engine = chart.engine();
+    const ChartOptions& options = engine.options();
+    const auto range = engine.zoom();
+    for (const ChartLine& line : engine.lines()) {
+        if (!line.bandLow || options.hiddenSeries.count(line.name))
+            continue;
+        const std::string prefix = csvField(line.name) + ",,," + "mean," + metric + ',';
+        for (const BandRow& row : bandRows(engine.runs(), line.runs, options)) {
+            if (range && (row.x < range->first || row.x > range->second))
+                continue;
+            block += prefix;
+            if (options.xAxis == ChartOptions::XAxis::WallClock)
+                appendInt(block, row.x);
+            block += ',';
+            if (options.xAxis == ChartOptions::XAxis::SinceStart)
+                appendInt(block, row.x);
+            block += ',';
+            if (options.xAxis == ChartOptions::XAxis::Step)
+                appendInt(block, row.x);
+            for (const double v : {row.mean, row.mean, row.low, row.high}) {
+                block += ',';
+                appendDouble(block, v);
+            }
+            block += ',';
+            appendInt(block, int64_t(row.n));
+            block += '\n';
+        }
+    }
+}
+
+} // namespace
+
 void exportChartCsv(const ChartPanel& chart, const QString& path,
                     const std::function<void(size_t, size_t)>& progress) {
     const std::vector<ChartRunData>& runs = chart.engine().runs();
@@ -337,13 +376,14 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
             appendDouble(block, s.v[row->index]);
             block += ',';
             appendDouble(block, row->smoothed);
-            block += '\n';
+            block += ",,,\n"; // a run's own point: no band, no N
             if (block.size() >= kBlock)
                 flush();
             if (++done % kProgressEvery == 0 && progress && done < total)
                 progress(done, total);
         }
     }
+    appendBandRows(chart, metric, block);
     flush();
     // Reported before the rename, so a caller that cancels here still leaves no file.
     if (progress)

@@ -47,7 +47,10 @@ void exportBoardPdf(const std::vector<ChartPanel*>& charts, const QString& path,
 extern const char* const kChartCsvHeader;
 /// The chart's data in long format, one row per raw point (never the decimated ones) of every
 /// visible line inside the chart's x range (its zoom, or everything), in line order then x order;
-/// `smoothed` is the EMA value drawn. `progress(done, total)` every 65,536 rows and at the end;
+/// `smoothed` is the EMA value drawn; band_low, band_high and n are empty there. Then each drawn
+/// mean line's rows: run_uuid empty, letter "mean", x in the column of the chart's axis, the mean
+/// as value, its band's edges and the N of runs at that x. `progress(done, total)` every 65,536
+/// rows and at the end;
 /// an exception thrown from it abandons the export.
 void exportChartCsv(const ChartPanel& chart, const QString& path,
                     const std::function<void(size_t done, size_t total)>& progress = {});

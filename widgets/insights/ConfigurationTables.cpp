@@ -2,6 +2,7 @@
 
 #include "core/analysis/ConfigurationInsight.h"
 #include "core/analysis/InsightFigures.h"
+#include "core/base/TextFormat.h"
 #include "widgets/insights/FrontierChart.h"
 
 #include <QHeaderView>
@@ -58,7 +59,8 @@ QString figureTitle(const std::string& key) {
 
 void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
     model->clear();
-    QStringList headers{QObject::tr("#"), QObject::tr("Params"), QObject::tr("N")};
+    QStringList headers{QObject::tr("#"), QObject::tr("Configuration"), QObject::tr("Params"),
+                        QObject::tr("N")};
     for (const StatColumn& c : kStatColumns)
         headers << QObject::tr("%1 (mean ± CI95)").arg(QObject::tr(c.title));
     headers << QObject::tr("Frontier");
@@ -71,8 +73,11 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
         const json& configuration = all[c];
         QList<QStandardItem*> row;
         row << numberCell(QStringLiteral("#%1").arg(c), double(c));
-        const QString label = configurationLabel(configuration);
-        row << textCell(label, label);
+        // Sorted by the params' own order (numbers as numbers), which is the report's.
+        row << numberCell(configurationLabel(configuration), double(c));
+        row.back()->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        const QString params = configurationParams(configuration);
+        row << textCell(params, params);
         row << numberCell(QString::number(configuration["runs"].size()),
                           double(configuration["runs"].size()));
         for (const StatColumn& column : kStatColumns) {
@@ -110,45 +115,90 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
     }
 }
 
+namespace {
+
+/// "*", "**", "***" for a p-value under 0.05, 0.01, 0.001.
+QString significanceMarks(double p) {
+    return p < 0.001  ? QStringLiteral(" ***")
+           : p < 0.01 ? QStringLiteral(" **")
+           : p < 0.05 ? QStringLiteral(" *")
+                      : QString();
+}
+
+QString pText(double p) {
+    return p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3);
+}
+
+/// "+4.2 [1.1, 7.3] s": mean b - mean a and its 95 % interval, in the figure's unit.
+QString differenceText(const json& k) {
+    const insight::RunFigure& figure = insight::runFigure(k["figure"].get<std::string>());
+    const double diff = k.value("diff", 0.0);
+    const json& ci = k.value("diff_ci95", json());
+    if (!ci.is_array())
+        return QString::number(diff, 'f', figure.decimals);
+    const double lo = ci[0].get<double>(), hi = ci[1].get<double>();
+    const int decimals = intervalDecimals((hi - lo) / 2, figure.decimals);
+    const QString unit = QString::fromUtf8(insight::unitSymbol(figure.unit));
+    return QStringLiteral("%1%2 [%3, %4]%5")
+        .arg(diff > 0 ? QStringLiteral("+") : QString())
+        .arg(diff, 0, 'f', decimals)
+        .arg(lo, 0, 'f', decimals)
+        .arg(hi, 0, 'f', decimals)
+        .arg(unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
+}
+
+} // namespace
+
 void fillComparisonsModel(QStandardItemModel* model, const json& report) {
     model->clear();
     model->setHorizontalHeaderLabels({QObject::tr("Compared"), QObject::tr("Figure"),
-                                      QObject::tr("Ratio b / a"), QObject::tr("Welch t"), QObject::tr("df"),
-                                      QObject::tr("p"), QObject::tr("N a / b")});
+                                      QObject::tr("Ratio b / a"), QObject::tr("Difference b - a [95 % CI]"),
+                                      QObject::tr("Welch t"), QObject::tr("df"), QObject::tr("p"),
+                                      QObject::tr("p (Holm)"), QObject::tr("N a / b")});
     if (!report.is_object())
         return;
+    const json& all = report.value("configurations", json::array());
     for (const json& k : report.value("comparisons", json::array())) {
         QList<QStandardItem*> row;
         const size_t a = k["a"].get<size_t>(), b = k["b"].get<size_t>();
-        const json& all = report.value("configurations", json::array());
-        row << textCell(QStringLiteral("#%1 vs #%2").arg(b).arg(a),
-                        b < all.size() && a < all.size() ? QStringLiteral("b = #%1: %2\na = #%3: %4")
-                                                               .arg(b)
-                                                               .arg(configurationLabel(all[b]))
-                                                               .arg(a)
-                                                               .arg(configurationLabel(all[a]))
-                                                         : QString());
+        if (b < all.size() && a < all.size())
+            row << textCell(
+                QObject::tr("%1 vs %2").arg(configurationLabel(all[b]), configurationLabel(all[a])),
+                QStringLiteral("b = #%1: %2\na = #%3: %4")
+                    .arg(b)
+                    .arg(configurationParams(all[b]))
+                    .arg(a)
+                    .arg(configurationParams(all[a])));
+        else
+            row << textCell(QStringLiteral("#%1 vs #%2").arg(b).arg(a));
         row << textCell(figureTitle(k["figure"].get<std::string>()));
         row << (k["ratio"].is_null() ? textCell(QStringLiteral("–"))
                                      : numberCell(QString::number(k["ratio"].get<double>(), 'f', 3),
                                                   k["ratio"].get<double>()));
+        row << numberCell(differenceText(k), k.value("diff", 0.0));
+        row.back()->setToolTip(
+            QObject::tr("Mean b - mean a; 95 % interval by Welch (Welch-Satterthwaite df)"));
         if (k["p_value"].is_null()) {
             const QString why = QObject::tr("No test: a configuration with one run (no significance from "
                                             "n < 2) or no spread");
-            row << textCell(QStringLiteral("–"), why) << textCell(QStringLiteral("–"), why)
-                << textCell(QObject::tr("no test"), why);
+            for (int i = 0; i < 3; ++i)
+                row << textCell(QStringLiteral("–"), why);
+            row << textCell(QObject::tr("no test"), why);
         } else {
             const double p = k["p_value"].get<double>();
-            const QString marks = p < 0.001  ? QStringLiteral(" ***")
-                                  : p < 0.01 ? QStringLiteral(" **")
-                                  : p < 0.05 ? QStringLiteral(" *")
-                                             : QString();
+            const double adjusted = k.value("p_adjusted", json(p)).get<double>();
             row << numberCell(QString::number(k["welch_t"].get<double>(), 'f', 2), k["welch_t"].get<double>())
                 << numberCell(QString::number(k["df"].get<double>(), 'f', 1), k["df"].get<double>())
-                << numberCell((p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3)) + marks,
-                              p);
-            row.back()->setToolTip(
-                QObject::tr("Welch's two-sided t test; * p < 0.05, ** p < 0.01, *** p < 0.001"));
+                << numberCell(pText(p), p)
+                << numberCell(pText(adjusted) + significanceMarks(adjusted), adjusted);
+            const QString how = QObject::tr(
+                "Welch's two-sided t test. p (Holm): adjusted by Holm-Bonferroni over the %1 comparisons of "
+                "this figure; the marks (* p < 0.05, ** p < 0.01, *** p < 0.001) use it");
+            int family = 0;
+            for (const json& other : report["comparisons"])
+                family += other["figure"] == k["figure"] && !other["p_value"].is_null();
+            row[row.size() - 2]->setToolTip(how.arg(family));
+            row.back()->setToolTip(how.arg(family));
         }
         row << textCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
         model->appendRow(row);
@@ -185,6 +235,7 @@ QTableView* answerTable(QStandardItemModel* model, QWidget* parent) {
     QObject::connect(model, &QStandardItemModel::rowsInserted, view, [view] {
         view->resizeColumnsToContents();
         view->setColumnWidth(1, std::min(view->columnWidth(1), 220));
+        view->setColumnWidth(2, std::min(view->columnWidth(2), 220));
     });
     return view;
 }

@@ -21,6 +21,12 @@ using nlohmann::json;
 using namespace QtCharts;
 
 QString configurationLabel(const json& configuration) {
+    if (const json& label = configuration.value("label", json()); label.is_string())
+        return QString::fromStdString(label.get<std::string>());
+    return configurationParams(configuration); // a report from before labels (a shared file)
+}
+
+QString configurationParams(const json& configuration) {
     QStringList parts;
     const json& params = configuration["params"];
     for (const auto& [name, value] : params.items())
@@ -39,7 +45,8 @@ struct Point {
     double x, y;               ///< mean duration s, mean energy kJ
     double xLo, xHi, yLo, yHi; ///< the CIs, or the mean where there is none (n < 2)
     size_t n;
-    QString label;
+    QString label;  ///< the fewest params that tell it apart ("batch-size=64")
+    QString params; ///< every param that differs between the configurations
 };
 
 void addWhisker(QChart* chart, QValueAxis* xAxis, QValueAxis* yAxis, QPointF a, QPointF b,
@@ -63,8 +70,16 @@ std::vector<Point> frontierPoints(const json& configurations, size_t& leftOut) {
             ++leftOut;
             continue;
         }
-        Point p{c, d["mean"],      e["mean"].get<double>() / 1000,       0, 0, 0,
-                0, size_t(d["n"]), configurationLabel(configurations[c])};
+        Point p{c,
+                d["mean"],
+                e["mean"].get<double>() / 1000,
+                0,
+                0,
+                0,
+                0,
+                size_t(d["n"]),
+                configurationLabel(configurations[c]),
+                configurationParams(configurations[c])};
         p.xLo = d["ci95"].is_array() ? d["ci95"][0].get<double>() : p.x;
         p.xHi = d["ci95"].is_array() ? d["ci95"][1].get<double>() : p.x;
         p.yLo = e["ci95"].is_array() ? e["ci95"][0].get<double>() / 1000 : p.y;
@@ -123,12 +138,15 @@ void addFrontLine(QChart* chart, QValueAxis* xAxis, QValueAxis* yAxis, const std
 // whiskers take its colour. On the frontier: a larger marker and "frontier" in its name.
 void addConfigurationPoint(QChart* chart, QValueAxis* xAxis, QValueAxis* yAxis, const Point& p, bool onIt) {
     auto* scatter = new QScatterSeries;
-    // Short in the legend and beside the point (params are long); hover and the footer name them.
-    scatter->setName(QObject::tr("#%1 (N=%2)").arg(p.index).arg(p.n) +
+    // Named by its label in the legend; beside the point too while that stays short, else by its
+    // handle ("#2"), which the legend and the tables also show. Hover names every param.
+    scatter->setName(QObject::tr("%1 (N=%2)").arg(p.label).arg(p.n) +
                      (onIt ? QObject::tr(", frontier") : QString()));
     scatter->setMarkerSize(onIt ? 13 : 9);
     scatter->append(p.x, p.y);
-    scatter->setPointLabelsFormat(QStringLiteral("#%1").arg(p.index)); // a literal: one point each
+    constexpr int kLongestPointLabel = 24;
+    scatter->setPointLabelsFormat(p.label.size() <= kLongestPointLabel ? p.label // a literal: one point each
+                                                                       : QStringLiteral("#%1").arg(p.index));
     scatter->setPointLabelsVisible(true);
     scatter->setPointLabelsClipping(false);
     chart->addSeries(scatter);
@@ -139,9 +157,10 @@ void addConfigurationPoint(QChart* chart, QValueAxis* xAxis, QValueAxis* yAxis, 
         addWhisker(chart, xAxis, yAxis, {p.xLo, p.y}, {p.xHi, p.y}, color);
     if (p.yHi > p.yLo)
         addWhisker(chart, xAxis, yAxis, {p.x, p.yLo}, {p.x, p.yHi}, color);
-    const QString tip = QObject::tr("#%1 %2\nN=%3: %4 s, %5 kJ per run%6")
+    const QString tip = QObject::tr("#%1 %2\n%3\nN=%4: %5 s, %6 kJ per run%7")
                             .arg(p.index)
                             .arg(p.label)
+                            .arg(p.params)
                             .arg(p.n)
                             .arg(p.x, 0, 'f', 2)
                             .arg(p.y, 0, 'f', 3)

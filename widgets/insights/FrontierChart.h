@@ -14,8 +14,11 @@ class QChart;
 
 namespace radt {
 
-/// "size=8192, runs_per_gpu=2" from a configuration's differing params ("all runs" when none).
+/// A configuration's label ("batch-size=64": the fewest params that tell it apart, as the report
+/// names it); a report from before labels gets configurationParams().
 QString configurationLabel(const nlohmann::json& configuration);
+/// "size=8192, runs_per_gpu=2" from a configuration's differing params ("all runs" when none).
+QString configurationParams(const nlohmann::json& configuration);
 
 /// Replaces what `chart` shows. Configurations without both means are left out and counted in
 /// the title.

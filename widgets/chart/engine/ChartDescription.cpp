@@ -76,8 +76,15 @@ QString seriesTooltip(const ChartEngine& engine, int series) {
     const QDateTime now = QDateTime::currentDateTimeUtc();
     QString html =
         QStringLiteral("<b>%1</b> — %2").arg(line.name.toHtmlEscaped(), engine.metricKey().toHtmlEscaped());
-    if (line.bandLow)
-        html += tr("<br><i>mean of %1 runs, band from min to max</i>").arg(line.runs.size());
+    if (line.bandLow) {
+        const ChartOptions::Band band = engine.options().band;
+        const QString what = band == ChartOptions::Band::Ci95 ? tr("95 % CI of the mean (Student t)")
+                             : band == ChartOptions::Band::Sd ? tr("± one standard deviation")
+                                                              : tr("min to max");
+        html += tr("<br><i>mean of %1 runs where at least two have data; band: %2</i>")
+                    .arg(line.runs.size())
+                    .arg(what);
+    }
     for (size_t index : line.runs) {
         const Run& run = engine.runs()[index].run;
         html += QStringLiteral("<hr><b>%1</b>")

@@ -74,7 +74,8 @@ bool ChartEngine::setOptions(ChartOptions options) {
     const bool linesChange = options.smoothing != o.smoothing || options.logY != o.logY ||
                              options.xAxis != o.xAxis || options.aggregate != o.aggregate ||
                              options.naming != o.naming || options.dense != o.dense ||
-                             options.shownRuns != o.shownRuns;
+                             options.shownRuns != o.shownRuns || options.grouping != o.grouping ||
+                             options.groupParams != o.groupParams || options.band != o.band;
     m_options = std::move(options);
     return linesChange;
 }

@@ -1,5 +1,6 @@
 #include "widgets/chart/engine/ChartLines.h"
 
+#include "core/base/Statistics.h"
 #include "widgets/common/Formatting.h"
 
 #include <algorithm>
@@ -197,11 +198,26 @@ int64_t floorDiv(int64_t a, int64_t b) {
     return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
-// Mean, min and max over the runs per bin. A run's several points in a bin count as their mean,
-// so a run sampled faster than the others does not outweigh them.
-void meanBand(const std::vector<Points>& parts, ChartOptions::XAxis axis, Points& mean, Points& low,
-              Points& high) {
-    const int64_t width = binWidth(parts, axis);
+// The band's edges around the mean of n values with sample sd `sd`.
+std::pair<double, double> bandEdges(ChartOptions::Band band, double mean, double sd, size_t n, double lo,
+                                    double hi) {
+    switch (band) {
+    case ChartOptions::Band::MinMax:
+        return {lo, hi};
+    case ChartOptions::Band::Sd:
+        return {mean - sd, mean + sd};
+    case ChartOptions::Band::Ci95:
+        break;
+    }
+    const double half = n > 1 ? stats::studentTQuantile(0.975, double(n - 1)) * sd / std::sqrt(double(n)) : 0;
+    return {mean - half, mean + half};
+}
+
+// Mean and band over the runs per bin. A run's several points in a bin count as their mean, so a
+// run sampled faster than the others does not outweigh them; with two runs or more, a bin only
+// one run reaches is left out.
+std::vector<BandRow> meanBand(const std::vector<Points>& parts, const ChartOptions& options) {
+    const int64_t width = binWidth(parts, options.xAxis);
     struct Cell {
         int64_t bin;
         double value;
@@ -218,23 +234,29 @@ void meanBand(const std::vector<Points>& parts, ChartOptions::XAxis axis, Points
         }
     }
     std::stable_sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return a.bin < b.bin; });
+    const size_t fewest = parts.size() > 1 ? 2 : 1;
+    std::vector<BandRow> rows;
     for (size_t i = 0; i < cells.size();) {
+        const size_t first = i;
         const int64_t bin = cells[i].bin;
         double sum = 0, lo = cells[i].value, hi = cells[i].value;
-        size_t n = 0;
-        for (; i < cells.size() && cells[i].bin == bin; ++i, ++n) {
+        for (; i < cells.size() && cells[i].bin == bin; ++i) {
             sum += cells[i].value;
             lo = std::min(lo, cells[i].value);
             hi = std::max(hi, cells[i].value);
         }
-        const int64_t x = bin * width;
-        mean.x.push_back(x);
-        mean.y.push_back(sum / double(n));
-        low.x.push_back(x);
-        low.y.push_back(lo);
-        high.x.push_back(x);
-        high.y.push_back(hi);
+        const size_t n = i - first;
+        if (n < fewest)
+            continue;
+        const double mean = sum / double(n);
+        double squares = 0;
+        for (size_t k = first; k < i; ++k)
+            squares += (cells[k].value - mean) * (cells[k].value - mean);
+        const double sd = n > 1 ? std::sqrt(squares / double(n - 1)) : 0;
+        const auto [low, high] = bandEdges(options.band, mean, sd, n, lo, hi);
+        rows.push_back({bin * width, mean, low, high, n});
     }
+    return rows;
 }
 
 // A log axis has no place for zero or negative values.
@@ -251,197 +273,6 @@ void keepPositive(Points& p) {
 
 } // namespace
 
-bool ranTogether(const std::vector<ChartRunData>& runs, const std::vector<size_t>& which) {
-    if (which.size() < 2)
-        return true;
-    // A run's span: start to end (or its last sample while it has no end).
-    auto span = [&runs](size_t i) {
-        const ChartRunData& r = runs[i];
-        const int64_t lastSample = r.series.empty() ? r.run.startTime : r.series.t.back();
-        const int64_t start = r.run.startTime > 0 ? r.run.startTime
-                              : r.series.empty()  ? 0
-                                                  : r.series.t.front();
-        return std::make_pair(start, std::max(r.run.endTime.value_or(lastSample), start));
-    };
-    const auto first = span(which.front());
-    return std::all_of(which.begin() + 1, which.end(), [&](size_t i) {
-        const auto other = span(i);
-        return other.first < first.second && first.first < other.second;
-    });
-}
-
-namespace {
-
-// Params that say nothing about what differs between lines: radT's bookkeeping.
-bool namesNothing(const std::string& key) {
-    return key == "workload" || key == "letter" || key == "params" || key == "manual" || key == "listeners";
-}
-
-QString experimentLabel(const ChartRunData& r) {
-    return r.experimentName.empty() ? QObject::tr("experiment %1").arg(r.run.experimentId)
-                                    : toQString(r.experimentName);
-}
-
-// radT's own params: they tell lines apart only where the user's params do not.
-bool isBookkeeping(const std::string& key) {
-    return key == "model" || key == "devices" || key == "collocation" || key == "max_epoch" ||
-           key == "max_time" || key == "runs_per_gpu";
-}
-
-// The fewest params that tell the lines apart, most telling first: the user's params before radT's,
-// then those with more values; each one kept only where it names more lines apart than before
-// ("iters" adds nothing once "size" moves with it). A line whose runs differ in a param does not say
-// it, and no line says an unset value ("collocation=-").
-std::vector<std::string> tellingParams(const std::vector<ChartLineGroup>& groups,
-                                       const std::vector<std::map<std::string, std::string>>& shared,
-                                       const std::set<std::string>& keys) {
-    struct Candidate {
-        std::string key;
-        bool bookkeeping;
-        size_t values;
-    };
-    std::vector<Candidate> candidates;
-    for (const std::string& key : keys) {
-        std::set<std::string> values;
-        size_t set = 0;
-        for (size_t gi = 0; gi < groups.size(); ++gi)
-            if (const auto it = shared[gi].find(key); it != shared[gi].end()) {
-                values.insert(it->second);
-                set += !it->second.empty() && it->second != "-";
-            }
-        if (values.size() > 1 && set > 0)
-            candidates.push_back({key, isBookkeeping(key), values.size()});
-    }
-    // Greedy: the param that names the most lines apart next; the user's before radT's.
-    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-        return a.bookkeeping != b.bookkeeping ? !a.bookkeeping : a.values > b.values;
-    });
-    std::vector<std::string> chosen;
-    std::vector<std::string> names(groups.size()); // each line's values so far, as one text
-    auto distinct = [](const std::vector<std::string>& v) {
-        return std::set<std::string>(v.begin(), v.end()).size();
-    };
-    auto with = [&](const std::string& key) {
-        std::vector<std::string> longer = names;
-        for (size_t gi = 0; gi < groups.size(); ++gi) {
-            const auto it = shared[gi].find(key);
-            longer[gi] += '\x1f' + (it == shared[gi].end() ? std::string("\x1e") : it->second);
-        }
-        return longer;
-    };
-    while (distinct(names) < groups.size()) {
-        size_t best = candidates.size(), bestCount = distinct(names);
-        for (size_t c = 0; c < candidates.size(); ++c) {
-            if (best < candidates.size() && candidates[best].bookkeeping != candidates[c].bookkeeping)
-                break; // a user param that helps wins over any of radT's
-            if (const size_t count = distinct(with(candidates[c].key)); count > bestCount)
-                best = c, bestCount = count;
-        }
-        if (best == candidates.size())
-            break;
-        names = with(candidates[best].key);
-        chosen.push_back(candidates[best].key);
-        candidates.erase(candidates.begin() + long(best));
-    }
-    return chosen;
-}
-
-// Names for people: what tells the lines apart. The params every run of a line shares, where
-// lines differ in them ("batch-size=128"); else the run's name, or the workload for merged runs;
-// the experiment first when the runs come from several.
-void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRunData>& runs) {
-    std::vector<std::map<std::string, std::string>> shared(groups.size());
-    std::set<std::string> keys;
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-        const auto& members = groups[gi].runs;
-        for (const auto& [key, value] : runs[members.front()].run.params) {
-            if (namesNothing(key))
-                continue;
-            const bool same = std::all_of(members.begin(), members.end(),
-                                          [&](size_t r) { return runs[r].run.param(key) == value; });
-            if (same)
-                shared[gi][key] = value;
-            keys.insert(key);
-        }
-    }
-    const std::vector<std::string> differing = tellingParams(groups, shared, keys);
-    std::set<int64_t> experiments;
-    for (const ChartRunData& r : runs)
-        experiments.insert(r.run.experimentId);
-    constexpr size_t kMostParams = 3;
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-        ChartLineGroup& g = groups[gi];
-        const ChartRunData& first = runs[g.runs.front()];
-        QStringList said;
-        for (const std::string& key : differing) {
-            if (said.size() == int(kMostParams))
-                break;
-            if (const auto it = shared[gi].find(key);
-                it != shared[gi].end() && !it->second.empty() && it->second != "-")
-                said << toQString(key) + QLatin1Char('=') + displayName(toQString(it->second), 24);
-        }
-        QString name = said.join(QLatin1Char(' '));
-        if (name.isEmpty())
-            name = g.merged                 ? QObject::tr("workload %1").arg(toQString(first.run.workload()))
-                   : first.run.name.empty() ? seriesLabelOf(first.run)
-                                            : toQString(first.run.name);
-        if (experiments.size() > 1)
-            name = experimentLabel(first) + QStringLiteral(": ") + name;
-        g.name = name;
-    }
-    // Lines still named alike are told apart by radT's id of the line.
-    std::map<QString, int> uses;
-    for (const ChartLineGroup& g : groups)
-        ++uses[g.name];
-    for (ChartLineGroup& g : groups) {
-        if (uses[g.name] < 2)
-            continue;
-        const Run& run = runs[g.runs.front()].run;
-        g.name += QStringLiteral(" (") +
-                  (g.merged                 ? g.workloadKey
-                   : run.workload().empty() ? toQString(run.uuid.substr(0, 5))
-                                            : seriesLabelOf(run)) +
-                  QLatin1Char(')');
-    }
-}
-
-} // namespace
-
-std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs,
-                                           const ChartOptions& options) {
-    std::vector<ChartLineGroup> groups;
-    std::map<QString, size_t> byKey;
-    for (size_t i = 0; i < runs.size(); ++i) {
-        const Run& run = runs[i].run;
-        const QString key = workloadKeyOf(run);
-        const bool merged = !run.workload().empty() && !options.shownRuns.count(key);
-        const QString groupKey = merged ? key : key + QLatin1Char('/') + toQString(run.uuid);
-        auto it = byKey.find(groupKey);
-        if (it == byKey.end()) {
-            it = byKey.emplace(groupKey, groups.size()).first;
-            // Merged runs are named by the workload id, as radT names them ("1-3").
-            groups.push_back({merged ? key : seriesLabelOf(run), key, merged, {}});
-        }
-        groups[it->second].runs.push_back(i);
-    }
-    for (ChartLineGroup& g : groups)
-        g.band = g.merged && g.runs.size() > 1 &&
-                 (options.aggregate == ChartOptions::Aggregate::MeanBand ||
-                  (options.aggregate == ChartOptions::Aggregate::Auto && !ranTogether(runs, g.runs)));
-    if (options.naming == ChartOptions::Naming::Readable && !groups.empty()) {
-        nameReadably(groups, runs);
-        return groups;
-    }
-    // Two groups named alike (the same workload id in two experiments) must stay apart.
-    std::map<QString, int> uses;
-    for (const ChartLineGroup& g : groups)
-        ++uses[g.name];
-    for (size_t gi = 0; gi < groups.size(); ++gi)
-        if (uses[groups[gi].name] > 1)
-            groups[gi].name += QStringLiteral(" #%1").arg(gi + 1);
-    return groups;
-}
-
 std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
     const std::vector<ChartLineGroup> groups = groupChartRuns(runs, options);
     std::vector<ChartLine> lines;
@@ -453,6 +284,7 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
             line.name = g.name;
             line.workloadKey = g.workloadKey;
             line.runs = g.runs;
+            line.grouped = g.grouped;
             line.pyramid = SeriesPyramid::borrowing(
                 r.series.t, r.series.v, options.xAxis == ChartOptions::XAxis::SinceStart ? origin : 0);
             lines.push_back(std::move(line));
@@ -470,12 +302,19 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
         line.name = g.name;
         line.workloadKey = g.workloadKey;
         line.runs = g.runs;
+        line.grouped = g.grouped;
         if (g.band && parts.size() > 1) {
-            // Each run is smoothed on its own, then the runs are combined.
-            for (Points& p : parts)
+            for (Points& p : parts) // each run is smoothed on its own, then the runs are combined
                 p.y = emaSmooth(p.y, options.smoothing);
             Points mean, low, high;
-            meanBand(parts, options.xAxis, mean, low, high);
+            for (const BandRow& row : meanBand(parts, options)) {
+                mean.x.push_back(row.x);
+                mean.y.push_back(row.mean);
+                low.x.push_back(row.x);
+                low.y.push_back(row.low);
+                high.x.push_back(row.x);
+                high.y.push_back(row.high);
+            }
             if (options.logY) {
                 keepPositive(mean);
                 keepPositive(low); // a band reaching zero loses its lower edge there, not its line
@@ -498,6 +337,18 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
         lines.push_back(std::move(line));
     }
     return lines;
+}
+
+std::vector<BandRow> bandRows(const std::vector<ChartRunData>& runs, const std::vector<size_t>& members,
+                              const ChartOptions& options) {
+    std::vector<Points> parts;
+    for (const size_t r : members) {
+        Points p = runPoints(runs[r], options.xAxis);
+        p.y = emaSmooth(p.y, options.smoothing);
+        if (!p.x.empty())
+            parts.push_back(std::move(p));
+    }
+    return parts.empty() ? std::vector<BandRow>() : meanBand(parts, options);
 }
 
 std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs,

@@ -32,6 +32,13 @@ struct ChartOptions {
     /// drawn, unless smoothed by the slider: Range, its mean per column with the min–max range
     /// lighter behind (peaks stay visible, the trend reads); Raw, each column's extremes joined.
     enum class Dense { Range, Raw };
+    /// Which runs make one line (issue 39 §2): radT's rule (a workload's runs, unless shown run by
+    /// run), every run its own line, the runs of one configuration (params less radT's bookkeeping
+    /// and seed), or the runs that share the params in `groupParams`.
+    enum class Grouping { Workload, None, Configuration, Params };
+    /// The band around a mean of runs: the 95 % confidence interval of the mean (Student t over
+    /// the runs at each x), the runs' standard deviation, or their minimum to maximum.
+    enum class Band { Ci95, Sd, MinMax };
     int smoothing = 0; ///< radT's EMA slider, 0..99
     bool logY = false;
     bool monochrome = false; ///< black lines told apart by dash patterns
@@ -42,6 +49,9 @@ struct ChartOptions {
     Aggregate aggregate = Aggregate::Auto;
     Naming naming = Naming::Readable;
     Dense dense = Dense::Range;
+    Grouping grouping = Grouping::Workload;
+    std::vector<std::string> groupParams; ///< Grouping::Params: the params that make a group
+    Band band = Band::Ci95;
     std::set<QString> shownRuns;    ///< workload keys ("<experiment>-<workload>") drawn run by run
     std::set<QString> hiddenSeries; ///< series names hidden through the legend
 };
@@ -94,8 +104,10 @@ struct ChartLine {
     /// A single run drawn as recorded is a view on that run's arrays (SeriesPyramid::borrowing):
     /// whoever grows or replaces the run's series must rebind or rebuild before the next query.
     SeriesPyramid pyramid;
-    /// The band of a MeanBand line: per x bin the smallest and largest run value.
+    /// The band of a mean line (ChartOptions::Band): per x bin its low and high edge.
     std::optional<SeriesPyramid> bandLow, bandHigh;
+    /// A group of runs by configuration or params (named "batch-size=64 (N=4)"), not a workload.
+    bool grouped = false;
 };
 
 /// Whether points from `from` on can join a borrowing line (no infinities to leave out).
@@ -118,12 +130,26 @@ struct ChartLineGroup {
     QString workloadKey;
     bool merged; ///< a workload's runs merged (or banded), not one run on its own
     std::vector<size_t> runs;
-    bool band = false; ///< drawn as the mean of its runs with a min–max band
+    bool band = false;    ///< drawn as the mean of its runs with a band (ChartOptions::Band)
+    bool grouped = false; ///< a group by configuration or params (ChartOptions::Grouping)
 };
 /// Whether the runs ran at the same time (collocated: every run overlaps the first one).
 bool ranTogether(const std::vector<ChartRunData>& runs, const std::vector<size_t>& which);
 std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs,
                                            const ChartOptions& options);
+
+/// A mean line's value at one x bin: the mean of the runs with data there, the band's edges and
+/// how many runs that is. Bins where fewer than two runs have data are left out of a group of two
+/// or more: a "mean" of one run would read as the group's.
+struct BandRow {
+    int64_t x;
+    double mean, low, high;
+    size_t n;
+};
+/// The mean and band of the runs `members` at full resolution (each run smoothed on its own
+/// first), in x order: what a band line draws and what exports write for it.
+std::vector<BandRow> bandRows(const std::vector<ChartRunData>& runs, const std::vector<size_t>& members,
+                              const ChartOptions& options);
 
 std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options);
 

@@ -24,7 +24,31 @@ const std::vector<OptionName<ChartOptions::Aggregate>>& aggregateNames() {
     static const std::vector<OptionName<A>> all = {
         {A::Auto, "auto", "Automatic: merged if run together, else mean with band"},
         {A::Merge, "merge", "Merged into one line (radT)"},
-        {A::MeanBand, "meanband", "Mean with min–max band"},
+        {A::MeanBand, "meanband", "Mean with a band"},
+    };
+    return all;
+}
+
+const std::vector<OptionName<ChartOptions::Grouping>>& groupingNames() {
+    using G = ChartOptions::Grouping;
+    static const std::vector<OptionName<G>> all = {
+        {G::Workload, "workload", "Per workload (radT)"},
+        {G::None, "none", "No grouping: every run its own line"},
+        {G::Configuration, "configuration", "Per configuration (params less seed)",
+         "The runs whose params are equal once radT's bookkeeping and the seed are set aside: their mean "
+         "with a band"},
+        {G::Params, "params", "By params…",
+         "The runs that share the params you pick: their mean with a band"},
+    };
+    return all;
+}
+
+const std::vector<OptionName<ChartOptions::Band>>& bandNames() {
+    using B = ChartOptions::Band;
+    static const std::vector<OptionName<B>> all = {
+        {B::Ci95, "ci95", "95 % CI of the mean", "Student t over the runs with data at each x"},
+        {B::Sd, "sd", "Standard deviation"},
+        {B::MinMax, "minmax", "Min to max"},
     };
     return all;
 }
@@ -54,7 +78,10 @@ json chartOptionsToJson(const ChartOptions& o, bool withRadtKeys) {
               {"xAxis", optionName(xAxisNames(), o.xAxis)},
               {"aggregate", optionName(aggregateNames(), o.aggregate)},
               {"seriesNames", optionName(namingNames(), o.naming)},
-              {"dense", optionName(denseNames(), o.dense)}};
+              {"dense", optionName(denseNames(), o.dense)},
+              {"grouping", optionName(groupingNames(), o.grouping)},
+              {"groupParams", o.groupParams},
+              {"band", optionName(bandNames(), o.band)}};
     if (withRadtKeys) {
         j["smoothing"] = o.smoothing;
         j["shownRuns"] = json::array();
@@ -142,6 +169,21 @@ void chartOptionsFromJson(
     readEnum(j, "aggregate", aggregateNames(), o.aggregate, problem);
     readEnum(j, "seriesNames", namingNames(), o.naming, problem);
     readEnum(j, "dense", denseNames(), o.dense, problem);
+    readEnum(j, "grouping", groupingNames(), o.grouping, problem);
+    // Before bands had a choice (issue 39) a mean's band was min to max: such files keep it.
+    o.band =
+        j.is_object() && !j.contains("band") && j.contains("aggregate") ? ChartOptions::Band::MinMax : o.band;
+    readEnum(j, "band", bandNames(), o.band, problem);
+    if (auto it = j.find("groupParams"); it != j.end()) {
+        std::vector<std::string> names;
+        for (const json& v : it->is_array() ? *it : json::array())
+            if (v.is_string() && !v.get<std::string>().empty())
+                names.push_back(v.get<std::string>());
+        if (!it->is_array() || names.size() != it->size())
+            problem("groupParams", "expected a list of param names, got " + it->dump());
+        else
+            o.groupParams = std::move(names);
+    }
     readEnum(j, "naming", namingNames(), o.naming, problem); // sessions before the names
     if (auto it = j.find("smoothing"); it != j.end()) {
         if (it->is_number_integer() && it->get<int64_t>() >= 0 && it->get<int64_t>() <= 99)

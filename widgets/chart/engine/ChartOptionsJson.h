@@ -24,6 +24,8 @@ template <typename E> struct OptionName {
 const std::vector<OptionName<ChartOptions::XAxis>>& xAxisNames();
 const std::vector<OptionName<ChartOptions::Aggregate>>& aggregateNames();
 const std::vector<OptionName<ChartOptions::Naming>>& namingNames();
+const std::vector<OptionName<ChartOptions::Grouping>>& groupingNames();
+const std::vector<OptionName<ChartOptions::Band>>& bandNames();
 const std::vector<OptionName<ChartOptions::Dense>>& denseNames();
 
 /// The table's name of `value` ("time", "meanband", "radt").

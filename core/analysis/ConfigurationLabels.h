@@ -1,0 +1,40 @@
+#pragma once
+// Configurations named by their params and put in one order (issue 39 §1): a configuration's
+// label is the fewest params that tell the configurations apart ("batch-size=64"), chosen by the
+// rule the chart's line names follow (the user's params before radT's, then those with more
+// values, each kept only where it tells more configurations apart); the order is by those params,
+// numbers compared as numbers (64 < 128 < 256). The view, `radt report`'s table, --json, --csv and
+// --latex all read the label and the order from here, so "#K" means one configuration everywhere.
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace radt {
+
+using ParamMap = std::map<std::string, std::string>;
+
+/// The words of a script's argument string, split at white space.
+std::vector<std::string> paramWords(const std::string& params);
+
+/// `key` as people name its params: the script's argument string (`params`, "--batch-size 64
+/// --amp") split into its flags ({"batch-size": "64", "amp": "true"}), its bare words kept as "args".
+/// A param the run logged by name wins over a flag of the same name.
+ParamMap readableParams(const ParamMap& key);
+
+/// Whether param value `a` comes before `b`: unset ("" or "-") first, then numbers by value, then
+/// text in byte order.
+bool paramValueBefore(const std::string& a, const std::string& b);
+
+struct ConfigurationNames {
+    /// order[k] is the index (in the keys given) of the k-th configuration in the common order.
+    std::vector<size_t> order;
+    /// labels[i]: the label of keys[i] ("batch-size=64 lr=0.1"; "all runs" for one configuration).
+    std::vector<std::string> labels;
+};
+
+/// Labels and the common order of the configurations whose (readable) params are `keys`. Labels
+/// are unique: configurations that only an unset value tells apart get their handle ("(#2)").
+ConfigurationNames nameConfigurations(const std::vector<ParamMap>& keys);
+
+} // namespace radt

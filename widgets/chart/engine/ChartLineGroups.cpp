@@ -1,0 +1,267 @@
+// The series rules (resources/DESIGN.md §9): which runs of a chart make which line, and the line's
+// name. Runs of a workload merge into one line unless it is shown run by run (radT's rule); the
+// user may instead group lines by configuration or by params they pick (issue 39 §2), each group
+// drawn as its mean with a band and named by what tells the groups apart.
+#include "widgets/chart/engine/ChartLines.h"
+
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/ConfigurationLabels.h"
+#include "widgets/common/Formatting.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <QObject>
+#include <QStringList>
+
+namespace radt {
+
+bool ranTogether(const std::vector<ChartRunData>& runs, const std::vector<size_t>& which) {
+    if (which.size() < 2)
+        return true;
+    // A run's span: start to end (or its last sample while it has no end).
+    auto span = [&runs](size_t i) {
+        const ChartRunData& r = runs[i];
+        const int64_t lastSample = r.series.empty() ? r.run.startTime : r.series.t.back();
+        const int64_t start = r.run.startTime > 0 ? r.run.startTime
+                              : r.series.empty()  ? 0
+                                                  : r.series.t.front();
+        return std::make_pair(start, std::max(r.run.endTime.value_or(lastSample), start));
+    };
+    const auto first = span(which.front());
+    return std::all_of(which.begin() + 1, which.end(), [&](size_t i) {
+        const auto other = span(i);
+        return other.first < first.second && first.first < other.second;
+    });
+}
+
+namespace {
+
+// Params that say nothing about what differs between lines: radT's bookkeeping.
+bool namesNothing(const std::string& key) {
+    return key == "workload" || key == "letter" || key == "params" || key == "manual" || key == "listeners";
+}
+
+QString experimentLabel(const ChartRunData& r) {
+    return r.experimentName.empty() ? QObject::tr("experiment %1").arg(r.run.experimentId)
+                                    : toQString(r.experimentName);
+}
+
+// radT's own params: they tell lines apart only where the user's params do not.
+bool isBookkeeping(const std::string& key) {
+    return key == "model" || key == "devices" || key == "collocation" || key == "max_epoch" ||
+           key == "max_time" || key == "runs_per_gpu";
+}
+
+// The fewest params that tell the lines apart, most telling first: the user's params before radT's,
+// then those with more values; each one kept only where it names more lines apart than before
+// ("iters" adds nothing once "size" moves with it). A line whose runs differ in a param does not say
+// it, and no line says an unset value ("collocation=-").
+std::vector<std::string> tellingParams(const std::vector<ChartLineGroup>& groups,
+                                       const std::vector<std::map<std::string, std::string>>& shared,
+                                       const std::set<std::string>& keys) {
+    struct Candidate {
+        std::string key;
+        bool bookkeeping;
+        size_t values;
+    };
+    std::vector<Candidate> candidates;
+    for (const std::string& key : keys) {
+        std::set<std::string> values;
+        size_t set = 0;
+        for (size_t gi = 0; gi < groups.size(); ++gi)
+            if (const auto it = shared[gi].find(key); it != shared[gi].end()) {
+                values.insert(it->second);
+                set += !it->second.empty() && it->second != "-";
+            }
+        if (values.size() > 1 && set > 0)
+            candidates.push_back({key, isBookkeeping(key), values.size()});
+    }
+    // Greedy: the param that names the most lines apart next; the user's before radT's.
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return a.bookkeeping != b.bookkeeping ? !a.bookkeeping : a.values > b.values;
+    });
+    std::vector<std::string> chosen;
+    std::vector<std::string> names(groups.size()); // each line's values so far, as one text
+    auto distinct = [](const std::vector<std::string>& v) {
+        return std::set<std::string>(v.begin(), v.end()).size();
+    };
+    auto with = [&](const std::string& key) {
+        std::vector<std::string> longer = names;
+        for (size_t gi = 0; gi < groups.size(); ++gi) {
+            const auto it = shared[gi].find(key);
+            longer[gi] += '\x1f' + (it == shared[gi].end() ? std::string("\x1e") : it->second);
+        }
+        return longer;
+    };
+    while (distinct(names) < groups.size()) {
+        size_t best = candidates.size(), bestCount = distinct(names);
+        for (size_t c = 0; c < candidates.size(); ++c) {
+            if (best < candidates.size() && candidates[best].bookkeeping != candidates[c].bookkeeping)
+                break; // a user param that helps wins over any of radT's
+            if (const size_t count = distinct(with(candidates[c].key)); count > bestCount)
+                best = c, bestCount = count;
+        }
+        if (best == candidates.size())
+            break;
+        names = with(candidates[best].key);
+        chosen.push_back(candidates[best].key);
+        candidates.erase(candidates.begin() + long(best));
+    }
+    return chosen;
+}
+
+// Names for people: what tells the lines apart. The params every run of a line shares, where
+// lines differ in them ("batch-size=128"); else the run's name, or the workload for merged runs;
+// the experiment first when the runs come from several.
+void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRunData>& runs) {
+    std::vector<std::map<std::string, std::string>> shared(groups.size());
+    std::set<std::string> keys;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        const auto& members = groups[gi].runs;
+        for (const auto& [key, value] : runs[members.front()].run.params) {
+            if (namesNothing(key))
+                continue;
+            const bool same = std::all_of(members.begin(), members.end(),
+                                          [&](size_t r) { return runs[r].run.param(key) == value; });
+            if (same)
+                shared[gi][key] = value;
+            keys.insert(key);
+        }
+    }
+    const std::vector<std::string> differing = tellingParams(groups, shared, keys);
+    std::set<int64_t> experiments;
+    for (const ChartRunData& r : runs)
+        experiments.insert(r.run.experimentId);
+    constexpr size_t kMostParams = 3;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        ChartLineGroup& g = groups[gi];
+        const ChartRunData& first = runs[g.runs.front()];
+        QStringList said;
+        for (const std::string& key : differing) {
+            if (said.size() == int(kMostParams))
+                break;
+            if (const auto it = shared[gi].find(key);
+                it != shared[gi].end() && !it->second.empty() && it->second != "-")
+                said << toQString(key) + QLatin1Char('=') + displayName(toQString(it->second), 24);
+        }
+        QString name = said.join(QLatin1Char(' '));
+        if (name.isEmpty())
+            name = g.merged                 ? QObject::tr("workload %1").arg(toQString(first.run.workload()))
+                   : first.run.name.empty() ? seriesLabelOf(first.run)
+                                            : toQString(first.run.name);
+        if (experiments.size() > 1)
+            name = experimentLabel(first) + QStringLiteral(": ") + name;
+        g.name = name;
+    }
+    // Lines still named alike are told apart by radT's id of the line.
+    std::map<QString, int> uses;
+    for (const ChartLineGroup& g : groups)
+        ++uses[g.name];
+    for (ChartLineGroup& g : groups) {
+        if (uses[g.name] < 2)
+            continue;
+        const Run& run = runs[g.runs.front()].run;
+        g.name += QStringLiteral(" (") +
+                  (g.merged                 ? g.workloadKey
+                   : run.workload().empty() ? toQString(run.uuid.substr(0, 5))
+                                            : seriesLabelOf(run)) +
+                  QLatin1Char(')');
+    }
+}
+
+} // namespace
+
+namespace {
+
+/// The params a run's group is told by: its configuration (params less radT's bookkeeping and the
+/// repeat param seed, the script's argument string read as its flags), or the params picked.
+ParamMap groupParamsOf(const Run& run, const ChartOptions& options) {
+    if (options.grouping == ChartOptions::Grouping::Configuration)
+        return readableParams(configurationParams(run, {"seed"}, 1));
+    const ParamMap all = readableParams(run.params);
+    ParamMap picked;
+    for (const std::string& name : options.groupParams) {
+        const auto it = all.find(name);
+        picked[name] = it == all.end() ? std::string("-") : it->second;
+    }
+    return picked;
+}
+
+/// Runs grouped by configuration or by picked params: each group one line, its mean with a band
+/// once it has two runs, named by the fewest params that tell the groups apart and its N, in the
+/// order of those params (numbers as numbers), as `radt report` orders configurations.
+std::vector<ChartLineGroup> groupByParams(const std::vector<ChartRunData>& runs,
+                                          const ChartOptions& options) {
+    std::vector<ParamMap> keys;
+    std::vector<std::vector<size_t>> members;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const ParamMap key = groupParamsOf(runs[i].run, options);
+        const auto at = std::find(keys.begin(), keys.end(), key);
+        if (at == keys.end()) {
+            keys.push_back(key);
+            members.push_back({i});
+        } else {
+            members[size_t(at - keys.begin())].push_back(i);
+        }
+    }
+    const ConfigurationNames names = nameConfigurations(keys);
+    std::vector<ChartLineGroup> groups;
+    for (const size_t k : names.order) {
+        ChartLineGroup g;
+        const QString label = toQString(names.labels[k]);
+        g.name = label + QStringLiteral(" (N=%1)").arg(members[k].size());
+        g.workloadKey = QStringLiteral("group:") + label;
+        g.merged = true;
+        g.runs = members[k];
+        g.band = g.runs.size() > 1;
+        g.grouped = true;
+        groups.push_back(std::move(g));
+    }
+    return groups;
+}
+
+} // namespace
+
+std::vector<ChartLineGroup> groupChartRuns(const std::vector<ChartRunData>& runs,
+                                           const ChartOptions& options) {
+    using G = ChartOptions::Grouping;
+    if (options.grouping == G::Configuration ||
+        (options.grouping == G::Params && !options.groupParams.empty()))
+        return groupByParams(runs, options);
+    std::vector<ChartLineGroup> groups;
+    std::map<QString, size_t> byKey;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const Run& run = runs[i].run;
+        const QString key = workloadKeyOf(run);
+        const bool merged =
+            options.grouping == G::Workload && !run.workload().empty() && !options.shownRuns.count(key);
+        const QString groupKey = merged ? key : key + QLatin1Char('/') + toQString(run.uuid);
+        auto it = byKey.find(groupKey);
+        if (it == byKey.end()) {
+            it = byKey.emplace(groupKey, groups.size()).first;
+            // Merged runs are named by the workload id, as radT names them ("1-3").
+            groups.push_back({merged ? key : seriesLabelOf(run), key, merged, {}});
+        }
+        groups[it->second].runs.push_back(i);
+    }
+    for (ChartLineGroup& g : groups)
+        g.band = g.merged && g.runs.size() > 1 &&
+                 (options.aggregate == ChartOptions::Aggregate::MeanBand ||
+                  (options.aggregate == ChartOptions::Aggregate::Auto && !ranTogether(runs, g.runs)));
+    if (options.naming == ChartOptions::Naming::Readable && !groups.empty()) {
+        nameReadably(groups, runs);
+        return groups;
+    }
+    // Two groups named alike (the same workload id in two experiments) must stay apart.
+    std::map<QString, int> uses;
+    for (const ChartLineGroup& g : groups)
+        ++uses[g.name];
+    for (size_t gi = 0; gi < groups.size(); ++gi)
+        if (uses[groups[gi].name] > 1)
+            groups[gi].name += QStringLiteral(" #%1").arg(gi + 1);
+    return groups;
+}
+
+} // namespace radt
