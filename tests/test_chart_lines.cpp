@@ -2,6 +2,8 @@
 // workload whose runs ran one after another drawn as a mean with a band, never a zigzag.
 
 #include "widgets/board/BoardIo.h"
+#include "widgets/chart/SummaryPanel.h"
+#include "widgets/chart/engine/ChartEngine.h"
 #include "widgets/chart/engine/ChartLines.h"
 #include "widgets/chart/engine/ChartOptionsJson.h"
 
@@ -313,4 +315,24 @@ TEST(ChartLineGroups, AGroupingIsKeptInBoardsAndSessions) {
                          [&](const std::string& key, const std::string&) { problems.push_back(key); });
     EXPECT_EQ(problems, (std::vector<std::string>{"grouping", "band", "groupParams"}));
     EXPECT_EQ(broken.grouping, ChartOptions::Grouping::Workload);
+}
+
+TEST(ChartLineGroups, TheSummaryGetsARowPerGroupOfItsMeanLine) {
+    ChartEngine engine;
+    engine.setData(sweepRuns(), QStringLiteral("power"));
+    EXPECT_TRUE(SummaryPanel::groupRows(engine).empty()) << "workloads of one run each: no mean";
+    ChartOptions o = engine.options();
+    o.grouping = ChartOptions::Grouping::Configuration;
+    engine.setOptions(o);
+    engine.rebuildLines();
+    const std::vector<SummaryRow> rows = SummaryPanel::groupRows(engine);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].line, "batch-size=64 (N=4)");
+    EXPECT_EQ(rows[0].label, "mean of 4");
+    EXPECT_EQ(rows[0].metric, "power");
+    EXPECT_TRUE(rows[0].runUuid.empty()) << "a group, not a run";
+    // The mean line of seeds 1-4 around 10: 12.5 over the 20 s where more than one run has data.
+    EXPECT_DOUBLE_EQ(rows[0].stats.mean, 12.5);
+    EXPECT_DOUBLE_EQ(rows[2].stats.max, 32.5);
+    EXPECT_EQ(rows[0].stats.samples, 20u);
 }

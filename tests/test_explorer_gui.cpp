@@ -407,18 +407,22 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     // The runs menu lists the workload; checking it shows the runs one by one.
     QMenu* menu = card->runsButton()->menu();
     emit menu->aboutToShow();
-    // The workload; a section; automatic, merged, mean and band; a section; dense lines as mean
-    // and range or raw; a separator; radT's names.
-    ASSERT_EQ(menu->actions().size(), 10);
-    EXPECT_TRUE(menu->actions()[6]->isChecked()) << "dense lines as mean and range by default";
+    // The workload; a section; grouping per workload, none, per configuration, by params; a
+    // section; bands of 95 % CI, sd, min-max; a section; automatic, merged, mean and band; a
+    // section; dense lines as mean and range or raw; a separator; radT's names.
+    ASSERT_EQ(menu->actions().size(), 19);
+    EXPECT_TRUE(menu->actions()[2]->isChecked()) << "grouped per workload by default (radT's rule)";
+    EXPECT_EQ(menu->actions()[4]->text(), "Per configuration (params less seed)");
+    EXPECT_TRUE(menu->actions()[7]->isChecked()) << "a 95 % CI band by default";
+    EXPECT_TRUE(menu->actions()[15]->isChecked()) << "dense lines as mean and range by default";
     EXPECT_EQ(menu->actions().front()->text(), "Workload 1: individual runs");
-    EXPECT_TRUE(menu->actions()[2]->isChecked()) << "automatic by default";
+    EXPECT_TRUE(menu->actions()[11]->isChecked()) << "automatic by default";
     EXPECT_FALSE(m_window->chartPanel()->engine().hasBand(0))
         << "runs that ran together are merged, as radT does";
-    menu->actions()[4]->trigger();
+    menu->actions()[13]->trigger();
     EXPECT_TRUE(m_window->chartPanel()->engine().hasBand(0)) << "merged runs drawn as mean and band";
     emit menu->aboutToShow();
-    EXPECT_TRUE(menu->actions()[4]->isChecked());
+    EXPECT_TRUE(menu->actions()[13]->isChecked());
     menu->actions().front()->setChecked(true);
     EXPECT_EQ(seriesNames(m_window->chartPanel()->engine()), (QStringList{"(1 a) train", "(1 b) train"}));
     EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 50) << "other options stay";

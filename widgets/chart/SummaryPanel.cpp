@@ -108,6 +108,27 @@ std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Ru
     return rows;
 }
 
+std::vector<SummaryRow> SummaryPanel::groupRows(const ChartEngine& engine) {
+    std::vector<SummaryRow> rows;
+    for (const ChartLine& line : engine.lines()) {
+        if (!line.grouped || !line.bandLow)
+            continue;
+        Series mean;
+        for (const BandRow& point : bandRows(engine.runs(), line.runs, engine.options())) {
+            mean.t.push_back(point.x);
+            mean.step.push_back(0);
+            mean.v.push_back(point.mean);
+        }
+        SummaryRow row;
+        row.label = tr("mean of %1").arg(line.runs.size());
+        row.line = line.name;
+        row.metric = engine.metricKey();
+        row.stats = seriesStats(mean);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 SummaryRow SummaryPanel::rowOf(const Run& run, const QString& experiment, const std::string& metric,
                                const Series& series) {
     return rowOf(run, experiment, metric, seriesStats(series));

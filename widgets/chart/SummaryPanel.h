@@ -18,6 +18,7 @@ class QTableView;
 namespace radt {
 
 class Store;
+class ChartEngine;
 
 class SummaryPanel : public QWidget {
     Q_OBJECT
@@ -58,6 +59,9 @@ public:
                             const Series& series);
     static SummaryRow rowOf(const Run& run, const QString& experiment, const std::string& metric,
                             const SeriesStats& stats);
+    /// One row per group the chart draws as a mean (issue 39 §2): the statistics of the mean line
+    /// where at least two of its runs have data, named "mean of N" in the line's name.
+    static std::vector<SummaryRow> groupRows(const ChartEngine& engine);
 
 private:
     SummaryModel* m_model;

@@ -25,6 +25,8 @@
 #include "widgets/window/WorkspaceLayout.h"
 
 #include <QAction>
+#include <QSet>
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -48,6 +50,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <memory>
 
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -175,14 +178,36 @@ void MainWindow::connectChartLoader() {
             [this](ChartPanel*, const QString& key, const QString& error) {
                 statusBar()->showMessage(tr("Cannot read %1 closer: %2").arg(key, error));
             });
-    connect(m_ui.session->loader(), &ChartLoader::summaryReady, this, [this](std::vector<SummaryRow> rows) {
-        // Each row names the line its chart draws the run in, as the legend does.
-        for (SummaryRow& row : rows)
+    // The loader's rows (a run and a metric each) are kept: a chart that groups its lines anew
+    // names them again, and its groups' means get rows of their own.
+    auto loaded = std::make_shared<std::vector<SummaryRow>>();
+    auto show = [this, loaded] {
+        std::vector<SummaryRow> rows = *loaded;
+        QSet<QString> metrics;
+        for (SummaryRow& row :
+             rows) { // each row names the line its chart draws the run in, as the legend does
+            metrics.insert(row.metric);
             for (int i = 0; i < m_ui.board->chartCount() && row.line.isEmpty(); ++i)
                 if (const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
                     chart->engine().metricKey() == row.metric)
                     row.line = lineOfRun(chart->engine(), row.runUuid);
+        }
+        for (int i = 0; i < m_ui.board->chartCount(); ++i)
+            if (const ChartPanel* chart = m_ui.board->chartAt(i)->chart();
+                metrics.contains(chart->engine().metricKey()))
+                for (SummaryRow& group : SummaryPanel::groupRows(chart->engine()))
+                    rows.push_back(std::move(group));
         m_ui.summary->setRows(std::move(rows));
+    };
+    connect(m_ui.session->loader(), &ChartLoader::summaryReady, this,
+            [loaded, show](std::vector<SummaryRow> rows) {
+                *loaded = std::move(rows);
+                show();
+            });
+    for (int i = 0; i < m_ui.board->chartCount(); ++i)
+        connect(m_ui.board->chartAt(i)->chart(), &ChartPanel::optionsChanged, this, show);
+    connect(m_ui.board, &BoardPanel::chartAdded, this, [this, show](ChartCard* card) {
+        connect(card->chart(), &ChartPanel::optionsChanged, this, show);
     });
     connect(m_ui.session->loader(), &ChartLoader::summaryFailed, this, [this](const QString& error) {
         m_ui.summary->setRows({});
