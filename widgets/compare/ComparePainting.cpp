@@ -29,6 +29,9 @@ double colourLegendWidth(const ColourScale& colours, const QFontMetricsF& metric
     double widest = 0;
     for (const auto& [f, label] : colours.legend())
         widest = std::max(widest, metrics.horizontalAdvance(label));
+    // The title wraps at its spaces: its longest word must fit ("accuracy", not "accurac").
+    for (const QString& word : colours.title().split(QLatin1Char(' ')))
+        widest = std::max(widest, metrics.horizontalAdvance(word) - kBarWidth - 6);
     widest = std::min(widest, metrics.averageCharWidth() * 16);
     return kBarWidth + 6 + widest + 8;
 }

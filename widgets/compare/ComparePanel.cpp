@@ -74,6 +74,10 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
     m_views.progress->hide();
     bottom->addWidget(m_views.status, 1);
     bottom->addWidget(m_views.progress);
+    // What to do with the brushed runs, under the view: the tool bar above fits a 1024 px screen.
+    for (QWidget* w : std::initializer_list<QWidget*>{m_controls.add, m_controls.keep, m_controls.clear,
+                                                      m_controls.exports})
+        bottom->addWidget(w);
     layout->addLayout(bottom);
     connectControls();
     redraw();
@@ -126,9 +130,6 @@ QWidget* ComparePanel::makeToolBar() {
     row->addWidget(new QLabel(tr("Colour:"), bar));
     row->addWidget(m_controls.colour);
     row->addStretch(1);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_controls.add, m_controls.keep, m_controls.clear,
-                                                      m_controls.exports})
-        row->addWidget(w);
     return bar;
 }
 
@@ -445,7 +446,7 @@ void ComparePanel::redraw() {
         if (m_engine.hasBrush())
             text += tr(", %1 brushed").arg(m_engine.selectedRuns().size());
         if (m_engine.runCount() > 0)
-            text += tr(" · drag along an axis to brush a range; right-click an axis for its log scale");
+            text += tr(" · drag along an axis to brush; right-click an axis for a log scale");
         m_views.status->setText(text);
     }
     m_views.plot->layOut(m_views.plot->size());

@@ -19,6 +19,19 @@ constexpr double kAxisGrab = 14;   ///< how far from an axis a press still brush
 constexpr double kHoverReach = 6;  ///< how far from a line the mouse still names its run (px)
 constexpr double kBrushWidth = 14; ///< a brush's drawn width
 constexpr int kDragThreshold = 3;  ///< a press that moves less is a click
+/// Above this many runs the screen draws the lines aliased: antialiased, 500 lines across the view
+/// took most of a frame's 50 to 90 ms; aliased, under 10 (bench_parallel_frame). Exports (PNG,
+/// SVG, PDF) always draw them antialiased.
+constexpr size_t kAntialiasedLines = 200;
+
+/// A run's line: cosmetic, one pixel wide. A wider pen is stroked as a filled outline, which for
+/// 500 lines across the view cost seconds a frame (bench_parallel_frame); a cosmetic one is drawn
+/// by the fast line rasteriser, as the charts draw theirs (resources/DESIGN.md §8).
+QPen linePen(const QColor& colour) {
+    QPen pen(colour, 1.0);
+    pen.setCosmetic(true);
+    return pen;
+}
 
 /// The widest tick label of an axis.
 double tickWidth(const ColumnScale& scale, const QFontMetricsF& metrics) {
@@ -78,7 +91,10 @@ void ParallelPlot::paintTo(QPainter& painter, const QSize& size) {
                          m_engine.runCount() == 0 ? tr("No runs to compare: put runs in the basket")
                                                   : tr("No axes: choose params and figures under Axes"));
     } else {
+        const bool screen = painter.device() == this;
+        painter.setRenderHint(QPainter::Antialiasing, !screen || m_engine.runCount() <= kAntialiasedLines);
         paintLines(painter);
+        painter.setRenderHint(QPainter::Antialiasing, true);
         paintAxes(painter, size.width());
     }
     const QFontMetricsF metrics(painter.font());
@@ -103,7 +119,7 @@ void ParallelPlot::paintLines(QPainter& painter) const {
             const bool selected = !brushed || m_engine.isSelected(run);
             if (selected != (pass == 1) || int(run) == m_hovered)
                 continue;
-            painter.setPen(QPen(lineColour(m_engine.colourOf(run), selected, n), 1.4));
+            painter.setPen(linePen(lineColour(m_engine.colourOf(run), selected, n)));
             polyline.clear();
             for (int axis = 0; axis < m_engine.axisCount(); ++axis) {
                 const QPointF p = m_engine.point(run, axis);
@@ -117,6 +133,7 @@ void ParallelPlot::paintLines(QPainter& painter) const {
             painter.drawPolyline(polyline);
         }
     if (m_hovered >= 0 && size_t(m_hovered) < n) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
         painter.setPen(QPen(QColor(20, 20, 20), 3.2));
         QPolygonF p;
         for (int axis = 0; axis < m_engine.axisCount(); ++axis)
