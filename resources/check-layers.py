@@ -34,6 +34,7 @@ BELOW = {
     "widgets/chart": ["widgets/chart/engine", "widgets/common", "core", "core/*"],
     "widgets/board": ["widgets/chart", "widgets/chart/engine", "widgets/runs", "widgets/common", "core", "core/*"],
     "widgets/insights": ["widgets/chart", "widgets/chart/engine", "widgets/common", "core", "core/*"],
+    "widgets/compare": ["widgets/runs", "widgets/common", "core", "core/*"],
     "widgets/launch": ["widgets/common", "collector", "collector/*", "core", "core/*"],
     "widgets/window": ["widgets/*", "collector", "collector/*", "core", "core/*"],
     "widgets": [],

@@ -1,6 +1,7 @@
 #include "widgets/window/MainWindow.h"
 
 #include "widgets/common/FileDialogs.h"
+#include "widgets/compare/ComparePanel.h"
 #include "widgets/insights/InsightsPanel.h"
 
 #include "core/store/RunReconciler.h"
@@ -72,6 +73,25 @@ QString boardFileIn(const QMimeData* mime) {
     return QString();
 }
 
+/// The parallel coordinates put brushed runs in the basket, or make the basket the brushed runs
+/// (the chart keeps its metric, as a restored selection does).
+void connectComparePanel(MainWindow& window, const WindowParts& ui) {
+    QObject::connect(ui.parallel, &ComparePanel::addToBasket, &window,
+                     [&window](const QStringList& uuids) { window.addRunsToBasket(uuids); });
+    QObject::connect(
+        ui.parallel, &ComparePanel::keepInBasket, &window, [&window, &ui](const QStringList& uuids) {
+            const QString metric = ui.metrics->currentKey();
+            window.clearBasket();
+            window.addRunsToBasket(uuids);
+            if (!metric.isEmpty() && metric != ui.metrics->currentKey())
+                window.plotMetric(metric);
+            window.statusBar()->showMessage(
+                uuids.size() == 1 ? MainWindow::tr("The basket is the brushed run")
+                                  : MainWindow::tr("The basket is the %1 brushed runs").arg(uuids.size()),
+                4000);
+        });
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
@@ -87,6 +107,7 @@ MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
 
     m_ui.console = new ConsolePane(this);
     m_ui.insights = new InsightsPanel(this);
+    m_ui.parallel = new ComparePanel(this);
     m_layout = std::make_unique<WorkspaceLayout>(*this, m_ui);
     m_live = new LiveRuns(*this, *this, m_ui);
     connect(m_live, &LiveRuns::chartsChanged, this, &MainWindow::updateSummary);
@@ -94,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
     connect(m_ui.insights, &InsightsPanel::progress, this, [this](int done, int total) {
         statusBar()->showMessage(tr("Insights: %1/%2 runs").arg(done).arg(total), 2000);
     });
+    connectComparePanel(*this, m_ui);
     m_ui.basketPanel->view()->viewport()->installEventFilter(this); // runs dropped from the tree
     m_document = new BoardDocument(*this, *this, m_ui);
     connect(m_document, &BoardDocument::opened, this, &MainWindow::updateSummary);

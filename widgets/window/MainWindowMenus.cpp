@@ -167,6 +167,16 @@ void MainWindow::createMenus() {
     insights->setShortcut(QKeySequence(tr("Ctrl+I")));
     insights->setStatusTip(
         tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
+    // Like Insights: always ends shown, on top and focused.
+    QAction* parallel = basket->addAction(tr("&Parallel Coordinates"), this, [this] {
+        m_ui.parallelDock->show();
+        m_ui.parallelDock->raise();
+        if (m_ui.parallelDock->isFloating())
+            m_ui.parallelDock->activateWindow();
+    });
+    parallel->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    parallel->setStatusTip(tr("The basket's runs on an axis per param and figure, brushed by dragging; a "
+                              "scatter of any two"));
 
     // --- View: the docks, and the board's room.
     QMenu* view = menuBar()->addMenu(tr("&View"));

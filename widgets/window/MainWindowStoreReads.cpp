@@ -11,6 +11,7 @@
 #include "widgets/chart/ChartLoader.h"
 #include "widgets/chart/ChartPanel.h"
 #include "widgets/common/Formatting.h"
+#include "widgets/compare/ComparePanel.h"
 #include "widgets/insights/InsightsPanel.h"
 #include "widgets/runs/BasketModel.h"
 #include "widgets/runs/BasketPanel.h"
@@ -78,6 +79,7 @@ void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode, std::fu
 void MainWindow::showOpenedStore(const QString& uri, const std::vector<Experiment>& experiments,
                                  const std::vector<Run>& runs) {
     m_ui.insights->setStore(uri);
+    m_ui.parallel->setStore(uri);
     m_ui.basket->clear();
     m_ui.basket->setExperimentNames(m_ui.session->experimentNames());
     m_ui.tree->showStore(experiments, runs);
@@ -111,6 +113,7 @@ void MainWindow::showTree(const std::vector<Experiment>& experiments, const std:
 
 void MainWindow::onBasketChanged() {
     m_ui.insights->setRuns(basketRunUuids());
+    m_ui.parallel->setRuns(basketRunUuids());
     freeColoursOfRunsGone();
     // The charts follow the basket at once (they read on the loader's thread); the metric list
     // follows when the basket runs' keys are read.

@@ -1,6 +1,7 @@
 #include "widgets/window/WidgetMap.h"
 
 #include "widgets/chart/ChartPanel.h"
+#include "widgets/compare/ParallelPlot.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -94,10 +95,33 @@ QJsonObject describeChart(ChartPanel* chart) {
                        {"points", chart->seriesPoints(0).size()}};
 }
 
+/// The parallel coordinates' axes: where each is on screen, its title and its ticks (a script
+/// brushes a range by dragging between two ticks' heights).
+QJsonArray describeParallelAxes(const ParallelPlot* plot) {
+    QJsonArray axes;
+    const ParallelEngine& engine = plot->engine();
+    for (int axis = 0; axis < engine.axisCount(); ++axis) {
+        const QPoint top = plot->mapToGlobal(QPointF(engine.axisX(axis), engine.plotRect().top()).toPoint());
+        const QPoint bottom =
+            plot->mapToGlobal(QPointF(engine.axisX(axis), engine.plotRect().bottom()).toPoint());
+        QJsonArray ticks;
+        for (const ScaleTick& tick : engine.scale(axis).ticks())
+            ticks.append(QJsonObject{
+                {"label", tick.label},
+                {"y", plot->mapToGlobal(QPoint(0, int(engine.scale(axis).toPixel(tick.value)))).y()}});
+        axes.append(QJsonObject{{"id", engine.axisColumn(axis).id},
+                                {"x", top.x()},
+                                {"top", top.y()},
+                                {"bottom", bottom.y()},
+                                {"ticks", ticks}});
+    }
+    return axes;
+}
+
 } // namespace
 
 QJsonObject describeWidgets() {
-    QJsonArray widgets, rows, actions, charts;
+    QJsonArray widgets, rows, actions, charts, parallelAxes;
     for (QWidget* top : QApplication::topLevelWidgets()) {
         if (!top->isVisible())
             continue;
@@ -120,9 +144,15 @@ QJsonObject describeWidgets() {
                 addActions(w, menu->title(), actions);
             if (auto* chart = qobject_cast<ChartPanel*>(w))
                 charts.append(describeChart(chart));
+            if (auto* plot = qobject_cast<ParallelPlot*>(w))
+                parallelAxes = describeParallelAxes(plot);
         }
     }
-    return QJsonObject{{"widgets", widgets}, {"rows", rows}, {"actions", actions}, {"charts", charts}};
+    return QJsonObject{{"widgets", widgets},
+                       {"rows", rows},
+                       {"actions", actions},
+                       {"charts", charts},
+                       {"parallelAxes", parallelAxes}};
 }
 
 WidgetMapWriter::WidgetMapWriter(const QString& path, QObject* parent) : QObject(parent), m_path(path) {

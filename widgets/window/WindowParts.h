@@ -16,6 +16,7 @@ class BasketModel;
 class BasketPanel;
 class BoardPanel;
 class CompareDialog;
+class ComparePanel;
 class ConsolePane;
 class InsightsPanel;
 class LaunchController;
@@ -36,7 +37,8 @@ struct WindowParts {
     BoardPanel* board = nullptr;     ///< the charts
     SummaryPanel* summary = nullptr;
     InsightsPanel* insights = nullptr;
-    ConsolePane* console = nullptr; ///< a launched workload's output
+    ComparePanel* parallel = nullptr; ///< parallel coordinates and scatter of the basket
+    ConsolePane* console = nullptr;   ///< a launched workload's output
     LaunchController* launcher = nullptr;
     LiveBridge* live = nullptr;       ///< samples of runs launched here, from the bus
     CompareDialog* compare = nullptr; ///< made when first asked for
@@ -44,6 +46,7 @@ struct WindowParts {
     QDockWidget* summaryDock = nullptr;
     QDockWidget* consoleDock = nullptr;
     QDockWidget* insightsDock = nullptr;
+    QDockWidget* parallelDock = nullptr;
     QProgressBar* progress = nullptr; ///< reads under way, in the status bar
     QLabel* counts = nullptr;         ///< experiments, runs and basket runs, in the status bar
 };

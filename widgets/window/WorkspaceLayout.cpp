@@ -1,5 +1,6 @@
 #include "widgets/window/WorkspaceLayout.h"
 #include "widgets/board/BoardPanel.h"
+#include "widgets/compare/ComparePanel.h"
 #include "widgets/insights/InsightsPanel.h"
 #include "widgets/launch/ConsolePane.h"
 #include "widgets/runs/BasketPanel.h"
@@ -27,12 +28,13 @@
 #include <QTreeView>
 
 #include <algorithm>
+#include <memory>
 
 namespace radt {
 
 namespace {
 // Bumped when the docks change, so an arrangement saved by an older version is not applied.
-constexpr int kLayoutVersion = 2;
+constexpr int kLayoutVersion = 3;
 } // namespace
 
 WorkspaceLayout::WorkspaceLayout(QMainWindow& window, WindowParts& parts) : m_window(window), m_ui(parts) {
@@ -99,7 +101,33 @@ WorkspaceLayout::WorkspaceLayout(QMainWindow& window, WindowParts& parts) : m_wi
                                                w, h);
             }
         });
+    addParallelDock();
     placeConsole();
+}
+
+void WorkspaceLayout::addParallelDock() {
+    // Parallel coordinates: floating over the window when first shown, as Insights is; hidden
+    // until Basket > Parallel Coordinates (it reads the basket only while shown).
+    m_ui.parallelDock = new QDockWidget(QMainWindow::tr("Parallel Coordinates"), &m_window);
+    m_ui.parallelDock->setObjectName(QStringLiteral("parallel"));
+    m_ui.parallelDock->setWidget(m_ui.parallel);
+    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.parallelDock);
+    m_ui.parallelDock->hide();
+    m_ui.parallelDock->setFloating(true);
+    auto sized = std::make_shared<bool>(false);
+    QObject::connect(
+        m_ui.parallelDock, &QDockWidget::visibilityChanged, &m_connections, [this, sized](bool visible) {
+            if (!visible || *sized)
+                return;
+            *sized = true;
+            m_ui.parallelDock->setFloating(true);
+            QRect frame = m_window.geometry();
+            if (QScreen* shown = m_window.screen())
+                frame = frame.intersected(shown->availableGeometry());
+            const int w = std::min(frame.width() - 40, 1200), h = std::min(frame.height() * 8 / 10, 640);
+            m_ui.parallelDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w,
+                                           h);
+        });
 }
 
 void WorkspaceLayout::placeConsole() {

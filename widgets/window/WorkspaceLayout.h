@@ -1,9 +1,9 @@
 #pragma once
 // How the window's parts are arranged: the run tree as a dock on the left, basket and metric list
 // over the board in the middle, the summary and the console tabbed together at the bottom (so a
-// console opened during a launch takes no height from the charts), insights floating. Sizes that
-// follow the window's, one chart maximised and back, the frame kept on the screen, and the user's
-// arrangement kept across sessions (View > Reset Layout brings the default back).
+// console opened during a launch takes no height from the charts), insights and parallel coordinates
+// floating. Sizes that follow the window's, one chart maximised and back, the frame kept on the screen, and
+// the user's arrangement kept across sessions (View > Reset Layout brings the default back).
 
 #include "widgets/window/WindowParts.h"
 
@@ -53,6 +53,8 @@ private:
     void keepChartsTheirHeight();
     /// The console tabbed with the summary: showing it raises its tab, the charts keep their height.
     void placeConsole();
+    /// The parallel coordinates' dock, floating and hidden until asked for.
+    void addParallelDock();
 
     QMainWindow& m_window;
     WindowParts& m_ui;
