@@ -179,7 +179,8 @@ print(json.dumps(out))
     const Result against =
         runRadt(dir, {"report", "--store", uri, "--json", "--baseline", "batch-size=256", "sweep"});
     ASSERT_EQ(against.rc, 0) << against.err;
-    for (const json& k : json::parse(against.out)["comparisons"])
+    const json againstReport = json::parse(against.out); // a range-for over a temporary's member dangles
+    for (const json& k : againstReport["comparisons"])
         EXPECT_EQ(k["a"], 2) << "each comparison is against batch-size=256";
     const Result wrong = runRadt(dir, {"report", "--store", uri, "--baseline", "batch-size=512", "sweep"});
     EXPECT_EQ(wrong.rc, 2);
