@@ -126,7 +126,8 @@ void addLs(CLI::App& app, Action& action) {
 struct ReportArgs {
     std::string store;
     bool json = false, latex = false, csv = false, readOnly = false;
-    bool repeatParamsGiven = false; ///< --repeat-param given: each name must be the runs'
+    std::string table = "configurations"; ///< what --latex and --csv print: configurations or collocation
+    bool repeatParamsGiven = false;       ///< --repeat-param given: each name must be the runs'
     ReportOptions options;
     std::vector<std::string> targets;
 };
@@ -227,9 +228,10 @@ int runReport(const ReportArgs& args) {
                     "--baseline '" + baseline + "' names no configuration of the report (" +
                     (labels.empty() ? std::string("it has none") : "they are " + labels) + ")");
         }
+        const bool collocation = args.table == "collocation";
         std::cout << (args.json    ? report.dump(2) + "\n"
-                      : args.latex ? configurationsLatex(report)
-                      : args.csv   ? configurationsCsv(report)
+                      : args.latex ? (collocation ? collocationLatex(report) : configurationsLatex(report))
+                      : args.csv   ? (collocation ? collocationCsv(report) : configurationsCsv(report))
                                    : reportTable(report));
         return 0;
     });
@@ -247,6 +249,12 @@ void addReport(CLI::App& app, Action& action) {
                      "the configurations as a booktabs table (mean ± 95 % CI, N, significance\n"
                      "marks against --baseline or configuration 0) for a paper");
     report->add_flag("--csv", args->csv, "the configurations' figures as CSV");
+    report
+        ->add_option("--table", args->table,
+                     "what --latex and --csv print: configurations (the default) or collocation\n"
+                     "(per collocated configuration: together against one after another alone)")
+        ->type_name("configurations|collocation")
+        ->check(CLI::IsMember({"configurations", "collocation"}));
     ReportOptions& o = args->options;
     addBoundedNumber(
         *report, "--grid-intensity", "g/kWh", [](double g) { return g >= 0 && g <= 5000; },
@@ -304,6 +312,8 @@ void addReport(CLI::App& app, Action& action) {
     report->callback([args, &action] {
         if (int(args->json) + int(args->latex) + int(args->csv) > 1)
             throw std::invalid_argument("--json, --latex and --csv each print the whole report: give one");
+        if (args->table != "configurations" && !args->latex && !args->csv)
+            throw std::invalid_argument("--table chooses what --latex or --csv prints: give one of them");
         action = [args] { return runReport(*args); };
     });
 }

@@ -53,6 +53,12 @@ Radt startRadt(const TempDir&, const std::vector<std::string>& args,
     return Radt(args, env);
 }
 
+RadtResult runRadtToEnd(const TempDir& dir, const std::vector<std::string>& args) {
+    Radt process = startRadt(dir, args, {{"XDG_DATA_HOME", dir.path()}});
+    const int rc = process.wait();
+    return {rc, process.out(), process.err()};
+}
+
 std::map<std::string, std::string> fakeEnv(const TempDir& dir) {
     fs::create_directories(dir.file("bin"));
     for (const auto& tool : fs::directory_iterator(kFakes))

@@ -35,6 +35,14 @@ private:
 Radt startRadt(const TempDir& dir, const std::vector<std::string>& args,
                const std::map<std::string, std::string>& env = {});
 
+/// What a radt process that ran to its end said: exit code, stdout, stderr.
+struct RadtResult {
+    int rc = -1;
+    std::string out, err;
+};
+/// Runs radt with `args` to its end, XDG_DATA_HOME in `dir` (no user's recent stores touched).
+RadtResult runRadtToEnd(const TempDir& dir, const std::vector<std::string>& args);
+
 /// PATH with a private copy of every fake tool first, so a test can tell its own fake processes
 /// apart; with RADT_FAKE_LOG (dir/fake.log), RADT_FAKE_STATE (dir/gpu-state.json) and the fixtures.
 std::map<std::string, std::string> fakeEnv(const TempDir& dir);

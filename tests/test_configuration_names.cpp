@@ -31,17 +31,6 @@ std::vector<std::string> labelsInOrder(const std::vector<ParamMap>& keys) {
     return out;
 }
 
-struct Result {
-    int rc = -1;
-    std::string out, err;
-};
-
-Result runRadt(const TempDir& dir, const std::vector<std::string>& args) {
-    test::Radt process = test::startRadt(dir, args, {{"XDG_DATA_HOME", dir.path()}});
-    const int rc = process.wait();
-    return {rc, process.out(), process.err()};
-}
-
 } // namespace
 
 TEST(ConfigurationNames, TheFewestParamsThatTellConfigurationsApartInTheOrderOfTheirValues) {
@@ -97,7 +86,7 @@ TEST(ConfigurationNames, ASweepIsNamedAndOrderedByItsParamsInEveryFormatOfTheRep
         auto store = openStore(uri, OpenMode::CreateIfMissing);
         test::addBatchSizeSweep(*store);
     }
-    const Result out = runRadt(dir, {"report", "--store", uri, "--json", "sweep"});
+    const test::RadtResult out = test::runRadtToEnd(dir, {"report", "--store", uri, "--json", "sweep"});
     ASSERT_EQ(out.rc, 0) << out.err;
     const json report = json::parse(out.out);
     const json& configurations = report["configurations"];
@@ -158,31 +147,32 @@ print(json.dumps(out))
     }
 
     // The terminal, CSV and LaTeX name the configurations alike and in the same order.
-    const Result table = runRadt(dir, {"report", "--store", uri, "sweep"});
+    const test::RadtResult table = test::runRadtToEnd(dir, {"report", "--store", uri, "sweep"});
     ASSERT_EQ(table.rc, 0) << table.err;
     EXPECT_LT(table.out.find("#0      4"), table.out.find("batch-size=64\n")) << table.out;
     EXPECT_NE(table.out.find("batch-size=128 vs batch-size=64"), std::string::npos) << table.out;
     EXPECT_NE(table.out.find("Holm-Bonferroni"), std::string::npos);
-    const Result csv = runRadt(dir, {"report", "--store", uri, "--csv", "sweep"});
+    const test::RadtResult csv = test::runRadtToEnd(dir, {"report", "--store", uri, "--csv", "sweep"});
     ASSERT_EQ(csv.rc, 0) << csv.err;
     EXPECT_EQ(csv.out.substr(0, csv.out.find(',', csv.out.find(',') + 1)), "configuration,label");
     EXPECT_NE(csv.out.find("\n0,batch-size=64,4,"), std::string::npos) << csv.out;
     EXPECT_NE(csv.out.find("\n2,batch-size=256,4,"), std::string::npos) << csv.out;
     EXPECT_NE(csv.out.find("p_adjusted_duration_s"), std::string::npos);
-    const Result latex = runRadt(dir, {"report", "--store", uri, "--latex", "sweep"});
+    const test::RadtResult latex = test::runRadtToEnd(dir, {"report", "--store", uri, "--latex", "sweep"});
     ASSERT_EQ(latex.rc, 0) << latex.err;
     EXPECT_NE(latex.out.find("0 & {\\raggedright batch-size=64$^{\\dagger}$\\par} & 4 & "), std::string::npos)
         << latex.out;
     EXPECT_NE(latex.out.find("Holm-Bonferroni"), std::string::npos);
 
     // --baseline takes a label; one that names no configuration is refused, naming the labels.
-    const Result against =
-        runRadt(dir, {"report", "--store", uri, "--json", "--baseline", "batch-size=256", "sweep"});
+    const test::RadtResult against = test::runRadtToEnd(
+        dir, {"report", "--store", uri, "--json", "--baseline", "batch-size=256", "sweep"});
     ASSERT_EQ(against.rc, 0) << against.err;
     const json againstReport = json::parse(against.out); // a range-for over a temporary's member dangles
     for (const json& k : againstReport["comparisons"])
         EXPECT_EQ(k["a"], 2) << "each comparison is against batch-size=256";
-    const Result wrong = runRadt(dir, {"report", "--store", uri, "--baseline", "batch-size=512", "sweep"});
+    const test::RadtResult wrong =
+        test::runRadtToEnd(dir, {"report", "--store", uri, "--baseline", "batch-size=512", "sweep"});
     EXPECT_EQ(wrong.rc, 2);
     EXPECT_NE(wrong.err.find("'batch-size=64', 'batch-size=128', 'batch-size=256'"), std::string::npos)
         << wrong.err;

@@ -2,6 +2,7 @@
 // hand, and `radt report` over a real SQLite store holding a collocated workload and its solo baseline.
 
 #include "InsightTestSupport.h"
+#include "LatexSupport.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/analysis/BurstInsight.h"
@@ -703,37 +704,10 @@ TEST(InsightReport, TheLatexTableCompilesWithPdflatexAndTheCsvHoldsTheSameFigure
     EXPECT_NE(latex.find(" & 6 & "), std::string::npos) << "N of the shared configuration: " << latex;
 
     test::TempDir dir;
-    test::writeFile(dir.file("paper.tex"), "\\documentclass{article}\n\\usepackage{booktabs}\n"
-                                           "\\usepackage[T1]{fontenc}\n\\begin{document}\n" +
-                                               latex + "\\end{document}\n");
-    const std::string cmd =
-        "cd '" + dir.path() +
-        "' && pdflatex -interaction=nonstopmode -halt-on-error paper.tex >pdflatex.log 2>&1";
-    const int status = std::system(cmd.c_str());
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        << "pdflatex (texlive-latex-base and texlive-latex-recommended; resources/install-deps.sh installs "
-           "them) "
-           "failed:\n"
-        << test::readFile(dir.file("pdflatex.log"));
+    ASSERT_TRUE(test::compilesInAnArticle(dir, latex));
     EXPECT_GT(fs::file_size(dir.file("paper.pdf")), 1000u);
     // The table fits an article's text width (issue 39 §7): its tabular measured by pdflatex itself.
-    const size_t from = latex.find("\n\\small\n"), to = latex.find("\\end{tabular}");
-    ASSERT_TRUE(from != std::string::npos && to != std::string::npos) << latex;
-    test::writeFile(dir.file("width.tex"),
-                    "\\documentclass{article}\n\\usepackage{booktabs}\n\\newsavebox\\tbl\n"
-                    "\\begin{document}\n\\sbox\\tbl{" +
-                        latex.substr(from, to + 13 - from) +
-                        "}\n\\typeout{TABLEWIDTH=\\the\\wd\\tbl\\space LINEWIDTH="
-                        "\\the\\linewidth}\n\\end{document}\n");
-    ASSERT_EQ(
-        std::system(("cd '" + dir.path() + "' && pdflatex -interaction=nonstopmode width.tex >width.log 2>&1")
-                        .c_str()),
-        0)
-        << test::readFile(dir.file("width.log"));
-    const std::string log = test::readFile(dir.file("width.log"));
-    const size_t w = log.find("TABLEWIDTH="), l = log.find("LINEWIDTH=");
-    ASSERT_TRUE(w != std::string::npos && l != std::string::npos) << log;
-    const double tableWidth = std::stod(log.substr(w + 11)), lineWidth = std::stod(log.substr(l + 10));
+    const auto [tableWidth, lineWidth] = test::tabularWidth(dir, latex);
     EXPECT_EQ(lineWidth, 345.0) << "an article's text width at 10 pt";
     EXPECT_LE(tableWidth, lineWidth) << latex;
 

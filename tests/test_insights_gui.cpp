@@ -422,6 +422,69 @@ TEST(InsightsView, ClosingTheViewMidReportEndsTheWorkerWithoutAbort) {
     EXPECT_TRUE(deletedMidReport) << "the report never reported progress";
 }
 
+// Issue 39 §5: the collocation verdict on screen, from the real H100 MPS recording: per collocated
+// configuration (its workloads under it), time together and one after another alone, throughput
+// gain and energy per job with their intervals; exported as radt report --table collocation is.
+TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
+    test::TempDir dir;
+    const std::string db = dir.file("mps.db");
+    std::filesystem::copy_file(test::fixturePath("runs/h100_mps_experiment.db"), db);
+    QStringList all, solo;
+    for (const radt::Run& r : openStore(db, OpenMode::OpenExisting)->runs()) {
+        all << QString::fromStdString(r.uuid);
+        if (r.workload() == "1" || r.workload() == "2")
+            solo << QString::fromStdString(r.uuid);
+    }
+    ASSERT_EQ(all.size(), 8);
+    InsightsPanel insights;
+    insights.setStore(QString::fromStdString("sqlite:///" + db));
+    insights.setRuns(all);
+    insights.refresh();
+    ASSERT_TRUE(insights.waitForResult(20000));
+    ASSERT_TRUE(insights.lastError().isEmpty()) << insights.lastError().toStdString();
+    const QStandardItemModel* model = insights.collocation();
+    auto cell = [&](int row, const char* column) {
+        return model->item(row, columnOf(model, column))->text();
+    };
+    // The time-sliced pair (one workload), then the MPS pairs with their two workloads under them.
+    ASSERT_EQ(model->rowCount(), 4);
+    EXPECT_EQ(cell(0, "Collocated"), "runs_per_gpu=2");
+    EXPECT_EQ(cell(1, "Collocated"), "collocation=MPS runs_per_gpu=2");
+    EXPECT_EQ(cell(1, "N"), "2");
+    EXPECT_EQ(cell(2, "Collocated").trimmed(), "workload 1-4");
+    EXPECT_EQ(cell(3, "Collocated").trimmed(), "workload 1-5");
+    EXPECT_EQ(cell(1, "Together"), "28.11 ± 0.63 s");
+    EXPECT_EQ(cell(1, "One after another alone"), "36.100 ± 0.025 s");
+    EXPECT_EQ(cell(1, "Throughput gain"), "×1.284 [1.256, 1.314]");
+    EXPECT_EQ(cell(0, "Throughput gain"), "×1.163 [1.162, 1.164]") << "a ratio to 0.1 % at most";
+    EXPECT_EQ(cell(1, "Energy vs alone"), "×0.971 [0.948, 0.994]");
+    EXPECT_EQ(cell(1, "Energy / job together"), "7.28 ± 0.33 kJ");
+    EXPECT_TRUE(model->item(0, columnOf(model, "Throughput gain"))->toolTip().contains("solo runs only"));
+    EXPECT_TRUE(insights.collocationText().isEmpty());
+    // The paper table and the CSV are radt report's.
+    insights.exportCollocation(QString::fromStdString(dir.file("collocation.tex")));
+    insights.exportCollocation(QString::fromStdString(dir.file("collocation.csv")));
+    EXPECT_NE(test::readFile(dir.file("collocation.tex")).find("$1.284$"), std::string::npos);
+    EXPECT_EQ(test::readFile(dir.file("collocation.csv")).rfind("label,n,jobs,workloads,", 0), 0u);
+
+    // Only the collocated runs in the basket: their solo runs are still found in the store.
+    QStringList collocated = all;
+    for (const QString& uuid : solo)
+        collocated.removeAll(uuid);
+    insights.setRuns(collocated);
+    insights.refresh();
+    ASSERT_TRUE(insights.waitForResult(20000));
+    EXPECT_EQ(model->rowCount(), 4);
+    EXPECT_EQ(cell(1, "Throughput gain"), "×1.284 [1.256, 1.314]");
+    // Only the solo runs: nothing shared a GPU, and the tab says what to add.
+    insights.setRuns(solo);
+    insights.refresh();
+    ASSERT_TRUE(insights.waitForResult(20000));
+    EXPECT_EQ(model->rowCount(), 0);
+    EXPECT_TRUE(insights.collocationText().startsWith("No workload in the basket ran jobs together"))
+        << insights.collocationText().toStdString();
+}
+
 // Issue 24 item 9: Basket > Insights (Ctrl+I) always ends with the view shown and on top; as the
 // dock's toggle, it hid a floating view that had been restored behind the main window.
 TEST(InsightsView, CtrlIAlwaysEndsWithTheViewShown) {

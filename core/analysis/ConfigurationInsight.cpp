@@ -43,6 +43,8 @@ std::optional<double> figureOf(const json& run, const std::string& figure) {
     return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
 }
 
+} // namespace
+
 json summaryJson(const std::vector<double>& values) {
     const auto s = stats::summarise(values);
     if (!s)
@@ -52,8 +54,6 @@ json summaryJson(const std::vector<double>& values) {
             {"sd", s->sd ? json(*s->sd) : json(nullptr)},
             {"ci95", s->ci95 ? json::array({s->ci95->first, s->ci95->second}) : json(nullptr)}};
 }
-
-} // namespace
 
 std::string withoutRepeatFlags(const std::string& params, const std::vector<std::string>& repeatParams) {
     const std::vector<std::string> in = paramWords(params);

@@ -20,6 +20,10 @@ extern const std::vector<std::string> kConfigurationFigures;
 /// The params that never tell configurations apart: radT's bookkeeping.
 extern const std::vector<std::string> kBookkeepingParams;
 
+/// A sample as {"n", "mean", "sd", "ci95"} (Student t; sd and ci95 null under two values, mean
+/// null without any).
+nlohmann::json summaryJson(const std::vector<double>& values);
+
 /// `params` (the script's argument string) without the repeat flags: "--seed 3", "--seed=3".
 std::string withoutRepeatFlags(const std::string& params, const std::vector<std::string>& repeatParams);
 

@@ -1,6 +1,7 @@
 #include "core/analysis/InsightReport.h"
 
 #include "core/analysis/BurstInsight.h"
+#include "core/analysis/CollocationVerdict.h"
 #include "core/analysis/ConfigurationInsight.h"
 #include "core/analysis/EnergyInsight.h"
 #include "core/analysis/EpochInsight.h"
@@ -479,22 +480,19 @@ private:
     }
 
     /// A collocated run against its solo baseline: by epoch time when both log epochs, else by
-    /// duration (the same params, the same work). Notes the baseline's means for the workload's gain.
+    /// duration (the same params, the same work). Notes the baseline's runs for the workload's gain.
     json slowdown(const Run& run, const RunFacts& f) {
         const std::vector<const Run*> base = soloBaseline(run);
-        std::vector<double> epochs, durations, energies;
+        std::vector<double> epochs, durations;
         for (const Run* b : base) {
             const RunFacts& bf = factsOf(*b);
             if (bf.epochSeconds && *bf.epochSeconds > 0)
                 epochs.push_back(*bf.epochSeconds);
             if (bf.j["duration_s"].get<double>() > 0)
                 durations.push_back(bf.j["duration_s"].get<double>());
-            if (bf.gpuJ) // alone: all of its GPU's energy is its own
-                energies.push_back(*bf.gpuJ);
         }
         if (!durations.empty())
-            m_soloMeans[run.uuid] = {mean(durations),
-                                     energies.empty() ? std::nullopt : std::optional<double>(mean(energies))};
+            m_soloBaselines[run.uuid] = base;
         json uuids = json::array();
         for (const Run* b : base)
             uuids.push_back(b->uuid);
@@ -522,29 +520,61 @@ private:
         return slowdown;
     }
 
-    // Collocation's gain (issue 23 §3): the runs together against the same runs one after
-    // another alone (their solo configurations' means), in time and in energy.
+    /// A solo baseline's runs' durations and GPU energies (alone, all of a GPU's energy is its own).
+    json soloSummary(const std::vector<const Run*>& base, size_t jobs) {
+        std::vector<double> durations, energies;
+        json uuids = json::array();
+        for (const Run* b : base) {
+            const RunFacts& bf = factsOf(*b);
+            uuids.push_back(b->uuid);
+            if (bf.j["duration_s"].get<double>() > 0)
+                durations.push_back(bf.j["duration_s"].get<double>());
+            if (bf.gpuJ)
+                energies.push_back(*bf.gpuJ);
+        }
+        return {{"runs", uuids},
+                {"jobs", jobs},
+                {"duration_s", summaryJson(durations)},
+                {"gpu_energy_j", summaryJson(energies)}};
+    }
+
+    // Collocation's gain (issue 23 §3, issue 39 §5): the runs together against the same runs one
+    // after another alone (their solo configurations' means), in time and in energy per job.
     json collocationGain(const std::vector<const Run*>& members, const std::optional<double>& total) {
-        if (members.size() <= 1 || !std::all_of(members.begin(), members.end(),
-                                                [&](const Run* r) { return m_soloMeans.count(r->uuid); }))
+        const bool collocated = std::any_of(members.begin(), members.end(), [&](const Run* r) {
+            return m_facts[r->uuid].j["slowdown"].is_object();
+        });
+        if (members.size() <= 1 || !collocated)
             return nullptr;
         int64_t from = m_facts[members.front()->uuid].from, to = m_facts[members.front()->uuid].to;
-        double aloneS = 0, aloneJ = 0;
-        bool energyKnown = total.has_value();
+        // Jobs of one solo baseline count it once per job: one after another, it runs k times.
+        std::vector<std::pair<std::vector<const Run*>, size_t>> baselines;
+        std::vector<std::string> without;
         for (const Run* r : members) {
             from = std::min(from, m_facts[r->uuid].from);
             to = std::max(to, m_facts[r->uuid].to);
-            aloneS += m_soloMeans[r->uuid].first;
-            energyKnown = energyKnown && m_soloMeans[r->uuid].second;
-            aloneJ += m_soloMeans[r->uuid].second.value_or(0);
+            const auto it = m_soloBaselines.find(r->uuid);
+            if (it == m_soloBaselines.end()) {
+                without.push_back(r->letter().empty() ? r->uuid.substr(0, 8) : r->letter());
+                continue;
+            }
+            auto same = std::find_if(baselines.begin(), baselines.end(),
+                                     [&](const auto& b) { return b.first == it->second; });
+            if (same == baselines.end())
+                baselines.emplace_back(it->second, 1);
+            else
+                ++same->second;
         }
-        const double togetherS = double(to - from) / 1000.0;
-        return {{"together_s", togetherS},
-                {"alone_one_after_another_s", aloneS},
-                {"throughput_gain", togetherS > 0 ? json(aloneS / togetherS) : json(nullptr)},
-                {"together_j", orNull(total)},
-                {"alone_one_after_another_j", energyKnown ? json(aloneJ) : json(nullptr)},
-                {"energy_ratio", energyKnown && aloneJ > 0 ? json(*total / aloneJ) : json(nullptr)}};
+        const size_t jobs = members.size();
+        json gain = {{"jobs", jobs},
+                     {"together_s", double(to - from) / 1000.0},
+                     {"together_j", orNull(total)},
+                     {"energy_per_job_together_j", total ? json(*total / double(jobs)) : json(nullptr)},
+                     {"solo", json::array()}};
+        for (const auto& [base, count] : baselines)
+            gain["solo"].push_back(soloSummary(base, count));
+        addGainFigures(gain, without);
+        return gain;
     }
 
     Store& m_store;
@@ -555,8 +585,8 @@ private:
     std::map<std::string, RunFacts> m_facts;
     std::vector<std::map<std::string, std::string>> m_storeConfigurations; ///< by index into m_all
     std::map<std::string, std::vector<const Run*>> m_workloads;
-    /// Per collocated run: its solo configuration's mean duration and energy, for the workload's gain.
-    std::map<std::string, std::pair<double, std::optional<double>>> m_soloMeans;
+    /// Per collocated run with a solo baseline: its runs, for the workload's gain.
+    std::map<std::string, std::vector<const Run*>> m_soloBaselines;
 };
 
 } // namespace
@@ -632,6 +662,7 @@ json buildReport(Store& store, const std::vector<Run>& runs, const ReportOptions
     configurationOptions.baseline = options.baseline;
     addConfigurations(report, runs, configurationOptions);
     report["workloads"] = builder.workloadEntries();
+    addCollocationVerdicts(report);
     return report;
 }
 

@@ -196,6 +196,63 @@ void utilisationSections(std::ostream& out, const json& report) {
     }
 }
 
+/// "41.2 ± 0.3 s" / "2.01 kJ": an estimate ({"mean", "ci95"}) in its unit, ± its interval's half-width.
+std::string estimateText(const json& e, insight::Unit unit, int decimals) {
+    if (!e["mean"].is_number())
+        return "-";
+    const double mean = e["mean"].get<double>();
+    if (!e["ci95"].is_array())
+        return insight::formatMeanAndHalfWidth(mean, nullptr, unit, decimals);
+    const double half = (e["ci95"][1].get<double>() - e["ci95"][0].get<double>()) / 2;
+    return insight::formatMeanAndHalfWidth(mean, &half, unit, decimals);
+}
+
+/// "x1.58 [1.52, 1.64]": a ratio and its (asymmetric) interval, at the interval's precision.
+std::string ratioText(const json& value, const json& ci) {
+    if (!value.is_number())
+        return "-";
+    if (!ci.is_array())
+        return "x" + formatFixed(value.get<double>(), 2);
+    const int decimals = ratioDecimals(ci[0].get<double>(), ci[1].get<double>());
+    return "x" + formatFixed(value.get<double>(), decimals) + " [" +
+           formatFixed(ci[0].get<double>(), decimals) + ", " + formatFixed(ci[1].get<double>(), decimals) +
+           "]";
+}
+
+/// Did collocation pay off: per collocated configuration, its jobs together against the same jobs
+/// one after another alone.
+void collocationVerdicts(std::ostream& out, const json& report) {
+    const json& verdicts = report.value("collocation", json::array());
+    if (verdicts.empty())
+        return;
+    out << "\ncollocation: the jobs together against the same jobs one after another, each alone "
+           "(its solo runs' mean)\n";
+    for (const json& v : verdicts) {
+        std::string ids;
+        for (const json& w : v["workloads"])
+            ids += (ids.empty() ? "" : ", ") + w.get<std::string>();
+        out << "  " << v["label"].get<std::string>() << ": " << v["n"].get<size_t>() << " workload"
+            << (v["n"].get<size_t>() == 1 ? "" : "s") << " of " << v["jobs"].get<size_t>() << " jobs (" << ids
+            << ")";
+        if (v["why"].is_string()) {
+            out << "\n    " << v["why"].get<std::string>() << "\n";
+            continue;
+        }
+        out << ", solo baseline " << v["solo_runs"].get<size_t>() << " run"
+            << (v["solo_runs"].get<size_t>() == 1 ? "" : "s") << "\n    time:       together "
+            << estimateText(v["together_s"], insight::Unit::Seconds, 1) << ", one after another alone "
+            << estimateText(v["alone_one_after_another_s"], insight::Unit::Seconds, 1)
+            << "\n    throughput: " << ratioText(v["throughput_gain"]["mean"], v["throughput_gain"]["ci95"])
+            << "\n    energy/job: together "
+            << estimateText(v["energy_per_job_together_j"], insight::Unit::Joules, 0) << ", alone "
+            << estimateText(v["energy_per_job_alone_j"], insight::Unit::Joules, 0) << ": "
+            << ratioText(v["energy_ratio"]["mean"], v["energy_ratio"]["ci95"]) << "\n";
+        if (v["n"].get<size_t>() == 1)
+            out << "    (one workload: its intervals cover the solo runs' spread only; repeat it for its "
+                   "own)\n";
+    }
+}
+
 void workloadTable(std::ostream& out, const json& report) {
     if (report.at("workloads").empty())
         return;
@@ -203,10 +260,15 @@ void workloadTable(std::ostream& out, const json& report) {
     for (const json& w : report.at("workloads")) {
         out << std::left << std::setw(12) << w["workload"].get<std::string>() << std::right << std::setw(21)
             << num(w["gpu_energy_j"], 1) << "  " << std::setw(4) << w["runs"].size();
-        if (const json& g = w.value("collocation_gain", json()); g.is_object())
+        if (const json& g = w.value("collocation_gain", json());
+            g.is_object() && g.value("why", json()).is_string())
+            out << "   " << num(g["together_s"], 1, "s") << "; " << g["why"].get<std::string>();
+        else if (g.is_object())
             out << "   " << num(g["together_s"], 1, "s") << " vs "
                 << num(g["alone_one_after_another_s"], 1, "s") << " ("
-                << num(g["throughput_gain"], 2, "x throughput") << "), energy x" << num(g["energy_ratio"], 2);
+                << ratioText(g["throughput_gain"], g.value("throughput_gain_ci95", json()))
+                << " throughput), energy "
+                << ratioText(g["energy_ratio"], g.value("energy_ratio_ci95", json()));
         out << "\n";
     }
 }
@@ -237,6 +299,7 @@ std::string reportTable(const json& report) {
     utilisationSections(out, report);
     out << configurationTable(report);
     workloadTable(out, report);
+    collocationVerdicts(out, report);
     settingsFooter(out, report);
     return out.str();
 }

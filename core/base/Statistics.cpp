@@ -81,6 +81,47 @@ std::optional<WelchTest> welchTest(const std::vector<double>& a, const std::vect
     return w;
 }
 
+std::optional<Estimate> estimateOf(const std::vector<double>& sample) {
+    const auto s = summarise(sample);
+    if (!s)
+        return std::nullopt;
+    return Estimate{s->mean, s->sd ? *s->sd / std::sqrt(double(s->n)) : 0.0, double(s->n - 1)};
+}
+
+Estimate weightedSum(const std::vector<std::pair<double, Estimate>>& terms) {
+    Estimate sum;
+    double variance = 0, dfDenominator = 0;
+    for (const auto& [k, x] : terms) {
+        sum.mean += k * x.mean;
+        const double v = k * k * x.se * x.se;
+        variance += v;
+        if (v > 0)
+            dfDenominator += v * v / x.df;
+    }
+    sum.se = std::sqrt(variance);
+    sum.df = dfDenominator > 0 ? variance * variance / dfDenominator : 0;
+    return sum;
+}
+
+std::optional<std::pair<double, double>> ratioCi95(const Estimate& a, const Estimate& b) {
+    if (b.mean == 0 || (a.df <= 0 && b.df <= 0))
+        return std::nullopt;
+    const double r = a.mean / b.mean;
+    // Relative variances; their Welch-Satterthwaite df is the t's.
+    const double ua = a.mean != 0 ? (a.se / a.mean) * (a.se / a.mean) : 0,
+                 ub = (b.se / b.mean) * (b.se / b.mean);
+    if (ua + ub <= 0)
+        return std::make_pair(r, r); // repeats that did not vary: the ratio is what was measured
+    const double df =
+        (ua + ub) * (ua + ub) / ((a.df > 0 ? ua * ua / a.df : 0) + (b.df > 0 ? ub * ub / b.df : 0));
+    const double t = studentTQuantile(0.975, df);
+    const double g = t * t * b.se * b.se / (b.mean * b.mean);
+    if (g >= 1)
+        return std::nullopt;
+    const double half = t / std::abs(b.mean) * std::sqrt(a.se * a.se * (1 - g) + r * r * b.se * b.se);
+    return std::make_pair((r - half) / (1 - g), (r + half) / (1 - g));
+}
+
 std::vector<std::optional<double>> holmAdjusted(const std::vector<std::optional<double>>& p) {
     std::vector<size_t> order;
     for (size_t i = 0; i < p.size(); ++i)

@@ -39,6 +39,25 @@ struct WelchTest {
 /// Unset when either sample has fewer than 2 values or both have no variance (no test exists).
 std::optional<WelchTest> welchTest(const std::vector<double>& a, const std::vector<double>& b);
 
+/// An estimated mean with its standard error and degrees of freedom (n - 1 for a sample's mean):
+/// what sums and ratios of means need for their intervals. se 0 with df 0: a measured constant.
+struct Estimate {
+    double mean = 0;
+    double se = 0;
+    double df = 0;
+};
+/// A sample's mean as an Estimate; unset for an empty sample (one value: se 0, df 0).
+std::optional<Estimate> estimateOf(const std::vector<double>& sample);
+
+/// The sum of k_i times independent means X_i (the same jobs one after another: a solo
+/// configuration's mean once per job): se = sqrt(sum k_i^2 se_i^2), df by Welch-Satterthwaite.
+Estimate weightedSum(const std::vector<std::pair<double, Estimate>>& terms);
+
+/// The 95 % interval of a / b for independent estimates, by Fieller's theorem, with t at the
+/// Welch-Satterthwaite df of the two relative variances. Unset when neither has a variance to go
+/// by (both df 0), or when b's own interval reaches zero (the ratio is then unbounded).
+std::optional<std::pair<double, double>> ratioCi95(const Estimate& a, const Estimate& b);
+
 /// Holm-Bonferroni adjusted p-values of one family of tests (the same figure's comparisons):
 /// the k-th smallest of m p-values times (m - k + 1), kept monotone, at most 1. Unset p-values
 /// (no test) take no part and stay unset.

@@ -29,6 +29,10 @@ int intervalDecimals(double halfWidth, int fallback) {
     return decimals;
 }
 
+int ratioDecimals(double low, double high) {
+    return std::min(intervalDecimals((high - low) / 2, 2), 3);
+}
+
 std::string formatMeanPlusMinus(double mean, double halfWidth, int fallbackDecimals) {
     const int decimals = intervalDecimals(halfWidth, fallbackDecimals);
     return formatFixed(mean, decimals) + " ± " + formatFixed(halfWidth, decimals);

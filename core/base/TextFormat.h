@@ -19,6 +19,9 @@ std::string formatFixed(double value, int decimals);
 /// The decimals that write a confidence interval's `halfWidth` to two significant digits (at
 /// least 0, at most 9): 52.62 -> 0, 0.0612 -> 3. `fallback` when it is zero or not finite.
 int intervalDecimals(double halfWidth, int fallback);
+/// The decimals of a ratio with its 95 % interval [low, high] ("x1.284 [1.256, 1.314]"): its
+/// half-width's two significant digits, but no finer than 0.001 (0.1 % says all a ratio can).
+int ratioDecimals(double low, double high);
 /// A mean to the precision its interval gives it, and the half-width to the same decimals:
 /// "1498 ± 53", "12.04 ± 0.61" (issue 39 §7: never "1497.61 ± 52.62").
 std::string formatMeanPlusMinus(double mean, double halfWidth, int fallbackDecimals);

@@ -1,7 +1,7 @@
 #pragma once
 // The configurations of a `radt report` as tables for a paper (issue 23 §5): a booktabs LaTeX
 // table (mean ± 95 % CI with N, significance marks against a reference configuration) and the
-// same figures as CSV.
+// same figures as CSV; and its collocation verdicts the same two ways (issue 39 §5).
 
 #include <nlohmann/json.hpp>
 
@@ -26,5 +26,14 @@ std::string configurationsLatex(const nlohmann::json& report);
 /// followed by its Holm-adjusted p (RFC 4180 quoting). Runs left out of the configurations are said in a "#
 /// ..." line before the header.
 std::string configurationsCsv(const nlohmann::json& report);
+
+/// The report's "collocation" verdicts as a booktabs table: per collocated configuration N, time
+/// together and one after another alone (mean ± CI half-width), throughput gain and energy per job's
+/// ratio to alone with their intervals; a configuration without a verdict says why in a comment.
+std::string collocationLatex(const nlohmann::json& report);
+
+/// The same, one row per collocated configuration: label, N, jobs, workloads, solo runs, what the
+/// intervals cover, then each figure's mean and interval, then why there is no verdict.
+std::string collocationCsv(const nlohmann::json& report);
 
 } // namespace radt

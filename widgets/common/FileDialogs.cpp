@@ -30,10 +30,10 @@ QString openFileName(QWidget* parent, const QString& purpose, const QString& cap
 }
 
 QString saveFileName(QWidget* parent, const QString& purpose, const QString& caption,
-                     const QString& suggestedName, const QString& filter) {
+                     const QString& suggestedName, const QString& filter, QString* selectedFilter) {
     const QString folder = rememberedFolder(purpose);
     const QString start = folder.isEmpty() ? suggestedName : QDir(folder).filePath(suggestedName);
-    const QString path = QFileDialog::getSaveFileName(parent, caption, start, filter);
+    const QString path = QFileDialog::getSaveFileName(parent, caption, start, filter, selectedFilter);
     rememberFolder(purpose, path);
     return path;
 }

@@ -16,7 +16,8 @@ void rememberFolder(const QString& purpose, const QString& path);
 /// QFileDialog::getOpenFileName starting in the purpose's folder; remembers the choice.
 QString openFileName(QWidget* parent, const QString& purpose, const QString& caption, const QString& filter);
 /// QFileDialog::getSaveFileName suggesting `suggestedName` in the purpose's folder; remembers it.
+/// `selectedFilter`, when given, receives the filter chosen (several may share an extension).
 QString saveFileName(QWidget* parent, const QString& purpose, const QString& caption,
-                     const QString& suggestedName, const QString& filter);
+                     const QString& suggestedName, const QString& filter, QString* selectedFilter = nullptr);
 
 } // namespace radt

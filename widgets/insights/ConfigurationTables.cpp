@@ -19,22 +19,6 @@ using nlohmann::json;
 
 namespace {
 
-QStandardItem* textCell(const QString& text, const QString& tip = QString()) {
-    auto* item = new QStandardItem(text);
-    item->setEditable(false);
-    item->setData(text, kConfigurationSortRole);
-    if (!tip.isEmpty())
-        item->setToolTip(tip);
-    return item;
-}
-
-QStandardItem* numberCell(const QString& text, double sortBy) {
-    auto* item = textCell(text);
-    item->setData(sortBy, kConfigurationSortRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
 /// The configuration figures shown, with the run figure that gives their unit and title.
 struct StatColumn {
     const char* stat;   ///< its key in a configuration's "stats"
@@ -57,6 +41,22 @@ QString figureTitle(const std::string& key) {
 
 } // namespace
 
+QStandardItem* answerTextCell(const QString& text, const QString& tip) {
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    item->setData(text, kConfigurationSortRole);
+    if (!tip.isEmpty())
+        item->setToolTip(tip);
+    return item;
+}
+
+QStandardItem* answerNumberCell(const QString& text, double sortBy) {
+    auto* item = answerTextCell(text);
+    item->setData(sortBy, kConfigurationSortRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
 void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
     model->clear();
     QStringList headers{QObject::tr("#"), QObject::tr("Configuration"), QObject::tr("Params"),
@@ -72,19 +72,19 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
     for (size_t c = 0; c < all.size(); ++c) {
         const json& configuration = all[c];
         QList<QStandardItem*> row;
-        row << numberCell(QStringLiteral("#%1").arg(c), double(c));
+        row << answerNumberCell(QStringLiteral("#%1").arg(c), double(c));
         // Sorted by the params' own order (numbers as numbers), which is the report's.
-        row << numberCell(configurationLabel(configuration), double(c));
+        row << answerNumberCell(configurationLabel(configuration), double(c));
         row.back()->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         const QString params = configurationParams(configuration);
-        row << textCell(params, params);
-        row << numberCell(QString::number(configuration["runs"].size()),
-                          double(configuration["runs"].size()));
+        row << answerTextCell(params, params);
+        row << answerNumberCell(QString::number(configuration["runs"].size()),
+                                double(configuration["runs"].size()));
         for (const StatColumn& column : kStatColumns) {
             const json& stat = configuration["stats"].value(column.stat, json());
             const insight::RunFigure& figure = insight::runFigure(column.figure);
             if (!stat.is_object() || stat["mean"].is_null()) {
-                row << textCell(QStringLiteral("–"), QObject::tr("none of its runs has this figure"));
+                row << answerTextCell(QStringLiteral("–"), QObject::tr("none of its runs has this figure"));
                 continue;
             }
             const double mean = stat["mean"].get<double>();
@@ -96,7 +96,7 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
                 insight::formatMeanAndHalfWidth(mean, ci ? &half : nullptr, figure.unit, figure.decimals));
             if (stat["n"].get<size_t>() != configuration["runs"].size()) // over fewer runs: its own N
                 text += QStringLiteral(" (n=%1)").arg(stat["n"].get<int>());
-            QStandardItem* cell = numberCell(text, mean);
+            QStandardItem* cell = answerNumberCell(text, mean);
             cell->setToolTip(
                 ci ? QObject::tr("N=%1, sd %2, 95 % CI [%3, %4] (Student t, %5 degrees of freedom)")
                          .arg(stat["n"].get<int>())
@@ -108,9 +108,9 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
             row << cell;
         }
         const bool front = std::find(pareto.begin(), pareto.end(), json(c)) != pareto.end();
-        row << textCell(front ? QObject::tr("yes") : QString(),
-                        front ? QObject::tr("No other configuration is both faster and cheaper in energy")
-                              : QString());
+        row << answerTextCell(
+            front ? QObject::tr("yes") : QString(),
+            front ? QObject::tr("No other configuration is both faster and cheaper in energy") : QString());
         model->appendRow(row);
     }
 }
@@ -162,7 +162,7 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
         QList<QStandardItem*> row;
         const size_t a = k["a"].get<size_t>(), b = k["b"].get<size_t>();
         if (b < all.size() && a < all.size())
-            row << textCell(
+            row << answerTextCell(
                 QObject::tr("%1 vs %2").arg(configurationLabel(all[b]), configurationLabel(all[a])),
                 QStringLiteral("b = #%1: %2\na = #%3: %4")
                     .arg(b)
@@ -170,27 +170,28 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
                     .arg(a)
                     .arg(configurationParams(all[a])));
         else
-            row << textCell(QStringLiteral("#%1 vs #%2").arg(b).arg(a));
-        row << textCell(figureTitle(k["figure"].get<std::string>()));
-        row << (k["ratio"].is_null() ? textCell(QStringLiteral("–"))
-                                     : numberCell(QString::number(k["ratio"].get<double>(), 'f', 3),
-                                                  k["ratio"].get<double>()));
-        row << numberCell(differenceText(k), k.value("diff", 0.0));
+            row << answerTextCell(QStringLiteral("#%1 vs #%2").arg(b).arg(a));
+        row << answerTextCell(figureTitle(k["figure"].get<std::string>()));
+        row << (k["ratio"].is_null() ? answerTextCell(QStringLiteral("–"))
+                                     : answerNumberCell(QString::number(k["ratio"].get<double>(), 'f', 3),
+                                                        k["ratio"].get<double>()));
+        row << answerNumberCell(differenceText(k), k.value("diff", 0.0));
         row.back()->setToolTip(
             QObject::tr("Mean b - mean a; 95 % interval by Welch (Welch-Satterthwaite df)"));
         if (k["p_value"].is_null()) {
             const QString why = QObject::tr("No test: a configuration with one run (no significance from "
                                             "n < 2) or no spread");
             for (int i = 0; i < 3; ++i)
-                row << textCell(QStringLiteral("–"), why);
-            row << textCell(QObject::tr("no test"), why);
+                row << answerTextCell(QStringLiteral("–"), why);
+            row << answerTextCell(QObject::tr("no test"), why);
         } else {
             const double p = k["p_value"].get<double>();
             const double adjusted = k.value("p_adjusted", json(p)).get<double>();
-            row << numberCell(QString::number(k["welch_t"].get<double>(), 'f', 2), k["welch_t"].get<double>())
-                << numberCell(QString::number(k["df"].get<double>(), 'f', 1), k["df"].get<double>())
-                << numberCell(pText(p), p)
-                << numberCell(pText(adjusted) + significanceMarks(adjusted), adjusted);
+            row << answerNumberCell(QString::number(k["welch_t"].get<double>(), 'f', 2),
+                                    k["welch_t"].get<double>())
+                << answerNumberCell(QString::number(k["df"].get<double>(), 'f', 1), k["df"].get<double>())
+                << answerNumberCell(pText(p), p)
+                << answerNumberCell(pText(adjusted) + significanceMarks(adjusted), adjusted);
             const QString how = QObject::tr(
                 "Welch's two-sided t test. p (Holm): adjusted by Holm-Bonferroni over the %1 comparisons of "
                 "this figure; the marks (* p < 0.05, ** p < 0.01, *** p < 0.001) use it");
@@ -200,7 +201,7 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
             row[row.size() - 2]->setToolTip(how.arg(family));
             row.back()->setToolTip(how.arg(family));
         }
-        row << textCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
+        row << answerTextCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
         model->appendRow(row);
     }
 }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+class QStandardItem;
 class QStandardItemModel;
 class QTableView;
 class QWidget;
@@ -16,6 +17,11 @@ namespace radt {
 
 /// Role holding a cell's number (sorting), as the runs' table uses it.
 inline constexpr int kConfigurationSortRole = Qt::UserRole + 1;
+
+/// A read-only cell of an answer table, sorted by its text; `tip` its tooltip.
+QStandardItem* answerTextCell(const QString& text, const QString& tip = QString());
+/// A read-only, right-aligned cell sorted by `sortBy`.
+QStandardItem* answerNumberCell(const QString& text, double sortBy);
 
 /// One row per configuration: "#", params, N, then mean ± CI of duration, GPU energy (attributed),
 /// energy per epoch, epoch time and GPU utilisation, and whether it is on the frontier.

@@ -258,6 +258,7 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     m_views.comparisons = new QStandardItemModel(this);
     tabs->addTab(answerTable(m_views.configurations, this), tr("Configurations"));
     tabs->addTab(answerTable(m_views.comparisons, this), tr("Comparisons"));
+    tabs->addTab(collocationPage(), tr("Collocation"));
     split->addWidget(tabs);
     split->addWidget(m_views.chartView);
     split->setStretchFactor(0, 3);
@@ -269,6 +270,25 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     layout->addWidget(split, 1);
     layout->addWidget(m_workloads);
     layout->addWidget(m_status);
+}
+
+QWidget* InsightsPanel::collocationPage() {
+    auto* page = new QWidget(this);
+    m_views.collocation = new QStandardItemModel(this);
+    m_views.collocationNote = new QLabel(page);
+    m_views.collocationNote->setWordWrap(true);
+    QTableView* table = answerTable(m_views.collocation, page);
+    table->setSortingEnabled(false); // a configuration's workloads stay under it
+    table->setObjectName(QStringLiteral("collocationTable"));
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_views.collocationNote);
+    layout->addWidget(table, 1);
+    return page;
+}
+
+QString InsightsPanel::collocationText() const {
+    return m_views.collocationNote->text();
 }
 
 void InsightsPanel::connectRecomputes() {
@@ -603,7 +623,8 @@ void InsightsPanel::exportJson(const QString& path) const {
     // An empty basket still exports radt report's shape: a script reading it needs no special case.
     const json empty = {{"settings", json::object()},      {"runs", json::array()},
                         {"configurations", json::array()}, {"comparisons", json::array()},
-                        {"pareto", json::array()},         {"workloads", json::array()}};
+                        {"pareto", json::array()},         {"workloads", json::array()},
+                        {"collocation", json::array()}};
     writeFileAtomically(path.toStdString(), (m_report.is_object() ? m_report : empty).dump(2) + "\n");
 }
 
@@ -614,20 +635,33 @@ void InsightsPanel::exportConfigurations(const QString& path) const {
                                                 : configurationsLatex(report));
 }
 
+void InsightsPanel::exportCollocation(const QString& path) const {
+    const json report = m_report.is_object() ? m_report : json::object();
+    writeFileAtomically(path.toStdString(), path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)
+                                                ? collocationCsv(report)
+                                                : collocationLatex(report));
+}
+
 void InsightsPanel::exportWithDialog(const QString& format) {
     const bool tex = format == QLatin1String("tex");
+    const QString collocationTex = tr("Collocation verdict, LaTeX table (*.tex)"),
+                  collocationCsvFilter = tr("Collocation verdict as CSV (*.csv)");
+    QString chosen;
     const QString path =
         saveFileName(this, QStringLiteral("exports"), tr("Export insights"),
                      (tex ? QStringLiteral("configurations.") : QStringLiteral("insights.")) + format,
-                     tex ? tr("LaTeX table (*.tex);;Configurations as CSV (*.csv)")
+                     tex ? tr("LaTeX table (*.tex);;Configurations as CSV (*.csv)") + QStringLiteral(";;") +
+                               collocationTex + QStringLiteral(";;") + collocationCsvFilter
                      : format == QLatin1String("csv") ? tr("CSV (*.csv)")
-                                                      : tr("JSON (*.json)"));
+                                                      : tr("JSON (*.json)"),
+                     &chosen);
     if (path.isEmpty())
         return;
     try {
-        tex                              ? exportConfigurations(path)
-        : format == QLatin1String("csv") ? exportCsv(path)
-                                         : exportJson(path);
+        (chosen == collocationTex || chosen == collocationCsvFilter) ? exportCollocation(path)
+        : tex                                                        ? exportConfigurations(path)
+        : format == QLatin1String("csv")                             ? exportCsv(path)
+                                                                     : exportJson(path);
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export insights"), QString::fromStdString(e.what()));
     }

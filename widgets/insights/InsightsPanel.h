@@ -64,6 +64,10 @@ public:
     /// The Configurations and Comparisons tabs' tables (issue 23 §2).
     QStandardItemModel* configurations() const { return m_views.configurations; }
     QStandardItemModel* comparisons() const { return m_views.comparisons; }
+    /// The Collocation tab's table (issue 39 §5): per collocated configuration, then its workloads.
+    QStandardItemModel* collocation() const { return m_views.collocation; }
+    /// What the Collocation tab says above its table ("" when it has verdicts).
+    QString collocationText() const;
     QtCharts::QChart* chart() const { return m_views.chart; }
     /// The table as tab-separated text, header first (what Copy puts on the clipboard).
     QString tableTsv() const;
@@ -72,6 +76,8 @@ public:
     void exportJson(const QString& path) const;
     /// The configurations as a LaTeX booktabs table, or as CSV when `path` ends in .csv.
     void exportConfigurations(const QString& path) const;
+    /// The collocation verdicts as a LaTeX booktabs table, or as CSV when `path` ends in .csv.
+    void exportCollocation(const QString& path) const;
     QString lastError() const { return m_error; }
 
     static constexpr int kNumberRole = Qt::UserRole + 1; ///< what a table column sorts by
@@ -91,7 +97,8 @@ private:
     QHBoxLayout* toolBar();     ///< the settings fields, the Compare list and the export buttons
     void setUpViews();
     void layOut(QHBoxLayout* bar);
-    void connectRecomputes(); ///< what recomputes, follows running runs or redraws the chart
+    QWidget* collocationPage(); ///< the Collocation tab: a note over the verdicts' table
+    void connectRecomputes();   ///< what recomputes, follows running runs or redraws the chart
 
     void compute();
     void present(nlohmann::json report, quint64 generation, const QString& error);
@@ -143,6 +150,8 @@ private:
         QTableView* table = nullptr;
         QStandardItemModel* configurations = nullptr;
         QStandardItemModel* comparisons = nullptr;
+        QStandardItemModel* collocation = nullptr;
+        QLabel* collocationNote = nullptr; ///< above the Collocation tab's table: why it is empty
         QtCharts::QChart* chart = nullptr;
         QtCharts::QChartView* chartView = nullptr;
     } m_views;

@@ -5,6 +5,7 @@
 #include "core/analysis/InsightFigures.h"
 #include "core/base/AtomicFile.h"
 #include "core/base/TextFormat.h"
+#include "widgets/insights/CollocationTable.h"
 #include "widgets/insights/ConfigurationTables.h"
 
 #include <QLabel>
@@ -107,6 +108,9 @@ void InsightsPanel::fillTable() {
     m_workloads->clear(); // never the footer of another basket or store
     fillConfigurationsModel(m_views.configurations, m_report);
     fillComparisonsModel(m_views.comparisons, m_report);
+    fillCollocationModel(m_views.collocation, m_report);
+    m_views.collocationNote->setText(collocationNote(m_report));
+    m_views.collocationNote->setVisible(!m_views.collocationNote->text().isEmpty());
     const auto figures = viewFigures();
     setTableHeaders(figures);
     if (!m_report.is_object())

@@ -1,0 +1,22 @@
+#pragma once
+// The Insights view's collocation verdict (issue 39 §5): did running jobs together on one GPU pay
+// off? Per collocated configuration, then per workload under it: time together against the same
+// jobs one after another alone, throughput gain, energy per job together and alone and its ratio,
+// with 95 % intervals where workloads or solo runs repeat, and "no solo baseline" where none.
+
+#include <nlohmann/json.hpp>
+
+class QStandardItemModel;
+class QString;
+
+namespace radt {
+
+/// Fills `model` from the report's "collocation" verdicts and its workloads' "collocation_gain":
+/// a row per collocated configuration (its label, N workloads), each followed by its workloads'
+/// rows ("  workload 1-4"). Empty (headers only) when no run shared a GPU.
+void fillCollocationModel(QStandardItemModel* model, const nlohmann::json& report);
+
+/// One line for the view when the basket has no collocated workload, else "".
+QString collocationNote(const nlohmann::json& report);
+
+} // namespace radt
