@@ -157,8 +157,8 @@ TEST_F(ExplorerGuiTest, WorkloadToBasketToChart) {
             o.shownRuns.erase(workloadKeys(chart->engine()).front());
     });
     ASSERT_EQ(chart->engine().seriesCount(), 2);
-    EXPECT_EQ(seriesNames(chart->engine()), (QStringList{"(1 a) train", "(1 b) train"}))
-        << "named by the runs";
+    EXPECT_EQ(seriesNames(chart->engine()), (QStringList{"batch-size=256", "batch-size=512"}))
+        << "named by what tells them apart: the flags of their script's arguments";
     chart->changeOptions(
         [&](ChartOptions& o) { o.naming = ChartOptions::Naming::RadtIds; }); // radT's names stay an option
     EXPECT_EQ(seriesNames(chart->engine()), (QStringList{shownName("1-1", "a", uuid("alpha/1/a")),
@@ -383,7 +383,7 @@ TEST(ExplorerOnPostgres, TreeBasketAndChartWorkOnAServerStore) {
             o.shownRuns.erase(workloadKeys(window.chartPanel()->engine()).front());
     });
     ASSERT_EQ(window.chartPanel()->engine().seriesCount(), 2);
-    EXPECT_EQ(seriesNames(window.chartPanel()->engine()), (QStringList{"(1 a) train", "(1 b) train"}));
+    EXPECT_EQ(seriesNames(window.chartPanel()->engine()), (QStringList{"batch-size=256", "batch-size=512"}));
     EXPECT_EQ(window.chartPanel()->seriesPoints(0).size(), 299)
         << "read from the server; the NaN sample skipped";
     EXPECT_EQ(window.chartPanel()->seriesPoints(1).size(), 300);
@@ -424,7 +424,8 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     emit menu->aboutToShow();
     EXPECT_TRUE(menu->actions()[13]->isChecked());
     menu->actions().front()->setChecked(true);
-    EXPECT_EQ(seriesNames(m_window->chartPanel()->engine()), (QStringList{"(1 a) train", "(1 b) train"}));
+    EXPECT_EQ(seriesNames(m_window->chartPanel()->engine()),
+              (QStringList{"batch-size=256", "batch-size=512"}));
     EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 50) << "other options stay";
     card->xAxisBox()->setCurrentIndex(2);
     EXPECT_EQ(m_window->chartPanel()->engine().xAxisTitle(), "wall clock");
@@ -457,7 +458,7 @@ TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
             o.shownRuns.erase(workloadKeys(first->chart()->engine()).front());
     });
     EXPECT_EQ(seriesNames(first->chart()->engine()),
-              (QStringList{"(1 a) train", "(1 b) train", "workload 2"}));
+              (QStringList{"batch-size=256", "batch-size=512", "workload 2"}));
     // Clicking back into the first chart selects its metric in the list.
     board->setCurrent(first);
     EXPECT_EQ(test::partOf<MetricPicker>(*m_window)->currentKey(), "PROC - CPU Utilization");

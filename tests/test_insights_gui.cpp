@@ -12,15 +12,19 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QAreaSeries>
+#include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 
 #include <filesystem>
@@ -99,7 +103,22 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     EXPECT_EQ(cell(alone, "GPU energy"), "2.00 kJ");
     EXPECT_EQ(table->item(alone, columnOf(table, "GPU energy"))->toolTip(), "2000.0 J");
 
-    // The bar chart compares the runs' GPU energy, in the unit of the largest bar.
+    // Repeats make configurations (the pair is one, N=2): the bar chart compares them, a bar each
+    // with its 95 % CI whisker, in radt report's order and the unit of the largest (issue 39 §4).
+    ASSERT_EQ(insights->chart()->series().size(), 2) << "the bars and the pair's whisker";
+    EXPECT_EQ(insights->chart()->title(), "GPU energy (kJ): mean and 95 % CI per configuration");
+    auto* perConfiguration = qobject_cast<QtCharts::QAbstractBarSeries*>(insights->chart()->series().front());
+    ASSERT_TRUE(perConfiguration);
+    ASSERT_EQ(perConfiguration->barSets().front()->count(), 2);
+    EXPECT_DOUBLE_EQ(perConfiguration->barSets().front()->at(0), 2.0) << "runs_per_gpu=1 first";
+    EXPECT_DOUBLE_EQ(perConfiguration->barSets().front()->at(1), 0.5);
+    auto* names = qobject_cast<QtCharts::QBarCategoryAxis*>(insights->chart()->axes(Qt::Horizontal).front());
+    ASSERT_TRUE(names);
+    EXPECT_EQ(names->categories(), (QStringList{"runs_per_gpu=1 (N=1)", "runs_per_gpu=2 (N=2)"}));
+    // Per run on request: the runs' GPU energy, named as the chart's legend names their lines.
+    auto* perRun = insights->findChild<QCheckBox*>();
+    ASSERT_TRUE(perRun && perRun->isEnabled());
+    perRun->setChecked(true);
     ASSERT_EQ(insights->chart()->series().size(), 1);
     EXPECT_EQ(insights->chart()->title(), "GPU energy (kJ)");
     auto* bars = qobject_cast<QtCharts::QAbstractBarSeries*>(insights->chart()->series().front());
@@ -422,6 +441,66 @@ TEST(InsightsView, ClosingTheViewMidReportEndsTheWorkerWithoutAbort) {
     EXPECT_TRUE(deletedMidReport) << "the report never reported progress";
 }
 
+// Issue 39 §4: a sweep of 3 batch sizes x 4 seeds is three bars, each its configuration's mean with
+// its 95 % CI whisker and N, labelled by its params, in radt report's order and with its numbers;
+// per run, twelve bars named as the chart's legend names lines.
+TEST(InsightsView, TheBarsOfASweepAreItsConfigurationsWithTheirIntervals) {
+    test::TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("sweep.db");
+    QStringList all;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        for (const std::string& uuid : test::addBatchSizeSweep(*store))
+            all << QString::fromStdString(uuid);
+    }
+    InsightsPanel insights;
+    insights.setStore(QString::fromStdString(uri));
+    insights.setRuns(all);
+    insights.refresh();
+    ASSERT_TRUE(insights.waitForResult(20000));
+    ASSERT_TRUE(insights.lastError().isEmpty()) << insights.lastError().toStdString();
+    auto* figure = insights.findChild<QComboBox*>();
+    figure->setCurrentIndex(figure->findData(QStringLiteral("duration_s")));
+    QtCharts::QChart* chart = insights.chart();
+    EXPECT_EQ(chart->title(), "Duration (s): mean and 95 % CI per configuration");
+    auto* bars = qobject_cast<QtCharts::QAbstractBarSeries*>(chart->series().front());
+    ASSERT_TRUE(bars);
+    auto* names = qobject_cast<QtCharts::QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
+    ASSERT_TRUE(names);
+    EXPECT_EQ(names->categories(),
+              (QStringList{"batch-size=64 (N=4)", "batch-size=128 (N=4)", "batch-size=256 (N=4)"}));
+    // Each bar and whisker is the Configurations tab's and radt report's mean and interval.
+    const nlohmann::json& configurations = insights.report()["configurations"];
+    std::vector<QtCharts::QLineSeries*> whiskers;
+    for (QtCharts::QAbstractSeries* s : chart->series())
+        if (auto* line = qobject_cast<QtCharts::QLineSeries*>(s))
+            whiskers.push_back(line);
+    ASSERT_EQ(whiskers.size(), 3u);
+    for (int c = 0; c < 3; ++c) {
+        const nlohmann::json& stat = configurations[c]["stats"]["duration_s"];
+        EXPECT_NEAR(bars->barSets().front()->at(c), stat["mean"].get<double>(), 1e-9);
+        double low = 1e300, high = -1e300;
+        for (const QPointF& p : whiskers[size_t(c)]->points()) {
+            EXPECT_NEAR(p.x(), c, 0.2) << "the whisker stands on its bar";
+            low = std::min(low, p.y());
+            high = std::max(high, p.y());
+        }
+        EXPECT_NEAR(low, stat["ci95"][0].get<double>(), 1e-9);
+        EXPECT_NEAR(high, stat["ci95"][1].get<double>(), 1e-9);
+    }
+    EXPECT_NEAR(bars->barSets().front()->at(0), 31.75, 1e-9) << "batch size 64: (30+32+31+34)/4 s";
+
+    // Per run: twelve bars, named by what tells the runs apart, as the legend names their lines
+    // (seed first: it tells more runs apart than the batch size does).
+    insights.findChild<QCheckBox*>()->setChecked(true);
+    auto* runNames = qobject_cast<QtCharts::QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
+    ASSERT_TRUE(runNames);
+    ASSERT_EQ(runNames->count(), 12);
+    EXPECT_TRUE(runNames->categories().contains("seed=1 batch-size=64"))
+        << runNames->categories().join(", ").toStdString();
+    EXPECT_TRUE(runNames->categories().contains("seed=4 batch-size=256"));
+}
+
 // Issue 39 §5: the collocation verdict on screen, from the real H100 MPS recording: per collocated
 // configuration (its workloads under it), time together and one after another alone, throughput
 // gain and energy per job with their intervals; exported as radt report --table collocation is.
@@ -460,7 +539,7 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     EXPECT_EQ(cell(1, "Energy vs alone"), "×0.971 [0.948, 0.994]");
     EXPECT_EQ(cell(1, "Energy / job together"), "7.28 ± 0.33 kJ");
     EXPECT_TRUE(model->item(0, columnOf(model, "Throughput gain"))->toolTip().contains("solo runs only"));
-    EXPECT_TRUE(insights.collocationText().isEmpty());
+    EXPECT_TRUE(insights.findChild<QLabel*>("collocationNote")->text().isEmpty());
     // The paper table and the CSV are radt report's.
     insights.exportCollocation(QString::fromStdString(dir.file("collocation.tex")));
     insights.exportCollocation(QString::fromStdString(dir.file("collocation.csv")));
@@ -481,8 +560,10 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     insights.refresh();
     ASSERT_TRUE(insights.waitForResult(20000));
     EXPECT_EQ(model->rowCount(), 0);
-    EXPECT_TRUE(insights.collocationText().startsWith("No workload in the basket ran jobs together"))
-        << insights.collocationText().toStdString();
+    EXPECT_TRUE(insights.findChild<QLabel*>("collocationNote")
+                    ->text()
+                    .startsWith("No workload in the basket ran jobs together"))
+        << insights.findChild<QLabel*>("collocationNote")->text().toStdString();
 }
 
 // Issue 24 item 9: Basket > Insights (Ctrl+I) always ends with the view shown and on top; as the

@@ -47,7 +47,7 @@ std::optional<double> asNumber(const std::string& text) {
 /// radT's own params: they tell configurations apart only where the user's params do not.
 bool isRadtParam(const std::string& name) {
     return name == "model" || name == "collocation" || name == "max_epoch" || name == "max_time" ||
-           name == "runs_per_gpu";
+           name == "runs_per_gpu" || name == "devices";
 }
 
 /// A param's value in a configuration as the labels compare it: unset when missing or "-".
@@ -55,6 +55,8 @@ std::string valueIn(const ParamMap& key, const std::string& name) {
     const auto it = key.find(name);
     return it == key.end() || unset(it->second) ? std::string("\x1e") : it->second;
 }
+
+} // namespace
 
 /// The fewest params that tell the configurations apart, most telling first (greedy, as the
 /// chart's line names are chosen: the param that tells the most configurations apart next; the
@@ -109,8 +111,6 @@ std::vector<std::string> tellingParams(const std::vector<ParamMap>& keys) {
     }
     return chosen;
 }
-
-} // namespace
 
 ParamMap readableParams(const ParamMap& key) {
     ParamMap out;

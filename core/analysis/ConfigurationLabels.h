@@ -26,6 +26,12 @@ ParamMap readableParams(const ParamMap& key);
 /// text in byte order.
 bool paramValueBefore(const std::string& a, const std::string& b);
 
+/// The fewest params that tell the configurations (or lines, or runs) whose params are `keys`
+/// apart, most telling first: the user's params before radT's (runs_per_gpu, collocation, model,
+/// devices...), then those with more values; each kept only where it tells more apart than the
+/// ones before. A missing, empty or "-" value is unset, one value among the others.
+std::vector<std::string> tellingParams(const std::vector<ParamMap>& keys);
+
 struct ConfigurationNames {
     /// order[k] is the index (in the keys given) of the k-th configuration in the common order.
     std::vector<size_t> order;

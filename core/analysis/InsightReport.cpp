@@ -283,6 +283,7 @@ RunFacts analyseRun(Store& store, const Run& run, const ReportOptions& options,
     j["experiment"] = experimentName;
     j["workload"] = workloadId(run).empty() ? json(nullptr) : json(workloadId(run));
     j["letter"] = run.letter().empty() ? json(nullptr) : json(run.letter());
+    j["params"] = run.params; // what names the run for people (the chart's rule) and tells repeats apart
     j["status"] = toString(run.status);
     j["duration_s"] = double(data.to - data.from) / 1000.0;
     j["window_note"] = data.windowNote.empty() ? json(nullptr) : json(data.windowNote);

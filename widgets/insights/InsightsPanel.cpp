@@ -12,12 +12,13 @@
 #include "widgets/common/Formatting.h"
 #include "widgets/insights/ConfigurationTables.h"
 #include "widgets/insights/FrontierChart.h"
+#include "widgets/insights/InsightBars.h"
 #include "widgets/insights/InsightTimeChart.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
-#include <QCursor>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -37,14 +38,9 @@
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
-#include <QToolTip>
 #include <QVBoxLayout>
-#include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSeries>
-#include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-#include <QtCharts/QValueAxis>
 
 #include <mutex>
 
@@ -60,15 +56,6 @@ const QString kFrontierChart = QStringLiteral("#frontier"); ///< the configurati
 const QString kBurstChart = QStringLiteral("#bursts");      ///< the selected run's bursts
 const QString kStallChart = QStringLiteral("#stalls");      ///< the selected run's input stalls
 
-/// A name of at most `chars` characters, cut in the middle: run names share their starts and
-/// ends ("resnet50-bs256-seed1-mps"), the middle is what a reader can best do without.
-QString elideMiddle(const QString& name, int chars) {
-    if (name.size() <= chars)
-        return name;
-    const int head = (chars - 1) / 2, tail = chars - 1 - head;
-    return name.left(head) + QStringLiteral("…") + name.right(tail);
-}
-
 /// How a run is named in charts: "<workload> <letter>" as the board's series, else its name.
 QString runLabel(const json& r) {
     if (!r["workload"].is_null() && !r["letter"].is_null())
@@ -77,6 +64,23 @@ QString runLabel(const json& r) {
     if (r.value("name", json()).is_string() && !r["name"].get<std::string>().empty())
         return QString::fromStdString(r["name"].get<std::string>());
     return QString::fromStdString(r["run_uuid"].get<std::string>().substr(0, 8));
+}
+
+/// The Collocation tab: a note (why it is empty) over the verdicts' table.
+QWidget* collocationPage(QWidget* parent, QStandardItemModel*& model, QLabel*& note) {
+    auto* page = new QWidget(parent);
+    model = new QStandardItemModel(parent);
+    note = new QLabel(page);
+    note->setObjectName(QStringLiteral("collocationNote"));
+    note->setWordWrap(true);
+    QTableView* table = answerTable(model, page);
+    table->setSortingEnabled(false); // a configuration's workloads stay under it
+    table->setObjectName(QStringLiteral("collocationTable"));
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(note);
+    layout->addWidget(table, 1);
+    return page;
 }
 
 } // namespace
@@ -130,6 +134,7 @@ InsightsPanel::InsightsPanel(QWidget* parent) : QWidget(parent), m_worker(std::m
     m_inputs.intensity = new QDoubleSpinBox(this);
     m_inputs.pue = new QDoubleSpinBox(this);
     m_inputs.figure = new QComboBox(this);
+    m_inputs.perRun = new QCheckBox(tr("per run"), this);
     m_status = new QLabel(this);
     m_workloads = new QLabel(this);
     m_views.model = new QStandardItemModel(this);
@@ -196,6 +201,9 @@ void InsightsPanel::setUpFigureChoice() {
     // Not as wide as its longest entry: the bar must fit a floating window on a 1024 px screen.
     m_inputs.figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_inputs.figure->setMinimumContentsLength(18);
+    m_inputs.perRun->setToolTip(tr("Bars per run, named as the chart's legend names lines, instead of per "
+                                   "configuration (mean with its 95 % CI whisker and N) where repeats make "
+                                   "configurations"));
 }
 
 QHBoxLayout* InsightsPanel::toolBar() {
@@ -220,6 +228,7 @@ QHBoxLayout* InsightsPanel::toolBar() {
     bar->addWidget(m_inputs.repeats);
     bar->addWidget(new QLabel(tr("Compare:"), this));
     bar->addWidget(m_inputs.figure);
+    bar->addWidget(m_inputs.perRun);
     bar->addStretch(1);
     bar->addWidget(copy);
     bar->addWidget(csv);
@@ -258,7 +267,7 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     m_views.comparisons = new QStandardItemModel(this);
     tabs->addTab(answerTable(m_views.configurations, this), tr("Configurations"));
     tabs->addTab(answerTable(m_views.comparisons, this), tr("Comparisons"));
-    tabs->addTab(collocationPage(), tr("Collocation"));
+    tabs->addTab(collocationPage(this, m_views.collocation, m_views.collocationNote), tr("Collocation"));
     split->addWidget(tabs);
     split->addWidget(m_views.chartView);
     split->setStretchFactor(0, 3);
@@ -270,25 +279,6 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     layout->addWidget(split, 1);
     layout->addWidget(m_workloads);
     layout->addWidget(m_status);
-}
-
-QWidget* InsightsPanel::collocationPage() {
-    auto* page = new QWidget(this);
-    m_views.collocation = new QStandardItemModel(this);
-    m_views.collocationNote = new QLabel(page);
-    m_views.collocationNote->setWordWrap(true);
-    QTableView* table = answerTable(m_views.collocation, page);
-    table->setSortingEnabled(false); // a configuration's workloads stay under it
-    table->setObjectName(QStringLiteral("collocationTable"));
-    auto* layout = new QVBoxLayout(page);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_views.collocationNote);
-    layout->addWidget(table, 1);
-    return page;
-}
-
-QString InsightsPanel::collocationText() const {
-    return m_views.collocationNote->text();
 }
 
 void InsightsPanel::connectRecomputes() {
@@ -307,6 +297,7 @@ void InsightsPanel::connectRecomputes() {
     connect(m_inputs.intensity, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
     connect(m_inputs.pue, qOverload<double>(&QDoubleSpinBox::valueChanged), this, carbonChanged);
     connect(m_inputs.figure, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fillChart(); });
+    connect(m_inputs.perRun, &QCheckBox::toggled, this, [this] { fillChart(); });
     connect(m_views.table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         if (const QString chart = m_inputs.figure->currentData().toString();
             chart == kBurstChart || chart == kStallChart)
@@ -472,79 +463,12 @@ void InsightsPanel::fillChart() {
     }
     const insight::RunFigure& figure = insight::runFigure(chosen.toStdString());
     m_views.chart->setTitle(tr(figure.title));
+    const bool configurations = repeatsMakeConfigurations(m_report);
+    m_inputs.perRun->setEnabled(configurations);
     if (!m_report.is_object() || m_report["runs"].empty())
         return;
-    drawFigureBars(figure);
-}
-
-void InsightsPanel::drawFigureBars(const insight::RunFigure& figure) {
-    std::vector<double> values;
-    QStringList names, fullNames;
-    for (const json& r : m_report["runs"]) {
-        const json v = figure.value(r);
-        values.push_back(v.is_number() ? v.get<double>() : 0);
-        // Short, distinct and never cut at the end; QBarCategoryAxis drops a repeated category.
-        QString name = elideMiddle(runLabel(r), 16);
-        for (int k = 2; names.contains(name); ++k)
-            name = elideMiddle(runLabel(r), 12) + QStringLiteral(" (%1)").arg(k);
-        names << name;
-        fullNames << runLabel(r) + QLatin1Char('\n') +
-                         QString::fromStdString(r["run_uuid"].get<std::string>());
-    }
-    const double top = *std::max_element(values.begin(), values.end());
-    const insight::AxisScale scale = insight::axisScale(top, figure.unit);
-    const QString title =
-        scale.symbol.empty()
-            ? tr(figure.title)
-            : QStringLiteral("%1 (%2)").arg(tr(figure.title), QString::fromStdString(scale.symbol));
-    m_views.chart->setTitle(title);
-    auto* set = new QBarSet(title);
-    for (double v : values)
-        *set << v / scale.divisor;
-    auto* series = new QBarSeries;
-    series->append(set);
-    series->setLabelsVisible(true);
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(3);
-    if (names.size() > 6) // narrow bars: "4001.8" across one would be cut to "00"
-        series->setLabelsAngle(-90);
-    connect(series, &QBarSeries::hovered, this, [fullNames](bool on, int index) {
-        if (on && index >= 0 && index < fullNames.size())
-            QToolTip::showText(QCursor::pos(), fullNames[index]);
-        else
-            QToolTip::hideText();
-    });
-    m_views.chart->addSeries(series);
-    QBarCategoryAxis* runs = runAxis(names);
-    auto* axis = new QValueAxis;
-    axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
-    axis->applyNiceNumbers();
-    m_views.chart->addAxis(runs, Qt::AlignBottom);
-    m_views.chart->addAxis(axis, Qt::AlignLeft);
-    series->attachAxis(runs);
-    series->attachAxis(axis);
-}
-
-QBarCategoryAxis* InsightsPanel::runAxis(const QStringList& names) {
-    auto* runs = new QBarCategoryAxis;
-    runs->append(names);
-    // QtCharts cuts a name to "…" unless its line height fits the bar's width less ~15 px, so a
-    // dozen upright names all read "…". On their side, in a font the bars leave room for (and
-    // larger as the chart widens); with no room at all, hovering a bar names its run.
-    if (names.size() > 4) {
-        runs->setLabelsAngle(-90);
-        const int bars = int(names.size());
-        connect(m_views.chart, &QChart::plotAreaChanged, runs, [runs, bars](const QRectF& plot) {
-            const int room = int(plot.width() / bars) - 15;
-            QFont font = runs->labelsFont();
-            font.setPixelSize(std::clamp(room, 7, 12));
-            if (font != runs->labelsFont())
-                runs->setLabelsFont(font);
-            runs->setLabelsVisible(room >= 7);
-            runs->setTitleText(room >= 7 ? QString() : tr("hover a bar for its run"));
-        });
-    }
-    return runs;
+    // Repeats make configurations: a bar each, with its interval, unless the runs are asked for.
+    drawInsightBars(m_views.chart, m_report, figure, configurations && !m_inputs.perRun->isChecked());
 }
 
 void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
 class QDoubleSpinBox;
@@ -28,7 +29,6 @@ class QTableView;
 class QTimer;
 
 namespace QtCharts {
-class QBarCategoryAxis;
 class QChart;
 class QChartView;
 } // namespace QtCharts
@@ -66,8 +66,6 @@ public:
     QStandardItemModel* comparisons() const { return m_views.comparisons; }
     /// The Collocation tab's table (issue 39 §5): per collocated configuration, then its workloads.
     QStandardItemModel* collocation() const { return m_views.collocation; }
-    /// What the Collocation tab says above its table ("" when it has verdicts).
-    QString collocationText() const;
     QtCharts::QChart* chart() const { return m_views.chart; }
     /// The table as tab-separated text, header first (what Copy puts on the clipboard).
     QString tableTsv() const;
@@ -97,8 +95,7 @@ private:
     QHBoxLayout* toolBar();     ///< the settings fields, the Compare list and the export buttons
     void setUpViews();
     void layOut(QHBoxLayout* bar);
-    QWidget* collocationPage(); ///< the Collocation tab: a note over the verdicts' table
-    void connectRecomputes();   ///< what recomputes, follows running runs or redraws the chart
+    void connectRecomputes(); ///< what recomputes, follows running runs or redraws the chart
 
     void compute();
     void present(nlohmann::json report, quint64 generation, const QString& error);
@@ -113,10 +110,6 @@ private:
     /// Marks a run's GPU energy cell ⚠ with a tooltip when its figure has a caveat.
     void markEnergyCaveats(const nlohmann::json& run, QStandardItem* energy);
     void fillChart();
-    /// The chosen figure of each run as a bar, on a scale picked by the largest.
-    void drawFigureBars(const insight::RunFigure& figure);
-    /// The runs' axis under the bars: names on their side, in a font the bars leave room for.
-    QtCharts::QBarCategoryAxis* runAxis(const QStringList& names);
     /// The selected run's GPU utilisation with its burst periods or input stalls shaded: read on
     /// the worker, drawn when it lands.
     void fillRunChart(TimeChartRequest::Kind kind);
@@ -140,6 +133,7 @@ private:
         QDoubleSpinBox* pue = nullptr;
         QLineEdit* repeats = nullptr; ///< the repeat params, comma-separated
         QComboBox* figure = nullptr;
+        QCheckBox* perRun = nullptr; ///< bars per run where repeats make configurations
     } m_inputs;
     QLabel* m_status = nullptr;
     QLabel* m_workloads = nullptr;

@@ -48,92 +48,33 @@ QString experimentLabel(const ChartRunData& r) {
                                     : toQString(r.experimentName);
 }
 
-// radT's own params: they tell lines apart only where the user's params do not.
-bool isBookkeeping(const std::string& key) {
-    return key == "model" || key == "devices" || key == "collocation" || key == "max_epoch" ||
-           key == "max_time" || key == "runs_per_gpu";
-}
-
-// The fewest params that tell the lines apart, most telling first: the user's params before radT's,
-// then those with more values; each one kept only where it names more lines apart than before
-// ("iters" adds nothing once "size" moves with it). A line whose runs differ in a param does not say
-// it, and no line says an unset value ("collocation=-").
-std::vector<std::string> tellingParams(const std::vector<ChartLineGroup>& groups,
-                                       const std::vector<std::map<std::string, std::string>>& shared,
-                                       const std::set<std::string>& keys) {
-    struct Candidate {
-        std::string key;
-        bool bookkeeping;
-        size_t values;
-    };
-    std::vector<Candidate> candidates;
-    for (const std::string& key : keys) {
-        std::set<std::string> values;
-        size_t set = 0;
-        for (size_t gi = 0; gi < groups.size(); ++gi)
-            if (const auto it = shared[gi].find(key); it != shared[gi].end()) {
-                values.insert(it->second);
-                set += !it->second.empty() && it->second != "-";
-            }
-        if (values.size() > 1 && set > 0)
-            candidates.push_back({key, isBookkeeping(key), values.size()});
-    }
-    // Greedy: the param that names the most lines apart next; the user's before radT's.
-    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-        return a.bookkeeping != b.bookkeeping ? !a.bookkeeping : a.values > b.values;
-    });
-    std::vector<std::string> chosen;
-    std::vector<std::string> names(groups.size()); // each line's values so far, as one text
-    auto distinct = [](const std::vector<std::string>& v) {
-        return std::set<std::string>(v.begin(), v.end()).size();
-    };
-    auto with = [&](const std::string& key) {
-        std::vector<std::string> longer = names;
-        for (size_t gi = 0; gi < groups.size(); ++gi) {
-            const auto it = shared[gi].find(key);
-            longer[gi] += '\x1f' + (it == shared[gi].end() ? std::string("\x1e") : it->second);
-        }
-        return longer;
-    };
-    while (distinct(names) < groups.size()) {
-        size_t best = candidates.size(), bestCount = distinct(names);
-        for (size_t c = 0; c < candidates.size(); ++c) {
-            if (best < candidates.size() && candidates[best].bookkeeping != candidates[c].bookkeeping)
-                break; // a user param that helps wins over any of radT's
-            if (const size_t count = distinct(with(candidates[c].key)); count > bestCount)
-                best = c, bestCount = count;
-        }
-        if (best == candidates.size())
-            break;
-        names = with(candidates[best].key);
-        chosen.push_back(candidates[best].key);
-        candidates.erase(candidates.begin() + long(best));
-    }
-    return chosen;
-}
-
 // Names for people: what tells the lines apart. The params every run of a line shares, where
 // lines differ in them ("batch-size=128"); else the run's name, or the workload for merged runs;
 // the experiment first when the runs come from several.
 void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRunData>& runs) {
-    std::vector<std::map<std::string, std::string>> shared(groups.size());
-    std::set<std::string> keys;
+    // Each run's params as people name them: the script's flags count ("--batch-size 64").
+    std::vector<ParamMap> readable;
+    readable.reserve(runs.size());
+    for (const ChartRunData& r : runs)
+        readable.push_back(readableParams(r.run.params));
+    std::vector<ParamMap> shared(groups.size());
     for (size_t gi = 0; gi < groups.size(); ++gi) {
         const auto& members = groups[gi].runs;
-        for (const auto& [key, value] : runs[members.front()].run.params) {
+        for (const auto& [key, value] : readable[members.front()]) {
             if (namesNothing(key))
                 continue;
             // Init-captures: C++17 lambdas cannot capture structured bindings (clang rejects it).
-            const bool same =
-                std::all_of(members.begin(), members.end(), [&runs, &key = key, &value = value](size_t r) {
-                    return runs[r].run.param(key) == value;
-                });
+            const bool same = std::all_of(members.begin(), members.end(),
+                                          [&readable, &key = key, &value = value](size_t r) {
+                                              const auto it = readable[r].find(key);
+                                              return it != readable[r].end() && it->second == value;
+                                          });
             if (same)
                 shared[gi][key] = value;
-            keys.insert(key);
         }
     }
-    const std::vector<std::string> differing = tellingParams(groups, shared, keys);
+    // The rule configurations are named by (ConfigurationLabels): one rule for lines and labels.
+    const std::vector<std::string> differing = tellingParams(shared);
     std::set<int64_t> experiments;
     for (const ChartRunData& r : runs)
         experiments.insert(r.run.experimentId);

@@ -1,0 +1,248 @@
+#include "widgets/insights/InsightBars.h"
+
+#include "core/analysis/InsightFigures.h"
+#include "core/base/Statistics.h"
+#include "widgets/chart/engine/ChartLines.h"
+
+#include <QCursor>
+#include <QObject>
+#include <QPen>
+#include <QToolTip>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+#include <map>
+
+using namespace QtCharts;
+
+namespace radt {
+
+using nlohmann::json;
+
+namespace {
+
+/// A name of at most `chars` characters, cut in the middle: run names share their starts and
+/// ends ("resnet50-bs256-seed1-mps"), the middle is what a reader can best do without.
+QString elideMiddle(const QString& name, int chars) {
+    if (name.size() <= chars)
+        return name;
+    const int head = (chars - 1) / 2, tail = chars - 1 - head;
+    return name.left(head) + QStringLiteral("…") + name.right(tail);
+}
+
+/// Names for the category axis: short, and distinct (QBarCategoryAxis drops a repeated one).
+QStringList axisNames(const QStringList& full) {
+    QStringList names;
+    for (const QString& name : full) {
+        QString shortName = elideMiddle(name, 24);
+        for (int k = 2; names.contains(shortName); ++k)
+            shortName = elideMiddle(name, 18) + QStringLiteral(" (%1)").arg(k);
+        names << shortName;
+    }
+    return names;
+}
+
+/// The axis under the bars: names on their side, in a font the bars leave room for.
+QBarCategoryAxis* categoryAxis(QChart* chart, const QStringList& names) {
+    auto* axis = new QBarCategoryAxis;
+    axis->append(names);
+    // QtCharts cuts a name to "…" unless its line height fits the bar's width less ~15 px, so a
+    // dozen upright names all read "…". On their side, in a font the bars leave room for (and
+    // larger as the chart widens); with no room at all, hovering a bar names it.
+    if (names.size() > 4) {
+        axis->setLabelsAngle(-90);
+        const int bars = int(names.size());
+        QObject::connect(chart, &QChart::plotAreaChanged, axis, [axis, bars](const QRectF& plot) {
+            const int room = int(plot.width() / bars) - 15;
+            QFont font = axis->labelsFont();
+            font.setPixelSize(std::clamp(room, 7, 12));
+            if (font != axis->labelsFont())
+                axis->setLabelsFont(font);
+            axis->setLabelsVisible(room >= 7);
+            axis->setTitleText(room >= 7 ? QString() : QObject::tr("hover a bar for its name"));
+        });
+    }
+    return axis;
+}
+
+/// The bars of `values` under `names`, on a value axis scaled to the largest (or to `top`).
+QBarSeries* addBars(QChart* chart, const QString& title, const std::vector<double>& values,
+                    const QStringList& names, const QStringList& tips, double top,
+                    const insight::AxisScale& scale) {
+    auto* set = new QBarSet(title);
+    for (double v : values)
+        *set << v / scale.divisor;
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(3);
+    if (names.size() > 6) // narrow bars: "4001.8" across one would be cut to "00"
+        series->setLabelsAngle(-90);
+    QObject::connect(series, &QBarSeries::hovered, chart, [tips](bool on, int index) {
+        if (on && index >= 0 && index < tips.size())
+            QToolTip::showText(QCursor::pos(), tips[index]);
+        else
+            QToolTip::hideText();
+    });
+    chart->addSeries(series);
+    QBarCategoryAxis* categories = categoryAxis(chart, names);
+    auto* axis = new QValueAxis;
+    axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
+    axis->applyNiceNumbers();
+    chart->addAxis(categories, Qt::AlignBottom);
+    chart->addAxis(axis, Qt::AlignLeft);
+    series->attachAxis(categories);
+    series->attachAxis(axis);
+    return series;
+}
+
+QString figureTitle(const insight::RunFigure& figure, const insight::AxisScale& scale) {
+    return scale.symbol.empty() ? QObject::tr(figure.title)
+                                : QStringLiteral("%1 (%2)").arg(QObject::tr(figure.title),
+                                                                QString::fromStdString(scale.symbol));
+}
+
+QString formatted(double value, const insight::RunFigure& figure) {
+    return QString::fromStdString(insight::formatForPeople(value, figure.unit, figure.decimals));
+}
+
+/// A whisker from the interval's low to its high end at bar `index`, capped at both ends.
+void addWhisker(QChart* chart, int index, double low, double high, QBarSeries* bars) {
+    auto* whisker = new QLineSeries;
+    constexpr double kCap = 0.12; // of a category's width
+    const double x = index;
+    whisker->append(
+        {{x - kCap, low}, {x + kCap, low}, {x, low}, {x, high}, {x - kCap, high}, {x + kCap, high}});
+    QPen pen(QColor(40, 40, 40));
+    pen.setWidthF(1.5);
+    whisker->setPen(pen);
+    chart->addSeries(whisker);
+    for (QAbstractAxis* axis : bars->attachedAxes())
+        whisker->attachAxis(axis);
+}
+
+void drawConfigurationBars(QChart* chart, const json& report, const insight::RunFigure& figure) {
+    const std::vector<ConfigurationBar> bars = configurationBars(report, figure);
+    std::vector<double> means;
+    QStringList full, tips;
+    double top = 0;
+    for (const ConfigurationBar& b : bars) {
+        means.push_back(b.mean.value_or(0));
+        top = std::max(top, b.ci95 ? b.ci95->second : b.mean.value_or(0));
+        full << QStringLiteral("%1 (N=%2)").arg(b.label).arg(b.runs);
+        QString tip = QStringLiteral("%1\nN=%2").arg(b.label).arg(b.runs);
+        if (b.n != b.runs)
+            tip += QObject::tr(", %1 with this figure").arg(b.n);
+        if (!b.mean)
+            tip += QObject::tr("\nnone of its runs has this figure");
+        else if (b.ci95)
+            tip += QObject::tr("\nmean %1, 95 % CI [%2, %3] (Student t, %4 degrees of freedom)")
+                       .arg(formatted(*b.mean, figure), formatted(b.ci95->first, figure),
+                            formatted(b.ci95->second, figure))
+                       .arg(b.n - 1);
+        else
+            tip += QObject::tr("\n%1: no interval from one run").arg(formatted(*b.mean, figure));
+        tips << tip;
+    }
+    const insight::AxisScale scale = insight::axisScale(top, figure.unit);
+    const QString title = figureTitle(figure, scale);
+    size_t leftOut = 0;
+    for (const json& r : report["runs"])
+        leftOut += r["configuration"].is_null();
+    chart->setTitle(
+        QObject::tr("%1: mean and 95 % CI per configuration").arg(title) +
+        (leftOut ? QObject::tr(" (%n unfinished run(s) left out)", nullptr, int(leftOut)) : QString()));
+    QBarSeries* series = addBars(chart, title, means, axisNames(full), tips, top, scale);
+    for (size_t i = 0; i < bars.size(); ++i)
+        if (bars[i].ci95)
+            addWhisker(chart, int(i), bars[i].ci95->first / scale.divisor,
+                       bars[i].ci95->second / scale.divisor, series);
+}
+
+void drawRunBars(QChart* chart, const json& report, const insight::RunFigure& figure) {
+    std::vector<double> values;
+    const QStringList full = legendNamesOfRuns(report);
+    QStringList tips;
+    size_t i = 0;
+    for (const json& r : report["runs"]) {
+        const json v = figure.value(r);
+        values.push_back(v.is_number() ? v.get<double>() : 0);
+        tips << full[int(i++)] + QLatin1Char('\n') +
+                    QString::fromStdString(r["run_uuid"].get<std::string>()) +
+                    (v.is_number() ? QLatin1Char('\n') + formatted(v.get<double>(), figure) : QString());
+    }
+    const double top = *std::max_element(values.begin(), values.end());
+    const insight::AxisScale scale = insight::axisScale(top, figure.unit);
+    chart->setTitle(figureTitle(figure, scale));
+    addBars(chart, figureTitle(figure, scale), values, axisNames(full), tips, top, scale);
+}
+
+} // namespace
+
+std::vector<ConfigurationBar> configurationBars(const json& report, const insight::RunFigure& figure) {
+    const json& configurations = report["configurations"];
+    std::vector<std::vector<double>> values(configurations.size());
+    for (const json& r : report["runs"])
+        if (r["configuration"].is_number() && r["configuration"].get<size_t>() < values.size())
+            if (const json v = figure.value(r); v.is_number())
+                values[r["configuration"].get<size_t>()].push_back(v.get<double>());
+    std::vector<ConfigurationBar> bars;
+    for (size_t c = 0; c < configurations.size(); ++c) {
+        ConfigurationBar bar;
+        bar.label = QString::fromStdString(configurations[c].value("label", "#" + std::to_string(c)));
+        bar.runs = configurations[c]["runs"].size();
+        if (const auto s = stats::summarise(values[c])) {
+            bar.n = s->n;
+            bar.mean = s->mean;
+            bar.ci95 = s->ci95;
+        }
+        bars.push_back(bar);
+    }
+    return bars;
+}
+
+bool repeatsMakeConfigurations(const json& report) {
+    if (!report.is_object())
+        return false;
+    for (const json& c : report.value("configurations", json::array()))
+        if (c["runs"].size() >= 2)
+            return true;
+    return false;
+}
+
+QStringList legendNamesOfRuns(const json& report) {
+    std::vector<ChartRunData> runs;
+    std::map<std::string, int64_t> experiments;
+    for (const json& r : report["runs"]) {
+        ChartRunData data;
+        data.run.uuid = r["run_uuid"].get<std::string>();
+        data.run.name = r.value("name", std::string());
+        const json params = r.value("params", json::object()); // items() of a temporary would dangle
+        for (const auto& [key, value] : params.items())
+            if (value.is_string())
+                data.run.params[key] = value.get<std::string>();
+        data.experimentName = r.value("experiment", std::string());
+        data.run.experimentId =
+            experiments.emplace(data.experimentName, int64_t(experiments.size())).first->second;
+        runs.push_back(std::move(data));
+    }
+    ChartOptions options; // each run its own line, named readably: what the legend says
+    options.grouping = ChartOptions::Grouping::None;
+    QStringList names;
+    for (const ChartLineGroup& g : groupChartRuns(runs, options))
+        names << g.name;
+    return names;
+}
+
+void drawInsightBars(QChart* chart, const json& report, const insight::RunFigure& figure,
+                     bool perConfiguration) {
+    perConfiguration ? drawConfigurationBars(chart, report, figure) : drawRunBars(chart, report, figure);
+}
+
+} // namespace radt
