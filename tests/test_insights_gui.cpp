@@ -114,7 +114,7 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     EXPECT_DOUBLE_EQ(perConfiguration->barSets().front()->at(1), 0.5);
     auto* names = qobject_cast<QtCharts::QBarCategoryAxis*>(insights->chart()->axes(Qt::Horizontal).front());
     ASSERT_TRUE(names);
-    EXPECT_EQ(names->categories(), (QStringList{"runs_per_gpu=1 (N=1)", "runs_per_gpu=2 (N=2)"}));
+    EXPECT_EQ(names->categories(), (QStringList{"runs_per_gpu=1<br>N=1", "runs_per_gpu=2<br>N=2"}));
     // Per run on request: the runs' GPU energy, named as the chart's legend names their lines.
     auto* perRun = insights->findChild<QCheckBox*>();
     ASSERT_TRUE(perRun && perRun->isEnabled());
@@ -468,7 +468,7 @@ TEST(InsightsView, TheBarsOfASweepAreItsConfigurationsWithTheirIntervals) {
     auto* names = qobject_cast<QtCharts::QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
     ASSERT_TRUE(names);
     EXPECT_EQ(names->categories(),
-              (QStringList{"batch-size=64 (N=4)", "batch-size=128 (N=4)", "batch-size=256 (N=4)"}));
+              (QStringList{"batch-size=64<br>N=4", "batch-size=128<br>N=4", "batch-size=256<br>N=4"}));
     // Each bar and whisker is the Configurations tab's and radt report's mean and interval.
     const nlohmann::json& configurations = insights.report()["configurations"];
     std::vector<QtCharts::QLineSeries*> whiskers;
@@ -533,12 +533,12 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     EXPECT_EQ(cell(2, "Collocated").trimmed(), "workload 1-4");
     EXPECT_EQ(cell(3, "Collocated").trimmed(), "workload 1-5");
     EXPECT_EQ(cell(1, "Together"), "28.11 ± 0.63 s");
-    EXPECT_EQ(cell(1, "One after another alone"), "36.100 ± 0.025 s");
-    EXPECT_EQ(cell(1, "Throughput gain"), "×1.284 [1.256, 1.314]");
-    EXPECT_EQ(cell(0, "Throughput gain"), "×1.163 [1.162, 1.164]") << "a ratio to 0.1 % at most";
+    EXPECT_EQ(cell(1, "Alone"), "36.100 ± 0.025 s");
+    EXPECT_EQ(cell(1, "Throughput"), "×1.284 [1.256, 1.314]");
+    EXPECT_EQ(cell(0, "Throughput"), "×1.163 [1.162, 1.164]") << "a ratio to 0.1 % at most";
     EXPECT_EQ(cell(1, "Energy vs alone"), "×0.971 [0.948, 0.994]");
-    EXPECT_EQ(cell(1, "Energy / job together"), "7.28 ± 0.33 kJ");
-    EXPECT_TRUE(model->item(0, columnOf(model, "Throughput gain"))->toolTip().contains("solo runs only"));
+    EXPECT_EQ(cell(1, "Energy/job"), "7.28 ± 0.33 kJ");
+    EXPECT_TRUE(model->item(0, columnOf(model, "Throughput"))->toolTip().contains("solo runs only"));
     EXPECT_TRUE(insights.findChild<QLabel*>("collocationNote")->text().isEmpty());
     // The paper table and the CSV are radt report's.
     insights.exportCollocation(QString::fromStdString(dir.file("collocation.tex")));
@@ -554,7 +554,7 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     insights.refresh();
     ASSERT_TRUE(insights.waitForResult(20000));
     EXPECT_EQ(model->rowCount(), 4);
-    EXPECT_EQ(cell(1, "Throughput gain"), "×1.284 [1.256, 1.314]");
+    EXPECT_EQ(cell(1, "Throughput"), "×1.284 [1.256, 1.314]");
     // Only the solo runs: nothing shared a GPU, and the tab says what to add.
     insights.setRuns(solo);
     insights.refresh();

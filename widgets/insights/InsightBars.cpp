@@ -5,6 +5,7 @@
 #include "widgets/chart/engine/ChartLines.h"
 
 #include <QCursor>
+#include <QFontMetrics>
 #include <QObject>
 #include <QPen>
 #include <QToolTip>
@@ -35,38 +36,59 @@ QString elideMiddle(const QString& name, int chars) {
     return name.left(head) + QStringLiteral("…") + name.right(tail);
 }
 
-/// Names for the category axis: short, and distinct (QBarCategoryAxis drops a repeated one).
+/// Names for the category axis: short, and distinct (QBarCategoryAxis drops a repeated one). A
+/// name's lines ("<br>": the axis draws rich text) are cut each on its own.
 QStringList axisNames(const QStringList& full) {
+    const auto cut = [](const QString& name, int chars) {
+        QStringList lines = name.split(QStringLiteral("<br>"));
+        for (QString& line : lines)
+            line = elideMiddle(line, chars);
+        return lines.join(QStringLiteral("<br>"));
+    };
     QStringList names;
     for (const QString& name : full) {
-        QString shortName = elideMiddle(name, 24);
+        QString shortName = cut(name, 24);
         for (int k = 2; names.contains(shortName); ++k)
-            shortName = elideMiddle(name, 18) + QStringLiteral(" (%1)").arg(k);
+            shortName = cut(name, 18) + QStringLiteral(" (%1)").arg(k);
         names << shortName;
     }
     return names;
 }
 
-/// The axis under the bars: names on their side, in a font the bars leave room for.
+/// The axis under the bars: upright names where they fit (in a smaller font if need be), else on
+/// their side in a font the bars leave room for; with no room at all, hovering a bar names it.
 QBarCategoryAxis* categoryAxis(QChart* chart, const QStringList& names) {
     auto* axis = new QBarCategoryAxis;
     axis->append(names);
-    // QtCharts cuts a name to "…" unless its line height fits the bar's width less ~15 px, so a
-    // dozen upright names all read "…". On their side, in a font the bars leave room for (and
-    // larger as the chart widens); with no room at all, hovering a bar names it.
-    if (names.size() > 4) {
-        axis->setLabelsAngle(-90);
-        const int bars = int(names.size());
-        QObject::connect(chart, &QChart::plotAreaChanged, axis, [axis, bars](const QRectF& plot) {
-            const int room = int(plot.width() / bars) - 15;
-            QFont font = axis->labelsFont();
+    // QtCharts cuts a name to "…" unless it fits the bar's width less ~15 px (upright) or its line
+    // height does (on its side): a dozen upright names all read "…", three long ones "batch-siz…".
+    const int bars = int(names.size());
+    QObject::connect(chart, &QChart::plotAreaChanged, axis, [axis, names, bars](const QRectF& plot) {
+        const int room = int(plot.width() / bars) - 15;
+        QFont font = axis->labelsFont();
+        int angle = -90;
+        // Upright, QtCharts draws only a name's first line: names of several lines go on their side.
+        const bool oneLine = std::none_of(
+            names.begin(), names.end(), [](const QString& n) { return n.contains(QStringLiteral("<br>")); });
+        for (int px = 12; oneLine && px >= 9 && angle != 0; --px) {
+            font.setPixelSize(px);
+            const QFontMetrics metrics(font);
+            int widest = 0;
+            for (const QString& name : names)
+                for (const QString& line : name.split(QStringLiteral("<br>")))
+                    widest = std::max(widest, metrics.horizontalAdvance(line));
+            if (widest <= room)
+                angle = 0;
+        }
+        if (angle != 0)
             font.setPixelSize(std::clamp(room, 7, 12));
-            if (font != axis->labelsFont())
-                axis->setLabelsFont(font);
-            axis->setLabelsVisible(room >= 7);
-            axis->setTitleText(room >= 7 ? QString() : QObject::tr("hover a bar for its name"));
-        });
-    }
+        if (font != axis->labelsFont())
+            axis->setLabelsFont(font);
+        if (axis->labelsAngle() != angle)
+            axis->setLabelsAngle(angle);
+        axis->setLabelsVisible(room >= 7);
+        axis->setTitleText(room >= 7 ? QString() : QObject::tr("hover a bar for its name"));
+    });
     return axis;
 }
 
@@ -135,7 +157,9 @@ void drawConfigurationBars(QChart* chart, const json& report, const insight::Run
     for (const ConfigurationBar& b : bars) {
         means.push_back(b.mean.value_or(0));
         top = std::max(top, b.ci95 ? b.ci95->second : b.mean.value_or(0));
-        full << QStringLiteral("%1 (N=%2)").arg(b.label).arg(b.runs);
+        // A param a line: upright labels fit under narrower bars.
+        full << QString(b.label).replace(QLatin1Char(' '), QStringLiteral("<br>")) +
+                    QStringLiteral("<br>N=%1").arg(b.runs);
         QString tip = QStringLiteral("%1\nN=%2").arg(b.label).arg(b.runs);
         if (b.n != b.runs)
             tip += QObject::tr(", %1 with this figure").arg(b.n);
@@ -242,6 +266,14 @@ QStringList legendNamesOfRuns(const json& report) {
 
 void drawInsightBars(QChart* chart, const json& report, const insight::RunFigure& figure,
                      bool perConfiguration) {
+    const json& runs = report["runs"];
+    if (std::none_of(runs.begin(), runs.end(), [&](const json& r) { return figure.value(r).is_number(); })) {
+        // Empty axes would read as zeros: say that there is nothing, and why (the first run's reason).
+        chart->setTitle(QObject::tr("%1: none of these runs has it (%2)")
+                            .arg(QObject::tr(figure.title),
+                                 QString::fromStdString(insight::whyBlank(figure, runs.front()))));
+        return;
+    }
     perConfiguration ? drawConfigurationBars(chart, report, figure) : drawRunBars(chart, report, figure);
 }
 

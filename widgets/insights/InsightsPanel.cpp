@@ -200,7 +200,7 @@ void InsightsPanel::setUpFigureChoice() {
     m_inputs.figure->setCurrentIndex(m_inputs.figure->findData(QStringLiteral("gpu_energy_j")));
     // Not as wide as its longest entry: the bar must fit a floating window on a 1024 px screen.
     m_inputs.figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_inputs.figure->setMinimumContentsLength(18);
+    m_inputs.figure->setMinimumContentsLength(12);
     m_inputs.perRun->setToolTip(tr("Bars per run, named as the chart's legend names lines, instead of per "
                                    "configuration (mean with its 95 % CI whisker and N) where repeats make "
                                    "configurations"));

@@ -16,6 +16,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSaveFile>
+#include <QTabBar>
 #include <QTreeView>
 
 namespace radt {
@@ -121,7 +122,7 @@ QJsonArray describeParallelAxes(const ParallelPlot* plot) {
 } // namespace
 
 QJsonObject describeWidgets() {
-    QJsonArray widgets, rows, actions, charts, parallelAxes;
+    QJsonArray widgets, rows, actions, charts, parallelAxes, tabs;
     for (QWidget* top : QApplication::topLevelWidgets()) {
         if (!top->isVisible())
             continue;
@@ -146,13 +147,15 @@ QJsonObject describeWidgets() {
                 charts.append(describeChart(chart));
             if (auto* plot = qobject_cast<ParallelPlot*>(w))
                 parallelAxes = describeParallelAxes(plot);
+            if (auto* bar = qobject_cast<QTabBar*>(w)) // a tab is clicked where it is drawn
+                for (int i = 0; i < bar->count(); ++i)
+                    tabs.append(
+                        QJsonObject{{"text", bar->tabText(i)}, {"rect", globalRect(bar, bar->tabRect(i))}});
         }
     }
-    return QJsonObject{{"widgets", widgets},
-                       {"rows", rows},
-                       {"actions", actions},
-                       {"charts", charts},
-                       {"parallelAxes", parallelAxes}};
+    return QJsonObject{{"widgets", widgets},           {"rows", rows},
+                       {"actions", actions},           {"charts", charts},
+                       {"parallelAxes", parallelAxes}, {"tabs", tabs}};
 }
 
 WidgetMapWriter::WidgetMapWriter(const QString& path, QObject* parent) : QObject(parent), m_path(path) {
