@@ -25,6 +25,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -45,8 +46,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // 3,000 lines of output, one of them the line a person would look for; a metric; a binary artifact.
-const char* kWorkload = R"PY(import radt, sys
-with open("profile.bin", "wb") as f:
+const char* kWorkload = R"PY(import os, radt, sys
+profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), "profile.bin")  # the test's folder
+with open(profile, "wb") as f:
     f.write(bytes(range(256)) * 16)
 with radt.run.RADTBenchmark() as run:
     for i in range(3000):
@@ -55,7 +57,7 @@ with radt.run.RADTBenchmark() as run:
         else:
             print("step %d: loss %.4f" % (i, 1.0 / (i + 1)))
     run.log_metric("loss", 0.25, 7)
-    run.log_artifact("profile.bin")
+    run.log_artifact(profile)
 )PY";
 
 /// Records one run of kWorkload with radt into `uri`; the run as the store holds it.
@@ -158,7 +160,7 @@ TEST(RunDetailsGui, RecordedRunShowsItsFieldsAndItsOutputLogIsSearched) {
         viewer->view()->visibleTexts().contains("step 2000: loss diverged, lowering the learning rate"))
         << "the match is scrolled into view";
     EXPECT_TRUE(
-        viewer->statusText().contains(QStringLiteral("Found on line %1").arg(viewer->matchLine() + 1)))
+        viewer->statusText().contains(QStringLiteral("Found on line %1").arg(QLocale().toString(2001))))
         << viewer->statusText().toStdString();
 
     // A binary artifact is offered to the desktop, never shown as text.
@@ -237,6 +239,9 @@ TEST(RunDetailsGui, DockFollowsTheCurrentRunOfTheTreeAndTheBasket) {
     show->trigger();
     ASSERT_TRUE(dock->isVisible());
     EXPECT_EQ(panel->runUuid().toStdString(), sample.runs.at("alpha/1/a"));
+    QDockWidget* treeDock = test::dockOf(window, "experiments");
+    EXPECT_GT(dock->geometry().left(), treeDock->mapToGlobal(QPoint(treeDock->width(), 0)).x())
+        << "right of the tree, which stays in view to choose runs";
     tree->view()->setCurrentIndex(treeIndexOf(*tree, sample.runs.at("beta/7/b")));
     EXPECT_EQ(panel->runUuid().toStdString(), sample.runs.at("beta/7/b"));
 

@@ -202,8 +202,11 @@ TextPager::FindStep TextPager::find(const std::string& rawNeedle, uint64_t from,
         readAt(lo, static_cast<size_t>(hi - lo + n - 1), window);
         if (!matchCase)
             foldAscii(window);
-        const auto it = forward ? std::search(window.begin(), window.end(), needle.begin(), needle.end())
-                                : std::find_end(window.begin(), window.end(), needle.begin(), needle.end());
+        if (forward) { // glibc's memmem (two-way): several times std::search's speed on a log
+            const void* at = ::memmem(window.data(), window.size(), needle.data(), needle.size());
+            return at ? static_cast<const char*>(at) - window.data() : -1;
+        }
+        const auto it = std::find_end(window.begin(), window.end(), needle.begin(), needle.end());
         return it == window.end() ? -1 : static_cast<int64_t>(it - window.begin());
     };
     budget = std::max<uint64_t>(budget, 1);

@@ -64,7 +64,7 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     split->addWidget(m_stack);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({220, 700});
+    split->setSizes({170, 700}); // the log gets the width: a line of it is read across
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -113,7 +113,8 @@ void ArtifactsPane::showArtifacts(const std::string& artifactUri, const Artifact
     }
     QString text = listing.files.empty()
                        ? tr("The artifact folder %1 is empty.").arg(m_folder)
-                       : tr("%n file(s), %1, in %2", nullptr, static_cast<int>(listing.files.size()))
+                       : (listing.files.size() == 1 ? tr("1 file, %1, in %2")
+                                                    : tr("%1 files, %2, in %3").arg(listing.files.size()))
                              .arg(fromStd(formatByteSize(total)), m_folder);
     if (listing.truncated)
         text += tr(" (only the first %1 are listed)").arg(listing.files.size());

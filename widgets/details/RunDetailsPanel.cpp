@@ -125,7 +125,8 @@ void RunDetailsPanel::fillOverview(const Run& run, const RunDetailsContext& cont
     add(tr("Command line"), commandLine(run));
     add(tr("Devices"), toQString(run.param("devices")));
     add(tr("Collocation"), toQString(run.param("collocation")));
-    add(tr("Workload"), toQString(run.workload().empty() ? "" : run.workload() + " " + run.letter()));
+    if (!run.workload().empty())
+        add(tr("Workload"), tr("%1, letter %2").arg(toQString(run.workload()), toQString(run.letter())));
     add(tr("Listeners"), toQString(run.param("listeners")));
     add(tr("User"), tagOr(run, "mlflow.user"));
     add(tr("Parent run"), tagOr(run, "mlflow.parentRunId"));
@@ -151,9 +152,9 @@ void RunDetailsPanel::setLatestMetrics(const std::map<std::string, LatestMetric>
         rows.push_back({toQString(key), toQString(formatReading(metric.value)), QString::number(metric.step),
                         toQString(formatLocalTime(metric.timestamp))});
     m_metrics->setRows(rows);
-    m_metricsNote->setText(latest.empty() ? tr("This run has logged no metric.")
-                                          : tr("%n metric(s): each one's latest value", nullptr,
-                                               static_cast<int>(latest.size())));
+    m_metricsNote->setText(latest.empty()
+                               ? tr("This run has logged no metric.")
+                               : tr("%1 metrics: each one's latest value, step and time").arg(latest.size()));
 }
 
 void RunDetailsPanel::setLatestMetricsError(const QString& error) {

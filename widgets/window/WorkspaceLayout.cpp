@@ -99,11 +99,11 @@ WorkspaceLayout::WorkspaceLayout(QMainWindow& window, WindowParts& parts) : m_wi
     // until Basket > Parallel Coordinates (it reads the basket only while shown).
     m_ui.parallelDock =
         addFloatingDock(QMainWindow::tr("Parallel Coordinates"), "parallel", m_ui.parallel, {1200, 0.8, 640});
-    // Run Details: most of the window (a log is read there, a line of it wide), hidden until a
-    // run's details are asked for.
+    // Run Details: right of the tree (it follows the tree's current run), most of the window's
+    // height (a log is read there), hidden until a run's details are asked for.
     m_ui.details = new RunDetailsPanel(&m_window);
     m_ui.detailsDock =
-        addFloatingDock(QMainWindow::tr("Run Details"), "details", m_ui.details, {1100, 0.85, 680});
+        addFloatingDock(QMainWindow::tr("Run Details"), "details", m_ui.details, {1100, 0.85, 680, true});
     placeConsole();
 }
 
@@ -113,9 +113,13 @@ void WorkspaceLayout::placeFloating(QDockWidget* dock, const FloatingSize& size)
     QRect frame = m_window.geometry();
     if (QScreen* shown = m_window.screen())
         frame = frame.intersected(shown->availableGeometry());
-    const int w = std::min(frame.width() - 40, size.widthCap);
+    int left = frame.x() + 20;
+    if (size.besideTree && m_ui.treeDock->isVisible() && !m_ui.treeDock->isFloating())
+        left = std::max(left, m_ui.treeDock->mapToGlobal(QPoint(m_ui.treeDock->width(), 0)).x() + 4);
+    const int w = std::min(frame.right() - 20 - left, size.widthCap);
     const int h = std::min(static_cast<int>(frame.height() * size.heightShare), size.heightCap);
-    dock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w, h);
+    dock->setGeometry(size.besideTree ? left : frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20,
+                      w, h);
 }
 
 QDockWidget* WorkspaceLayout::addFloatingDock(const QString& title, const char* name, QWidget* widget,

@@ -57,11 +57,12 @@ private:
     /// The console tabbed with the summary: showing it raises its tab, the charts keep their height.
     void placeConsole();
     /// How big a floating dock is first shown: at most widthCap wide, heightShare of the
-    /// window's height up to heightCap, over the window's lower part.
+    /// window's height up to heightCap, over the window's lower part (centred, or right of the tree).
     struct FloatingSize {
         int widthCap;
         double heightShare;
         int heightCap;
+        bool besideTree = false; ///< over the window right of the run tree, which stays in view
     };
     void placeFloating(QDockWidget* dock, const FloatingSize& size);
     /// A dock floating over the window, hidden until asked for, placed when first shown.
