@@ -163,6 +163,12 @@ TEST(RunDetailsGui, RecordedRunShowsItsFieldsAndItsOutputLogIsSearched) {
         viewer->statusText().contains(QStringLiteral("Found on line %1").arg(QLocale().toString(2001))))
         << viewer->statusText().toStdString();
 
+    // Reload lists the folder again and keeps the file shown.
+    artifacts->reload();
+    EXPECT_EQ(artifacts->currentArtifact(), "output.log");
+    ASSERT_NE(viewer->pager(), nullptr);
+    EXPECT_GE(viewer->pager()->lineCount(), 3000u);
+
     // A binary artifact is offered to the desktop, never shown as text.
     ASSERT_TRUE(artifacts->openArtifact("profile.bin"));
     EXPECT_EQ(viewer->pager(), nullptr);

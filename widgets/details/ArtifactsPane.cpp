@@ -7,12 +7,14 @@
 #include <QClipboard>
 #include <QDesktopServices>
 #include <QDir>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -66,10 +68,17 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     split->setStretchFactor(1, 1);
     split->setSizes({170, 700}); // the log gets the width: a line of it is read across
     split->setChildrenCollapsible(false);
+    auto* reload = new QToolButton(this);
+    reload->setText(tr("Reload"));
+    reload->setToolTip(tr("List the artifacts again and reopen the file shown (a running run's log grows)"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_location, 1);
+    top->addWidget(reload, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_location);
+    layout->addLayout(top);
     layout->addWidget(split, 1);
+    connect(reload, &QToolButton::clicked, this, &ArtifactsPane::reload);
 
     connect(m_files, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem* item) { openItem(item); });
@@ -89,7 +98,18 @@ void ArtifactsPane::clear(const QString& message) {
     showMessage(message, false);
 }
 
+void ArtifactsPane::reload() {
+    const QString shown = m_current;
+    const std::string uri = m_uri;
+    const ArtifactContext context = m_context;
+    showArtifacts(uri, context);
+    if (!shown.isEmpty())
+        openArtifact(shown);
+}
+
 void ArtifactsPane::showArtifacts(const std::string& artifactUri, const ArtifactContext& context) {
+    m_uri = artifactUri;
+    m_context = context;
     const ArtifactPlace place = locateArtifacts(artifactUri, context);
     if (place.reach != ArtifactReach::Local) {
         clear(fromStd(place.reason));

@@ -9,6 +9,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <string>
+
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -26,6 +28,8 @@ public:
 
     /// Lists the artifacts `artifactUri` points at, or says why they cannot be shown.
     void showArtifacts(const std::string& artifactUri, const ArtifactContext& context);
+    /// Lists the folder again and reopens the file shown (a running run's log has grown).
+    void reload();
     /// No run: the message instead of a list.
     void clear(const QString& message);
 
@@ -59,6 +63,8 @@ private:
     QString m_folder;
     QString m_current;
     QString m_locationText;
+    std::string m_uri; ///< what showArtifacts was given, for reload()
+    ArtifactContext m_context;
 };
 
 } // namespace radt

@@ -67,7 +67,11 @@ void showShortcuts(QMainWindow* window) {
                 "strip: zoom, click to move, double-click to show everything</td></tr>")
          << MainWindow::tr("<tr><td><b>Click</b></td><td>a legend entry: hide or show that series</td></tr>")
          << MainWindow::tr("<tr><td><b>Double-click</b></td><td>a run or workload in the tree: add it to the "
-                           "basket</td></tr>");
+                           "basket</td></tr>")
+         << MainWindow::tr(
+                "<tr><td><b>Enter</b></td><td>a run in the tree or the basket: its details</td></tr>")
+         << MainWindow::tr("<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>in an artifact shown in Run Details: "
+                           "find in it, the next match, the previous one</td></tr>");
     const QString text =
         QStringLiteral("<table cellspacing='6'>") + rows.join(QString()) + QStringLiteral("</table>");
     QMessageBox box(QMessageBox::NoIcon, MainWindow::tr("Keyboard Shortcuts"), text, QMessageBox::Close,
