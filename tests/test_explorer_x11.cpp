@@ -175,7 +175,10 @@ protected:
     void startWindowManager() {
         m_windowManager = std::make_unique<ChildProcess>(
             std::vector<std::string>{"openbox"},
-            std::map<std::string, std::string>{{"DISPLAY", m_x->display()}}, m_dir.file("openbox.log"));
+            // Its cache (openbox.log) in the test's folder, not the suite's home (resources/test.sh).
+            std::map<std::string, std::string>{{"DISPLAY", m_x->display()},
+                                               {"XDG_CACHE_HOME", m_dir.file("cache")}},
+            m_dir.file("openbox.log"));
     }
     void launch(const std::vector<std::string>& extraArgs) {
         std::vector<std::string> argv{kExplorer, "--store", "sqlite:///" + m_dir.file("store.db")};
