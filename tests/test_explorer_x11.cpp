@@ -19,6 +19,8 @@
 #include <QJsonObject>
 #include <QRect>
 
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -173,7 +175,10 @@ protected:
     void startWindowManager() {
         m_windowManager = std::make_unique<ChildProcess>(
             std::vector<std::string>{"openbox"},
-            std::map<std::string, std::string>{{"DISPLAY", m_x->display()}}, m_dir.file("openbox.log"));
+            // Its cache (openbox.log) in the test's folder, not the suite's home (resources/test.sh).
+            std::map<std::string, std::string>{{"DISPLAY", m_x->display()},
+                                               {"XDG_CACHE_HOME", m_dir.file("cache")}},
+            m_dir.file("openbox.log"));
     }
     void launch(const std::vector<std::string>& extraArgs) {
         std::vector<std::string> argv{kExplorer, "--store", "sqlite:///" + m_dir.file("store.db")};
@@ -414,6 +419,67 @@ TEST_F(ExplorerX11Test, UnderAWindowManagerTheWindowAndItsStatusBarFitA1024x700S
         20000))
         << "main window " << test::readFile(m_dir.file("map.json")).substr(0, 400) << "\n"
         << log();
+}
+
+// Issue 40 item 1, with real keys under a window manager at 1024x700: Enter on a run in the tree
+// opens Run Details beside the tree; Alt+A shows its artifacts, whose output.log is open; Ctrl+F,
+// a word typed and Enter find the line that holds it, scrolled into view.
+TEST_F(ExplorerX11Test, EnterOnARunShowsItsDetailsAndCtrlFFindsALineOfItsOutputLog) {
+    if (!onPath("openbox"))
+        GTEST_SKIP() << "openbox is not installed (Debian: openbox)";
+    m_x = std::make_unique<XServer>("1024x700x24");
+    ASSERT_FALSE(m_x->display().empty()) << "Xvfb did not start";
+    {
+        auto store = openStore("sqlite:///" + m_dir.file("store.db"), OpenMode::OpenExisting);
+        for (const radt::Run& run : store->runs())
+            if (run.name == "train-1a") {
+                std::string log;
+                for (int i = 1; i <= 5000; ++i)
+                    log += i == 4321 ? "epoch 43: loss went NaN, stopping\n"
+                                     : "epoch " + std::to_string(i / 100) + " ok\n";
+                std::filesystem::create_directories(run.artifactUri);
+                test::writeFile(run.artifactUri + "/output.log", log);
+            }
+    }
+    startWindowManager();
+    launch({});
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("runTree", "workload 1").has_value(); }))
+        << log();
+    // workload 1 opened with the keyboard, its first run current, Enter.
+    click(screen().row("runTree", "workload 1")->center());
+    m_x->xdotool("key Right");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("runTree", "train-1a").has_value(); }))
+        << log();
+    click(screen().row("runTree", "train-1a")->center());
+    m_x->xdotool("key Return");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.named("runDetails").has_value(); })) << log();
+    const QRect tree = *screen().named("runTree");
+    EXPECT_GT(screen().named("runDetails")->left(), tree.left() + tree.width() / 2) << "beside the tree";
+    m_x->xdotool("key alt+a");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) {
+        const auto status = [&]() -> QString {
+            for (const QJsonValue& w : s.map["widgets"].toArray())
+                if (w["name"].toString() == "artifactStatus")
+                    return w["text"].toString();
+            return QString();
+        }();
+        return s.named("textPageView").has_value() && status.startsWith("output.log: 5");
+    })) << "output.log opened first\n"
+        << log();
+    click(screen().named("textPageView")->center());
+    m_x->xdotool("key ctrl+f");
+    m_x->xdotool("type --delay 15 'nan, stop'");
+    m_x->xdotool("key Return");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) {
+        for (const QJsonValue& w : s.map["widgets"].toArray())
+            if (w["name"].toString() == "artifactStatus")
+                return w["text"].toString().remove(',').contains("Found on line 4321");
+        return false;
+    })) << "the search found line 4,321\n"
+        << log();
+    // On screen: the match's highlight in the viewer (the line is scrolled into view).
+    const QImage shot = m_x->screenshot(m_dir.file("details.png"));
+    EXPECT_GT(pixelsNear(shot, *screen().named("textPageView"), qRgb(255, 210, 60)), 50);
 }
 
 // Issue 39 §2: twelve runs of a batch-size sweep (3 batch sizes x 4 seeds, each run its own

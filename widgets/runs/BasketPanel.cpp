@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -73,7 +74,44 @@ BasketPanel::BasketPanel(BasketModel* model, QWidget* parent)
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { updateState(); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                if (const QString uuid =
+                        current.sibling(current.row(), 0).data(BasketModel::RunUuidRole).toString();
+                    !uuid.isEmpty())
+                    emit currentRunChanged(uuid);
+            });
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &BasketPanel::showContextMenu);
+    m_view->installEventFilter(this);
     updateState();
+}
+
+bool BasketPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const QModelIndex current = m_view->currentIndex();
+        const QString uuid = current.sibling(current.row(), 0).data(BasketModel::RunUuidRole).toString();
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) &&
+            (key->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier && !uuid.isEmpty()) {
+            emit detailsRequested(uuid);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void BasketPanel::showContextMenu(const QPoint& pos) {
+    const QModelIndex at = m_view->indexAt(pos);
+    const QString uuid = at.sibling(at.row(), 0).data(BasketModel::RunUuidRole).toString();
+    QMenu menu(this);
+    menu.addAction(tr("Details") + QStringLiteral("\t") + tr("Enter"), this,
+                   [this, uuid] { emit detailsRequested(uuid); })
+        ->setEnabled(!uuid.isEmpty());
+    menu.addSeparator();
+    menu.addAction(tr("Remove selected"), this, &BasketPanel::removeSelected)
+        ->setEnabled(m_view->selectionModel()->hasSelection());
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
 void BasketPanel::removeSelected() {

@@ -37,12 +37,21 @@ public:
     QToolButton* selectionsButton() const { return m_selections; }
 
 signals:
+    /// Enter on a run, or Details in its context menu: show that run's details.
+    void detailsRequested(const QString& runUuid);
+    /// The current row moved to a run (the details dock follows it).
+    void currentRunChanged(const QString& runUuid);
     /// A saved selection was chosen in the menu; uuids no longer in the store are the caller's
     /// to skip.
     void selectionChosen(const QStringList& uuids, const QString& name);
 
+protected:
+    /// Enter on a run in the basket asks for its details.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void updateState();
+    void showContextMenu(const QPoint& pos);
     void rebuildSelectionsMenu();
     void saveBasketInteractive();
 

@@ -5,6 +5,7 @@
 #include "widgets/runs/RunTreeModel.h"
 
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
@@ -85,6 +86,31 @@ RunTreePane::RunTreePane(QWidget* parent)
         emit runsChosen(runUuidsUnder(index), index.sibling(index.row(), 0).data().toString());
     });
     connect(m_tree, &QWidget::customContextMenuRequested, this, &RunTreePane::showContextMenu);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                if (const QString uuid = runUuidAt(current); !uuid.isEmpty())
+                    emit currentRunChanged(uuid);
+            });
+    m_tree->installEventFilter(this);
+}
+
+QString RunTreePane::runUuidAt(const QModelIndex& index) const {
+    const QModelIndex source = index.model() == m_proxy ? m_proxy->mapToSource(index) : index;
+    const Run* run = m_model->run(source.sibling(source.row(), 0));
+    return run ? toQString(run->uuid) : QString();
+}
+
+bool RunTreePane::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_tree && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const QString uuid = runUuidAt(m_tree->currentIndex());
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) &&
+            (key->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier && !uuid.isEmpty()) {
+            emit detailsRequested(uuid);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void RunTreePane::showStore(const std::vector<Experiment>& experiments, const std::vector<Run>& runs) {
@@ -141,6 +167,10 @@ void RunTreePane::fitColumns() {
 
 void RunTreePane::showContextMenu(const QPoint& pos) {
     QMenu menu(this);
+    const QString clicked = runUuidAt(m_tree->indexAt(pos));
+    menu.addAction(tr("Details") + QStringLiteral("\t") + tr("Enter"), this,
+                   [this, clicked] { emit detailsRequested(clicked); })
+        ->setEnabled(!clicked.isEmpty());
     const bool hasSelection = m_tree->selectionModel()->hasSelection();
     menu.addAction(tr("Add to basket"), this, [this] { emit runsChosen(selectedRunUuids(), QString()); })
         ->setEnabled(hasSelection);

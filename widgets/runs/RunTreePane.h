@@ -44,10 +44,21 @@ public:
     /// Puts the keyboard in the filter, its text selected (Run > Find Runs).
     void focusFilter();
 
+    /// The run a tree index (of the model or its proxy) stands for; "" for experiments and workloads.
+    QString runUuidAt(const QModelIndex& index) const;
+
 signals:
+    /// Enter on a run, or Details in its context menu: show that run's details.
+    void detailsRequested(const QString& runUuid);
+    /// The current row moved to a run (the details dock follows it).
+    void currentRunChanged(const QString& runUuid);
     /// The user chose these runs (the nodes under a double-click, the Add button, the menu);
     /// `what` names the node double-clicked, "" otherwise.
     void runsChosen(const QStringList& runUuids, const QString& what);
+
+protected:
+    /// Enter on a run in the tree asks for its details.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void fitColumns();

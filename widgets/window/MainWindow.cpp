@@ -23,6 +23,7 @@
 #include "widgets/runs/SavedSelections.h"
 #include "widgets/window/BoardDocument.h"
 #include "widgets/window/LiveRuns.h"
+#include "widgets/window/RunDetailsController.h"
 #include "widgets/window/WorkspaceLayout.h"
 
 #include <QAction>
@@ -110,6 +111,7 @@ MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
     m_ui.parallel = new ComparePanel(this);
     m_layout = std::make_unique<WorkspaceLayout>(*this, m_ui);
     m_live = new LiveRuns(*this, *this, m_ui);
+    m_details = new RunDetailsController(*this, m_ui);
     connect(m_live, &LiveRuns::chartsChanged, this, &MainWindow::updateSummary);
     connect(m_live, &LiveRuns::basketKeysSeen, this, &MainWindow::applyBasketKeys);
     connect(m_ui.insights, &InsightsPanel::progress, this, [this](int done, int total) {

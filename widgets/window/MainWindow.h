@@ -42,6 +42,7 @@ class CompareDialog;
 class ConsolePane;
 class InsightsPanel;
 class LiveRuns;
+class RunDetailsController;
 class ChartCard;
 class ChartPanel;
 class SummaryPanel;
@@ -105,6 +106,8 @@ public:
     BoardDocument& document() const { return *m_document; }
     /// Running runs: launching here, following them in the charts and the tree.
     LiveRuns& liveRuns() const { return *m_live; }
+    /// The Run Details dock: which run it shows (Details, Enter, following the current run).
+    RunDetailsController& runDetails() const { return *m_details; }
     /// The board's current chart: the metric list plots into it.
     ChartPanel* chartPanel() const;
 
@@ -148,6 +151,7 @@ private:
     std::unique_ptr<WorkspaceLayout> m_layout;
     BoardDocument* m_document = nullptr;
     LiveRuns* m_live = nullptr;
+    RunDetailsController* m_details = nullptr;
     RecentStores m_recent;
     std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
     std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections

@@ -67,7 +67,11 @@ void showShortcuts(QMainWindow* window) {
                 "strip: zoom, click to move, double-click to show everything</td></tr>")
          << MainWindow::tr("<tr><td><b>Click</b></td><td>a legend entry: hide or show that series</td></tr>")
          << MainWindow::tr("<tr><td><b>Double-click</b></td><td>a run or workload in the tree: add it to the "
-                           "basket</td></tr>");
+                           "basket</td></tr>")
+         << MainWindow::tr(
+                "<tr><td><b>Enter</b></td><td>a run in the tree or the basket: its details</td></tr>")
+         << MainWindow::tr("<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>in an artifact shown in Run Details: "
+                           "find in it, the next match, the previous one</td></tr>");
     const QString text =
         QStringLiteral("<table cellspacing='6'>") + rows.join(QString()) + QStringLiteral("</table>");
     QMessageBox box(QMessageBox::NoIcon, MainWindow::tr("Keyboard Shortcuts"), text, QMessageBox::Close,
@@ -111,6 +115,15 @@ void openStoreUri(MainWindow* window) {
         QLineEdit::Normal, QString(), &ok);
     if (ok && !uri.trimmed().isEmpty())
         window->openStoreInteractive(uri.trimmed());
+}
+
+/// A floating view asked for from a menu: always ends shown, on top and focused (a dock's own
+/// toggle hid a floating one that was restored behind the window).
+void bringUp(QDockWidget* dock) {
+    dock->show();
+    dock->raise();
+    if (dock->isFloating())
+        dock->activateWindow();
 }
 
 /// View > Board Columns: 1 to 3, the current count checked.
@@ -168,12 +181,8 @@ void MainWindow::createMenus() {
     insights->setStatusTip(
         tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
     // Like Insights: always ends shown, on top and focused.
-    QAction* parallel = basket->addAction(tr("&Parallel Coordinates"), this, [this] {
-        m_ui.parallelDock->show();
-        m_ui.parallelDock->raise();
-        if (m_ui.parallelDock->isFloating())
-            m_ui.parallelDock->activateWindow();
-    });
+    QAction* parallel =
+        basket->addAction(tr("&Parallel Coordinates"), this, [this] { bringUp(m_ui.parallelDock); });
     parallel->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
     parallel->setStatusTip(tr("The basket's runs on an axis per param and figure, brushed by dragging; a "
                               "scatter of any two"));
@@ -183,6 +192,12 @@ void MainWindow::createMenus() {
     view->addAction(m_ui.treeDock->toggleViewAction());
     view->addAction(m_ui.summaryDock->toggleViewAction());
     view->addAction(m_ui.consoleDock->toggleViewAction());
+    // Shown with the tree's current run when it has none yet (RunDetailsController).
+    QAction* details = view->addAction(tr("Run &Details"), this, [this] { bringUp(m_ui.detailsDock); });
+    details->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
+    details->setStatusTip(
+        tr("A run's status, times, host, command, params, tags, latest metrics and artifacts "
+           "(Enter on a run, or Details in its menu); it follows the current run"));
     view->addSeparator();
     // The board is the point of the window: one chart can have all of it, and give it back.
     QAction* maximise =

@@ -21,6 +21,7 @@ class ConsolePane;
 class InsightsPanel;
 class LaunchController;
 class LiveBridge;
+class RunDetailsPanel;
 class MetricPicker;
 class RunTreePane;
 class StoreSession;
@@ -40,13 +41,15 @@ struct WindowParts {
     ComparePanel* parallel = nullptr; ///< parallel coordinates and scatter of the basket
     ConsolePane* console = nullptr;   ///< a launched workload's output
     LaunchController* launcher = nullptr;
-    LiveBridge* live = nullptr;       ///< samples of runs launched here, from the bus
-    CompareDialog* compare = nullptr; ///< made when first asked for
+    LiveBridge* live = nullptr;         ///< samples of runs launched here, from the bus
+    CompareDialog* compare = nullptr;   ///< made when first asked for
+    RunDetailsPanel* details = nullptr; ///< one run's page: overview, params, metrics, artifacts
     QDockWidget* treeDock = nullptr;
     QDockWidget* summaryDock = nullptr;
     QDockWidget* consoleDock = nullptr;
     QDockWidget* insightsDock = nullptr;
     QDockWidget* parallelDock = nullptr;
+    QDockWidget* detailsDock = nullptr;
     QProgressBar* progress = nullptr; ///< reads under way, in the status bar
     QLabel* counts = nullptr;         ///< experiments, runs and basket runs, in the status bar
 };

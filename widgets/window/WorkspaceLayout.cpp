@@ -1,6 +1,7 @@
 #include "widgets/window/WorkspaceLayout.h"
 #include "widgets/board/BoardPanel.h"
 #include "widgets/compare/ComparePanel.h"
+#include "widgets/details/RunDetailsPanel.h"
 #include "widgets/insights/InsightsPanel.h"
 #include "widgets/launch/ConsolePane.h"
 #include "widgets/runs/BasketPanel.h"
@@ -34,7 +35,7 @@ namespace radt {
 
 namespace {
 // Bumped when the docks change, so an arrangement saved by an older version is not applied.
-constexpr int kLayoutVersion = 3;
+constexpr int kLayoutVersion = 4;
 } // namespace
 
 WorkspaceLayout::WorkspaceLayout(QMainWindow& window, WindowParts& parts) : m_window(window), m_ui(parts) {
@@ -85,49 +86,59 @@ WorkspaceLayout::WorkspaceLayout(QMainWindow& window, WindowParts& parts) : m_wi
     m_ui.insightsDock->setFloating(true);
     // First shown floating over the lower part of the window: docked, it would take the charts'
     // height. It can be docked at the bottom by the user (and stays so).
-    QObject::connect(
-        m_ui.insightsDock, &QDockWidget::visibilityChanged, &m_connections, [this](bool visible) {
-            if (visible && !m_insightsSized) {
-                m_insightsSized = true;
-                m_ui.insightsDock->setFloating(true);
-                // Within what the screen shows of the window (a small screen crops a large window).
-                QRect frame = m_window.geometry();
-                if (QScreen* shown = m_window.screen())
-                    frame = frame.intersected(shown->availableGeometry());
-                // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip under
-                // the table and the configurations' footer.
-                const int w = std::min(frame.width() - 40, 1100), h = std::min(frame.height() * 7 / 10, 600);
-                m_ui.insightsDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20,
-                                               w, h);
-            }
-        });
-    addParallelDock();
+    QObject::connect(m_ui.insightsDock, &QDockWidget::visibilityChanged, &m_connections,
+                     [this](bool visible) {
+                         if (visible && !m_insightsSized) {
+                             m_insightsSized = true;
+                             // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip
+                             // under the table and the configurations' footer.
+                             placeFloating(m_ui.insightsDock, {1100, 0.7, 600});
+                         }
+                     });
+    // Parallel coordinates: floating over the window when first shown, as Insights is; hidden
+    // until Basket > Parallel Coordinates (it reads the basket only while shown).
+    m_ui.parallelDock =
+        addFloatingDock(QMainWindow::tr("Parallel Coordinates"), "parallel", m_ui.parallel, {1200, 0.8, 640});
+    // Run Details: right of the tree (it follows the tree's current run), most of the window's
+    // height (a log is read there), hidden until a run's details are asked for.
+    m_ui.details = new RunDetailsPanel(&m_window);
+    m_ui.detailsDock =
+        addFloatingDock(QMainWindow::tr("Run Details"), "details", m_ui.details, {1100, 0.85, 680, true});
     placeConsole();
 }
 
-void WorkspaceLayout::addParallelDock() {
-    // Parallel coordinates: floating over the window when first shown, as Insights is; hidden
-    // until Basket > Parallel Coordinates (it reads the basket only while shown).
-    m_ui.parallelDock = new QDockWidget(QMainWindow::tr("Parallel Coordinates"), &m_window);
-    m_ui.parallelDock->setObjectName(QStringLiteral("parallel"));
-    m_ui.parallelDock->setWidget(m_ui.parallel);
-    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.parallelDock);
-    m_ui.parallelDock->hide();
-    m_ui.parallelDock->setFloating(true);
+void WorkspaceLayout::placeFloating(QDockWidget* dock, const FloatingSize& size) {
+    dock->setFloating(true);
+    // Within what the screen shows of the window (a small screen crops a large window).
+    QRect frame = m_window.geometry();
+    if (QScreen* shown = m_window.screen())
+        frame = frame.intersected(shown->availableGeometry());
+    int left = frame.x() + 20;
+    if (size.besideTree && m_ui.treeDock->isVisible() && !m_ui.treeDock->isFloating())
+        left = std::max(left, m_ui.treeDock->mapToGlobal(QPoint(m_ui.treeDock->width(), 0)).x() + 4);
+    const int w = std::min(frame.right() - 20 - left, size.widthCap);
+    const int h = std::min(static_cast<int>(frame.height() * size.heightShare), size.heightCap);
+    dock->setGeometry(size.besideTree ? left : frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20,
+                      w, h);
+}
+
+QDockWidget* WorkspaceLayout::addFloatingDock(const QString& title, const char* name, QWidget* widget,
+                                              const FloatingSize& size) {
+    auto* dock = new QDockWidget(title, &m_window);
+    dock->setObjectName(QString::fromLatin1(name));
+    dock->setWidget(widget);
+    m_window.addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide();
+    dock->setFloating(true);
     auto sized = std::make_shared<bool>(false);
-    QObject::connect(
-        m_ui.parallelDock, &QDockWidget::visibilityChanged, &m_connections, [this, sized](bool visible) {
-            if (!visible || *sized)
-                return;
-            *sized = true;
-            m_ui.parallelDock->setFloating(true);
-            QRect frame = m_window.geometry();
-            if (QScreen* shown = m_window.screen())
-                frame = frame.intersected(shown->availableGeometry());
-            const int w = std::min(frame.width() - 40, 1200), h = std::min(frame.height() * 8 / 10, 640);
-            m_ui.parallelDock->setGeometry(frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20, w,
-                                           h);
-        });
+    QObject::connect(dock, &QDockWidget::visibilityChanged, &m_connections,
+                     [this, dock, sized, size](bool visible) {
+                         if (!visible || *sized)
+                             return;
+                         *sized = true;
+                         placeFloating(dock, size);
+                     });
+    return dock;
 }
 
 void WorkspaceLayout::placeConsole() {

@@ -14,7 +14,10 @@
 #include <optional>
 
 class QMainWindow;
+class QDockWidget;
 class QSettings;
+class QString;
+class QWidget;
 
 namespace radt {
 
@@ -53,8 +56,18 @@ private:
     void keepChartsTheirHeight();
     /// The console tabbed with the summary: showing it raises its tab, the charts keep their height.
     void placeConsole();
-    /// The parallel coordinates' dock, floating and hidden until asked for.
-    void addParallelDock();
+    /// How big a floating dock is first shown: at most widthCap wide, heightShare of the
+    /// window's height up to heightCap, over the window's lower part (centred, or right of the tree).
+    struct FloatingSize {
+        int widthCap;
+        double heightShare;
+        int heightCap;
+        bool besideTree = false; ///< over the window right of the run tree, which stays in view
+    };
+    void placeFloating(QDockWidget* dock, const FloatingSize& size);
+    /// A dock floating over the window, hidden until asked for, placed when first shown.
+    QDockWidget* addFloatingDock(const QString& title, const char* name, QWidget* widget,
+                                 const FloatingSize& size);
 
     QMainWindow& m_window;
     WindowParts& m_ui;

@@ -1,0 +1,268 @@
+// Run Details (issue 40 item 1) in the window over a real recorded run: radt records a Python
+// workload into a SQLite store, the explorer opens it, Enter on the run in the tree shows its page
+// (status, host, command line, devices, params and tags copied with Ctrl+C, the latest metrics),
+// its output.log opens in the paged viewer and a search finds a line; a binary artifact is offered
+// to the desktop, not shown as text; unreachable artifacts are said; the dock follows the current
+// run of the tree and the basket.
+
+#include "GuiTestSupport.h"
+#include "RadtProcess.h"
+#include "TempDir.h"
+#include "core/StoreFactory.h"
+#include "core/artifacts/TextPager.h"
+#include "widgets/details/ArtifactsPane.h"
+#include "widgets/details/KeyValueTable.h"
+#include "widgets/details/RunDetailsPanel.h"
+#include "widgets/details/TextArtifactViewer.h"
+#include "widgets/details/TextPageView.h"
+#include "widgets/runs/BasketPanel.h"
+#include "widgets/runs/RunTreeModel.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/MainWindow.h"
+#include "widgets/window/RunDetailsController.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QSysInfo>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace radt;
+using radt::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// 3,000 lines of output, one of them the line a person would look for; a metric; a binary artifact.
+const char* kWorkload = R"PY(import os, radt, sys
+profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), "profile.bin")  # the test's folder
+with open(profile, "wb") as f:
+    f.write(bytes(range(256)) * 16)
+with radt.run.RADTBenchmark() as run:
+    for i in range(3000):
+        if i == 2000:
+            print("step 2000: loss diverged, lowering the learning rate")
+        else:
+            print("step %d: loss %.4f" % (i, 1.0 / (i + 1)))
+    run.log_metric("loss", 0.25, 7)
+    run.log_artifact(profile)
+)PY";
+
+/// Records one run of kWorkload with radt into `uri`; the run as the store holds it.
+Run recordRun(const TempDir& dir, const std::string& uri) {
+    test::writeFile(dir.file("train.py"), kWorkload);
+    test::Radt radt =
+        test::startRadt(dir, {"--store", uri, "-e", "details", "-l", "top", dir.file("train.py")},
+                        {{"RADT_ENV_CAPTURE_TIMEOUT", "20"}});
+    EXPECT_EQ(radt.wait(), 0) << radt.err();
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    const std::vector<Run> runs = store->runs();
+    EXPECT_EQ(runs.size(), 1u);
+    return runs.empty() ? Run{} : runs.front();
+}
+
+QModelIndex treeIndexOf(RunTreePane& tree, const std::string& uuid) {
+    return static_cast<QSortFilterProxyModel*>(tree.view()->model())
+        ->mapFromSource(tree.model()->indexOfRun(QString::fromStdString(uuid)));
+}
+
+} // namespace
+
+TEST(RunDetailsGui, RecordedRunShowsItsFieldsAndItsOutputLogIsSearched) {
+    TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("store.db");
+    const radt::Run recorded = recordRun(dir, uri);
+    ASSERT_FALSE(recorded.uuid.empty());
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri)));
+    window.show();
+    auto* tree = test::partOf<RunTreePane>(window);
+    auto* panel = test::partOf<RunDetailsPanel>(window);
+    QDockWidget* dock = test::dockOf(window, "details");
+    ASSERT_TRUE(tree && panel && dock);
+    EXPECT_FALSE(dock->isVisible());
+
+    // Enter on the run in the tree.
+    tree->reveal(QString::fromStdString(recorded.uuid));
+    tree->view()->setCurrentIndex(treeIndexOf(*tree, recorded.uuid));
+    QTest::keyClick(tree->view(), Qt::Key_Return);
+    EXPECT_TRUE(dock->isVisible());
+    ASSERT_EQ(panel->runUuid().toStdString(), recorded.uuid);
+    EXPECT_EQ(panel->field("Status"), "FINISHED");
+    EXPECT_EQ(panel->field("Host").section(' ', 0, 0), QSysInfo::machineHostName());
+    EXPECT_TRUE(panel->field("Command line").endsWith("train.py"))
+        << panel->field("Command line").toStdString();
+    EXPECT_EQ(panel->field("Collocation"), "-");
+    EXPECT_EQ(panel->field("Experiment"), QStringLiteral("details (%1)").arg(recorded.experimentId));
+    EXPECT_FALSE(panel->field("Duration").isEmpty());
+    EXPECT_EQ(panel->field("Artifact location").toStdString(), recorded.artifactUri);
+
+    // Params and tags, copied as a spreadsheet takes them.
+    KeyValueTable* params = panel->paramsAndTags();
+    const int listeners = params->columnTexts(1).indexOf("listeners");
+    ASSERT_GE(listeners, 0);
+    EXPECT_EQ(params->item(listeners, 2)->text(), "top");
+    EXPECT_TRUE(params->columnTexts(1).contains("radt.host.name"));
+    params->setCurrentCell(listeners, 1);
+    params->setRangeSelected(QTableWidgetSelectionRange(listeners, 1, listeners, 2), true);
+    QTest::keyClick(params, Qt::Key_C, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::clipboard()->text(), "listeners\ttop");
+
+    // The latest values, read on the loader's thread.
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+            QApplication::processEvents();
+            return panel->metrics()->columnTexts(0).contains("loss");
+        },
+        20000));
+    const int loss = panel->metrics()->columnTexts(0).indexOf("loss");
+    EXPECT_EQ(panel->metrics()->item(loss, 1)->text(), "0.25");
+    EXPECT_EQ(panel->metrics()->item(loss, 2)->text(), "7");
+
+    // The artifacts: output.log opens first, paged; a search finds the line.
+    ArtifactsPane* artifacts = panel->artifacts();
+    QStringList files;
+    for (int i = 0; i < artifacts->files()->topLevelItemCount(); ++i)
+        files << artifacts->files()->topLevelItem(i)->text(0);
+    EXPECT_TRUE(files.contains("output.log")) << files.join(", ").toStdString();
+    EXPECT_TRUE(files.contains("profile.bin")) << files.join(", ").toStdString();
+    EXPECT_TRUE(artifacts->locationText().contains(QString::fromStdString(recorded.artifactUri)));
+    ASSERT_EQ(artifacts->currentArtifact(), "output.log");
+    TextArtifactViewer* viewer = artifacts->viewer();
+    ASSERT_NE(viewer->pager(), nullptr);
+    EXPECT_GE(viewer->pager()->lineCount(), 3000u);
+    panel->tabs()->setCurrentIndex(RunDetailsPanel::ArtifactsTab);
+    viewer->view()->setFocus();
+    QTest::keyClick(viewer->view(), Qt::Key_F, Qt::ControlModifier);
+    EXPECT_TRUE(viewer->searchField()->hasFocus() || QApplication::focusWidget() == viewer->searchField());
+    QSignalSpy finished(viewer, &TextArtifactViewer::searchFinished);
+    QTest::keyClicks(viewer->searchField(), "DIVERGED");
+    QTest::keyClick(viewer->searchField(), Qt::Key_Return);
+    ASSERT_TRUE(finished.count() > 0 || finished.wait(10000));
+    EXPECT_TRUE(finished.first().first().toBool());
+    ASSERT_GE(viewer->matchLine(), 0);
+    const auto line = viewer->pager()->lines(static_cast<uint64_t>(viewer->matchLine()), 1);
+    ASSERT_EQ(line.size(), 1u);
+    EXPECT_EQ(line[0].text, "step 2000: loss diverged, lowering the learning rate");
+    EXPECT_TRUE(
+        viewer->view()->visibleTexts().contains("step 2000: loss diverged, lowering the learning rate"))
+        << "the match is scrolled into view";
+    EXPECT_TRUE(
+        viewer->statusText().contains(QStringLiteral("Found on line %1").arg(QLocale().toString(2001))))
+        << viewer->statusText().toStdString();
+
+    // Reload lists the folder again and keeps the file shown.
+    artifacts->reload();
+    EXPECT_EQ(artifacts->currentArtifact(), "output.log");
+    ASSERT_NE(viewer->pager(), nullptr);
+    EXPECT_GE(viewer->pager()->lineCount(), 3000u);
+
+    // A binary artifact is offered to the desktop, never shown as text.
+    ASSERT_TRUE(artifacts->openArtifact("profile.bin"));
+    EXPECT_EQ(viewer->pager(), nullptr);
+    EXPECT_TRUE(artifacts->messageText().contains("not text")) << artifacts->messageText().toStdString();
+    auto* open = artifacts->findChild<QPushButton*>();
+    ASSERT_NE(open, nullptr);
+    EXPECT_TRUE(open->isVisibleTo(artifacts));
+}
+
+TEST(RunDetailsGui, UnreachableAndMissingArtifactsAreSaid) {
+    TempDir dir;
+    RunDetailsPanel panel;
+    radt::Run run;
+    run.uuid = std::string(32, 'a');
+    run.name = "remote";
+    run.status = RunStatus::Finished;
+    run.startTime = 1700000000000;
+    run.endTime = 1700000060000;
+    RunDetailsContext context{"exp", false, "laptop", QString()};
+
+    run.artifactUri = "s3://lab-bucket/mlruns/3/" + run.uuid + "/artifacts";
+    panel.showRun(run, context, run.startTime);
+    EXPECT_TRUE(panel.artifacts()->locationText().contains(QString::fromStdString(run.artifactUri)));
+    EXPECT_FALSE(panel.artifacts()->messageText().isEmpty()) << "said beside the list too";
+    EXPECT_EQ(panel.artifacts()->files()->topLevelItemCount(), 0);
+    EXPECT_EQ(panel.field("Duration"), "1m 00s");
+
+    run.uuid = std::string(32, 'b');
+    run.artifactUri = dir.file("gone/artifacts");
+    panel.showRun(run, context, run.startTime);
+    EXPECT_TRUE(panel.artifacts()->locationText().contains("does not exist"))
+        << panel.artifacts()->locationText().toStdString();
+    EXPECT_TRUE(panel.artifacts()->messageText().contains(QString::fromStdString(run.artifactUri)));
+
+    run.uuid = std::string(32, 'c');
+    run.tags["radt.host.name"] = "gpu-node-7";
+    panel.showRun(run, {"exp", true, "laptop", QString()}, run.startTime);
+    EXPECT_TRUE(panel.artifacts()->locationText().contains("gpu-node-7"));
+    EXPECT_TRUE(panel.artifacts()->locationText().contains("RADT_ARTIFACT_ROOT"));
+
+    run.uuid = std::string(32, 'd');
+    run.artifactUri.clear();
+    panel.showRun(run, context, run.startTime);
+    EXPECT_TRUE(panel.artifacts()->locationText().contains("no artifact location"));
+    EXPECT_EQ(panel.field("Artifact location"), "(none recorded)");
+
+    fs::create_directories(dir.file("empty/artifacts"));
+    run.uuid = std::string(32, 'e');
+    run.artifactUri = "file://" + dir.file("empty/artifacts");
+    panel.showRun(run, context, run.startTime);
+    EXPECT_TRUE(panel.artifacts()->locationText().contains("is empty"))
+        << panel.artifacts()->locationText().toStdString();
+}
+
+TEST(RunDetailsGui, DockFollowsTheCurrentRunOfTheTreeAndTheBasket) {
+    TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("store.db"), false);
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
+    window.show();
+    auto* tree = test::partOf<RunTreePane>(window);
+    auto* panel = test::partOf<RunDetailsPanel>(window);
+    auto* basket = test::partOf<BasketPanel>(window);
+    QDockWidget* dock = test::dockOf(window, "details");
+    ASSERT_TRUE(tree && panel && basket && dock);
+
+    // Hidden, it follows nothing.
+    tree->expandAll();
+    tree->view()->setCurrentIndex(treeIndexOf(*tree, sample.runs.at("alpha/1/a")));
+    EXPECT_TRUE(panel->runUuid().isEmpty());
+    // View > Run Details shows the tree's current run, then follows the tree.
+    QAction* show = test::menuAction(window, "Run Details");
+    ASSERT_NE(show, nullptr);
+    show->trigger();
+    ASSERT_TRUE(dock->isVisible());
+    EXPECT_EQ(panel->runUuid().toStdString(), sample.runs.at("alpha/1/a"));
+    QDockWidget* treeDock = test::dockOf(window, "experiments");
+    EXPECT_GT(dock->geometry().left(), treeDock->mapToGlobal(QPoint(treeDock->width(), 0)).x())
+        << "right of the tree, which stays in view to choose runs";
+    tree->view()->setCurrentIndex(treeIndexOf(*tree, sample.runs.at("beta/7/b")));
+    EXPECT_EQ(panel->runUuid().toStdString(), sample.runs.at("beta/7/b"));
+
+    // The basket: Enter on a run shows it.
+    window.addRunsToBasket({QString::fromStdString(sample.runs.at("alpha/1/b"))});
+    QTreeView* view = basket->view();
+    const QModelIndex group = view->model()->index(0, 0);
+    const QModelIndex run = view->model()->index(0, 0, group);
+    ASSERT_TRUE(run.isValid());
+    dock->hide();
+    view->setCurrentIndex(run);
+    EXPECT_EQ(panel->runUuid().toStdString(), sample.runs.at("beta/7/b")) << "hidden: not followed";
+    QTest::keyClick(view, Qt::Key_Enter);
+    EXPECT_TRUE(dock->isVisible());
+    EXPECT_EQ(panel->runUuid().toStdString(), sample.runs.at("alpha/1/b"));
+    EXPECT_TRUE(window.runDetails().showRun(QString::fromStdString(sample.runs.at("beta/loose"))));
+    EXPECT_FALSE(window.runDetails().showRun(QStringLiteral("0123")));
+}

@@ -1,0 +1,231 @@
+#include "widgets/details/ArtifactsPane.h"
+
+#include "core/artifacts/ArtifactListing.h"
+#include "widgets/details/TextArtifactViewer.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace radt {
+
+namespace {
+
+enum Page { ViewerPage, MessagePage };
+
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+ArtifactsPane::ArtifactsPane(QWidget* parent)
+    : QWidget(parent), m_location(new QLabel(this)), m_files(new QTreeWidget(this)),
+      m_stack(new QStackedWidget(this)), m_viewer(new TextArtifactViewer(this)), m_message(new QLabel(this)),
+      m_external(new QPushButton(tr("Open with Default Application"), this)) {
+    m_location->setObjectName(QStringLiteral("artifactLocation"));
+    m_location->setWordWrap(true);
+    m_location->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_files->setObjectName(QStringLiteral("artifactFiles"));
+    m_files->setHeaderLabels({tr("File"), tr("Size")});
+    m_files->setRootIsDecorated(false);
+    m_files->setUniformRowHeights(true);
+    m_files->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_files->header()->setStretchLastSection(false);
+    m_files->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_files->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_message->setObjectName(QStringLiteral("artifactMessage"));
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_external->setToolTip(tr("Open the file with the application the desktop uses for its type"));
+
+    auto* messagePage = new QWidget(this);
+    auto* messageLayout = new QVBoxLayout(messagePage);
+    messageLayout->addStretch(1);
+    messageLayout->addWidget(m_message);
+    messageLayout->addWidget(m_external, 0, Qt::AlignHCenter);
+    messageLayout->addStretch(1);
+    m_stack->addWidget(m_viewer);    // ViewerPage
+    m_stack->addWidget(messagePage); // MessagePage
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_files);
+    split->addWidget(m_stack);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setSizes({170, 700}); // the log gets the width: a line of it is read across
+    split->setChildrenCollapsible(false);
+    auto* reload = new QToolButton(this);
+    reload->setText(tr("Reload"));
+    reload->setToolTip(tr("List the artifacts again and reopen the file shown (a running run's log grows)"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_location, 1);
+    top->addWidget(reload, 0, Qt::AlignTop);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    connect(reload, &QToolButton::clicked, this, &ArtifactsPane::reload);
+
+    connect(m_files, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem* item) { openItem(item); });
+    connect(m_files, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { openItem(item); });
+    connect(m_files, &QWidget::customContextMenuRequested, this, &ArtifactsPane::showFileMenu);
+    connect(m_external, &QPushButton::clicked, this, &ArtifactsPane::openExternally);
+    clear(tr("No run chosen."));
+}
+
+void ArtifactsPane::clear(const QString& message) {
+    m_folder.clear();
+    m_current.clear();
+    const QSignalBlocker blocker(m_files);
+    m_files->clear();
+    m_viewer->closeFile();
+    setLocation(message, false);
+    showMessage(message, false);
+}
+
+void ArtifactsPane::reload() {
+    const QString shown = m_current;
+    const std::string uri = m_uri;
+    const ArtifactContext context = m_context;
+    showArtifacts(uri, context);
+    if (!shown.isEmpty())
+        openArtifact(shown);
+}
+
+void ArtifactsPane::showArtifacts(const std::string& artifactUri, const ArtifactContext& context) {
+    m_uri = artifactUri;
+    m_context = context;
+    const ArtifactPlace place = locateArtifacts(artifactUri, context);
+    if (place.reach != ArtifactReach::Local) {
+        clear(fromStd(place.reason));
+        setLocation(fromStd(place.reason), true);
+        return;
+    }
+    clear(QString());
+    m_folder = fromStd(place.path);
+    const ArtifactListing listing = listArtifacts(place.path);
+    uint64_t total = 0;
+    QTreeWidgetItem* log = nullptr;
+    for (const ArtifactFile& file : listing.files) {
+        auto* item =
+            new QTreeWidgetItem(m_files, {fromStd(file.relativePath), fromStd(formatByteSize(file.size))});
+        item->setData(0, Qt::UserRole, fromStd(file.relativePath));
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(0, QDir(m_folder).filePath(fromStd(file.relativePath)));
+        total += file.size;
+        if (file.relativePath == "output.log")
+            log = item;
+    }
+    QString text = listing.files.empty()
+                       ? tr("The artifact folder %1 is empty.").arg(m_folder)
+                       : (listing.files.size() == 1 ? tr("1 file, %1, in %2")
+                                                    : tr("%1 files, %2, in %3").arg(listing.files.size()))
+                             .arg(fromStd(formatByteSize(total)), m_folder);
+    if (listing.truncated)
+        text += tr(" (only the first %1 are listed)").arg(listing.files.size());
+    for (const std::string& problem : listing.problems)
+        text += QStringLiteral("\n") + tr("Not readable: %1").arg(fromStd(problem));
+    setLocation(text, false);
+    showMessage(listing.files.empty() ? text : tr("Choose a file to show it."), false);
+    if (log || !listing.files.empty())
+        m_files->setCurrentItem(log ? log : m_files->topLevelItem(0));
+}
+
+void ArtifactsPane::setLocation(const QString& text, bool unreachable) {
+    m_locationText = text;
+    QString html = text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    if (unreachable)
+        html = QStringLiteral("<b>%1</b> ").arg(tr("Artifacts not shown.")) + html;
+    m_location->setText(html);
+}
+
+QString ArtifactsPane::messageText() const {
+    return m_stack->currentIndex() == MessagePage ? m_message->text() : QString();
+}
+
+bool ArtifactsPane::openArtifact(const QString& relativePath) {
+    for (int i = 0; i < m_files->topLevelItemCount(); ++i)
+        if (QTreeWidgetItem* item = m_files->topLevelItem(i);
+            item->data(0, Qt::UserRole).toString() == relativePath) {
+            m_files->setCurrentItem(item);
+            if (m_current != relativePath)
+                openItem(item);
+            return true;
+        }
+    return false;
+}
+
+void ArtifactsPane::openItem(QTreeWidgetItem* item) {
+    if (!item || m_folder.isEmpty())
+        return;
+    m_current = item->data(0, Qt::UserRole).toString();
+    const QString path = QDir(m_folder).filePath(m_current);
+    std::string error;
+    switch (classifyArtifact(path.toStdString(), &error)) {
+    case ArtifactKind::Text: {
+        QString why;
+        if (m_viewer->openFile(path, &why)) {
+            m_stack->setCurrentIndex(ViewerPage);
+            return;
+        }
+        showMessage(tr("%1 cannot be read: %2").arg(m_current, why), false);
+        return;
+    }
+    case ArtifactKind::Binary:
+        m_viewer->closeFile();
+        showMessage(tr("%1 (%2) is not text: it holds bytes that are not UTF-8 text, as profiler reports and "
+                       "other binary files do.")
+                        .arg(m_current, item->text(1)),
+                    true);
+        return;
+    case ArtifactKind::Unreadable:
+        m_viewer->closeFile();
+        showMessage(tr("%1 cannot be read: %2").arg(m_current, fromStd(error)), false);
+        return;
+    }
+}
+
+void ArtifactsPane::showMessage(const QString& text, bool offerExternal) {
+    m_message->setText(text);
+    m_external->setVisible(offerExternal);
+    m_stack->setCurrentIndex(MessagePage);
+}
+
+void ArtifactsPane::openExternally() {
+    if (m_current.isEmpty())
+        return;
+    const QString path = QDir(m_folder).filePath(m_current);
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+        showMessage(tr("No application of this desktop opens %1.").arg(path), true);
+}
+
+void ArtifactsPane::showFileMenu(const QPoint& pos) {
+    QTreeWidgetItem* item = m_files->itemAt(pos);
+    if (!item)
+        return;
+    const QString path = QDir(m_folder).filePath(item->data(0, Qt::UserRole).toString());
+    QMenu menu(this);
+    menu.addAction(tr("Open with Default Application"), this, [this, item] {
+        m_files->setCurrentItem(item);
+        openExternally();
+    });
+    menu.addAction(tr("Copy Path"), this, [path] { QApplication::clipboard()->setText(path); });
+    menu.exec(m_files->viewport()->mapToGlobal(pos));
+}
+
+} // namespace radt

@@ -1,0 +1,70 @@
+#pragma once
+// A run's artifacts in the details: where they are (or, when this machine cannot read them, where
+// they are and why not: never an empty list without a word), the files with their sizes, and the
+// chosen file: text in a paged viewer with search, anything else offered to the desktop's default
+// application. output.log opens first when the run has one.
+
+#include "core/artifacts/ArtifactLocation.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <string>
+
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace radt {
+
+class TextArtifactViewer;
+
+class ArtifactsPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit ArtifactsPane(QWidget* parent = nullptr);
+
+    /// Lists the artifacts `artifactUri` points at, or says why they cannot be shown.
+    void showArtifacts(const std::string& artifactUri, const ArtifactContext& context);
+    /// Lists the folder again and reopens the file shown (a running run's log has grown).
+    void reload();
+    /// No run: the message instead of a list.
+    void clear(const QString& message);
+
+    /// What the pane says about the artifacts' place (the folder and its files, or why not).
+    const QString& locationText() const { return m_locationText; }
+    /// Where the listed files are ("" when they cannot be listed).
+    const QString& folder() const { return m_folder; }
+    QTreeWidget* files() const { return m_files; }
+    TextArtifactViewer* viewer() const { return m_viewer; }
+    /// What the right side shows when no text is open (a binary file's offer, an error), "" else.
+    QString messageText() const;
+    /// Selects and opens a listed file by its path relative to the folder; false when not listed.
+    bool openArtifact(const QString& relativePath);
+    /// The listed file's path shown now ("" when none).
+    const QString& currentArtifact() const { return m_current; }
+
+private:
+    void openItem(QTreeWidgetItem* item);
+    void showMessage(const QString& text, bool offerExternal);
+    /// The sentence above the list; `unreachable` leads it with "Artifacts not shown."
+    void setLocation(const QString& text, bool unreachable);
+    void openExternally();
+    void showFileMenu(const QPoint& pos);
+
+    QLabel* m_location;
+    QTreeWidget* m_files;
+    QStackedWidget* m_stack;
+    TextArtifactViewer* m_viewer;
+    QLabel* m_message;
+    QPushButton* m_external;
+    QString m_folder;
+    QString m_current;
+    QString m_locationText;
+    std::string m_uri; ///< what showArtifacts was given, for reload()
+    ArtifactContext m_context;
+};
+
+} // namespace radt

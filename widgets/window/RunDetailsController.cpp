@@ -1,0 +1,106 @@
+#include "widgets/window/RunDetailsController.h"
+
+#include "core/store/StoreUri.h"
+#include "widgets/chart/ChartLoader.h"
+#include "widgets/common/Formatting.h"
+#include "widgets/details/RunDetailsPanel.h"
+#include "widgets/runs/BasketPanel.h"
+#include "widgets/runs/RunTreeModel.h"
+#include "widgets/runs/RunTreePane.h"
+#include "widgets/window/StoreSession.h"
+
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QPointer>
+#include <QSysInfo>
+#include <QTreeView>
+
+namespace radt {
+
+RunDetailsController::RunDetailsController(QMainWindow& window, WindowParts& parts)
+    : QObject(&window), m_window(window), m_ui(parts) {
+    connect(m_ui.tree, &RunTreePane::detailsRequested, this, &RunDetailsController::showRun);
+    connect(m_ui.tree, &RunTreePane::currentRunChanged, this, &RunDetailsController::follow);
+    connect(m_ui.basketPanel, &BasketPanel::detailsRequested, this, &RunDetailsController::showRun);
+    connect(m_ui.basketPanel, &BasketPanel::currentRunChanged, this, &RunDetailsController::follow);
+    connect(m_ui.session, &StoreSession::storeOpened, this,
+            [this] { m_ui.details->clear(RunDetailsPanel::tr("Choose a run in the tree or the basket.")); });
+    connect(m_ui.session, &StoreSession::treeReady, this, &RunDetailsController::refresh);
+    // Shown from the View menu with no run yet: the tree's current run, if it is one.
+    connect(m_ui.detailsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible)
+            return;
+        if (m_ui.details->runUuid().isEmpty())
+            follow(m_ui.tree->runUuidAt(m_ui.tree->view()->currentIndex()));
+        else
+            refresh(); // what changed while it was hidden
+    });
+}
+
+bool RunDetailsController::showRun(const QString& runUuid) {
+    const Run* run = m_ui.tree->model()->runByUuid(runUuid);
+    if (!run)
+        return false;
+    display(*run);
+    m_ui.detailsDock->show();
+    m_ui.detailsDock->raise();
+    if (m_ui.detailsDock->isFloating())
+        m_ui.detailsDock->activateWindow();
+    return true;
+}
+
+void RunDetailsController::follow(const QString& runUuid) {
+    if (!m_ui.detailsDock->isVisible() || runUuid.isEmpty() || runUuid == m_ui.details->runUuid())
+        return;
+    if (const Run* run = m_ui.tree->model()->runByUuid(runUuid))
+        display(*run);
+}
+
+RunDetailsContext RunDetailsController::contextOf(const Run& run) const {
+    RunDetailsContext context;
+    const auto names = m_ui.session->experimentNames();
+    const auto name = names.find(run.experimentId);
+    context.experimentName = name == names.end() ? QString::number(run.experimentId) : name->second;
+    context.thisHost = QSysInfo::machineHostName();
+    try {
+        const StoreUri uri = parseStoreUri(m_ui.session->uri().toStdString());
+        context.storeOnServer = uri.kind == StoreUri::Kind::Postgres;
+        if (uri.kind == StoreUri::Kind::Sqlite)
+            context.relativeBase = QFileInfo(QString::fromStdString(uri.path)).absolutePath();
+    } catch (const std::exception&) {
+        // no store open: the run came from nowhere else either
+    }
+    return context;
+}
+
+void RunDetailsController::display(const Run& run) {
+    m_ui.details->showRun(run, contextOf(run), nowMs());
+    // The latest values are the store's: read on the loader's thread; a later run's read wins.
+    QPointer<RunDetailsPanel> panel(m_ui.details);
+    const QString uuid = toQString(run.uuid);
+    m_ui.session->loader()->requestLatestMetrics(
+        {run}, [panel, uuid](const ChartLoader::LatestByRun& latest, const QString& error) {
+            if (!panel || panel->runUuid() != uuid)
+                return;
+            if (!error.isEmpty()) {
+                panel->setLatestMetricsError(error);
+                return;
+            }
+            const auto found = latest.find(uuid.toStdString());
+            panel->setLatestMetrics(found == latest.end() ? std::map<std::string, LatestMetric>{}
+                                                          : found->second);
+        });
+}
+
+void RunDetailsController::refresh() {
+    const QString uuid = m_ui.details->runUuid();
+    if (uuid.isEmpty() || !m_ui.detailsDock->isVisible())
+        return;
+    if (const Run* run = m_ui.tree->model()->runByUuid(uuid))
+        display(*run);
+    else
+        m_ui.details->clear(RunDetailsPanel::tr("The run %1 is no longer in the store.").arg(uuid));
+}
+
+} // namespace radt
