@@ -235,6 +235,19 @@ protected:
         m_x->xdotool("search --onlyvisible --name '^radt-explorer' windowfocus --sync");
     }
     std::string log() const { return test::readFile(m_dir.file("explorer.log")); }
+    /// Under openbox: the explorer launched, workload 1 opened with the keyboard, its run
+    /// train-1a clicked (current and selected).
+    void launchAndClickTrain1a() {
+        startWindowManager();
+        launch({});
+        ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("runTree", "workload 1").has_value(); }))
+            << log();
+        click(screen().row("runTree", "workload 1")->center());
+        m_x->xdotool("key Right");
+        ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("runTree", "train-1a").has_value(); }))
+            << log();
+        click(screen().row("runTree", "train-1a")->center());
+    }
 
     test::TempDir m_dir;
     std::unique_ptr<XServer> m_x;
@@ -441,16 +454,8 @@ TEST_F(ExplorerX11Test, EnterOnARunShowsItsDetailsAndCtrlFFindsALineOfItsOutputL
                 test::writeFile(run.artifactUri + "/output.log", log);
             }
     }
-    startWindowManager();
-    launch({});
-    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("runTree", "workload 1").has_value(); }))
-        << log();
     // workload 1 opened with the keyboard, its first run current, Enter.
-    click(screen().row("runTree", "workload 1")->center());
-    m_x->xdotool("key Right");
-    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.row("runTree", "train-1a").has_value(); }))
-        << log();
-    click(screen().row("runTree", "train-1a")->center());
+    ASSERT_NO_FATAL_FAILURE(launchAndClickTrain1a());
     m_x->xdotool("key Return");
     ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.named("runDetails").has_value(); })) << log();
     const QRect tree = *screen().named("runTree");
@@ -570,4 +575,76 @@ TEST_F(ExplorerX11Test, TwelveRunsOfASweepGroupIntoThreeLinesPerConfigurationFro
     focusMainWindow();
     m_x->xdotool("key ctrl+q");
     EXPECT_TRUE(test::waitFor([&] { return m_explorer->poll().has_value(); }, 15000));
+}
+
+// Issue 40 §3 with real keys and the mouse under a window manager: F2 renames the selected run,
+// Delete deletes it (it leaves the tree), Run > Show Deleted Runs brings it back struck out, its
+// context menu restores it, Ctrl+Z undoes that; each read back from the store as another client.
+TEST_F(ExplorerX11Test, F2RenamesDeleteDeletesTheContextMenuRestoresAndCtrlZUndoes) {
+    if (!onPath("openbox"))
+        GTEST_SKIP() << "openbox is not installed (Debian: openbox)";
+    m_x = std::make_unique<XServer>("1024x700x24");
+    ASSERT_FALSE(m_x->display().empty()) << "Xvfb did not start";
+    const std::string uri = "sqlite:///" + m_dir.file("store.db");
+    const auto stored = [&]() -> std::optional<radt::Run> {
+        for (const radt::Run& r : openStore(uri, OpenMode::OpenExisting)->runs())
+            if (r.name == "seed 3 (wrong flag)")
+                return r;
+        return std::nullopt;
+    };
+    const auto deletedInStore = [&] {
+        for (const radt::Run& r : openStore(uri, OpenMode::OpenExisting)->deletedRuns())
+            if (r.name == "seed 3 (wrong flag)")
+                return true;
+        return false;
+    };
+    ASSERT_NO_FATAL_FAILURE(launchAndClickTrain1a());
+    m_x->xdotool("key F2");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.widget("QInputDialog").has_value(); }))
+        << "F2 asks for the name\n"
+        << log();
+    m_x->xdotool("key ctrl+a");
+    m_x->xdotool("type --delay 15 'seed 3 (wrong flag)'");
+    m_x->xdotool("key Return");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) {
+        return s.row("runTree", "seed 3 (wrong flag)").has_value();
+    })) << log();
+    ASSERT_TRUE(stored().has_value()) << "renamed in the store";
+    EXPECT_EQ(stored()->tags.at("mlflow.runName"), "seed 3 (wrong flag)");
+
+    // Delete on the selected row: gone from the tree and from the store's runs.
+    focusMainWindow();
+    click(screen().row("runTree", "seed 3 (wrong flag)")->center());
+    m_x->xdotool("key Delete");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) {
+        return !s.row("runTree", "seed 3 (wrong flag)").has_value();
+    })) << log();
+    EXPECT_TRUE(test::waitFor([&] { return deletedInStore(); }, 5000));
+
+    // Run > Show Deleted Runs, with the mouse.
+    click(screen().action("&Run")->center());
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.action("Show &Deleted Runs").has_value(); }))
+        << log();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    click(screen().action("Show &Deleted Runs")->center());
+    ASSERT_TRUE(waitForScreen([](const Screen& s) {
+        return s.row("runTree", "seed 3 (wrong flag)").has_value();
+    })) << "the deleted run is back in the tree, to be restored\n"
+        << log();
+    // Its context menu restores it.
+    const QPoint row = screen().row("runTree", "seed 3 (wrong flag)")->center();
+    click(row);
+    m_x->xdotool("mousemove " + std::to_string(row.x()) + " " + std::to_string(row.y()) + " click 3");
+    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.action("Re&store Runs").has_value(); }))
+        << log();
+    if (const char* keep = std::getenv("RADT_X11_SCREENSHOTS"))
+        m_x->screenshot(std::string(keep) + "/run-curation-1024x700.png");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    click(screen().action("Re&store Runs")->center());
+    EXPECT_TRUE(test::waitFor([&] { return !deletedInStore() && stored().has_value(); }, 10000)) << log();
+
+    // Ctrl+Z undoes the restore: deleted again.
+    focusMainWindow();
+    m_x->xdotool("key ctrl+z");
+    EXPECT_TRUE(test::waitFor([&] { return deletedInStore(); }, 10000)) << log();
 }

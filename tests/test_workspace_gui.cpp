@@ -333,9 +333,11 @@ TEST(Workspace, ANewChartPlotsTheMetricClickedEvenWhenTheLastChartShowsIt) {
 
 TEST(Workspace, ARunIsOneColourInEveryChartAndClearAllStartsTheColoursAgain) {
     Workspace w;
-    auto colourOf = [](ChartPanel* chart, const QString& letter) {
+    // Lines by their names: told apart by batch size where both runs are drawn (a 256, b 512),
+    // by the run's name where one is.
+    auto colourOf = [](ChartPanel* chart, const QString& name) {
         for (QAbstractSeries* s : chart->chart()->series())
-            if (s->name().startsWith("(1 " + letter + ")"))
+            if (s->name().startsWith(name))
                 return qobject_cast<QLineSeries*>(s)->pen().color();
         return QColor();
     };
@@ -360,10 +362,10 @@ TEST(Workspace, ARunIsOneColourInEveryChartAndClearAllStartsTheColoursAgain) {
             o.shownRuns.erase(workloadKeys(loss->engine()).front());
     });
     ASSERT_EQ(loss->engine().seriesCount(), 1);
-    const QColor b = colourOf(cpu, "b");
+    const QColor b = colourOf(cpu, "batch-size=512");
     ASSERT_TRUE(b.isValid()) << seriesNames(cpu->engine()).join(", ").toStdString();
-    EXPECT_NE(colourOf(cpu, "a"), b);
-    EXPECT_EQ(colourOf(loss, "b"), b) << "run b is one colour in both charts, though loss meets it first";
+    EXPECT_NE(colourOf(cpu, "batch-size=256"), b);
+    EXPECT_EQ(colourOf(loss, "(1 b)"), b) << "run b is one colour in both charts, though loss meets it first";
 
     w.window.clearBasket();
     w.window.addRunsToBasket({QString::fromStdString(w.sample.runs.at("beta/7/a"))});

@@ -309,13 +309,20 @@ void ChartLoader::requestDetail(ChartPanel* chart) {
 
 void ChartLoader::requestTree(
     std::function<void(std::vector<Experiment> experiments, std::vector<Run> runs, const QString& error)>
-        done) {
+        done,
+    bool withDeleted) {
     auto experiments = std::make_shared<std::vector<Experiment>>();
     auto runs = std::make_shared<std::vector<Run>>();
     readThenLand(
-        [experiments, runs](Store& store) {
+        [experiments, runs, withDeleted](Store& store) {
             *experiments = store.experiments();
             *runs = store.runs();
+            if (!withDeleted)
+                return;
+            for (Run& r : store.deletedRuns()) {
+                r.deleted = true;
+                runs->push_back(std::move(r));
+            }
         },
         [experiments, runs, done](const QString& error) {
             done(std::move(*experiments), std::move(*runs), error);

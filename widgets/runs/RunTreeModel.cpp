@@ -1,5 +1,6 @@
 #include "widgets/runs/RunTreeModel.h"
 
+#include <QFont>
 #include <QMimeData>
 
 #include "core/store/Store.h"
@@ -247,11 +248,11 @@ const Run* RunTreeModel::runByUuid(const QString& uuid) const {
     return nullptr;
 }
 
-void RunTreeModel::collectRuns(const Node& node, QStringList& out) const {
-    if (node.kind == RunNode) // and its nested runs, if it has any
+void RunTreeModel::collectRuns(const Node& node, QStringList& out, bool deleted) const {
+    if (node.kind == RunNode && m_runs[node.runIndex].deleted == deleted) // and its nested runs
         out.append(toQString(m_runs[node.runIndex].uuid));
     for (const auto& child : node.children)
-        collectRuns(*child, out);
+        collectRuns(*child, out, deleted);
 }
 
 Qt::ItemFlags RunTreeModel::flags(const QModelIndex& index) const {
@@ -287,7 +288,14 @@ QStringList RunTreeModel::runUuidsIn(const QMimeData* data) {
 QStringList RunTreeModel::runUuidsUnder(const QModelIndex& index) const {
     QStringList out;
     if (index.isValid() && index.model() == this)
-        collectRuns(*nodeOf(index), out);
+        collectRuns(*nodeOf(index), out, false);
+    return out;
+}
+
+QStringList RunTreeModel::deletedRunUuidsUnder(const QModelIndex& index) const {
+    QStringList out;
+    if (index.isValid() && index.model() == this)
+        collectRuns(*nodeOf(index), out, true);
     return out;
 }
 
@@ -374,6 +382,8 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
         case NameColumn:
             return r.name.empty() ? toQString(r.uuid.substr(0, 8)) : toQString(r.name);
         case StatusColumn:
+            if (r.deleted) // shown to be restored (Show Deleted Runs)
+                return raw ? QVariant(-1) : QVariant(tr("deleted"));
             return raw ? QVariant(statusUrgency(r.status))
                        : QVariant(QString::fromLatin1(toString(r.status)));
         case LetterColumn:
@@ -387,6 +397,13 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
         case ParamsColumn:
             return toQString(r.param("params"));
         }
+    }
+    if (r.deleted && role == Qt::ForegroundRole)
+        return QColor(Qt::gray);
+    if (r.deleted && role == Qt::FontRole) {
+        QFont font;
+        font.setStrikeOut(true);
+        return font;
     }
     if (column == StatusColumn && (role == Qt::ForegroundRole || role == Qt::DecorationRole)) {
         const QColor color = statusColor(r.status);

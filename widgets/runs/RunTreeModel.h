@@ -4,7 +4,9 @@
 #include "core/base/Model.h"
 
 #include <QAbstractItemModel>
+
 #include <QStringList>
+#include <algorithm>
 
 #include <map>
 #include <memory>
@@ -44,7 +46,11 @@ public:
     void reload(Store& store);
 
     int experimentCount() const { return static_cast<int>(m_experiments.size()); }
-    int runCount() const { return static_cast<int>(m_runs.size()); }
+    /// The active runs shown (deleted ones, shown to be restored, are not counted).
+    int runCount() const {
+        return static_cast<int>(
+            std::count_if(m_runs.begin(), m_runs.end(), [](const Run& r) { return !r.deleted; }));
+    }
     const std::vector<Run>& runs() const { return m_runs; }
     const std::vector<Experiment>& experiments() const { return m_experiments; }
     /// The run an index stands for, nullptr for experiment and workload nodes.
@@ -52,6 +58,8 @@ public:
     const Run* runByUuid(const QString& uuid) const;
     /// Uuids of every run at or below index.
     QStringList runUuidsUnder(const QModelIndex& index) const;
+    /// The deleted runs under a node (shown by Show Deleted Runs): what Restore brings back.
+    QStringList deletedRunUuidsUnder(const QModelIndex& index) const;
 
     /// Rows drag into the basket: the runs under them, as kRunUuidsMimeType (one uuid per line).
     static constexpr const char* kRunUuidsMimeType = "application/x-radt-run-uuids";
@@ -79,7 +87,7 @@ private:
     Node* nodeOf(const QModelIndex& index) const;
     QVariant runData(const Run& run, int column, int role) const;
     QVariant groupData(const Node& node, int column, int role) const;
-    void collectRuns(const Node& node, QStringList& out) const;
+    void collectRuns(const Node& node, QStringList& out, bool deleted) const;
     /// Each run's parent run (index into m_runs) when it sits under it as MLflow nests runs, else -1.
     std::vector<int> nestedParents() const;
     /// A workload's row under its experiment with its runs that are not nested under another run.

@@ -138,6 +138,21 @@ QStringList RunTreePane::selectedRunUuids() const {
     return uuids;
 }
 
+QStringList RunTreePane::selectedDeletedRunUuids() const {
+    QStringList uuids;
+    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows())
+        uuids += m_model->deletedRunUuidsUnder(m_proxy->mapToSource(index));
+    return uuids;
+}
+
+void RunTreePane::addCurationActions(const QList<QAction*>& actions) {
+    for (QAction* action : actions) {
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut); // Del here; the basket has its own
+        m_tree->addAction(action);
+    }
+    m_curation += actions;
+}
+
 void RunTreePane::reveal(const QString& runUuid) {
     const QModelIndex leaf = m_proxy->mapFromSource(m_model->indexOfRun(runUuid));
     if (!leaf.isValid())
@@ -174,6 +189,10 @@ void RunTreePane::showContextMenu(const QPoint& pos) {
     const bool hasSelection = m_tree->selectionModel()->hasSelection();
     menu.addAction(tr("Add to basket"), this, [this] { emit runsChosen(selectedRunUuids(), QString()); })
         ->setEnabled(hasSelection);
+    if (!m_curation.isEmpty()) {
+        menu.addSeparator();
+        menu.addActions(m_curation);
+    }
     menu.addSeparator();
     menu.addAction(tr("Expand all"), m_tree, &QTreeView::expandAll);
     menu.addAction(tr("Collapse all"), m_tree, &QTreeView::collapseAll);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+class QAction;
 class QLineEdit;
 class QModelIndex;
 class QTreeView;
@@ -36,8 +37,13 @@ public:
     void showReread(const std::vector<Experiment>& experiments, const std::vector<Run>& runs);
     /// The runs under a node (a run, a workload, an experiment) of the model or its proxy.
     QStringList runUuidsUnder(const QModelIndex& index) const;
-    /// The runs under the selected rows.
+    /// The runs under the selected rows (deleted ones, shown to be restored, are not chosen).
     QStringList selectedRunUuids() const;
+    /// The deleted runs under the selected rows (Show Deleted Runs).
+    QStringList selectedDeletedRunUuids() const;
+    /// Actions the context menu offers after its own (rename, tag, delete...): they act on the
+    /// selection, and the tree view holds them so their keys (F2, Del) work where it has focus.
+    void addCurationActions(const QList<QAction*>& actions);
     /// Expands and scrolls to a run.
     void reveal(const QString& runUuid);
     void expandAll();
@@ -71,6 +77,7 @@ private:
     QLineEdit* m_filter;
     QTreeView* m_tree;
     std::optional<QStringList> m_expandedBeforeFilter; ///< while a filter is typed
+    QList<QAction*> m_curation;                        ///< addCurationActions'
 };
 
 } // namespace radt

@@ -81,8 +81,8 @@ int LiveRuns::poll() {
     // Running runs update in place in the tree (status, duration; new runs of other collectors)
     // every 5 s, a full reread being cheap next to a chart.
     const std::vector<Run>& runs = m_ui.tree->model()->runs();
-    const bool treeHasRunning =
-        std::any_of(runs.begin(), runs.end(), [](const Run& r) { return r.status == RunStatus::Running; });
+    const bool treeHasRunning = std::any_of(
+        runs.begin(), runs.end(), [](const Run& r) { return r.status == RunStatus::Running && !r.deleted; });
     if (treeHasRunning && ++m_ticks % 5 == 0)
         m_ui.session->rereadTree(false);
     return asked;

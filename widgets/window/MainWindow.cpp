@@ -23,6 +23,7 @@
 #include "widgets/runs/SavedSelections.h"
 #include "widgets/window/BoardDocument.h"
 #include "widgets/window/LiveRuns.h"
+#include "widgets/window/RunCuration.h"
 #include "widgets/window/RunDetailsController.h"
 #include "widgets/window/WorkspaceLayout.h"
 
@@ -112,6 +113,7 @@ MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
     m_layout = std::make_unique<WorkspaceLayout>(*this, m_ui);
     m_live = new LiveRuns(*this, *this, m_ui);
     m_details = new RunDetailsController(*this, m_ui);
+    m_curation = new RunCuration(*this, m_ui);
     connect(m_live, &LiveRuns::chartsChanged, this, &MainWindow::updateSummary);
     connect(m_live, &LiveRuns::basketKeysSeen, this, &MainWindow::applyBasketKeys);
     connect(m_ui.insights, &InsightsPanel::progress, this, [this](int done, int total) {
@@ -289,8 +291,8 @@ void MainWindow::showInsights() {
 int MainWindow::addRunsToBasket(const QStringList& uuids) {
     std::vector<Run> runs;
     for (const QString& uuid : uuids) {
-        if (const Run* run = m_ui.tree->model()->runByUuid(uuid))
-            runs.push_back(*run);
+        if (const Run* run = m_ui.tree->model()->runByUuid(uuid); run && !run->deleted)
+            runs.push_back(*run); // a deleted run (Show Deleted Runs) is restored first
     }
     const int added = m_ui.basket->addRuns(runs);
     if (added > 0)

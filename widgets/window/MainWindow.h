@@ -42,6 +42,7 @@ class CompareDialog;
 class ConsolePane;
 class InsightsPanel;
 class LiveRuns;
+class RunCuration;
 class RunDetailsController;
 class ChartCard;
 class ChartPanel;
@@ -152,6 +153,7 @@ private:
     BoardDocument* m_document = nullptr;
     LiveRuns* m_live = nullptr;
     RunDetailsController* m_details = nullptr;
+    RunCuration* m_curation = nullptr; ///< rename, note, tag, delete and restore runs; Ctrl+Z
     RecentStores m_recent;
     std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
     std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections

@@ -12,6 +12,8 @@
 #include "widgets/window/BoardDocument.h"
 #include "widgets/window/LiveRuns.h"
 #include "widgets/window/MainWindow.h"
+
+#include "widgets/window/RunCuration.h"
 #include "widgets/window/StoreSession.h"
 #include "widgets/window/WorkspaceLayout.h"
 
@@ -157,6 +159,13 @@ void MainWindow::createMenus() {
     run->addAction(m_ui.consoleDock->toggleViewAction());
     run->addSeparator();
     run->addAction(tr("&Find Runs"), m_ui.tree, &RunTreePane::focusFilter)->setShortcut(QKeySequence::Find);
+    // A run's care: what MLflow's client writes, undone by Ctrl+Z (RunCuration).
+    run->addSeparator();
+    run->addActions(m_curation->runActions());
+    run->addAction(m_curation->showDeletedAction());
+    run->addSeparator();
+    run->addAction(m_curation->undoAction());
+    run->addAction(m_curation->redoAction());
 
     // --- Basket: what is compared, and the answers about it.
     QMenu* basket = menuBar()->addMenu(tr("&Basket"));

@@ -29,7 +29,9 @@
 #include <QTimer>
 #include <QTreeView>
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include <set>
 
@@ -105,7 +107,11 @@ void MainWindow::showTree(const std::vector<Experiment>& experiments, const std:
                           bool userAsked) {
     m_ui.tree->showReread(experiments, runs);
     m_ui.basket->setExperimentNames(m_ui.session->experimentNames());
-    m_ui.basket->refresh(m_ui.tree->model()->runs());
+    // Runs deleted (here, by radt run or by MLflow) leave the basket and its charts.
+    std::vector<Run> active;
+    std::copy_if(runs.begin(), runs.end(), std::back_inserter(active),
+                 [](const Run& r) { return !r.deleted; });
+    m_ui.basket->refresh(active);
     updateTitleAndStatus();
     if (userAsked)
         statusBar()->showMessage(tr("Reloaded"), 3000);

@@ -107,28 +107,30 @@ void StoreSession::rereadTree(bool userAsked, std::function<void()> then) {
     }
     m_treeReading = true;
     const int epoch = m_storeEpoch;
-    m_loader->requestTree([this, epoch, userAsked](std::vector<Experiment> experiments, std::vector<Run> runs,
-                                                   const QString& error) {
-        m_treeReading = false;
-        if (epoch == m_storeEpoch) {
-            if (error.isEmpty()) {
-                setExperimentNames(experiments);
-                emit treeReady(experiments, runs, userAsked);
-            } else {
-                emit treeFailed(error, userAsked);
+    m_loader->requestTree(
+        [this, epoch, userAsked](std::vector<Experiment> experiments, std::vector<Run> runs,
+                                 const QString& error) {
+            m_treeReading = false;
+            if (epoch == m_storeEpoch) {
+                if (error.isEmpty()) {
+                    setExperimentNames(experiments);
+                    emit treeReady(experiments, runs, userAsked);
+                } else {
+                    emit treeFailed(error, userAsked);
+                }
             }
-        }
-        if (m_treeAgain) { // what waits for the tree waits for the newest reread
-            const bool asked = m_treeAgainAsked;
-            m_treeAgain = m_treeAgainAsked = false;
-            rereadTree(asked);
-            return;
-        }
-        std::vector<std::function<void()>> thens;
-        thens.swap(m_afterTree);
-        for (const std::function<void()>& f : thens)
-            f();
-    });
+            if (m_treeAgain) { // what waits for the tree waits for the newest reread
+                const bool asked = m_treeAgainAsked;
+                m_treeAgain = m_treeAgainAsked = false;
+                rereadTree(asked);
+                return;
+            }
+            std::vector<std::function<void()>> thens;
+            thens.swap(m_afterTree);
+            for (const std::function<void()>& f : thens)
+                f();
+        },
+        m_showDeleted);
 }
 
 void StoreSession::readMetricKeys(const std::vector<Run>& runs) {

@@ -33,6 +33,9 @@ public:
     /// --read-only: stores are opened without any write (no read index, no orphan fixes).
     void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
     bool readOnly() const { return m_readOnly; }
+    /// Tree rereads bring the store's deleted runs too (Run::deleted), to be restored.
+    void setShowDeleted(bool show) { m_showDeleted = show; }
+    bool showDeleted() const { return m_showDeleted; }
     bool isOpen() const { return m_store != nullptr; }
     /// The URI the store was opened with ("" when none is open).
     const QString& uri() const { return m_uri; }
@@ -85,6 +88,7 @@ private:
     std::unique_ptr<Store> m_store;
     QString m_uri;
     bool m_readOnly = false;
+    bool m_showDeleted = false;
     std::map<int64_t, QString> m_experimentNames;
     uint64_t m_openGeneration = 0; ///< the newest open: only it lands
     int m_storeEpoch = 0;          ///< counts stores opened: a read of an earlier one lands nowhere
