@@ -120,8 +120,8 @@ void writeConfiguration(std::ostringstream& out, size_t index, const json& confi
 std::string environmentDiffTable(const json& report) {
     std::ostringstream out;
     const json& configurations = report.value("configurations", json::array());
-    out << "Environment differences among each configuration's runs (pip.txt, conda.txt, smi.txt and the "
-           "radt.host.* and radt.version tags)\n";
+    out << "What each configuration's runs ran on, where they differ (pip.txt, conda.txt, smi.txt, radt.* "
+           "tags)\n";
     if (configurations.empty())
         out << "No configurations: no finished runs among those named.\n";
     for (size_t c = 0; c < configurations.size(); ++c)

@@ -120,12 +120,15 @@ void EnvironmentPane::fill() {
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 320));
     if (m_rows.empty())
         return;
-    QString text = differing == 0 ? tr("The %n runs share one environment.", nullptr, m_headers.size())
-                                  : tr("%n item(s) differ.", nullptr, differing);
+    QString text = differing == 0   ? tr("The %1 runs share one environment.").arg(m_headers.size())
+                   : differing == 1 ? tr("1 item differs.")
+                                    : tr("%1 items differ.").arg(differing);
     if (!all)
-        text += tr(" Show all lists all %n item(s).", nullptr, int(m_rows.size()));
+        text += tr(" Show all lists all %1 items.").arg(m_rows.size());
     if (!m_problems.isEmpty())
-        text += tr(" %n line(s) of the files were not understood (tooltip).", nullptr, m_problems.size());
+        text += m_problems.size() == 1
+                    ? tr(" 1 line of the files was not understood (tooltip).")
+                    : tr(" %1 lines of the files were not understood (tooltip).").arg(m_problems.size());
     m_status->setText(text);
     m_status->setToolTip(m_problems.mid(0, 40).join(QLatin1Char('\n')));
 }
@@ -147,7 +150,9 @@ QString EnvironmentPane::tsv() const {
 
 void EnvironmentPane::copy() {
     QApplication::clipboard()->setText(tsv());
-    m_status->setText(tr("Copied %n row(s) as tab-separated text.", nullptr, m_table->rowCount()));
+    m_status->setText(m_table->rowCount() == 1
+                          ? tr("Copied 1 row as tab-separated text.")
+                          : tr("Copied %1 rows as tab-separated text.").arg(m_table->rowCount()));
 }
 
 } // namespace radt
