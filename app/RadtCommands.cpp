@@ -5,6 +5,7 @@
 #include "core/StoreFactory.h"
 #include "core/analysis/ConfigurationInsight.h"
 #include "core/analysis/InsightReport.h"
+#include "core/report/EnvironmentReport.h"
 #include "core/report/ReportTables.h"
 #include "core/store/RunReconciler.h"
 #include "core/store/StoreCompaction.h"
@@ -126,6 +127,7 @@ void addLs(CLI::App& app, Action& action) {
 struct ReportArgs {
     std::string store;
     bool json = false, latex = false, csv = false, readOnly = false;
+    bool envDiff = false;                 ///< the environment items each configuration's runs differ in
     std::string table = "configurations"; ///< what --latex and --csv print: configurations or collocation
     bool repeatParamsGiven = false;       ///< --repeat-param given: each name must be the runs'
     ReportOptions options;
@@ -208,7 +210,7 @@ int runReport(const ReportArgs& args) {
         auto s = openResolvedStore(args.store, args.readOnly ? OpenMode::ReadOnly : OpenMode::OpenExisting);
         const std::vector<Run> runs = resolveReportTargets(*s, args.targets);
         checkReportTargets(*s, runs, args);
-        const nlohmann::json report = buildReport(*s, runs, args.options, runCounter("analysed", 2));
+        nlohmann::json report = buildReport(*s, runs, args.options, runCounter("analysed", 2));
         const std::string& baseline = args.options.baseline;
         if (!baseline.empty() && baseline[0] == '#' &&
             std::stoul(baseline.substr(1)) >= report["configurations"].size())
@@ -228,6 +230,11 @@ int runReport(const ReportArgs& args) {
                     "--baseline '" + baseline + "' names no configuration of the report (" +
                     (labels.empty() ? std::string("it has none") : "they are " + labels) + ")");
         }
+        if (args.envDiff) {
+            addEnvironmentDiffs(report, runs, artifactContextOfStore(resolveStoreUri(args.store).uri));
+            std::cout << (args.json ? report.dump(2) + "\n" : environmentDiffTable(report));
+            return 0;
+        }
         const bool collocation = args.table == "collocation";
         std::cout << (args.json    ? report.dump(2) + "\n"
                       : args.latex ? (collocation ? collocationLatex(report) : configurationsLatex(report))
@@ -237,6 +244,25 @@ int runReport(const ReportArgs& args) {
     });
 }
 
+/// What `radt report` prints: --json, --latex, --csv, --env-diff and --table.
+void addReportFormats(CLI::App& report, ReportArgs& args) {
+    report.add_flag("--json", args.json, "one JSON document (resources/doc/report.md gives its shape)");
+    report.add_flag("--latex", args.latex,
+                    "the configurations as a booktabs table (mean ± 95 % CI, N, significance\n"
+                    "marks against --baseline or configuration 0) for a paper");
+    report.add_flag("--csv", args.csv, "the configurations' figures as CSV");
+    report.add_flag("--env-diff", args.envDiff,
+                    "per configuration, the environment its runs differ in (packages of pip.txt\n"
+                    "and conda.txt, driver, CUDA and GPU of smi.txt, host, CPU, cores, radt\n"
+                    "version); with --json, each configuration's \"environment\"");
+    report
+        .add_option("--table", args.table,
+                    "what --latex and --csv print: configurations (the default) or collocation\n"
+                    "(per collocated configuration: together against one after another alone)")
+        ->type_name("configurations|collocation")
+        ->check(CLI::IsMember({"configurations", "collocation"}));
+}
+
 void addReport(CLI::App& app, Action& action) {
     auto args = std::make_shared<ReportArgs>();
     CLI::App* report = app.add_subcommand(
@@ -244,17 +270,7 @@ void addReport(CLI::App& app, Action& action) {
         "energy, efficiency, burst/idle and collocation figures computed from what the store holds");
     report->prefix_command(false);
     addStoreOption(*report, args->store);
-    report->add_flag("--json", args->json, "one JSON document (resources/doc/report.md gives its shape)");
-    report->add_flag("--latex", args->latex,
-                     "the configurations as a booktabs table (mean ± 95 % CI, N, significance\n"
-                     "marks against --baseline or configuration 0) for a paper");
-    report->add_flag("--csv", args->csv, "the configurations' figures as CSV");
-    report
-        ->add_option("--table", args->table,
-                     "what --latex and --csv print: configurations (the default) or collocation\n"
-                     "(per collocated configuration: together against one after another alone)")
-        ->type_name("configurations|collocation")
-        ->check(CLI::IsMember({"configurations", "collocation"}));
+    addReportFormats(*report, *args);
     ReportOptions& o = args->options;
     addBoundedNumber(
         *report, "--grid-intensity", "g/kWh", [](double g) { return g >= 0 && g <= 5000; },
@@ -312,6 +328,9 @@ void addReport(CLI::App& app, Action& action) {
     report->callback([args, &action] {
         if (int(args->json) + int(args->latex) + int(args->csv) > 1)
             throw std::invalid_argument("--json, --latex and --csv each print the whole report: give one");
+        if (args->envDiff && (args->latex || args->csv))
+            throw std::invalid_argument(
+                "--env-diff prints a table of its own or adds to --json, not to --latex or --csv");
         if (args->table != "configurations" && !args->latex && !args->csv)
             throw std::invalid_argument("--table chooses what --latex or --csv prints: give one of them");
         action = [args] { return runReport(*args); };

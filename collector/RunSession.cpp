@@ -5,6 +5,7 @@
 #include "collector/RunValidation.h"
 #include "collector/StoreWriter.h"
 #include "collector/listeners/ListenerTable.h"
+#include "core/artifacts/RunEnvironment.h"
 #include "core/store/MlflowLimits.h"
 #include "core/store/RunEnvelopes.h"
 #include "core/store/RunReconciler.h"
@@ -299,6 +300,7 @@ void RunSession::fillRun(const std::vector<std::pair<std::string, std::string>>&
     for (const auto& [key, value] : params) // the run as callers see it (run().workload() ...)
         m_outcome.run.params[key] = value;
     std::vector<std::pair<std::string, std::string>> tags = hostTags();
+    tags.emplace_back(kRadtVersionTag, RADT_VERSION); // an environment diff tells radt versions apart
     for (auto& t : collectorTags())
         tags.push_back(std::move(t));
     for (const auto& t : m_options.extraTags)

@@ -3,11 +3,13 @@
 #include "core/analysis/InsightFigures.h"
 #include "core/base/TextFormat.h"
 #include "widgets/common/Formatting.h"
+#include "widgets/insights/EnvironmentPane.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -121,8 +123,9 @@ std::vector<CompareRow> compareRows(const std::vector<Run>& runs,
 }
 
 CompareDialog::CompareDialog(QWidget* parent)
-    : QDialog(parent), m_table(new QTableWidget(this)),
-      m_onlyDifferences(new QCheckBox(tr("Only differences"), this)), m_status(new QLabel(this)) {
+    : QDialog(parent), m_tabs(new QTabWidget(this)), m_table(new QTableWidget(this)),
+      m_onlyDifferences(new QCheckBox(tr("Only differences"), this)),
+      m_environment(new EnvironmentPane(this)), m_status(new QLabel(this)) {
     setWindowTitle(tr("Compare Runs"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
@@ -132,22 +135,32 @@ CompareDialog::CompareDialog(QWidget* parent)
     m_table->horizontalHeader()->setDefaultSectionSize(160);
     m_onlyDifferences->setToolTip(tr("Hide the params, tags and metrics every run has alike"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    auto* runsPage = new QWidget(this);
+    auto* runsLayout = new QVBoxLayout(runsPage);
+    runsLayout->addWidget(m_onlyDifferences);
+    runsLayout->addWidget(m_table, 1);
+    runsLayout->addWidget(m_status);
+    m_tabs->addTab(runsPage, tr("&Runs"));
+    m_tabs->setTabToolTip(0, tr("Duration, energy, params, tags and metrics side by side"));
+    m_tabs->addTab(m_environment, tr("&Environment"));
+    m_tabs->setTabToolTip(1,
+                          tr("What the runs ran on: packages, driver, CUDA, GPU, host, CPU, radt version"));
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_onlyDifferences);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(m_status);
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_onlyDifferences, &QCheckBox::toggled, this, &CompareDialog::fill);
     resize(900, 560);
 }
 
-void CompareDialog::setRuns(const std::vector<Run>& runs, const std::map<int64_t, QString>& experimentNames) {
+void CompareDialog::setRuns(const std::vector<Run>& runs, const std::map<int64_t, QString>& experimentNames,
+                            const ArtifactContext& artifacts) {
     m_runs = runs;
     m_experimentNames = experimentNames;
     m_latest.clear();
     m_status->setText(tr("Reading the latest metric values…"));
     fill();
+    m_environment->setRuns(runs, runHeaders(), artifacts);
 }
 
 void CompareDialog::setLatest(const std::map<std::string, std::map<std::string, LatestMetric>>& latest) {
@@ -165,11 +178,8 @@ void CompareDialog::setError(const QString& error) {
     m_status->setText(tr("Cannot read the latest metric values: %1").arg(error));
 }
 
-void CompareDialog::fill() {
-    const std::vector<CompareRow> rows = compareRows(m_runs, m_latest, m_extras);
-    m_table->clear();
-    m_table->setColumnCount(int(m_runs.size()) + 1);
-    QStringList headers{tr("Key")};
+QStringList CompareDialog::runHeaders() const {
+    QStringList headers;
     for (const Run& run : m_runs) {
         const auto experiment = m_experimentNames.find(run.experimentId);
         const QString name = run.name.empty() ? toQString(run.uuid.substr(0, 8)) : toQString(run.name);
@@ -177,7 +187,14 @@ void CompareDialog::fill() {
                        (experiment == m_experimentNames.end() ? tr("experiment %1").arg(run.experimentId)
                                                               : experiment->second);
     }
-    m_table->setHorizontalHeaderLabels(headers);
+    return headers;
+}
+
+void CompareDialog::fill() {
+    const std::vector<CompareRow> rows = compareRows(m_runs, m_latest, m_extras);
+    m_table->clear();
+    m_table->setColumnCount(int(m_runs.size()) + 1);
+    m_table->setHorizontalHeaderLabels(QStringList{tr("Key")} + runHeaders());
     for (int c = 1; c < m_table->columnCount(); ++c)
         m_table->horizontalHeaderItem(c)->setToolTip(toQString(m_runs[size_t(c - 1)].uuid));
     const bool onlyDifferences = m_onlyDifferences->isChecked();

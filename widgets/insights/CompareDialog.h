@@ -3,8 +3,9 @@
 // one column per run; rows of its duration and energy share, params, tags, the charted metrics'
 // mean and p95 (from the summary) and the latest values (labelled so: a counter's latest value is
 // its total, not its level); the rows whose values differ highlighted, "Only differences" to hide
-// the rest.
+// the rest. Its Environment tab (EnvironmentPane) sets the runs' recorded environments side by side.
 
+#include "core/artifacts/ArtifactLocation.h"
 #include "core/base/Model.h"
 #include "widgets/chart/SummaryModel.h"
 
@@ -17,9 +18,12 @@
 
 class QCheckBox;
 class QLabel;
+class QTabWidget;
 class QTableWidget;
 
 namespace radt {
+
+class EnvironmentPane;
 
 /// One row of the comparison: a param, tag or metric and its value in each run ("" when absent).
 struct CompareRow {
@@ -48,8 +52,10 @@ class CompareDialog : public QDialog {
     Q_OBJECT
 public:
     explicit CompareDialog(QWidget* parent = nullptr);
-    /// Shows `runs` (headers: run name, experiment); metrics come with setLatest.
-    void setRuns(const std::vector<Run>& runs, const std::map<int64_t, QString>& experimentNames);
+    /// Shows `runs` (headers: run name, experiment); metrics come with setLatest. Their
+    /// environments are read where `artifacts` says this machine finds their artifact folders.
+    void setRuns(const std::vector<Run>& runs, const std::map<int64_t, QString>& experimentNames,
+                 const ArtifactContext& artifacts = {});
     void setLatest(const std::map<std::string, std::map<std::string, LatestMetric>>& latest);
     /// The summary's statistics and the Insights view's energy, when they are known.
     void setExtras(CompareExtras extras);
@@ -57,16 +63,22 @@ public:
     void setError(const QString& error);
     QTableWidget* table() const { return m_table; }
     QCheckBox* onlyDifferencesBox() const { return m_onlyDifferences; }
+    QTabWidget* tabs() const { return m_tabs; }
+    EnvironmentPane* environment() const { return m_environment; }
 
 private:
     void fill();
+    /// A column head per run: its name (or id's start) over its experiment.
+    QStringList runHeaders() const;
 
     std::vector<Run> m_runs;
     std::map<int64_t, QString> m_experimentNames;
     std::map<std::string, std::map<std::string, LatestMetric>> m_latest;
     CompareExtras m_extras;
+    QTabWidget* m_tabs;
     QTableWidget* m_table;
     QCheckBox* m_onlyDifferences;
+    EnvironmentPane* m_environment;
     QLabel* m_status;
 };
 

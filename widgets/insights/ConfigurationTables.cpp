@@ -3,6 +3,7 @@
 #include "core/analysis/ConfigurationInsight.h"
 #include "core/analysis/InsightFigures.h"
 #include "core/base/TextFormat.h"
+#include "core/report/EnvironmentReport.h"
 #include "widgets/insights/FrontierChart.h"
 
 #include <QHeaderView>
@@ -57,13 +58,34 @@ QStandardItem* answerNumberCell(const QString& text, double sortBy) {
     return item;
 }
 
+namespace {
+
+/// "⚠ mixed environments" where a configuration's runs differ in what they ran on (its tooltip
+/// names the items); "" where they share one or it was not read.
+QStandardItem* environmentCell(const json& configuration) {
+    const std::vector<std::string> items = differingEnvironmentItems(configuration);
+    if (items.empty())
+        return answerTextCell(QString());
+    QStringList names;
+    for (size_t i = 0; i < items.size() && i < 12; ++i)
+        names << QString::fromStdString(items[i]);
+    if (items.size() > 12)
+        names << QObject::tr("and %n more", nullptr, int(items.size() - 12));
+    return answerTextCell(QObject::tr("⚠ mixed environments"),
+                          QObject::tr("Its runs differ in %1: its mean mixes environments (Basket > Compare "
+                                      "Runs > Environment, or radt report --env-diff, shows how)")
+                              .arg(names.join(QStringLiteral(", "))));
+}
+
+} // namespace
+
 void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
     model->clear();
     QStringList headers{QObject::tr("#"), QObject::tr("Configuration"), QObject::tr("Params"),
                         QObject::tr("N")};
     for (const StatColumn& c : kStatColumns)
         headers << QObject::tr("%1 (mean ± CI95)").arg(QObject::tr(c.title));
-    headers << QObject::tr("Frontier");
+    headers << QObject::tr("Frontier") << QObject::tr("Environment");
     model->setHorizontalHeaderLabels(headers);
     if (!report.is_object())
         return;
@@ -111,6 +133,7 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
         row << answerTextCell(
             front ? QObject::tr("yes") : QString(),
             front ? QObject::tr("No other configuration is both faster and cheaper in energy") : QString());
+        row << environmentCell(configuration);
         model->appendRow(row);
     }
 }

@@ -24,7 +24,8 @@ QStandardItem* answerTextCell(const QString& text, const QString& tip = QString(
 QStandardItem* answerNumberCell(const QString& text, double sortBy);
 
 /// One row per configuration: "#", params, N, then mean ± CI of duration, GPU energy (attributed),
-/// energy per epoch, epoch time and GPU utilisation, and whether it is on the frontier.
+/// energy per epoch, epoch time and GPU utilisation, whether it is on the frontier, and
+/// "⚠ mixed environments" where its runs differ in what they ran on (the report's "environment").
 void fillConfigurationsModel(QStandardItemModel* model, const nlohmann::json& report);
 
 /// One row per comparison: "#b vs #a", the figure, mean b / mean a, Welch t, df, p with its

@@ -6,6 +6,7 @@
 #include "core/base/AtomicFile.h"
 #include "core/base/InsightSeries.h"
 #include "core/base/TextFormat.h"
+#include "core/report/EnvironmentReport.h"
 #include "core/report/ReportTables.h"
 #include "core/store/Store.h"
 #include "widgets/common/FileDialogs.h"
@@ -408,6 +409,7 @@ void InsightsPanel::compute() {
                         emit self->progress(int(done), int(total));
                 });
             });
+            addEnvironmentDiffs(report, runs, artifactContextOfStore(uri)); // "mixed environments"
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }

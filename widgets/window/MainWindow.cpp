@@ -4,6 +4,7 @@
 #include "widgets/compare/ComparePanel.h"
 #include "widgets/insights/InsightsPanel.h"
 
+#include "core/report/EnvironmentReport.h"
 #include "core/store/RunReconciler.h"
 
 #include "core/store/StoreUri.h"
@@ -323,7 +324,8 @@ CompareDialog* MainWindow::showCompare() {
     if (!m_ui.compare)
         m_ui.compare = new CompareDialog(this);
     const std::vector<Run> runs = m_ui.basket->runs();
-    m_ui.compare->setRuns(runs, m_ui.session->experimentNames());
+    m_ui.compare->setRuns(runs, m_ui.session->experimentNames(),
+                          artifactContextOfStore(m_ui.session->uri().toStdString()));
     // What is already known: the summary's statistics and the Insights view's energy shares.
     CompareExtras extras;
     extras.summary = m_ui.summary->model()->rows();

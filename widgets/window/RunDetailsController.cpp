@@ -1,6 +1,6 @@
 #include "widgets/window/RunDetailsController.h"
 
-#include "core/store/StoreUri.h"
+#include "core/report/EnvironmentReport.h"
 #include "widgets/chart/ChartLoader.h"
 #include "widgets/common/Formatting.h"
 #include "widgets/details/RunDetailsPanel.h"
@@ -10,7 +10,6 @@
 #include "widgets/window/StoreSession.h"
 
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSysInfo>
@@ -63,14 +62,9 @@ RunDetailsContext RunDetailsController::contextOf(const Run& run) const {
     const auto name = names.find(run.experimentId);
     context.experimentName = name == names.end() ? QString::number(run.experimentId) : name->second;
     context.thisHost = QSysInfo::machineHostName();
-    try {
-        const StoreUri uri = parseStoreUri(m_ui.session->uri().toStdString());
-        context.storeOnServer = uri.kind == StoreUri::Kind::Postgres;
-        if (uri.kind == StoreUri::Kind::Sqlite)
-            context.relativeBase = QFileInfo(QString::fromStdString(uri.path)).absolutePath();
-    } catch (const std::exception&) {
-        // no store open: the run came from nowhere else either
-    }
+    const ArtifactContext artifacts = artifactContextOfStore(m_ui.session->uri().toStdString());
+    context.storeOnServer = artifacts.storeOnServer;
+    context.relativeBase = QString::fromStdString(artifacts.relativeBase);
     return context;
 }
 
