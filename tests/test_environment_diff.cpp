@@ -129,13 +129,15 @@ TEST(EnvironmentDiff, AFileOneRunLacksIsSaidNotReadAsNoPackages) {
         diffEnvironments({runEnvironmentOf(a, {{"pip.txt", "numpy==1.26.4\n"}}),
                           runEnvironmentOf(b, {}, {{"pip.txt", "is not text"}})});
     EXPECT_EQ(differingItems(rows), std::set<std::string>{"environment files"});
-    for (const EnvironmentRow& row : rows)
-        if (row.item == "pip: numpy")
+    for (const EnvironmentRow& row : rows) {
+        if (row.item == "pip: numpy") {
             EXPECT_EQ(row.values, (std::vector<std::string>{"1.26.4", "(no pip.txt)"}));
-        else if (row.item == "environment files")
+        } else if (row.item == "environment files") {
             EXPECT_EQ(row.values,
                       (std::vector<std::string>{"pip.txt; no conda.txt; no smi.txt",
                                                 "pip.txt is not text; no conda.txt; no smi.txt"}));
+        }
+    }
 }
 
 TEST(EnvironmentDiff, UnreachableAndBinaryArtifactsAreSaidPerRun) {
@@ -169,14 +171,18 @@ TEST(EnvironmentDiff, TwoRecordedRunsListExactlyTheirDifferingPackages) {
         diffEnvironments({readRunEnvironment(a, context), readRunEnvironment(b, context)});
     EXPECT_EQ(differingItems(rows), test::kDifferingPackages);
     for (const EnvironmentRow& row : rows) {
-        if (row.item == "pip: tqdm")
+        if (row.item == "pip: tqdm") {
             EXPECT_EQ(row.values, (std::vector<std::string>{"4.66.1", "(absent)"}));
-        if (row.item == "pip: torch")
+        }
+        if (row.item == "pip: torch") {
             EXPECT_EQ(row.values, (std::vector<std::string>{"2.1.0", "2.2.0"}));
-        if (row.item == "driver")
+        }
+        if (row.item == "driver") {
             EXPECT_EQ(row.values, (std::vector<std::string>{"580.159.04", "580.159.04"}));
-        if (row.item == "GPU")
+        }
+        if (row.item == "GPU") {
             EXPECT_EQ(row.values[0], "NVIDIA H200");
+        }
     }
 }
 
