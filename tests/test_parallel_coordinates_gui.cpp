@@ -11,6 +11,8 @@
 #include "widgets/compare/ComparePanel.h"
 #include "widgets/compare/ParallelPlot.h"
 #include "widgets/compare/ScatterPlot.h"
+#include "widgets/runs/BasketModel.h"
+#include "widgets/runs/BasketPanel.h"
 #include "widgets/window/MainWindow.h"
 
 #include <QAction>
@@ -23,6 +25,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTreeView>
 
 #include <gtest/gtest.h>
 
@@ -126,6 +129,12 @@ TEST_F(ParallelView, BrushingWithTheMouseSelectsTheRunsAndTheBasketFollows) {
         uuidsWhere([](const test::SweepRun& r) { return r.batch == 128 && r.seed <= 2; });
     EXPECT_EQ(asSet(engine.selectedUuids()), asSet(kept));
     EXPECT_TRUE(m_panel->statusText().contains("2 brushed")) << m_panel->statusText().toStdString();
+    // The brushed runs are selected where else they are listed: the basket.
+    QStringList selected;
+    QTreeView* basket = test::partOf<BasketPanel>(m_window)->view();
+    for (const QModelIndex& row : basket->selectionModel()->selectedRows())
+        selected << row.data(BasketModel::RunUuidRole).toString();
+    EXPECT_EQ(asSet(selected), asSet(kept)) << "brushed in the plot, selected in the basket";
     // Every run shown is in the basket: nothing to add.
     EXPECT_FALSE(button("Add Brushed to Basket")->isEnabled());
 

@@ -239,6 +239,8 @@ QHBoxLayout* InsightsPanel::toolBar() {
 }
 
 void InsightsPanel::setUpViews() {
+    m_views.table->setObjectName(
+        QStringLiteral("insightsRunTable")); // runs brushed elsewhere are selected here
     m_views.proxy->setSourceModel(m_views.model);
     m_views.proxy->setSortRole(kNumberRole);
     m_views.table->setModel(m_views.proxy);

@@ -28,8 +28,11 @@
 #include "widgets/window/RunDetailsController.h"
 #include "widgets/window/WorkspaceLayout.h"
 
+#include <QAbstractItemView>
 #include <QAction>
+#include <QItemSelectionModel>
 #include <QSet>
+#include <QTableView>
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -54,6 +57,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <functional>
 #include <memory>
 
 #include <QTreeView>
@@ -76,9 +80,36 @@ QString boardFileIn(const QMimeData* mime) {
     return QString();
 }
 
+/// Selects the rows of `view` (any depth) whose `role` holds one of `uuids`: brushed runs shown
+/// where else they are listed. Nothing brushed clears the selection.
+void selectRunRows(QAbstractItemView* view, const QStringList& uuids, int role) {
+    if (!view || !view->model())
+        return;
+    QItemSelection rows;
+    const QAbstractItemModel* model = view->model();
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        for (int r = 0; r < model->rowCount(parent); ++r) {
+            const QModelIndex index = model->index(r, 0, parent);
+            if (uuids.contains(index.data(role).toString()))
+                rows.select(index, index);
+            walk(index);
+        }
+    };
+    walk(QModelIndex());
+    view->selectionModel()->select(rows, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    if (!rows.isEmpty())
+        view->scrollTo(rows.indexes().front());
+}
+
 /// The parallel coordinates put brushed runs in the basket, or make the basket the brushed runs
-/// (the chart keeps its metric, as a restored selection does).
+/// (the chart keeps its metric, as a restored selection does); the runs brushed are selected in
+/// the basket and in the Insights table, as they are highlighted in the plot.
 void connectComparePanel(MainWindow& window, const WindowParts& ui) {
+    QObject::connect(ui.parallel, &ComparePanel::brushed, &window, [&ui](const QStringList& uuids) {
+        selectRunRows(ui.basketPanel->view(), uuids, BasketModel::RunUuidRole);
+        selectRunRows(ui.insights->findChild<QTableView*>(QStringLiteral("insightsRunTable")), uuids,
+                      InsightsPanel::kUuidRole);
+    });
     QObject::connect(ui.parallel, &ComparePanel::addToBasket, &window,
                      [&window](const QStringList& uuids) { window.addRunsToBasket(uuids); });
     QObject::connect(
