@@ -73,6 +73,9 @@ TEST(EnvironmentGui, CompareRunsListsExactlyTheDifferingPackagesAndShowAllTheRes
     // Read off the GUI thread: the rows come when the three files of both runs are read.
     QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() > 0, 10000);
     EXPECT_EQ(table->columnCount(), 3) << "the item, then a column per run";
+    // Runs named alike are told apart by their ids, on hovering a column's head.
+    EXPECT_TRUE(table->horizontalHeaderItem(1)->toolTip().endsWith(QString::fromStdString(a.uuid)));
+    EXPECT_TRUE(table->horizontalHeaderItem(2)->toolTip().endsWith(QString::fromStdString(b.uuid)));
     EXPECT_EQ(itemsShown(table), test::kDifferingPackages);
     const int tqdm = rowOf(table, "pip: tqdm");
     ASSERT_GE(tqdm, 0);

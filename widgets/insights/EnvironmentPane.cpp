@@ -51,6 +51,9 @@ EnvironmentPane::EnvironmentPane(QWidget* parent)
 void EnvironmentPane::setRuns(const std::vector<Run>& runs, const QStringList& headers,
                               const ArtifactContext& context) {
     m_headers = headers;
+    m_uuids.clear();
+    for (const Run& run : runs)
+        m_uuids << toQString(run.uuid);
     m_rows.clear();
     m_problems.clear();
     const quint64 generation = ++m_generation;
@@ -90,6 +93,10 @@ void EnvironmentPane::fill() {
     m_table->clear();
     m_table->setColumnCount(m_headers.size() + 1);
     m_table->setHorizontalHeaderLabels(QStringList{tr("Item")} + m_headers);
+    // Runs named alike ("(1 0) train.py") are told apart by their ids, on hovering their column.
+    for (int c = 0; c < m_headers.size() && c < m_uuids.size(); ++c)
+        if (QTableWidgetItem* head = m_table->horizontalHeaderItem(c + 1))
+            head->setToolTip(m_headers[c] + QLatin1Char('\n') + m_uuids[c]);
     m_table->setRowCount(0);
     const QColor highlight(255, 236, 179); // amber, as the Runs tab marks a difference
     int differing = 0;

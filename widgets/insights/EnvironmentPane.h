@@ -43,6 +43,7 @@ private:
     void copy();
 
     QStringList m_headers;
+    QStringList m_uuids; ///< the runs' ids, in the columns' order
     std::vector<EnvironmentRow> m_rows;
     QStringList m_problems;
     quint64 m_generation = 0;
