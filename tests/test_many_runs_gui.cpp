@@ -3,6 +3,7 @@
 // visible range again with every point, through the real loader thread, on SQLite and PostgreSQL.
 
 #include "StoreTestBackends.h"
+#include "SweepTestSupport.h"
 #include "core/StoreFactory.h"
 #include "core/store/RunEnvelopes.h"
 #include "core/store/Store.h"
@@ -242,6 +243,30 @@ TEST(ManyLines, AreDrawnAsTheirExtremesAndTheLegendSaysWhereTheNamesAre) {
     EXPECT_LT(fewer, 18);
     EXPECT_GE(fewer, 1 + 1 + 4 + 1 + 2) << "at least 4 highest and 2 lowest";
     EXPECT_LE(chart.crosshair().boxRect().height(), 300) << "the box fits the chart";
+}
+
+// Issue 39 §2 on both stores: twelve runs of a sweep (3 batch sizes x 4 seeds) read through the
+// loader from SQLite and from PostgreSQL group into three mean lines per configuration, named and
+// ordered as radt report names them, each over its four runs with a band.
+TEST_P(ManyRunsChart, ASweepGroupsIntoAMeanLinePerConfigurationOnEitherStore) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    test::addSweepRuns(*store);
+    const std::vector<radt::Run> runs = store->runs();
+    ASSERT_EQ(runs.size(), 12u);
+    ChartLoader loader;
+    loader.setStoreUri(m_uri);
+    ChartPanel chart;
+    chart.resize(900, 500);
+    chart.changeOptions([](ChartOptions& o) { o.grouping = ChartOptions::Grouping::Configuration; });
+    loader.requestChart(&chart, runs, QStringLiteral("DCGMI - Power Usage"));
+    ASSERT_TRUE(loader.waitIdle(30000));
+    QStringList names;
+    for (const ChartLine& line : chart.engine().lines()) {
+        names << line.name;
+        EXPECT_EQ(line.runs.size(), 4u) << line.name.toStdString();
+        EXPECT_TRUE(line.bandLow.has_value()) << "a mean of four runs has its band";
+    }
+    EXPECT_EQ(names, (QStringList{"batch-size=64 (N=4)", "batch-size=128 (N=4)", "batch-size=256 (N=4)"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ManyRunsChart, ::testing::Values("sqlite", "postgresql"),
