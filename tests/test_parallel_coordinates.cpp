@@ -265,3 +265,44 @@ TEST(ParallelCoordinates, ColoursFollowTheChosenColumn) {
     s.engine.setColourBy("no such column");
     EXPECT_TRUE(s.engine.colourBy().isEmpty());
 }
+
+// Per configuration (issue 39 §3): a row per configuration of the report, in its order, a numeric
+// column the mean of its runs that have a value, a param column only where each configuration's
+// runs agree; a run in no configuration (unfinished) is in no row, broken input gives no row.
+TEST(ParallelCoordinates, PerConfigurationRowsAreTheReportsConfigurationsWithTheirMeans) {
+    CompareTable runs;
+    for (const char* uuid : {"a", "b", "c", "d"})
+        runs.runs.push_back({uuid, uuid, 1, {}, {}});
+    CompareColumn batch;
+    batch.id = "param:batch-size";
+    batch.kind = ColumnKind::Categorical;
+    batch.categories = QStringList{"64", "128"};
+    batch.values = {0, 0, 1, 1};
+    CompareColumn seed = batch;
+    seed.id = "param:seed";
+    seed.categories = QStringList{"1", "2"};
+    seed.values = {0, 1, 0, 1};
+    CompareColumn duration;
+    duration.id = "figure:duration_s";
+    duration.values = {10, 20, 30, CompareColumn::kMissing};
+    runs.columns = {batch, seed, duration};
+    const nlohmann::json report = {{"configurations",
+                                    {{{"label", "batch-size=128"}, {"runs", {"c", "d"}}},
+                                     {{"label", "batch-size=64"}, {"runs", {"a", "b"}}}}}};
+    const CompareTable shown = configurationTable(runs, report);
+    ASSERT_EQ(shown.runs.size(), 2u);
+    EXPECT_EQ(shown.runs[0].uuid, "config:0");
+    EXPECT_EQ(shown.runs[0].name, "batch-size=128 (N=2)");
+    EXPECT_EQ(shown.runs[0].members, (QStringList{"c", "d"}));
+    EXPECT_EQ(shown.column("param:seed"), -1) << "its runs differ in it";
+    ASSERT_GE(shown.column("param:batch-size"), 0);
+    EXPECT_EQ(shown.columns[size_t(shown.column("param:batch-size"))].values, (std::vector<double>{1, 0}));
+    const CompareColumn& mean = shown.columns[size_t(shown.column("figure:duration_s"))];
+    EXPECT_DOUBLE_EQ(mean.values[0], 30) << "the mean of the runs that have it";
+    EXPECT_DOUBLE_EQ(mean.values[1], 15);
+    // Unknown runs, no configurations, or no report: no rows, never a crash.
+    EXPECT_TRUE(
+        configurationTable(runs, {{"configurations", {{{"label", "x"}, {"runs", {"zz"}}}}}}).runs.empty());
+    EXPECT_TRUE(configurationTable(runs, nlohmann::json::object()).runs.empty());
+    EXPECT_TRUE(configurationTable(runs, nlohmann::json()).runs.empty());
+}

@@ -164,6 +164,31 @@ TEST_F(ParallelView, BrushingWithTheMouseSelectsTheRunsAndTheBasketFollows) {
     EXPECT_FALSE(engine.hasBrush());
 }
 
+// Per configuration: the sweep's twelve runs are three lines (3 batch sizes; the seed they repeat
+// over is no axis), each figure the mean of its four runs; brushing one keeps its runs.
+TEST_F(ParallelView, PerConfigurationALineIsAConfigurationAndBrushingItKeepsItsRuns) {
+    ASSERT_EQ(m_window.addRunsToBasket(uuidsWhere([](const test::SweepRun&) { return true; })), 12);
+    openView();
+    m_panel->setPerConfiguration(true);
+    ASSERT_TRUE(m_panel->waitForResult(30000));
+    ParallelEngine& engine = m_panel->engine();
+    ASSERT_EQ(engine.runCount(), 3u);
+    EXPECT_FALSE(engine.axisIds().contains("param:seed")) << "its runs differ in it";
+    EXPECT_TRUE(engine.axisIds().contains("param:batch-size"));
+    EXPECT_EQ(engine.table().runs[0].name, "batch-size=64 (N=4)");
+    EXPECT_TRUE(m_panel->statusText().startsWith("3 configurations shown"))
+        << m_panel->statusText().toStdString();
+    const int duration = engine.table().column("figure:duration_s");
+    ASSERT_GE(duration, 0);
+    // Batch size 64's runs took 101 to 104 s: their mean.
+    EXPECT_NEAR(engine.table().columns[size_t(duration)].values[0], 102.5, 1e-9);
+    brush(0, 0.6, 1.4); // batch size 128
+    EXPECT_EQ(engine.selectedUuids(), QStringList{"config:1"});
+    m_panel->keepBrushedOnly();
+    EXPECT_EQ(asSet(m_window.basketRunUuids()),
+              asSet(uuidsWhere([](const test::SweepRun& r) { return r.batch == 128; })));
+}
+
 TEST_F(ParallelView, HoveringALineOrAPointNamesItsRun) {
     m_window.addRunsToBasket(uuidsWhere([](const test::SweepRun&) { return true; }));
     openView();

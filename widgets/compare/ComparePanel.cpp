@@ -94,6 +94,11 @@ QWidget* ComparePanel::makeToolBar() {
     m_controls.scope->addItems({tr("Basket runs"), tr("Basket's experiments")});
     m_controls.scope->setToolTip(
         tr("Compare the basket's runs, or every run of the experiments they are in"));
+    m_controls.rows = new QComboBox(bar);
+    m_controls.rows->setObjectName(QStringLiteral("rows"));
+    m_controls.rows->addItems({tr("Per run"), tr("Per configuration")});
+    m_controls.rows->setToolTip(tr("A line per run, or per configuration (runs equal but for the repeat "
+                                   "params, as Insights groups them): its figures the mean of its runs"));
     m_controls.axes = new QToolButton(bar);
     m_controls.axes->setText(tr("Axes"));
     m_controls.axes->setPopupMode(QToolButton::InstantPopup);
@@ -124,8 +129,8 @@ QWidget* ComparePanel::makeToolBar() {
         exportMenu->addAction(format.toUpper() + QStringLiteral("…"), this,
                               [this, format] { exportWithDialog(format); });
     m_controls.exports->setMenu(exportMenu);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_controls.scope, m_controls.axes, m_controls.metric,
-                                                      m_controls.stat, addMetric})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_controls.scope, m_controls.rows, m_controls.axes,
+                                                      m_controls.metric, m_controls.stat, addMetric})
         row->addWidget(w);
     row->addWidget(new QLabel(tr("Colour:"), bar));
     row->addWidget(m_controls.colour);
@@ -153,6 +158,10 @@ QWidget* ComparePanel::makeScatterBar() {
 
 void ComparePanel::connectControls() {
     connect(m_controls.axes->menu(), &QMenu::aboutToShow, this, &ComparePanel::fillAxesMenu);
+    connect(m_controls.rows, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        if (m_last.error.isEmpty() && !m_last.runs.empty())
+            present(m_last); // the same read, its rows made again
+    });
     connect(m_controls.scope, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int index) { setWholeExperiments(index == 1); });
     connect(m_controls.colour, qOverload<int>(&QComboBox::currentIndexChanged), this,
@@ -278,7 +287,8 @@ void ComparePanel::present(CompareResult result) {
         emit computed();
         return;
     }
-    m_engine.setTable(buildCompareTable(m_last.runs, m_last.report, m_last.stats));
+    const CompareTable runs = buildCompareTable(m_last.runs, m_last.report, m_last.stats);
+    m_engine.setTable(m_controls.rows->currentIndex() == 1 ? configurationTable(runs, m_last.report) : runs);
     if (first)
         setDefaultAxes();
     else
@@ -405,9 +415,21 @@ void ComparePanel::showTab(int tab) {
     m_views.tabs->setCurrentIndex(tab);
 }
 
+void ComparePanel::setPerConfiguration(bool perConfiguration) {
+    m_controls.rows->setCurrentIndex(perConfiguration ? 1 : 0);
+}
+
+QStringList ComparePanel::runsOf(const QStringList& rows) const {
+    QStringList uuids;
+    for (const CompareRun& row : m_engine.table().runs)
+        if (rows.contains(row.uuid))
+            uuids << (row.members.isEmpty() ? QStringList{row.uuid} : row.members);
+    return uuids;
+}
+
 void ComparePanel::onSelectionChanged() {
     QStringList notInBasket;
-    for (const QString& u : m_engine.selectedUuids())
+    for (const QString& u : runsOf(m_engine.selectedUuids()))
         if (!m_basket.contains(u))
             notInBasket << u;
     m_controls.add->setEnabled(m_engine.hasBrush() && !notInBasket.isEmpty());
@@ -418,12 +440,12 @@ void ComparePanel::onSelectionChanged() {
     m_controls.keep->setEnabled(m_engine.hasBrush() && !m_engine.selectedRuns().empty());
     m_controls.clear->setEnabled(m_engine.hasBrush());
     redraw();
-    emit brushed(m_engine.hasBrush() ? m_engine.selectedUuids() : QStringList());
+    emit brushed(m_engine.hasBrush() ? runsOf(m_engine.selectedUuids()) : QStringList());
 }
 
 void ComparePanel::addBrushedToBasket() {
     QStringList uuids;
-    for (const QString& u : m_engine.selectedUuids())
+    for (const QString& u : runsOf(m_engine.selectedUuids()))
         if (!m_basket.contains(u))
             uuids << u;
     if (m_engine.hasBrush() && !uuids.isEmpty())
@@ -432,7 +454,7 @@ void ComparePanel::addBrushedToBasket() {
 
 void ComparePanel::keepBrushedOnly() {
     if (m_engine.hasBrush() && !m_engine.selectedRuns().empty())
-        emit keepInBasket(m_engine.selectedUuids());
+        emit keepInBasket(runsOf(m_engine.selectedUuids()));
 }
 
 QString ComparePanel::statusText() const {
@@ -441,8 +463,14 @@ QString ComparePanel::statusText() const {
 
 void ComparePanel::redraw() {
     if (m_last.error.isEmpty() && !m_reader.isBusy()) {
-        QString text =
-            m_engine.runCount() == 1 ? tr("1 run shown") : tr("%1 runs shown").arg(m_engine.runCount());
+        const bool configurations = m_controls.rows->currentIndex() == 1;
+        QString text = configurations             ? (m_engine.runCount() == 1
+                                                         ? tr("1 configuration shown")
+                                                         : tr("%1 configurations shown").arg(m_engine.runCount()))
+                       : m_engine.runCount() == 1 ? tr("1 run shown")
+                                                  : tr("%1 runs shown").arg(m_engine.runCount());
+        if (configurations && m_engine.runCount() == 0 && !m_last.runs.empty())
+            text = tr("No configuration: only finished runs are repeats of one");
         if (m_engine.hasBrush())
             text += tr(", %1 brushed").arg(m_engine.selectedRuns().size());
         if (m_engine.runCount() > 0)

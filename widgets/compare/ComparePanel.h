@@ -38,6 +38,9 @@ public:
     void setRuns(const QStringList& uuids);
     /// Every run of the basket's experiments instead of the basket's runs alone.
     void setWholeExperiments(bool whole);
+    /// A line per configuration (the report's: its runs' mean of each figure) instead of per run;
+    /// brushing one brushes its runs.
+    void setPerConfiguration(bool perConfiguration);
     /// Reads now (also when hidden).
     void refresh();
     /// Tests and headless use: waits (processing events) until no read is pending.
@@ -93,6 +96,8 @@ private:
     void fillColumnChoices();
     void fillAxesMenu();
     void onSelectionChanged();
+    /// The runs behind rows of the table shown: a configuration's row stands for its runs.
+    QStringList runsOf(const QStringList& rows) const;
     void exportWithDialog(const QString& format);
     void redraw();
 
@@ -116,6 +121,7 @@ private:
         QComboBox* stat = nullptr;
         QComboBox* colour = nullptr;
         QComboBox* scope = nullptr;
+        QComboBox* rows = nullptr; ///< a line per run, or per configuration
         QPushButton* add = nullptr;
         QPushButton* keep = nullptr;
         QPushButton* clear = nullptr;

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace radt {
 
@@ -198,7 +201,7 @@ CompareTable buildCompareTable(const std::vector<Run>& runs, const nlohmann::jso
                                const std::map<QString, std::vector<SeriesStats>>& metricStats) {
     CompareTable table;
     for (const Run& r : runs)
-        table.runs.push_back({toQString(r.uuid), toQString(r.name), r.experimentId, r.params});
+        table.runs.push_back({toQString(r.uuid), toQString(r.name), r.experimentId, r.params, {}});
     for (const std::string& param : differingParams(runs))
         table.columns.push_back(paramColumn(runs, param));
     for (const insight::RunFigure* f : numericFigures()) {
@@ -213,6 +216,86 @@ CompareTable buildCompareTable(const std::vector<Run>& runs, const nlohmann::jso
             table.columns.push_back(metricColumn(key, s, stats));
     }
     return table;
+}
+
+namespace {
+
+/// Both missing, or equal: one category for a configuration's runs.
+bool sameValue(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+/// Each configuration's rows in `runs` (the report's order), with its index and label; those
+/// whose runs are all absent from the table are left out.
+std::vector<std::tuple<size_t, QString, std::vector<size_t>>>
+configurationRows(const CompareTable& runs, const nlohmann::json& report) {
+    std::map<QString, size_t> rowOf;
+    for (size_t i = 0; i < runs.runs.size(); ++i)
+        rowOf[runs.runs[i].uuid] = i;
+    std::vector<std::tuple<size_t, QString, std::vector<size_t>>> out;
+    if (!report.is_object() || !report.contains("configurations"))
+        return out;
+    const nlohmann::json& configurations = report["configurations"];
+    for (size_t k = 0; k < configurations.size(); ++k) {
+        std::vector<size_t> rows;
+        for (const nlohmann::json& uuid : configurations[k]["runs"])
+            if (const auto it = rowOf.find(QString::fromStdString(uuid.get<std::string>()));
+                it != rowOf.end())
+                rows.push_back(it->second);
+        if (!rows.empty())
+            out.emplace_back(
+                k, QString::fromStdString(configurations[k].value("label", "#" + std::to_string(k))),
+                std::move(rows));
+    }
+    return out;
+}
+
+} // namespace
+
+CompareTable configurationTable(const CompareTable& runs, const nlohmann::json& report) {
+    const auto configurations = configurationRows(runs, report);
+    CompareTable out;
+    for (const auto& [k, label, rows] : configurations) {
+        CompareRun row;
+        row.uuid = QStringLiteral("config:%1").arg(k);
+        row.name = QStringLiteral("%1 (N=%2)").arg(label).arg(rows.size());
+        row.experimentId = runs.runs[rows.front()].experimentId;
+        row.params = runs.runs[rows.front()].params;
+        for (const size_t r : rows) {
+            row.members << runs.runs[r].uuid;
+            for (auto it = row.params.begin(); it != row.params.end();) // what its runs share
+                it = runs.runs[r].params.count(it->first) && runs.runs[r].params.at(it->first) == it->second
+                         ? std::next(it)
+                         : row.params.erase(it);
+        }
+        out.runs.push_back(std::move(row));
+    }
+    for (const CompareColumn& column : runs.columns) {
+        CompareColumn c = column;
+        c.values.clear();
+        bool agree = true;
+        for (const auto& entry : configurations) {
+            const std::vector<size_t>& rows = std::get<2>(entry);
+            if (column.isCategorical()) {
+                const double first = column.values[rows.front()];
+                for (const size_t r : rows)
+                    agree = agree && sameValue(first, column.values[r]);
+                c.values.push_back(first);
+                continue;
+            }
+            double sum = 0;
+            size_t n = 0;
+            for (const size_t r : rows)
+                if (std::isfinite(column.values[r])) {
+                    sum += column.values[r];
+                    ++n;
+                }
+            c.values.push_back(n > 0 ? sum / double(n) : CompareColumn::kMissing);
+        }
+        if (agree)
+            out.columns.push_back(std::move(c));
+    }
+    return out;
 }
 
 } // namespace radt

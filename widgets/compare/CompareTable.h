@@ -49,10 +49,11 @@ struct CompareColumn {
 };
 
 struct CompareRun {
-    QString uuid;
+    QString uuid; ///< a run's id, or "config:K" for configuration K of the report
     QString name;
     int64_t experimentId = 0;
     std::map<std::string, std::string> params;
+    QStringList members; ///< a configuration's row: its runs' ids (empty for a run)
 };
 
 /// The runs and every column that can be shown (params that differ, figures, read metric stats).
@@ -92,5 +93,12 @@ QString statName(MetricStat stat);
 /// least one run, and per metric stat of `metricStats` (key -> one SeriesStats per run).
 CompareTable buildCompareTable(const std::vector<Run>& runs, const nlohmann::json& report,
                                const std::map<QString, std::vector<SeriesStats>>& metricStats);
+
+/// The same table a row per configuration of `report` (its runs equal but for the repeat params,
+/// in the report's order): named "label (N=n)", each numeric column the mean of its runs' values
+/// (missing where none has one), each param column kept only where every configuration's runs
+/// agree on it (the seed a sweep repeats over goes). Runs in no configuration (unfinished) are in
+/// no row.
+CompareTable configurationTable(const CompareTable& runs, const nlohmann::json& report);
 
 } // namespace radt
