@@ -6,7 +6,9 @@
 #include "GuiTestSupport.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "core/board/BoardFile.h"
 #include "core/store/Store.h"
+#include "widgets/board/BoardExport.h"
 #include "widgets/chart/ChartExport.h"
 #include "widgets/chart/ChartPanel.h"
 
@@ -302,6 +304,34 @@ TEST_F(ChartExportTest, CsvOfAMeanBandLineHasEachRunsOwnEma) {
         EXPECT_NEAR(r.smoothed, s, 1e-12);
     }
     EXPECT_EQ(ema.size(), 2u);
+}
+
+// Issue 39 §2: the chart as a radT board (JSON) carries each drawn mean line too: its runs, the
+// band, and per x the mean, the band's edges and N, the same rows the CSV has; reopened, the board
+// keeps them as found.
+TEST_F(ChartExportTest, JsonOfAMeanBandLineCarriesItsMeansBandAndN) {
+    m_chart.changeOptions([&](ChartOptions& o) { o.aggregate = ChartOptions::Aggregate::MeanBand; });
+    const QString json = out("band.json"), csv = out("band.csv");
+    exportFormat("json")->write(m_chart, 1, json, 1.0, {});
+    exportChartCsv(m_chart, csv);
+    std::vector<BoardProblem> problems;
+    const Board board = loadBoardFile(json.toStdString(), problems);
+    EXPECT_TRUE(problems.empty());
+    ASSERT_EQ(board.charts.size(), 1u);
+    const nlohmann::json& means = board.charts[0].extra.at("groupMeans");
+    ASSERT_EQ(means.size(), 1u) << "workload 0-1's two runs: one mean line";
+    EXPECT_EQ(means[0]["name"], "0-1");
+    EXPECT_EQ(means[0]["runs"].size(), 2u);
+    EXPECT_EQ(means[0]["columns"], nlohmann::json::array({"x", "mean", "low", "high", "n"}));
+    size_t csvMeans = 0;
+    for (const auto& f : parseCsv(test::readFile(csv.toStdString())))
+        csvMeans += f.size() == 13 && f[1].empty() && f[3] == "mean";
+    EXPECT_EQ(means[0]["points"].size(), csvMeans) << "the rows the CSV has";
+    for (const nlohmann::json& p : means[0]["points"]) {
+        EXPECT_LE(p[2].get<double>(), p[1].get<double>());
+        EXPECT_GE(p[3].get<double>(), p[1].get<double>());
+        EXPECT_LE(p[4].get<int>(), 2);
+    }
 }
 
 TEST_F(ChartExportTest, CsvOnTheWallClockAxisKeepsToTheTimeRange) {

@@ -3,6 +3,8 @@
 #include "widgets/board/BoardIo.h"
 #include "widgets/chart/ChartExport.h"
 #include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartLines.h"
+#include "widgets/chart/engine/ChartOptionsJson.h"
 
 #include <QDir>
 #include <QObject>
@@ -11,6 +13,36 @@
 #include <stdexcept>
 
 namespace radt {
+
+namespace {
+
+/// The chart's drawn mean lines (issue 39 §2), for the JSON export: each one's name, its runs, the
+/// band and the x axis, and per x its mean, band edges and N. A board saved by the explorer leaves
+/// them out (they are redrawn from the runs); radT ignores the key, the explorer keeps it as found.
+nlohmann::json groupMeansOf(const ChartPanel& chart) {
+    const ChartEngine& engine = chart.engine();
+    const ChartOptions& options = engine.options();
+    const nlohmann::json named = chartOptionsToJson(options, false);
+    nlohmann::json out = nlohmann::json::array();
+    for (const ChartLine& line : engine.lines()) {
+        if (!line.bandLow || options.hiddenSeries.count(line.name))
+            continue;
+        nlohmann::json runs = nlohmann::json::array(), points = nlohmann::json::array();
+        for (const size_t r : line.runs)
+            runs.push_back(engine.runs()[r].run.uuid);
+        for (const BandRow& row : bandRows(engine.runs(), line.runs, options))
+            points.push_back({row.x, row.mean, row.low, row.high, row.n});
+        out.push_back({{"name", line.name.toStdString()},
+                       {"runs", runs},
+                       {"band", named.value("band", nlohmann::json())},
+                       {"xAxis", named.value("xAxis", nlohmann::json())},
+                       {"columns", {"x", "mean", "low", "high", "n"}},
+                       {"points", points}});
+    }
+    return out;
+}
+
+} // namespace
 
 const std::vector<ExportFormat>& exportFormats() {
     // radT offered jpg, png, pdf, csv and json; svg is ours.
@@ -40,6 +72,8 @@ const std::vector<ExportFormat>& exportFormats() {
          [](ChartPanel& c, int64_t id, const QString& path, double, const auto&) {
              Board one;
              one.charts.push_back(boardFromChart(c, id, {}));
+             if (const nlohmann::json means = groupMeansOf(c); !means.empty())
+                 one.charts.back().extra["groupMeans"] = means;
              saveBoardFile(path.toStdString(), one);
          }},
     };
