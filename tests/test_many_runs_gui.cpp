@@ -267,6 +267,19 @@ TEST_P(ManyRunsChart, ASweepGroupsIntoAMeanLinePerConfigurationOnEitherStore) {
         EXPECT_TRUE(line.bandLow.has_value()) << "a mean of four runs has its band";
     }
     EXPECT_EQ(names, (QStringList{"batch-size=64 (N=4)", "batch-size=128 (N=4)", "batch-size=256 (N=4)"}));
+    // Known series: each run draws a flat 100 W + its batch size for 100 s + 20 s per batch step +
+    // its seed. The mean is that draw with no spread, over the 4 runs while all run, then over
+    // those still running (seed 3 and 4 of batch 64 after 102 s), never over one.
+    const ChartLine& first = chart.engine().lines().front();
+    const std::vector<BandRow> rows = bandRows(chart.engine().runs(), first.runs, chart.engine().options());
+    ASSERT_FALSE(rows.empty());
+    for (const BandRow& row : rows) {
+        EXPECT_DOUBLE_EQ(row.mean, 164.0) << "batch size 64 draws 164 W at x " << row.x;
+        EXPECT_DOUBLE_EQ(row.low, 164.0);
+        EXPECT_DOUBLE_EQ(row.high, 164.0);
+        EXPECT_EQ(row.n, row.x <= 101000 ? 4u : row.x <= 102000 ? 3u : 2u) << "at x " << row.x;
+    }
+    EXPECT_EQ(rows.back().x, 103000) << "the mean ends where a second run ends";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ManyRunsChart, ::testing::Values("sqlite", "postgresql"),
