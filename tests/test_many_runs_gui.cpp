@@ -4,9 +4,12 @@
 
 #include "StoreTestBackends.h"
 #include "SweepTestSupport.h"
+#include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "core/board/BoardFile.h"
 #include "core/store/RunEnvelopes.h"
 #include "core/store/Store.h"
+#include "widgets/board/BoardIo.h"
 #include "widgets/chart/ChartCrosshair.h"
 #include "widgets/chart/ChartLegend.h"
 #include "widgets/chart/ChartLoader.h"
@@ -280,6 +283,31 @@ TEST_P(ManyRunsChart, ASweepGroupsIntoAMeanLinePerConfigurationOnEitherStore) {
         EXPECT_EQ(row.n, row.x <= 101000 ? 4u : row.x <= 102000 ? 3u : 2u) << "at x " << row.x;
     }
     EXPECT_EQ(rows.back().x, 103000) << "the mean ends where a second run ends";
+
+    // A board round trip (saved, read, drawn detached) draws the same lines with the same means.
+    test::TempDir dir;
+    Board board;
+    board.charts.push_back(boardFromChart(chart, 1, {}));
+    saveBoardFile(dir.file("grouped.json"), board);
+    std::vector<BoardProblem> problems;
+    const Board back = loadBoardFile(dir.file("grouped.json"), problems);
+    ASSERT_TRUE(problems.empty());
+    BoardChartView view = viewFromBoard(back.charts.at(0), 0, "grouped.json", problems);
+    ChartPanel reopened;
+    reopened.resize(900, 500);
+    reopened.showDetached(std::move(view.runs), view.metric, view.options, view.zoom);
+    QStringList again;
+    for (const ChartLine& line : reopened.engine().lines())
+        again << line.name;
+    EXPECT_EQ(again, names);
+    const std::vector<BandRow> rowsBack = bandRows(
+        reopened.engine().runs(), reopened.engine().lines().front().runs, reopened.engine().options());
+    ASSERT_EQ(rowsBack.size(), rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        EXPECT_EQ(rowsBack[i].x, rows[i].x);
+        EXPECT_DOUBLE_EQ(rowsBack[i].mean, rows[i].mean);
+        EXPECT_EQ(rowsBack[i].n, rows[i].n);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ManyRunsChart, ::testing::Values("sqlite", "postgresql"),
