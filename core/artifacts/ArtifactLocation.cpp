@@ -48,10 +48,13 @@ std::string remoteAdvice(const std::string& scheme) {
     return "radt-explorer reads only folders of this machine (local paths and file:// URIs)";
 }
 
-ArtifactPlace unreachable(ArtifactPlace place, ArtifactReach reach, std::string reason) {
-    place.reach = reach;
-    place.reason = std::move(reason);
-    return place;
+// `place` by reference, never moved in: a reason built from place.path in the same call would
+// otherwise read a moved-from path where arguments are evaluated left to right (clang).
+ArtifactPlace unreachable(const ArtifactPlace& place, ArtifactReach reach, std::string reason) {
+    ArtifactPlace out = place;
+    out.reach = reach;
+    out.reason = std::move(reason);
+    return out;
 }
 
 /// A local path that is not there: another host's, or gone.
@@ -59,7 +62,7 @@ ArtifactPlace absentFolder(ArtifactPlace place, const ArtifactContext& context) 
     const bool otherHost = !context.runHost.empty() && context.runHost != context.thisHost;
     if (otherHost)
         return unreachable(
-            std::move(place), ArtifactReach::OtherHost,
+            place, ArtifactReach::OtherHost,
             "The run was recorded on " + context.runHost + ", which keeps its artifacts in " + place.path +
                 " on that machine; this machine (" + context.thisHost +
                 ") has no such folder. To read them here, record with a shared artifact root that every "
@@ -70,7 +73,7 @@ ArtifactPlace absentFolder(ArtifactPlace place, const ArtifactContext& context) 
         reason += "; the run names no host (radt.host.name), so it may be on the machine that recorded it";
     else
         reason += " (deleted or moved since the run was recorded)";
-    return unreachable(std::move(place), ArtifactReach::Missing, reason + ".");
+    return unreachable(place, ArtifactReach::Missing, reason + ".");
 }
 
 } // namespace
@@ -133,17 +136,17 @@ ArtifactPlace locateArtifacts(const std::string& artifactUri, const ArtifactCont
     if (status.type() == fs::file_type::not_found || (error && error != std::errc::permission_denied))
         return absentFolder(std::move(place), context);
     if (error)
-        return unreachable(std::move(place), ArtifactReach::Unreadable,
+        return unreachable(place, ArtifactReach::Unreadable,
                            "The artifact folder " + place.path + " cannot be reached: " + error.message() +
                                ".");
     if (status.type() != fs::file_type::directory)
-        return unreachable(std::move(place), ArtifactReach::NotAFolder,
+        return unreachable(place, ArtifactReach::NotAFolder,
                            "The artifact location " + place.path + " is not a folder.");
     if (DIR* dir = ::opendir(place.path.c_str())) {
         ::closedir(dir);
     } else {
         const std::string why = std::strerror(errno);
-        return unreachable(std::move(place), ArtifactReach::Unreadable,
+        return unreachable(place, ArtifactReach::Unreadable,
                            "The artifact folder " + place.path + " cannot be listed: " + why + ".");
     }
     place.reach = ArtifactReach::Local;
