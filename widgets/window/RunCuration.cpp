@@ -153,6 +153,11 @@ void RunCuration::updateEnabled() {
 }
 
 void RunCuration::write(std::function<void(Store&)> work, std::function<void(const QString& error)> done) {
+    if (!m_ui.session->isOpen()) { // no tree to reread after it: say so rather than wait forever
+        m_lastError = tr("no store is open");
+        done(m_lastError);
+        return;
+    }
     const std::string uri = m_ui.session->uri().toStdString();
     ++m_writing;
     QPointer<RunCuration> self(this);
