@@ -33,5 +33,7 @@ using Action = std::function<int()>;
 void addStoreCommands(CLI::App& app, Action& action);
 /// Adds `radt run rename|note|tag|untag|delete|restore` (RunCommands.cpp).
 void addRunCommands(CLI::App& app, Action& action);
+/// Adds `radt experiment rename|delete|restore` (RunCommands.cpp).
+void addExperimentCommands(CLI::App& app, Action& action);
 
 } // namespace radt::cli

@@ -1,6 +1,7 @@
-// radt run rename|note|tag|untag|delete|restore: a run's care from the command line, writing the
-// rows MLflow's own client writes (runs.name and mlflow.runName, mlflow.note.content, tags,
-// lifecycle_stage), so MLflow's UI shows the same name, description, tags and deleted runs.
+// radt run rename|note|tag|untag|delete|restore and radt experiment rename|delete|restore: the care
+// of runs and experiments from the command line, writing the rows MLflow's own client writes
+// (runs.name and mlflow.runName, mlflow.note.content, tags, lifecycle_stage, experiments.name), so
+// MLflow's UI shows the same names, descriptions, tags and deleted runs and experiments.
 
 #include "RadtCommands.h"
 
@@ -83,7 +84,8 @@ std::pair<std::string, std::string> tagOf(const std::string& word) {
 
 using Work = std::function<void(Store&, const RunArgs&)>;
 
-/// One `radt run` subcommand: its words (RUN first) counted, then `work` on the store.
+/// One `radt run` or `radt experiment` subcommand: its words (RUN or EXPERIMENT first) counted,
+/// then `work` on the store.
 void addRunSubcommand(CLI::App& run, Action& action, const char* name, const char* help, const char* words,
                       size_t least, size_t most, const Work& work, bool withForce = false) {
     auto args = std::make_shared<RunArgs>();
@@ -92,12 +94,12 @@ void addRunSubcommand(CLI::App& run, Action& action, const char* name, const cha
     addStoreOption(*cmd, args->store);
     if (withForce)
         cmd->add_flag("--force", args->force, "delete runs that are still RUNNING too");
-    cmd->add_option("RUN", args->words, words)
+    cmd->add_option(run.get_name() == "run" ? "RUN" : "EXPERIMENT", args->words, words)
         ->type_name("")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    cmd->callback([cmd, args, &action, name, words, least, most, work, withForce] {
+    cmd->callback([cmd, args, &action, parent = run.get_name(), name, words, least, most, work, withForce] {
         if (!cmd->remaining().empty() || args->words.size() < least || args->words.size() > most)
-            throw std::invalid_argument(std::string("usage: radt run ") + name + " [--store URI]" +
+            throw std::invalid_argument("usage: radt " + parent + " " + name + " [--store URI]" +
                                         (withForce ? " [--force] " : " ") + words);
         action = [args, work] {
             return reportingErrors([&] {
@@ -126,7 +128,83 @@ void setDeleted(Store& store, const RunArgs& args, bool deleted) {
     }
 }
 
+/// The experiment `target` names: its id or its exact name, among the active experiments or with
+/// `deleted` the deleted ones; an error that says why when there is none.
+Experiment resolveExperiment(Store& store, const std::string& target, bool deleted) {
+    const bool isId = !target.empty() && target.find_first_not_of("0123456789") == std::string::npos;
+    auto find = [&](const std::vector<Experiment>& among) -> const Experiment* {
+        for (const Experiment& e : among)
+            if (isId ? std::to_string(e.id) == target : e.name == target)
+                return &e;
+        return nullptr;
+    };
+    const std::vector<Experiment> active = store.experiments(), gone = store.deletedExperiments();
+    if (const Experiment* e = find(deleted ? gone : active))
+        return *e;
+    if (const Experiment* other = find(deleted ? active : gone))
+        throw std::invalid_argument("experiment " + std::to_string(other->id) + " (" + other->name + ") is " +
+                                    (deleted ? "not deleted"
+                                             : "deleted: restore it first (radt experiment restore " +
+                                                   std::to_string(other->id) + ")"));
+    throw std::invalid_argument("'" + target + "' names no " + (deleted ? "deleted " : "") +
+                                "experiment in " + store.displayUri() +
+                                " (an experiment id or its exact name)");
+}
+
+/// Deletes or restores each experiment with all its runs, every named one found first.
+void setExperimentsDeleted(Store& store, const RunArgs& args, bool deleted) {
+    std::vector<Experiment> experiments;
+    for (const std::string& target : args.words)
+        experiments.push_back(resolveExperiment(store, target, !deleted));
+    std::vector<Run> runs = deleted ? store.runs() : store.deletedRuns();
+    for (const Experiment& e : experiments) {
+        size_t running = 0;
+        for (const Run& r : runs)
+            running += r.experimentId == e.id && r.status == RunStatus::Running;
+        if (deleted && running > 0 && !args.force)
+            throw std::invalid_argument("experiment " + std::to_string(e.id) + " (" + e.name + ") has " +
+                                        std::to_string(running) +
+                                        " RUNNING runs: stop them first, or delete it with --force");
+    }
+    for (const Experiment& e : experiments) {
+        store.setExperimentDeleted(e.id, deleted);
+        size_t n = 0;
+        for (const Run& r : runs)
+            n += r.experimentId == e.id;
+        std::cout << (deleted ? "deleted experiment " : "restored experiment ") << e.id << " (" << e.name
+                  << ") and its " << n << (n == 1 ? " run\n" : " runs\n");
+    }
+}
+
 } // namespace
+
+void addExperimentCommands(CLI::App& app, Action& action) {
+    CLI::App* experiment =
+        app.add_subcommand("experiment", "rename, delete or restore experiments (with their runs)");
+    experiment->prefix_command(false);
+    experiment->allow_extras();
+    experiment->callback([experiment] {
+        if (experiment->get_subcommands().empty())
+            throw std::invalid_argument(
+                "usage: radt experiment rename EXPERIMENT NAME, radt experiment delete "
+                "[--force] EXPERIMENT..., or radt experiment restore EXPERIMENT...");
+    });
+    addRunSubcommand(*experiment, action, "rename", "rename an experiment", "EXPERIMENT NAME", 2, 2,
+                     [](Store& store, const RunArgs& a) {
+                         const Experiment e = resolveExperiment(store, a.words[0], false);
+                         store.renameExperiment(e.id, a.words[1]);
+                         std::cout << "renamed experiment " << e.id << " (" << e.name << ") to " << a.words[1]
+                                   << "\n";
+                     });
+    addRunSubcommand(
+        *experiment, action, "delete",
+        "delete experiments and their runs (MLflow's soft delete: radt experiment restore brings them back)",
+        "EXPERIMENT...", 1, SIZE_MAX,
+        [](Store& store, const RunArgs& a) { setExperimentsDeleted(store, a, true); }, true);
+    addRunSubcommand(*experiment, action, "restore", "restore deleted experiments and their runs",
+                     "EXPERIMENT...", 1, SIZE_MAX,
+                     [](Store& store, const RunArgs& a) { setExperimentsDeleted(store, a, false); });
+}
 
 void addRunCommands(CLI::App& app, Action& action) {
     CLI::App* run = app.add_subcommand("run", "rename, annotate, tag, delete or restore recorded runs");

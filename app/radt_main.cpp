@@ -57,6 +57,7 @@ Commands:
   radt report [options] TARGET...               energy, utilisation, burst/idle, collocation figures
   radt run rename|note|tag|untag RUN ...        rename a run, set its note, add or remove tags
   radt run delete|restore RUN...                delete runs (MLflow's soft delete) or restore them
+  radt experiment rename|delete|restore EXP...  the same for experiments, with all their runs
   radt --list-listeners                         which listeners this machine can run
   radt COMMAND --help                           a command's options
 )";
@@ -332,6 +333,7 @@ int main(int argc, char** argv) {
     radt::cli::Action action;
     radt::cli::addStoreCommands(app, action);
     radt::cli::addRunCommands(app, action);
+    radt::cli::addExperimentCommands(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -457,9 +457,12 @@ TEST_F(ExplorerX11Test, EnterOnARunShowsItsDetailsAndCtrlFFindsALineOfItsOutputL
     // workload 1 opened with the keyboard, its first run current, Enter.
     ASSERT_NO_FATAL_FAILURE(launchAndClickTrain1a());
     m_x->xdotool("key Return");
-    ASSERT_TRUE(waitForScreen([](const Screen& s) { return s.named("runDetails").has_value(); })) << log();
-    const QRect tree = *screen().named("runTree");
-    EXPECT_GT(screen().named("runDetails")->left(), tree.left() + tree.width() / 2) << "beside the tree";
+    // Beside the tree, once the dock has settled into the layout (it is mapped before it is placed).
+    EXPECT_TRUE(waitForScreen([](const Screen& s) {
+        const auto details = s.named("runDetails"), tree = s.named("runTree");
+        return details && tree && details->left() > tree->left() + tree->width() / 2;
+    })) << "the details beside the tree: "
+        << log();
     m_x->xdotool("key alt+a");
     ASSERT_TRUE(waitForScreen([](const Screen& s) {
         const auto status = [&]() -> QString {

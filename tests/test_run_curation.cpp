@@ -166,6 +166,103 @@ TEST_P(RunCuration, UnknownAmbiguousOrWrongRunsAreRefusedAndNothingChanges) {
     EXPECT_EQ(r.rc, 2) << r.err;
 }
 
+TEST_P(RunCuration, ExperimentsRenameDeleteAndRestoreWithTheirRunsAsMlflowsClientDoes) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const int64_t sweep = store->getOrCreateExperiment("sweep");
+    const std::string id = std::to_string(sweep);
+    std::vector<std::string> runs;
+    for (const char* name : {"seed 1", "seed 2", "seed 3"})
+        runs.push_back(store->createRun({sweep, name, 0, "u", "s", RunStatus::Finished}).uuid);
+    const std::string elsewhere = store->createRun({0, "other", 0, "u", "s", RunStatus::Finished}).uuid;
+    ASSERT_EQ(radt({"run", "delete", runs[2]}).rc, 0) << "deleted on its own before";
+    const auto updated = [&] {
+        return sql("SELECT last_update_time FROM experiments WHERE experiment_id = " + id) != "1";
+    };
+    const auto markNotUpdated = [&] {
+        test::sqlByAnotherClient(m_uri,
+                                 "UPDATE experiments SET last_update_time = 1 WHERE experiment_id = " + id);
+    };
+    markNotUpdated();
+    const auto stage = [&](const std::string& run) {
+        return sql("SELECT lifecycle_stage FROM runs WHERE run_uuid = '" + run + "'");
+    };
+
+    Result r = radt({"experiment", "rename", "sweep", "sweep (wrong flag)"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.out, "renamed experiment " + id + " (sweep) to sweep (wrong flag)\n");
+    EXPECT_EQ(sql("SELECT name FROM experiments WHERE experiment_id = " + id), "sweep (wrong flag)");
+    EXPECT_EQ(store->experimentById(sweep)->name, "sweep (wrong flag)");
+    EXPECT_TRUE(updated()) << "MLflow's last_update_time";
+    r = radt({"experiment", "rename", id, "Default"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("experiment 0 is already named 'Default'"), std::string::npos) << r.err;
+    r = radt({"experiment", "rename", id, ""});
+    EXPECT_EQ(r.rc, 2) << "MLflow refuses an empty name";
+    r = radt({"experiment", "delete", "no such experiment"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("'no such experiment' names no experiment"), std::string::npos) << r.err;
+
+    // MLflow's delete_experiment: the experiment and every one of its runs, deleted_time set.
+    markNotUpdated();
+    r = radt({"experiment", "delete", "sweep (wrong flag)"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.out, "deleted experiment " + id + " (sweep (wrong flag)) and its 2 runs\n");
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM experiments WHERE experiment_id = " + id), "deleted");
+    for (const std::string& run : runs) {
+        EXPECT_EQ(stage(run), "deleted");
+        EXPECT_NE(sql("SELECT deleted_time FROM runs WHERE run_uuid = '" + run + "'"), "");
+    }
+    EXPECT_TRUE(updated());
+    EXPECT_EQ(stage(elsewhere), "active") << "another experiment's run stays";
+    EXPECT_FALSE(store->experimentById(sweep)->lifecycleStage == "active");
+    ASSERT_EQ(store->experiments().size(), 1u) << "only Default is left";
+    ASSERT_EQ(store->runs().size(), 1u);
+    ASSERT_EQ(store->deletedExperiments().size(), 1u);
+    EXPECT_EQ(store->deletedExperiments()[0].name, "sweep (wrong flag)");
+    r = radt({"experiment", "rename", id, "x"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("is deleted: restore it first (radt experiment restore " + id + ")"),
+              std::string::npos)
+        << r.err;
+    EXPECT_THROW(store->renameExperiment(sweep, "x"), StoreError) << "the store refuses it too";
+    EXPECT_THROW(store->getOrCreateExperiment("sweep (wrong flag)"), StoreError)
+        << "nothing is recorded into a deleted experiment";
+
+    // restore_experiment brings back every run, the one deleted before too, as MLflow's does.
+    r = radt({"experiment", "restore", id});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.out, "restored experiment " + id + " (sweep (wrong flag)) and its 3 runs\n");
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM experiments WHERE experiment_id = " + id), "active");
+    for (const std::string& run : runs) {
+        EXPECT_EQ(stage(run), "active");
+        EXPECT_EQ(sql("SELECT deleted_time FROM runs WHERE run_uuid = '" + run + "'"), "");
+    }
+    EXPECT_EQ(store->runs(sweep).size(), 3u);
+    r = radt({"experiment", "restore", id});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("is not deleted"), std::string::npos) << r.err;
+
+    // A running run is asked about: --force deletes it with its experiment.
+    const std::string live = store->createRun({sweep, "live", 0, "u", "s", RunStatus::Running}).uuid;
+    r = radt({"experiment", "delete", id});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("has 1 RUNNING runs"), std::string::npos) << r.err;
+    EXPECT_EQ(stage(live), "active");
+    ASSERT_EQ(radt({"experiment", "delete", "--force", id}).rc, 0);
+    EXPECT_EQ(stage(live), "deleted");
+
+    // An experiment MLflow's client deleted is hidden here the same way.
+    ASSERT_EQ(radt({"experiment", "restore", id}).rc, 0);
+    test::sqlByAnotherClient(
+        m_uri, "UPDATE experiments SET lifecycle_stage = 'deleted' WHERE experiment_id = " + id);
+    test::sqlByAnotherClient(m_uri,
+                             "UPDATE runs SET lifecycle_stage = 'deleted' WHERE experiment_id = " + id);
+    EXPECT_EQ(store->experiments().size(), 1u);
+    EXPECT_EQ(store->runs().size(), 1u);
+    ASSERT_EQ(radt({"experiment", "restore", "sweep (wrong flag)"}).rc, 0);
+    EXPECT_EQ(store->runs().size(), 5u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, RunCuration,
                          ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "postgresql_mlflow3"),
                          [](const auto& info) { return info.param; });

@@ -1,7 +1,8 @@
 // A run's care in the explorer (issue 40 §3), on SQLite and on PostgreSQL: the tree's selection
 // renamed, noted, tagged, deleted with the Delete key and restored from Show Deleted Runs, each
 // written as MLflow's client writes it (read back through another connection), each undone by
-// Ctrl+Z; a deleted run leaves the basket; a store opened read-only disables it all and says why.
+// Ctrl+Z; a deleted run leaves the basket; an experiment renamed, deleted with its runs and restored
+// as MLflow's client does; a store opened read-only disables it all and says why.
 
 #include "GuiTestSupport.h"
 #include "StoreTestBackends.h"
@@ -16,7 +17,10 @@
 
 #include <QAbstractProxyModel>
 #include <QAction>
+#include <QApplication>
+#include <QFont>
 #include <QItemSelectionModel>
+#include <QMessageBox>
 #include <QTest>
 #include <QTreeView>
 #include <QUndoStack>
@@ -59,6 +63,23 @@ protected:
                                                           QItemSelectionModel::Rows);
     }
     bool settled() { return curation->waitIdle(20000) && window.waitForLoads(); }
+    /// Selects the tree's row of an experiment; false when the tree has none.
+    bool selectExperiment(int64_t id) {
+        QAbstractItemModel* shown = tree->view()->model();
+        for (int row = 0; row < shown->rowCount(); ++row) {
+            const QModelIndex index = shown->index(row, 0);
+            if (index.data(RunTreeModel::ExperimentIdRole).toLongLong() != id)
+                continue;
+            tree->view()->setCurrentIndex(index);
+            tree->view()->selectionModel()->select(index, QItemSelectionModel::ClearAndSelect |
+                                                              QItemSelectionModel::Rows);
+            return true;
+        }
+        return false;
+    }
+    std::optional<Experiment> storedExperiment(int64_t id) {
+        return openStore(sample.uri, OpenMode::OpenExisting)->experimentById(id);
+    }
 
     test::TempDir dir;
     test::SampleStore sample;
@@ -136,13 +157,115 @@ TEST_P(RunCurationGui, RenameNoteTagDeleteAndRestoreAsMlflowWritesThemEachUndone
     EXPECT_FALSE(stored(a).has_value());
 }
 
+TEST_P(RunCurationGui, AnExperimentIsRenamedDeletedWithItsRunsAndRestoredEachUndone) {
+    int64_t alpha = -1;
+    for (const Experiment& e : tree->model()->experiments())
+        if (e.name == "alpha")
+            alpha = e.id;
+    ASSERT_GE(alpha, 0);
+    const std::string a1 = sample.runs.at("alpha/1/a"), b1 = sample.runs.at("alpha/1/b"),
+                      a2 = sample.runs.at("alpha/2/a");
+    ASSERT_TRUE(selectExperiment(alpha));
+    QAction* renameAction = curation->experimentActions()[0];
+    QAction* deleteAction = curation->experimentActions()[1];
+    QAction* restoreAction = curation->experimentActions()[2];
+    EXPECT_TRUE(renameAction->isEnabled());
+    EXPECT_TRUE(deleteAction->isEnabled());
+    EXPECT_FALSE(restoreAction->isEnabled()) << "nothing deleted is selected";
+    EXPECT_FALSE(curation->runActions()[0]->isEnabled()) << "Rename Run wants one run";
+
+    // Rename: experiments.name, in the tree; Ctrl+Z gives the old name back.
+    curation->renameExperiment(alpha, "alpha (batch sweep)");
+    ASSERT_TRUE(settled());
+    ASSERT_TRUE(curation->lastError().isEmpty()) << curation->lastError().toStdString();
+    EXPECT_EQ(storedExperiment(alpha)->name, "alpha (batch sweep)");
+    ASSERT_TRUE(selectExperiment(alpha));
+    EXPECT_EQ(tree->view()->currentIndex().data().toString(), "alpha (batch sweep)");
+    curation->undoStack()->undo();
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(storedExperiment(alpha)->name, "alpha");
+
+    // One run deleted on its own, then the experiment from its row, the dialog answered Yes:
+    // MLflow's delete_experiment takes every run with it, and the basket loses them.
+    curation->setDeleted({QString::fromStdString(b1)}, true);
+    ASSERT_TRUE(settled());
+    window.addRunsToBasket({QString::fromStdString(a1), QString::fromStdString(sample.runs.at("beta/7/a"))});
+    ASSERT_TRUE(window.waitForLoads());
+    ASSERT_TRUE(selectExperiment(alpha));
+    QString asked;
+    test::answerNextMessageBox(QMessageBox::Yes, &asked);
+    deleteAction->trigger();
+    ASSERT_TRUE(settled());
+    EXPECT_TRUE(asked.contains("Delete alpha and its 2 runs?")) << asked.toStdString();
+    EXPECT_EQ(storedExperiment(alpha)->lifecycleStage, "deleted");
+    EXPECT_FALSE(stored(a1) || stored(a2) || stored(b1));
+    EXPECT_FALSE(selectExperiment(alpha)) << "a deleted experiment leaves the tree";
+    EXPECT_EQ(window.basketRunUuids(), QStringList{QString::fromStdString(sample.runs.at("beta/7/a"))});
+
+    // Show Deleted Runs: the experiment struck out with its runs; Restore brings back all three,
+    // the run deleted before it too, as MLflow's restore_experiment does.
+    curation->showDeletedAction()->setChecked(true);
+    ASSERT_TRUE(settled());
+    ASSERT_TRUE(selectExperiment(alpha));
+    const QModelIndex row = tree->view()->currentIndex();
+    EXPECT_EQ(row.siblingAtColumn(RunTreeModel::StatusColumn).data().toString(), "deleted");
+    EXPECT_TRUE(row.data(Qt::FontRole).value<QFont>().strikeOut());
+    EXPECT_TRUE(restoreAction->isEnabled());
+    EXPECT_FALSE(deleteAction->isEnabled());
+    EXPECT_FALSE(renameAction->isEnabled()) << "MLflow renames only active experiments";
+    restoreAction->trigger();
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(storedExperiment(alpha)->lifecycleStage, "active");
+    EXPECT_TRUE(stored(a1) && stored(a2) && stored(b1));
+
+    // Undo the restore (deleted again), then the delete: restored, with the run deleted before
+    // it deleted again, as it was.
+    curation->undoStack()->undo();
+    ASSERT_TRUE(settled());
+    EXPECT_FALSE(stored(a1) || stored(a2) || stored(b1));
+    curation->undoStack()->undo();
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(storedExperiment(alpha)->lifecycleStage, "active");
+    EXPECT_TRUE(stored(a1) && stored(a2));
+    EXPECT_FALSE(stored(b1)) << "deleted on its own before the experiment was";
+}
+
+TEST_P(RunCurationGui, ARunningRunIsRenamedAndTaggedAndDeletingItAsksFirst) {
+    const std::string live = sample.runs.at("beta/7/b");
+    ASSERT_EQ(stored(live)->status, RunStatus::Running);
+    curation->rename(QString::fromStdString(live), "vgg16 (still training)");
+    ASSERT_TRUE(settled());
+    curation->changeTags({QString::fromStdString(live)}, {{"watch", "loss"}}, {});
+    ASSERT_TRUE(settled());
+    ASSERT_TRUE(curation->lastError().isEmpty()) << curation->lastError().toStdString();
+    EXPECT_EQ(stored(live)->name, "vgg16 (still training)");
+    EXPECT_EQ(stored(live)->tags.at("watch"), "loss");
+    EXPECT_EQ(stored(live)->status, RunStatus::Running) << "its collector's run goes on";
+
+    // Del asks first: No keeps it, Yes deletes it.
+    select(live);
+    tree->view()->setFocus();
+    QString asked;
+    test::answerNextMessageBox(QMessageBox::No, &asked);
+    QTest::keyClick(tree->view(), Qt::Key_Delete);
+    ASSERT_TRUE(settled());
+    EXPECT_TRUE(asked.contains("still running")) << asked.toStdString();
+    EXPECT_TRUE(stored(live).has_value());
+    test::answerNextMessageBox(QMessageBox::Yes);
+    QApplication::setActiveWindow(&window); // the box that closed was the active one
+    tree->view()->setFocus();
+    QTest::keyClick(tree->view(), Qt::Key_Delete);
+    ASSERT_TRUE(settled());
+    EXPECT_FALSE(stored(live).has_value());
+}
+
 TEST_P(RunCurationGui, AStoreOpenedReadOnlyOffersNoneOfItAndSaysWhy) {
     MainWindow readOnly(nullptr, true);
     QString error;
     ASSERT_TRUE(readOnly.openStore(QString::fromStdString(sample.uri), &error)) << error.toStdString();
     auto* care = readOnly.findChild<RunCuration*>();
     ASSERT_TRUE(care);
-    for (QAction* action : care->runActions()) {
+    for (QAction* action : care->runActions() + care->experimentActions()) {
         EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
         EXPECT_TRUE(action->toolTip().contains("read-only")) << action->toolTip().toStdString();
     }

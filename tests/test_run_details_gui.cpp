@@ -10,6 +10,10 @@
 #include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/artifacts/TextPager.h"
+#include "widgets/board/BoardPanel.h"
+#include "widgets/board/ChartCard.h"
+#include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/ChartPlotItem.h"
 #include "widgets/details/ArtifactsPane.h"
 #include "widgets/details/KeyValueTable.h"
 #include "widgets/details/RunDetailsPanel.h"
@@ -23,15 +27,21 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QClipboard>
+#include <QContextMenuEvent>
+#include <QGraphicsTextItem>
+#include <QLegend>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSysInfo>
 #include <QTabWidget>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -265,4 +275,67 @@ TEST(RunDetailsGui, DockFollowsTheCurrentRunOfTheTreeAndTheBasket) {
     EXPECT_EQ(panel->runUuid().toStdString(), sample.runs.at("alpha/1/b"));
     EXPECT_TRUE(window.runDetails().showRun(QString::fromStdString(sample.runs.at("beta/loose"))));
     EXPECT_FALSE(window.runDetails().showRun(QStringLiteral("0123")));
+}
+
+TEST(RunDetailsGui, ARightClickOnAChartsLineOffersItsRunsDetails) {
+    TempDir dir;
+    const test::SampleStore sample = test::buildSampleStore(dir.file("store.db"), true);
+    MainWindow window;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(sample.uri)));
+    window.resize(1280, 800);
+    window.show();
+    auto* panel = test::partOf<RunDetailsPanel>(window);
+    auto* board = test::partOf<BoardPanel>(window);
+    ASSERT_TRUE(panel && board);
+    const std::string a = sample.runs.at("alpha/1/a"), b = sample.runs.at("alpha/2/a");
+    window.addRunsToBasket({QString::fromStdString(a), QString::fromStdString(b)});
+    ASSERT_TRUE(window.waitForLoads());
+    ASSERT_TRUE(window.plotMetric(QStringLiteral("PROC - CPU Utilization")));
+    ASSERT_TRUE(window.waitForLoads());
+    ChartPanel* chart = board->chartAt(0)->chart();
+    QTest::qWait(50); // laid out
+    // Where the second line is drawn at its 100th point, in viewport pixels.
+    QtCharts::QChartView* view = chart->chartView();
+    int line = -1;
+    for (int i = 0; i < int(chart->engine().lines().size()); ++i)
+        if (chart->engine().runs()[chart->engine().lines()[size_t(i)].runs.front()].run.uuid == b)
+            line = i;
+    ASSERT_GE(line, 0);
+    const QPointF onLine = chart->plotItem()->toItem(chart->seriesPoints(line).at(100));
+    const QPoint at = view->mapFromScene(chart->chart()->mapToScene(onLine));
+    ASSERT_EQ(chart->runUuidsAt(at), QStringList{QString::fromStdString(b)});
+    EXPECT_TRUE(chart->runUuidsAt(QPoint(2, 2)).isEmpty()) << "outside the plot: no run";
+
+    // The right-click's menu, its Details chosen as a user would, shows the run in the dock.
+    QString offered;
+    QTimer::singleShot(200, [&offered] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            offered = menu->actions().value(0) ? menu->actions()[0]->text() : QString();
+            if (!menu->actions().isEmpty())
+                menu->actions()[0]->trigger();
+            menu->close();
+        }
+    });
+    QContextMenuEvent click(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
+    QApplication::sendEvent(view->viewport(), &click);
+    EXPECT_EQ(offered, "Details");
+    EXPECT_TRUE(test::dockOf(window, "details")->isVisible());
+    EXPECT_EQ(panel->runUuid().toStdString(), b);
+
+    // The legend: the mouse on the other line's entry (its name's text item), then a right-click.
+    const QString otherName = chart->engine().lines()[size_t(1 - line)].name;
+    QPointF entry(-1, -1);
+    std::function<void(QGraphicsItem*)> find = [&](QGraphicsItem* item) {
+        if (auto* text = qgraphicsitem_cast<QGraphicsTextItem*>(item);
+            text && text->toPlainText() == otherName)
+            entry = text->sceneBoundingRect().center();
+        for (QGraphicsItem* child : item->childItems())
+            find(child);
+    };
+    find(chart->chart()->legend());
+    ASSERT_GE(entry.x(), 0) << "the legend shows " << otherName.toStdString();
+    const QPoint onEntry = view->mapFromScene(entry);
+    QTest::mouseMove(view->viewport(), onEntry);
+    QApplication::processEvents();
+    EXPECT_EQ(chart->runUuidsAt(onEntry), QStringList{QString::fromStdString(a)});
 }

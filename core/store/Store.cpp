@@ -43,6 +43,18 @@ std::vector<Run> Store::deletedRuns() {
     return {};
 }
 
+void Store::renameExperiment(int64_t /*experimentId*/, const std::string& /*name*/) {
+    throw StoreError(displayUri() + ": this store cannot rename experiments");
+}
+
+void Store::setExperimentDeleted(int64_t /*experimentId*/, bool /*deleted*/) {
+    throw StoreError(displayUri() + ": this store cannot delete or restore experiments");
+}
+
+std::vector<Experiment> Store::deletedExperiments() {
+    return {};
+}
+
 Series Store::seriesEnvelope(const std::string& runUuid, const std::string& key,
                              std::optional<std::pair<int64_t, int64_t>> range, int buckets) {
     const Series all = range ? seriesRange(runUuid, key, range->first, range->second) : series(runUuid, key);

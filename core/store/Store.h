@@ -82,6 +82,16 @@ public:
     virtual void setRunDeleted(const std::string& runUuid, bool deleted);
     /// The deleted runs, with params and tags: what can be restored.
     virtual std::vector<Run> deletedRuns();
+    /// MLflow's rename_experiment: experiments.name (and last_update_time where the schema has it).
+    /// Throws for an unknown or deleted experiment, or a name another experiment, deleted or not,
+    /// already has (MLflow's names are unique).
+    virtual void renameExperiment(int64_t experimentId, const std::string& name);
+    /// MLflow's delete_experiment and restore_experiment: the experiment's lifecycle_stage (and
+    /// last_update_time), and with it every one of its runs marked deleted (deleted_time now) or
+    /// active again, runs deleted on their own before included, as MLflow's client does.
+    virtual void setExperimentDeleted(int64_t experimentId, bool deleted);
+    /// The deleted experiments: what can be restored.
+    virtual std::vector<Experiment> deletedExperiments();
 
     // --- reads ---
     virtual std::vector<Experiment> experiments() = 0;

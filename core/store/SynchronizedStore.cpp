@@ -40,6 +40,15 @@ void SynchronizedStore::setRunDeleted(const std::string& runUuid, bool deleted) 
 std::vector<Run> SynchronizedStore::deletedRuns() {
     RADT_LOCKED(deletedRuns());
 }
+void SynchronizedStore::renameExperiment(int64_t experimentId, const std::string& name) {
+    RADT_LOCKED(renameExperiment(experimentId, name));
+}
+void SynchronizedStore::setExperimentDeleted(int64_t experimentId, bool deleted) {
+    RADT_LOCKED(setExperimentDeleted(experimentId, deleted));
+}
+std::vector<Experiment> SynchronizedStore::deletedExperiments() {
+    RADT_LOCKED(deletedExperiments());
+}
 void SynchronizedStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
     RADT_LOCKED(logMetrics(runUuid, points));
 }

@@ -26,6 +26,9 @@ public:
     void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
     void setRunDeleted(const std::string& runUuid, bool deleted) override;
     std::vector<Run> deletedRuns() override;
+    void renameExperiment(int64_t experimentId, const std::string& name) override;
+    void setExperimentDeleted(int64_t experimentId, bool deleted) override;
+    std::vector<Experiment> deletedExperiments() override;
     void importRun(const Run& run) override;
     bool applyCompaction(const std::string& runUuid,
                          const std::vector<std::pair<std::string, Series>>& removals,

@@ -73,6 +73,7 @@ ChartCard* BoardPanel::addChart() {
     connect(card, &ChartCard::removeRequested, this, [this, card] { removeChart(card); });
     connect(card, &ChartCard::maximiseRequested, this, [this, card] { emit maximiseRequested(card); });
     connect(card->chart(), &ChartPanel::userZoomChanged, this, [this, card] { propagateZoom(card); });
+    connect(card->chart(), &ChartPanel::detailsRequested, this, &BoardPanel::detailsRequested);
     emit chartAdded(card);
     setCurrent(card);
     scrollTo(card);

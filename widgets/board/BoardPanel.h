@@ -62,6 +62,8 @@ signals:
     void chartAdded(ChartCard* card);
     /// A chart's bar was double-clicked: it alone should fill the window (or everything come back).
     void maximiseRequested(ChartCard* card);
+    /// A chart's legend entry or line asked for a run's details.
+    void detailsRequested(const QString& runUuid);
 
 private:
     ChartCard* m_alone = nullptr; ///< the maximised chart, shown alone

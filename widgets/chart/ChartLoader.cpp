@@ -319,6 +319,8 @@ void ChartLoader::requestTree(
             *runs = store.runs();
             if (!withDeleted)
                 return;
+            for (Experiment& e : store.deletedExperiments())
+                experiments->push_back(std::move(e));
             for (Run& r : store.deletedRuns()) {
                 r.deleted = true;
                 runs->push_back(std::move(r));

@@ -59,8 +59,9 @@ public:
     /// (ChartPanel::detailQuery) and hands it to chart->applyDetail. Every chart the loader loads
     /// asks by itself (its detailWanted signal); a failed read leaves the envelope and says why.
     void requestDetail(ChartPanel* chart);
-    /// The store's experiments and runs (the run tree's contents), with its deleted runs after
-    /// them (Run::deleted) when `withDeleted`; `done` gets them on the GUI thread, or an error.
+    /// The store's experiments and runs (the run tree's contents), with its deleted experiments
+    /// (lifecycleStage "deleted") and runs (Run::deleted) after them when `withDeleted`; `done` gets them on
+    /// the GUI thread, or an error.
     void requestTree(
         std::function<void(std::vector<Experiment> experiments, std::vector<Run> runs, const QString& error)>
             done,

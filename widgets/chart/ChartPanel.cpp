@@ -111,7 +111,12 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), m_chart(new QChart) {
     clear();
 }
 
-ChartPanel::~ChartPanel() = default;
+ChartPanel::~ChartPanel() {
+    // A hovered legend entry says it is left when the chart deletes it, after this panel's
+    // members are gone: its slots must not run then.
+    for (QLegendMarker* marker : m_chart->legend()->markers())
+        marker->disconnect(this);
+}
 
 void ChartPanel::setLineColours(std::shared_ptr<LineColours> colours) {
     m_engine.setLineColours(std::move(colours));
@@ -186,6 +191,7 @@ void ChartPanel::showLines() {
         m_series.push_back(series);
     }
     m_plot->setLines(std::vector<PlotLine>(m_engine.lines().size()));
+    m_hoveredEntry = -1; // the markers are new
     // Legend clicks hide and show a series; the marker stays, dimmed, to bring it back.
     for (QLegendMarker* marker : m_chart->legend()->markers()) {
         connect(marker, &QLegendMarker::clicked, this, [this, marker] {
@@ -198,6 +204,7 @@ void ChartPanel::showLines() {
         // A legend entry is easy to point at (a 1 px line is not): it shows the line's runs.
         connect(marker, &QLegendMarker::hovered, this, [this, marker](bool over) {
             const auto it = std::find(m_series.begin(), m_series.end(), marker->series());
+            m_hoveredEntry = over && it != m_series.end() ? int(it - m_series.begin()) : -1;
             if (over && it != m_series.end())
                 QToolTip::showText(QCursor::pos(), seriesTooltip(m_engine, int(it - m_series.begin())),
                                    m_view);

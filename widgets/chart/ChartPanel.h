@@ -113,6 +113,9 @@ public:
     /// The line under a point of the view's viewport (within a few pixels), topmost first; -1
     /// for none. Read from the lines' pyramids at that pixel column, not from what was drawn.
     int lineAt(const QPoint& viewportPos) const;
+    /// The runs a right-click at a point of the viewport offers Details of: those of the legend
+    /// entry the mouse is over, else of the line under the point; empty for neither.
+    QStringList runUuidsAt(const QPoint& viewportPos) const;
 
     QtCharts::QChart* chart() const { return m_chart; }
     QtCharts::QChartView* chartView() const { return m_view; }
@@ -125,6 +128,8 @@ signals:
     void userZoomChanged();
     /// A zoom settled on runs held as envelopes: detailQuery() says what to read (ChartLoader does).
     void detailWanted();
+    /// Details in the context menu of a legend entry or a line: show that run's details.
+    void detailsRequested(const QString& runUuid);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -142,6 +147,8 @@ private:
     /// A crosshair shown before a zoom reads the new range where the mouse is (or hides).
     void refreshCrosshair();
     QSizeF plotSize() const; ///< the plot's size for tick counts, also before the first layout
+    /// The Details menu of the runs under a right-click (false: nothing there to show).
+    bool showDetailsMenu(const QPoint& viewportPos, const QPoint& globalPos);
 
     ChartEngine m_engine;
     QtCharts::QChart* m_chart = nullptr;
@@ -154,6 +161,7 @@ private:
     std::vector<QtCharts::QLineSeries*> m_series;
     ChartPlotItem* m_plot = nullptr; ///< draws the lines and bands
     int m_hoveredLine = -1;          ///< the line whose tooltip shows
+    int m_hoveredEntry = -1;         ///< the line whose legend entry the mouse is over
     bool m_rendering = false;        ///< render() has laid the chart out at an export's size
     bool m_updatingAxes = false;     ///< QtCharts re-ranging the axes is not the user zooming
     QTimer m_requeryTimer;           ///< coalesces resizes and zoom steps (~40 ms)

@@ -1,5 +1,6 @@
 // ChartPanel's mouse: the crosshair that reads every visible line at the mouse (and keeps to
-// what a zoom shows), the run-details tooltip of the line under it, and the wheel's zoom.
+// what a zoom shows), the run-details tooltip of the line under it, the wheel's zoom, and the
+// Details menu of a legend entry or a line.
 
 #include "widgets/chart/ChartPanel.h"
 #include "widgets/chart/engine/ChartDescription.h"
@@ -9,7 +10,9 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QContextMenuEvent>
 #include <QLineSeries>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -58,12 +61,47 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
         m_hoveredLine = lineAt(wheel->position().toPoint());
         m_plot->setEmphasised(m_hoveredLine);
         return true;
+    } else if (event->type() == QEvent::ContextMenu) {
+        auto* menuEvent = static_cast<QContextMenuEvent*>(event);
+        return showDetailsMenu(menuEvent->pos(), menuEvent->globalPos());
     } else if (event->type() == QEvent::Leave) {
         m_crosshair->hide();
         m_hoveredLine = -1;
         m_plot->setEmphasised(-1);
     }
     return QWidget::eventFilter(watched, event);
+}
+
+QStringList ChartPanel::runUuidsAt(const QPoint& viewportPos) const {
+    const int line = m_hoveredEntry >= 0 ? m_hoveredEntry : lineAt(viewportPos);
+    QStringList uuids;
+    if (line < 0 || line >= int(m_engine.lines().size()))
+        return uuids;
+    for (size_t run : m_engine.lines()[size_t(line)].runs)
+        uuids << QString::fromStdString(m_engine.runs()[run].run.uuid);
+    return uuids;
+}
+
+bool ChartPanel::showDetailsMenu(const QPoint& viewportPos, const QPoint& globalPos) {
+    const QStringList uuids = runUuidsAt(viewportPos);
+    if (uuids.isEmpty())
+        return false;
+    QMenu menu(this);
+    // A line of one run: its Details. A merged or grouped line: each of its runs, by its name.
+    constexpr int kMostListed = 25;
+    QMenu* list = uuids.size() == 1 ? &menu : menu.addMenu(tr("Details of"));
+    for (int i = 0; i < uuids.size() && i < kMostListed; ++i) {
+        const QString uuid = uuids[i];
+        QString label = tr("Details");
+        for (const ChartRunData& r : m_engine.runs())
+            if (uuids.size() > 1 && QString::fromStdString(r.run.uuid) == uuid)
+                label = seriesLabelOf(r.run);
+        list->addAction(label, this, [this, uuid] { emit detailsRequested(uuid); });
+    }
+    if (uuids.size() > kMostListed)
+        list->addAction(tr("… %1 more").arg(uuids.size() - kMostListed))->setEnabled(false);
+    menu.exec(globalPos);
+    return true;
 }
 
 int ChartPanel::lineAt(const QPoint& viewportPos) const {

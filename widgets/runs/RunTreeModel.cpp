@@ -25,6 +25,7 @@ struct RunTreeModel::Node {
     int64_t start = 0;
     int64_t durationMs = 0;
     RunStatus status = RunStatus::Finished;
+    bool deleted = false; ///< an experiment shown to be restored (Show Deleted Runs)
 
     /// A run's leaf, under its experiment and workload.
     static std::unique_ptr<Node> runLeaf(int64_t experimentId, const QString& workload, int runIndex) {
@@ -105,6 +106,7 @@ void RunTreeModel::setContents(std::vector<Experiment> experiments, std::vector<
         node->kind = ExperimentNode;
         node->name = toQString(e.name);
         node->experimentId = e.id;
+        node->deleted = e.lifecycleStage == "deleted";
         experimentNodes[e.id] = m_root->addChild(std::move(node));
     }
     // Runs of deleted experiments stay hidden, as in MLflow's UI.
@@ -367,6 +369,8 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
         return node.kind == ExperimentNode ? QVariant() : QVariant(node.workload);
     case RunUuidRole:
         return node.kind == RunNode ? QVariant(toQString(m_runs[node.runIndex].uuid)) : QVariant();
+    case DeletedRole:
+        return node.kind == RunNode ? m_runs[node.runIndex].deleted : node.deleted;
     default:
         break;
     }
@@ -433,6 +437,20 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
 
 QVariant RunTreeModel::groupData(const Node& node, int column, int role) const {
     const bool hasRuns = node.runCount > 0;
+    if (node.deleted) { // an experiment shown to be restored (Show Deleted Runs)
+        if (column == StatusColumn && (role == Qt::DisplayRole || role == SortRole))
+            return role == SortRole ? QVariant(-1) : QVariant(tr("deleted"));
+        if (role == Qt::ForegroundRole)
+            return QColor(Qt::gray);
+        if (role == Qt::FontRole) {
+            QFont font;
+            font.setStrikeOut(true);
+            return font;
+        }
+        if (role == Qt::ToolTipRole)
+            return tr("Experiment %1, deleted with its runs: Restore Experiments brings them back")
+                .arg(node.experimentId);
+    }
     if (role == Qt::DisplayRole || role == SortRole) {
         const bool raw = role == SortRole;
         switch (column) {

@@ -34,6 +34,7 @@ public:
         ExperimentIdRole,           ///< qlonglong, every node
         WorkloadRole,               ///< QString workload param ("" for the unsorted bucket)
         SortRole,                   ///< raw value of the column (ms, status number, text)
+        DeletedRole,                ///< bool: a deleted experiment or run, shown to be restored
     };
     enum NodeKind { ExperimentNode, WorkloadNode, RunNode };
 

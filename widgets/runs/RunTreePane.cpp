@@ -145,7 +145,21 @@ QStringList RunTreePane::selectedDeletedRunUuids() const {
     return uuids;
 }
 
+QList<qlonglong> RunTreePane::selectedExperimentIds(bool deleted) const {
+    QList<qlonglong> ids;
+    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows())
+        if (index.data(RunTreeModel::NodeKindRole).toInt() == RunTreeModel::ExperimentNode &&
+            index.data(RunTreeModel::DeletedRole).toBool() == deleted)
+            ids << index.data(RunTreeModel::ExperimentIdRole).toLongLong();
+    return ids;
+}
+
 void RunTreePane::addCurationActions(const QList<QAction*>& actions) {
+    if (!m_curation.isEmpty()) {
+        auto* separator = new QAction(this);
+        separator->setSeparator(true);
+        m_curation << separator;
+    }
     for (QAction* action : actions) {
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut); // Del here; the basket has its own
         m_tree->addAction(action);

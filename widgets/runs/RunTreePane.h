@@ -41,8 +41,12 @@ public:
     QStringList selectedRunUuids() const;
     /// The deleted runs under the selected rows (Show Deleted Runs).
     QStringList selectedDeletedRunUuids() const;
+    /// The ids of the selected experiment rows: the active ones, or with `deleted` the deleted
+    /// ones shown to be restored.
+    QList<qlonglong> selectedExperimentIds(bool deleted) const;
     /// Actions the context menu offers after its own (rename, tag, delete...): they act on the
     /// selection, and the tree view holds them so their keys (F2, Del) work where it has focus.
+    /// Each call's actions are a group of the menu, apart from the last call's.
     void addCurationActions(const QList<QAction*>& actions);
     /// Expands and scrolls to a run.
     void reveal(const QString& runUuid);

@@ -162,6 +162,8 @@ void MainWindow::createMenus() {
     // A run's care: what MLflow's client writes, undone by Ctrl+Z (RunCuration).
     run->addSeparator();
     run->addActions(m_curation->runActions());
+    run->addSeparator();
+    run->addActions(m_curation->experimentActions());
     run->addAction(m_curation->showDeletedAction());
     run->addSeparator();
     run->addAction(m_curation->undoAction());

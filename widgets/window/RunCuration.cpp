@@ -21,6 +21,7 @@
 #include <QTreeView>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -69,6 +70,13 @@ bool isUserTag(const std::string& key) {
     return key.rfind("mlflow.", 0) != 0 && key.rfind("radt.", 0) != 0;
 }
 
+const Experiment* experimentOf(const RunTreeModel& model, qlonglong id) {
+    for (const Experiment& e : model.experiments())
+        if (e.id == id)
+            return &e;
+    return nullptr;
+}
+
 QString tagLines(const Run& run) {
     QStringList lines;
     for (const auto& [key, value] : run.tags)
@@ -83,6 +91,7 @@ RunCuration::RunCuration(QMainWindow& window, WindowParts& parts)
     : QObject(&window), m_window(window), m_ui(parts), m_undo(new QUndoStack(this)) {
     makeActions();
     m_ui.tree->addCurationActions(runActions());
+    m_ui.tree->addCurationActions(experimentActions());
     connect(m_ui.tree->view()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RunCuration::updateEnabled);
     connect(m_ui.session, &StoreSession::storeOpened, this, [this] {
@@ -113,9 +122,16 @@ void RunCuration::makeActions() {
     m_restore = new QAction(tr("Re&store Runs"), this);
     connect(m_restore, &QAction::triggered, this,
             [this] { setDeleted(m_ui.tree->selectedDeletedRunUuids(), false); });
+    m_renameExperiment = new QAction(tr("Rename E&xperiment…"), this);
+    connect(m_renameExperiment, &QAction::triggered, this, &RunCuration::renameSelectedExperiment);
+    m_deleteExperiment = new QAction(tr("Delete Ex&periments"), this);
+    connect(m_deleteExperiment, &QAction::triggered, this, &RunCuration::deleteSelectedExperiments);
+    m_restoreExperiment = new QAction(tr("Restore Experi&ments"), this);
+    connect(m_restoreExperiment, &QAction::triggered, this,
+            [this] { setExperimentsDeleted(m_ui.tree->selectedExperimentIds(true), false); });
     m_showDeleted = new QAction(tr("Show &Deleted Runs"), this);
     m_showDeleted->setCheckable(true);
-    m_showDeleted->setStatusTip(tr("Deleted runs in the tree, struck out, to be restored"));
+    m_showDeleted->setStatusTip(tr("Deleted runs and experiments in the tree, struck out, to be restored"));
     connect(m_showDeleted, &QAction::toggled, this, [this](bool show) {
         m_ui.session->setShowDeleted(show);
         m_ui.session->rereadTree(false);
@@ -129,6 +145,10 @@ void RunCuration::makeActions() {
 
 QList<QAction*> RunCuration::runActions() const {
     return {m_rename, m_note, m_tags, m_delete, m_restore};
+}
+
+QList<QAction*> RunCuration::experimentActions() const {
+    return {m_renameExperiment, m_deleteExperiment, m_restoreExperiment};
 }
 
 void RunCuration::updateEnabled() {
@@ -148,6 +168,12 @@ void RunCuration::updateEnabled() {
     enable(m_tags, active >= 1, tr("Edit the selected runs' tags"));
     enable(m_delete, active >= 1, tr("Delete the selected runs"));
     enable(m_restore, deleted >= 1, tr("Restore the selected deleted runs"));
+    const int experiments = int(m_ui.tree->selectedExperimentIds(false).size());
+    enable(m_renameExperiment, experiments == 1, tr("Rename the selected experiment"));
+    enable(m_deleteExperiment, experiments >= 1,
+           tr("Delete the selected experiments and their runs (MLflow's soft delete)"));
+    enable(m_restoreExperiment, !m_ui.tree->selectedExperimentIds(true).isEmpty(),
+           tr("Restore the selected deleted experiments and their runs"));
     m_undoAction->setEnabled(writable && m_undo->canUndo());
     m_redoAction->setEnabled(writable && m_undo->canRedo());
 }
@@ -292,6 +318,92 @@ void RunCuration::setDeleted(const QStringList& runUuids, bool deleted) {
     commit(std::make_shared<Change>(Change{deleted ? tr("Delete %n run(s)", nullptr, int(uuids.size()))
                                                    : tr("Restore %n run(s)", nullptr, int(uuids.size())),
                                            mark(deleted), mark(!deleted)}));
+}
+
+void RunCuration::renameExperiment(qlonglong experimentId, const QString& name) {
+    const Experiment* experiment = experimentOf(*m_ui.tree->model(), experimentId);
+    if (!experiment)
+        return;
+    const int64_t id = experimentId;
+    const std::string before = experiment->name, after = name.toStdString();
+    commit(std::make_shared<Change>(Change{tr("Rename experiment"),
+                                           [id, after](Store& s) { s.renameExperiment(id, after); },
+                                           [id, before](Store& s) { s.renameExperiment(id, before); }}));
+}
+
+void RunCuration::setExperimentsDeleted(const QList<qlonglong>& experimentIds, bool deleted) {
+    if (experimentIds.isEmpty())
+        return;
+    const std::vector<int64_t> ids(experimentIds.begin(), experimentIds.end());
+    // MLflow's restore brings back every run of an experiment, those deleted on their own before
+    // the experiment too: undoing a delete deletes those again, as they were found when it was made.
+    auto deletedBefore = std::make_shared<std::vector<std::string>>();
+    const auto mark = [ids](Store& s, bool to) {
+        for (int64_t id : ids)
+            s.setExperimentDeleted(id, to);
+    };
+    std::function<void(Store&)> apply = [mark, deleted](Store& s) { mark(s, deleted); };
+    std::function<void(Store&)> revert = [mark, deleted](Store& s) { mark(s, !deleted); };
+    if (deleted) {
+        apply = [mark, ids, deletedBefore](Store& s) {
+            deletedBefore->clear();
+            for (const Run& r : s.deletedRuns())
+                if (std::find(ids.begin(), ids.end(), r.experimentId) != ids.end())
+                    deletedBefore->push_back(r.uuid);
+            mark(s, true);
+        };
+        revert = [mark, deletedBefore](Store& s) {
+            mark(s, false);
+            for (const std::string& uuid : *deletedBefore)
+                s.setRunDeleted(uuid, true);
+        };
+    }
+    const int n = int(ids.size());
+    commit(std::make_shared<Change>(Change{deleted ? tr("Delete %n experiment(s)", nullptr, n)
+                                                   : tr("Restore %n experiment(s)", nullptr, n),
+                                           apply, revert}));
+}
+
+void RunCuration::renameSelectedExperiment() {
+    const QList<qlonglong> ids = m_ui.tree->selectedExperimentIds(false);
+    const Experiment* experiment = ids.size() == 1 ? experimentOf(*m_ui.tree->model(), ids.front()) : nullptr;
+    if (!experiment)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(&m_window, tr("Rename Experiment"),
+                                               tr("Name of experiment %1:").arg(experiment->id),
+                                               QLineEdit::Normal, toQString(experiment->name), &ok);
+    if (ok && name != toQString(experiment->name))
+        renameExperiment(ids.front(), name);
+}
+
+void RunCuration::deleteSelectedExperiments() {
+    const QList<qlonglong> ids = m_ui.tree->selectedExperimentIds(false);
+    if (ids.isEmpty())
+        return;
+    int runs = 0, running = 0;
+    QStringList names;
+    for (const Run& r : m_ui.tree->model()->runs())
+        if (!r.deleted && ids.contains(r.experimentId)) {
+            ++runs;
+            running += r.status == RunStatus::Running;
+        }
+    for (qlonglong id : ids)
+        if (const Experiment* e = experimentOf(*m_ui.tree->model(), id))
+            names << toQString(e->name);
+    // A whole experiment goes at once: say what goes with it, as MLflow's UI asks too.
+    QString question =
+        tr("Delete %1 and its %2? Show Deleted Runs and Restore Experiments, or Ctrl+Z, "
+           "bring them back.")
+            .arg(names.join(QLatin1String(", ")), runs == 1 ? tr("1 run") : tr("%1 runs").arg(runs));
+    if (running > 0)
+        question += QLatin1Char(' ') +
+                    (running == 1 ? tr("1 of the runs is still running")
+                                  : tr("%1 of the runs are still running").arg(running)) +
+                    tr(": its collector goes on writing, hidden until it is restored.");
+    if (QMessageBox::question(&m_window, tr("Delete Experiments"), question) != QMessageBox::Yes)
+        return;
+    setExperimentsDeleted(ids, true);
 }
 
 void RunCuration::renameSelected() {

@@ -1,6 +1,7 @@
 #pragma once
 // A run's care in the explorer (issue 40 §3): rename, note, tag, delete and restore the runs
-// selected in the tree, writing the rows MLflow's own client writes (the Store's curation calls,
+// selected in the tree, and rename, delete and restore its experiments (with their runs, as MLflow
+// does), writing the rows MLflow's own client writes (the Store's curation calls,
 // as `radt run` does) through a connection of its own on the loader's thread, then rereading the
 // tree. Ctrl+Z undoes the last change (and Ctrl+Shift+Z does it again). Deleted runs leave the
 // tree, the basket and its charts; Show Deleted Runs brings them back, struck out, to be restored.
@@ -33,6 +34,7 @@ public:
 
     /// What the tree's context menu and the Run menu offer, in that order.
     QList<QAction*> runActions() const;
+    QList<QAction*> experimentActions() const;
     QAction* undoAction() const { return m_undoAction; }
     QAction* redoAction() const { return m_redoAction; }
     QAction* showDeletedAction() const { return m_showDeleted; }
@@ -45,6 +47,10 @@ public:
     void changeTags(const QStringList& runUuids, const std::map<std::string, std::string>& set,
                     const QStringList& removed);
     void setDeleted(const QStringList& runUuids, bool deleted);
+    void renameExperiment(qlonglong experimentId, const QString& name);
+    /// Deletes or restores experiments with all their runs. Undoing a delete restores them and
+    /// deletes again the runs that were deleted before it.
+    void setExperimentsDeleted(const QList<qlonglong>& experimentIds, bool deleted);
 
     /// Tests: processes events until no change is being written or undone; false on timeout.
     bool waitIdle(int timeoutMs);
@@ -70,6 +76,8 @@ private:
     void noteSelected();
     void tagSelected();
     void deleteSelected();
+    void renameSelectedExperiment();
+    void deleteSelectedExperiments();
 
     QMainWindow& m_window;
     WindowParts& m_ui;
@@ -80,6 +88,9 @@ private:
     QAction* m_delete = nullptr;
     QAction* m_restore = nullptr;
     QAction* m_showDeleted = nullptr;
+    QAction* m_renameExperiment = nullptr;
+    QAction* m_deleteExperiment = nullptr;
+    QAction* m_restoreExperiment = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;
     int m_writing = 0; ///< writes under way

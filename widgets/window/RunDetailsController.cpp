@@ -1,6 +1,7 @@
 #include "widgets/window/RunDetailsController.h"
 
 #include "core/report/EnvironmentReport.h"
+#include "widgets/board/BoardPanel.h"
 #include "widgets/chart/ChartLoader.h"
 #include "widgets/common/Formatting.h"
 #include "widgets/details/RunDetailsPanel.h"
@@ -23,6 +24,7 @@ RunDetailsController::RunDetailsController(QMainWindow& window, WindowParts& par
     connect(m_ui.tree, &RunTreePane::currentRunChanged, this, &RunDetailsController::follow);
     connect(m_ui.basketPanel, &BasketPanel::detailsRequested, this, &RunDetailsController::showRun);
     connect(m_ui.basketPanel, &BasketPanel::currentRunChanged, this, &RunDetailsController::follow);
+    connect(m_ui.board, &BoardPanel::detailsRequested, this, &RunDetailsController::showRun);
     connect(m_ui.session, &StoreSession::storeOpened, this,
             [this] { m_ui.details->clear(RunDetailsPanel::tr("Choose a run in the tree or the basket.")); });
     connect(m_ui.session, &StoreSession::treeReady, this, &RunDetailsController::refresh);

@@ -1,8 +1,8 @@
 #pragma once
-// The Run Details dock: which run it shows and when. Details (the tree's and the basket's context
-// menu) and Enter show a run and bring the dock up; while the dock is shown it follows the current
-// run of the tree or the basket; a reread refreshes it and a newly opened store clears it. The
-// run's latest metric values are read on the loader's thread, never here.
+// The Run Details dock: which run it shows and when. Details (the context menu of the tree, the
+// basket, and a chart's legend entries and lines) and Enter show a run and bring the dock up; while the dock
+// is shown it follows the current run of the tree or the basket; a reread refreshes it and a newly opened
+// store clears it. The run's latest metric values are read on the loader's thread, never here.
 
 #include "widgets/window/WindowParts.h"
 

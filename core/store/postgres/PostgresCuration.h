@@ -1,10 +1,11 @@
 #pragma once
-// PostgresStore's curation of runs (Store.h): rename, remove tags, delete and restore, writing the
-// rows MLflow's own SQLAlchemy store writes for each. Internal to core: it speaks libpqxx;
+// PostgresStore's curation of runs and experiments (Store.h): rename, remove tags, delete and restore,
+// writing the rows MLflow's own SQLAlchemy store writes for each. Internal to core: it speaks libpqxx;
 // PostgresStore wraps each call in its connection handling.
 
 #include <pqxx/pqxx>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,8 @@ void renameRun(pqxx::work& tx, const std::string& runUuid, const std::string& na
 void deleteTags(pqxx::work& tx, const std::string& runUuid, const std::vector<std::string>& keys,
                 const std::string& store);
 void setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, const std::string& store);
+void renameExperiment(pqxx::work& tx, int64_t experimentId, const std::string& name,
+                      const std::string& store);
+void setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store);
 
 } // namespace radt::pg

@@ -531,12 +531,17 @@ std::optional<Experiment> PostgresStore::experimentById(int64_t id) {
 }
 
 std::vector<Experiment> PostgresStore::experiments() {
+    return queryExperiments("active");
+}
+
+std::vector<Experiment> PostgresStore::queryExperiments(const char* lifecycle) {
     return withConnection("reading experiments", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
         std::vector<Experiment> result;
-        for (const auto& row : tx.exec("SELECT experiment_id, name, coalesce(artifact_location, ''), "
-                                       "lifecycle_stage, coalesce(creation_time, 0) FROM experiments "
-                                       "WHERE lifecycle_stage = 'active' ORDER BY experiment_id"))
+        for (const auto& row : tx.exec_params("SELECT experiment_id, name, coalesce(artifact_location, ''), "
+                                              "lifecycle_stage, coalesce(creation_time, 0) FROM experiments "
+                                              "WHERE lifecycle_stage = $1 ORDER BY experiment_id",
+                                              std::string(lifecycle)))
             result.push_back({row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<std::string>(),
                               row[3].as<std::string>(), row[4].as<int64_t>()});
         return result;

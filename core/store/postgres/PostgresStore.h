@@ -42,6 +42,9 @@ public:
     void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
     void setRunDeleted(const std::string& runUuid, bool deleted) override;
     std::vector<Run> deletedRuns() override;
+    void renameExperiment(int64_t experimentId, const std::string& name) override;
+    void setExperimentDeleted(int64_t experimentId, bool deleted) override;
+    std::vector<Experiment> deletedExperiments() override;
     void importRun(const Run& run) override;
     bool applyCompaction(const std::string& runUuid,
                          const std::vector<std::pair<std::string, Series>>& removals,
@@ -80,6 +83,8 @@ private:
     void connect();
     void checkOrCreateSchema(OpenMode mode);
     std::string m_notice;
+    /// Experiments of one lifecycle stage ("active" or "deleted"), by id.
+    std::vector<Experiment> queryExperiments(const char* lifecycle);
     /// Runs of one lifecycle stage (MLflow's 'active' or 'deleted') matching `where`.
     std::vector<Run> queryRuns(const std::string& where, const std::string& value,
                                const char* lifecycle = "active");

@@ -22,6 +22,26 @@ void requireActive(pqxx::work& tx, const std::string& runUuid, const std::string
         throw StoreError("run '" + runUuid + "' is deleted in " + store + ": restore it first");
 }
 
+/// Whether the store's generation has this column (MLflow 1.x lacks runs.deleted_time).
+bool hasColumn(pqxx::work& tx, const std::string& table, const std::string& column) {
+    return !tx.exec_params("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                           "AND table_name = $1 AND column_name = $2",
+                           table, column)
+                .empty();
+}
+
+/// The experiment's lifecycle stage, its row locked for the change; throws when unknown.
+std::string lockedExperimentLifecycleOf(pqxx::work& tx, int64_t id, const std::string& store) {
+    const pqxx::result row =
+        tx.exec_params("SELECT lifecycle_stage FROM experiments WHERE experiment_id = $1 FOR UPDATE", id);
+    if (row.empty())
+        throw StoreError("experiment " + std::to_string(id) + " not found in " + store);
+    return row[0][0].as<std::string>();
+}
+
+/// The server's clock in milliseconds since the epoch, as MLflow's times are.
+const std::string kNowMs = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+
 } // namespace
 
 void renameRun(pqxx::work& tx, const std::string& runUuid, const std::string& name,
@@ -46,21 +66,57 @@ void setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, con
     if (lockedLifecycleOf(tx, runUuid, store) == (deleted ? "deleted" : "active"))
         throw StoreError("run '" + runUuid + "' is " + (deleted ? "already deleted" : "not deleted") +
                          " in " + store);
-    // MLflow 1.x's runs have no deleted_time.
-    const bool hasDeletedTime =
-        !tx.exec("SELECT 1 FROM information_schema.columns WHERE table_schema = "
-                 "current_schema() AND table_name = 'runs' AND column_name = 'deleted_time'")
-             .empty();
+    const bool hasDeletedTime = hasColumn(tx, "runs", "deleted_time");
     const std::string stage = deleted ? "deleted" : "active";
     if (!hasDeletedTime)
         tx.exec_params("UPDATE runs SET lifecycle_stage = $1 WHERE run_uuid = $2", stage, runUuid);
     else if (deleted)
-        tx.exec_params("UPDATE runs SET lifecycle_stage = $1, deleted_time = "
-                       "(extract(epoch FROM clock_timestamp()) * 1000)::bigint WHERE run_uuid = $2",
+        tx.exec_params("UPDATE runs SET lifecycle_stage = $1, deleted_time = " + kNowMs +
+                           " WHERE run_uuid = $2",
                        stage, runUuid);
     else
         tx.exec_params("UPDATE runs SET lifecycle_stage = $1, deleted_time = NULL WHERE run_uuid = $2", stage,
                        runUuid);
+}
+
+void renameExperiment(pqxx::work& tx, int64_t experimentId, const std::string& name,
+                      const std::string& store) {
+    if (lockedExperimentLifecycleOf(tx, experimentId, store) != "active")
+        throw StoreError("experiment " + std::to_string(experimentId) + " is deleted in " + store +
+                         ": restore it first");
+    // MLflow 3 stores: names are unique per workspace; ours is the default one.
+    const pqxx::result taken = tx.exec_params(
+        std::string("SELECT experiment_id, lifecycle_stage FROM experiments WHERE name = $1 AND "
+                    "experiment_id <> $2") +
+            (hasColumn(tx, "experiments", "workspace") ? " AND workspace = 'default'" : ""),
+        name, experimentId);
+    if (!taken.empty())
+        throw StoreError("experiment " + taken[0][0].as<std::string>() +
+                         (taken[0][1].as<std::string>() == "deleted" ? " (deleted)" : "") +
+                         " is already named '" + name + "' in " + store);
+    tx.exec_params(
+        std::string("UPDATE experiments SET name = $1") +
+            (hasColumn(tx, "experiments", "last_update_time") ? ", last_update_time = " + kNowMs : "") +
+            " WHERE experiment_id = $2",
+        name, experimentId);
+}
+
+void setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store) {
+    const std::string stage = deleted ? "deleted" : "active";
+    if (lockedExperimentLifecycleOf(tx, experimentId, store) == stage)
+        throw StoreError("experiment " + std::to_string(experimentId) + " is " +
+                         (deleted ? "already deleted" : "not deleted") + " in " + store);
+    tx.exec_params(
+        std::string("UPDATE experiments SET lifecycle_stage = $1") +
+            (hasColumn(tx, "experiments", "last_update_time") ? ", last_update_time = " + kNowMs : "") +
+            " WHERE experiment_id = $2",
+        stage, experimentId);
+    // Every run of it, as MLflow's _mark_run_deleted / _mark_run_active do.
+    const std::string deletedTime = !hasColumn(tx, "runs", "deleted_time") ? ""
+                                    : deleted                              ? ", deleted_time = " + kNowMs
+                                                                           : ", deleted_time = NULL";
+    tx.exec_params("UPDATE runs SET lifecycle_stage = $1" + deletedTime + " WHERE experiment_id = $2", stage,
+                   experimentId);
 }
 
 } // namespace radt::pg
@@ -98,6 +154,29 @@ void PostgresStore::setRunDeleted(const std::string& runUuid, bool deleted) {
 
 std::vector<Run> PostgresStore::deletedRuns() {
     return queryRuns("", "", "deleted");
+}
+
+void PostgresStore::renameExperiment(int64_t experimentId, const std::string& name) {
+    mlflow::validateExperimentName(name);
+    withConnection("renaming an experiment", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::renameExperiment(tx, experimentId, name, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+void PostgresStore::setExperimentDeleted(int64_t experimentId, bool deleted) {
+    withConnection(deleted ? "deleting an experiment" : "restoring an experiment", [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        pg::setExperimentDeleted(tx, experimentId, deleted, m_uri.display());
+        tx.commit();
+        return 0;
+    });
+}
+
+std::vector<Experiment> PostgresStore::deletedExperiments() {
+    return queryExperiments("deleted");
 }
 
 } // namespace radt

@@ -515,10 +515,14 @@ void SqliteStore::importRun(const Run& run) {
 }
 
 std::vector<Experiment> SqliteStore::experiments() {
-    SqliteStatement stmt(m_db,
-                         "SELECT experiment_id, name, artifact_location, lifecycle_stage, " +
-                             columnOr("experiments", "creation_time", "NULL") +
-                             " FROM experiments WHERE lifecycle_stage = 'active' ORDER BY experiment_id");
+    return queryExperiments("active");
+}
+
+std::vector<Experiment> SqliteStore::queryExperiments(const char* lifecycle) {
+    SqliteStatement stmt(m_db, "SELECT experiment_id, name, artifact_location, lifecycle_stage, " +
+                                   columnOr("experiments", "creation_time", "NULL") +
+                                   " FROM experiments WHERE lifecycle_stage = ? ORDER BY experiment_id");
+    stmt.bind(1, std::string(lifecycle));
     std::vector<Experiment> result;
     while (stmt.step())
         result.push_back({stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.int64(4)});

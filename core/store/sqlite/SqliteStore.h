@@ -48,6 +48,9 @@ public:
     void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
     void setRunDeleted(const std::string& runUuid, bool deleted) override;
     std::vector<Run> deletedRuns() override;
+    void renameExperiment(int64_t experimentId, const std::string& name) override;
+    void setExperimentDeleted(int64_t experimentId, bool deleted) override;
+    std::vector<Experiment> deletedExperiments() override;
     void importRun(const Run& run) override;
     bool applyCompaction(const std::string& runUuid,
                          const std::vector<std::pair<std::string, Series>>& removals,
@@ -84,6 +87,8 @@ private:
     void detectColumns();
     void configureConnection();
     void requireRun(const std::string& runUuid);
+    /// Experiments of one lifecycle stage ("active" or "deleted"), by id.
+    std::vector<Experiment> queryExperiments(const char* lifecycle);
     /// Runs of one lifecycle stage (MLflow's 'active' or 'deleted') matching `where`.
     std::vector<Run> queryRuns(const std::string& where, const std::string& bindValue, bool bindInt,
                                const char* lifecycle = "active");

@@ -1,5 +1,5 @@
-// SqliteStore's curation of runs (Store.h): rename, remove tags, delete and restore, writing the
-// rows MLflow's own SQLAlchemy store writes for each.
+// SqliteStore's curation of runs and experiments (Store.h): rename, remove tags, delete and
+// restore, writing the rows MLflow's own SQLAlchemy store writes for each.
 
 #include "core/store/MlflowLimits.h"
 #include "core/store/sqlite/SqliteStore.h"
@@ -75,6 +75,80 @@ void SqliteStore::setRunDeleted(const std::string& runUuid, bool deleted) {
 
 std::vector<Run> SqliteStore::deletedRuns() {
     return queryRuns("", "", false, "deleted");
+}
+
+namespace {
+
+/// The experiment's lifecycle stage; throws naming the experiment when the store has none.
+std::string experimentLifecycleOf(sqlite3* db, int64_t id, const std::string& store) {
+    SqliteStatement stmt(db, "SELECT lifecycle_stage FROM experiments WHERE experiment_id = ?");
+    stmt.bind(1, id);
+    if (!stmt.step())
+        throw StoreError("experiment " + std::to_string(id) + " not found in " + store);
+    return stmt.text(0);
+}
+
+} // namespace
+
+void SqliteStore::renameExperiment(int64_t experimentId, const std::string& name) {
+    mlflow::validateExperimentName(name);
+    Transaction tx(m_db);
+    if (experimentLifecycleOf(m_db, experimentId, m_uri.display()) != "active")
+        throw StoreError("experiment " + std::to_string(experimentId) + " is deleted in " + m_uri.display() +
+                         ": restore it first");
+    // MLflow 3 stores: names are unique per workspace; ours is the default one.
+    const bool workspaces = m_columns["experiments"].count("workspace") > 0;
+    SqliteStatement taken(m_db, std::string("SELECT experiment_id, lifecycle_stage FROM experiments "
+                                            "WHERE name = ? AND experiment_id <> ?") +
+                                    (workspaces ? " AND workspace = 'default'" : ""));
+    taken.bind(1, name).bind(2, experimentId);
+    if (taken.step())
+        throw StoreError("experiment " + std::to_string(taken.int64(0)) +
+                         (taken.text(1) == "deleted" ? " (deleted)" : "") + " is already named '" + name +
+                         "' in " + m_uri.display());
+    const bool hasUpdateTime = m_columns["experiments"].count("last_update_time") > 0; // not in MLflow 1.x
+    SqliteStatement update(m_db, std::string("UPDATE experiments SET name = ?") +
+                                     (hasUpdateTime ? ", last_update_time = ?" : "") +
+                                     " WHERE experiment_id = ?");
+    update.bind(1, name);
+    if (hasUpdateTime)
+        update.bind(2, nowMs());
+    update.bind(hasUpdateTime ? 3 : 2, experimentId).execute();
+    tx.commit();
+}
+
+void SqliteStore::setExperimentDeleted(int64_t experimentId, bool deleted) {
+    Transaction tx(m_db);
+    const std::string stage = deleted ? "deleted" : "active";
+    if (experimentLifecycleOf(m_db, experimentId, m_uri.display()) == stage)
+        throw StoreError("experiment " + std::to_string(experimentId) + " is " +
+                         (deleted ? "already deleted" : "not deleted") + " in " + m_uri.display());
+    const int64_t now = nowMs();
+    const bool hasUpdateTime = m_columns["experiments"].count("last_update_time") > 0;
+    SqliteStatement experiment(m_db, std::string("UPDATE experiments SET lifecycle_stage = ?") +
+                                         (hasUpdateTime ? ", last_update_time = ?" : "") +
+                                         " WHERE experiment_id = ?");
+    experiment.bind(1, stage);
+    if (hasUpdateTime)
+        experiment.bind(2, now);
+    experiment.bind(hasUpdateTime ? 3 : 2, experimentId).execute();
+    // Every run of it, as MLflow's _mark_run_deleted / _mark_run_active do.
+    const bool hasDeletedTime = m_columns["runs"].count("deleted_time") > 0;
+    SqliteStatement runs(m_db, std::string("UPDATE runs SET lifecycle_stage = ?") +
+                                   (hasDeletedTime ? ", deleted_time = ?" : "") + " WHERE experiment_id = ?");
+    runs.bind(1, stage);
+    if (hasDeletedTime) {
+        if (deleted)
+            runs.bind(2, now);
+        else
+            runs.bindNull(2);
+    }
+    runs.bind(hasDeletedTime ? 3 : 2, experimentId).execute();
+    tx.commit();
+}
+
+std::vector<Experiment> SqliteStore::deletedExperiments() {
+    return queryExperiments("deleted");
 }
 
 } // namespace radt
