@@ -61,8 +61,8 @@ std::string deviceName(const std::string& device) {
 
 } // namespace
 
-CleanedCounter cleanCounter(const Series& raw) {
-    const Series s = usablePoints(raw);
+CleanedCounter cleanCounter(const Series& millijoules) {
+    const Series s = usablePoints(millijoules);
     CleanedCounter out;
     if (s.size() < 3) {
         out.series = s;
@@ -266,7 +266,7 @@ EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
         out.devices.push_back(std::move(d));
     }
     if (out.joules && *out.joules < 0)
-        out.notes.push_back("the energy is negative: the readings cannot be right");
+        out.notes.emplace_back("the energy is negative: the readings cannot be right");
     return out;
 }
 

@@ -52,7 +52,7 @@ EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs);
 
 /// The same for many windows, sorted and not overlapping, in one pass over the series (per-epoch
 /// energy of a long run would otherwise rescan it once per epoch).
-std::vector<EnergyIntegral> energyInWindows(const Series& s, bool isCounter,
+std::vector<EnergyIntegral> energyInWindows(const Series& raw, bool isCounter,
                                             const std::vector<std::pair<int64_t, int64_t>>& windows);
 
 /// Above this, counter and integrated power disagree enough to say so (energy_check_flag).

@@ -202,6 +202,7 @@ void addEpochFacts(RunFacts& f, RunData& data) {
         if (inEpochs.joules)
             f.perEpochJ = *inEpochs.joules / double(spans.size());
         std::vector<std::pair<int64_t, int64_t>> windows;
+        windows.reserve(spans.size());
         for (const EpochSpan& e : spans)
             windows.emplace_back(e.fromMs, e.toMs);
         const auto perEpoch = gpuEnergyInWindows(data.keys, read, windows); // one pass, not one per epoch

@@ -420,17 +420,18 @@ void InsightsPanel::present(json report, quint64 generation, const QString& erro
         for (const json& r : m_report["runs"])
             running |= r["status"] == "RUNNING";
     running ? m_follow->start() : m_follow->stop();
-    if (!error.isEmpty())
+    if (!error.isEmpty()) {
         m_status->setText(tr("Insights could not be computed: %1").arg(error));
-    else if (m_report.is_null())
+    } else if (m_report.is_null()) {
         m_status->setText(
             tr("Add runs to the basket to see their energy, utilisation and collocation figures."));
-    else
+    } else {
         m_status->setText(
             tr("Gaps over 5 sampling intervals are not bridged; ⚠ marks a utilisation/SM-activity "
                "gap of 30 pp or more, and an energy figure with a caveat (its tooltip says which); a "
                "shared GPU's energy is split equally.%1")
                 .arg(running ? tr(" Following running runs.") : QString()));
+    }
     emit computed();
 }
 

@@ -4,7 +4,6 @@
 #include "widgets/window/StoreSession.h"
 
 #include <QMainWindow>
-#include <QStatusBar>
 
 #include "widgets/runs/RunTreePane.h"
 

@@ -40,7 +40,7 @@ LiveRuns::LiveRuns(QMainWindow& window, WindowActions& actions, WindowParts& par
         m_ui.session->rereadTree(false, [this, uuid] { m_actions.addRunsToBasket({uuid}); });
     });
     connect(m_ui.live, &LiveBridge::samples, this,
-            [this](std::shared_ptr<const LiveBridge::Batch> batch) { onSamples(*batch); });
+            [this](const std::shared_ptr<const LiveBridge::Batch>& batch) { onSamples(*batch); });
     // Runs recorded by another process or machine are followed by polling new rows
     // (resources/DESIGN.md §8).
     m_timer.setInterval(1000);

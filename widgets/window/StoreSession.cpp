@@ -107,8 +107,8 @@ void StoreSession::rereadTree(bool userAsked, std::function<void()> then) {
     }
     m_treeReading = true;
     const int epoch = m_storeEpoch;
-    m_loader->requestTree([this, epoch, userAsked](std::vector<Experiment> experiments, std::vector<Run> runs,
-                                                   const QString& error) {
+    m_loader->requestTree([this, epoch, userAsked](const std::vector<Experiment>& experiments,
+                                                   const std::vector<Run>& runs, const QString& error) {
         m_treeReading = false;
         if (epoch == m_storeEpoch) {
             if (error.isEmpty()) {
@@ -140,6 +140,7 @@ void StoreSession::readMetricKeys(const std::vector<Run>& runs) {
     }
     m_keysPending = true;
     std::vector<std::string> uuids;
+    uuids.reserve(runs.size());
     for (const Run& r : runs)
         uuids.push_back(r.uuid);
     m_loader->requestMetricKeys(

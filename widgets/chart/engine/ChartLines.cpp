@@ -357,8 +357,11 @@ void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRu
         for (const auto& [key, value] : runs[members.front()].run.params) {
             if (namesNothing(key))
                 continue;
-            const bool same = std::all_of(members.begin(), members.end(),
-                                          [&](size_t r) { return runs[r].run.param(key) == value; });
+            // Init-captures: a lambda cannot capture a structured binding before C++20 (clang refuses).
+            const bool same =
+                std::all_of(members.begin(), members.end(), [&runs, &key = key, &value = value](size_t r) {
+                    return runs[r].run.param(key) == value;
+                });
             if (same)
                 shared[gi][key] = value;
             keys.insert(key);
