@@ -76,14 +76,15 @@ void ChartPanel::refreshCrosshair() {
     if (!m_crosshair->isVisible())
         return;
     const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(m_view->mapFromGlobal(QCursor::pos())));
-    if (m_view->underMouse() && m_chart->plotArea().contains(inChart))
+    const bool underMouse = m_view->underMouse();
+    const double axisX = m_crosshair->axisX();
+    const auto [lo, hi] = visibleXRange();
+    if (underMouse && m_chart->plotArea().contains(inChart))
         showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
-    else if (m_view->underMouse())
-        m_crosshair->hide();
-    else if (const auto [lo, hi] = visibleXRange(); m_crosshair->axisX() >= lo && m_crosshair->axisX() <= hi)
-        showCrosshairAt(m_crosshair->axisX()); // set from code (tests, linked charts): same x
+    else if (!underMouse && axisX >= lo && axisX <= hi)
+        showCrosshairAt(axisX); // set from code (tests, linked charts): same x
     else
-        m_crosshair->hide();
+        m_crosshair->hide(); // the mouse off the plot, or a crosshair set from code zoomed out of view
 }
 
 } // namespace radt
