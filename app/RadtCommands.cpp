@@ -195,6 +195,7 @@ void checkReportTargets(Store& store, const std::vector<Run>& runs, const Report
     if (options.burstMetrics.empty())
         return; // a misspelt key would otherwise be ignored silently
     std::vector<std::string> uuids;
+    uuids.reserve(runs.size());
     for (const Run& r : runs)
         uuids.push_back(r.uuid);
     const std::vector<std::string> keys = store.metricKeys(uuids);

@@ -5,12 +5,16 @@
 #include "core/base/Model.h"
 #include "core/store/Store.h"
 
+#include <benchmark/benchmark.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <iostream>
 #include <map>
 #include <sqlite3.h>
 #include <stdexcept>
@@ -40,6 +44,23 @@ inline std::string scratchDir(const char* name) {
         throw std::runtime_error("cannot make a scratch folder " + pattern);
     made.dirs.push_back(pattern);
     return pattern;
+}
+
+/// Where the big generated stores are kept from one run to the next (each under a name that
+/// carries its size and its generator's version, so a changed generator makes a new one):
+/// $RADT_BENCH_CACHE, or bench-cache in the build tree `binaryDir`. An empty folder there is a
+/// fresh start.
+inline std::string cacheDir(const char* binaryDir) {
+    const char* dir = std::getenv("RADT_BENCH_CACHE");
+    const std::string path = dir && *dir ? std::string(dir) : std::string(binaryDir) + "/bench-cache";
+    std::filesystem::create_directories(path);
+    return path;
+}
+
+/// Whether $name is set to a positive number (RADT_BENCH_FULL=1: the full-size variant).
+inline bool envFlag(const char* name) {
+    const char* value = std::getenv(name);
+    return value && std::atoi(value) > 0;
 }
 
 /// A PostgreSQL database name of this process (the name plus the pid): benchmarks run at once on
@@ -148,13 +169,13 @@ inline double since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// Keeps the best (minimum) of several measurements under a name: robust on a shared machine.
 /// The p-quantile (0..1) of `values`, nearest rank; 0 when there are none.
 inline double percentile(std::vector<double> values, double p) {
     std::sort(values.begin(), values.end());
     return values.empty() ? 0 : values[std::min(values.size() - 1, size_t(double(values.size()) * p))];
 }
 
+/// Keeps the best (minimum) of several measurements under a name: robust on a shared machine.
 inline void keepBest(std::map<std::string, double>& best, const std::string& name, double value) {
     auto it = best.find(name);
     if (it == best.end() || value < it->second)
@@ -181,7 +202,6 @@ double bestIngestRate(State& state, int batchSize, int batches, int64_t t, Write
     return rate;
 }
 
-/// Prints the machine-readable headline line resources/DESIGN.md §11 asks for.
 /// The baseline of the chart benchmarks: every run's `key` rows stepped through by a bare
 /// prepared SELECT; the best iteration's seconds. Marks the state wrong on a wrong row count.
 template <class State>
@@ -215,8 +235,71 @@ inline const char* const kGpuNodeMetrics[20] = {"Power Usage",        "Total Ene
                                                 "NVlink TX Bytes",    "NVlink RX Bytes",
                                                 "Mem Used",           "Temperature"};
 
+/// Prints the machine-readable headline line resources/DESIGN.md §11 asks for, at once: a run cut
+/// short keeps every figure printed before it.
 inline void figure(const char* name, double value, const char* unit) {
+    std::cout.flush(); // the benchmark library's table goes through std::cout
     std::printf("figure %s %.4g %s\n", name, value, unit);
+    std::fflush(stdout);
 }
+
+/// The library's console table, and each figure printed as soon as its parts are measured: a
+/// group of figures (and its prose line) prints when the benchmark that measures its last part
+/// has reported for the last time, not when the whole program ends. A benchmark registered more
+/// than once (alternated rounds) says how many times; a group a filter left incomplete prints at
+/// the end, from what was measured, if any of its benchmarks ran.
+///
+///     bench::Figures figures;
+///     figures.after("BM_Report", 2, [] { bench::figure("report_ms", ...); });
+///     return figures.run(argc, argv, [] { /* made after the flags are read, before the runs */ });
+class Figures : public benchmark::ConsoleReporter {
+public:
+    /// `print` once `benchmark` (its function's name) has reported `runs` times.
+    void after(const char* benchmark, int runs, std::function<void()> print) {
+        m_groups.push_back({benchmark, runs, std::move(print), false});
+    }
+
+    /// Parses the flags, runs `prepare` (stores and inputs) and the benchmarks, prints what is left.
+    int run(int argc, char** argv, const std::function<void()>& prepare = {}) {
+        benchmark::Initialize(&argc, argv);
+        // As the library's own console reporter: colour only on a terminal.
+        output_options_ = ::isatty(STDOUT_FILENO) ? OO_Color : OO_None;
+        if (prepare)
+            prepare();
+        benchmark::RunSpecifiedBenchmarks(this);
+        benchmark::Shutdown();
+        for (Group& group : m_groups)
+            if (!group.printed && m_reported[group.benchmark] > 0)
+                print(group);
+        return 0;
+    }
+
+    void ReportRuns(const std::vector<Run>& reports) override {
+        benchmark::ConsoleReporter::ReportRuns(reports);
+        std::cout.flush();
+        if (reports.empty())
+            return;
+        const int reported = ++m_reported[reports.front().run_name.function_name];
+        for (Group& group : m_groups)
+            if (!group.printed && group.benchmark == reports.front().run_name.function_name &&
+                reported >= group.runs)
+                print(group);
+    }
+
+private:
+    struct Group {
+        std::string benchmark;
+        int runs;
+        std::function<void()> print;
+        bool printed;
+    };
+    static void print(Group& group) {
+        group.printed = true;
+        group.print();
+        std::fflush(stdout);
+    }
+    std::vector<Group> m_groups;
+    std::map<std::string, int> m_reported;
+};
 
 } // namespace radt::bench

@@ -139,19 +139,19 @@ BENCHMARK(BM_BoardOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BoardSave)->Iterations(3)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    g_path = bench::scratchDir("board-open") + "/board.json";
-    saveBoardFile(g_path, makeBoard());
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    const double open = g_seconds["open"], python = g_seconds["python"];
-    std::printf(
-        "board of %d charts x %d runs x %d points: open + pyramids %.1f ms, python3 json.load %.1f ms, "
-        "save %.1f ms\n",
-        kCharts, kRuns, kPoints, open * 1e3, python * 1e3, g_seconds["save"] * 1e3);
-    bench::figure("board_open_ratio_vs_python", python > 0 ? open / python : 0, "x");
-    bench::figure("board_open_ms", open * 1e3, "ms");
-    bench::figure("board_python_json_load_ms", python * 1e3, "ms");
-    bench::figure("board_save_ms", g_seconds["save"] * 1e3, "ms");
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_BoardOpen", 2, [] {
+        const double open = g_seconds["open"], python = g_seconds["python"];
+        std::printf("board of %d charts x %d runs x %d points: open + pyramids %.1f ms, python3 json.load "
+                    "%.1f ms\n",
+                    kCharts, kRuns, kPoints, open * 1e3, python * 1e3);
+        bench::figure("board_open_ratio_vs_python", python > 0 ? open / python : 0, "x");
+        bench::figure("board_open_ms", open * 1e3, "ms");
+        bench::figure("board_python_json_load_ms", python * 1e3, "ms");
+    });
+    figures.after("BM_BoardSave", 1, [] { bench::figure("board_save_ms", g_seconds["save"] * 1e3, "ms"); });
+    return figures.run(argc, argv, [] {
+        g_path = bench::scratchDir("board-open") + "/board.json";
+        saveBoardFile(g_path, makeBoard());
+    });
 }

@@ -207,27 +207,31 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    g_path = bench::scratchDir("chart-open") + "/store.db";
-    std::fprintf(stderr, "building a store of %d runs x %d points...\n", kRuns, kPoints);
-    g_uuids = bench::makeChartStore(g_path, kRuns, kPoints, kKey);
-    const double bytesPerPoint = rssBytesPerPoint(); // first, before the benchmarks' own allocations
-    const double bytesPerPointSteps = rssBytesPerPointVaryingSteps();
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    const double open = g_best["open"], raw = g_best["raw"];
-    const double small = g_best["redraw_10000"], large = g_best["redraw_1000000"];
-    std::printf("8 runs x 1M points: first painted frame %.1f ms, raw SELECT %.1f ms\n", open * 1e3,
-                raw * 1e3);
-    std::printf("redraw (zoom + paint): %.2f ms at 8 x 10k, %.2f ms at 8 x 1M points\n", small * 1e3,
-                large * 1e3);
-    bench::figure("chart_open_ratio", raw > 0 ? open / raw : 0, "x");
-    bench::figure("chart_open_ms", open * 1e3, "ms");
-    bench::figure("redraw_growth_100x", small > 0 ? large / small : 0, "x");
-    bench::figure("redraw_ms_8m", large * 1e3, "ms");
-    bench::figure("live_latency_p50_ms", g_best["live_p50"], "ms");
-    bench::figure("live_latency_p95_ms", g_best["live_p95"], "ms");
-    bench::figure("rss_bytes_per_point", bytesPerPoint, "B");
-    bench::figure("rss_bytes_per_point_varying_steps", bytesPerPointSteps, "B");
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_ChartOpen", 2, [] {
+        const double open = g_best["open"], raw = g_best["raw"];
+        std::printf("8 runs x 1M points: first painted frame %.1f ms, raw SELECT %.1f ms\n", open * 1e3,
+                    raw * 1e3);
+        bench::figure("chart_open_ratio", raw > 0 ? open / raw : 0, "x");
+        bench::figure("chart_open_ms", open * 1e3, "ms");
+    });
+    figures.after("BM_Redraw", 4, [] {
+        const double small = g_best["redraw_10000"], large = g_best["redraw_1000000"];
+        std::printf("redraw (zoom + paint): %.2f ms at 8 x 10k, %.2f ms at 8 x 1M points\n", small * 1e3,
+                    large * 1e3);
+        bench::figure("redraw_growth_100x", small > 0 ? large / small : 0, "x");
+        bench::figure("redraw_ms_8m", large * 1e3, "ms");
+    });
+    figures.after("BM_LiveLatency", 1, [] {
+        bench::figure("live_latency_p50_ms", g_best["live_p50"], "ms");
+        bench::figure("live_latency_p95_ms", g_best["live_p95"], "ms");
+    });
+    return figures.run(argc, argv, [] {
+        g_path = bench::scratchDir("chart-open") + "/store.db";
+        std::fprintf(stderr, "building a store of %d runs x %d points...\n", kRuns, kPoints);
+        g_uuids = bench::makeChartStore(g_path, kRuns, kPoints, kKey);
+        // First, before the benchmarks' own allocations.
+        bench::figure("rss_bytes_per_point", rssBytesPerPoint(), "B");
+        bench::figure("rss_bytes_per_point_varying_steps", rssBytesPerPointVaryingSteps(), "B");
+    });
 }

@@ -92,24 +92,24 @@ BENCHMARK(BM_CollectorVsTop)->Iterations(1)->Unit(benchmark::kSecond);
 int main(int argc, char** argv) {
     if (const char* s = std::getenv("RADT_BENCH_SECONDS"))
         g_seconds = std::max(5, std::atoi(s));
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    const double perMinute = 60.0 / g_seconds;
-    std::printf("over %d s: radt 1 Hz %.3f CPU s (committing every 250 ms: %.3f), radt 10 Hz %.3f CPU s, "
-                "top -b -d 1 %.3f CPU s\n",
-                g_seconds, g_cpu1Hz, g_cpu1HzEveryTick, g_cpu10Hz, g_cpuTop);
-    std::printf("start-up and shutdown of a run: %.3f CPU s with the environment capture, %.3f without\n",
-                g_startup, g_startupNoCapture);
-    radt::bench::figure("collector_cpu_s_per_min_1hz", g_cpu1Hz * perMinute, "s");
-    radt::bench::figure("collector_cpu_s_per_min_10hz", g_cpu10Hz * perMinute, "s");
-    radt::bench::figure("top_cpu_s_per_min", g_cpuTop * perMinute, "s");
-    radt::bench::figure("collector_cpu_ratio_vs_top", g_cpuTop > 0 ? g_cpu1Hz / g_cpuTop : 0, "x");
-    radt::bench::figure("collector_cpu_ratio_vs_top_flush_250ms",
-                        g_cpuTop > 0 ? g_cpu1HzEveryTick / g_cpuTop : 0, "x");
-    radt::bench::figure("collector_startup_cpu_s", g_startup, "s");
-    radt::bench::figure("collector_startup_cpu_s_no_capture", g_startupNoCapture, "s");
-    radt::bench::figure("collector_core_percent_1hz", 100.0 * g_cpu1Hz / g_seconds, "%");
-    radt::bench::figure("collector_core_percent_10hz", 100.0 * g_cpu10Hz / g_seconds, "%");
-    return 0;
+    radt::bench::Figures figures;
+    figures.after("BM_CollectorVsTop", 1, [] {
+        const double perMinute = 60.0 / g_seconds;
+        std::printf("over %d s: radt 1 Hz %.3f CPU s (committing every 250 ms: %.3f), radt 10 Hz %.3f CPU s, "
+                    "top -b -d 1 %.3f CPU s\n",
+                    g_seconds, g_cpu1Hz, g_cpu1HzEveryTick, g_cpu10Hz, g_cpuTop);
+        std::printf("start-up and shutdown of a run: %.3f CPU s with the environment capture, %.3f without\n",
+                    g_startup, g_startupNoCapture);
+        radt::bench::figure("collector_cpu_s_per_min_1hz", g_cpu1Hz * perMinute, "s");
+        radt::bench::figure("collector_cpu_s_per_min_10hz", g_cpu10Hz * perMinute, "s");
+        radt::bench::figure("top_cpu_s_per_min", g_cpuTop * perMinute, "s");
+        radt::bench::figure("collector_cpu_ratio_vs_top", g_cpuTop > 0 ? g_cpu1Hz / g_cpuTop : 0, "x");
+        radt::bench::figure("collector_cpu_ratio_vs_top_flush_250ms",
+                            g_cpuTop > 0 ? g_cpu1HzEveryTick / g_cpuTop : 0, "x");
+        radt::bench::figure("collector_startup_cpu_s", g_startup, "s");
+        radt::bench::figure("collector_startup_cpu_s_no_capture", g_startupNoCapture, "s");
+        radt::bench::figure("collector_core_percent_1hz", 100.0 * g_cpu1Hz / g_seconds, "%");
+        radt::bench::figure("collector_core_percent_10hz", 100.0 * g_cpu10Hz / g_seconds, "%");
+    });
+    return figures.run(argc, argv);
 }

@@ -167,17 +167,18 @@ BENCHMARK(BM_DcgmiSplit)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DcgmiParse)->Iterations(5)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    prepare();
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    const double smi = g_seconds["smi_parse"], smiSplit = g_seconds["smi_split"];
-    const double dcgmi = g_seconds["dcgmi_parse"], dcgmiSplit = g_seconds["dcgmi_split"];
-    std::printf("100k lines: smi parse %.1f ms (split %.1f ms), dcgmi parse %.1f ms (split %.1f ms)\n",
-                smi * 1e3, smiSplit * 1e3, dcgmi * 1e3, dcgmiSplit * 1e3);
-    bench::figure("smi_lines_per_s", smi > 0 ? g_smi.lines.size() / smi : 0, "lines/s");
-    bench::figure("dcgmi_lines_per_s", dcgmi > 0 ? g_dcgmi.lines.size() / dcgmi : 0, "lines/s");
-    bench::figure("smi_parse_vs_split_ratio", smiSplit > 0 ? smi / smiSplit : 0, "x");
-    bench::figure("dcgmi_parse_vs_split_ratio", dcgmiSplit > 0 ? dcgmi / dcgmiSplit : 0, "x");
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_SmiParse", 2, [] {
+        const double smi = g_seconds["smi_parse"], smiSplit = g_seconds["smi_split"];
+        std::printf("100k lines: smi parse %.1f ms (split %.1f ms)\n", smi * 1e3, smiSplit * 1e3);
+        bench::figure("smi_lines_per_s", smi > 0 ? g_smi.lines.size() / smi : 0, "lines/s");
+        bench::figure("smi_parse_vs_split_ratio", smiSplit > 0 ? smi / smiSplit : 0, "x");
+    });
+    figures.after("BM_DcgmiParse", 2, [] {
+        const double dcgmi = g_seconds["dcgmi_parse"], dcgmiSplit = g_seconds["dcgmi_split"];
+        std::printf("100k lines: dcgmi parse %.1f ms (split %.1f ms)\n", dcgmi * 1e3, dcgmiSplit * 1e3);
+        bench::figure("dcgmi_lines_per_s", dcgmi > 0 ? g_dcgmi.lines.size() / dcgmi : 0, "lines/s");
+        bench::figure("dcgmi_parse_vs_split_ratio", dcgmiSplit > 0 ? dcgmi / dcgmiSplit : 0, "x");
+    });
+    return figures.run(argc, argv, prepare);
 }

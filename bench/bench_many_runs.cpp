@@ -9,8 +9,9 @@
 // * basket_add_2000: 2,000 runs put in the basket on the GUI thread (what the window does before
 //   the charts, keys and summary are read on the loader's thread);
 // * tree_filter: a filter typed over the 10,000 runs.
-// And a chart of 500 finished runs x 100,000 samples (50M rows, SQLite) in a 1200 px chart through
-// the window's loader thread, against reading every row of them (the baseline):
+// And a chart of 500 finished runs x 10,000 samples (5M rows, SQLite; 100,000 samples and 50M rows
+// with RADT_BENCH_FULL=1) in a 1200 px chart through the window's loader thread, against reading
+// every row of them (the baseline):
 // * chart_open_500_runs: the runs' stored envelopes (RunEnvelopes.h) read, the lines built and
 //   the first frame painted;
 // * chart_open_500_runs_cold: the first chart of a store without envelopes: every row read, the
@@ -20,8 +21,11 @@
 // * summary_500_runs: the summary table of the 500 runs from their kept statistics (a stats entry
 //   of radt_envelopes each), against the same rows read; summary_500_runs_cold: the first one,
 //   with no statistics kept (every row read, the statistics computed and kept).
-// The stores are generated once per build (bench-cache in the build tree, keyed by the
-// generator's version; the 50M-row one takes about 5 GB and a few minutes). Figures:
+// With RADT_BENCH_PG=1 (or RADT_BENCH_FULL=1), the same 500 runs in a PostgreSQL server of the
+// benchmark's own (pg_chart_open_500_runs_ms, pg_summary_500_runs_ms, pg_chart_rows_500_runs_ms).
+// The stores are generated once (bench-cache in the build tree or $RADT_BENCH_CACHE, named after
+// their size and the generator's version; the full-size SQLite one takes 14 GB and ~5 minutes).
+// Each figure is printed as soon as its benchmark has run; the PostgreSQL ones come last. Figures:
 // tree_open_10k_runs_ms, tree_open_vs_raw_select (x), store_runs_10k_ms, tree_reread_10k_runs_ms,
 // basket_add_2000_runs_ms, tree_filter_10k_runs_ms, chart_open_500_runs_ms,
 // chart_open_500_runs_cold_ms, chart_rows_500_runs_ms, chart_open_500_runs_vs_rows (x),
@@ -62,7 +66,7 @@ std::map<std::string, double> g_best; // seconds, the best of the iterations
 /// The store, made once per build tree (about 12 s): a cluster's runs, 1,000 per experiment,
 /// two runs per workload (letters 0_A and 0_B), four batch sizes and three seeds.
 std::string manyRunsStore() {
-    const std::string dir = std::string(RADT_BINARY_DIR) + "/bench-cache";
+    const std::string dir = bench::cacheDir(RADT_BINARY_DIR);
     const std::string path = dir + "/many_runs_" + std::to_string(kRuns) + "_v" + kGeneratorVersion + ".db";
     if (std::filesystem::exists(path))
         return path;
@@ -178,7 +182,10 @@ void BM_TreeOpen(benchmark::State& state) {
 }
 
 constexpr int kChartRuns = 500;
-constexpr int kChartPoints = 100000;
+// Samples per run: 10,000 by default (5M rows, a 1.4 GB SQLite store made in well under a
+// minute), 100,000 with RADT_BENCH_FULL=1 (50M rows, 14 GB; the PostgreSQL copy takes 13 to 31
+// minutes once). A chart of stored envelopes reads the same 4,096 slices either way.
+int g_chartPoints = 10000;
 const char* const kChartKey = "SMI - Power Draw W";
 const char* const kChartGeneratorVersion = "1";
 
@@ -186,9 +193,9 @@ const char* const kChartGeneratorVersion = "1";
 /// cluster's queue runs them (a spike of 999 W now and then, a slow swing, jitter). The rows are
 /// made by SQLite itself (a recursive CTE per run): the store API would take ten times longer.
 std::string chartStore() {
-    const std::string dir = std::string(RADT_BINARY_DIR) + "/bench-cache";
+    const std::string dir = bench::cacheDir(RADT_BINARY_DIR);
     const std::string path = dir + "/chart_runs_" + std::to_string(kChartRuns) + "x" +
-                             std::to_string(kChartPoints) + "_v" + kChartGeneratorVersion + ".db";
+                             std::to_string(g_chartPoints) + "_v" + kChartGeneratorVersion + ".db";
     if (std::filesystem::exists(path))
         return path;
     std::filesystem::create_directories(dir);
@@ -199,12 +206,12 @@ std::string chartStore() {
         auto store = openStore("sqlite:///" + building, OpenMode::CreateIfMissing);
         const int64_t experiment = store->getOrCreateExperiment("cluster-week");
         for (int r = 0; r < kChartRuns; ++r) {
-            const int64_t start = kT0 + int64_t(r) * kChartPoints * 1000;
+            const int64_t start = kT0 + int64_t(r) * g_chartPoints * 1000;
             const std::string run =
                 store->createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running}).uuid;
             store->logParams(run,
                              {{"workload", std::to_string(r + 1)}, {"letter", "0"}, {"listeners", "smi"}});
-            store->setRunStatus(run, RunStatus::Finished, start + int64_t(kChartPoints) * 1000);
+            store->setRunStatus(run, RunStatus::Finished, start + int64_t(g_chartPoints) * 1000);
             uuids.push_back(run);
         }
     }
@@ -228,10 +235,10 @@ std::string chartStore() {
     for (int r = 0; r < kChartRuns; ++r) {
         const std::string& uuid = uuids[size_t(r)];
         bench::exec(db, "BEGIN");
-        sqlite3_bind_int(rows, 1, kChartPoints);
+        sqlite3_bind_int(rows, 1, g_chartPoints);
         sqlite3_bind_text(rows, 2, kChartKey, -1, SQLITE_STATIC);
         sqlite3_bind_int(rows, 3, r);
-        sqlite3_bind_int64(rows, 4, kT0 + int64_t(r) * kChartPoints * 1000);
+        sqlite3_bind_int64(rows, 4, kT0 + int64_t(r) * g_chartPoints * 1000);
         sqlite3_bind_text(rows, 5, uuid.c_str(), -1, SQLITE_STATIC);
         if (sqlite3_step(rows) != SQLITE_DONE)
             throw std::runtime_error(std::string("generating rows: ") + sqlite3_errmsg(db));
@@ -268,7 +275,7 @@ void BM_ChartRows(benchmark::State& state) {
         for (const Run& run : runs)
             rows += store->series(run.uuid, kChartKey).size();
         bench::keepBest(g_best, "rows", bench::since(start));
-        if (rows != size_t(kChartRuns) * kChartPoints)
+        if (rows != size_t(kChartRuns) * g_chartPoints)
             state.SkipWithError("the chart store does not hold every row");
     }
 }
@@ -288,7 +295,7 @@ double openChart(const std::string& uri, const std::vector<Run>& runs, ChartPane
     if (chart.engine().runs().size() != size_t(kChartRuns))
         return -1;
     for (const ChartRunData& r : chart.engine().runs())
-        if (!r.reduced || r.storedPoints != kChartPoints)
+        if (!r.reduced || r.storedPoints != g_chartPoints)
             return -1;
     return seconds;
 }
@@ -339,7 +346,7 @@ void BM_ChartOpen(benchmark::State& state) {
         if (seconds < 0)
             state.SkipWithError("a run was not reduced (no stored envelope?)");
         // Zoom frames: each to another window (a tenth to a half of the runs' span), painted.
-        const int64_t span = int64_t(kChartPoints) * 1000;
+        const int64_t span = int64_t(g_chartPoints) * 1000;
         for (int f = 0; f < 20; ++f) {
             const int64_t width = span / (2 + f % 9);
             const int64_t from = (span - width) * (f % 7) / 6;
@@ -362,7 +369,7 @@ double summarise(const std::string& path, const std::vector<Run>& runs) {
     const std::vector<SummaryRow> rows = SummaryPanel::rowsFor(*store, runs, {kChartKey}, {}, keep.get());
     const double seconds = bench::since(start);
     for (const SummaryRow& row : rows)
-        if (row.stats.samples != size_t(kChartPoints))
+        if (row.stats.samples != size_t(g_chartPoints))
             return -1;
     return rows.size() == size_t(kChartRuns) ? seconds : -1;
 }
@@ -457,12 +464,13 @@ std::string g_pgUri;
 std::vector<Run> g_pgRuns;
 
 /// The 500 runs in a PostgreSQL server of the benchmark's own, kept in the build tree
-/// (bench-cache/pg_many_runs_v<version>): the rows made by the server (generate_series, the
-/// SQLite store's values), then each run's envelopes and statistics written as radt writes them
-/// when a run finishes. The runs start 20 minutes apart, as a cluster's queue of a week starts
-/// them, in weekly partitions. About 20 minutes once.
+/// (bench-cache/pg_many_runs_v<version>, a database per size): the rows made by the server
+/// (generate_series, the SQLite store's values), then each run's envelopes and statistics written
+/// as radt writes them when a run finishes. The runs start 20 minutes apart, as a cluster's queue
+/// of a week starts them, in weekly partitions. About 20 minutes once at the full size.
 void pgChartStore() {
-    const std::string db = "many_runs_v" + std::string(kChartGeneratorVersion);
+    const std::string db = "many_runs_" + std::to_string(kChartRuns) + "x" + std::to_string(g_chartPoints) +
+                           "_v" + std::string(kChartGeneratorVersion);
     g_pgUri = g_server->uri(db);
     {
         pqxx::connection admin(g_server->uri("postgres"));
@@ -488,7 +496,7 @@ void pgChartStore() {
                 store->createRun({experiment, "train.py", start, "u", "train.py", RunStatus::Running}).uuid;
             store->logParams(run,
                              {{"workload", std::to_string(r + 1)}, {"letter", "0"}, {"listeners", "smi"}});
-            store->setRunStatus(run, RunStatus::Finished, start + int64_t(kChartPoints) * 1000);
+            store->setRunStatus(run, RunStatus::Finished, start + int64_t(g_chartPoints) * 1000);
             uuids.push_back(run);
         }
     }
@@ -498,7 +506,7 @@ void pgChartStore() {
             // The partitions the rows fall in, as the writer makes them for a batch (weekly: the default).
             std::vector<int64_t> days;
             for (int64_t t = kMonday;
-                 t < kMonday + int64_t(kChartRuns) * 1'200'000 + int64_t(kChartPoints) * 1000;
+                 t < kMonday + int64_t(kChartRuns) * 1'200'000 + int64_t(g_chartPoints) * 1000;
                  t += pg::kDayMs)
                 days.push_back(t);
             pqxx::work tx(conn);
@@ -513,7 +521,7 @@ void pgChartStore() {
                 "SELECT $1, CASE WHEN x % 9973 = 17 THEN 999.0 ELSE 200.0 + ((x * 7919 + $2 * 101) % 200) "
                 "* 0.5 + (x % 3600) / 36.0 END, $3::bigint + x::bigint * 1000, $4, 0, false "
                 "FROM generate_series(0, $5 - 1) AS x",
-                kChartKey, r, start, uuids[size_t(r)], kChartPoints);
+                kChartKey, r, start, uuids[size_t(r)], g_chartPoints);
             tx.exec_params("INSERT INTO latest_metrics (\"key\", value, timestamp, step, is_nan, run_uuid) "
                            "SELECT \"key\", value, timestamp, step, is_nan, run_uuid FROM metrics "
                            "WHERE run_uuid = $1 AND \"key\" = $2 ORDER BY step DESC, timestamp DESC LIMIT 1",
@@ -543,7 +551,7 @@ void pgChartStore() {
 /// The PostgreSQL store made or found; false (the benchmark skipped) without a server here.
 bool pgReady(benchmark::State& state) {
     if (!g_server) {
-        state.SkipWithError("no PostgreSQL server here");
+        state.SkipWithError("no PostgreSQL part (RADT_BENCH_PG=1 asks for it; initdb must be here)");
         return false;
     }
     pgChartStore();
@@ -583,7 +591,7 @@ void BM_PgChartRows(benchmark::State& state) {
         for (const Run& run : g_pgRuns)
             rows += store->series(run.uuid, kChartKey).size();
         bench::keepBest(g_best, "pg_rows", bench::since(start));
-        if (rows != size_t(kChartRuns) * kChartPoints)
+        if (rows != size_t(kChartRuns) * g_chartPoints)
             state.SkipWithError("the PostgreSQL chart store does not hold every row");
     }
 }
@@ -598,67 +606,93 @@ BENCHMARK(BM_ChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SummaryCold)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Summary)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FreshnessCheck)->Iterations(5)->Unit(benchmark::kMillisecond);
+// Twice: the best of two reads of every row, the file as warm in the page cache as it is for the
+// charts before it.
+BENCHMARK(BM_ChartRows)->Iterations(2)->Unit(benchmark::kMillisecond);
+// Last: the PostgreSQL store is made (once) by the first of them.
 BENCHMARK(BM_PgChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PgSummary)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PgChartRows)->Iterations(1)->Unit(benchmark::kMillisecond);
-// Last and twice: the best of two reads of every row, the file as warm in the page cache as it
-// is for the charts before it.
-BENCHMARK(BM_ChartRows)->Iterations(2)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    const bool full = bench::envFlag("RADT_BENCH_FULL");
+    if (full)
+        g_chartPoints = 100000;
+    // The PostgreSQL part is asked for: its store takes 5 to 10 minutes to make at the default
+    // size (13 to 31 at the full one), which would not leave the default run within 10 minutes.
     test::PrivatePostgres server;
-    if (server.unavailableReason().empty()) {
-        const std::string dir =
-            std::string(RADT_BINARY_DIR) + "/bench-cache/pg_many_runs_v" + kChartGeneratorVersion;
-        server.startKept(dir);
+    if (!full && !bench::envFlag("RADT_BENCH_PG")) {
+        std::fprintf(stderr, "bench_many_runs: no PostgreSQL figures (RADT_BENCH_PG=1 or RADT_BENCH_FULL=1 "
+                             "adds them)\n");
+    } else if (server.unavailableReason().empty()) {
+        server.startKept(bench::cacheDir(RADT_BINARY_DIR) + "/pg_many_runs_v" + kChartGeneratorVersion);
         g_server = &server;
     } else {
         std::fprintf(stderr, "bench_many_runs: no PostgreSQL figures: %s\n",
                      server.unavailableReason().c_str());
     }
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    const double open = g_best["open"], raw = g_best["raw"];
-    std::printf("%d runs: store open and tree %.0f ms, of which the store's reads %.0f ms (bare SELECTs of "
-                "runs, params, tags %.0f ms); reread %.0f ms; 2,000 runs into the basket %.0f ms; a filter "
-                "%.0f ms\n",
-                kRuns, open * 1e3, g_best["store"] * 1e3, raw * 1e3, g_best["reread"] * 1e3,
-                g_best["basket"] * 1e3, g_best["filter"] * 1e3);
-    bench::figure("tree_open_10k_runs_ms", open * 1e3, "ms");
-    bench::figure("tree_open_vs_raw_select", raw > 0 ? open / raw : 0, "x");
-    bench::figure("store_runs_10k_ms", g_best["store"] * 1e3, "ms");
-    bench::figure("tree_reread_10k_runs_ms", g_best["reread"] * 1e3, "ms");
-    bench::figure("basket_add_2000_runs_ms", g_best["basket"] * 1e3, "ms");
-    bench::figure("tree_filter_10k_runs_ms", g_best["filter"] * 1e3, "ms");
-    const double warm = g_best["warm"], rows = g_best["rows"];
-    std::printf("chart of %d runs x %d samples: %.0f ms from stored envelopes, %.0f ms the first time "
-                "(envelopes made and kept); every row read: %.0f ms; zoom frame p95 %.1f ms\n",
-                kChartRuns, kChartPoints, warm * 1e3, g_best["cold"] * 1e3, rows * 1e3, g_best["frame_p95"]);
-    bench::figure("chart_open_500_runs_ms", warm * 1e3, "ms");
-    bench::figure("chart_open_500_runs_cold_ms", g_best["cold"] * 1e3, "ms");
-    bench::figure("chart_rows_500_runs_ms", rows * 1e3, "ms");
-    bench::figure("chart_open_500_runs_vs_rows", warm > 0 ? rows / warm : 0, "x");
-    bench::figure("zoom_frame_500_runs_ms_p95", g_best["frame_p95"], "ms");
-    const double summary = g_best["summary"];
-    std::printf("summary table of the %d runs: %.1f ms from kept statistics, %.0f ms the first time "
-                "(every row read, the statistics kept)\n",
-                kChartRuns, summary * 1e3, g_best["summary_cold"] * 1e3);
-    bench::figure("summary_500_runs_ms", summary * 1e3, "ms");
-    bench::figure("summary_500_runs_cold_ms", g_best["summary_cold"] * 1e3, "ms");
-    bench::figure("summary_500_runs_vs_rows", summary > 0 ? rows / summary : 0, "x");
-    if (g_server) {
+    bench::Figures figures;
+    figures.after("BM_TreeOpen", 1, [] {
+        const double open = g_best["open"], raw = g_best["raw"];
+        std::printf(
+            "%d runs: store open and tree %.0f ms, of which the store's reads %.0f ms (bare SELECTs of "
+            "runs, params, tags %.0f ms); reread %.0f ms; 2,000 runs into the basket %.0f ms; a filter "
+            "%.0f ms\n",
+            kRuns, open * 1e3, g_best["store"] * 1e3, raw * 1e3, g_best["reread"] * 1e3,
+            g_best["basket"] * 1e3, g_best["filter"] * 1e3);
+        bench::figure("tree_open_10k_runs_ms", open * 1e3, "ms");
+        bench::figure("tree_open_vs_raw_select", raw > 0 ? open / raw : 0, "x");
+        bench::figure("store_runs_10k_ms", g_best["store"] * 1e3, "ms");
+        bench::figure("tree_reread_10k_runs_ms", g_best["reread"] * 1e3, "ms");
+        bench::figure("basket_add_2000_runs_ms", g_best["basket"] * 1e3, "ms");
+        bench::figure("tree_filter_10k_runs_ms", g_best["filter"] * 1e3, "ms");
+    });
+    figures.after("BM_ChartOpenCold", 1, [] {
+        std::printf("chart of %d runs x %d samples the first time (envelopes made and kept): %.0f ms\n",
+                    kChartRuns, g_chartPoints, g_best["cold"] * 1e3);
+        bench::figure("chart_open_500_runs_cold_ms", g_best["cold"] * 1e3, "ms");
+    });
+    figures.after("BM_ChartOpen", 1, [] {
+        std::printf("chart of %d runs x %d samples from stored envelopes: %.0f ms; zoom frame p95 %.1f ms\n",
+                    kChartRuns, g_chartPoints, g_best["warm"] * 1e3, g_best["frame_p95"]);
+        bench::figure("chart_open_500_runs_ms", g_best["warm"] * 1e3, "ms");
+        bench::figure("zoom_frame_500_runs_ms_p95", g_best["frame_p95"], "ms");
+    });
+    figures.after("BM_SummaryCold", 1,
+                  [] { bench::figure("summary_500_runs_cold_ms", g_best["summary_cold"] * 1e3, "ms"); });
+    figures.after("BM_Summary", 1, [] {
+        std::printf("summary table of the %d runs: %.1f ms from kept statistics, %.0f ms the first time "
+                    "(every row read, the statistics kept)\n",
+                    kChartRuns, g_best["summary"] * 1e3, g_best["summary_cold"] * 1e3);
+        bench::figure("summary_500_runs_ms", g_best["summary"] * 1e3, "ms");
+    });
+    figures.after("BM_ChartRows", 1, [] {
+        const double warm = g_best["warm"], rows = g_best["rows"], summary = g_best["summary"];
+        std::printf("every row of the %d runs read: %.0f ms\n", kChartRuns, rows * 1e3);
+        bench::figure("chart_rows_500_runs_ms", rows * 1e3, "ms");
+        bench::figure("chart_open_500_runs_vs_rows", warm > 0 ? rows / warm : 0, "x");
+        bench::figure("summary_500_runs_vs_rows", summary > 0 ? rows / summary : 0, "x");
+    });
+    figures.after("BM_PgChartOpen", 1, [] {
+        if (g_server)
+            bench::figure("pg_chart_open_500_runs_ms", g_best["pg_warm"] * 1e3, "ms");
+    });
+    figures.after("BM_PgSummary", 1, [] {
+        if (g_server)
+            bench::figure("pg_summary_500_runs_ms", g_best["pg_summary"] * 1e3, "ms");
+    });
+    figures.after("BM_PgChartRows", 1, [] {
+        if (!g_server)
+            return;
         const double pgWarm = g_best["pg_warm"], pgRows = g_best["pg_rows"];
         std::printf(
             "on PostgreSQL: chart %.0f ms from stored envelopes, every row %.0f ms; summary %.1f ms\n",
             pgWarm * 1e3, pgRows * 1e3, g_best["pg_summary"] * 1e3);
-        bench::figure("pg_chart_open_500_runs_ms", pgWarm * 1e3, "ms");
         bench::figure("pg_chart_rows_500_runs_ms", pgRows * 1e3, "ms");
         bench::figure("pg_chart_open_500_runs_vs_rows", pgWarm > 0 ? pgRows / pgWarm : 0, "x");
-        bench::figure("pg_summary_500_runs_ms", g_best["pg_summary"] * 1e3, "ms");
-    }
-    return 0;
+    });
+    return figures.run(argc, argv);
 }

@@ -72,6 +72,7 @@ CompareTable sweepTable() {
         table.runs.push_back({QStringLiteral("%1").arg(run, 32, 16, QLatin1Char('0')),
                               QStringLiteral("(%1 0) train.py").arg(run),
                               1,
+                              {},
                               {}});
     table.columns.push_back(categorical("batch-size", {"32", "64", "128", "256", "512"}, random));
     table.columns.push_back(categorical("lr", {"0.0001", "0.0003", "0.001", "0.003"}, random));

@@ -12,7 +12,8 @@
 //     server), against reading every row.
 // RADT_BENCH_SCALE=100 builds 1/100 (62M samples) instead of 1/1000, with 1/1000 as the smaller.
 // The stores live in a PostgreSQL server of the benchmark's own whose data directory is kept in
-// the build tree (bench-cache/pg_cluster_v<generator version>), so they are generated once.
+// the build tree (bench-cache/pg_cluster_v<generator version>, or $RADT_BENCH_CACHE), so they are
+// generated once.
 // Metrics are partitioned by day, as resources/doc/stores.md advises for a cluster.
 
 #include "BenchSupport.h"
@@ -250,36 +251,41 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string dir =
-        std::string(RADT_BINARY_DIR) + "/bench-cache/pg_cluster_v" + std::to_string(kGeneratorVersion);
+        bench::cacheDir(RADT_BINARY_DIR) + "/pg_cluster_v" + std::to_string(kGeneratorVersion);
     const bool kept = server.startKept(dir);
     std::fprintf(stderr, "bench_pg_cluster: server on port %d, data in %s (%s)\n", server.port(), dir.c_str(),
                  kept ? "kept from an earlier run" : "new");
-    g_small = open(server, denominator * 10);
-    g_large = open(server, denominator);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    std::printf("stores: 1/%d of a cluster week = %lld samples, 1/%d = %lld samples (metrics by day)\n",
-                g_large.denominator, static_cast<long long>(g_large.rows), g_small.denominator,
-                static_cast<long long>(g_small.rows));
-    std::printf("week-long run (604,800 samples): chart %.1f ms in the larger store, %.1f ms in the smaller; "
-                "every row %.0f ms\n",
-                g_ms["week_chart_large"], g_ms["week_chart_small"], g_ms["week_rows_large"]);
-    std::printf("64-run chart %.0f ms (every row: %.0f ms); report of one run %.0f ms; tree %.1f ms\n",
-                g_ms["runs64_chart"], g_ms["runs64_rows"], g_ms["report"], g_ms["tree"]);
-    bench::figure("pg_chart_open_ms", g_ms["week_chart_large"], "ms");
-    bench::figure("pg_chart_open_growth", g_ms["week_chart_large"] / g_ms["week_chart_small"], "x");
-    bench::figure("pg_chart_open_vs_rows", g_ms["week_rows_large"] / g_ms["week_chart_large"], "x");
-    bench::figure("pg_chart_64_runs_ms", g_ms["runs64_chart"], "ms");
-    bench::figure("pg_chart_64_runs_vs_rows", g_ms["runs64_rows"] / g_ms["runs64_chart"], "x");
-    bench::figure("pg_report_one_run_ms", g_ms["report"], "ms");
-    std::printf("summary table of the %zu runs: %.1f ms from kept statistics, %.0f ms computed by the server "
-                "(every row read: %.0f ms)\n",
-                g_large.nodeRuns.size() + 1, g_ms["summary"], g_ms["summary_cold"], g_ms["summary_rows"]);
-    bench::figure("pg_summary_65_runs_ms", g_ms["summary"], "ms");
-    bench::figure("pg_summary_65_runs_cold_ms", g_ms["summary_cold"], "ms");
-    bench::figure("pg_summary_vs_rows", g_ms["summary_rows"] / g_ms["summary"], "x");
-    bench::figure("pg_tree_load_ms", g_ms["tree"], "ms");
-    bench::figure("pg_cluster_rows", double(g_large.rows), "samples");
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_WeekRunChart", 1, [] {
+        std::printf("week-long run (604,800 samples): chart %.1f ms in the larger store, %.1f ms in the "
+                    "smaller; every row %.0f ms\n",
+                    g_ms["week_chart_large"], g_ms["week_chart_small"], g_ms["week_rows_large"]);
+        bench::figure("pg_chart_open_ms", g_ms["week_chart_large"], "ms");
+        bench::figure("pg_chart_open_growth", g_ms["week_chart_large"] / g_ms["week_chart_small"], "x");
+        bench::figure("pg_chart_open_vs_rows", g_ms["week_rows_large"] / g_ms["week_chart_large"], "x");
+    });
+    figures.after("BM_SixtyFourRunChart", 1, [] {
+        std::printf("64-run chart %.0f ms (every row: %.0f ms)\n", g_ms["runs64_chart"], g_ms["runs64_rows"]);
+        bench::figure("pg_chart_64_runs_ms", g_ms["runs64_chart"], "ms");
+        bench::figure("pg_chart_64_runs_vs_rows", g_ms["runs64_rows"] / g_ms["runs64_chart"], "x");
+    });
+    figures.after("BM_ReportOfOneRun", 1,
+                  [] { bench::figure("pg_report_one_run_ms", g_ms["report"], "ms"); });
+    figures.after("BM_SummaryOfEveryRun", 1, [] {
+        std::printf("summary table of the %zu runs: %.1f ms from kept statistics, %.0f ms computed by the "
+                    "server (every row read: %.0f ms)\n",
+                    g_large.nodeRuns.size() + 1, g_ms["summary"], g_ms["summary_cold"], g_ms["summary_rows"]);
+        bench::figure("pg_summary_65_runs_ms", g_ms["summary"], "ms");
+        bench::figure("pg_summary_65_runs_cold_ms", g_ms["summary_cold"], "ms");
+        bench::figure("pg_summary_vs_rows", g_ms["summary_rows"] / g_ms["summary"], "x");
+    });
+    figures.after("BM_TreeLoad", 1, [] { bench::figure("pg_tree_load_ms", g_ms["tree"], "ms"); });
+    return figures.run(argc, argv, [&] {
+        g_small = open(server, denominator * 10);
+        g_large = open(server, denominator);
+        std::printf("stores: 1/%d of a cluster week = %lld samples, 1/%d = %lld samples (metrics by day)\n",
+                    g_large.denominator, static_cast<long long>(g_large.rows), g_small.denominator,
+                    static_cast<long long>(g_small.rows));
+        bench::figure("pg_cluster_rows", double(g_large.rows), "samples");
+    });
 }

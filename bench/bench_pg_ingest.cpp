@@ -136,23 +136,28 @@ int main(int argc, char** argv) {
             store->envelopeChangeCount(
                 store->createRun({0, "finished", 0, "bench", "bench", RunStatus::Finished}).uuid);
     }
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    std::printf("PostgresStore (COPY) %.0f samples/s, plain INSERT batches %.0f samples/s\n", g_rate["copy"],
-                g_rate["insert"]);
-    bench::figure("pg_ingest_samples_per_s", g_rate["copy"], "samples/s");
-    bench::figure("pg_copy_vs_insert_ratio", g_rate["insert"] > 0 ? g_rate["copy"] / g_rate["insert"] : 0,
-                  "x");
-    std::printf("COPY into a store counting 500 kept runs' changes %.0f samples/s\n", g_rate["copy_counted"]);
-    bench::figure("pg_ingest_counting_changes_ratio",
-                  g_rate["copy"] > 0 ? g_rate["copy_counted"] / g_rate["copy"] : 0, "x");
-    std::printf("200k-point series for 800 columns: whole series %.0f ms, server envelope %.0f ms\n",
-                g_rate["full_ms"], g_rate["envelope_ms"]);
-    bench::figure("pg_chart_envelope_ms", g_rate["envelope_ms"], "ms");
-    bench::figure("pg_chart_envelope_vs_full_ratio",
-                  g_rate["full_ms"] > 0 ? g_rate["envelope_ms"] / g_rate["full_ms"] : 0, "x");
-    bench::figure("pg_chart_envelope_rows_ratio", 200000.0 / 1600.0,
-                  "x"); // rows sent: whole / envelope (at most)
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_ChartReadFullVsEnvelope", 1, [] {
+        std::printf("200k-point series for 800 columns: whole series %.0f ms, server envelope %.0f ms\n",
+                    g_rate["full_ms"], g_rate["envelope_ms"]);
+        bench::figure("pg_chart_envelope_ms", g_rate["envelope_ms"], "ms");
+        bench::figure("pg_chart_envelope_vs_full_ratio",
+                      g_rate["full_ms"] > 0 ? g_rate["envelope_ms"] / g_rate["full_ms"] : 0, "x");
+        bench::figure("pg_chart_envelope_rows_ratio", 200000.0 / 1600.0,
+                      "x"); // rows sent: whole / envelope (at most)
+    });
+    figures.after("BM_PostgresStoreCopy", 3, [] {
+        std::printf("PostgresStore (COPY) %.0f samples/s, plain INSERT batches %.0f samples/s\n",
+                    g_rate["copy"], g_rate["insert"]);
+        bench::figure("pg_ingest_samples_per_s", g_rate["copy"], "samples/s");
+        bench::figure("pg_copy_vs_insert_ratio", g_rate["insert"] > 0 ? g_rate["copy"] / g_rate["insert"] : 0,
+                      "x");
+    });
+    figures.after("BM_PostgresStoreCopyCountingChanges", 2, [] {
+        std::printf("COPY into a store counting 500 kept runs' changes %.0f samples/s\n",
+                    g_rate["copy_counted"]);
+        bench::figure("pg_ingest_counting_changes_ratio",
+                      g_rate["copy"] > 0 ? g_rate["copy_counted"] / g_rate["copy"] : 0, "x");
+    });
+    return figures.run(argc, argv);
 }

@@ -160,23 +160,31 @@ int main(int argc, char** argv) {
     }
     if (const char* s = std::getenv("RADT_BENCH_SECONDS"))
         g_seconds = std::max(5, std::atoi(s));
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
     const auto line = [](const char* what, const Result& r) {
         std::printf("%s: %.0f samples/s stored, write p99 %.1f ms (max %.1f ms), %lld lost\n", what,
                     r.samplesPerS, r.p99Ms, r.maxMs, static_cast<long long>(r.lost));
     };
-    std::printf("%d nodes x %d GPUs x %d metrics at 1 Hz, %d s each; one node alone: p99 %.1f ms\n", kNodes,
-                kGpus, kMetrics, g_seconds, g_alone.p99Ms);
-    line("lockstep (all at once), partitioned", g_lockstep);
-    line("spread (own phase), partitioned", g_spread);
-    line("spread (own phase), unpartitioned", g_plain);
-    bench::figure("scale_samples_per_s", g_spread.samplesPerS, "samples/s");
-    bench::figure("scale_write_p99_ms", g_spread.p99Ms, "ms");
-    bench::figure("scale_write_p99_vs_alone", g_alone.p99Ms > 0 ? g_spread.p99Ms / g_alone.p99Ms : 0, "x");
-    bench::figure("scale_write_p99_unpartitioned_ms", g_plain.p99Ms, "ms");
-    bench::figure("scale_write_p99_lockstep_ms", g_lockstep.p99Ms, "ms");
-    bench::figure("scale_samples_lost", double(g_spread.lost + g_lockstep.lost + g_plain.lost), "samples");
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_OneNodeAlone", 1, [] {
+        std::printf("%d nodes x %d GPUs x %d metrics at 1 Hz, %d s each; one node alone: p99 %.1f ms\n",
+                    kNodes, kGpus, kMetrics, g_seconds, g_alone.p99Ms);
+    });
+    figures.after("BM_SixtyFourNodesLockstep", 1, [&] {
+        line("lockstep (all at once), partitioned", g_lockstep);
+        bench::figure("scale_write_p99_lockstep_ms", g_lockstep.p99Ms, "ms");
+    });
+    figures.after("BM_SixtyFourNodesSpread", 1, [&] {
+        line("spread (own phase), partitioned", g_spread);
+        bench::figure("scale_samples_per_s", g_spread.samplesPerS, "samples/s");
+        bench::figure("scale_write_p99_ms", g_spread.p99Ms, "ms");
+        bench::figure("scale_write_p99_vs_alone", g_alone.p99Ms > 0 ? g_spread.p99Ms / g_alone.p99Ms : 0,
+                      "x");
+    });
+    figures.after("BM_SixtyFourNodesSpreadUnpartitioned", 1, [&] {
+        line("spread (own phase), unpartitioned", g_plain);
+        bench::figure("scale_write_p99_unpartitioned_ms", g_plain.p99Ms, "ms");
+        bench::figure("scale_samples_lost", double(g_spread.lost + g_lockstep.lost + g_plain.lost),
+                      "samples");
+    });
+    return figures.run(argc, argv);
 }

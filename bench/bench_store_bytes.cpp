@@ -176,32 +176,34 @@ BENCHMARK(BM_PostgresBytesPerSample)->Iterations(1)->Unit(benchmark::kMillisecon
 BENCHMARK(BM_CompactARealRecordedRun)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
     auto& f = g_figures;
-    std::printf("%lld samples (%d GPUs x %d metrics x %d s at 1 Hz)\n", (long long)kSamples, kGpus, kMetrics,
-                kSeconds);
-    std::printf("SQLite: %.1f B per sample in MLflow's schema, %.1f B in a bare table\n", f["sqlite"],
-                f["sqlite_bare"]);
-    if (f.count("postgres"))
+    bench::Figures figures;
+    figures.after("BM_SqliteBytesPerSample", 1, [&f] {
+        std::printf("%lld samples (%d GPUs x %d metrics x %d s at 1 Hz)\n", (long long)kSamples, kGpus,
+                    kMetrics, kSeconds);
+        std::printf("SQLite: %.1f B per sample in MLflow's schema, %.1f B in a bare table\n", f["sqlite"],
+                    f["sqlite_bare"]);
+        bench::figure("store_bytes_per_sample", f["sqlite"], "B");
+        bench::figure("store_bytes_per_sample_bare", f["sqlite_bare"], "B");
+        bench::figure("store_bytes_ratio_vs_bare", f["sqlite_bare"] > 0 ? f["sqlite"] / f["sqlite_bare"] : 0,
+                      "x");
+    });
+    figures.after("BM_PostgresBytesPerSample", 1, [&f] {
+        if (!f.count("postgres"))
+            return;
         std::printf("PostgreSQL: %.1f B per sample in MLflow's schema, %.1f B in a bare table\n",
                     f["postgres"], f["postgres_bare"]);
-    if (f["rows_after"] > 0)
-        std::printf("compact at 0.5%%: %.0f -> %.0f samples, %.2f -> %.2f MB\n", f["rows_before"],
-                    f["rows_after"], f["bytes_before"] / 1e6, f["bytes_after"] / 1e6);
-    bench::figure("store_bytes_per_sample", f["sqlite"], "B");
-    bench::figure("store_bytes_per_sample_bare", f["sqlite_bare"], "B");
-    bench::figure("store_bytes_ratio_vs_bare", f["sqlite_bare"] > 0 ? f["sqlite"] / f["sqlite_bare"] : 0,
-                  "x");
-    if (f.count("postgres")) {
         bench::figure("store_bytes_per_sample_pg", f["postgres"], "B");
         bench::figure("store_bytes_per_sample_pg_bare", f["postgres_bare"], "B");
-    }
-    if (f["rows_after"] > 0) {
+    });
+    figures.after("BM_CompactARealRecordedRun", 1, [&f] {
+        if (f["rows_after"] <= 0)
+            return;
+        std::printf("compact at 0.5%%: %.0f -> %.0f samples, %.2f -> %.2f MB\n", f["rows_before"],
+                    f["rows_after"], f["bytes_before"] / 1e6, f["bytes_after"] / 1e6);
         bench::figure("compact_ratio", f["rows_before"] / f["rows_after"], "x");
         bench::figure("compact_bytes_ratio", f["bytes_after"] > 0 ? f["bytes_before"] / f["bytes_after"] : 0,
                       "x");
-    }
-    return 0;
+    });
+    return figures.run(argc, argv);
 }

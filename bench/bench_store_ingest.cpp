@@ -113,15 +113,20 @@ BENCHMARK(BM_SqliteStore)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SqliteStoreCountingChanges)->Iterations(5)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    const double ours = g_rate["store"], same = g_rate["raw_same_schema"], bare = g_rate["raw_bare"];
-    std::printf("SqliteStore %.0f samples/s, raw same schema %.0f samples/s, raw bare table %.0f samples/s\n",
-                ours, same, bare);
-    bench::figure("store_ingest_samples_per_s", ours, "samples/s");
-    bench::figure("store_ingest_ratio", same > 0 ? ours / same : 0, "x");
-    bench::figure("store_ingest_vs_bare", bare > 0 ? ours / bare : 0, "x");
-    bench::figure("store_ingest_counting_changes_ratio", ours > 0 ? g_rate["store_counted"] / ours : 0, "x");
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_SqliteStore", 2, [] {
+        const double ours = g_rate["store"], same = g_rate["raw_same_schema"], bare = g_rate["raw_bare"];
+        std::printf("SqliteStore %.0f samples/s, raw same schema %.0f samples/s, raw bare table %.0f "
+                    "samples/s\n",
+                    ours, same, bare);
+        bench::figure("store_ingest_samples_per_s", ours, "samples/s");
+        bench::figure("store_ingest_ratio", same > 0 ? ours / same : 0, "x");
+        bench::figure("store_ingest_vs_bare", bare > 0 ? ours / bare : 0, "x");
+    });
+    figures.after("BM_SqliteStoreCountingChanges", 2, [] {
+        const double ours = g_rate["store"];
+        bench::figure("store_ingest_counting_changes_ratio", ours > 0 ? g_rate["store_counted"] / ours : 0,
+                      "x");
+    });
+    return figures.run(argc, argv);
 }

@@ -181,22 +181,22 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    const double panel95 = bench::percentile(g_panelMs, 0.95),
-                 qtcharts95 = bench::percentile(g_qtchartsMs, 0.95);
-    std::printf("%zu zoom frames of %d runs x %d points: p50 %.1f ms, p95 %.1f ms; QtCharts series "
-                "p50 %.1f ms, p95 %.1f ms\n",
-                g_panelMs.size(), kRuns, kPoints, bench::percentile(g_panelMs, 0.5), panel95,
-                bench::percentile(g_qtchartsMs, 0.5), qtcharts95);
-    bench::figure("zoom_frame_ms_p95", panel95, "ms");
-    bench::figure("zoom_frame_ms_p50", bench::percentile(g_panelMs, 0.5), "ms");
-    bench::figure("zoom_frame_ms_p95_qtcharts", qtcharts95, "ms");
-    bench::figure("zoom_frame_ms_p50_qtcharts", bench::percentile(g_qtchartsMs, 0.5), "ms");
-    bench::figure("zoom_frame_speedup", panel95 > 0 ? qtcharts95 / panel95 : 0, "x");
-    const double raw95 = bench::percentile(g_rawMs, 0.95);
-    bench::figure("zoom_frame_ms_p95_raw", raw95, "ms");
-    bench::figure("zoom_frame_range_cost", raw95 > 0 ? panel95 / raw95 : 0, "x");
-    return 0;
+    bench::Figures figures;
+    figures.after("BM_ZoomFrames", 1, [] {
+        const double panel95 = bench::percentile(g_panelMs, 0.95),
+                     qtcharts95 = bench::percentile(g_qtchartsMs, 0.95);
+        std::printf("%zu zoom frames of %d runs x %d points: p50 %.1f ms, p95 %.1f ms; QtCharts series "
+                    "p50 %.1f ms, p95 %.1f ms\n",
+                    g_panelMs.size(), kRuns, kPoints, bench::percentile(g_panelMs, 0.5), panel95,
+                    bench::percentile(g_qtchartsMs, 0.5), qtcharts95);
+        bench::figure("zoom_frame_ms_p95", panel95, "ms");
+        bench::figure("zoom_frame_ms_p50", bench::percentile(g_panelMs, 0.5), "ms");
+        bench::figure("zoom_frame_ms_p95_qtcharts", qtcharts95, "ms");
+        bench::figure("zoom_frame_ms_p50_qtcharts", bench::percentile(g_qtchartsMs, 0.5), "ms");
+        bench::figure("zoom_frame_speedup", panel95 > 0 ? qtcharts95 / panel95 : 0, "x");
+        const double raw95 = bench::percentile(g_rawMs, 0.95);
+        bench::figure("zoom_frame_ms_p95_raw", raw95, "ms");
+        bench::figure("zoom_frame_range_cost", raw95 > 0 ? panel95 / raw95 : 0, "x");
+    });
+    return figures.run(argc, argv);
 }

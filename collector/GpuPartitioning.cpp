@@ -185,7 +185,13 @@ void GpuPartitioner::saveLedger() {
 }
 
 GpuPartitioner::~GpuPartitioner() {
-    teardown();
+    // teardown() logs the commands that fail; what it throws (out of memory, no thread for a
+    // child's output) would end the process here (std::terminate). What it could not remove stays
+    // in the ledger, which the next radt reclaims (reclaimOrphanedMigInstances).
+    try {
+        teardown();
+    } catch (...) {
+    }
 }
 
 std::string GpuPartitioner::createMigInstance(int gpu, const std::string& profile) {

@@ -105,7 +105,7 @@ bool dispatchParamOrTag(const nlohmann::json& j, const ChannelHandlers& handlers
         error = std::string(isParam ? "param" : "tag") + " '" + *key + "' value is too long";
         return false;
     }
-    auto& handler = isParam ? handlers.param : handlers.tag;
+    const auto& handler = isParam ? handlers.param : handlers.tag;
     if (handler)
         handler(*key, value);
     return true;

@@ -245,7 +245,7 @@ void RunSession::plan() {
 }
 
 std::string runTitle(const std::vector<std::string>& command) {
-    const std::string program = fs::path(command.at(0)).filename().string();
+    std::string program = fs::path(command.at(0)).filename().string();
     // `radt python3 -u train.py ...`: two such runs would both be "python3"; the script tells
     // them apart (options of the interpreter before it are skipped).
     if (program.rfind("python", 0) == 0)

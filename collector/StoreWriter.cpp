@@ -25,7 +25,8 @@ int flushIntervalMs(double samplingIntervalSeconds, std::string* warning) {
 
 StoreWriter::StoreWriter(Store& store, std::function<void(const std::string&)> messages,
                          StoreWriterOptions options)
-    : m_store(store), m_messages(std::move(messages)), m_options(options), m_random(std::random_device{}()) {
+    : m_store(store), m_messages(std::move(messages)), m_options(std::move(options)),
+      m_random(std::random_device{}()) {
     m_thread = std::thread([this] { loop(); });
 }
 
@@ -296,9 +297,9 @@ bool StoreWriter::writeSome(std::deque<Item>& batch) {
         }
         // Keep only the runs whose transaction failed (each run's batch is all or nothing).
         std::deque<Item> rest;
-        for (auto it = batch.begin(); it != batch.end(); ++it)
-            if (it->action || !committed.count(it->runUuid))
-                rest.push_back(std::move(*it));
+        for (Item& item : batch)
+            if (item.action || !committed.count(item.runUuid))
+                rest.push_back(std::move(item));
         batch.swap(rest);
         return false;
     }

@@ -6,11 +6,11 @@
 
 namespace radt {
 
-std::unique_ptr<Store> openStore(const std::string& text, OpenMode mode) {
-    const StoreUri uri = parseStoreUri(text);
-    if (uri.kind == StoreUri::Kind::Postgres)
-        return std::make_unique<PostgresStore>(uri, mode);
-    return std::make_unique<SqliteStore>(uri, mode);
+std::unique_ptr<Store> openStore(const std::string& uri, OpenMode mode) {
+    const StoreUri parsed = parseStoreUri(uri);
+    if (parsed.kind == StoreUri::Kind::Postgres)
+        return std::make_unique<PostgresStore>(parsed, mode);
+    return std::make_unique<SqliteStore>(parsed, mode);
 }
 
 } // namespace radt

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages radt-explorer needs to build, test and run, plus any packages
-# named as arguments (resources/sanitize.sh adds clang). Idempotent: does nothing when everything
-# is already installed.
+# named as arguments (resources/sanitize.sh adds clang, resources/tidy.sh clang-tidy). Idempotent:
+# does nothing when everything is already installed.
 set -euo pipefail
 
 packages=(

@@ -369,7 +369,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
         acc.naming = ChartOptions::Naming::RadtIds;
         acc.dense = ChartOptions::Dense::Raw;
         acc.hiddenSeries = {"0-1"};
-        window.chartPanel()->setOptions(acc);
+        window.chartPanel()->changeOptions([&acc](ChartOptions& o) { o = acc; });
         basket = window.basketRunUuids();
         window.document().saveSession(settings);
     }

@@ -4,12 +4,15 @@
 
 #include "widgets/chart/engine/ChartDescription.h"
 #include "widgets/chart/engine/ChartEngine.h"
+#include "widgets/chart/engine/ChartOptionsJson.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include <QCoreApplication>
+#include <QDateTime>
 
 #include <cmath>
 
@@ -182,4 +185,33 @@ TEST(ChartEngine, ABoardFilesRunsAreNeverFollowedAndClearForgetsEverything) {
     EXPECT_TRUE(engine.lines().empty());
     EXPECT_FALSE(engine.zoom().has_value());
     EXPECT_TRUE(whyNothingIsDrawn(engine).isEmpty()) << "no metric chosen: nothing to explain";
+}
+
+// An x-axis mode is a row (issue 38 §6): each mode has its names and its unit, title and crosshair
+// phrase, and the engine says what the row says.
+TEST(ChartEngine, EachXAxisModeIsARowWithItsUnitTitleAndCrosshairPhrase) {
+    using X = ChartOptions::XAxis;
+    for (X mode : {X::SinceStart, X::Step, X::WallClock, X::Epoch}) {
+        EXPECT_EQ(xAxisMode(mode).value, mode);
+        EXPECT_TRUE(std::any_of(xAxisNames().begin(), xAxisNames().end(),
+                                [mode](const OptionName<X>& n) { return n.value == mode; }));
+    }
+    EXPECT_EQ(xAxisModes().size(), xAxisNames().size());
+    ChartEngine engine = twoLines();
+    EXPECT_EQ(engine.xAxisTitle(), "time since start (s)");
+    EXPECT_EQ(engine.lineUnitsPerAxisUnit(), 1000.0);
+    ChartOptions steps = engine.options();
+    steps.xAxis = X::Step;
+    engine.setOptions(steps);
+    EXPECT_EQ(engine.xAxisTitle(), "step");
+    EXPECT_EQ(engine.lineUnitsPerAxisUnit(), 1.0);
+    EXPECT_EQ(crosshairPlace(engine, 42.0), "step 42");
+    ChartOptions epochs = engine.options();
+    epochs.xAxis = X::Epoch;
+    engine.setOptions(epochs);
+    EXPECT_EQ(engine.xAxisTitle(), "epoch (these runs log no stepped software metric)");
+    EXPECT_EQ(crosshairPlace(engine, 2.5), "epoch 2.50");
+    EXPECT_EQ(xAxisMode(X::SinceStart).title(3600000.0, QString()), "time since start (h)");
+    EXPECT_EQ(xAxisMode(X::WallClock).place(0, 0).left(4),
+              QDateTime::fromMSecsSinceEpoch(0).toString("yyyy"));
 }

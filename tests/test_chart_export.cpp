@@ -75,7 +75,7 @@ protected:
         ChartOptions radt = m_chart.engine().options(); // the CSV's line names as radT names them
         radt.naming = ChartOptions::Naming::RadtIds;
         radt.aggregate = ChartOptions::Aggregate::Merge;
-        m_chart.setOptions(radt);
+        m_chart.changeOptions([&radt](ChartOptions& o) { o = radt; });
         test::plotFromStore(m_chart, *store, s_runs, "loss");
         for (const radt::Run& run : s_runs)
             m_series[run.uuid] = store->series(run.uuid, "loss");
@@ -360,7 +360,7 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
     }
     ChartPanel big;
     big.resize(900, 500);
-    big.setOptions(m_chart.engine().options()); // radT's names
+    big.changeOptions([this](ChartOptions& o) { o = m_chart.engine().options(); }); // radT's names
     std::vector<ChartRunData> runs;
     runs.push_back(std::move(data));
     big.setData(std::move(runs), "PROC - CPU Utilization");

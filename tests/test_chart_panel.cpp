@@ -123,7 +123,7 @@ protected:
         ChartOptions radt = m_chart.engine().options();
         radt.naming = ChartOptions::Naming::RadtIds;
         radt.aggregate = ChartOptions::Aggregate::Merge;
-        m_chart.setOptions(radt);
+        m_chart.changeOptions([&radt](ChartOptions& o) { o = radt; });
         test::plotFromStore(m_chart, *store, runsOfWorkload(workload), key);
     }
 

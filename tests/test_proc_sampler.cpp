@@ -2,7 +2,9 @@
 #include "collector/listeners/ListenerTable.h"
 #include "collector/listeners/ProcParsers.h"
 #include "collector/listeners/ProcSampler.h"
+#include "core/StoreFactory.h"
 #include "core/base/MetricKeys.h"
+#include "core/store/Store.h"
 
 #include <gtest/gtest.h>
 
@@ -401,4 +403,40 @@ TEST(ListenerTable, EachListenerIsListedMadeAndOwnsTheKeysItWrites) {
         EXPECT_TRUE(owners.count(expected)) << expected;
     EXPECT_EQ(listenerOfKey("loss"), nullptr);
     EXPECT_EQ(std::string(listenerOfKey("sda - MB read/s")->listener), "iostat");
+}
+
+// The analyses read keys by role (core/base/MetricKeys): the roles' order of preference is the one
+// the figures were defined with, a per-device key plays its base's role, and every role key of
+// nvidia-smi and dmon is one the real tools wrote (the recorded H100 run has them all).
+TEST(ListenerTable, KeysPlayTheirRolesInOrderAndAreKeysTheToolsWrite) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(keysOfRole(KeyRole::GpuPower),
+              (V{"DCGMI - Power Usage", "SMI - Power Draw", "DMON - Power Draw"}));
+    EXPECT_EQ(keysOfRole(KeyRole::GpuUtilisation),
+              (V{"DCGMI - GPU Utilization", "SMI - GPU Util", "TEGRA - GPU Util", "DMON - SM Util"}));
+    EXPECT_EQ(keysOfRole(KeyRole::SmActivity),
+              (V{"DCGMI - SM Active", "DCGMI - SN Active", "DCGMI - GR Engine Active"}));
+    EXPECT_EQ(keysOfRole(KeyRole::GpuEnergyCounter), (V{"DCGMI - Total Energy Consumption"}));
+    ASSERT_TRUE(roleOfKey("SMI - Power Draw GPU 1"));
+    EXPECT_EQ(roleOfKey("SMI - Power Draw GPU 1")->role, KeyRole::GpuPower);
+    EXPECT_EQ(roleOfKey("DCGMI - SM Active GPU 0")->fullScale, 1.0) << "dcgmi's activity is a ratio";
+    EXPECT_EQ(roleOfKey("DCGMI - GPU Utilization")->fullScale, 100.0);
+    EXPECT_EQ(roleOfKey("loss"), nullptr);
+    EXPECT_EQ(roleOfKey("TOP - CPU Utilization"), nullptr);
+    EXPECT_TRUE(playsRole("DMON - Power Draw", KeyRole::GpuPower));
+    EXPECT_FALSE(playsRole("DMON - Power Draw", KeyRole::GpuUtilisation));
+    EXPECT_EQ(firstKeyOfRole({"DMON - SM Util", "SMI - GPU Util"}, KeyRole::GpuUtilisation),
+              "SMI - GPU Util");
+    EXPECT_EQ(firstKeyOfRole({"loss"}, KeyRole::GpuUtilisation), "");
+    EXPECT_EQ(roleKeysText(KeyRole::SmActivity),
+              "DCGMI - SM Active, DCGMI - SN Active or DCGMI - GR Engine Active");
+
+    auto store = openStore("sqlite:///" + test::fixturePath("runs/h100_matmul_dmon.db"), OpenMode::ReadOnly);
+    const std::vector<std::string> written = store->metricKeys({store->runs().at(0).uuid});
+    for (const ListenerKeys& l : listenerKeys()) {
+        if (std::string(l.listener) != "smi" && std::string(l.listener) != "dmon")
+            continue;
+        for (const RoleKey& r : l.roles)
+            EXPECT_TRUE(std::count(written.begin(), written.end(), r.key)) << r.key << " was never written";
+    }
 }

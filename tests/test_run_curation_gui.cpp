@@ -271,6 +271,41 @@ TEST_P(RunCurationGui, AStoreOpenedReadOnlyOffersNoneOfItAndSaysWhy) {
     }
 }
 
+// A lab's dashboard account: a PostgreSQL role with SELECT only opens the store read-only, and
+// the window offers no change and says why, before anything is tried.
+TEST_P(RunCurationGui, ARoleThatMayOnlyReadOffersNoneOfItAndSaysWhy) {
+    if (GetParam() != "postgresql")
+        GTEST_SKIP() << "roles are PostgreSQL's";
+    const std::string db = sample.uri.substr(std::string("postgresql:///").size());
+    const std::string reader = "radt_curation_reader_" + db.substr(db.size() - 6);
+    ASSERT_EQ(test::shell("psql -q -v ON_ERROR_STOP=1 -d " + db + " -c \"CREATE ROLE " + reader +
+                          " LOGIN PASSWORD 'r3ader'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO " +
+                          reader + "\" >/dev/null"),
+              0);
+    struct DropRole {
+        std::string db, role;
+        ~DropRole() {
+            test::shell("psql -q -d " + db + " -c \"DROP OWNED BY " + role + "; DROP ROLE " + role +
+                        "\" >/dev/null 2>&1");
+        }
+    } dropRole{db, reader};
+    const auto env = [](const char* name, const char* fallback) {
+        const char* v = std::getenv(name);
+        return std::string(v ? v : fallback);
+    };
+    const std::string uri = "postgresql://" + reader + ":r3ader@" + env("PGHOST", "localhost") + ":" +
+                            env("PGPORT", "5432") + "/" + db;
+    MainWindow dashboard;
+    QString error;
+    ASSERT_TRUE(dashboard.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    auto* care = dashboard.findChild<RunCuration*>();
+    ASSERT_TRUE(care);
+    for (QAction* action : care->runActions() + care->experimentActions()) {
+        EXPECT_FALSE(action->isEnabled()) << action->text().toStdString();
+        EXPECT_TRUE(action->toolTip().contains("may only read")) << action->toolTip().toStdString();
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, RunCurationGui, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
 

@@ -150,17 +150,17 @@ TEST(SmiDmonInsights, EnergyFromDmonPowerAgreesWithNvidiaSmisOnARealH100Run) {
     auto store = openStore("sqlite:///" + fixturePath("runs/h100_matmul_dmon.db"), OpenMode::ReadOnly);
     const radt::Run run = store->runs().at(0);
     const auto read = [&](const std::string& key) { return store->series(run.uuid, key); };
-    const Series smi = read(kSmiPowerKey);
+    const Series smi = read("SMI - Power Draw");
     ASSERT_GT(smi.t.size(), 10u);
     const int64_t from = smi.t.front(), to = smi.t.back();
-    const auto fromSmi = gpuEnergy({kSmiPowerKey}, read, from, to);
-    const auto fromDmon = gpuEnergy({kSmiDmonPowerKey}, read, from, to);
+    const auto fromSmi = gpuEnergy({"SMI - Power Draw"}, read, from, to);
+    const auto fromDmon = gpuEnergy({"DMON - Power Draw"}, read, from, to);
     ASSERT_TRUE(fromSmi.joules && fromDmon.joules) << "a run with dmon alone has its energy too";
     // The two tools read the same sensor a second apart: the 17 s run's energy agrees within 5 %.
     EXPECT_NEAR(*fromDmon.joules / *fromSmi.joules, 1.0, 0.05)
         << *fromDmon.joules << " J against " << *fromSmi.joules << " J";
     EXPECT_GT(*fromSmi.joules, 5000) << "~4 x 2.6 s at ~670 W plus idle";
-    const auto both = gpuEnergy({kSmiPowerKey, kSmiDmonPowerKey}, read, from, to);
+    const auto both = gpuEnergy({"SMI - Power Draw", "DMON - Power Draw"}, read, from, to);
     EXPECT_EQ(*both.joules, *fromSmi.joules) << "nvidia-smi's reading is preferred, never added";
     const Series rx = read("DMON - PCIe RX MB/s");
     ASSERT_FALSE(rx.v.empty());

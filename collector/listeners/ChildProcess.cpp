@@ -13,7 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char** environ;
+// POSIX: the program declares it; glibc's <unistd.h> does too, but only with _GNU_SOURCE.
+extern char** environ; // NOLINT(readability-redundant-declaration)
 
 namespace radt {
 
@@ -53,6 +54,7 @@ std::vector<std::string> mergedEnvironment(const std::map<std::string, std::stri
 /// execve()'s view of `strings` (which must outlive it).
 std::vector<char*> nullTerminated(std::vector<std::string>& strings) {
     std::vector<char*> out;
+    out.reserve(strings.size() + 1);
     for (auto& s : strings)
         out.push_back(s.data());
     out.push_back(nullptr);

@@ -146,7 +146,7 @@ const std::vector<std::string>& knownListeners() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
         for (const ListenerSpec& l : listenerSpecs())
-            out.push_back(l.name);
+            out.emplace_back(l.name);
         return out;
     }();
     return names;
@@ -211,7 +211,7 @@ std::vector<std::unique_ptr<Listener>> makeListeners(const std::vector<std::stri
     // The /proc listeners share one sampler (one thread, one pass over /proc per interval).
     for (const ListenerSpec& l : listenerSpecs())
         if (l.procSwitch && std::find(names.begin(), names.end(), l.name) != names.end()) {
-            procNames.push_back(l.name);
+            procNames.emplace_back(l.name);
             options.*l.procSwitch = true;
         }
     if (!procNames.empty())

@@ -26,11 +26,12 @@ struct BurstIdle {
 
 /// Unset without usable samples. Values below `idleBelow` are always idle (a quiet series has no
 /// bursts just because 2-means splits it); a constant series is all burst or all idle by that.
-std::optional<BurstIdle> burstIdle(const Series& s, double idleBelow = 0, int64_t windowMs = kBurstWindowMs);
+std::optional<BurstIdle> burstIdle(const Series& raw, double idleBelow = 0,
+                                   int64_t windowMs = kBurstWindowMs);
 
 /// The burst periods of a series at `threshold` (from burstIdle()): [first burst sample, next
 /// sample's time) per run of burst samples, the last to its last sample plus one interval.
-std::vector<std::pair<int64_t, int64_t>> burstPeriods(const Series& s, double threshold);
+std::vector<std::pair<int64_t, int64_t>> burstPeriods(const Series& raw, double threshold);
 
 /// The 1-D 2-means split of `values`: the smallest value of the upper cluster (exact: the split
 /// of the sorted values with the least within-cluster sum of squares); unset when all are equal.

@@ -1,6 +1,7 @@
 #include "core/analysis/ConfigurationInsight.h"
 
 #include "core/analysis/ConfigurationLabels.h"
+#include "core/base/MetricKeys.h"
 #include "core/base/Statistics.h"
 
 #include <algorithm>
@@ -34,7 +35,7 @@ std::optional<double> figureOf(const json& run, const std::string& figure) {
                    ? std::optional<double>(run["energy_per_epoch_attributed_j"])
                    : std::nullopt;
     if (figure == "gpu_util_pct") {
-        for (const char* key : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
+        for (const std::string& key : keysOfRole(KeyRole::GpuUtilisation))
             if (const json& u = run["util"].value(key, json()); u.is_object() && u["scale"].get<double>() > 0)
                 return u["mean"].get<double>() / u["scale"].get<double>() * 100.0;
         return std::nullopt;

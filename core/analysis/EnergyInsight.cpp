@@ -1,6 +1,7 @@
 #include "core/analysis/EnergyInsight.h"
 
 #include "core/base/InsightSeries.h"
+#include "core/base/MetricKeys.h"
 #include "core/base/SeriesCompaction.h"
 
 #include <algorithm>
@@ -61,8 +62,8 @@ std::string deviceName(const std::string& device) {
 
 } // namespace
 
-CleanedCounter cleanCounter(const Series& raw) {
-    const Series s = usablePoints(raw);
+CleanedCounter cleanCounter(const Series& millijoules) {
+    const Series s = usablePoints(millijoules);
     CleanedCounter out;
     if (s.size() < 3) {
         out.series = s;
@@ -147,13 +148,14 @@ EnergyIntegral counterEnergy(const Series& millijoules, int64_t fromMs, int64_t 
     return energyInWindows(millijoules, true, {{fromMs, toMs}}).front();
 }
 
-/// Each device's power key: dcgmi's reading first, nvidia-smi's where dcgmi has none, then dmon's.
-std::map<std::string, std::string> powerKeysPerDevice(const std::vector<std::string>& keys) {
-    std::map<std::string, std::string> power;
-    for (const char* base : kPowerKeys)
+/// Each device's key of a role: the most preferred listener's reading where several have one
+/// (power: dcgmi's first, nvidia-smi's where dcgmi has none, then dmon's).
+std::map<std::string, std::string> roleKeysPerDevice(const std::vector<std::string>& keys, KeyRole role) {
+    std::map<std::string, std::string> found;
+    for (const std::string& base : keysOfRole(role))
         for (const auto& [device, key] : perDeviceKeys(keys, base))
-            power.emplace(device, key);
-    return power;
+            found.emplace(device, key);
+    return found;
 }
 
 EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs) {
@@ -232,8 +234,8 @@ EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
                          const std::function<Series(const std::string&)>& series, int64_t fromMs,
                          int64_t toMs) {
     EnergyEstimate out;
-    const auto counters = perDeviceKeys(keys, kEnergyCounterKey);
-    const auto power = powerKeysPerDevice(keys);
+    const auto counters = roleKeysPerDevice(keys, KeyRole::GpuEnergyCounter);
+    const auto power = roleKeysPerDevice(keys, KeyRole::GpuPower);
     std::map<std::string, bool> devices;
     for (const auto& entry : counters)
         devices[entry.first] = true;
@@ -266,7 +268,7 @@ EnergyEstimate gpuEnergy(const std::vector<std::string>& keys,
         out.devices.push_back(std::move(d));
     }
     if (out.joules && *out.joules < 0)
-        out.notes.push_back("the energy is negative: the readings cannot be right");
+        out.notes.emplace_back("the energy is negative: the readings cannot be right");
     return out;
 }
 
@@ -275,8 +277,8 @@ gpuEnergyInWindows(const std::vector<std::string>& keys,
                    const std::function<Series(const std::string&)>& series,
                    const std::vector<std::pair<int64_t, int64_t>>& windows) {
     std::vector<std::optional<double>> out(windows.size());
-    const auto counters = perDeviceKeys(keys, kEnergyCounterKey);
-    const auto power = powerKeysPerDevice(keys);
+    const auto counters = roleKeysPerDevice(keys, KeyRole::GpuEnergyCounter);
+    const auto power = roleKeysPerDevice(keys, KeyRole::GpuPower);
     std::map<std::string, bool> devices;
     for (const auto& entry : counters)
         devices[entry.first] = true;

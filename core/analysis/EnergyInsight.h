@@ -1,6 +1,7 @@
 #pragma once
-// Energy of a run (issue 12, resources/DESIGN.md §12): from a cumulative energy counter when the run has one
-// (DCGMI - Total Energy Consumption, mJ), else the trapezoidal integral of power (W). Intervals
+// Energy of a run (issue 12, resources/DESIGN.md §12): from a cumulative energy counter when the run
+// has one (KeyRole::GpuEnergyCounter: dcgmi's Total Energy Consumption, mJ), else the trapezoidal
+// integral of power (W). Intervals
 // longer than 5 sampling intervals are not bridged, and how much of the run is covered is said.
 
 #include "core/base/Model.h"
@@ -12,12 +13,8 @@
 
 namespace radt::insight {
 
-inline constexpr const char* kEnergyCounterKey = "DCGMI - Total Energy Consumption";
-inline constexpr const char* kDcgmiPowerKey = "DCGMI - Power Usage";
-inline constexpr const char* kSmiPowerKey = "SMI - Power Draw";
-inline constexpr const char* kSmiDmonPowerKey = "DMON - Power Draw";
-/// The power readings energy is integrated from, in order of preference per device.
-inline constexpr const char* kPowerKeys[] = {kDcgmiPowerKey, kSmiPowerKey, kSmiDmonPowerKey};
+// The energy counter and the power readings are the listeners' keys of those roles
+// (core/base/MetricKeys: KeyRole::GpuEnergyCounter, KeyRole::GpuPower), in their order of preference.
 inline constexpr const char* kRaplPrefix = "RAPL - ";
 
 /// Energy over a time window and how much of it the samples covered.
@@ -52,7 +49,7 @@ EnergyIntegral powerEnergy(const Series& watts, int64_t fromMs, int64_t toMs);
 
 /// The same for many windows, sorted and not overlapping, in one pass over the series (per-epoch
 /// energy of a long run would otherwise rescan it once per epoch).
-std::vector<EnergyIntegral> energyInWindows(const Series& s, bool isCounter,
+std::vector<EnergyIntegral> energyInWindows(const Series& raw, bool isCounter,
                                             const std::vector<std::pair<int64_t, int64_t>>& windows);
 
 /// Above this, counter and integrated power disagree enough to say so (energy_check_flag).

@@ -31,6 +31,7 @@ std::vector<EpochSpan> epochSpans(const Series& s, int64_t runStartMs) {
     for (size_t i = 0; i < s.size() && i < s.step.size(); ++i)
         lastLog[s.step[i]] = std::max(lastLog.count(s.step[i]) ? lastLog[s.step[i]] : s.t[i], s.t[i]);
     std::vector<std::pair<int64_t, int64_t>> ends; // (time, step)
+    ends.reserve(lastLog.size());
     for (const auto& [step, t] : lastLog)
         ends.emplace_back(t, step);
     std::sort(ends.begin(), ends.end());

@@ -1,5 +1,6 @@
 #include "core/analysis/InsightFigures.h"
 
+#include "core/base/MetricKeys.h"
 #include "core/base/TextFormat.h"
 
 #include <cmath>
@@ -16,10 +17,11 @@ json field(const json& run, const char* key) {
     return run.value(key, json());
 }
 
-/// Mean of the first utilisation metric of `keys` the run has, in percent of its scale.
-json utilisationPct(const json& run, std::initializer_list<const char*> keys) {
+/// Mean of the first utilisation metric of the role the run has (in the role's order of
+/// preference), in percent of its scale.
+json utilisationPct(const json& run, KeyRole role) {
     const json util = run.value("util", json::object());
-    for (const char* key : keys)
+    for (const std::string& key : keysOfRole(role))
         if (util.contains(key) && util[key]["mean"].is_number() && util[key]["scale"].is_number())
             return util[key]["mean"].get<double>() * 100 / util[key]["scale"].get<double>();
     return json();
@@ -166,12 +168,10 @@ const std::vector<RunFigure>& runFigures() {
         {"co2e_g", "CO2e", Unit::Grams, 3, true, true, "CO2e", 10,
          [](const json& r) { return field(r, "co2e_g"); }, nullptr, whyNoCo2e},
         {"gpu_util_pct", "GPU util", Unit::Percent, 1, true, true, nullptr, 0,
-         [](const json& r) { return utilisationPct(r, {"DCGMI - GPU Utilization", "SMI - GPU Util"}); }, nullptr,
-         [](const json&) { return std::string("no GPU utilisation series (DCGMI - GPU Utilization or SMI - GPU Util)"); }},
+         [](const json& r) { return utilisationPct(r, KeyRole::GpuUtilisation); }, nullptr,
+         [](const json&) { return "no GPU utilisation series (" + roleKeysText(KeyRole::GpuUtilisation) + ")"; }},
         {"sm_active_pct", "SM active", Unit::Percent, 1, true, true, nullptr, 0,
-         [](const json& r) {
-             return utilisationPct(r, {"DCGMI - SM Active", "DCGMI - SN Active", "DCGMI - GR Engine Active"});
-         }, nullptr,
+         [](const json& r) { return utilisationPct(r, KeyRole::SmActivity); }, nullptr,
          [](const json&) { return std::string("SM activity comes from DCGM (dcgmi listener); not recorded here"); }},
         {"util_smact_gap_pp", "Util − SMACT", Unit::PercentPoints, 1, true, false, "gap pp", 10,
          [](const json& r) { return field(r, "util_smact_gap_pp"); },

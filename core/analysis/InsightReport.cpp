@@ -7,6 +7,7 @@
 #include "core/analysis/EpochInsight.h"
 #include "core/analysis/UtilisationInsight.h"
 #include "core/base/InsightSeries.h"
+#include "core/base/MetricKeys.h"
 #include "core/base/TextFormat.h"
 #include "core/store/StoreCompaction.h"
 
@@ -151,9 +152,8 @@ std::optional<double> addEnergyFacts(RunFacts& f, RunData& data, const EnergyEst
     auto read = data.reader();
     json& j = f.j;
     for (const std::string& key : data.keys)
-        for (const char* base : {kEnergyCounterKey, kDcgmiPowerKey, kSmiPowerKey, kSmiDmonPowerKey})
-            if (key.rfind(base, 0) == 0)
-                f.energySeries[key] = read(key);
+        if (playsRole(key, KeyRole::GpuEnergyCounter) || playsRole(key, KeyRole::GpuPower))
+            f.energySeries[key] = read(key);
     f.gpuJ = gpu.joules;
     j["gpu_energy_j"] = orNull(gpu.joules);
     j["gpu_energy_wh"] = gpu.joules ? json(*gpu.joules / 3600.0) : json(nullptr);
@@ -203,6 +203,7 @@ void addEpochFacts(RunFacts& f, RunData& data) {
         if (inEpochs.joules)
             f.perEpochJ = *inEpochs.joules / double(spans.size());
         std::vector<std::pair<int64_t, int64_t>> windows;
+        windows.reserve(spans.size());
         for (const EpochSpan& e : spans)
             windows.emplace_back(e.fromMs, e.toMs);
         const auto perEpoch = gpuEnergyInWindows(data.keys, read, windows); // one pass, not one per epoch
@@ -244,10 +245,12 @@ void addUtilisationFacts(json& j, RunData& data, const ReportOptions& options) {
 json burstIdleFacts(RunData& data, const ReportOptions& options) {
     auto read = data.reader();
     std::vector<std::string> burstKeys;
+    // The whole GPU's and its memory's busy share (not per-SM activity): what bursts and idles.
+    const std::vector<std::string> gpu = keysOfRole(KeyRole::GpuUtilisation),
+                                   memory = keysOfRole(KeyRole::MemoryUtilisation);
     for (const std::string& key : data.keys) {
         const bool net = key.rfind("NET - ", 0) == 0;
-        if (key == "DCGMI - GPU Utilization" || key == "SMI - GPU Util" || key == "SMI - Mem Util" ||
-            key == "DCGMI - Memory Copy Utilization" || net ||
+        if (std::count(gpu.begin(), gpu.end(), key) || std::count(memory.begin(), memory.end(), key) || net ||
             std::count(options.burstMetrics.begin(), options.burstMetrics.end(), key))
             burstKeys.push_back(key);
     }

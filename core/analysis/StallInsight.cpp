@@ -2,6 +2,7 @@
 
 #include "core/analysis/UtilisationInsight.h"
 #include "core/base/InsightSeries.h"
+#include "core/base/MetricKeys.h"
 
 #include <algorithm>
 
@@ -35,12 +36,9 @@ std::vector<Held> heldSamples(const Series& raw, double scale, int64_t fromMs, i
 std::optional<InputStalls> inputStalls(const std::vector<std::string>& keys,
                                        const std::function<Series(const std::string&)>& series,
                                        int64_t fromMs, int64_t toMs, const StallThresholds& thresholds) {
-    auto has = [&](const char* key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
     InputStalls r;
-    r.gpuKey = has("DCGMI - GPU Utilization") ? "DCGMI - GPU Utilization"
-               : has("SMI - GPU Util")        ? "SMI - GPU Util"
-                                              : "";
-    r.cpuKey = has("PROC - CPU Utilization") ? "PROC - CPU Utilization" : "";
+    r.gpuKey = firstKeyOfRole(keys, KeyRole::GpuUtilisation);
+    r.cpuKey = std::count(keys.begin(), keys.end(), "PROC - CPU Utilization") ? "PROC - CPU Utilization" : "";
     if (r.gpuKey.empty() || r.cpuKey.empty())
         return std::nullopt;
     const Series gpuSeries = series(r.gpuKey), cpuSeries = series(r.cpuKey);

@@ -1,6 +1,7 @@
 #include "core/analysis/UtilisationInsight.h"
 
 #include "core/base/InsightSeries.h"
+#include "core/base/MetricKeys.h"
 
 #include <algorithm>
 #include <set>
@@ -16,8 +17,9 @@ bool startsWith(const std::string& s, const char* prefix) {
 } // namespace
 
 double utilisationScale(const std::string& key, const Series& s) {
-    if (startsWith(key, "SMI - GPU Util") || startsWith(key, "SMI - Mem Util") ||
-        key.find(" Active") != std::string::npos)
+    if (const RoleKey* role = roleOfKey(key); role && role->fullScale > 0)
+        return role->fullScale;
+    if (key.find(" Active") != std::string::npos) // dcgmi's other activity fields are ratios too
         return 1.0;
     if (startsWith(key, "DCGMI - ") || startsWith(key, "TOP - ") || startsWith(key, "PROC - ") ||
         startsWith(key, "DMON - ") || startsWith(key, "TEGRA - "))
@@ -60,11 +62,8 @@ std::optional<UtilisationProfile> utilisationProfile(const Series& raw, double f
 std::vector<std::string> utilisationKeys(const std::vector<std::string>& keys) {
     std::vector<std::string> out;
     for (const std::string& key : keys) {
-        const bool gpu =
-            startsWith(key, "SMI - GPU Util") || startsWith(key, "SMI - Mem Util") ||
-            startsWith(key, "DCGMI - GPU Utilization") || startsWith(key, "DCGMI - SM Active") ||
-            startsWith(key, "DCGMI - SN Active") || startsWith(key, "DCGMI - GR Engine Active") ||
-            startsWith(key, "DCGMI - Memory Copy Utilization") || startsWith(key, "TEGRA - GPU Util");
+        const RoleKey* role = roleOfKey(key);
+        const bool gpu = role && role->fullScale > 0; // a utilisation or an activity of some GPU part
         const bool cpu = key == "TOP - CPU Utilization" || key == "PROC - CPU Utilization";
         if (gpu || cpu)
             out.push_back(key);
@@ -74,16 +73,9 @@ std::vector<std::string> utilisationKeys(const std::vector<std::string>& keys) {
 
 std::optional<UtilSmactGap> utilSmactGap(const std::vector<std::string>& keys,
                                          const std::function<Series(const std::string&)>& series) {
-    const std::set<std::string> have(keys.begin(), keys.end());
-    auto first = [&](std::initializer_list<const char*> candidates) -> std::string {
-        for (const char* k : candidates)
-            if (have.count(k))
-                return k;
-        return {};
-    };
     UtilSmactGap gap;
-    gap.utilKey = first({"DCGMI - GPU Utilization", "SMI - GPU Util"});
-    gap.smactKey = first({"DCGMI - SM Active", "DCGMI - SN Active", "DCGMI - GR Engine Active"});
+    gap.utilKey = firstKeyOfRole(keys, KeyRole::GpuUtilisation);
+    gap.smactKey = firstKeyOfRole(keys, KeyRole::SmActivity);
     if (gap.utilKey.empty() || gap.smactKey.empty())
         return std::nullopt;
     // Both in percent: dcgmi's activity fields and radT's SMI util are 0..1 ratios.

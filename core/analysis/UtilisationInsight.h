@@ -27,7 +27,7 @@ struct UtilisationProfile {
 double utilisationScale(const std::string& key, const Series& s);
 
 /// The profile of one series; unset without usable samples.
-std::optional<UtilisationProfile> utilisationProfile(const Series& s, double fullScale);
+std::optional<UtilisationProfile> utilisationProfile(const Series& raw, double fullScale);
 
 /// The utilisation metrics among a run's keys that get a profile: GPU, GPU memory, SM activity,
 /// CPU (TOP, PROC), per device as recorded.

@@ -27,7 +27,7 @@ struct ArtifactListing {
 ArtifactListing listArtifacts(const std::string& folder, size_t maxFiles = 20000);
 
 /// How many bytes the text test reads from the start of a file.
-constexpr size_t kTextSniffBytes = 64 * 1024;
+constexpr size_t kTextSniffBytes = size_t{64} * 1024;
 
 /// Whether `size` bytes read from the start of a file look like text: no NUL byte, and well-formed
 /// UTF-8 (a sequence cut by the block's end counts as well formed when `complete` is false, i.e.

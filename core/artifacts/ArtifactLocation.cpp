@@ -58,7 +58,7 @@ ArtifactPlace unreachable(const ArtifactPlace& place, ArtifactReach reach, std::
 }
 
 /// A local path that is not there: another host's, or gone.
-ArtifactPlace absentFolder(ArtifactPlace place, const ArtifactContext& context) {
+ArtifactPlace absentFolder(const ArtifactPlace& place, const ArtifactContext& context) {
     const bool otherHost = !context.runHost.empty() && context.runHost != context.thisHost;
     if (otherHost)
         return unreachable(
@@ -134,7 +134,7 @@ ArtifactPlace locateArtifacts(const std::string& artifactUri, const ArtifactCont
     std::error_code error;
     const fs::file_status status = fs::status(place.path, error);
     if (status.type() == fs::file_type::not_found || (error && error != std::errc::permission_denied))
-        return absentFolder(std::move(place), context);
+        return absentFolder(place, context);
     if (error)
         return unreachable(place, ArtifactReach::Unreadable,
                            "The artifact folder " + place.path + " cannot be reached: " + error.message() +

@@ -351,7 +351,7 @@ std::optional<std::string> readEnvironmentFile(const std::string& path, std::str
         TextPager pager(path);
         pager.indexMore(pager.size());
         std::string text;
-        for (const TextPager::Line& line : pager.lines(0, size_t(pager.lineCount()), 64 * 1024))
+        for (const TextPager::Line& line : pager.lines(0, size_t(pager.lineCount()), size_t{64} * 1024))
             text += line.text + "\n";
         return text;
     } catch (const std::exception& e) {

@@ -85,9 +85,9 @@ public:
     /// How many points lie in fromMs <= t <= toMs (NaN ones included). O(log n).
     size_t countIn(int64_t fromMs, int64_t toMs) const;
 
-    /// The finite point nearest to t (the earlier one on a tie): what a crosshair at t reads.
-    /// nullopt when the series has no finite value. O(log n) unless NaNs surround t.
-    std::optional<std::pair<int64_t, double>> nearest(int64_t t) const;
+    /// The finite point nearest to x (the earlier one on a tie): what a crosshair at x reads.
+    /// nullopt when the series has no finite value. O(log n) unless NaNs surround x.
+    std::optional<std::pair<int64_t, double>> nearest(int64_t x) const;
 
     /// Appends newer points (live data): t[0] >= lastTime(), t sorted; amortised O(1) per point.
     /// Not for a borrowing pyramid (std::logic_error): its owner grows the arrays and rebinds.

@@ -146,8 +146,8 @@ std::string nonAsciiInLatex(char32_t code) {
             return {};
         return letter[0] == '\\' ? "\\ensuremath{" + letter + "}" : letter;
     }
-    const auto at = std::lower_bound(std::begin(kCharacters), std::end(kCharacters), code,
-                                     [](const CharacterInLatex& c, char32_t v) { return c.code < v; });
+    const auto* const at = std::lower_bound(std::begin(kCharacters), std::end(kCharacters), code,
+                                            [](const CharacterInLatex& c, char32_t v) { return c.code < v; });
     return at != std::end(kCharacters) && at->code == code ? at->latex : std::string();
 }
 

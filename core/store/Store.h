@@ -41,7 +41,7 @@ public:
     /// The experiment's id, creating it (active, default artifact location) when it does not exist.
     virtual int64_t getOrCreateExperiment(const std::string& name) = 0;
     /// Creates a run with a fresh 32-hex uuid and returns it (artifact dir recorded in artifact_uri).
-    virtual Run createRun(const NewRun& run) = 0;
+    virtual Run createRun(const NewRun& spec) = 0;
     virtual void setRunStatus(const std::string& runUuid, RunStatus status,
                               std::optional<int64_t> endTime) = 0;
     /// Params are immutable as in MLflow: logging the same key with another value is an error.

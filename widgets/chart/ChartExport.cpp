@@ -43,7 +43,7 @@ void openForWriting(QSaveFile& file, const QString& path) {
 /// The file's error in words; Qt leaves some write errors as "Unknown error" (a refused write
 /// into a full file system among them).
 QString fileError(const QFileDevice& file) {
-    const QString text = file.errorString();
+    QString text = file.errorString();
     if (text.isEmpty() || text == QLatin1String("Unknown error"))
         return file.error() == QFileDevice::WriteError || file.error() == QFileDevice::ResourceError
                    ? QStringLiteral("the file could not be written (is the disk full?)")
@@ -151,14 +151,14 @@ std::string csvField(const QString& text) {
 
 void appendInt(std::string& out, int64_t value) {
     char buf[24];
-    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+    auto* const end = std::to_chars(buf, buf + sizeof buf, value).ptr;
     out.append(buf, end);
 }
 
 // Shortest text that reads back as the same double: full precision, and 10 rather than 10.0.
 void appendDouble(std::string& out, double value) {
     char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+    auto* const end = std::to_chars(buf, buf + sizeof buf, value).ptr;
     out.append(buf, end);
 }
 

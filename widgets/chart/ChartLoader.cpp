@@ -122,7 +122,8 @@ void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, 
         m_worker,
         [=] {
             auto deliver = [self](auto&& job) {
-                QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection);
+                QMetaObject::invokeMethod(self.data(), std::forward<decltype(job)>(job),
+                                          Qt::QueuedConnection);
             };
             if (!shared->current(chart, generation)) { // superseded before it started
                 deliver([self] {
@@ -188,7 +189,8 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
         m_worker,
         [=] {
             auto deliver = [self](auto&& job) {
-                QMetaObject::invokeMethod(self.data(), std::move(job), Qt::QueuedConnection);
+                QMetaObject::invokeMethod(self.data(), std::forward<decltype(job)>(job),
+                                          Qt::QueuedConnection);
             };
             std::shared_ptr<std::vector<SummaryRow>> rows;
             QString error;
@@ -226,7 +228,7 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
 void ChartLoader::readThenLand(std::function<void(Store& store)> read,
                                std::function<void(const QString& error)> land) {
     std::shared_ptr<Shared> shared = m_shared;
-    workThenLand([shared, read] { read(shared->connection()); }, std::move(land));
+    workThenLand([shared, read = std::move(read)] { read(shared->connection()); }, std::move(land));
 }
 
 void ChartLoader::workThenLand(std::function<void()> work, std::function<void(const QString& error)> land) {
@@ -234,7 +236,7 @@ void ChartLoader::workThenLand(std::function<void()> work, std::function<void(co
     QPointer<ChartLoader> self(this);
     QMetaObject::invokeMethod(
         m_worker,
-        [self, work, land] {
+        [self, work = std::move(work), land = std::move(land)] {
             QString error;
             try {
                 work();
@@ -262,7 +264,7 @@ void ChartLoader::requestLatestMetrics(
             for (const Run& run : runs)
                 (*latest)[run.uuid] = store.latestMetrics(run.uuid);
         },
-        [latest, done](const QString& error) { done(*latest, error); });
+        [latest, done = std::move(done)](const QString& error) { done(*latest, error); });
 }
 
 bool ChartLoader::requestPoll(ChartPanel* chart,
@@ -276,7 +278,7 @@ bool ChartLoader::requestPoll(ChartPanel* chart,
     auto results = std::make_shared<std::vector<LivePollResult>>();
     readThenLand(
         [key, queries, results](Store& store) { *results = readLivePoll(store, key.toStdString(), queries); },
-        [this, target, chart, key, results, done](const QString& error) {
+        [this, target, chart, key, results, done = std::move(done)](const QString& error) {
             m_polling.erase(chart);
             const bool changed = target && error.isEmpty() && target->applyLivePoll(key, *results);
             if (target)
@@ -326,7 +328,7 @@ void ChartLoader::requestTree(
                 runs->push_back(std::move(r));
             }
         },
-        [experiments, runs, done](const QString& error) {
+        [experiments, runs, done = std::move(done)](const QString& error) {
             done(std::move(*experiments), std::move(*runs), error);
         });
 }
@@ -336,7 +338,7 @@ void ChartLoader::requestMetricKeys(
     std::function<void(const std::vector<std::string>& keys, const QString& error)> done) {
     auto keys = std::make_shared<std::vector<std::string>>();
     readThenLand([runUuids, keys](Store& store) { *keys = store.metricKeys(runUuids); },
-                 [keys, done](const QString& error) { done(*keys, error); });
+                 [keys, done = std::move(done)](const QString& error) { done(*keys, error); });
 }
 
 bool ChartLoader::waitIdle(int timeoutMs) {

@@ -40,6 +40,27 @@ int xTickIntervals(const QSizeF& plot) {
     return std::clamp(int(plot.width() / 80), 2, 6);
 }
 
+/// The navigator's overview: every visible line over the whole data range, and the zoom's window.
+void showOverview(ChartNavigator& navigator, const ChartEngine& engine) {
+    std::vector<ChartNavigator::Line> lines;
+    const auto [from, to] = engine.dataRange().value_or(LineRange{0, 1});
+    const int columns = std::max(100, navigator.width());
+    std::vector<int64_t> t;
+    std::vector<double> v;
+    for (size_t i = 0; i < engine.lines().size(); ++i) {
+        if (!engine.seriesVisible(int(i)))
+            continue;
+        engine.lines()[i].pyramid.query(from, to, columns, t, v);
+        ChartNavigator::Line line{engine.lineColour(i), {}};
+        line.points.reserve(int(t.size()));
+        for (size_t k = 0; k < t.size(); ++k)
+            line.points.append(QPointF(double(t[k]), v[k]));
+        lines.push_back(std::move(line));
+    }
+    navigator.setLines(std::move(lines), from, to, engine.options().monochrome);
+    navigator.setWindow(engine.zoom());
+}
+
 } // namespace
 
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent), m_chart(new QChart) {
@@ -150,13 +171,6 @@ void ChartPanel::clear(const QString& hint) {
     m_chart->setTitle(hint.isEmpty() ? tr("Add runs to the basket and choose a metric") : hint);
 }
 
-void ChartPanel::setOptions(const ChartOptions& options) {
-    m_engine.setOptions(options);
-    m_engine.rebuildLines();
-    showLines();
-    emit optionsChanged();
-}
-
 void ChartPanel::changeOptions(const std::function<void(ChartOptions&)>& change) {
     ChartOptions options = m_engine.options();
     change(options);
@@ -217,7 +231,7 @@ void ChartPanel::showLines() {
     m_crosshair->hide();
     styleSeries();
     requery();
-    updateNavigator();
+    showOverview(*m_navigator, m_engine);
 }
 
 void ChartPanel::styleSeries() {
@@ -254,7 +268,7 @@ void ChartPanel::styleSeries() {
     }
     m_plot->setMonochrome(options.monochrome);
     m_plot->linesChanged();
-    updateNavigator();
+    showOverview(*m_navigator, m_engine);
     m_legend->layout(m_engine, m_series, *m_plot);
 }
 
@@ -283,26 +297,6 @@ void ChartPanel::requery() {
     m_plot->setMapping(m_axes->mapping(m_chart->plotArea(), m_engine.options()));
     m_navigator->setWindow(m_engine.zoom());
     refreshCrosshair();
-}
-
-void ChartPanel::updateNavigator() {
-    std::vector<ChartNavigator::Line> lines;
-    const auto [from, to] = m_engine.dataRange().value_or(LineRange{0, 1});
-    const int columns = std::max(100, m_navigator->width());
-    std::vector<int64_t> t;
-    std::vector<double> v;
-    for (size_t i = 0; i < m_engine.lines().size(); ++i) {
-        if (!m_engine.seriesVisible(int(i)))
-            continue;
-        m_engine.lines()[i].pyramid.query(from, to, columns, t, v);
-        ChartNavigator::Line line{m_engine.lineColour(i), {}};
-        line.points.reserve(int(t.size()));
-        for (size_t k = 0; k < t.size(); ++k)
-            line.points.append(QPointF(double(t[k]), v[k]));
-        lines.push_back(std::move(line));
-    }
-    m_navigator->setLines(std::move(lines), from, to, m_engine.options().monochrome);
-    m_navigator->setWindow(m_engine.zoom());
 }
 
 void ChartPanel::setUserZoom(std::optional<LineRange> range) {
@@ -345,7 +339,7 @@ bool ChartPanel::appendLive(const std::string& runUuid, const std::vector<Metric
         showLines(); // a user's zoom survives; otherwise the range grows with the data
     else if (change == ChartChange::Grown) {
         requery();
-        updateNavigator();
+        showOverview(*m_navigator, m_engine);
     }
     return change != ChartChange::None;
 }
@@ -357,7 +351,7 @@ bool ChartPanel::applyLivePoll(const QString& metricKey, const std::vector<LiveP
         showLines();
     else if (change == ChartChange::Grown) {
         requery();
-        updateNavigator();
+        showOverview(*m_navigator, m_engine);
     }
     return changed;
 }

@@ -82,10 +82,9 @@ public:
     /// Splices what readChartDetail read into the runs over their ranges and redraws.
     void applyDetail(const ChartDetailQuery& query, std::vector<ChartDetail> details);
 
-    /// New options: the lines are made again.
-    void setOptions(const ChartOptions& options);
     /// Changes some options (the options bar, the legend, a board): the lines are made again
-    /// when what they are changed, only restyled for monochrome, line width and hidden series.
+    /// when what they are changed, only restyled for monochrome, line width and hidden series. New
+    /// options as a whole: `changeOptions([&](ChartOptions& o) { o = options; })`.
     void changeOptions(const std::function<void(ChartOptions&)>& change);
 
     /// Zooms the x axis to [from, to] (axis units: the seconds, minutes or hours the x axis'
@@ -142,13 +141,10 @@ private:
     void styleSeries();
     /// A frame: every line's points for the visible range into the plot item, the axes ranged.
     void requery();
-    void updateNavigator();
     void setUserZoom(std::optional<LineRange> range);
     /// A crosshair shown before a zoom reads the new range where the mouse is (or hides).
     void refreshCrosshair();
     QSizeF plotSize() const; ///< the plot's size for tick counts, also before the first layout
-    /// The Details menu of the runs under a right-click (false: nothing there to show).
-    bool showDetailsMenu(const QPoint& viewportPos, const QPoint& globalPos);
 
     ChartEngine m_engine;
     QtCharts::QChart* m_chart = nullptr;

@@ -21,6 +21,29 @@ namespace radt {
 
 using namespace QtCharts;
 
+namespace {
+
+/// The Details menu of a right-click on runs: a line of one run gives its Details, a merged or
+/// grouped line each of its runs by name.
+void showDetailsMenu(ChartPanel& panel, const QStringList& uuids, const QPoint& globalPos) {
+    QMenu menu(&panel);
+    constexpr int kMostListed = 25;
+    QMenu* list = uuids.size() == 1 ? &menu : menu.addMenu(ChartPanel::tr("Details of"));
+    for (int i = 0; i < uuids.size() && i < kMostListed; ++i) {
+        const QString& uuid = uuids[i];
+        QString label = ChartPanel::tr("Details");
+        for (const ChartRunData& r : panel.engine().runs())
+            if (uuids.size() > 1 && QString::fromStdString(r.run.uuid) == uuid)
+                label = seriesLabelOf(r.run);
+        list->addAction(label, &panel, [&panel, uuid] { emit panel.detailsRequested(uuid); });
+    }
+    if (uuids.size() > kMostListed)
+        list->addAction(ChartPanel::tr("… %1 more").arg(uuids.size() - kMostListed))->setEnabled(false);
+    menu.exec(globalPos);
+}
+
+} // namespace
+
 QString ChartPanel::showCrosshairAt(double axisX) {
     return m_crosshair->showAt(m_engine, m_series.empty() ? nullptr : m_series.front(), axisX);
 }
@@ -63,7 +86,11 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event) {
         return true;
     } else if (event->type() == QEvent::ContextMenu) {
         auto* menuEvent = static_cast<QContextMenuEvent*>(event);
-        return showDetailsMenu(menuEvent->pos(), menuEvent->globalPos());
+        const QStringList uuids = runUuidsAt(menuEvent->pos());
+        if (uuids.isEmpty())
+            return false;
+        showDetailsMenu(*this, uuids, menuEvent->globalPos());
+        return true;
     } else if (event->type() == QEvent::Leave) {
         m_crosshair->hide();
         m_hoveredLine = -1;
@@ -82,28 +109,6 @@ QStringList ChartPanel::runUuidsAt(const QPoint& viewportPos) const {
     return uuids;
 }
 
-bool ChartPanel::showDetailsMenu(const QPoint& viewportPos, const QPoint& globalPos) {
-    const QStringList uuids = runUuidsAt(viewportPos);
-    if (uuids.isEmpty())
-        return false;
-    QMenu menu(this);
-    // A line of one run: its Details. A merged or grouped line: each of its runs, by its name.
-    constexpr int kMostListed = 25;
-    QMenu* list = uuids.size() == 1 ? &menu : menu.addMenu(tr("Details of"));
-    for (int i = 0; i < uuids.size() && i < kMostListed; ++i) {
-        const QString uuid = uuids[i];
-        QString label = tr("Details");
-        for (const ChartRunData& r : m_engine.runs())
-            if (uuids.size() > 1 && QString::fromStdString(r.run.uuid) == uuid)
-                label = seriesLabelOf(r.run);
-        list->addAction(label, this, [this, uuid] { emit detailsRequested(uuid); });
-    }
-    if (uuids.size() > kMostListed)
-        list->addAction(tr("… %1 more").arg(uuids.size() - kMostListed))->setEnabled(false);
-    menu.exec(globalPos);
-    return true;
-}
-
 int ChartPanel::lineAt(const QPoint& viewportPos) const {
     const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(viewportPos));
     return m_engine.lineAt(inChart, m_plot->mapping(), std::as_const(*m_plot).lines());
@@ -114,14 +119,15 @@ void ChartPanel::refreshCrosshair() {
     if (!m_crosshair->isVisible())
         return;
     const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(m_view->mapFromGlobal(QCursor::pos())));
-    if (m_view->underMouse() && m_chart->plotArea().contains(inChart))
+    const bool underMouse = m_view->underMouse();
+    const double axisX = m_crosshair->axisX();
+    const auto [lo, hi] = visibleXRange();
+    if (underMouse && m_chart->plotArea().contains(inChart))
         showCrosshairAt(m_chart->mapToValue(inChart, m_series.front()).x());
-    else if (m_view->underMouse())
-        m_crosshair->hide();
-    else if (const auto [lo, hi] = visibleXRange(); m_crosshair->axisX() >= lo && m_crosshair->axisX() <= hi)
-        showCrosshairAt(m_crosshair->axisX()); // set from code (tests, linked charts): same x
+    else if (!underMouse && axisX >= lo && axisX <= hi)
+        showCrosshairAt(axisX); // set from code (tests, linked charts): same x
     else
-        m_crosshair->hide();
+        m_crosshair->hide(); // the mouse off the plot, or a crosshair set from code zoomed out of view
 }
 
 } // namespace radt

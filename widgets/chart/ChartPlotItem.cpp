@@ -37,8 +37,8 @@ QRectF ChartPlotItem::boundingRect() const {
     return m_mapping.plot.adjusted(-4, -4, 4, 4);
 }
 
-QPointF ChartPlotItem::toItem(const QPointF& p) const {
-    return m_mapping.toItem(p);
+QPointF ChartPlotItem::toItem(const QPointF& axisPoint) const {
+    return m_mapping.toItem(axisPoint);
 }
 
 void ChartPlotItem::mapPoints(const QVector<QPointF>& points, QPolygonF& out) const {
@@ -112,7 +112,8 @@ void ChartPlotItem::paintDensity(QPainter* painter) {
     // One raster per thread, added up: at most 16 MB of them beyond the first (an export's
     // 4096 px raster is 67 MB: one thread draws it).
     const size_t rasterBytes = size_t(width) * size_t(height + 1) * sizeof(int32_t);
-    const int shares = std::clamp(int(16u * 1024 * 1024 / rasterBytes) + 1, 1, frameShares(points, 50000));
+    const int shares =
+        std::clamp(int(size_t{16} * 1024 * 1024 / rasterBytes) + 1, 1, frameShares(points, 50000));
     m_densities.resize(size_t(shares));
     m_shareScratch.resize(size_t(shares));
     for (LineDensity& density : m_densities)

@@ -81,7 +81,7 @@ QString SummaryPanel::copyToClipboard() {
     for (int row : proxyRows)
         rows.append(m_proxy->mapToSource(m_proxy->index(row, 0)));
     // An empty table still copies its header, not every row of an empty selection.
-    const QString tsv = rows.isEmpty() ? m_model->toTsv() : m_model->toTsv(rows);
+    QString tsv = rows.isEmpty() ? m_model->toTsv() : m_model->toTsv(rows);
     QApplication::clipboard()->setText(tsv);
     return tsv;
 }

@@ -24,7 +24,7 @@ void rememberFolder(const QString& purpose, const QString& path) {
 }
 
 QString openFileName(QWidget* parent, const QString& purpose, const QString& caption, const QString& filter) {
-    const QString path = QFileDialog::getOpenFileName(parent, caption, rememberedFolder(purpose), filter);
+    QString path = QFileDialog::getOpenFileName(parent, caption, rememberedFolder(purpose), filter);
     rememberFolder(purpose, path);
     return path;
 }
@@ -33,7 +33,7 @@ QString saveFileName(QWidget* parent, const QString& purpose, const QString& cap
                      const QString& suggestedName, const QString& filter, QString* selectedFilter) {
     const QString folder = rememberedFolder(purpose);
     const QString start = folder.isEmpty() ? suggestedName : QDir(folder).filePath(suggestedName);
-    const QString path = QFileDialog::getSaveFileName(parent, caption, start, filter, selectedFilter);
+    QString path = QFileDialog::getSaveFileName(parent, caption, start, filter, selectedFilter);
     rememberFolder(purpose, path);
     return path;
 }

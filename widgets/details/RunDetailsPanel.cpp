@@ -148,6 +148,7 @@ void RunDetailsPanel::fillParamsAndTags(const Run& run) {
 
 void RunDetailsPanel::setLatestMetrics(const std::map<std::string, LatestMetric>& latest) {
     std::vector<QStringList> rows;
+    rows.reserve(latest.size());
     for (const auto& [key, metric] : latest)
         rows.push_back({toQString(key), toQString(formatReading(metric.value)), QString::number(metric.step),
                         toQString(formatLocalTime(metric.timestamp))});

@@ -201,7 +201,7 @@ void TextArtifactViewer::foundAt(uint64_t offset) {
     m_matchLine = static_cast<int64_t>(line);
     m_view->linesChanged(); // finding may have indexed further
     m_view->showMatch(line, offset - m_pager->offsetOfLine(line), m_search->text().toUtf8().size());
-    const QString number = QLocale().toString(static_cast<qulonglong>(line + 1));
+    const QString number = QLocale().toString(static_cast<qulonglong>(line) + 1);
     m_findMessage = wrapped ? tr("Found on line %1 (wrapped round the file)").arg(number)
                             : tr("Found on line %1").arg(number);
     updateStatus();

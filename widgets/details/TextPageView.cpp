@@ -118,7 +118,7 @@ void TextPageView::paintEvent(QPaintEvent*) {
         return;
     const int height = lineHeight();
     const uint64_t first = firstVisibleLine();
-    const auto lines = m_pager->lines(first, static_cast<size_t>(visibleLineCount() + 1), kShownBytes);
+    const auto lines = m_pager->lines(first, static_cast<size_t>(visibleLineCount()) + 1, kShownBytes);
     const int shift = horizontalScrollBar()->value();
     const int ascent = fontMetrics().ascent();
     int widest = m_widestSeen;

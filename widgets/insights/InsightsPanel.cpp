@@ -5,6 +5,7 @@
 #include "core/analysis/InsightReport.h"
 #include "core/base/AtomicFile.h"
 #include "core/base/InsightSeries.h"
+#include "core/base/MetricKeys.h"
 #include "core/base/TextFormat.h"
 #include "core/report/EnvironmentReport.h"
 #include "core/report/ReportTables.h"
@@ -435,17 +436,18 @@ void InsightsPanel::present(json report, quint64 generation, const QString& erro
         for (const json& r : m_report["runs"])
             running |= r["status"] == "RUNNING";
     running ? m_follow->start() : m_follow->stop();
-    if (!error.isEmpty())
+    if (!error.isEmpty()) {
         m_status->setText(tr("Insights could not be computed: %1").arg(error));
-    else if (m_report.is_null())
+    } else if (m_report.is_null()) {
         m_status->setText(
             tr("Add runs to the basket to see their energy, utilisation and collocation figures."));
-    else
+    } else {
         m_status->setText(
             tr("Gaps over 5 sampling intervals are not bridged; ⚠ marks a utilisation/SM-activity "
                "gap of 30 pp or more, and an energy figure with a caveat (its tooltip says which); a "
                "shared GPU's energy is split equally.%1")
                 .arg(running ? tr(" Following running runs.") : QString()));
+    }
     emit computed();
 }
 
@@ -501,7 +503,7 @@ void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
         if ((*run)["burst_idle"].empty())
             return;
         request.key = (*run)["burst_idle"].begin().key();
-        for (const char* preferred : {"DCGMI - GPU Utilization", "SMI - GPU Util"})
+        for (const std::string& preferred : keysOfRole(KeyRole::GpuUtilisation))
             if ((*run)["burst_idle"].contains(preferred)) {
                 request.key = preferred;
                 break;

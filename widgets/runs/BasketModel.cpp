@@ -165,7 +165,7 @@ QModelIndex BasketModel::index(int row, int column, const QModelIndex& parent) c
     const Group& g = m_groups[parent.row()];
     if (row >= static_cast<int>(g.runs.size()))
         return QModelIndex();
-    return createIndex(row, column, quintptr(parent.row() + 1));
+    return createIndex(row, column, quintptr(parent.row()) + 1);
 }
 
 QModelIndex BasketModel::parent(const QModelIndex& child) const {

@@ -68,6 +68,7 @@ int statusUrgency(RunStatus s) {
 // The unsorted bucket ("") sorts last.
 std::vector<QString> sortedWorkloadNames(const std::map<QString, std::vector<int>>& workloads) {
     std::vector<QString> names;
+    names.reserve(workloads.size());
     for (const auto& entry : workloads)
         names.push_back(entry.first);
     std::sort(names.begin(), names.end(), [&](const QString& a, const QString& b) {
@@ -150,6 +151,7 @@ std::vector<int> RunTreeModel::nestedParents() const {
         return parent->second;
     };
     std::vector<int> parents;
+    parents.reserve(m_runs.size());
     for (int i = 0; i < static_cast<int>(m_runs.size()); ++i)
         parents.push_back(nestedUnder(i));
     return parents;

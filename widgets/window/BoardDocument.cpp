@@ -4,7 +4,6 @@
 #include "widgets/window/StoreSession.h"
 
 #include <QMainWindow>
-#include <QStatusBar>
 
 #include "widgets/runs/RunTreePane.h"
 
@@ -284,7 +283,7 @@ bool BoardDocument::restoreSession(QSettings& settings) {
         ChartOptions o;
         // A value the explorer does not know keeps its default, never another value.
         chartOptionsFromJson(c, o, [](const std::string&, const std::string&) {});
-        card->chart()->setOptions(o);
+        card->chart()->changeOptions([&o](ChartOptions& options) { options = o; });
     }
     m_ui.board->setCurrent(m_ui.board->chartAt(0));
     m_ui.board->scrollTo(m_ui.board->chartAt(0)); // a board opens at its first chart, not its last

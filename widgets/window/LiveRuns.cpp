@@ -40,7 +40,7 @@ LiveRuns::LiveRuns(QMainWindow& window, WindowActions& actions, WindowParts& par
         m_ui.session->rereadTree(false, [this, uuid] { m_actions.addRunsToBasket({uuid}); });
     });
     connect(m_ui.live, &LiveBridge::samples, this,
-            [this](std::shared_ptr<const LiveBridge::Batch> batch) { onSamples(*batch); });
+            [this](const std::shared_ptr<const LiveBridge::Batch>& batch) { onSamples(*batch); });
     // Runs recorded by another process or machine are followed by polling new rows
     // (resources/DESIGN.md §8).
     m_timer.setInterval(1000);
@@ -139,7 +139,7 @@ bool LiveRuns::launch(const LaunchRequest& request, QString* error) {
     }
     if (!m_ui.launcher->start(m_ui.session->uri().toStdString(), request, error))
         return false;
-    m_ui.consoleDock->show();
+    m_ui.docks.console->show();
     m_ui.console->appendMessage(tr("launching %1").arg(QString::fromStdString(request.target)));
     m_ui.console->setRunning(QFileInfo(QString::fromStdString(request.target)).fileName());
     return true;

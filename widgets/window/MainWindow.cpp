@@ -313,10 +313,10 @@ bool MainWindow::waitForLoads(int timeoutMs) {
 }
 
 void MainWindow::showInsights() {
-    m_ui.insightsDock->show();
-    m_ui.insightsDock->raise();
-    if (m_ui.insightsDock->isFloating())
-        m_ui.insightsDock->activateWindow();
+    m_ui.docks.insights->show();
+    m_ui.docks.insights->raise();
+    if (m_ui.docks.insights->isFloating())
+        m_ui.docks.insights->activateWindow();
     m_ui.insights->setFocus(Qt::ShortcutFocusReason);
 }
 

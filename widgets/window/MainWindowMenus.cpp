@@ -156,7 +156,7 @@ void MainWindow::createMenus() {
     run->addAction(tr("&Launch…"), m_live, &LiveRuns::showLaunchDialog)
         ->setShortcut(QKeySequence(tr("Ctrl+L")));
     run->addAction(tr("&Stop"), m_ui.launcher, &LaunchController::stop);
-    run->addAction(m_ui.consoleDock->toggleViewAction());
+    run->addAction(m_ui.docks.console->toggleViewAction());
     run->addSeparator();
     run->addAction(tr("&Find Runs"), m_ui.tree, &RunTreePane::focusFilter)->setShortcut(QKeySequence::Find);
     // A run's care: what MLflow's client writes, undone by Ctrl+Z (RunCuration).
@@ -193,18 +193,18 @@ void MainWindow::createMenus() {
         tr("Energy, energy per epoch, CO2e, utilisation, collocation and slowdown of the basket's runs"));
     // Like Insights: always ends shown, on top and focused.
     QAction* parallel =
-        basket->addAction(tr("&Parallel Coordinates"), this, [this] { bringUp(m_ui.parallelDock); });
+        basket->addAction(tr("&Parallel Coordinates"), this, [this] { bringUp(m_ui.docks.parallel); });
     parallel->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
     parallel->setStatusTip(tr("The basket's runs on an axis per param and figure, brushed by dragging; a "
                               "scatter of any two"));
 
     // --- View: the docks, and the board's room.
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_ui.treeDock->toggleViewAction());
-    view->addAction(m_ui.summaryDock->toggleViewAction());
-    view->addAction(m_ui.consoleDock->toggleViewAction());
+    view->addAction(m_ui.docks.tree->toggleViewAction());
+    view->addAction(m_ui.docks.summary->toggleViewAction());
+    view->addAction(m_ui.docks.console->toggleViewAction());
     // Shown with the tree's current run when it has none yet (RunDetailsController).
-    QAction* details = view->addAction(tr("Run &Details"), this, [this] { bringUp(m_ui.detailsDock); });
+    QAction* details = view->addAction(tr("Run &Details"), this, [this] { bringUp(m_ui.docks.details); });
     details->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
     details->setStatusTip(
         tr("A run's status, times, host, command, params, tags, latest metrics and artifacts "

@@ -152,10 +152,11 @@ QList<QAction*> RunCuration::experimentActions() const {
 }
 
 void RunCuration::updateEnabled() {
-    const bool writable = m_ui.session->isOpen() && !m_ui.session->readOnly();
+    const QString readOnly = m_ui.session->whyReadOnly();
+    const bool writable = m_ui.session->isOpen() && readOnly.isEmpty();
     const QString why = !m_ui.session->isOpen() ? tr(" (no store is open)")
                         : writable              ? QString()
-                                   : tr(" (off: the store is open read-only; reopen it without --read-only)");
+                                                : tr(" (off: %1)").arg(readOnly);
     const int active = int(m_ui.tree->selectedRunUuids().size());
     const int deleted = int(m_ui.tree->selectedDeletedRunUuids().size());
     const auto enable = [&](QAction* action, bool on, const QString& tip) {
@@ -178,7 +179,8 @@ void RunCuration::updateEnabled() {
     m_redoAction->setEnabled(writable && m_undo->canRedo());
 }
 
-void RunCuration::write(std::function<void(Store&)> work, std::function<void(const QString& error)> done) {
+void RunCuration::write(const std::function<void(Store&)>& work,
+                        const std::function<void(const QString& error)>& done) {
     if (!m_ui.session->isOpen()) { // no tree to reread after it: say so rather than wait forever
         m_lastError = tr("no store is open");
         done(m_lastError);

@@ -71,7 +71,8 @@ private:
     void commit(const std::shared_ptr<Change>& change);
     /// Runs `work` against a connection of its own on the loader's thread, then rereads the tree
     /// and calls `done` with the error ("" when it landed).
-    void write(std::function<void(Store&)> work, std::function<void(const QString& error)> done);
+    void write(const std::function<void(Store&)>& work,
+               const std::function<void(const QString& error)>& done);
     void renameSelected();
     void noteSelected();
     void tagSelected();

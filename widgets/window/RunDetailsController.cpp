@@ -29,7 +29,7 @@ RunDetailsController::RunDetailsController(QMainWindow& window, WindowParts& par
             [this] { m_ui.details->clear(RunDetailsPanel::tr("Choose a run in the tree or the basket.")); });
     connect(m_ui.session, &StoreSession::treeReady, this, &RunDetailsController::refresh);
     // Shown from the View menu with no run yet: the tree's current run, if it is one.
-    connect(m_ui.detailsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    connect(m_ui.docks.details, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible)
             return;
         if (m_ui.details->runUuid().isEmpty())
@@ -44,15 +44,15 @@ bool RunDetailsController::showRun(const QString& runUuid) {
     if (!run)
         return false;
     display(*run);
-    m_ui.detailsDock->show();
-    m_ui.detailsDock->raise();
-    if (m_ui.detailsDock->isFloating())
-        m_ui.detailsDock->activateWindow();
+    m_ui.docks.details->show();
+    m_ui.docks.details->raise();
+    if (m_ui.docks.details->isFloating())
+        m_ui.docks.details->activateWindow();
     return true;
 }
 
 void RunDetailsController::follow(const QString& runUuid) {
-    if (!m_ui.detailsDock->isVisible() || runUuid.isEmpty() || runUuid == m_ui.details->runUuid())
+    if (!m_ui.docks.details->isVisible() || runUuid.isEmpty() || runUuid == m_ui.details->runUuid())
         return;
     if (const Run* run = m_ui.tree->model()->runByUuid(runUuid))
         display(*run);
@@ -91,7 +91,7 @@ void RunDetailsController::display(const Run& run) {
 
 void RunDetailsController::refresh() {
     const QString uuid = m_ui.details->runUuid();
-    if (uuid.isEmpty() || !m_ui.detailsDock->isVisible())
+    if (uuid.isEmpty() || !m_ui.docks.details->isVisible())
         return;
     if (const Run* run = m_ui.tree->model()->runByUuid(uuid))
         display(*run);

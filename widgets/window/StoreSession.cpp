@@ -38,6 +38,17 @@ StoreSession::OpenedStore StoreSession::openAndRead(const std::string& uri, Open
     return opened;
 }
 
+QString StoreSession::whyReadOnly() const {
+    if (!m_store)
+        return {};
+    if (m_readOnly)
+        return tr("the store is open read-only; reopen it without --read-only");
+    if (!m_store->isReadOnly())
+        return {};
+    const QString notice = QString::fromStdString(m_store->openNotice());
+    return notice.isEmpty() ? tr("the store is read-only") : notice;
+}
+
 OpenMode StoreSession::effectiveMode(OpenMode mode) const {
     return m_readOnly && mode == OpenMode::OpenExisting ? OpenMode::ReadOnly : mode;
 }
@@ -108,7 +119,7 @@ void StoreSession::rereadTree(bool userAsked, std::function<void()> then) {
     m_treeReading = true;
     const int epoch = m_storeEpoch;
     m_loader->requestTree(
-        [this, epoch, userAsked](std::vector<Experiment> experiments, std::vector<Run> runs,
+        [this, epoch, userAsked](const std::vector<Experiment>& experiments, const std::vector<Run>& runs,
                                  const QString& error) {
             m_treeReading = false;
             if (epoch == m_storeEpoch) {
@@ -142,6 +153,7 @@ void StoreSession::readMetricKeys(const std::vector<Run>& runs) {
     }
     m_keysPending = true;
     std::vector<std::string> uuids;
+    uuids.reserve(runs.size());
     for (const Run& r : runs)
         uuids.push_back(r.uuid);
     m_loader->requestMetricKeys(

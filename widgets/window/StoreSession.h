@@ -37,6 +37,9 @@ public:
     void setShowDeleted(bool show) { m_showDeleted = show; }
     bool showDeleted() const { return m_showDeleted; }
     bool isOpen() const { return m_store != nullptr; }
+    /// Why the open store takes no writes, as a sentence ("" when it does, or none is open):
+    /// --read-only, a PostgreSQL role that may only read, a standby, a file this user cannot write.
+    QString whyReadOnly() const;
     /// The URI the store was opened with ("" when none is open).
     const QString& uri() const { return m_uri; }
     /// The open store's URI with any password masked; "" when none is open.

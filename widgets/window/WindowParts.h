@@ -27,6 +27,16 @@ class RunTreePane;
 class StoreSession;
 class SummaryPanel;
 
+/// The docks around the board, each holding the part of the same name.
+struct WindowDocks {
+    QDockWidget* tree = nullptr;
+    QDockWidget* summary = nullptr;
+    QDockWidget* console = nullptr;
+    QDockWidget* insights = nullptr;
+    QDockWidget* parallel = nullptr;
+    QDockWidget* details = nullptr;
+};
+
 /// The window's parts, as Qt Designer's Ui class holds a form's widgets: made in MainWindow's
 /// constructor, wired there.
 struct WindowParts {
@@ -44,12 +54,7 @@ struct WindowParts {
     LiveBridge* live = nullptr;         ///< samples of runs launched here, from the bus
     CompareDialog* compare = nullptr;   ///< made when first asked for
     RunDetailsPanel* details = nullptr; ///< one run's page: overview, params, metrics, artifacts
-    QDockWidget* treeDock = nullptr;
-    QDockWidget* summaryDock = nullptr;
-    QDockWidget* consoleDock = nullptr;
-    QDockWidget* insightsDock = nullptr;
-    QDockWidget* parallelDock = nullptr;
-    QDockWidget* detailsDock = nullptr;
+    WindowDocks docks;
     QProgressBar* progress = nullptr; ///< reads under way, in the status bar
     QLabel* counts = nullptr;         ///< experiments, runs and basket runs, in the status bar
 };

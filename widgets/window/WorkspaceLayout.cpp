@@ -58,51 +58,51 @@ WorkspaceLayout::WorkspaceLayout(QMainWindow& window, WindowParts& parts) : m_wi
                             QMainWindow::AllowNestedDocks);
     // The left column is the tree's from top to bottom; the bottom docks sit under the charts.
     m_window.setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-    m_ui.treeDock = new QDockWidget(QMainWindow::tr("Experiments"), &m_window);
-    m_ui.treeDock->setObjectName(QStringLiteral("experiments"));
-    m_ui.treeDock->setWidget(m_ui.tree);
-    m_window.addDockWidget(Qt::LeftDockWidgetArea, m_ui.treeDock);
-    m_ui.summaryDock = new QDockWidget(QMainWindow::tr("Summary"), &m_window);
-    m_ui.summaryDock->setObjectName(QStringLiteral("summary"));
-    m_ui.summaryDock->setWidget(m_ui.summary);
-    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.summaryDock);
+    m_ui.docks.tree = new QDockWidget(QMainWindow::tr("Experiments"), &m_window);
+    m_ui.docks.tree->setObjectName(QStringLiteral("experiments"));
+    m_ui.docks.tree->setWidget(m_ui.tree);
+    m_window.addDockWidget(Qt::LeftDockWidgetArea, m_ui.docks.tree);
+    m_ui.docks.summary = new QDockWidget(QMainWindow::tr("Summary"), &m_window);
+    m_ui.docks.summary->setObjectName(QStringLiteral("summary"));
+    m_ui.docks.summary->setWidget(m_ui.summary);
+    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.docks.summary);
     m_ui.basketPanel->view()->setAcceptDrops(true);
     m_ui.basketPanel->view()->viewport()->setAcceptDrops(true);
     // The console, tabbed with the summary; Insights floating.
-    m_ui.consoleDock = new QDockWidget(QMainWindow::tr("Console"), &m_window);
-    m_ui.consoleDock->setObjectName(QStringLiteral("console"));
-    m_ui.consoleDock->setWidget(m_ui.console);
-    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.consoleDock);
-    m_ui.consoleDock->hide();
+    m_ui.docks.console = new QDockWidget(QMainWindow::tr("Console"), &m_window);
+    m_ui.docks.console->setObjectName(QStringLiteral("console"));
+    m_ui.docks.console->setWidget(m_ui.console);
+    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.docks.console);
+    m_ui.docks.console->hide();
     // Insights: the basket's runs as answers (energy, efficiency, collocation), on demand.
-    m_ui.insightsDock = new QDockWidget(QMainWindow::tr("Insights"), &m_window);
-    m_ui.insightsDock->setObjectName(QStringLiteral("insights"));
-    m_ui.insightsDock->setWidget(m_ui.insights);
-    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.insightsDock);
+    m_ui.docks.insights = new QDockWidget(QMainWindow::tr("Insights"), &m_window);
+    m_ui.docks.insights->setObjectName(QStringLiteral("insights"));
+    m_ui.docks.insights->setWidget(m_ui.insights);
+    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.docks.insights);
     // Floating before it is first shown: shown docked for a moment, its width became the main
     // window's minimum and a 1024 px screen got a 1176 px window. Hidden first: setFloating()
     // shows a dock that is not explicitly hidden, and that started a report in the constructor.
-    m_ui.insightsDock->hide();
-    m_ui.insightsDock->setFloating(true);
+    m_ui.docks.insights->hide();
+    m_ui.docks.insights->setFloating(true);
     // First shown floating over the lower part of the window: docked, it would take the charts'
     // height. It can be docked at the bottom by the user (and stays so).
-    QObject::connect(m_ui.insightsDock, &QDockWidget::visibilityChanged, &m_connections,
+    QObject::connect(m_ui.docks.insights, &QDockWidget::visibilityChanged, &m_connections,
                      [this](bool visible) {
                          if (visible && !m_insightsSized) {
                              m_insightsSized = true;
                              // 70 % of the height: at 1024x700 half of it (340 px) left the chart a strip
                              // under the table and the configurations' footer.
-                             placeFloating(m_ui.insightsDock, {1100, 0.7, 600});
+                             placeFloating(m_ui.docks.insights, {1100, 0.7, 600});
                          }
                      });
     // Parallel coordinates: floating over the window when first shown, as Insights is; hidden
     // until Basket > Parallel Coordinates (it reads the basket only while shown).
-    m_ui.parallelDock =
+    m_ui.docks.parallel =
         addFloatingDock(QMainWindow::tr("Parallel Coordinates"), "parallel", m_ui.parallel, {1200, 0.8, 640});
     // Run Details: right of the tree (it follows the tree's current run), most of the window's
     // height (a log is read there), hidden until a run's details are asked for.
     m_ui.details = new RunDetailsPanel(&m_window);
-    m_ui.detailsDock =
+    m_ui.docks.details =
         addFloatingDock(QMainWindow::tr("Run Details"), "details", m_ui.details, {1100, 0.85, 680, true});
     placeConsole();
 }
@@ -114,8 +114,8 @@ void WorkspaceLayout::placeFloating(QDockWidget* dock, const FloatingSize& size)
     if (QScreen* shown = m_window.screen())
         frame = frame.intersected(shown->availableGeometry());
     int left = frame.x() + 20;
-    if (size.besideTree && m_ui.treeDock->isVisible() && !m_ui.treeDock->isFloating())
-        left = std::max(left, m_ui.treeDock->mapToGlobal(QPoint(m_ui.treeDock->width(), 0)).x() + 4);
+    if (size.besideTree && m_ui.docks.tree->isVisible() && !m_ui.docks.tree->isFloating())
+        left = std::max(left, m_ui.docks.tree->mapToGlobal(QPoint(m_ui.docks.tree->width(), 0)).x() + 4);
     const int w = std::min(frame.right() - 20 - left, size.widthCap);
     const int h = std::min(static_cast<int>(frame.height() * size.heightShare), size.heightCap);
     dock->setGeometry(size.besideTree ? left : frame.x() + (frame.width() - w) / 2, frame.bottom() - h - 20,
@@ -143,9 +143,9 @@ QDockWidget* WorkspaceLayout::addFloatingDock(const QString& title, const char* 
 
 void WorkspaceLayout::placeConsole() {
     // Tabbed with the summary: showing the console raises its tab, the charts keep their height.
-    m_window.tabifyDockWidget(m_ui.summaryDock, m_ui.consoleDock);
-    m_ui.consoleDock->hide();
-    m_ui.summaryDock->raise();
+    m_window.tabifyDockWidget(m_ui.docks.summary, m_ui.docks.console);
+    m_ui.docks.console->hide();
+    m_ui.docks.summary->raise();
 }
 
 void WorkspaceLayout::arrangeForScreenshot(const QSize& size) {
@@ -156,10 +156,11 @@ void WorkspaceLayout::arrangeForScreenshot(const QSize& size) {
 
 void WorkspaceLayout::fitPanesToWidth() {
     // The tree gets under a third of the width (260..480 px): the charts are what is compared.
-    m_window.resizeDocks({m_ui.treeDock}, {std::clamp(m_window.width() * 3 / 10, 260, 480)}, Qt::Horizontal);
+    m_window.resizeDocks({m_ui.docks.tree}, {std::clamp(m_window.width() * 3 / 10, 260, 480)},
+                         Qt::Horizontal);
     // The summary three rows high (a 500-run summary showed one), the basket and metric list a
     // few, then the board: it is what is read, and keeps a chart's minimum height.
-    m_window.resizeDocks({m_ui.summaryDock}, {m_ui.summary->heightForRows(3) + summaryTitleHeight()},
+    m_window.resizeDocks({m_ui.docks.summary}, {m_ui.summary->heightForRows(3) + summaryTitleHeight()},
                          Qt::Vertical);
     QTimer::singleShot(0, &m_connections, [this] { keepChartsTheirHeight(); });
     if (auto* central = qobject_cast<QSplitter*>(m_window.centralWidget())) {
@@ -170,13 +171,13 @@ void WorkspaceLayout::fitPanesToWidth() {
 }
 
 int WorkspaceLayout::summaryTitleHeight() const {
-    const int margin =
-        m_ui.summaryDock->style()->pixelMetric(QStyle::PM_DockWidgetTitleMargin, nullptr, m_ui.summaryDock);
-    return m_ui.summaryDock->fontMetrics().height() + 2 * margin + 6;
+    const int margin = m_ui.docks.summary->style()->pixelMetric(QStyle::PM_DockWidgetTitleMargin, nullptr,
+                                                                m_ui.docks.summary);
+    return m_ui.docks.summary->fontMetrics().height() + 2 * margin + 6;
 }
 
 void WorkspaceLayout::keepChartsTheirHeight() {
-    if (!m_ui.summaryDock->isVisible() || m_ui.summaryDock->isFloating())
+    if (!m_ui.docks.summary->isVisible() || m_ui.docks.summary->isFloating())
         return;
     // The board's visible height, not a card's: on a board of several rows each card keeps its
     // minimum and the board scrolls instead.
@@ -184,7 +185,7 @@ void WorkspaceLayout::keepChartsTheirHeight() {
     if (lacking <= 0)
         return;
     const int oneRow = m_ui.summary->heightForRows(1) + summaryTitleHeight();
-    m_window.resizeDocks({m_ui.summaryDock}, {std::max(oneRow, m_ui.summaryDock->height() - lacking)},
+    m_window.resizeDocks({m_ui.docks.summary}, {std::max(oneRow, m_ui.docks.summary->height() - lacking)},
                          Qt::Vertical);
 }
 
@@ -199,7 +200,7 @@ void WorkspaceLayout::toggleMaximisedChart() {
         return;
     }
     m_beforeMaximise = m_window.saveState(kLayoutVersion);
-    for (QDockWidget* dock : {m_ui.treeDock, m_ui.summaryDock, m_ui.consoleDock})
+    for (QDockWidget* dock : {m_ui.docks.tree, m_ui.docks.summary, m_ui.docks.console})
         dock->hide();
     top->hide();
     m_ui.board->showOnly(m_ui.board->current());
@@ -244,8 +245,8 @@ void WorkspaceLayout::shown() {
             fitFrameToScreen();
             // A floating Insights view restored with the layout was mapped before the main window
             // and ended up behind it: bring it forward, as it was when the user quit.
-            if (m_ui.insightsDock->isVisible() && m_ui.insightsDock->isFloating())
-                m_ui.insightsDock->raise();
+            if (m_ui.docks.insights->isVisible() && m_ui.docks.insights->isFloating())
+                m_ui.docks.insights->raise();
         });
     }
     // Docks take their sizes once the window has its own: the first time it is shown, unless
@@ -257,19 +258,19 @@ void WorkspaceLayout::shown() {
 }
 
 void WorkspaceLayout::reset() {
-    for (QDockWidget* dock : {m_ui.treeDock, m_ui.summaryDock}) {
+    for (QDockWidget* dock : {m_ui.docks.tree, m_ui.docks.summary}) {
         dock->setFloating(false);
         dock->show();
     }
-    m_window.addDockWidget(Qt::LeftDockWidgetArea, m_ui.treeDock);
-    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.summaryDock);
-    m_ui.consoleDock->setFloating(false);
-    const bool consoleShown = m_ui.consoleDock->isVisible();
-    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.consoleDock);
+    m_window.addDockWidget(Qt::LeftDockWidgetArea, m_ui.docks.tree);
+    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.docks.summary);
+    m_ui.docks.console->setFloating(false);
+    const bool consoleShown = m_ui.docks.console->isVisible();
+    m_window.addDockWidget(Qt::BottomDockWidgetArea, m_ui.docks.console);
     placeConsole();
     if (consoleShown) {
-        m_ui.consoleDock->show();
-        m_ui.consoleDock->raise();
+        m_ui.docks.console->show();
+        m_ui.docks.console->raise();
     }
     m_ui.board->setColumns(1);
     fitPanesToWidth();

@@ -298,18 +298,18 @@ void swapLocked(pqxx::work& tx, pg::PartitionPeriod period, bool logged, bool co
 namespace pg {
 
 /// A PostgreSQL store, checked as MLflow's (PostgresStore's errors), and a connection of our own.
-pqxx::connection connectChecked(const std::string& text, const char* command) {
-    const StoreUri uri = parseStoreUri(text);
-    if (uri.kind != StoreUri::Kind::Postgres)
-        throw StoreError(std::string(command) + " works on a PostgreSQL store; " + uri.display() +
+pqxx::connection connectChecked(const std::string& uri, const char* command) {
+    const StoreUri parsed = parseStoreUri(uri);
+    if (parsed.kind != StoreUri::Kind::Postgres)
+        throw StoreError(std::string(command) + " works on a PostgreSQL store; " + parsed.display() +
                          " is SQLite, whose runs live in one file (radt store copy moves them)");
-    PostgresStore check(uri, OpenMode::OpenExisting);
+    PostgresStore check(parsed, OpenMode::OpenExisting);
     if (check.isReadOnly())
         throw StoreError(std::string(command) + ": " + check.openNotice());
     try {
-        return pqxx::connection(PostgresStore::connectionString(uri));
+        return pqxx::connection(PostgresStore::connectionString(parsed));
     } catch (const std::exception& e) {
-        throw StoreError("cannot connect to " + uri.display() + ": " + e.what());
+        throw StoreError("cannot connect to " + parsed.display() + ": " + e.what());
     }
 }
 

@@ -245,7 +245,7 @@ int createPartitions(pqxx::transaction_base& tx, const std::string& parent, cons
                                 parentName)[0]
                     .as<std::string>());
         tx.exec("ALTER TABLE " + part + " OWNER TO " + owner);
-        ranges.push_back({from, to});
+        ranges.emplace_back(from, to);
         ++created;
     }
     return created;

@@ -31,7 +31,7 @@ public:
     std::string artifactRoot() const;
 
     int64_t getOrCreateExperiment(const std::string& name) override;
-    Run createRun(const NewRun& run) override;
+    Run createRun(const NewRun& spec) override;
     void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) override;
     void logParams(const std::string& runUuid,
                    const std::vector<std::pair<std::string, std::string>>& params) override;

@@ -1,6 +1,7 @@
 #include "widgets/chart/engine/ChartDescription.h"
 
 #include "core/base/InsightSeries.h"
+#include "widgets/chart/engine/ChartOptionsJson.h"
 #include "widgets/common/Formatting.h"
 
 #include <QCoreApplication>
@@ -152,19 +153,8 @@ std::optional<double> shownValueAt(const ChartEngine& engine, const ChartLine& l
 }
 
 QString crosshairPlace(const ChartEngine& engine, double axisX) {
-    const int64_t x = engine.fromAxis(axisX);
-    // Where the crosshair is, as a person says it: "1 h 42 m 44 s" after the start, not "1.7122864 h".
-    switch (engine.options().xAxis) {
-    case ChartOptions::XAxis::WallClock:
-        return QDateTime::fromMSecsSinceEpoch(x).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
-    case ChartOptions::XAxis::SinceStart:
-        return tr("%1 after the start").arg(toQString(formatElapsed(x)));
-    case ChartOptions::XAxis::Step:
-        return tr("step %1").arg(x);
-    case ChartOptions::XAxis::Epoch:
-        break;
-    }
-    return tr("epoch %1").arg(axisX, 0, 'f', 2);
+    // As a person says it: "1 h 42 m 44 s" after the start, not "1.7122864 h".
+    return xAxisMode(engine.options().xAxis).place(engine.fromAxis(axisX), axisX);
 }
 
 std::vector<CrosshairReading> crosshairReadings(const ChartEngine& engine, double axisX, size_t rowsFit,

@@ -1,6 +1,7 @@
 #include "widgets/chart/engine/ChartEngine.h"
 
 #include "core/base/InsightSeries.h"
+#include "widgets/chart/engine/ChartOptionsJson.h"
 #include "widgets/common/Formatting.h"
 
 #include <QDateTime>
@@ -125,37 +126,15 @@ bool ChartEngine::hasBand(int series) const {
 }
 
 QString ChartEngine::xAxisTitle() const {
-    switch (m_options.xAxis) {
-    case ChartOptions::XAxis::Step:
-        return tr("step");
-    case ChartOptions::XAxis::WallClock:
-        return tr("wall clock");
-    case ChartOptions::XAxis::Epoch:
-        for (const ChartRunData& r : m_runs)
-            if (!r.epochKey.empty())
-                return tr("epoch (from %1)").arg(displayName(toQString(r.epochKey)));
-        return tr("epoch (these runs log no stepped software metric)");
-    case ChartOptions::XAxis::SinceStart:
-        break;
-    }
-    return m_msPerTimeUnit >= 3600000.0 ? tr("time since start (h)")
-           : m_msPerTimeUnit >= 60000.0 ? tr("time since start (min)")
-                                        : tr("time since start (s)");
+    QString epochKey;
+    for (const ChartRunData& r : m_runs)
+        if (epochKey.isEmpty() && !r.epochKey.empty())
+            epochKey = toQString(r.epochKey);
+    return xAxisMode(m_options.xAxis).title(m_msPerTimeUnit, epochKey);
 }
 
 double ChartEngine::lineUnitsPerAxisUnit() const {
-    // Line x is in ms since start or thousandths of an epoch; the axis shows seconds, minutes or
-    // hours (by the runs' length), or epochs.
-    switch (m_options.xAxis) {
-    case ChartOptions::XAxis::SinceStart:
-        return m_msPerTimeUnit;
-    case ChartOptions::XAxis::Epoch:
-        return 1000.0;
-    case ChartOptions::XAxis::Step:
-    case ChartOptions::XAxis::WallClock:
-        break;
-    }
-    return 1.0;
+    return xAxisMode(m_options.xAxis).lineUnitsPerAxisUnit(m_msPerTimeUnit);
 }
 
 int64_t ChartEngine::fromAxis(double x) const {

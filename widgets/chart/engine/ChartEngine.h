@@ -110,9 +110,9 @@ public:
     ChartChange appendLive(const std::string& runUuid, const std::vector<MetricPoint>& points);
     /// The running runs and where their confirmed rows end; empty when nothing is followed.
     std::vector<LivePollQuery> livePollQueries() const;
-    /// Rows read for `metricKey` (*changed: rows or a status changed).
+    /// Rows read for `metricKey` (*anyChange: rows or a status changed).
     ChartChange applyLivePoll(const QString& metricKey, const std::vector<LivePollResult>& results,
-                              bool* changed);
+                              bool* anyChange);
 
     // --- a zoom's finer read (ChartEngineDetail.cpp) ---
     /// Whether some run is held as an envelope (a settled zoom may read it finer).

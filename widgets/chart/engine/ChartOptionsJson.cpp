@@ -1,5 +1,11 @@
 #include "widgets/chart/engine/ChartOptionsJson.h"
 
+#include "core/base/TextFormat.h"
+#include "widgets/common/Formatting.h"
+
+#include <QDateTime>
+#include <QObject>
+
 #include <cmath>
 
 namespace radt {
@@ -17,6 +23,44 @@ const std::vector<OptionName<ChartOptions::XAxis>>& xAxisNames() {
          "Hardware samples placed by the epoch in progress, from the run's stepped software metric"},
     };
     return all;
+}
+
+const std::vector<XAxisMode>& xAxisModes() {
+    using X = ChartOptions::XAxis;
+    const auto sameUnits = [](double) { return 1.0; };
+    static const std::vector<XAxisMode> all = {
+        // Line x is ms since the start; the axis shows seconds, minutes or hours by the runs' length.
+        {X::SinceStart, [](double msPerTimeUnit) { return msPerTimeUnit; },
+         [](double msPerTimeUnit, const QString&) {
+             return msPerTimeUnit >= 3600000.0 ? QObject::tr("time since start (h)")
+                    : msPerTimeUnit >= 60000.0 ? QObject::tr("time since start (min)")
+                                               : QObject::tr("time since start (s)");
+         },
+         [](int64_t x, double) {
+             return QObject::tr("%1 after the start").arg(toQString(formatElapsed(x)));
+         }},
+        {X::Step, sameUnits, [](double, const QString&) { return QObject::tr("step"); },
+         [](int64_t x, double) { return QObject::tr("step %1").arg(x); }},
+        {X::WallClock, sameUnits, [](double, const QString&) { return QObject::tr("wall clock"); },
+         [](int64_t x, double) {
+             return QDateTime::fromMSecsSinceEpoch(x).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+         }},
+        // Line x is thousandths of an epoch.
+        {X::Epoch, [](double) { return 1000.0; },
+         [](double, const QString& epochKey) {
+             return epochKey.isEmpty() ? QObject::tr("epoch (these runs log no stepped software metric)")
+                                       : QObject::tr("epoch (from %1)").arg(displayName(epochKey));
+         },
+         [](int64_t, double axisX) { return QObject::tr("epoch %1").arg(axisX, 0, 'f', 2); }},
+    };
+    return all;
+}
+
+const XAxisMode& xAxisMode(ChartOptions::XAxis value) {
+    for (const XAxisMode& mode : xAxisModes())
+        if (mode.value == value)
+            return mode;
+    return xAxisModes().front(); // every mode has its row (test_chart_engine checks)
 }
 
 const std::vector<OptionName<ChartOptions::Aggregate>>& aggregateNames() {

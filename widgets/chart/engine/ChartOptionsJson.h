@@ -5,6 +5,8 @@
 
 #include "widgets/chart/engine/ChartLines.h"
 
+#include <QString>
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -22,6 +24,23 @@ template <typename E> struct OptionName {
 };
 
 const std::vector<OptionName<ChartOptions::XAxis>>& xAxisNames();
+
+/// What the chart does with an x-axis mode beside naming it: the axis' unit, its title and how the
+/// crosshair says where it is. A new mode adds its row to xAxisModes() and its row to xAxisNames()
+/// (both in ChartOptionsJson.cpp), and where a sample lies on it (chartX in ChartLines.cpp).
+struct XAxisMode {
+    ChartOptions::XAxis value;
+    /// Line units (the lines' x: ms, steps, thousandths of an epoch) per axis unit; `msPerTimeUnit`
+    /// is the time unit the runs' length chose (1000 for seconds, 60000 for minutes...).
+    double (*lineUnitsPerAxisUnit)(double msPerTimeUnit);
+    /// The axis' title; `epochKey` names the stepped metric epochs come from ("" for none).
+    QString (*title)(double msPerTimeUnit, const QString& epochKey);
+    /// Where the crosshair is, as a person says it ("1 h 42 m 44 s after the start").
+    QString (*place)(int64_t lineX, double axisX);
+};
+const std::vector<XAxisMode>& xAxisModes();
+/// The row of a mode (every mode has one).
+const XAxisMode& xAxisMode(ChartOptions::XAxis value);
 const std::vector<OptionName<ChartOptions::Aggregate>>& aggregateNames();
 const std::vector<OptionName<ChartOptions::Naming>>& namingNames();
 const std::vector<OptionName<ChartOptions::Grouping>>& groupingNames();

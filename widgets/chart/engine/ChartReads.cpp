@@ -134,6 +134,7 @@ std::vector<ChartDetail> readChartDetail(Store& store, const ChartDetailQuery& q
 std::vector<LivePollResult> readLivePoll(Store& store, const std::string& metricKey,
                                          const std::vector<LivePollQuery>& queries) {
     std::vector<LivePollResult> results;
+    results.reserve(queries.size());
     for (const LivePollQuery& q : queries)
         results.push_back(
             {q, store.seriesRange(q.runUuid, metricKey, q.after, std::numeric_limits<int64_t>::max()),

@@ -12,19 +12,20 @@ namespace {
 constexpr double kFar = 1e7;
 } // namespace
 
-QPointF PlotMapping::toItem(const QPointF& p) const {
+QPointF PlotMapping::toItem(const QPointF& axisPoint) const {
     const PlotMapping& m = *this;
     const QRectF& r = m.plot;
     const double xSpan = m.xMax - m.xMin;
-    const double x = r.left() + (xSpan > 0 ? (p.x() - m.xMin) / xSpan * r.width() : 0);
+    const double x = r.left() + (xSpan > 0 ? (axisPoint.x() - m.xMin) / xSpan * r.width() : 0);
     double y;
     if (m.logY) {
         const double lo = std::log10(m.yMin), hi = std::log10(m.yMax);
-        y = p.y() > 0 && hi > lo ? r.bottom() - (std::log10(p.y()) - lo) / (hi - lo) * r.height()
-                                 : r.bottom();
+        y = axisPoint.y() > 0 && hi > lo
+                ? r.bottom() - (std::log10(axisPoint.y()) - lo) / (hi - lo) * r.height()
+                : r.bottom();
     } else {
         const double ySpan = m.yMax - m.yMin;
-        y = r.bottom() - (ySpan > 0 ? (p.y() - m.yMin) / ySpan * r.height() : r.height() / 2);
+        y = r.bottom() - (ySpan > 0 ? (axisPoint.y() - m.yMin) / ySpan * r.height() : r.height() / 2);
     }
     return QPointF(std::clamp(x, -kFar, kFar), std::clamp(y, -kFar, kFar));
 }
