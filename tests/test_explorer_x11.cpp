@@ -651,3 +651,58 @@ TEST_F(ExplorerX11Test, F2RenamesDeleteDeletesTheContextMenuRestoresAndCtrlZUndo
     m_x->xdotool("key ctrl+z");
     EXPECT_TRUE(test::waitFor([&] { return deletedInStore(); }, 10000)) << log();
 }
+
+// Issue 40 §1 from a chart: the mouse onto a legend entry, a right-click, Details (or one run of a
+// merged line's list) with the mouse: the Run Details dock comes up with a run of that line.
+TEST_F(ExplorerX11Test, ARightClickOnALegendEntryOpensTheDetailsOfItsRun) {
+    if (!onPath("openbox"))
+        GTEST_SKIP() << "openbox is not installed (Debian: openbox)";
+    m_x = std::make_unique<XServer>("1024x700x24");
+    ASSERT_FALSE(m_x->display().empty()) << "Xvfb did not start";
+    startWindowManager();
+    launch({});
+    // The first look plots the latest workload: its chart's legend on screen.
+    const auto legendEntry = [](const Screen& s) -> std::optional<QRect> {
+        for (const QJsonValue& c : s.charts())
+            for (const QJsonValue& e : c["legend"].toArray())
+                if (!e["text"].toString().isEmpty())
+                    return Screen::rectOf(e["rect"]);
+        return std::nullopt;
+    };
+    ASSERT_TRUE(waitForScreen([&](const Screen& s) { return legendEntry(s).has_value(); })) << log();
+    const QPoint entry = legendEntry(screen())->center();
+    // As a hand does: onto the entry (the legend marks it hovered), a moment, then the right button.
+    m_x->xdotool("mousemove " + std::to_string(entry.x()) + " " + std::to_string(entry.y()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    m_x->xdotool("click 3");
+    const auto details = [](const Screen& s) -> std::optional<QRect> { // "Details of train-2a"
+        for (const QJsonValue& a : s.map["actions"].toArray())
+            if (a["text"].toString().startsWith("Details of"))
+                return Screen::rectOf(a["rect"]);
+        return std::nullopt;
+    };
+    ASSERT_TRUE(waitForScreen([&](const Screen& s) { return details(s).has_value(); }))
+        << "the legend entry's menu\n"
+        << log();
+    if (const char* keep = std::getenv("RADT_X11_SCREENSHOTS"))
+        m_x->screenshot(std::string(keep) + "/legend-details-1024x700.png");
+    if (const auto list = screen().action("Details of")) { // a merged line: its runs listed
+        m_x->xdotool("mousemove " + std::to_string(list->center().x()) + " " +
+                     std::to_string(list->center().y()));
+        const auto firstRun = [](const Screen& s) -> std::optional<QRect> {
+            for (const QJsonValue& a : s.map["actions"].toArray())
+                if (a["menu"].toString() == "Details of")
+                    return Screen::rectOf(a["rect"]);
+            return std::nullopt;
+        };
+        ASSERT_TRUE(waitForScreen([&](const Screen& s) { return firstRun(s).has_value(); })) << log();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        click(firstRun(screen())->center());
+    } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        click(details(screen())->center());
+    }
+    EXPECT_TRUE(waitForScreen([](const Screen& s) { return s.named("runDetails").has_value(); }))
+        << "the Run Details dock\n"
+        << log();
+}

@@ -318,7 +318,10 @@ TEST(RunDetailsGui, ARightClickOnAChartsLineOffersItsRunsDetails) {
     });
     QContextMenuEvent click(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
     QApplication::sendEvent(view->viewport(), &click);
-    EXPECT_EQ(offered, "Details");
+    EXPECT_EQ(offered,
+              "Details of " +
+                  QString::fromStdString(
+                      chart->engine().runs()[chart->engine().lines()[size_t(line)].runs.front()].run.name));
     EXPECT_TRUE(test::dockOf(window, "details")->isVisible());
     EXPECT_EQ(panel->runUuid().toStdString(), b);
 

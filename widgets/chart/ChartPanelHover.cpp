@@ -23,18 +23,20 @@ using namespace QtCharts;
 
 namespace {
 
-/// The Details menu of a right-click on runs: a line of one run gives its Details, a merged or
-/// grouped line each of its runs by name.
+/// The Details menu of a right-click on runs: a line of one run gives "Details of <its name>", a
+/// merged or grouped line a "Details of" list of its runs by name.
 void showDetailsMenu(ChartPanel& panel, const QStringList& uuids, const QPoint& globalPos) {
     QMenu menu(&panel);
     constexpr int kMostListed = 25;
     QMenu* list = uuids.size() == 1 ? &menu : menu.addMenu(ChartPanel::tr("Details of"));
     for (int i = 0; i < uuids.size() && i < kMostListed; ++i) {
         const QString& uuid = uuids[i];
-        QString label = ChartPanel::tr("Details");
+        QString label = uuid.left(8);
         for (const ChartRunData& r : panel.engine().runs())
-            if (uuids.size() > 1 && QString::fromStdString(r.run.uuid) == uuid)
-                label = seriesLabelOf(r.run);
+            if (QString::fromStdString(r.run.uuid) == uuid)
+                label = r.run.name.empty() ? seriesLabelOf(r.run) : QString::fromStdString(r.run.name);
+        if (uuids.size() == 1)
+            label = ChartPanel::tr("Details of %1").arg(label);
         list->addAction(label, &panel, [&panel, uuid] { emit panel.detailsRequested(uuid); });
     }
     if (uuids.size() > kMostListed)

@@ -9,15 +9,19 @@
 #include <QChart>
 #include <QChartView>
 #include <QDockWidget>
+#include <QGraphicsTextItem>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLegend>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSaveFile>
 #include <QTabBar>
 #include <QTreeView>
+
+#include <functional>
 
 namespace radt {
 
@@ -79,6 +83,25 @@ void addActions(const QWidget* menu, const QString& title, QJsonArray& actions) 
     }
 }
 
+/// The legend's entries where they are on screen: each name's text item and the marker around it
+/// (QtCharts keeps its marker items private; their texts are the lines' names).
+QJsonArray describeLegend(ChartPanel* chart) {
+    QtCharts::QChartView* view = chart->chartView();
+    QJsonArray entries;
+    std::function<void(QGraphicsItem*)> visit = [&](QGraphicsItem* item) {
+        if (auto* text = qgraphicsitem_cast<QGraphicsTextItem*>(item); text && item->isVisible()) {
+            const QGraphicsItem* marker = text->parentItem() ? text->parentItem() : text;
+            const QRect rect = view->mapFromScene(marker->sceneBoundingRect()).boundingRect();
+            entries.append(
+                QJsonObject{{"text", text->toPlainText()}, {"rect", globalRect(view->viewport(), rect)}});
+        }
+        for (QGraphicsItem* child : item->childItems())
+            visit(child);
+    };
+    visit(chart->chart()->legend());
+    return entries;
+}
+
 QJsonObject describeChart(ChartPanel* chart) {
     QtCharts::QChartView* view = chart->chartView();
     const QRectF plot = chart->chart()->plotArea();
@@ -90,6 +113,7 @@ QJsonObject describeChart(ChartPanel* chart) {
     return QJsonObject{{"metric", chart->engine().metricKey()},
                        {"plot", globalRect(view->viewport(), inView)},
                        {"series", series},
+                       {"legend", describeLegend(chart)},
                        {"zoomed", chart->engine().zoom().has_value()},
                        {"xRange", QJsonArray{from, to}},
                        {"xTitle", chart->engine().xAxisTitle()},
