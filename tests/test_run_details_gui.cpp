@@ -141,8 +141,9 @@ TEST(RunDetailsGui, RecordedRunShowsItsFieldsAndItsOutputLogIsSearched) {
     EXPECT_EQ(panel->metrics()->item(loss, 1)->text(), "0.25");
     EXPECT_EQ(panel->metrics()->item(loss, 2)->text(), "7");
 
-    // The artifacts: output.log opens first, paged; a search finds the line.
+    // The artifacts, listed off the GUI thread: output.log opens first, paged; a search finds the line.
     ArtifactsPane* artifacts = panel->artifacts();
+    ASSERT_TRUE(artifacts->waitListed(20000));
     QStringList files;
     for (int i = 0; i < artifacts->files()->topLevelItemCount(); ++i)
         files << artifacts->files()->topLevelItem(i)->text(0);
@@ -175,6 +176,9 @@ TEST(RunDetailsGui, RecordedRunShowsItsFieldsAndItsOutputLogIsSearched) {
 
     // Reload lists the folder again and keeps the file shown.
     artifacts->reload();
+    EXPECT_TRUE(artifacts->isListing());
+    EXPECT_TRUE(artifacts->locationText().startsWith("Listing ")) << "said while it lists";
+    ASSERT_TRUE(artifacts->waitListed(20000));
     EXPECT_EQ(artifacts->currentArtifact(), "output.log");
     ASSERT_NE(viewer->pager(), nullptr);
     EXPECT_GE(viewer->pager()->lineCount(), 3000u);
@@ -229,8 +233,21 @@ TEST(RunDetailsGui, UnreachableAndMissingArtifactsAreSaid) {
     run.uuid = std::string(32, 'e');
     run.artifactUri = "file://" + dir.file("empty/artifacts");
     panel.showRun(run, context, run.startTime);
+    ASSERT_TRUE(panel.artifacts()->waitListed(20000));
     EXPECT_TRUE(panel.artifacts()->locationText().contains("is empty"))
         << panel.artifacts()->locationText().toStdString();
+
+    // A listing still under way when another run is shown lands nowhere: the newer run's words stay.
+    run.uuid = std::string(32, 'g');
+    panel.showRun(run, context, run.startTime);
+    ASSERT_TRUE(panel.artifacts()->isListing());
+    run.uuid = std::string(32, 'f');
+    run.artifactUri = "s3://lab-bucket/mlruns/3/" + run.uuid + "/artifacts";
+    panel.showRun(run, context, run.startTime);
+    QTest::qWait(300);
+    EXPECT_TRUE(panel.artifacts()->locationText().contains("s3://lab-bucket"))
+        << panel.artifacts()->locationText().toStdString();
+    EXPECT_EQ(panel.artifacts()->files()->topLevelItemCount(), 0);
 }
 
 TEST(RunDetailsGui, DockFollowsTheCurrentRunOfTheTreeAndTheBasket) {

@@ -7,6 +7,8 @@
 #include <QClipboard>
 #include <QDesktopServices>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,6 +20,7 @@
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace radt {
 
@@ -89,6 +92,7 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
 }
 
 void ArtifactsPane::clear(const QString& message) {
+    m_lister = nullptr; // what is still being listed lands nowhere
     m_folder.clear();
     m_current.clear();
     const QSignalBlocker blocker(m_files);
@@ -103,8 +107,7 @@ void ArtifactsPane::reload() {
     const std::string uri = m_uri;
     const ArtifactContext context = m_context;
     showArtifacts(uri, context);
-    if (!shown.isEmpty())
-        openArtifact(shown);
+    m_reopen = shown;
 }
 
 void ArtifactsPane::showArtifacts(const std::string& artifactUri, const ArtifactContext& context) {
@@ -118,7 +121,23 @@ void ArtifactsPane::showArtifacts(const std::string& artifactUri, const Artifact
     }
     clear(QString());
     m_folder = fromStd(place.path);
-    const ArtifactListing listing = listArtifacts(place.path);
+    m_reopen.clear();
+    const QString listing = tr("Listing %1…").arg(m_folder);
+    setLocation(listing, false);
+    showMessage(listing, false);
+    auto* watcher = new QFutureWatcher<ArtifactListing>(this);
+    m_lister = watcher;
+    connect(watcher, &QFutureWatcher<ArtifactListing>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (m_lister != watcher)
+            return; // another run's, or cleared meanwhile
+        m_lister = nullptr;
+        showListing(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([path = place.path] { return listArtifacts(path); }));
+}
+
+void ArtifactsPane::showListing(const ArtifactListing& listing) {
     uint64_t total = 0;
     QTreeWidgetItem* log = nullptr;
     for (const ArtifactFile& file : listing.files) {
@@ -142,8 +161,19 @@ void ArtifactsPane::showArtifacts(const std::string& artifactUri, const Artifact
         text += QStringLiteral("\n") + tr("Not readable: %1").arg(fromStd(problem));
     setLocation(text, false);
     showMessage(listing.files.empty() ? text : tr("Choose a file to show it."), false);
+    const QString reopen = std::exchange(m_reopen, QString());
+    if (!reopen.isEmpty() && openArtifact(reopen))
+        return;
     if (log || !listing.files.empty())
         m_files->setCurrentItem(log ? log : m_files->topLevelItem(0));
+}
+
+bool ArtifactsPane::waitListed(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (m_lister && timer.elapsed() < timeoutMs)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    return !m_lister;
 }
 
 void ArtifactsPane::setLocation(const QString& text, bool unreachable) {

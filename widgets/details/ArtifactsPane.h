@@ -2,7 +2,8 @@
 // A run's artifacts in the details: where they are (or, when this machine cannot read them, where
 // they are and why not: never an empty list without a word), the files with their sizes, and the
 // chosen file: text in a paged viewer with search, anything else offered to the desktop's default
-// application. output.log opens first when the run has one.
+// application. output.log opens first when the run has one. The folder is listed off the GUI thread
+// (a network mount may take seconds): "Listing …" until it lands; a newer run's listing wins.
 
 #include "core/artifacts/ArtifactLocation.h"
 
@@ -19,6 +20,7 @@ class QTreeWidgetItem;
 
 namespace radt {
 
+struct ArtifactListing;
 class TextArtifactViewer;
 
 class ArtifactsPane : public QWidget {
@@ -26,7 +28,8 @@ class ArtifactsPane : public QWidget {
 public:
     explicit ArtifactsPane(QWidget* parent = nullptr);
 
-    /// Lists the artifacts `artifactUri` points at, or says why they cannot be shown.
+    /// Lists the artifacts `artifactUri` points at (off the GUI thread), or says why they cannot be
+    /// shown.
     void showArtifacts(const std::string& artifactUri, const ArtifactContext& context);
     /// Lists the folder again and reopens the file shown (a running run's log has grown).
     void reload();
@@ -45,8 +48,14 @@ public:
     bool openArtifact(const QString& relativePath);
     /// The listed file's path shown now ("" when none).
     const QString& currentArtifact() const { return m_current; }
+    /// A listing is under way.
+    bool isListing() const { return m_lister != nullptr; }
+    /// Tests: processes events until the listing under way has landed; false on timeout.
+    bool waitListed(int timeoutMs);
 
 private:
+    /// The listing landed: the files, the sentence above them, output.log (or `m_reopen`) opened.
+    void showListing(const ArtifactListing& listing);
     void openItem(QTreeWidgetItem* item);
     void showMessage(const QString& text, bool offerExternal);
     /// The sentence above the list; `unreachable` leads it with "Artifacts not shown."
@@ -60,6 +69,8 @@ private:
     TextArtifactViewer* m_viewer;
     QLabel* m_message;
     QPushButton* m_external;
+    QObject* m_lister = nullptr; ///< the listing under way (its watcher); null when none
+    QString m_reopen;            ///< the file reload() reopens once listed
     QString m_folder;
     QString m_current;
     QString m_locationText;
