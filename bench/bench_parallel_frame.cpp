@@ -26,6 +26,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <random>
 
 using namespace radt;
@@ -113,9 +114,14 @@ struct View {
     }
 };
 
+// Made on first use and destroyed by main() while the QApplication still exists: a function-local
+// static outlived it, and its widget's destructor crashed the program after its last figure.
+std::unique_ptr<View> g_view;
+
 View& view() {
-    static View v;
-    return v;
+    if (!g_view)
+        g_view = std::make_unique<View>();
+    return *g_view;
 }
 
 /// The same polylines as the view draws, and nothing else.
@@ -212,5 +218,6 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    g_view.reset();
     return 0;
 }

@@ -521,7 +521,7 @@ void RunSession::startSampling(const std::string& uuid, bool outputSaved) {
     live.context.rootPid = live.child->pid();
     live.context.gpus = parseDevices(m_options.devices);
     live.context.intervalMs = static_cast<int>(m_options.intervalSeconds * 1000);
-    live.context.emit = [this, uuid](std::vector<MetricPoint>&& points) { m_bus.publish(uuid, points); };
+    live.context.publish = [this, uuid](std::vector<MetricPoint>&& points) { m_bus.publish(uuid, points); };
     live.context.message = m_messages;
     if (!m_options.manual)
         live.startListeners(m_listenerNames);

@@ -5,13 +5,13 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git ccache
   libsqlite3-dev nlohmann-json3-dev libpqxx-dev libcli11-dev libboost-math-dev
   postgresql postgresql-common
   qtbase5-dev libqt5charts5-dev libqt5svg5-dev
   libgtest-dev libbenchmark-dev
   python3 python3-scipy xvfb xauth xdotool imagemagick openbox
-  texlive-latex-base texlive-latex-recommended
+  texlive-latex-base texlive-latex-recommended poppler-utils
   help2man dpkg-dev python3-venv
   "$@"
 )

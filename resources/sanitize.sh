@@ -1,40 +1,30 @@
 #!/usr/bin/env bash
 # The sanitizer job of CI (.ci/run): the core and collector test suites built with clang under
 # ASan+UBSan, then every libFuzzer harness of tests/fuzz/ for RADT_FUZZ_SECONDS (default 30) on its
-# seed corpus. Fails on any test failure, sanitizer report or fuzzer finding.
+# seed corpus. Fails on any test failure, sanitizer report or fuzzer finding. With --fuzz-only
+# (CI, after resources/test.sh ran the tests in this same tree) only the fuzzers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-# One build serves both: the tests and the harnesses share the instrumented libraries, which saves
-# CI a second compile of core and collector.
 build=${RADT_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${RADT_FUZZ_SECONDS:-30}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# clang and its runtime libraries (ASan, UBSan, libFuzzer) besides the usual packages.
-bash "$root/resources/install-deps.sh" clang-14 libclang-rt-14-dev
-cxx=$(command -v clang++ || command -v clang++-14)
-cc=$(command -v clang || command -v clang-14)
-
-# A finding must fail the run: abort on the first report, leaks included, with stacks.
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# libpqxx 6.4 (Debian 12) leaks one PGresult when BEGIN meets a connection the server dropped
-# (PostgresE2E.AServerOutageOf20SecondsLosesNothing): inside the library, past our last frame.
-mkdir -p "$build"
-printf 'leak:libpqxx\n' >"$build/lsan.supp"
-export LSAN_OPTIONS=suppressions="$build/lsan.supp"
-
-echo "sanitize: core and collector tests under ASan+UBSan ($build)"
-CC=$cc CXX=$cxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRADT_FUZZ=ON \
-  -DBUILD_GUI=OFF -DBUILD_TESTING=ON
+fuzz_only=0
+[ "${1:-}" = --fuzz-only ] && fuzz_only=1 # CI: test.sh ran the tests in this tree already
+# shellcheck source=resources/sanitizer-env.sh
+source "$root/resources/sanitizer-env.sh" "$build"
+sanitizer_configure
 cmake --build "$build" -j"$jobs"
-run=()
-if command -v pg_virtualenv >/dev/null; then
-  run=(pg_virtualenv -t) # a throwaway PostgreSQL cluster in a temporary folder, as resources/test.sh does
-else
-  echo "sanitize: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
+if [ $fuzz_only = 0 ]; then
+  echo "sanitize: core and collector tests under ASan+UBSan ($build)"
+  run=()
+  if command -v pg_virtualenv >/dev/null; then
+    run=(pg_virtualenv -t) # a throwaway PostgreSQL cluster in a temporary folder, as resources/test.sh does
+  else
+    echo "sanitize: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
+  fi
+  (cd "$build" && "${run[@]}" ctest --output-on-failure -j"$jobs" --timeout 600)
 fi
-(cd "$build" && "${run[@]}" ctest --output-on-failure -j"$jobs" --timeout 600)
 
 echo "sanitize: fuzzers, ${seconds} s each ($build)"
 fuzz_dir="$build/tests/fuzz"

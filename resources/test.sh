@@ -1,37 +1,124 @@
 #!/usr/bin/env bash
 # README command 2: install what is needed, build (Release, GUI and tests), run the whole suite.
+#
+#     bash resources/test.sh          # the whole suite (ctest), in one Release tree ($RADT_BUILD_DIR)
+#     bash resources/test.sh --fast   # the fast tier: every test but the slow ones (tests/slow-tests.txt)
+#
+# Under CI=true (as .ci/run runs it), or with RADT_TEST_SPLIT=1, the same whole suite runs split
+# over two trees, so that no test runs twice and every test that can runs under a sanitizer: the
+# tests that need no GUI in the clang ASan+UBSan tree of resources/sanitize.sh
+# ($RADT_FUZZ_BUILD_DIR), then the GUI tests, and any test that skipped there because of the
+# sanitizer or the missing GUI, in the Release tree. The Release tree builds only what those need.
+#
+# Every run ends with the skips counted by reason (resources/test-report.py); under CI=true a skip
+# of a test the CI machine should run (PostgreSQL, X11 under openbox, pdflatex and pdftotext)
+# fails the run, naming the test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RADT_BUILD_DIR:-$root/build}
 jobs=$(nproc 2>/dev/null || echo 2)
+tier=all
+case ${1:-} in
+"") ;;
+--fast) tier=fast ;;
+*) echo "usage: bash resources/test.sh [--fast]" >&2; exit 2 ;;
+esac
+split=${RADT_TEST_SPLIT:-0}
+if [ "${CI:-}" = true ] && [ -z "${RADT_TEST_SPLIT:-}" ] && [ $tier = all ]; then split=1; fi
+
+# A line per stage with its time, so the next slowdown is seen where it starts.
+stage_start=$SECONDS
+stage_done() { echo "test.sh: $1 took $((SECONDS - stage_start)) s"; stage_start=$SECONDS; }
 
 bash "$root/resources/install-deps.sh"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_GUI=ON -DBUILD_TESTING=ON
-cmake --build "$build" -j"$jobs"
-cd "$build"
+stage_done "install-deps"
+
 # The PostgreSQL store tests need a server: pg_virtualenv (postgresql-common) starts a throwaway
 # cluster on loopback, sets PGHOST/PGUSER/PGPASSWORD for the tests and removes it afterwards.
-run=()
+pg=()
 if command -v pg_virtualenv >/dev/null; then
   # -t: the cluster in a temporary folder, so a run interrupted earlier (its cluster left behind)
   # or another one at the same time never stops this one ("Cluster 15/regress exists").
-  run=(pg_virtualenv -t)
+  pg=(pg_virtualenv -t)
 else
   echo "test.sh: pg_virtualenv not found; the PostgreSQL tests will be skipped" >&2
 fi
-# The suite runs in a home of its own, empty at the start, and fails if a test left anything
-# there: each test keeps its data (stores, artifact roots) in folders of its own (tests/TempDir.cpp),
-# never in the user's home. Caches (fontconfig's, TeX's fonts) go beside it, not in it.
-suite_home="$build/test-home"
-rm -rf "$suite_home"
-mkdir -p "$suite_home"
-# Twice as many tests as cores: most of the suite waits on real time (tools, outages, sleeps);
-# the tests that load the machine take two slots (PROCESSORS in tests/CMakeLists.txt).
-HOME="$suite_home" XDG_CACHE_HOME="$build/test-cache" TEXMFVAR="$build/test-cache/texmf-var" QT_QPA_PLATFORM=offscreen \
-  "${run[@]}" ctest --output-on-failure -j"$((jobs * 2))" --timeout 300
-left=$(find "$suite_home" -mindepth 1 | head -20)
-if [ -n "$left" ]; then
-  echo "test.sh: the test suite left files in its home $suite_home (a test wrote outside its own folders):" >&2
-  echo "$left" >&2
-  exit 1
+logs=()
+# run_ctest TREE CTEST-ARGS...: the suite runs in a home of its own, empty at the start, and fails
+# if a test left anything there: each test keeps its data (stores, artifact roots) in folders of its
+# own (tests/TempDir.cpp), never in the user's home. Caches (fontconfig's, TeX's fonts) go beside
+# it. Twice as many tests as cores: most of the suite waits on real time (tools, outages); the
+# tests that load the machine take two slots (PROCESSORS in tests/CMakeLists.txt).
+run_ctest() {
+  local tree=$1 status=0
+  shift
+  local suite_home="$tree/test-home"
+  rm -rf "$suite_home" "$tree/Testing/Temporary/LastTest.log"
+  mkdir -p "$suite_home"
+  (cd "$tree" && HOME="$suite_home" XDG_CACHE_HOME="$tree/test-cache" TEXMFVAR="$tree/test-cache/texmf-var" \
+    QT_QPA_PLATFORM=offscreen "${pg[@]}" ctest --output-on-failure "$@") || status=$?
+  logs+=("$tree/Testing/Temporary/LastTest.log")
+  local left
+  left=$(find "$suite_home" -mindepth 1 | head -20)
+  if [ -n "$left" ]; then
+    echo "test.sh: the test suite left files in its home $suite_home (a test wrote outside its own folders):" >&2
+    echo "$left" >&2
+    status=1
+  fi
+  return $status
+}
+report_args=()
+[ "${CI:-}" = true ] && report_args+=(--ci)
+
+if [ "$split" != 1 ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_GUI=ON -DBUILD_TESTING=ON >/dev/null
+  cmake --build "$build" -j"$jobs"
+  stage_done "build ($build)"
+  status=0
+  if [ $tier = fast ]; then
+    # tests/slow-tests.txt names the slow tier (a name, or a name and its parameter's comment).
+    slow=$(python3 "$root/resources/test-report.py" --slow-regex "$root/tests/slow-tests.txt")
+    run_ctest "$build" -j"$((jobs * 2))" --timeout 300 -E "$slow" || status=$?
+  else
+    run_ctest "$build" -j"$((jobs * 2))" --timeout 300 || status=$?
+  fi
+  stage_done "ctest ($tier)"
+  python3 "$root/resources/test-report.py" "${report_args[@]}" "${logs[@]}" || status=1
+  exit $status
 fi
+
+# --- Split: the tests without GUI under ASan+UBSan, then what needs the GUI in Release ---
+sanitized=${RADT_FUZZ_BUILD_DIR:-$root/build-fuzz}
+# shellcheck source=resources/sanitizer-env.sh
+source "$root/resources/sanitizer-env.sh" "$sanitized"
+sanitizer_configure
+cmake --build "$sanitized" -j"$jobs"
+stage_done "sanitized build ($sanitized)"
+status=0
+# Fewer at a time than in Release: ASan's shadow memory and slower code starve the tests that
+# wait on real time (two radt creating one store) at twice the cores.
+run_ctest "$sanitized" -j"$((jobs + 1))" --timeout 600 || status=$?
+stage_done "ctest under ASan+UBSan (tests without GUI)"
+# Tests that skipped there for what the sanitized tree lacks (a GUI, meaningful resident sizes)
+# run in the Release tree, so the split leaves nothing unrun.
+mapfile -t rerun < <(python3 "$root/resources/test-report.py" --rerun-in-release "${logs[0]}")
+targets=(radt radt-explorer)
+while read -r target; do
+  [ -n "$target" ] && targets+=("$target")
+done < <(printf '%s\n' "${rerun[@]}" | cut -d. -f1 | sort -u)
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_GUI=ON -DBUILD_TESTING=ON >/dev/null
+# The GUI tests: those made in tests/CMakeLists.txt's BUILD_GUI block.
+mapfile -t gui_tests < <(sed -n 's/^ *radt_add_test(\([a-z0-9_]*\).*/\1/p' \
+  <(sed -n '/# GUI_TESTS_BEGIN/,/# GUI_TESTS_END/p' "$root/tests/CMakeLists.txt"))
+cmake --build "$build" -j"$jobs" --target "${targets[@]}" "${gui_tests[@]}"
+stage_done "Release build of the GUI tests ($build)"
+regex="^($(IFS='|'; echo "${gui_tests[*]}"))\\."
+if [ ${#rerun[@]} -gt 0 ]; then
+  echo "test.sh: run in Release too, as they skipped under the sanitizer: ${rerun[*]}"
+  regex+=$(printf '|^%s$' "${rerun[@]}" | sed 's/\./\\./g')
+fi
+run_ctest "$build" -j"$((jobs * 2))" --timeout 300 -R "$regex" || status=$?
+stage_done "ctest in Release (GUI tests)"
+python3 "$root/resources/test-report.py" "${report_args[@]}" "${logs[@]}" || status=1
+exit $status

@@ -77,6 +77,18 @@ esac
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# The compilation database without the precompiled header (resources/PrecompiledHeaders.cmake):
+# clang cannot read GCC's .gch, and each file must stand on its own includes anyway.
+mkdir -p "$out/db"
+python3 - "$build/compile_commands.json" "$out/db/compile_commands.json" <<'PY'
+import json, re, sys
+entries = json.load(open(sys.argv[1]))
+for entry in entries:
+    command = re.sub(r" -Winvalid-pch", "", entry["command"])
+    command = re.sub(r" -Xclang -include-pch -Xclang \S+", "", command)
+    entry["command"] = re.sub(r" -include \S+cmake_pch\.hxx", "", command)
+json.dump(entries, open(sys.argv[2], "w"))
+PY
 echo "tidy: $(clang-tidy --version | grep -o 'LLVM version [0-9.]*'), ${#files[@]} files${base:+ changed since $(git rev-parse --short "$base")}, $jobs at a time"
 start=$SECONDS
 # One clang-tidy per file, each writing its own log (named after the path, so they list in its
@@ -84,7 +96,7 @@ start=$SECONDS
 # shellcheck disable=SC2016 # the inner shell expands them
 printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} sh -c \
   'log="$3/$(printf %s "$2" | tr / %).log"; clang-tidy -p "$1" --quiet "$2" >"$log" 2>&1 || echo "clang-tidy exit $?" >>"$log"' \
-  tidy "$build" {} "$out"
+  tidy "$out/db" {} "$out"
 failed=0
 for log in "$out"/*.log; do
   # What is left once clang's summary lines ("12 warnings generated.") are gone is a finding.

@@ -121,7 +121,7 @@ protected:
                 m_firstSkipped = printableExcerpt(line, 200); // a tool's binary garbage is not for a terminal
         }
         if (!points.empty())
-            m_context.emit(std::move(points));
+            m_context.publish(std::move(points));
     }
 
     std::string firstSkipped() const {

@@ -16,8 +16,9 @@ struct ListenerContext {
     int rootPid = -1;      ///< the workload's process
     std::vector<int> gpus; ///< from --devices
     int intervalMs = 1000;
-    std::function<void(std::vector<MetricPoint>&& points)> emit; ///< thread-safe
-    std::function<void(const std::string& line)> message;        ///< one-line notices for stderr
+    /// Thread-safe. Not "emit": Qt defines that as a macro, and the explorer includes this header.
+    std::function<void(std::vector<MetricPoint>&& points)> publish;
+    std::function<void(const std::string& line)> message; ///< one-line notices for stderr
 };
 
 class Listener {

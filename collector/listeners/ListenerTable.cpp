@@ -76,7 +76,7 @@ private:
             lock.unlock();
             std::vector<MetricPoint> points;
             sampler.sample(recordingClockMs(), points);
-            m_context.emit(std::move(points));
+            m_context.publish(std::move(points));
             lock.lock();
             next += interval;
             const auto now = std::chrono::steady_clock::now();
