@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // radt's commands on a store: ls, report, store copy, compact, partition and archive.
 
 #include "RadtCommands.h"

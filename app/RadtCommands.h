@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // radt's command line, shared by its commands: the errors every command reports the same way, the
 // --store option, and the subcommands that work on a store (ls, report, store copy|compact),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // radt run rename|note|tag|untag|delete|restore and radt experiment rename|delete|restore: the care
 // of runs and experiments from the command line, writing the rows MLflow's own client writes
 // (runs.name and mlflow.runName, mlflow.note.content, tags, lifecycle_stage, experiments.name), so

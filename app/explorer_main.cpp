@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // radt-explorer: argument parsing and wiring only (resources/DESIGN.md §2).
 
 #include "core/StoreFactory.h"

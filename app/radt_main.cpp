@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // radt: the headless collector CLI. Declares its command line (CLI11) and wires core + collector;
 // nothing else. The commands on a store (ls, report, store) are in RadtCommands.cpp.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared bits of the bench/ programs: a scratch directory, raw sqlite helpers, figure lines.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Chart runs held in memory for the GUI benchmarks (bench_chart_open, bench_zoom_frame).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening a radT board file (resources/DESIGN.md §9) the way a chart panel does: loadBoardFile, then one
 // SeriesPyramid per run and a first 1200-column query, next to the floor a user would compare
 // with, `python3 -c "import json; json.load(open(F))"` on the same file (a whole process, as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a chart of 8 runs x 1M points costs before its first frame (resources/DESIGN.md §8): read each series
 // with SqliteStore::series, build its SeriesPyramid and reduce the whole range to 1200 columns,
 // next to a raw sqlite3 SELECT stepping loop over the same 8M rows (the floor for any reader).

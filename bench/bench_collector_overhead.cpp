@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU the collector costs: the real `radt` sampling top+ps+iostat+net+proc at 1 Hz and at 10 Hz
 // (writing into a real SQLite store) around an idle workload, next to `top -b -d 1` -- the way
 // radT sampled -- run over the same minute in the same run. All three run at once, so they see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // 100k nvidia-smi query lines and 100k dcgmi dmon lines (fixture-shaped, generated in memory)
 // through parseSmiLine / DcgmiDmonParser, next to a baseline that only splits the same lines into
 // fields (the floor for any parser of this text).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parallel coordinates stay responsive with 500 runs (issue 39 §3): 500 runs x 8 axes (two
 // params as categories, six figures), the view 1200 x 600, with real Qt rendering on the offscreen
 // platform. Measured in the same run:

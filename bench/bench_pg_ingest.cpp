@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Metric ingest into PostgresStore (COPY straight into metrics, then the latest_metrics upsert; a
 // batch with duplicates goes through a staging table) next to plain INSERT batches of the same rows: one
 // prepared INSERT per row in one transaction per batch, with the same latest_metrics upsert per key

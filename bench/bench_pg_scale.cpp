@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A lab's scale on one PostgreSQL server on loopback: 64 simulated collector nodes x 8 GPUs x 20
 // metrics at 1 Hz (10,240 samples/s) for RADT_BENCH_SECONDS (default 60) per scenario. Each node
 // has its own connection and run and writes one transaction per tick. Measures the samples/s the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `radt report` over 8 runs x 20 metrics x 20k samples (issue 12; 100k with RADT_BENCH_FULL=1),
 // next to a raw sqlite3 SELECT of the same rows (every series the report reads, read once): the
 // floor for any report, since the analyses themselves are single passes. Figure report_ratio,

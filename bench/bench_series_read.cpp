@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One 1M-point series read into arrays by SqliteStore::series, next to a raw sqlite3 SELECT
 // stepping loop over the same rows (the floor for any reader).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Metric ingest into SqliteStore (latest_metrics included) in batches of 10k, next to raw sqlite3
 // prepared-insert loops into (a) an identical MLflow `metrics` table with the same indexes and
 // (b) a bare 5-column table without indexes. Same pragmas (WAL, synchronous=NORMAL) everywhere.

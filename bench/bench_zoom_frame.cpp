@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One interactive frame of the explorer's chart (issue 13): 8 runs x 1M points in memory, the plot
 // 1200 px wide, a zoom or pan to another x window and the view painted, with real Qt rendering
 // on the offscreen platform. Two ways of drawing the same decimated points, in the same run:

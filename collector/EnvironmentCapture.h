@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a run ran on, recorded next to it (as radT does): package lists and the GPU report as
 // artifacts, host facts as tags.

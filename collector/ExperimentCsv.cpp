@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/ExperimentCsv.h"
 
 #include "collector/listeners/ListenerTable.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // radT's experiment file (resources/DESIGN.md §6): one row per run, rows with the same (Experiment, Workload)
 // run together. Read and validated completely before anything runs, so a typo in row 40 is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/ExperimentRunner.h"
 
 #include "collector/GpuPartitioning.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `radt experiment.csv` (resources/DESIGN.md §6): the workloads of a radT experiment file, one after another
 // in file order. The runs of a workload are set up one by one (collocation, store rows, the

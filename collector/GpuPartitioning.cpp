@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/GpuPartitioning.h"
 
 #include "collector/listeners/ChildProcess.h"

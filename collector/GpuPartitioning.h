@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Collocation set-up for experiment workloads (resources/DESIGN.md §6): MIG GPU/compute instances created
 // with nvidia-smi for the rows that ask for a MIG profile, and the MPS control daemon for MPS

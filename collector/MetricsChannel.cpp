@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/MetricsChannel.h"
 
 #include "core/base/TextFormat.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The metrics channel (resources/DESIGN.md §7): a pipe whose write end the workload inherits as
 // RADT_METRICS_FD. One JSON object per line:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a run is asked to do: its experiment, workload, listeners, devices, limits and command.
 // Apart from RunSession (collector/RunSession.h), which carries a run out, so that what checks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/RunRecorder.h"
 
 #include "collector/RunValidation.h"

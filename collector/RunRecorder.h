@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Records one run from start to end (`radt script.py`): a RunSession prepared, released at once,
 // and waited for until the workload ends, the time limit passes or a stop signal arrives.

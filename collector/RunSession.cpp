@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/RunSession.h"
 
 #include "collector/EnvironmentCapture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One recorded run in phases, so that the runs of a collocated workload can be set up one by one
 // and then started together (resources/DESIGN.md §6): prepare() creates the run and starts the workload held

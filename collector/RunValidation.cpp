@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/RunValidation.h"
 
 #include "collector/ExperimentCsv.h"

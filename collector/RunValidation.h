@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One place that checks what a run is asked to do (issue 14): the CLI, experiment files, the
 // explorer's Launch dialog and --dry-run all get the same answer, before anything is written.

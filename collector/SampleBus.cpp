@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/SampleBus.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The live sample bus (resources/DESIGN.md §8): listeners publish batches of points for a run; every
 // subscriber (the store writer, the explorer's live charts) receives them at once, without waiting for the

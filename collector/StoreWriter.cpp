@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/StoreWriter.h"
 
 #include "core/store/SpillFile.h"

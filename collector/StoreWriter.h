@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The writer thread between the sample bus and the store (resources/DESIGN.md §8): a bounded queue, flushed
 // every flush interval (plus up to a quarter of it, at random) or 10k samples as one transaction

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Choosing a store's implementation from its URI: the one place that knows every backend, so
 // that the Store interface (core/store/Store.h) knows none and a backend knows only the interface.

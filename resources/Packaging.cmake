@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Debian packages (cpack -G DEB): `radt`, the collector without any Qt dependency, and
 # `radt-explorer`, which depends on it. Library dependencies are computed by dpkg-shlibdeps.
 set(CPACK_GENERATOR DEB)
@@ -24,3 +25,11 @@ set(CPACK_DEBIAN_EXPLORER_PACKAGE_DEPENDS "radt (= ${PROJECT_VERSION})")
 set(CPACK_COMPONENT_EXPLORER_DESCRIPTION
     "desktop explorer for GPU training benchmarks recorded by radt\n radt-explorer shows experiments, workloads and runs of an MLflow tracking store,\n charts any metric over many runs, streams running runs, launches workloads,\n opens and saves radT board files and exports charts; its Insights view gives\n energy, efficiency and collocation figures.")
 include(CPack)
+
+# Each package's /usr/share/doc/<package>/copyright, in Debian's machine-readable format (Debian
+# Policy 12.5): the project's MIT licence and what it links.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/debian/copyright DESTINATION share/doc/radt COMPONENT collector)
+if(BUILD_GUI)
+  install(FILES ${PROJECT_SOURCE_DIR}/resources/debian/copyright DESTINATION share/doc/radt-explorer
+          COMPONENT explorer)
+endif()

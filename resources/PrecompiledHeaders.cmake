@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Precompiled headers: the heavy headers most translation units include (nlohmann/json.hpp alone is
 # ~111k preprocessed lines; GoogleTest and Qt's widget headers next) are parsed once per group of
 # targets instead of once per file. Included from the top-level CMakeLists.txt after every folder.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Copies a built radt with every shared library it loads (its dynamic loader included) into one
 # folder, so that it runs on a machine with another glibc and no libpqxx: the GPU machine that
 # resources/capture-gpu-fixtures.sh records on. Run it as

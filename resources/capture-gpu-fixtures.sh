@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Captures what the real GPU tools print on a machine with an NVIDIA GPU, for the replaying
 # fakes of tests/fakes/ and the parser tests: the exact commands radt's listeners start, plus
 # the neighbouring queries users ask about. Reads only: no MIG, MPS, clock or power setting is

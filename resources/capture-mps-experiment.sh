@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Records the MPS path of `radt experiment.csv` for real on a machine with an NVIDIA GPU, beside
 # time-sliced pairs and runs alone (tests/fixtures/runs/h100_mps_experiment.db came from it).
 # Reads and records only: radt starts and quits the MPS daemon itself; no MIG, clock or power

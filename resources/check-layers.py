@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks that every #include in core/, collector/, widgets/ and app/ points down or sideways
 within its own folder, never up (resources/DESIGN.md §2): each folder may include its own headers
 and those of the folders listed for it below, which are the folders its CMake target links.

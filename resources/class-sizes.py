@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Counts each class's member functions and data members in the headers of a folder (default
 widgets/), largest first: what the house's "no class over 40 member functions or 20 data
 members" rule measures. A declaration reader, not a compiler: inside a class body at its own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The Debian packages end to end (as root, in CI): build them from the build tree, install them
 # with apt, use the installed programs (record a run with radt, `python3 -m radt`, a screenshot from
 # radt-explorer, the desktop entry and man pages in place), then purge both and check that nothing
@@ -59,7 +60,8 @@ QT_QPA_PLATFORM=offscreen XDG_DATA_HOME="$work/xdg" XDG_CONFIG_HOME="$work/cfg" 
 [ -s "$work/shot.png" ] || fail "no screenshot"
 for f in /usr/share/applications/radt-explorer.desktop /usr/share/mime/packages/radt-explorer.xml \
          /usr/share/icons/hicolor/scalable/apps/radt-explorer.svg /usr/share/icons/hicolor/48x48/apps/radt-explorer.png \
-         /usr/share/man/man1/radt.1.gz /usr/share/man/man1/radt-explorer.1.gz /usr/share/radt/python/radt/__init__.py; do
+         /usr/share/man/man1/radt.1.gz /usr/share/man/man1/radt-explorer.1.gz /usr/share/radt/python/radt/__init__.py \
+         /usr/share/doc/radt/copyright /usr/share/doc/radt-explorer/copyright; do
   [ -e "$f" ] || fail "$f is not installed"
 done
 if command -v desktop-file-validate >/dev/null; then
@@ -69,7 +71,7 @@ fi
 cd /
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq radt-explorer radt >/dev/null
 for f in /usr/bin/radt /usr/bin/radt-explorer /usr/share/radt /usr/share/applications/radt-explorer.desktop \
-         /usr/share/mime/packages/radt-explorer.xml /usr/share/man/man1/radt.1.gz; do
+         /usr/share/mime/packages/radt-explorer.xml /usr/share/man/man1/radt.1.gz /usr/share/doc/radt; do
   [ ! -e "$f" ] || fail "$f is left after purging"
 done
 if dpkg-query -W -f='${Status}\n' radt radt-explorer 2>/dev/null | grep -q installed; then

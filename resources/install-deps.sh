@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages radt-explorer needs to build, test and run, plus any packages
 # named as arguments (resources/sanitize.sh adds clang, resources/tidy.sh clang-tidy). Idempotent:
 # does nothing when everything is already installed.

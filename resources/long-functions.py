@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Lists the production functions (core/, collector/, widgets/, app/) longer than a limit, longest
 first, with file:line and length in lines from the signature's first line to the closing brace.
 

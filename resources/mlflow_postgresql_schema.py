@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Derives MLflow's PostgreSQL tracking schema from its SQLite one (core/schema/*.sql).
 
 MLflow creates both from the same SQLAlchemy models and alembic migrations; the differences are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # README command 1: install, build Release, record the bundled CPU demo workload with `radt` into
 # the embedded default store, then open radt-explorer on that store.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The sanitizer job of CI (.ci/run): the core and collector test suites built with clang under
 # ASan+UBSan, then every libFuzzer harness of tests/fuzz/ for RADT_FUZZ_SECONDS (default 30) on its
 # seed corpus. Fails on any test failure, sanitizer report or fuzzer finding. With --fuzz-only

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by resources/sanitize.sh and resources/test.sh (CI's split run): the clang ASan+UBSan
 # tree of the sanitizer job. One build serves the tests and the libFuzzer harnesses: they share
 # the instrumented libraries. `source resources/sanitizer-env.sh BUILD_DIR`, then

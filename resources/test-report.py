@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The end of resources/test.sh: what ran, what skipped and why, and (under CI) whether a skip hides
 a test the CI machine should run. Reads ctest's Testing/Temporary/LastTest.log of each tree given,
 in order: a test skipped in an earlier tree that passed in a later one (the split run's Release

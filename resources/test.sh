@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # README command 2: install what is needed, build (Release, GUI and tests), run the whole suite.
 #
 #     bash resources/test.sh          # the whole suite (ctest), in one Release tree ($RADT_BUILD_DIR)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # clang-tidy with the checked-in .clang-tidy over the production code (core/, collector/, widgets/,
 # app/; not tests/, bench/ or generated files), the project's headers they include with them.
 # Prints each finding and exits 1 if there is one. CI runs it after test.sh, in test.sh's build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "CachedStore.h"
 #include "core/StoreFactory.h"
 

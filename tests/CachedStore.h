@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Large generated SQLite stores built once per test build and copied for each test that needs one.
 // Filling a million rows through MLflow's three metric indexes takes seconds; copying the file a

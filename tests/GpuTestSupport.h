@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers shared by the GPU tool parser tests: fixtures as the tools printed them, lookups.
 

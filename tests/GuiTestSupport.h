@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the GUI tests: a small radT-shaped store and the QAbstractItemModelTester warnings.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The store both insight suites (core report, explorer view) compute on: two runs sharing GPU 0
 // (100 W for 10 s, 2 epochs of 5 s, GPU utilisation 90 % with SM activity 30 %) and a solo run of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The real pdflatex as the judge of the paper tables: a table compiles in a plain article, and
 // its tabular's width as pdflatex measures it (issue 39 §7: it must fit an article's \linewidth).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "PrivatePostgres.h"
 
 #include "TempDir.h"

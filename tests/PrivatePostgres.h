@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A PostgreSQL server of one test's own: initdb into a temporary directory, a free port on
 // loopback, trust authentication. A test that stops the server (an outage) or needs two (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "RadtProcess.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // End-to-end test support: the real `radt` binary as a child process with its output collected,
 // the fake GPU tools of tests/fakes on a private PATH, and small polling helpers.

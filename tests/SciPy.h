@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SciPy as the independent reference of the statistics tests: a Python program run in a real
 // process by Debian's interpreter (python3-scipy, installed by resources/install-deps.sh), its

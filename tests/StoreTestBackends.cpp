@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "StoreTestBackends.h"
 
 #include "TempDir.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where the Store contract tests put a fresh, empty store: a SQLite file in a temporary directory,
 // or a new database on the PostgreSQL server the environment names (PGHOST, PGUSER, PGPASSWORD,

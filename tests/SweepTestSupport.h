@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A batch-size sweep as researchers record one (issue 39): 3 batch sizes (64, 128, 256) x 4 seeds,
 // one finished run each in experiment "sweep", written through the store API as radt writes runs:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A fresh directory under $TMPDIR for one test, removed with everything in it afterwards.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // main() of the GUI tests: a QApplication on the offscreen platform, settings kept out of $HOME.
 
 #include "GuiTestSupport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A run's artifacts without a widget (core/artifacts): where artifact_uri points and why it cannot
 // be read, the listing, text told from binary by content, and the paged text reader on broken and
 // large input (empty, no last newline, CRLF, a very long line, a 200 MB file read with small memory).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BoardFile: radT board files (resources/DESIGN.md §9) read liberally, written in radT's form, and every bad
 // board either refused with one clear error or opened with its problems listed.
 

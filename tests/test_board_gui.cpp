@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Boards in the explorer (resources/DESIGN.md §9): a board saved by radT's front end opens with the same view
 // (series rules, hidden series, smoothing, range), round trips radT -> explorer -> radT and
 // explorer -> explorer, bad boards open what they can and name the rest, a dropped file opens,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chart engine without a widget (widgets/chart/engine/ChartEngine.h): what a chart of runs
 // draws in a frame, which line is under a pixel, what a crosshair reads, how the wheel zooms and
 // how live points grow a line, driven the way ChartPanel drives it, with no QWidget made.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chart exports on a real store, offscreen, checking the files written: the CSV at full
 // resolution (values, radT's EMA, hidden series, zoom, step axis, quoting) read back, PNG at 1x
 // and 2x, SVG and PDF as vector drawings with text, a multi-page board PDF, and failures that

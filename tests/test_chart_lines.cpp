@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // From a chart's runs to its lines, as a person reads them: names that tell the lines apart, and a
 // workload whose runs ran one after another drawn as a mean with a band, never a zigzag.
 

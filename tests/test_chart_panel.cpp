@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chart panel on a real store, offscreen, checking what is drawn: radT's series rules,
 // smoothing by radT's formula, legend hiding, log y, monochrome, step axis, and zoom at full
 // resolution with peaks kept (resources/DESIGN.md §8, §9); beyond radT: wall-clock axis, workload mean with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End to end: the real `radt` with every listener against fake nvidia-smi / dcgmi executables that
 // replay the recorded real output (tests/fakes), real Python workloads using the radt module, and
 // the crash paths: kill -9 of the collector, Ctrl-C, the time limit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kept envelopes and summary statistics (radt_envelopes, core/store/RunEnvelopes.h) follow the store:
 // when another MLflow client changes a finished run's samples the way MLflow's own client and SQL
 // can (a log_batch point older than the latest, a value logged again at the latest timestamp,

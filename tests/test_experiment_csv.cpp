@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // radT's experiment CSV (resources/DESIGN.md §6): reading, validation with line/column, atomic write-back,
 // letters; then the fake MIG/MPS/profiler tools the experiment runner is tested against.
 

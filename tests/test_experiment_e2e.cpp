@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End to end: `radt experiment.csv` with real Python workloads, the fake nvidia-smi (MIG),
 // nvidia-cuda-mps-control and nsys replaying real tool output, interruption and resume, and the
 // status column written back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Desktop conventions of the explorer (issue 13), driven by real key presses on a shown window:
 // Save writes back to the board's own file, Ctrl+F goes to the run filter, F1 lists the shortcuts
 // read off the menus, file dialogs start where the user last went, and closing the window while a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MainWindow end to end on a temporary store: the tree, the basket and the charts that follow them
 // (rendering, min/max decimation, the board, linked zoom), on SQLite and PostgreSQL.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Running runs in the explorer: the Launch dialog's form, a real workload (the bundled demo under
 // the real collector, in this process) whose run joins the tree and basket, streams into the chart
 // over the live bus ahead of the store, prints into the console, and stops cleanly; and a run

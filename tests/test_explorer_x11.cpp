@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // radt-explorer driven as a person drives it (issue 13): the real binary in a real X server
 // (Xvfb), a real mouse and keyboard (xdotool's XTEST events, which reach the window exactly as a
 // user's do), and a real screenshot of the screen (ImageMagick's import). The scenario: clear the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fake nvidia-smi / dcgmi (tests/fakes) replay output our parsers read: fakes and parsers agree.
 
 #include "GpuTestSupport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // nvidia-smi and dcgmi dmon parsers against every recorded fixture and broken input.
 
 #include "GpuTestSupport.h"

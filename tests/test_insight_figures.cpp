@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The per-run figure table and the input-stall analysis (issue 23 §1 and §4, issue 25 §2) on
 // hand-made series and values whose answers are worked out by hand: what a person reads in the
 // Insights view and `radt report`, and the stretches the stall chart shades.

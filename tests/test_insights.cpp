@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The insight analyses (issue 12, resources/DESIGN.md §12) on small series whose answers are computed by
 // hand, and `radt report` over a real SQLite store holding a collocated workload and its solo baseline.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The explorer's Insights view (issue 12): the basket's runs as energy, efficiency and
 // collocation figures, computed off the GUI thread, in a sortable table and a bar chart, exported
 // as CSV and JSON. Real SQLite store, real widgets (offscreen).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A chart of many runs (issue 26): finished runs are read as their stored envelopes (a few
 // thousand points each, not every row), a run without one gets it on the way, and a zoom reads the
 // visible range again with every point, through the real loader thread, on SQLite and PostgreSQL.

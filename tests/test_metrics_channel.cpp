@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The metrics channel (resources/DESIGN.md §7): the JSON-lines protocol, and a real pipe fed by a real child.
 
 #include "TempDir.h"

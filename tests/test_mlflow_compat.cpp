@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Our writes into a database MLflow itself created (tests/fixtures/mlflow) keep it valid for
 // MLflow: integrity, foreign keys, latest_metrics, and the column types MLflow's models expect.
 

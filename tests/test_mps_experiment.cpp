@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The MPS path of `radt experiment.csv` recorded for real on an H100 (driver 580.159.04, CUDA
 // 13.0): two runs alone, a time-sliced pair and two pairs under MPS that radt started and quit
 // itself (tests/fixtures/runs/h100_mps_experiment.db). The figures are the recording's own; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parallel coordinates' engine without a widget (widgets/compare/ParallelEngine.h, issue 39
 // §3): a real SQLite store of a batch-size sweep (3 batch sizes x 4 seeds) read as the view reads
 // it (readComparison: the Insights figures and metric stats), its axes, each run's values, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An archive copy never looks complete when it is not (issue 37 §7). Another MLflow client wrote a
 // metric key MLflow's rules reject straight into a PostgreSQL store (by SQL, as a client that
 // skips MLflow's checks would): into metrics alone, or into metrics and latest_metrics. The real

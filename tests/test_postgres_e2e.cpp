@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End to end against a real PostgreSQL server: several `radt` processes recording into one server
 // (pg_virtualenv's) at once, and a server outage in the middle of a recording. The outage stops a
 // server of the test's own (PrivatePostgres), so the tests beside it keep theirs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The locks that hold every writer back (issue 37 §2): `radt store partition`'s swap and `radt
 // store archive`'s partition drop take ACCESS EXCLUSIVE on metrics, and PostgreSQL queues every
 // later request behind a waiting one. A real session idle in a transaction that read metrics (an

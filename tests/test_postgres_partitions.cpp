@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PostgreSQL stores whose metrics table is partitioned by time (resources/DESIGN.md §4
 // "Partitions"): new stores are made so under MLflow's names, a batch past the partitions makes
 // its own, MLflow's own SQL runs against it, `radt store partition` converts a store in place and

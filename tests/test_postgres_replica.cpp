@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads that never slow the writers (issue 26 §3): a lab's primary PostgreSQL server takes the
 // collectors' writes, a streaming replica (PostgreSQL's own replication, set up by pg_basebackup)
 // serves the explorer. Two real servers of the test's own on loopback (PrivatePostgres): radt

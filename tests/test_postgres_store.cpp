@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PostgreSQL-only behaviour of the store: connection errors that name the problem without the
 // password, schemas that are not MLflow's, and concurrent writers on one run.
 

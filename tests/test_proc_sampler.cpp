@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "TempDir.h"
 #include "collector/listeners/ListenerTable.h"
 #include "collector/listeners/ProcParsers.h"

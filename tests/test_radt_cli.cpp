@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End to end: the real `radt` binary runs the real demo workload into a temporary store.
 
 #include "TempDir.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rapl listener (issue 12): package and DRAM power from a powercap tree, read through a root
 // override from a fixture tree shaped like a two-socket machine's /sys.
 

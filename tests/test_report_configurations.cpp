@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `radt report`'s configurations as other clients and real recordings leave them (issue 37 §3-§6):
 // a run still RUNNING under a real `radt`, FAILED and KILLED runs, a repeat without a power series,
 // param values no LaTeX font has, and a --repeat-param no run has. Everything goes through the

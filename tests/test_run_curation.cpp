@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A run's care where MLflow sees it (issue 40 §3): the real `radt run rename|note|tag|untag|delete|
 // restore` on every backend, checked in the rows MLflow's own client writes for each (runs.name and
 // the mlflow.runName tag, mlflow.note.content, tags, lifecycle_stage and deleted_time), read by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A run's care in the explorer (issue 40 §3), on SQLite and on PostgreSQL: the tree's selection
 // renamed, noted, tagged, deleted with the Delete key and restored from Show Deleted Runs, each
 // written as MLflow's client writes it (read back through another connection), each undone by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Run Details (issue 40 item 1) in the window over a real recorded run: radt records a Python
 // workload into a SQLite store, the explorer opens it, Enter on the run in the tree shows its page
 // (status, host, command line, devices, params and tags copied with Ctrl+C, the latest metrics),

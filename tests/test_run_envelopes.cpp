@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-run envelopes (core/store/RunEnvelopes.h) on every backend of the store contract: what a chart of
 // hundreds of runs reads instead of every row. Saved when asked, read back only while fresh, made
 // again when stale, never for a short series, never on a store that cannot keep them.

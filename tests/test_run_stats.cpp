@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Summary statistics of a run's series (the summary table's figures) on every backend of the store
 // contract: computed by the store (in the server on PostgreSQL) exactly as seriesStats() computes
 // them from the samples, kept as a stats entry of radt_envelopes when a run finishes, read back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RunTreeModel and RunFilterProxy, always under QAbstractItemModelTester.
 
 #include "GuiTestSupport.h"

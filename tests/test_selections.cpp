@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The selection side of the explorer: the grouped metric list (its search and preferred metric),
 // named basket selections in QSettings, putting a saved selection back into MainWindow's basket,
 // and the Recent Stores list.

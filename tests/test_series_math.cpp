@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SeriesMath: EMA smoothing, summary statistics, and the min/max pyramid checked against a
 // brute-force per-column reduction.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The dmon listener (nvidia-smi dmon): its parser over real H100/H200 output and broken input, the
 // real radt recording it through the fake nvidia-smi, and what the insights make of it on a run
 // recorded on a real H100 (tests/fixtures/runs/h100_matmul_dmon.db).

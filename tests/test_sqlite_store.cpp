@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/base/Uuid.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Store contract, one parameterised suite run against both backends (resources/DESIGN.md §4): the
 // embedded SQLite file and a real PostgreSQL server. The PostgreSQL cases need a server: the
 // test command runs ctest under pg_virtualenv, which provides one on loopback (PGHOST etc.);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Nothing lost when the store fails under a running collector (issue 14): a store locked by
 // another process when radt is stopped, a file system that fills up, frees and fills again, and
 // two radt creating one new store at once. Real radt processes, real SQLite files, a real tmpfs.

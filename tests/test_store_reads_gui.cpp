@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The window's store reads after it opened (the run tree, the basket's metric keys) happen on the
 // loader's thread: the window answers while a server holds the tables, a reread of a store left
 // behind lands nowhere, and only the newest basket's keys reach the metric list.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/StoreFactory.h"
 #include "core/store/Store.h"
 #include "core/store/StoreUri.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The live bus and the writer thread in front of a real SQLite store (resources/DESIGN.md §8).
 
 #include "TempDir.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SummaryModel and SummaryPanel over a real SQLite store: the figures are checked against
 // statistics computed here independently (sorted copy, numpy-style interpolation).
 

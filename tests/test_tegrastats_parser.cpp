@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tegrastats parser against every Jetson generation in the fixtures and broken input.
 
 #include "GpuTestSupport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The explorer's workspace (issue 13) on a shown 1024x700 window: the board is a grid of 1-3
 // columns where every chart is reachable and a new one is scrolled into view, the console opens
 // tabbed with the summary instead of squeezing the charts, a narrow chart's options overflow into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/listeners/ChildProcess.h"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A workload process: fork/exec in its own process group, stdout/stderr passed through to ours
 // and copied into a log file, terminated as a group (SIGTERM, grace, SIGKILL).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/listeners/GpuListeners.h"
 
 #include "core/base/TextFormat.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Listeners that stream a GPU tool's output (resources/DESIGN.md §5): nvidia-smi (--query-gpu and
 // dmon), dcgmi dmon, tegrastats.

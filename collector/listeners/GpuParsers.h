@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Parsers for the output of the GPU tools the listeners stream (nvidia-smi, nvidia-smi dmon, dcgmi,
 // tegrastats).

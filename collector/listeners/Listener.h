@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A listener samples one source (resources/DESIGN.md §5) for one run and publishes points through its
 // context. /proc listeners share one sampling thread; GPU tools are started once per run and streamed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The listener registry and the /proc listener (top, ps, iostat, net, proc in one thread).
 
 #include "collector/listeners/ListenerTable.h"

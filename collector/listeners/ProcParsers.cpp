@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "collector/listeners/ProcParsers.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Parsers for the /proc files the collector samples. Pure functions over the file text, so the
 // recorded fixtures of other kernels test them as well as the live /proc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The /proc listeners (resources/DESIGN.md §5): top (system CPU, memory, swap), ps (per-core CPU and memory
 // of the run's threads), iostat (per-device disk rates), net (per-interface rates) and proc (the run's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/BurstInsight.h"
 
 #include "core/base/InsightSeries.h"

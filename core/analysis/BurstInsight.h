@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Burst/idle characterisation of a series, after Driple (issue 12, resources/DESIGN.md §12): samples split
 // into burst and idle by 1-D 2-means, the amounts and durations of each, and the share of fixed windows whose

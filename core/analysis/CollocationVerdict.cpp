@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/CollocationVerdict.h"
 
 #include "core/base/Statistics.h"

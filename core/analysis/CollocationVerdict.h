@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Did collocation pay off? (issue 23 §3, issue 39 §5): the jobs of a collocated workload together
 // against the same jobs one after another, each alone (its solo configuration's mean): time,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/ConfigurationInsight.h"
 
 #include "core/analysis/ConfigurationLabels.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Repeated runs grouped into configurations (issue 23 §2, §3): runs whose params are equal once
 // radT's bookkeeping params and the repeat params (seed) are set aside. Per configuration the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Configurations named by their params and put in one order (issue 39 §1): a configuration's
 // label is the fewest params that tell the configurations apart ("batch-size=64"), chosen by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Energy of a run (issue 12, resources/DESIGN.md §12): from a cumulative energy counter when the run
 // has one (KeyRole::GpuEnergyCounter: dcgmi's Total Energy Consumption, mJ), else the trapezoidal

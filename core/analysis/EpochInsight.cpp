@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/EpochInsight.h"
 
 #include "core/base/InsightSeries.h"

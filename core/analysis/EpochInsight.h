@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Hardware samples aligned to training epochs (issue 12, resources/DESIGN.md §12): the epoch in progress at
 // any time, from when the run's stepped software metric (e.g. `loss` logged per epoch) was logged.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/InsightFigures.h"
 
 #include "core/base/MetricKeys.h"

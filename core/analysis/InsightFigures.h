@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A report's per-run figures as people read them (issue 23 §1, issue 25 §2): one table of
 // {key, title, unit, decimals, where shown, value} that the explorer's Insights table, its bar

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/InsightReport.h"
 
 #include "core/analysis/BurstInsight.h"

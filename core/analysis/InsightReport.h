@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `radt report` (issue 12): the insight analyses over runs of a store, as one JSON document of a
 // fixed shape for scripts and as a readable table. Thin: each figure comes from its analysis

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // reportTable(): `radt report`'s JSON as a table for a terminal, section by section.
 #include "core/analysis/InsightReport.h"
 

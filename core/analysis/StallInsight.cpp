@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/StallInsight.h"
 
 #include "core/analysis/UtilisationInsight.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/analysis/UtilisationInsight.h"
 
 #include "core/base/InsightSeries.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/artifacts/ArtifactListing.h"
 
 #include "core/base/Utf8.h"

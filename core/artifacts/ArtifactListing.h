@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The files of a run's artifact folder (recursive, with sizes), and whether a file reads as text:
 // decided by its first block (a NUL byte or a byte sequence that is not UTF-8 makes it binary),

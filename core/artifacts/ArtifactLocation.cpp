@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/artifacts/ArtifactLocation.h"
 
 #include <cctype>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where a run's artifacts are (its artifact_uri, as MLflow or radt wrote it) and whether this
 // machine can read them: a local folder or a file:// URI that exists here, or a sentence saying

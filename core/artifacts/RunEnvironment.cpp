@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/artifacts/RunEnvironment.h"
 
 #include "core/artifacts/ArtifactListing.h"

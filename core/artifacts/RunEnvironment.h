@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a run ran on, read back from what radt recorded (collector/EnvironmentCapture): its
 // pip.txt (`pip freeze`), conda.txt (`conda list`) and smi.txt (`nvidia-smi -q`) artifacts and its

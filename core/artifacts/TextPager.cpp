@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/artifacts/TextPager.h"
 
 #include <algorithm>

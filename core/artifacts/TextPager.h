@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A text file read in pages, never whole: a 2 GB output.log opens with a small, bounded memory.
 // The line index is sparse (the start of every 1,024th line, and of the first line past each MiB),

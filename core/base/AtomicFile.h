@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Replacing a file so that a crash or a full disk leaves either the old file or the whole new one,
 // never a part: boards and experiment CSVs are saved this way. No Qt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/InsightSeries.h"
 
 #include "core/base/MetricKeys.h"

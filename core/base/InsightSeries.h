@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What every insight analysis (resources/DESIGN.md §12) needs from a stored series: which values count, the
 // sampling interval a gap is measured against, and which keys hold one metric per device.

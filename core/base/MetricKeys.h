@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The metric keys each listener writes (resources/DESIGN.md §5), in one place: the collector's
 // listener table and the analyses (which samples are hardware, which a script's own metrics) both

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Data model shared by every layer (resources/DESIGN.md §3). Plain structs, no Qt.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/SeriesCompaction.h"
 
 #include "core/base/InsightSeries.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Dead-band compaction of hardware series (issue 16), as process historians store their tags: a
 // sample that the straight line between its kept neighbours reproduces within a tolerance is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/SeriesMath.h"
 
 #include "core/base/InsightSeries.h"

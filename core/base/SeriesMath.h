@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Chart-side arithmetic on series (resources/DESIGN.md §8): radT's EMA smoothing, summary statistics, and the
 // min/max pyramid that lets a chart redraw in O(pixels) whatever the number of points.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Statistics for repeated runs (issue 23 §2, issue 39 §6): mean, standard deviation and the
 // Student t 95 % confidence interval of a sample, Welch's unequal-variance t test with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How durations and times read for people, the same in `radt ls` and the explorer.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/Utf8.h"
 
 namespace radt {

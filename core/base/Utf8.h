@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // UTF-8 as text from outside arrives: possibly broken. One rule of what is well formed for every
 // writer that must tell a character from a stray byte (a terminal excerpt, a LaTeX table).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/board/BoardFile.h"
 
 #include "core/board/BoardFileDetail.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // radT board files (radT calls them "insight files"; resources/DESIGN.md §9): the JSON array of
 // charts radT's web front end downloads and uploads. Read liberally (numbers as numeric strings,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Internal to BoardFile.cpp (the reader) and BoardWriter.cpp (the writer): what both need.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/report/EnvironmentReport.h"
 
 #include "core/store/StoreUri.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `radt report --env-diff` and the Insights view's "mixed environments" flag: per configuration of
 // a report, the environment items (packages, driver, CUDA, GPU, host, CPU, cores, radt version)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/report/LatexText.h"
 
 #include "core/base/Utf8.h"

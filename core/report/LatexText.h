@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Text from outside (a run's param names and values) as LaTeX that compiles with a plain
 // \documentclass{article} and pdflatex, and prints as it was written (issue 37 §4): no OT1 glyph

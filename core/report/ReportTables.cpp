@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/report/ReportTables.h"
 
 #include "core/analysis/ConfigurationInsight.h"

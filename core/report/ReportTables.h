@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The configurations of a `radt report` as tables for a paper (issue 23 §5): a booktabs LaTeX
 // table (mean ± 95 % CI with N, significance marks against a reference configuration) and the

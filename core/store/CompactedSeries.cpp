@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/CompactedSeries.h"
 
 #include "core/base/InsightSeries.h"

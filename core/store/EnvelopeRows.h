@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What radt_envelopes keeps per run and metric (resources/DESIGN.md §4): the types a store reads
 // and writes. How envelopes are made and used is core/store/RunEnvelopes.h, which works on a Store.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/MlflowLimits.h"
 
 #include "core/store/Store.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // MLflow's limits on names and values, enforced before anything is written so MLflow's own tools
 // accept every row we store (resources/DESIGN.md §4).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/RunEnvelopes.h"
 
 #include "core/store/CompactedSeries.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Per-run envelopes kept beside MLflow's tables (table radt_envelopes, resources/DESIGN.md §4): a
 // finished run's long series reduced to a fixed number of time slices, per slice its lowest and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/RunReconciler.h"
 
 #include "core/store/SpillFile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Crash safety (resources/DESIGN.md §8): a collector killed with SIGKILL cannot close its run. Each run
 // records its collector's host, pid and process start time as tags; the next radt invocation, or the explorer

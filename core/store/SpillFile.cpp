@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/SpillFile.h"
 
 #include "core/base/AtomicFile.h"

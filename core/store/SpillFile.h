@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Samples and run endings a collector could not store, kept on disk beside the run's artifacts
 // until a store accepts them (issue 14: nothing lost). The collector's writer appends points to

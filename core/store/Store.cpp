@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/Store.h"
 
 #include "core/base/Uuid.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The tracking store interface (resources/DESIGN.md §4): an MLflow tracking database behind one API, so the
 // collector, the CLI and the explorer never see SQL.

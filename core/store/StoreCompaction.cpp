@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/StoreCompaction.h"
 
 #include "core/store/RunEnvelopes.h"

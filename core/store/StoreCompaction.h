@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `radt store compact` (issue 16): finished runs' hardware series thinned by dead-band compaction
 // (SeriesCompaction.h) inside MLflow's schema, so MLflow and radT still read the store. The run

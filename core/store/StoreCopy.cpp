@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/StoreCopy.h"
 
 #include "core/store/MlflowLimits.h"

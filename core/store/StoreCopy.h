@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `radt store copy SRC DEST`: a whole store moved between backends (publish a laptop's SQLite
 // experiments to the lab's PostgreSQL server, or take a server's runs home). Runs keep their

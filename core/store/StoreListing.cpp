@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/StoreListing.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a store holds, experiment -> workload -> run, as the stable JSON of `radt ls --json`
 // (documented in resources/doc/recording.md) and as readable text.

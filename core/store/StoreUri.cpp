@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/StoreUri.h"
 
 #include "core/store/Store.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Store URIs in MLflow's style (resources/DESIGN.md §4) and the order in which the tools pick one.
 

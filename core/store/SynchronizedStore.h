@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A Store that several threads may use at once: every call runs under one mutex. The collector
 // records the runs of a collocated workload concurrently (each with its writer thread) into one

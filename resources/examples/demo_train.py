@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A CPU-only demo training workload for radt (Python 3 standard library only).
 
 Trains a small two-layer perceptron with mini-batch SGD on a generated two-spirals data set and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A GPU workload for radt: a fixed amount of matrix multiplication (PyTorch, CUDA).
 
 Each epoch multiplies two size x size float32 matrices --iters times, so a run always does the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A PEP 517 build backend in the standard library alone, so `pip install resources/python`
 works offline on any machine: the radt module is pure Python with no dependencies, and a wheel is
 a zip file with three metadata files beside it (no setuptools or wheel packages needed)."""

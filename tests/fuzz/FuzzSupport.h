@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the libFuzzer harnesses: input splitting as production splits it, and a check that
 // turns a broken promise of a parser into a crash libFuzzer records (a finding).

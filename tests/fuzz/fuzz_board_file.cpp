@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // radT board files as the explorer opens them (loadBoardFile() reads the file, then parseBoard()).
 // BoardError is the documented rejection. What opens is also saved again (writeBoard) and read
 // back, as a board opened in the explorer and saved travels back to radT: that must open, and

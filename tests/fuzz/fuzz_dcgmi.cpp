@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `dcgmi dmon` stdout as the dcgmi listener reads it (one parser fed line by line, header
 // changes included), and `dcgmi group -c` output as its prepare step reads it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Experiment CSV files as `radt experiment.csv` and the explorer's launch dialog read them.
 // readExperimentCsv() takes a path (it resolves each File cell beside the CSV), so each input is
 // written to a file in a private temporary directory that also holds the script the seeds name.

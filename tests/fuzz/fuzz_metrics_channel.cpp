@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lines a workload writes to RADT_METRICS_FD, split and dispatched as MetricsChannel's reader
 // does (at '\n' only, blank lines skipped). A malformed line must be refused with a reason,
 // never throw, and what is accepted must be storable: the store rejects a whole batch otherwise.

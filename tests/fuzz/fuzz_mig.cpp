@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `nvidia-smi mig -cgi ... -C` and `nvidia-smi -L` output, parsed whole as GpuPartitioner does.
 // These parsers document no exception: any escaping one is a finding.
 

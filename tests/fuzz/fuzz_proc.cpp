@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The /proc parsers over one whole file's text, as ProcSampler reads each file with
 // readSmallFile() and hands it over. Every parser sees every input: each must ignore what is not
 // its format without crashing.

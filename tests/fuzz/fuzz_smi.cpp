@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // nvidia-smi --query-gpu CSV as the smi listener reads it: one parseSmiLine() per output line.
 
 #include "FuzzSupport.h"

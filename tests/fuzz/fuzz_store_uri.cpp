@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Store URIs from --store, RADT_TRACKING_URI / MLFLOW_TRACKING_URI and the explorer's recent
 // stores: parseStoreUri() as openStore() calls it, and maskPassword() on any text, as every
 // message that names a store does. StoreError is the documented rejection.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tegrastats output as the tegrastats listener reads it: one parseTegrastatsLine() per line.
 
 #include "FuzzSupport.h"

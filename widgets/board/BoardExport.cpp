@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/board/BoardExport.h"
 
 #include "widgets/board/BoardIo.h"

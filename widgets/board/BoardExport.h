@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Exporting a whole board (issue: headless export): every chart drawn offscreen exactly as the
 // explorer draws it, one file per chart and format, named "<NN>-<metric slug>.<ext>" in board

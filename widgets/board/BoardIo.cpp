@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/board/BoardIo.h"
 
 #include "widgets/chart/ChartPanel.h"

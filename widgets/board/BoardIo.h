@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Between radT board files (core/board/BoardFile.h, resources/DESIGN.md §9) and the explorer's charts: a
 // board chart becomes a chart's runs, points and options, and a chart becomes a board chart again. radT's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/board/BoardPanel.h"
 
 #include "widgets/board/ChartCard.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The board (resources/DESIGN.md §9): many charts, each one metric over the basket's runs. One chart is the
 // current one; the metric list plots into it. Charts are added and removed by the user, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/board/ChartCard.h"
 
 #include "core/analysis/ConfigurationInsight.h"

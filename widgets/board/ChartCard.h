@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A chart with its controls, as each chart of radT's board has them: smoothing slider, a menu
 // of workloads whose runs are shown one by one, log y, monochrome, line width, x axis, reset zoom.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartAxes.h"
 
 #include "widgets/chart/engine/ChartEngine.h"

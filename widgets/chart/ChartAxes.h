@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A chart's axes: x as a value axis (time since start, steps, epochs) or a date-time axis (wall
 // clock), y as a value or log axis, kept in the chart while they are the right kind. Their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartCrosshair.h"
 #include "widgets/chart/engine/ChartDescription.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A chart's crosshair: a vertical line at an x and a see-through box listing every visible
 // line's reading there (ChartEngine::crosshairReadings), beside the line, flipped near the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartExport.h"
 
 #include "core/base/TextFormat.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Per chart exports a researcher shares: a crisp PNG at 1x to 4x, SVG and PDF as vector drawings
 // (text stays text), a multi-page PDF of a board, and the chart's data as long-format CSV at full

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartLegend.h"
 #include "widgets/chart/engine/ChartDescription.h"
 

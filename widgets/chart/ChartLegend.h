@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A chart's legend and what stands in for it: the names in rows under the plot, in a column
 // beside a wide one, or a note ("500 lines: hover for names") when they do not fit; and, for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartLoader.h"
 
 #include "core/StoreFactory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads chart data and summary statistics off the GUI thread (issue: the window stays responsive
 // while 8 x 1M points load). One worker thread with its own connection to the open store, so

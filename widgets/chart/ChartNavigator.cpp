@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartNavigator.h"
 
 #include "widgets/chart/ChartPlotItem.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The small overview under a chart (radT's navigator): every line over the whole x range, with
 // the zoomed window marked. Dragging across it zooms to that range, a click moves the window

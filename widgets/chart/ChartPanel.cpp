@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartPanel.h"
 #include "widgets/chart/engine/ChartDescription.h"
 

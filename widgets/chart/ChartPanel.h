@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One chart of the board: a metric over the basket's runs (resources/DESIGN.md §8, §9), as a
 // widget around its ChartEngine (widgets/chart/engine: the runs, lines, zoom, frames and hit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ChartPanel's mouse: the crosshair that reads every visible line at the mouse (and keeps to
 // what a zoom shows), the run-details tooltip of the line under it, the wheel's zoom, and the
 // Details menu of a legend entry or a line.

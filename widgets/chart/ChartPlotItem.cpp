@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartPlotItem.h"
 
 #include "widgets/chart/engine/FrameShares.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The lines of a ChartPanel, drawn by one graphics item over the chart's plot area: per line a
 // polyline of its decimated points (at most 2 per pixel column), a min–max band as a filled

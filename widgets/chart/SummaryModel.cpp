@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/SummaryModel.h"
 
 #include "widgets/common/Formatting.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The summary table: one row per (run, metric) with the series' statistics, so runs can be
 // compared by number rather than by eye, sorted, and pasted into a spreadsheet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/SummaryPanel.h"
 
 #include "core/store/RunEnvelopes.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The summary table on screen: statistics of every (run, metric) shown, sortable by any column,
 // and "Copy as TSV" for a spreadsheet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/common/FileDialogs.h"
 
 #include <QDir>

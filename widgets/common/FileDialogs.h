@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // File dialogs that start where the user last went for the same purpose (stores, boards, exports,
 // scripts), remembered in the settings across sessions, as desktop applications do.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/common/Formatting.h"
 
 #include <QDateTime>

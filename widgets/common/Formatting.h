@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the explorer shows times and statuses; shared by the item models. Durations: TextFormat.h.
 

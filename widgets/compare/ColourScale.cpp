@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/ColourScale.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The colour of each run by a chosen column: a numeric one on a sequential scale (viridis, dark
 // low to yellow high; log when its axis is), a categorical one in a qualitative palette (a colour

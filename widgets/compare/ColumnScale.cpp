@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/ColumnScale.h"
 
 #include "widgets/common/Formatting.h"

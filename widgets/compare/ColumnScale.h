@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One column's scale on a screen axis: linear, log10 (when every value is positive) or ordered
 // categories, mapped onto a pixel range; its ticks, in the unit a person reads (kJ, min) for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/CompareExport.h"
 
 #include "widgets/compare/ParallelEngine.h"

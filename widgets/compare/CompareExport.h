@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The comparison views' exports, as the charts export (widgets/chart/ChartExport): PNG (at 1x to
 // 4x), SVG and PDF (text stays text) of the view laid out at a size, and CSV with one row per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/ComparePainting.h"
 
 #include <QLinearGradient>

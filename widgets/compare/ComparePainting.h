@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the parallel coordinates and the scatter paint alike: text with a halo that stays readable
 // over lines, the colour legend (a gradient or a list of categories), the count of runs shown.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/ComparePanel.h"
 
 #include "widgets/common/FileDialogs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Basket > Parallel Coordinates (issue 39 §3): the basket's runs (or every run of its
 // experiments) as parallel coordinates, one axis per param that differs and per chosen figure or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the comparison views read from a store, off the GUI thread (issue 39 §3): the runs (the
 // basket's, or every run of the basket's experiments), their Insights figures (buildReport, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/CompareTable.h"
 
 #include "core/analysis/ConfigurationInsight.h"

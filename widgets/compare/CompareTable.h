@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the parallel coordinates and the scatter compare (issue 39 §3): the runs, and per run one
 // value in each column. A column is a param (categorical: its values as ordered ticks, numbers

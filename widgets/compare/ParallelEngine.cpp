@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/ParallelEngine.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The parallel coordinates without a widget (issue 39 §3): the axes (columns of a CompareTable,
 // in order, each linear, log or categorical), where each run's polyline crosses them in a plot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/ParallelPlot.h"
 
 #include "widgets/compare/ComparePainting.h"

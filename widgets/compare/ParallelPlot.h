@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The parallel coordinates on screen (issue 39 §3): paints a ParallelEngine with QPainter (axes
 // with their ticks and units, a polyline per run in its colour, brushed runs over dimmed ones,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A scatter of any column against any other (issue 39 §3) without a widget: the two scales (log
 // each where the values allow), where each run's point lies in a plot rectangle, and which point

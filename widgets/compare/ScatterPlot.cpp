@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/compare/ScatterPlot.h"
 
 #include "widgets/compare/ComparePainting.h"

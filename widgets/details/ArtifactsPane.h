@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A run's artifacts in the details: where they are (or, when this machine cannot read them, where
 // they are and why not: never an empty list without a word), the files with their sizes, and the

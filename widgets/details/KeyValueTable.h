@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A read-only table of rows of text (a field and its value, a param, a tag, a metric) that copies
 // as a person expects: Ctrl+C or the context menu's Copy puts the selected cells on the clipboard

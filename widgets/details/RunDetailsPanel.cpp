@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/details/RunDetailsPanel.h"
 
 #include "core/base/TextFormat.h"

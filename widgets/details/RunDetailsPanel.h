@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One run's page: its overview (status, times and duration, host, command line, devices,
 // collocation, notes, where its artifacts are), its params and tags, its metrics' latest values,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/details/TextArtifactViewer.h"
 
 #include "core/artifacts/ArtifactListing.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A text artifact in the details pane: the paged view (TextPageView) over a TextPager it owns,
 // a search bar (Ctrl+F; Enter or F3 for the next match, Shift+Enter or Shift+F3 for the previous,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/details/TextPageView.h"
 
 #include "core/artifacts/TextPager.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A text file on screen a page at a time: paints only the lines in view, read from a TextPager
 // (core/artifacts), with their numbers in a gutter. The scroll range follows the pager's index as

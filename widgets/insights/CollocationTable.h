@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Insights view's collocation verdict (issue 39 §5): did running jobs together on one GPU pay
 // off? Per collocated configuration, then per workload under it: time together against the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/insights/CompareDialog.h"
 
 #include "core/analysis/InsightFigures.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Basket > Compare Runs: the basket's runs side by side, as MLflow's compare-runs page shows them:
 // one column per run; rows of its duration and energy share, params, tags, the charted metrics'

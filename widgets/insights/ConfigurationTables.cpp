@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/insights/ConfigurationTables.h"
 
 #include "core/analysis/ConfigurationInsight.h"

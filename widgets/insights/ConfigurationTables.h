@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Insights view's answers for repeated runs (issue 23 §2), as tables a researcher reads and
 // copies: each configuration's N, mean ± 95 % CI and place on the efficiency frontier, and each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/insights/EnvironmentPane.h"
 
 #include "widgets/common/Formatting.h"

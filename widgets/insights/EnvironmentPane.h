@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Compare Runs' Environment tab: what the runs ran on side by side (core/artifacts/RunEnvironment):
 // the recorded files, radt version, host, CPU, cores, driver, CUDA, GPU and every pip and conda

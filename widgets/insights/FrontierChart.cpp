@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/insights/FrontierChart.h"
 
 #include <QCursor>

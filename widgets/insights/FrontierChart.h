@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The efficiency frontier of a report's configurations (issue 23 §2) on a QChart: each
 // configuration at (mean duration, mean attributed GPU energy) with its 95 % CI as whiskers, the

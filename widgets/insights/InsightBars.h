@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Insights bar chart (issue 12, issue 39 §4): a figure of the basket's runs as bars. Where
 // repeats make configurations (some has N >= 2), one bar per configuration: its mean with a 95 %

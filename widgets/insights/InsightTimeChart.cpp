@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/insights/InsightTimeChart.h"
 
 #include "core/analysis/BurstInsight.h"

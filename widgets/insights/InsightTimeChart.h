@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Insights view's charts of one run over time (issues 12 and 23 §4): its GPU utilisation with
 // the burst periods, or the input stalls (GPU waiting while the run's processes kept a core busy),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/insights/InsightsPanel.h"
 
 #include "core/StoreFactory.h"

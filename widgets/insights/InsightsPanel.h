@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The explorer's Insights view (issue 12): `radt report`'s figures for the basket's runs in a
 // sortable, copyable table (energy, energy per epoch, CO2e, utilisation, the util/SMACT flag,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // InsightsPanel's table of runs: one row a run, one column a figure of runFigures() that is in the
 // view, its tooltips and caveat marks; and the table as copied and exported.
 #include "widgets/insights/InsightsPanel.h"

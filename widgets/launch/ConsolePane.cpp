@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/launch/ConsolePane.h"
 
 #include <QHBoxLayout>

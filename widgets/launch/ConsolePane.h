@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The console of workloads launched from the explorer: each run's output coloured by its letter
 // (stderr marked), collector notices in grey, and a Stop button that ends the launch cleanly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs a workload from the GUI in this process (issue: Launch dialog): one script through a
 // RunRecorder, or an experiment CSV through the ExperimentRunner, on a worker thread with its own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Before any Qt header: the collector names a member `emit`, which Qt defines as a macro.
 #include "collector/listeners/ListenerTable.h"
 #include "widgets/common/FileDialogs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Launch a workload from the explorer: a script with its arguments, or an experiment CSV; the
 // listeners this machine can run (the others are shown disabled, with the reason), devices,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/launch/LiveBridge.h"
 
 #include "collector/SampleBus.h"

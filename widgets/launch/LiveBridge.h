@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The QObject bridge from the collector's live bus to the GUI thread (resources/DESIGN.md §2, §8). Bus
 // callbacks run on listener threads: they only queue the points; the GUI thread receives them

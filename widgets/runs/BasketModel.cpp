@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/runs/BasketModel.h"
 
 #include "widgets/common/Formatting.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The basket: the runs chosen for comparison, grouped by workload, without duplicates.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/runs/BasketPanel.h"
 
 #include "widgets/runs/BasketModel.h"

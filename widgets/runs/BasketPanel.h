@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The basket on screen: its tree grouped by workload, Remove selected, Clear all, and named
 // selections saved per store (the Selections menu).

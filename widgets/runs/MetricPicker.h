@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The metric list: the keys the basket's runs have, grouped by their radT prefix ("SMI", "TOP",
 // ...), with a search line; choosing one plots it.

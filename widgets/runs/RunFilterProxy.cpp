@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/runs/RunFilterProxy.h"
 
 #include "widgets/runs/RunTreeModel.h"

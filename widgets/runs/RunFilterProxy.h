@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Case-insensitive text filter over the run tree: a row stays when it, one of its ancestors
 // or one of its descendants matches. `tag:KEY`, `tag:KEY=VALUE` and `note:TEXT` look in runs'

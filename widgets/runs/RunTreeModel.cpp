@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/runs/RunTreeModel.h"
 
 #include <QFont>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The experiment -> workload -> run tree (resources/DESIGN.md §3) as a Qt item model.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/runs/RunTreePane.h"
 
 #include "widgets/common/Formatting.h"

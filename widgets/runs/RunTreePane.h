@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The experiment -> workload -> run tree with its filter: what the store holds, for choosing runs.
 // Choosing (double-click, the Add button, the context menu) is said with runsChosen; the window

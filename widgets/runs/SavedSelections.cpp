@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/runs/SavedSelections.h"
 
 #include "widgets/common/Formatting.h"

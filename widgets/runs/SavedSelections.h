@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Named basket selections (lists of run uuids) kept per store in QSettings, so a comparison can
 // be put back in the basket later.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 
 #include "widgets/window/BoardDocument.h"
 #include "widgets/common/FileDialogs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The board as a document (resources/DESIGN.md §9): opened from and saved to radT's board files
 // (File > Open Board, Save Board, Save As, a board dropped on the window), asked about before an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/GuardedApplication.h"
 
 #include <QMessageBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A QApplication that no exception escapes from (issue 14): Qt does not support exceptions
 // thrown through its event loop, so a throwing slot or event handler would abort the program and

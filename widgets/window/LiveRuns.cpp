@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/LiveRuns.h"
 
 #include "widgets/board/BoardPanel.h"

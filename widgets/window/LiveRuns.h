@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs that are running, seen from the window: workloads launched here (Run > Launch, their output
 // in the console, their samples drawn at once from the in-process bus) and runs another process or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/MainWindow.h"
 
 #include "widgets/common/FileDialogs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // radt-explorer's window: run tree, basket, metric list and chart panel over one open store.
 

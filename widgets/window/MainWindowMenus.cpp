@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The window's menu bar, built in one place: File (stores, the board, exports), Run, Basket, View
 // and Help. Each action calls what the window or one of its parts already does; the keyboard
 // shortcuts list is read off these menus, so it never goes stale.

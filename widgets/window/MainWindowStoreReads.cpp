@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The window's store: opening it, then its reads of the run tree and the basket's metric keys.
 // The File menu's opens and the reads go through the ChartLoader's thread like the charts (on
 // PostgreSQL each is a network round trip, and the tree is reread every 5 s while runs are

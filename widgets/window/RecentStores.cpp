@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/RecentStores.h"
 
 #include "core/store/Store.h"

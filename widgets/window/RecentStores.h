@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The File > Recent Stores list, kept in QSettings ("radt", "radt-explorer").
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/RunCuration.h"
 
 #include "core/StoreFactory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A run's care in the explorer (issue 40 §3): rename, note, tag, delete and restore the runs
 // selected in the tree, and rename, delete and restore its experiments (with their runs, as MLflow

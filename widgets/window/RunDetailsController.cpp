@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/RunDetailsController.h"
 
 #include "core/report/EnvironmentReport.h"

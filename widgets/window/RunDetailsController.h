@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Run Details dock: which run it shows and when. Details (the context menu of the tree, the
 // basket, and a chart's legend entries and lines) and Enter show a run and bring the dock up; while the dock

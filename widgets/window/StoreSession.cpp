@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/StoreSession.h"
 
 #include "core/StoreFactory.h"

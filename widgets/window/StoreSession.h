@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The window's open store and the reads that follow it, without any widget: opening a store (at
 // once, or on the loader's thread while the window goes on), rereading its run tree, and reading

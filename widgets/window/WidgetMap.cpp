@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/WidgetMap.h"
 
 #include "widgets/chart/ChartPanel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where things are on screen, for driving radt-explorer from outside with a real mouse and
 // keyboard (xdotool scripts, the test that runs it in a real X server): every visible widget,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The window's parts and what its helpers ask of it. WorkspaceLayout (how the parts are arranged),
 // BoardDocument (the board as a document) and LiveRuns (running runs) work on these, not on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/window/WorkspaceLayout.h"
 #include "widgets/board/BoardPanel.h"
 #include "widgets/compare/ComparePanel.h"

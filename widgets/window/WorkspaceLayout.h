@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the window's parts are arranged: the run tree as a dock on the left, basket and metric list
 // over the board in the middle, the summary and the console tabbed together at the bottom (so a

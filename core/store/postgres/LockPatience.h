@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How long radt's maintenance commands wait for a lock that holds every writer back: shared by
 // the commands (PostgresMaintenance.h) and the waiting itself (PostgresLockWaits.h).

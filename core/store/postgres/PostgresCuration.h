@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // PostgresStore's curation of runs and experiments (Store.h): rename, remove tags, delete and restore,
 // writing the rows MLflow's own SQLAlchemy store writes for each. Internal to core: it speaks libpqxx;

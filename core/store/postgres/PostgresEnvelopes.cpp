@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/postgres/PostgresEnvelopes.h"
 
 #include "core/store/Store.h"

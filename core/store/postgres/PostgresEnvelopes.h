@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // PostgresStore's per-run envelopes and summary statistics (RunEnvelopes.h): the radt_envelopes
 // table beside MLflow's, and the statistics computed in the server. Internal to core: it speaks

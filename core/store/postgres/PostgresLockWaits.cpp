@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/postgres/PostgresLockWaits.h"
 
 #include "core/store/Store.h"

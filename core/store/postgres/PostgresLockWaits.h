@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Taking a lock that holds every writer back (ACCESS EXCLUSIVE on metrics: the partition swap,
 // archive's partition drop) without ever queueing writers behind a session that does not end.

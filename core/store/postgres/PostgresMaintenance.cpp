@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/postgres/PostgresMaintenance.h"
 
 #include "core/store/StoreCopy.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Keeping a shared PostgreSQL store in shape as it grows (resources/DESIGN.md §4, "Partitions"):
 // `radt store partition` turns an existing store's metrics table into time partitions in place,

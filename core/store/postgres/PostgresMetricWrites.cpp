@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/postgres/PostgresMetricWrites.h"
 
 #include <cmath>

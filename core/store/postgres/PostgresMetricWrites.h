@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How PostgresStore writes a batch of metric points (resources/DESIGN.md §4): COPY into a table
 // and latest_metrics upserted from the batch's own latest point per key. Internal to core: it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Time partitions of a PostgreSQL store's metrics table (resources/DESIGN.md §4, "Partitions").
 // MLflow's primary key on metrics already holds `timestamp`, so the table can be declaratively

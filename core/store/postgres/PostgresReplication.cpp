@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/postgres/PostgresReplication.h"
 
 namespace radt::pg {

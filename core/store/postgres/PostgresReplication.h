@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How far a hot standby (a streaming replica, resources/doc/stores.md) is behind its
 // primary, and whether it still replicates at all. A standby whose primary died keeps answering

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/postgres/PostgresStore.h"
 #include "core/store/postgres/PostgresStoreConnection.h"
 

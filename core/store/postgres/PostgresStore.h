@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A shared tracking server: an MLflow tracking database on PostgreSQL (resources/DESIGN.md §4), read and
 // written through libpqxx with the same schema MLflow creates there. Many collectors write into

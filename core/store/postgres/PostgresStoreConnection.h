@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // PostgresStore's connection, for the files that implement its members (PostgresStore.cpp,
 // PostgresEnvelopes.cpp, PostgresStoreCuration.cpp): internal to core.

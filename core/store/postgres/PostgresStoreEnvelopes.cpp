@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PostgresStore's members for per-run envelopes and summary statistics: each runs the pg:: function
 // of PostgresEnvelopes.h that does the work inside the store's connection handling.
 #include "core/store/postgres/PostgresEnvelopes.h"

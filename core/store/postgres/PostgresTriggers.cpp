@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/postgres/PostgresTriggers.h"
 
 namespace radt::pg {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The statement triggers radt puts on metrics to learn which runs a statement changed, whichever
 // client runs it: the partition conversion's change log (PostgresMaintenance.cpp) and the change

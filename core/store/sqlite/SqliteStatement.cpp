@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/sqlite/SqliteStatement.h"
 
 #include "core/store/Store.h"

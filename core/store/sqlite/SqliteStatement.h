@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // RAII wrapper of a prepared sqlite3 statement: bind by position, step, read columns.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/sqlite/SqliteStore.h"
 
 #include <cstdio>

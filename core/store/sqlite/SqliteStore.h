@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The embedded default store: an MLflow tracking database in one SQLite file (resources/DESIGN.md §4).
 // One instance serves one thread at a time; open one per thread (WAL lets readers run beside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SqliteStore's curation of runs and experiments (Store.h): rename, remove tags, delete and
 // restore, writing the rows MLflow's own SQLAlchemy store writes for each.
 

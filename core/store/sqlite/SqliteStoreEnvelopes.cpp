@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SqliteStore's per-run envelopes (RunEnvelopes.h): the radt_envelopes table beside MLflow's.
 
 #include "core/store/RunEnvelopes.h"

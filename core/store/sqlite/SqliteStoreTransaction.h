@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SqliteStore's write transaction, shared by the files that implement SqliteStore (not a public
 // header: only SqliteStore*.cpp include it).

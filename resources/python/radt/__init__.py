@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """radt helper module: log software metrics from a training script into the run radt records.
 
 Standard library only. Under `radt script.py`, every call writes one JSON line to the metrics

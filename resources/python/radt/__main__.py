@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`python3 -m radt train.py --batch-size 256`: radT's documented way to start a run, handed over
 to the installed `radt` collector with the same arguments (standard library only)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The metrics channel protocol of radt (one JSON object per line) behind radT's API."""
 
 import json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a chart says about its lines, read from its engine's public state: the lines' names and
 // tooltips, the workloads whose runs can be shown one by one, the crosshair's rows, the title of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What one chart computes, without a widget (resources/DESIGN.md §8): the runs it shows and its
 // options, the lines made of them (series rules, smoothing, merges, bands, each a min/max

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ChartEngine's zoom into runs it holds as envelopes (a chart of many runs reads each finished
 // run's stored envelope, RunEnvelopes.h; a server store reduces what it sends): once a zoom
 // settles, the visible range (and as much again either side, for panning) is read again finer

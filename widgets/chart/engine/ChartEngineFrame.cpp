@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ChartEngine's lines for the visible range: each line's points (at most two a pixel column) or,
 // for a dense one among few, its mean and range, read from the lines' pyramids into the frame's
 // vectors on every zoom and pan step. Hundreds of lines are read on all cores.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ChartEngine's live data (resources/DESIGN.md §8): points from the in-process bus drawn ahead of the store,
 // rows polled from the store (another process's run, or confirming the live tail), and lines
 // that grow in place instead of being rebuilt for every new point.

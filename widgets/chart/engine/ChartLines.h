@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // From the runs of a chart to the lines it draws (resources/DESIGN.md §9 series rules): runs of one workload
 // merge into one line named by the workload unless the workload is shown run by run; a merged

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/engine/ChartReads.h"
 
 #include "core/base/InsightSeries.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a chart reads from the store, without any widget: the loader calls these on its thread and
 // hands the results to the chart on the GUI thread (ChartPanel::setData, applyLivePoll).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A frame's work split over the machine's cores: a chart of hundreds of runs reads and rasterises
 // each line on every zoom step, and one core alone misses the frame goal. Share 0 runs on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/chart/engine/LineColours.h"
 
 #include <algorithm>

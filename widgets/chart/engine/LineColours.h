@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Which palette colour each run or merged workload has, shared by every chart of the board: a
 // run is one colour in all of them (its power, its loss, its memory), however each chart came to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Hundreds of overlaid lines drawn as their density: each pixel shaded by how many lines pass
 // through it (a chart of a cluster's 500 runs). Stroking 500 lines of 2,400 points each took

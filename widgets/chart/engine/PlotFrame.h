@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What one frame of a chart draws (ChartEngine::fetchLines writes it, ChartPlotItem paints it):
 // per line its decimated points in axis units, its pen and band, and where axis values land in
