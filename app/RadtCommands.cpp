@@ -79,6 +79,13 @@ int reportingErrors(const std::function<int()>& work) {
 
 namespace {
 
+/// A JSON document for stdout. Text from outside (a pip.txt, a param value, a run name MLflow
+/// wrote) may hold bytes that are not UTF-8: they print as U+FFFD instead of ending the command
+/// with the JSON library's message.
+std::string jsonDocument(const nlohmann::json& document) {
+    return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 /// "radt: <verb> k/n runs", rewritten in place on a terminal's stderr, shown from `least` runs
 /// on; with `logLines`, a line per tenth of the runs in a log too (a long change to a store says
 /// in its log how far it got).
@@ -118,7 +125,7 @@ void addLs(CLI::App& app, Action& action) {
             return reportingErrors([&] {
                 auto s = openResolvedStore(args->store,
                                            args->readOnly ? OpenMode::ReadOnly : OpenMode::OpenExisting);
-                std::cout << (args->json ? storeListingJson(*s).dump(2) + "\n" : storeListingText(*s));
+                std::cout << (args->json ? jsonDocument(storeListingJson(*s)) : storeListingText(*s));
                 return 0;
             });
         };
@@ -234,11 +241,11 @@ int runReport(const ReportArgs& args) {
         }
         if (args.envDiff) {
             addEnvironmentDiffs(report, runs, artifactContextOfStore(resolveStoreUri(args.store).uri));
-            std::cout << (args.json ? report.dump(2) + "\n" : environmentDiffTable(report));
+            std::cout << (args.json ? jsonDocument(report) : environmentDiffTable(report));
             return 0;
         }
         const bool collocation = args.table == "collocation";
-        std::cout << (args.json    ? report.dump(2) + "\n"
+        std::cout << (args.json    ? jsonDocument(report)
                       : args.latex ? (collocation ? collocationLatex(report) : configurationsLatex(report))
                       : args.csv   ? (collocation ? collocationCsv(report) : configurationsCsv(report))
                                    : reportTable(report));

@@ -6,8 +6,11 @@
 
 #include "RadtCommands.h"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 namespace radt::cli {
@@ -112,20 +115,38 @@ void addRunSubcommand(CLI::App& run, Action& action, const char* name, const cha
     });
 }
 
-/// Deletes or restores each run, every named run found first so that a typo changes nothing.
+/// Deletes or restores the runs in one transaction, every named run found first so that a typo
+/// changes nothing. A run already deleted (named for deletion, twice, or deleted by another client
+/// meanwhile) is left as it is and said on stderr, as MLflow's client does nothing for it.
 void setDeleted(Store& store, const RunArgs& args, bool deleted) {
     const StoreRuns known(store);
     std::vector<Run> runs;
+    std::set<std::string> named;
     for (const std::string& target : args.words) {
+        if (deleted && !findRun(known.active, target)) {
+            if (const Run* gone = findRun(known.gone, target)) {
+                std::cerr << "radt: run " << gone->uuid << " (" << gone->name
+                          << ") is already deleted: left as it is\n";
+                continue;
+            }
+        }
         Run r = resolveRun(known, target, !deleted);
         if (deleted && r.status == RunStatus::Running && !args.force)
             throw std::invalid_argument("run " + r.uuid + " (" + r.name +
                                         ") is RUNNING: stop it first, or delete it with --force");
-        runs.push_back(std::move(r));
+        if (named.insert(r.uuid).second)
+            runs.push_back(std::move(r));
     }
+    std::vector<std::string> uuids;
+    for (const Run& r : runs)
+        uuids.push_back(r.uuid);
+    const std::vector<std::string> changed = store.setRunsDeleted(uuids, deleted);
     for (const Run& r : runs) {
-        store.setRunDeleted(r.uuid, deleted);
-        std::cout << (deleted ? "deleted " : "restored ") << r.uuid << " (" << r.name << ")\n";
+        if (std::find(changed.begin(), changed.end(), r.uuid) != changed.end())
+            std::cout << (deleted ? "deleted " : "restored ") << r.uuid << " (" << r.name << ")\n";
+        else // another client got there between our reading and the transaction
+            std::cerr << "radt: run " << r.uuid << " (" << r.name << ") was already "
+                      << (deleted ? "deleted" : "restored") << " by another client: left as it is\n";
     }
 }
 
@@ -155,8 +176,13 @@ Experiment resolveExperiment(Store& store, const std::string& target, bool delet
 /// Deletes or restores each experiment with all its runs, every named one found first.
 void setExperimentsDeleted(Store& store, const RunArgs& args, bool deleted) {
     std::vector<Experiment> experiments;
-    for (const std::string& target : args.words)
-        experiments.push_back(resolveExperiment(store, target, !deleted));
+    for (const std::string& target : args.words) {
+        Experiment e = resolveExperiment(store, target, !deleted);
+        // Named twice (by id and by name): once, or the second change would fail half-way through.
+        if (std::none_of(experiments.begin(), experiments.end(),
+                         [&](const Experiment& x) { return x.id == e.id; }))
+            experiments.push_back(std::move(e));
+    }
     std::vector<Run> runs = deleted ? store.runs() : store.deletedRuns();
     for (const Experiment& e : experiments) {
         size_t running = 0;
@@ -221,6 +247,10 @@ void addRunCommands(CLI::App& app, Action& action) {
     addRunSubcommand(*run, action, "rename", "rename a run (MLflow's run name)", "RUN NAME", 2, 2,
                      [](Store& store, const RunArgs& a) {
                          const std::vector<std::string>& w = a.words;
+                         if (w[1].find_first_not_of(" \t") == std::string::npos)
+                             throw std::invalid_argument(
+                                 "a run's name cannot be empty (MLflow's client leaves "
+                                 "the name as it is)");
                          const Run r = resolveRun(StoreRuns(store), w[0], false);
                          store.renameRun(r.uuid, w[1]);
                          std::cout << "renamed " << r.uuid << " (" << r.name << ") to " << w[1] << "\n";
@@ -237,9 +267,21 @@ void addRunCommands(CLI::App& app, Action& action) {
                          const std::vector<std::string>& w = a.words;
                          const Run r = resolveRun(StoreRuns(store), w[0], false);
                          std::vector<std::pair<std::string, std::string>> tags;
-                         for (size_t i = 1; i < w.size(); ++i)
-                             tags.push_back(tagOf(w[i]));
-                         store.setTags(r.uuid, tags);
+                         std::optional<std::string> name; // mlflow.runName renames, as MLflow's set_tag does
+                         for (size_t i = 1; i < w.size(); ++i) {
+                             auto tag = tagOf(w[i]);
+                             if (tag.first != kRunNameTag)
+                                 tags.push_back(std::move(tag));
+                             else if (tag.second.find_first_not_of(" \t") == std::string::npos)
+                                 throw std::invalid_argument(std::string("a run's name cannot be empty (") +
+                                                             kRunNameTag + "=)");
+                             else
+                                 name = tag.second;
+                         }
+                         if (!tags.empty())
+                             store.setTags(r.uuid, tags);
+                         if (name)
+                             store.renameRun(r.uuid, *name); // runs.name and the tag, in one transaction
                          std::cout << "tagged " << r.uuid << " (" << r.name << "): " << tags.size()
                                    << " tags\n";
                      });

@@ -317,6 +317,39 @@ int runRecord(RecordArgs& a, std::vector<std::string> command) {
     return 0;
 }
 
+/// Options given before a subcommand (`radt --store X ls`) are parsed as the recording's, where
+/// they would be ignored and the subcommand would act on the default store. --store goes to the
+/// chosen subcommand when it takes one; any other recording option there is refused. An empty
+/// string when all is well, else what to say (exit 2).
+std::string applyLeadingOptions(CLI::App& app) {
+    std::vector<CLI::App*> chain;
+    for (CLI::App* level = &app; !level->get_subcommands().empty();)
+        chain.push_back(level = level->get_subcommands().front());
+    if (chain.empty())
+        return "";
+    std::string name = "radt";
+    for (const CLI::App* level : chain)
+        name += " " + level->get_name();
+    for (CLI::Option* given : app.get_options([](const CLI::Option* o) { return o->count() > 0; })) {
+        if (!given->check_lname("store"))
+            return "'" + given->get_name() + "' is an option of recording a run, not of '" + name +
+                   "': give the subcommand's options after it";
+        CLI::Option* target = nullptr;
+        for (CLI::App* level : chain)
+            if (CLI::Option* own = level->get_option_no_throw("--store"))
+                target = own;
+        if (!target)
+            return "'" + name + "' takes no --store";
+        if (target->count() > 0)
+            return "--store given both before and after '" + name + "'";
+        // The subcommand's action reads its store when it runs, after this.
+        for (const std::string& value : given->results())
+            target->add_result(value);
+        target->run_callback();
+    }
+    return "";
+}
+
 } // namespace
 
 // Each command catches and reports what it throws (reportingErrors, record()): no exception from
@@ -346,6 +379,16 @@ int main(int argc, char** argv) { // NOLINT(bugprone-exception-escape)
         return app.exit(e);
     } catch (const std::exception& e) { // CLI11's parse errors and the options' own checks
         return usageError(e.what());
+    }
+    if (action) {
+        std::string leading;
+        try {
+            leading = applyLeadingOptions(app);
+        } catch (const std::exception& e) { // the subcommand's own check of the value
+            leading = e.what();
+        }
+        if (!leading.empty())
+            return usageError(leading);
     }
     return action ? action() : runRecord(record, app.remaining());
 }

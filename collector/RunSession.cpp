@@ -650,6 +650,12 @@ void RunSession::closeRun(const std::vector<std::pair<std::string, std::string>>
     }
     try {
         writeToStore();
+        // Another client (`radt run delete --force`, MLflow) may have deleted the run while it was
+        // recorded: the samples went on into it, hidden. Say so, with the way back.
+        if (!m_store.run(uuid))
+            m_messages("run " + uuid + " was deleted by another client while it was recorded; its " +
+                       std::to_string(m_outcome.samples) + " samples are kept in it: `radt run restore " +
+                       uuid.substr(0, 8) + "` brings it back");
     } catch (const StoreError& e) {
         // The store refuses even the ending (locked, full, gone): leave it beside the artifacts
         // so the next radt or radt-explorer that opens the store writes it, with the samples.

@@ -55,9 +55,18 @@ run_ctest() {
   shift
   local suite_home="$tree/test-home"
   rm -rf "$suite_home" "$tree/Testing/Temporary/LastTest.log"
-  mkdir -p "$suite_home"
-  (cd "$tree" && HOME="$suite_home" XDG_CACHE_HOME="$tree/test-cache" TEXMFVAR="$tree/test-cache/texmf-var" \
-    QT_QPA_PLATFORM=offscreen "${pg[@]}" ctest --output-on-failure "$@") || status=$?
+  mkdir -p "$suite_home" "$tree/Testing/Temporary"
+  # A fresh tree starts from the recorded test times (ctest's own cost file, kept in the repository)
+  # so that ctest starts the longest tests first instead of leaving them to the end, one by one.
+  # ctest updates the file after each run.
+  [ -f "$tree/Testing/Temporary/CTestCostData.txt" ] ||
+    cp "$root/tests/ctest-costs.txt" "$tree/Testing/Temporary/CTestCostData.txt"
+  # PATH: Debian's python3 first (the one install-deps gives python3-scipy). A pyenv or other shim
+  # ahead of it on PATH costs up to a second per start, and the suite starts python3 hundreds of
+  # times (workloads, the fake GPU tools, another client's SQL).
+  (cd "$tree" && PATH="/usr/bin:$PATH" HOME="$suite_home" XDG_CACHE_HOME="$tree/test-cache" \
+    TEXMFVAR="$tree/test-cache/texmf-var" QT_QPA_PLATFORM=offscreen "${pg[@]}" ctest --output-on-failure "$@") ||
+    status=$?
   logs+=("$tree/Testing/Temporary/LastTest.log")
   local left
   left=$(find "$suite_home" -mindepth 1 | head -20)

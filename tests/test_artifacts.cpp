@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace radt;
@@ -233,6 +234,22 @@ TEST(TextDetection, ClassifiesFilesByContentNotName) {
     EXPECT_EQ(classifyArtifact(dir.file("gone.log"), &error), ArtifactKind::Unreadable);
     EXPECT_NE(error.find("gone.log"), std::string::npos) << error;
     EXPECT_EQ(classifyArtifact(dir.path(), &error), ArtifactKind::Unreadable) << "a folder";
+}
+
+// An artifact a colleague replaced by a named pipe froze the window when clicked: opening a FIFO
+// for reading waits for a writer that never comes. Nothing under an artifact folder that is not a
+// regular file is opened for reading now; each says what it is. Without the fix this test hangs
+// until ctest's timeout.
+TEST(TextDetection, AFifoOrADeviceIsNamedAndNeverWaitedOn) {
+    TempDir dir;
+    ASSERT_EQ(::mkfifo(dir.file("output.log").c_str(), 0600), 0);
+    std::string error;
+    EXPECT_EQ(classifyArtifact(dir.file("output.log"), &error), ArtifactKind::Unreadable);
+    EXPECT_NE(error.find("output.log: a named pipe (FIFO), not read"), std::string::npos) << error;
+    const std::string pagerError = test::errorOf([&] { TextPager pager(dir.file("output.log")); });
+    EXPECT_NE(pagerError.find("a named pipe (FIFO), not read"), std::string::npos) << pagerError;
+    EXPECT_EQ(classifyArtifact("/dev/zero", &error), ArtifactKind::Unreadable) << "it would read without end";
+    EXPECT_NE(error.find("a device, not read"), std::string::npos) << error;
 }
 
 TEST(ArtifactListing, ListsNestedFilesWithSizesAndSaysWhatItCouldNotRead) {

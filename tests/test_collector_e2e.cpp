@@ -485,3 +485,36 @@ for i in range(60):
         << r.err();
     EXPECT_EQ(countContaining(r.err(), "'/dev/zero' not stored: it is not a regular file"), 1) << r.err();
 }
+
+// `radt run delete --force` of a run being recorded: the collector wrote on and ended "FINISHED
+// ... samples written" without a word that its run was gone from every view. It now says so at its
+// end, with the command that brings the run back; every sample stays in the run.
+TEST(CollectorE2E, ARunDeletedByAnotherClientWhileRecordedIsSaidWithTheWayBack) {
+    TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("store.db");
+    writeFile(dir.file("work.py"), "import os, time\n"
+                                   "open(os.environ['STARTED'], 'w').write('started')\n"
+                                   "while not os.path.exists(os.environ['GO']):\n"
+                                   "    time.sleep(0.05)\n");
+    Radt recording = startRadt(
+        dir, {"--store", uri, "--interval", "0.2", "--no-env-capture", "python3", dir.file("work.py")},
+        {{"STARTED", dir.file("started")}, {"GO", dir.file("go")}, {"XDG_DATA_HOME", dir.path()}});
+    for (int i = 0; i < 600 && readFile(dir.file("started")).empty(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50)); // polls for the workload's word
+    ASSERT_EQ(readFile(dir.file("started")), "started") << recording.err();
+    auto store = openStore(uri, OpenMode::OpenExisting);
+    ASSERT_EQ(store->runs().size(), 1u);
+    const std::string uuid = store->runs().front().uuid;
+    const RadtResult deleted = runRadtToEnd(dir, {"run", "delete", "--force", "--store", uri, uuid});
+    ASSERT_EQ(deleted.rc, 0) << deleted.err;
+    writeFile(dir.file("go"), "");
+    ASSERT_EQ(recording.wait(), 0) << recording.err();
+    EXPECT_NE(recording.err().find("run " + uuid + " was deleted by another client while it was recorded"),
+              std::string::npos)
+        << recording.err();
+    EXPECT_NE(recording.err().find("`radt run restore " + uuid.substr(0, 8) + "` brings it back"),
+              std::string::npos)
+        << recording.err();
+    store->setRunDeleted(uuid, false);
+    EXPECT_EQ(store->run(uuid)->status, RunStatus::Finished) << "closed as any run, only hidden";
+}

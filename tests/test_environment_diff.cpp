@@ -14,6 +14,7 @@
 #include "core/store/Store.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -232,4 +233,37 @@ TEST(EnvironmentDiff, RadtReportEnvDiffListsThemPerConfiguration) {
     const test::RadtResult latex =
         test::runRadtToEnd(dir, {"report", "--store", uri, "--env-diff", "--latex", "bench"});
     EXPECT_EQ(latex.rc, 2);
+}
+
+// A colleague's artifact folder in a shared store: a pip.txt replaced by a named pipe hung
+// `radt report --env-diff` (opening it waited for a writer), and one byte that is not UTF-8 past
+// the first 64 KiB of another made `--json` exit 2 with the JSON library's message. The pipe is
+// named and never opened; the byte prints as U+FFFD.
+TEST(EnvironmentDiff, APipeForAFileIsNamedAndABrokenByteNeverEndsTheJson) {
+    TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("store.db");
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        const radt::Run piped = test::recordEnvironmentRun(*store, "16", 1, test::kPipA);
+        test::recordEnvironmentRun(*store, "16", 2, test::kPipA);
+        const std::string folder = piped.artifactUri.rfind("file://", 0) == 0
+                                       ? localPathOfFileUri(piped.artifactUri)
+                                       : piped.artifactUri;
+        ASSERT_TRUE(fs::exists(folder + "/pip.txt")) << folder;
+        fs::remove(folder + "/pip.txt");
+        ASSERT_EQ(::mkfifo((folder + "/pip.txt").c_str(), 0600), 0);
+        std::string big = test::kPipA;
+        while (big.size() < 70 * 1024)
+            big += "package-" + std::to_string(big.size()) + "==1.0\n";
+        big += "mypkg @ file:///home/u/caf\xE9\n"; // a Latin-1 path, as an old tool might write it
+        test::recordEnvironmentRun(*store, "8", 1, test::kPipA);
+        test::recordEnvironmentRun(*store, "8", 2, big); // the broken byte: a package only this run has
+    }
+    const test::RadtResult json =
+        test::runRadtToEnd(dir, {"report", "--store", uri, "--env-diff", "--json", "bench"});
+    ASSERT_EQ(json.rc, 0) << json.err;
+    const nlohmann::json report = nlohmann::json::parse(json.out);
+    EXPECT_NE(json.out.find("a named pipe (FIFO), not read"), std::string::npos) << json.out.substr(0, 2000);
+    EXPECT_NE(json.out.find("caf\xEF\xBF\xBD"), std::string::npos) << "U+FFFD for the broken byte";
+    EXPECT_EQ(report["configurations"].size(), 2u);
 }

@@ -341,3 +341,52 @@ TEST(RadtCli, OpeningAStoreAnotherToolMadeSaysOnceThatItAddedTheReadIndexAndRead
     const Result second = radtRun(dir, {"ls", "--store", db});
     EXPECT_EQ(second.err.find("added the index"), std::string::npos) << "said once: " << second.err;
 }
+
+// `radt --store X ls` listed (and created) the default store, and `radt --store X run delete RUN`
+// acted on another store than the one named: the options before a subcommand were the
+// recording's. --store now goes to the subcommand; any other recording option there is refused.
+TEST(RadtCli, AStoreNamedBeforeTheSubcommandIsTheOneItActsOn) {
+    TempDir dir;
+    const std::string named = dir.file("named.db");
+    std::string uuid;
+    {
+        auto store = openStore("sqlite:///" + named, OpenMode::CreateIfMissing);
+        NewRun spec;
+        spec.experimentId = store->getOrCreateExperiment("beforehand");
+        spec.name = "the-named-stores-run";
+        spec.status = RunStatus::Finished;
+        uuid = store->createRun(spec).uuid;
+    }
+    // The default store would be under XDG_DATA_HOME: it must never be made.
+    const std::string home = dir.file("data");
+    auto radtHere = [&](const std::vector<std::string>& args) {
+        std::vector<std::string> all = {"env", "XDG_DATA_HOME=" + home, kRadt};
+        all.insert(all.end(), args.begin(), args.end());
+        std::string cmd;
+        for (const auto& a : all)
+            cmd += test::shellQuote(a) + " ";
+        cmd += ">" + test::shellQuote(dir.file("stdout")) + " 2>" + test::shellQuote(dir.file("stderr")) +
+               " </dev/null";
+        const int status = std::system(cmd.c_str());
+        return Result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readFile(dir.file("stdout")),
+                      test::readFile(dir.file("stderr"))};
+    };
+    Result r = radtHere({"--store", named, "ls"});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_NE(r.out.find("beforehand"), std::string::npos) << r.out;
+    r = radtHere({"--store", named, "run", "delete", uuid});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_TRUE(openStore("sqlite:///" + named, OpenMode::OpenExisting)->runs().empty())
+        << "the run of the store named before the subcommand is deleted";
+
+    r = radtHere({"--store", named, "ls", "--store", named});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("--store given both before and after 'radt ls'"), std::string::npos) << r.err;
+    r = radtHere({"--interval", "2", "--store", named, "ls"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find("'--interval' is an option of recording a run, not of 'radt ls'"), std::string::npos)
+        << r.err;
+    r = radtHere({"--store", "", "ls"});
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(home)) << "no default store was made";
+}

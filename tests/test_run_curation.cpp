@@ -264,6 +264,67 @@ TEST_P(RunCuration, ExperimentsRenameDeleteAndRestoreWithTheirRunsAsMlflowsClien
     EXPECT_EQ(store->runs().size(), 5u);
 }
 
+// Several runs are one change: `radt run delete A B C` deleted A and B, then failed on C, which
+// another client had deleted meanwhile; on PostgreSQL each run was a transaction of its own. Now
+// all named runs are found first and changed in one transaction; a run already deleted is left as
+// it is (its deleted_time is the other client's) and said; an unknown run changes none.
+TEST_P(RunCuration, SeveralRunsAreDeletedAllOrNoneAndARunAlreadyDeletedIsLeftAsItIs) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    std::vector<std::string> runs;
+    for (const char* name : {"a", "b", "c"})
+        runs.push_back(store->createRun({0, name, 0, "u", "s", RunStatus::Finished}).uuid);
+    test::sqlByAnotherClient(m_uri, "UPDATE runs SET lifecycle_stage = 'deleted', deleted_time = 12345 WHERE "
+                                    "run_uuid = '" +
+                                        runs[2] + "'");
+
+    Result r = radt({"run", "delete", runs[0], runs[1], runs[2]});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_NE(r.err.find("run " + runs[2] + " (c) is already deleted: left as it is"), std::string::npos)
+        << r.err;
+    EXPECT_TRUE(store->runs().empty());
+    EXPECT_EQ(sql("SELECT deleted_time FROM runs WHERE run_uuid = '" + runs[2] + "'"), "12345");
+
+    // Named twice, by id and by prefix: restored once, no error half-way through.
+    r = radt({"run", "restore", runs[0], runs[0].substr(0, 8)});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.out, "restored " + runs[0] + " (a)\n");
+    EXPECT_TRUE(store->run(runs[0]));
+
+    // The store's own promise: an unknown run among them changes none.
+    EXPECT_ANY_THROW(store->setRunsDeleted({runs[0], "0123456789abcdef0123456789abcdef"}, true));
+    EXPECT_TRUE(store->run(runs[0])) << "all or none";
+    EXPECT_EQ(store->setRunsDeleted({runs[0], runs[0]}, true), std::vector<std::string>{runs[0]});
+    EXPECT_EQ(store->setRunsDeleted({runs[0]}, true), std::vector<std::string>{}) << "already as asked";
+
+    // An experiment named by its id and its name is deleted once.
+    const int64_t id = store->getOrCreateExperiment("twice");
+    store->createRun({id, "d", 0, "u", "s", RunStatus::Finished});
+    r = radt({"experiment", "delete", "twice", std::to_string(id)});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(store->deletedExperiments().size(), 1u);
+}
+
+// MLflow's set_tag of mlflow.runName changes runs.name too; `radt run tag` changed only the tag,
+// so MLflow's run list and ours disagreed. An empty name emptied it (MLflow's client refuses).
+TEST_P(RunCuration, TheRunNameTagRenamesTheRunAndAnEmptyNameIsRefused) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const std::string run = store->createRun({0, "seed 3", 0, "u", "s", RunStatus::Finished}).uuid;
+    Result r = radt({"run", "tag", run, "mlflow.runName=seed 3 (rerun)", "team=a"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(sql("SELECT name FROM runs WHERE run_uuid = '" + run + "'"), "seed 3 (rerun)");
+    EXPECT_EQ(sql("SELECT value FROM tags WHERE run_uuid = '" + run + "' AND key = 'mlflow.runName'"),
+              "seed 3 (rerun)");
+    EXPECT_EQ(store->run(run)->tags.at("team"), "a");
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"run", "rename", run, ""},
+                                                 {"run", "rename", run, "  "},
+                                                 {"run", "tag", run, "mlflow.runName="}}) {
+        r = radt(args);
+        EXPECT_EQ(r.rc, 2) << args.back();
+        EXPECT_NE(r.err.find("a run's name cannot be empty"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(sql("SELECT name FROM runs WHERE run_uuid = '" + run + "'"), "seed 3 (rerun)");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, RunCuration,
                          ::testing::Values("sqlite", "postgresql", "sqlite_mlflow3", "postgresql_mlflow3"),
                          [](const auto& info) { return info.param; });

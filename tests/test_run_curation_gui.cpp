@@ -158,6 +158,36 @@ TEST_P(RunCurationGui, RenameNoteTagDeleteAndRestoreAsMlflowWritesThemEachUndone
     EXPECT_FALSE(stored(a).has_value());
 }
 
+// Ctrl+Z after a colleague renamed the same run wrote the old name back over theirs, with no word.
+// Undo and redo now write only over what this window left (compare-and-set): the colleague's
+// change stays, and the dialog names it.
+TEST_P(RunCurationGui, UndoNeverOverwritesAColleaguesChangeAndNamesIt) {
+    const std::string a = sample.runs.at("alpha/1/a");
+    curation->rename(QString::fromStdString(a), "mine");
+    ASSERT_TRUE(settled());
+    ASSERT_EQ(stored(a)->name, "mine");
+    test::sqlByAnotherClient(sample.uri, "UPDATE runs SET name = 'theirs' WHERE run_uuid = '" + a +
+                                             "'; UPDATE tags SET value = 'theirs' WHERE run_uuid = '" + a +
+                                             "' AND key = 'mlflow.runName'");
+    QString said;
+    test::answerNextMessageBox(QMessageBox::Ok, &said);
+    curation->undoStack()->undo();
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(stored(a)->name, "theirs");
+    EXPECT_TRUE(said.contains("was renamed to 'theirs' by another client meanwhile")) << said.toStdString();
+
+    curation->changeTags({QString::fromStdString(a)}, {{"paper", "fig3"}}, {});
+    ASSERT_TRUE(settled());
+    ASSERT_EQ(stored(a)->tags.at("paper"), "fig3");
+    test::sqlByAnotherClient(sample.uri,
+                             "UPDATE tags SET value = 'fig4' WHERE run_uuid = '" + a + "' AND key = 'paper'");
+    test::answerNextMessageBox(QMessageBox::Ok, &said);
+    curation->undoStack()->undo();
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(stored(a)->tags.at("paper"), "fig4") << "the colleague's value stays";
+    EXPECT_TRUE(said.contains("tag 'paper' was changed to 'fig4' by another client")) << said.toStdString();
+}
+
 TEST_P(RunCurationGui, AnExperimentIsRenamedDeletedWithItsRunsAndRestoredEachUndone) {
     int64_t alpha = -1;
     for (const Experiment& e : tree->model()->experiments())

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace radt {
@@ -84,13 +85,42 @@ bool looksLikeText(const char* data, size_t size, bool complete) {
     return true;
 }
 
-ArtifactKind classifyArtifact(const std::string& path, std::string* error) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+int openRegularFile(const std::string& path, std::string* error) {
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         if (error)
             *error = path + ": " + std::strerror(errno);
-        return ArtifactKind::Unreadable;
+        return -1;
     }
+    struct stat info {};
+    const char* what = nullptr;
+    if (::fstat(fd, &info) != 0)
+        what = std::strerror(errno);
+    else if (S_ISFIFO(info.st_mode))
+        what = "a named pipe (FIFO), not read";
+    else if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))
+        what = "a device, not read";
+    else if (S_ISSOCK(info.st_mode))
+        what = "a socket, not read";
+    else if (S_ISDIR(info.st_mode))
+        what = "a folder, not a regular file";
+    else if (!S_ISREG(info.st_mode))
+        what = "not a regular file, not read";
+    if (what) {
+        ::close(fd);
+        if (error)
+            *error = path + ": " + what;
+        return -1;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK); // a regular file: reads as usual
+    return fd;
+}
+
+ArtifactKind classifyArtifact(const std::string& path, std::string* error) {
+    const int fd = openRegularFile(path, error);
+    if (fd < 0)
+        return ArtifactKind::Unreadable;
     std::string block(kTextSniffBytes + 1, '\0');
     size_t got = 0;
     while (got < block.size()) {

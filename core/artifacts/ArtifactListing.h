@@ -37,8 +37,14 @@ bool looksLikeText(const char* data, size_t size, bool complete);
 
 enum class ArtifactKind { Text, Binary, Unreadable };
 
+/// Opens `path` for reading only when it is a regular file: a named pipe, a device or a socket
+/// (an artifact folder a colleague controls may hold one) is never opened for reading, which would
+/// wait for a writer forever or read without end. The descriptor (blocking, close-on-exec), or -1
+/// with the reason in *error ("a named pipe (FIFO), not read", or the system's).
+int openRegularFile(const std::string& path, std::string* error);
+
 /// Reads the file's first block: Text (an empty file is text), Binary, or Unreadable with the
-/// reason in *error.
+/// reason in *error (a FIFO, device or socket among them, never opened: openRegularFile).
 ArtifactKind classifyArtifact(const std::string& path, std::string* error = nullptr);
 
 /// "1.5 MiB", "12 KiB", "300 B".

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/artifacts/TextPager.h"
+#include "core/artifacts/ArtifactListing.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -26,15 +27,15 @@ void foldAscii(std::string& text) {
 } // namespace
 
 TextPager::TextPager(const std::string& path) : m_path(path) {
-    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    std::string why;
+    m_fd = openRegularFile(path, &why); // never waits on a FIFO swapped in for the file
     if (m_fd < 0)
-        throw std::runtime_error(path + ": " + std::strerror(errno));
+        throw std::runtime_error(why);
     struct stat info {};
-    const bool stated = ::fstat(m_fd, &info) == 0;
-    if (!stated || !S_ISREG(info.st_mode)) {
-        const std::string why = stated ? "not a regular file" : std::strerror(errno);
+    if (::fstat(m_fd, &info) != 0) {
+        why = path + ": " + std::strerror(errno);
         ::close(m_fd);
-        throw std::runtime_error(path + ": " + why);
+        throw std::runtime_error(why);
     }
     m_size = static_cast<uint64_t>(info.st_size);
     if (m_size > 0)

@@ -74,6 +74,8 @@ struct Series {
 
 /// MLflow's tag for a run's notes (its UI shows and edits it as the run's description).
 constexpr const char* kRunNoteTag = "mlflow.note.content";
+/// MLflow's tag for a run's name, kept equal to runs.name (MLflow's set_tag changes both).
+constexpr const char* kRunNameTag = "mlflow.runName";
 
 /// The latest value of one metric of one run (MLflow's latest_metrics row).
 struct LatestMetric {

@@ -36,8 +36,15 @@ void Store::deleteTags(const std::string& /*runUuid*/, const std::vector<std::st
     throw StoreError(displayUri() + ": this store cannot remove tags");
 }
 
-void Store::setRunDeleted(const std::string& /*runUuid*/, bool /*deleted*/) {
+std::vector<std::string> Store::setRunsDeleted(const std::vector<std::string>& /*runUuids*/,
+                                               bool /*deleted*/) {
     throw StoreError(displayUri() + ": this store cannot delete or restore runs");
+}
+
+void Store::setRunDeleted(const std::string& runUuid, bool deleted) {
+    if (setRunsDeleted({runUuid}, deleted).empty())
+        throw StoreError("run '" + runUuid + "' is " + (deleted ? "already deleted" : "not deleted") +
+                         " in " + displayUri());
 }
 
 std::vector<Run> Store::deletedRuns() {

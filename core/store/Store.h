@@ -78,9 +78,13 @@ public:
     virtual void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys);
     /// MLflow's soft delete: lifecycle_stage 'deleted' and deleted_time now (where the schema has
     /// it), or back to 'active' with deleted_time cleared. A deleted run leaves runs() and run(),
-    /// and so every view, chart and report. Deleting a deleted run or restoring an active one is an
-    /// error that says so.
-    virtual void setRunDeleted(const std::string& runUuid, bool deleted);
+    /// and so every view, chart and report. Several runs in one transaction: all or none, an
+    /// unknown run an error naming it. A run already as asked (deleted by another client
+    /// meanwhile, or named twice) is left as it is, as MLflow's client does; the runs actually
+    /// changed are returned, in the order given.
+    virtual std::vector<std::string> setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted);
+    /// One run; deleting a deleted run or restoring an active one is an error that says so.
+    void setRunDeleted(const std::string& runUuid, bool deleted);
     /// The deleted runs, with params and tags: what can be restored.
     virtual std::vector<Run> deletedRuns();
     /// MLflow's rename_experiment: experiments.name (and last_update_time where the schema has it).

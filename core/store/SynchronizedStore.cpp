@@ -35,8 +35,9 @@ void SynchronizedStore::renameRun(const std::string& runUuid, const std::string&
 void SynchronizedStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
     RADT_LOCKED(deleteTags(runUuid, keys));
 }
-void SynchronizedStore::setRunDeleted(const std::string& runUuid, bool deleted) {
-    RADT_LOCKED(setRunDeleted(runUuid, deleted));
+std::vector<std::string> SynchronizedStore::setRunsDeleted(const std::vector<std::string>& runUuids,
+                                                           bool deleted) {
+    RADT_LOCKED(setRunsDeleted(runUuids, deleted));
 }
 std::vector<Run> SynchronizedStore::deletedRuns() {
     RADT_LOCKED(deletedRuns());

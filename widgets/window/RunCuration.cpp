@@ -71,6 +71,42 @@ bool isUserTag(const std::string& key) {
     return key.rfind("mlflow.", 0) != 0 && key.rfind("radt.", 0) != 0;
 }
 
+/// Compare-and-set: a change, its undo and its redo write only over what this window saw. When
+/// another client changed the same run since (a colleague renamed it, tagged it), the write is
+/// refused naming that change, and the colleague's value stays.
+std::optional<std::string> currentTag(const Run& run, const std::string& key) {
+    const auto it = run.tags.find(key);
+    return it == run.tags.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
+Run runAsSeen(Store& store, const std::string& uuid) {
+    std::optional<Run> run = store.run(uuid);
+    if (!run)
+        throw StoreError("run " + uuid.substr(0, 8) + " is gone (deleted by another client meanwhile)");
+    return *run;
+}
+
+void expectName(Store& store, const std::string& uuid, const std::string& expected) {
+    const Run run = runAsSeen(store, uuid);
+    if (run.name != expected)
+        throw StoreError("run " + uuid.substr(0, 8) + " was renamed to '" + run.name +
+                         "' by another client meanwhile (this window expected '" + expected +
+                         "'); that name is kept");
+}
+
+void expectTags(Store& store, const std::string& uuid,
+                const std::map<std::string, std::optional<std::string>>& expected) {
+    const Run run = runAsSeen(store, uuid);
+    for (const auto& [key, value] : expected) {
+        const std::optional<std::string> now = currentTag(run, key);
+        if (now != value)
+            throw StoreError("run " + uuid.substr(0, 8) + "'s " +
+                             (key == kRunNoteTag ? "note" : "tag '" + key + "'") + " was " +
+                             (now ? "changed to '" + *now + "'" : "removed") +
+                             " by another client meanwhile; it is kept");
+    }
+}
+
 const Experiment* experimentOf(const RunTreeModel& model, qlonglong id) {
     for (const Experiment& e : model.experiments())
         if (e.id == id)
@@ -233,8 +269,14 @@ void RunCuration::rename(const QString& runUuid, const QString& name) {
         return;
     const std::string uuid = run->uuid, before = run->name, after = name.toStdString();
     commit(std::make_shared<Change>(Change{tr("Rename run"),
-                                           [uuid, after](Store& s) { s.renameRun(uuid, after); },
-                                           [uuid, before](Store& s) { s.renameRun(uuid, before); }}));
+                                           [uuid, before, after](Store& s) {
+                                               expectName(s, uuid, before);
+                                               s.renameRun(uuid, after);
+                                           },
+                                           [uuid, before, after](Store& s) {
+                                               expectName(s, uuid, after);
+                                               s.renameRun(uuid, before);
+                                           }}));
 }
 
 void RunCuration::setNote(const QString& runUuid, const QString& note) {
@@ -245,14 +287,17 @@ void RunCuration::setNote(const QString& runUuid, const QString& note) {
     const auto it = run->tags.find(kRunNoteTag);
     const std::optional<std::string> before =
         it == run->tags.end() ? std::nullopt : std::optional<std::string>(it->second);
-    const auto put = [uuid](Store& s, const std::optional<std::string>& note) {
+    const auto put = [uuid](Store& s, const std::optional<std::string>& was,
+                            const std::optional<std::string>& note) {
+        expectTags(s, uuid, {{kRunNoteTag, was}});
         if (note)
             s.setTags(uuid, {{kRunNoteTag, *note}});
         else
             s.deleteTags(uuid, {kRunNoteTag});
     };
-    commit(std::make_shared<Change>(Change{tr("Edit note"), [put, after](Store& s) { put(s, after); },
-                                           [put, before](Store& s) { put(s, before); }}));
+    commit(std::make_shared<Change>(Change{tr("Edit note"),
+                                           [put, before, after](Store& s) { put(s, before, after); },
+                                           [put, before, after](Store& s) { put(s, after, before); }}));
 }
 
 void RunCuration::changeTags(const QStringList& runUuids, const std::map<std::string, std::string>& set,
@@ -282,7 +327,14 @@ void RunCuration::changeTags(const QStringList& runUuids, const std::map<std::st
             if (old.at(key.toStdString())) // only what the run has: MLflow refuses the rest
                 after[uuid][key.toStdString()] = std::nullopt;
     }
-    const auto put = [](Store& s, const std::map<std::string, Tags>& runs) {
+    const auto put = [](Store& s, const std::map<std::string, Tags>& was,
+                        const std::map<std::string, Tags>& runs) {
+        for (const auto& [uuid, tags] : runs) { // every run checked before any is written
+            Tags expected;
+            for (const auto& entry : tags)
+                expected[entry.first] = was.at(uuid).at(entry.first);
+            expectTags(s, uuid, expected);
+        }
         for (const auto& [uuid, tags] : runs) {
             std::vector<std::pair<std::string, std::string>> setting;
             std::vector<std::string> removing;
@@ -302,8 +354,9 @@ void RunCuration::changeTags(const QStringList& runUuids, const std::map<std::st
     for (const auto& [uuid, tags] : after)
         for (const auto& entry : tags)
             undo[uuid][entry.first] = before[uuid][entry.first];
-    commit(std::make_shared<Change>(Change{tr("Edit tags"), [put, after](Store& s) { put(s, after); },
-                                           [put, undo](Store& s) { put(s, undo); }}));
+    commit(std::make_shared<Change>(Change{tr("Edit tags"),
+                                           [put, undo, after](Store& s) { put(s, undo, after); },
+                                           [put, undo, after](Store& s) { put(s, after, undo); }}));
 }
 
 void RunCuration::setDeleted(const QStringList& runUuids, bool deleted) {
@@ -312,15 +365,14 @@ void RunCuration::setDeleted(const QStringList& runUuids, bool deleted) {
         uuids.push_back(uuid.toStdString());
     if (uuids.empty())
         return;
-    const auto mark = [uuids](bool to) {
-        return [uuids, to](Store& s) {
-            for (const std::string& uuid : uuids)
-                s.setRunDeleted(uuid, to);
-        };
-    };
-    commit(std::make_shared<Change>(Change{deleted ? tr("Delete %n run(s)", nullptr, int(uuids.size()))
-                                                   : tr("Restore %n run(s)", nullptr, int(uuids.size())),
-                                           mark(deleted), mark(!deleted)}));
+    // One transaction for all of them; a run another client already deleted (or restored) is left
+    // as it is, and undo gives back only the runs this change did change.
+    auto changed = std::make_shared<std::vector<std::string>>();
+    commit(std::make_shared<Change>(
+        Change{deleted ? tr("Delete %n run(s)", nullptr, int(uuids.size()))
+                       : tr("Restore %n run(s)", nullptr, int(uuids.size())),
+               [uuids, deleted, changed](Store& s) { *changed = s.setRunsDeleted(uuids, deleted); },
+               [deleted, changed](Store& s) { s.setRunsDeleted(*changed, !deleted); }}));
 }
 
 void RunCuration::renameExperiment(qlonglong experimentId, const QString& name) {
@@ -357,8 +409,7 @@ void RunCuration::setExperimentsDeleted(const QList<qlonglong>& experimentIds, b
         };
         revert = [mark, deletedBefore](Store& s) {
             mark(s, false);
-            for (const std::string& uuid : *deletedBefore)
-                s.setRunDeleted(uuid, true);
+            s.setRunsDeleted(*deletedBefore, true);
         };
     }
     const int n = int(ids.size());

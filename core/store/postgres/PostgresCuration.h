@@ -16,7 +16,8 @@ namespace radt::pg {
 void renameRun(pqxx::work& tx, const std::string& runUuid, const std::string& name, const std::string& store);
 void deleteTags(pqxx::work& tx, const std::string& runUuid, const std::vector<std::string>& keys,
                 const std::string& store);
-void setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, const std::string& store);
+/// False, changing nothing, when the run is already as asked.
+bool setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, const std::string& store);
 void renameExperiment(pqxx::work& tx, int64_t experimentId, const std::string& name,
                       const std::string& store);
 void setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store);

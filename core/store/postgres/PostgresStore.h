@@ -41,7 +41,7 @@ public:
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
     void renameRun(const std::string& runUuid, const std::string& name) override;
     void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
-    void setRunDeleted(const std::string& runUuid, bool deleted) override;
+    std::vector<std::string> setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted) override;
     std::vector<Run> deletedRuns() override;
     void renameExperiment(int64_t experimentId, const std::string& name) override;
     void setExperimentDeleted(int64_t experimentId, bool deleted) override;

@@ -63,10 +63,9 @@ void deleteTags(pqxx::work& tx, const std::string& runUuid, const std::vector<st
             throw StoreError("run '" + runUuid + "' has no tag '" + key + "' in " + store);
 }
 
-void setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, const std::string& store) {
+bool setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, const std::string& store) {
     if (lockedLifecycleOf(tx, runUuid, store) == (deleted ? "deleted" : "active"))
-        throw StoreError("run '" + runUuid + "' is " + (deleted ? "already deleted" : "not deleted") +
-                         " in " + store);
+        return false;
     const bool hasDeletedTime = hasColumn(tx, "runs", "deleted_time");
     const std::string stage = deleted ? "deleted" : "active";
     if (!hasDeletedTime)
@@ -78,6 +77,7 @@ void setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, con
     else
         tx.exec_params("UPDATE runs SET lifecycle_stage = $1, deleted_time = NULL WHERE run_uuid = $2", stage,
                        runUuid);
+    return true;
 }
 
 void renameExperiment(pqxx::work& tx, int64_t experimentId, const std::string& name,
@@ -144,12 +144,16 @@ void PostgresStore::deleteTags(const std::string& runUuid, const std::vector<std
     });
 }
 
-void PostgresStore::setRunDeleted(const std::string& runUuid, bool deleted) {
-    withConnection(deleted ? "deleting a run" : "restoring a run", [&](pqxx::connection& c) {
-        pqxx::work tx(c);
-        pg::setRunDeleted(tx, runUuid, deleted, m_uri.display());
+std::vector<std::string> PostgresStore::setRunsDeleted(const std::vector<std::string>& runUuids,
+                                                       bool deleted) {
+    return withConnection(deleted ? "deleting runs" : "restoring runs", [&](pqxx::connection& c) {
+        pqxx::work tx(c); // one transaction: a kill -9 or an unknown run leaves all as they were
+        std::vector<std::string> changed;
+        for (const std::string& runUuid : runUuids)
+            if (pg::setRunDeleted(tx, runUuid, deleted, m_uri.display()))
+                changed.push_back(runUuid);
         tx.commit();
-        return 0;
+        return changed;
     });
 }
 

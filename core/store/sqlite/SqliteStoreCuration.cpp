@@ -10,9 +10,6 @@ namespace radt {
 
 namespace {
 
-/// MLflow's name of the tag that holds a run's name (it keeps runs.name and the tag equal).
-constexpr const char* kRunNameTag = "mlflow.runName";
-
 /// The run's lifecycle stage; throws naming the run when the store has no such run.
 std::string lifecycleOf(sqlite3* db, const std::string& runUuid, const std::string& store) {
     SqliteStatement stmt(db, "SELECT lifecycle_stage FROM runs WHERE run_uuid = ?");
@@ -54,24 +51,29 @@ void SqliteStore::deleteTags(const std::string& runUuid, const std::vector<std::
     tx.commit();
 }
 
-void SqliteStore::setRunDeleted(const std::string& runUuid, bool deleted) {
-    Transaction tx(m_db);
-    const std::string stage = lifecycleOf(m_db, runUuid, m_uri.display());
-    if (stage == (deleted ? "deleted" : "active"))
-        throw StoreError("run '" + runUuid + "' is " + (deleted ? "already deleted" : "not deleted") +
-                         " in " + m_uri.display());
+std::vector<std::string> SqliteStore::setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted) {
+    Transaction tx(m_db); // an unknown run throws before the commit: nothing changes
     const bool hasDeletedTime = m_columns["runs"].count("deleted_time") > 0; // MLflow 1.x has none
-    SqliteStatement update(m_db, std::string("UPDATE runs SET lifecycle_stage = ?") +
-                                     (hasDeletedTime ? ", deleted_time = ?" : "") + " WHERE run_uuid = ?");
-    update.bind(1, std::string(deleted ? "deleted" : "active"));
-    if (hasDeletedTime) {
-        if (deleted)
-            update.bind(2, nowMs());
-        else
-            sqlite3_bind_null(update.handle(), 2);
+    const int64_t now = nowMs();
+    std::vector<std::string> changed;
+    for (const std::string& runUuid : runUuids) {
+        if (lifecycleOf(m_db, runUuid, m_uri.display()) == (deleted ? "deleted" : "active"))
+            continue; // as asked already: another client's change, or named twice
+        SqliteStatement update(m_db, std::string("UPDATE runs SET lifecycle_stage = ?") +
+                                         (hasDeletedTime ? ", deleted_time = ?" : "") +
+                                         " WHERE run_uuid = ?");
+        update.bind(1, std::string(deleted ? "deleted" : "active"));
+        if (hasDeletedTime) {
+            if (deleted)
+                update.bind(2, now);
+            else
+                sqlite3_bind_null(update.handle(), 2);
+        }
+        update.bind(hasDeletedTime ? 3 : 2, runUuid).execute();
+        changed.push_back(runUuid);
     }
-    update.bind(hasDeletedTime ? 3 : 2, runUuid).execute();
     tx.commit();
+    return changed;
 }
 
 std::vector<Run> SqliteStore::deletedRuns() {
