@@ -138,6 +138,7 @@ void setDeleted(Store& store, const RunArgs& args, bool deleted) {
             runs.push_back(std::move(r));
     }
     std::vector<std::string> uuids;
+    uuids.reserve(runs.size());
     for (const Run& r : runs)
         uuids.push_back(r.uuid);
     const std::vector<std::string> changed = store.setRunsDeleted(uuids, deleted);
