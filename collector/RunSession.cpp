@@ -650,12 +650,6 @@ void RunSession::closeRun(const std::vector<std::pair<std::string, std::string>>
     }
     try {
         writeToStore();
-        // Another client (`radt run delete --force`, MLflow) may have deleted the run while it was
-        // recorded: the samples went on into it, hidden. Say so, with the way back.
-        if (!m_store.run(uuid))
-            m_messages("run " + uuid + " was deleted by another client while it was recorded; its " +
-                       std::to_string(m_outcome.samples) + " samples are kept in it: `radt run restore " +
-                       uuid.substr(0, 8) + "` brings it back");
     } catch (const StoreError& e) {
         // The store refuses even the ending (locked, full, gone): leave it beside the artifacts
         // so the next radt or radt-explorer that opens the store writes it, with the samples.
@@ -673,6 +667,17 @@ void RunSession::closeRun(const std::vector<std::pair<std::string, std::string>>
                        fileError.what() + "); the next radt that opens the store marks it FAILED");
         }
         return;
+    }
+    // Another client (`radt run delete --force`, MLflow) may have deleted the run while it was
+    // recorded: the samples went on into it, hidden. Say so, with the way back. Checked once the
+    // run is closed, and apart from closing it: a failed read here must not make a closed run
+    // look unclosed.
+    try {
+        if (!m_store.run(uuid))
+            m_messages("run " + uuid + " was deleted by another client while it was recorded; its " +
+                       std::to_string(m_outcome.samples) + " samples are kept in it: `radt run restore " +
+                       uuid.substr(0, 8) + "` brings it back");
+    } catch (const StoreError&) {
     }
     // The finished run's chart envelopes (RunEnvelopes.h): a chart of hundreds of runs then reads
     // a few thousand points of it, not every sample. A cache: without it charts read the run whole.
