@@ -6,7 +6,10 @@
 // Figure report_configs_ms (issue 23, goal under 2 s at 10k): the report of 100 runs x 20 metrics
 // x 2k samples (10k with RADT_BENCH_FULL=1, or RADT_BENCH_REPORT_CONFIG_SAMPLES), ten
 // configurations of ten seeds each, with its statistics, tests and frontier.
-// Both stores are made once and kept (bench-cache in the build tree, or $RADT_BENCH_CACHE), named
+// Figures report_1000_configs_ms and _rss_mb (goal under 1 s and 100 MB), and
+// report_1000_over_100_configs_ratio (linear: about 10): the report, JSON and text table, of 1,000
+// single-run configurations against 100 of them in the same run.
+// The stores are made once and kept (bench-cache in the build tree, or $RADT_BENCH_CACHE), named
 // after their size and the generator's version.
 
 #include "BenchSupport.h"
@@ -19,7 +22,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <map>
 
 using namespace radt;
 
@@ -208,6 +213,67 @@ void BM_RawSelectConfigurations(benchmark::State& state) {
               int64_t(kConfigRuns) * int64_t(kKeys.size()) * g_configSamples);
 }
 
+/// Single-run configurations (batch sizes 1..n, one seed each), 20 one-second samples of GPU
+/// utilisation and the energy counter per run: what makes a report's comparisons grow.
+void generateManyConfigurations(const std::string& path, int configurations) {
+    auto store = openStore("sqlite:///" + path, OpenMode::CreateIfMissing);
+    const int64_t experiment = store->getOrCreateExperiment("many");
+    const int64_t t0 = 1'700'000'000'000;
+    for (int r = 0; r < configurations; ++r) {
+        const Run run = store->createRun({experiment, "bench", t0, "bench", "train.py", RunStatus::Running});
+        store->logParams(run.uuid, {{"workload", std::to_string(r)},
+                                    {"letter", "0"},
+                                    {"batch-size", std::to_string(r + 1)},
+                                    {"seed", "0"},
+                                    {"devices", "0"}});
+        std::vector<MetricPoint> points;
+        for (int i = 0; i < 20; ++i) {
+            points.push_back({"SMI - GPU Util", double(50 + (i + r) % 40), t0 + int64_t(i) * 1000, 0});
+            points.push_back(
+                {"DCGMI - Total Energy Consumption", 1e6 + i * 250e3 + r, t0 + int64_t(i) * 1000, 0});
+        }
+        store->logMetrics(run.uuid, points);
+        store->setRunStatus(run.uuid, RunStatus::Finished, t0 + 20'000 + r);
+    }
+}
+
+/// The peak resident size since the last reset (VmHWM), in MB; resetPeakRss() starts it anew.
+double peakRssMb() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stod(line.substr(6)) / 1024.0;
+    return 0;
+}
+void resetPeakRss() {
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+std::map<int, std::string> g_manyPaths;
+std::map<int, std::vector<std::string>> g_manyRuns;
+std::map<int, double> g_manyRssMb;
+
+/// The report (its JSON and its text table, as `radt report` prints it) of state.range(0)
+/// single-run configurations; best time and the peak RSS it added.
+void BM_ReportManyConfigurations(benchmark::State& state) {
+    const int n = int(state.range(0));
+    auto store = openStore("sqlite:///" + g_manyPaths.at(n), OpenMode::OpenExisting);
+    const std::vector<Run> runs = resolveReportTargets(*store, {"many"});
+    for (auto _ : state) {
+        resetPeakRss();
+        const double before = peakRssMb();
+        const auto start = std::chrono::steady_clock::now();
+        const nlohmann::json report = buildReport(*store, runs, {});
+        const std::string table = reportTable(report);
+        keepBest(("many" + std::to_string(n)).c_str(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        g_manyRssMb[n] = std::max(g_manyRssMb[n], peakRssMb() - before);
+        if (report["configurations"].size() != size_t(n) || table.empty())
+            state.SkipWithError("not one configuration a run");
+        benchmark::DoNotOptimize(table.size());
+    }
+}
+
 } // namespace
 
 // Alternated rounds, best of all: drift on a shared machine hits both sides alike.
@@ -217,6 +283,9 @@ BENCHMARK(BM_RawSelect)->Iterations(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Report)->Iterations(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RawSelectConfigurations)->Iterations(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReportConfigurations)->Iterations(2)->Unit(benchmark::kMillisecond);
+// 100 configurations are the baseline of 1,000 (and 5,000 with RADT_BENCH_FULL=1): linear work
+// makes 1,000 ten times 100's time, quadratic a hundred times.
+BENCHMARK(BM_ReportManyConfigurations)->Arg(100)->Arg(1000)->Iterations(2)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     if (bench::envFlag("RADT_BENCH_FULL")) {
@@ -247,7 +316,32 @@ int main(int argc, char** argv) {
         bench::figure("report_configs_ms", g_seconds["configs"] * 1e3, "ms");
         bench::figure("report_configs_ratio", g_seconds["configs"] / g_seconds["configs_raw"], "x");
     });
-    return figures.run(argc, argv, [] {
+    // RADT_BENCH_MANY_CONFIGS=5000: one more size, said in a line of its own.
+    int extra = 0;
+    if (const char* n = std::getenv("RADT_BENCH_MANY_CONFIGS"); n && std::atoi(n) > 0) {
+        extra = std::atoi(n);
+        benchmark::RegisterBenchmark("BM_ReportManyConfigurations", BM_ReportManyConfigurations)
+            ->Arg(extra)
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
+        figures.after("BM_ReportManyConfigurations", 3, [extra] {
+            std::printf("report of %d single-run configurations: %.0f ms, %.0f MB more peak RSS\n", extra,
+                        g_seconds["many" + std::to_string(extra)] * 1e3, g_manyRssMb[extra]);
+        });
+    }
+    figures.after("BM_ReportManyConfigurations", 2, [] {
+        if (!g_seconds.count("many100") || !g_seconds.count("many1000"))
+            return; // filtered out
+        const double t100 = g_seconds["many100"], t1000 = g_seconds["many1000"];
+        std::printf(
+            "report (JSON and table) of 1,000 single-run configurations: %.0f ms, %.0f MB more peak RSS; "
+            "of 100: %.0f ms (linear: 10x)\n",
+            t1000 * 1e3, g_manyRssMb[1000], t100 * 1e3);
+        bench::figure("report_1000_configs_ms", t1000 * 1e3, "ms");
+        bench::figure("report_1000_configs_rss_mb", g_manyRssMb[1000], "MB");
+        bench::figure("report_1000_over_100_configs_ratio", t100 > 0 ? t1000 / t100 : 0, "x");
+    });
+    return figures.run(argc, argv, [extra] {
         const std::string dir = bench::cacheDir(RADT_BINARY_DIR);
         g_path = dir + "/report_" + std::to_string(kRuns) + "x" + std::to_string(kKeys.size()) + "x" +
                  std::to_string(g_samples) + "_v" + kGeneratorVersion + ".db";
@@ -256,5 +350,12 @@ int main(int argc, char** argv) {
                        std::to_string(kKeys.size()) + "x" + std::to_string(g_configSamples) + "_v" +
                        kGeneratorVersion + ".db";
         keptStore(g_configPath, g_configRuns, generateConfigurationStore);
+        for (const int n : {100, 1000, extra}) {
+            if (n == 0)
+                continue;
+            g_manyPaths[n] = dir + "/report_many_" + std::to_string(n) + "_v" + kGeneratorVersion + ".db";
+            keptStore(g_manyPaths[n], g_manyRuns[n],
+                      [n](const std::string& path) { generateManyConfigurations(path, n); });
+        }
     });
 }

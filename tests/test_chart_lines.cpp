@@ -267,6 +267,42 @@ TEST(ChartLineGroups, TwelveSeedsOfThreeConfigurationsAreThreeMeansWithTheirBand
     EXPECT_NEAR(at(buildChartLines(runs, o)[0].pyramid, {5000}).at(0), 12.5, 1e-9);
 }
 
+// A FAILED and a RUNNING run were averaged into their configuration's mean and N ("N=4, mean
+// 80.5" where the finished repeats give 11) while `radt report` left them out: one rule now
+// (countsAsRepeat), and each unfinished run is a line of its own that says why it is not in N.
+TEST(ChartLineGroups, OnlyFinishedRunsAreInAMeanAndTheOthersAreLinesOfTheirOwnThatSaySo) {
+    std::vector<ChartRunData> runs = sweepRuns();
+    runs[4].run.status = RunStatus::Failed;  // batch size 64, seed 1 (value 11)
+    runs[5].run.status = RunStatus::Running; // seed 2 (value 12)
+    runs[5].run.endTime.reset();
+    for (double& v : runs[4].series.v)
+        v = 1000; // a failed run's values far off: they must not move the mean
+    ChartOptions o;
+    o.grouping = ChartOptions::Grouping::Configuration;
+    const std::vector<ChartLine> lines = buildChartLines(runs, o);
+    ASSERT_EQ(lines.size(), 5u);
+    EXPECT_EQ(lines[0].name, "batch-size=64 (N=2)");
+    EXPECT_TRUE(lines[1].name.startsWith("batch-size=64: ") && lines[1].name.endsWith("(failed, not in N)"))
+        << lines[1].name.toStdString();
+    EXPECT_TRUE(lines[2].name.endsWith("(running, not in N)")) << lines[2].name.toStdString();
+    EXPECT_FALSE(lines[1].bandLow) << "a run on its own: no band";
+    EXPECT_EQ(lines[3].name, "batch-size=128 (N=4)");
+    EXPECT_NEAR(at(lines[0].pyramid, {5000}).at(0), 13.5, 1e-12) << "seeds 3 and 4 only";
+    EXPECT_DOUBLE_EQ(at(lines[1].pyramid, {5000}).at(0), 1000.0);
+    // Grouping by picked params follows the same rule.
+    o.grouping = ChartOptions::Grouping::Params;
+    o.groupParams = {"batch-size"};
+    EXPECT_EQ(namesOf(runs, o).front(), "batch-size=64 (N=2)");
+    // All of a configuration's runs unfinished: no mean line at all, only theirs.
+    for (size_t i = 6; i < 8; ++i)
+        runs[i].run.status = RunStatus::Killed;
+    runs[4].run.status = RunStatus::Killed;
+    runs[5].run.status = RunStatus::Killed;
+    const QStringList names = namesOf(runs, o);
+    EXPECT_EQ(names.size(), 4 + 2) << names.join(" | ").toStdString();
+    EXPECT_FALSE(names.contains("batch-size=64 (N=0)"));
+}
+
 TEST(ChartLineGroups, LinesGroupByThePickedParamsOrNotAtAll) {
     const std::vector<ChartRunData> runs = sweepRuns();
     ChartOptions o;

@@ -15,7 +15,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
+#include <numeric>
+#include <random>
 #include <set>
 
 using namespace radt;
@@ -52,7 +55,7 @@ TEST(ConfigurationNames, TheFewestParamsThatTellConfigurationsApartInTheOrderOfT
     // An unset value is not said, unless the label would be empty without it.
     EXPECT_EQ(labelsInOrder({{{"collocation", "mps"}, {"runs_per_gpu", "2"}},
                              {{"collocation", "-"}, {"runs_per_gpu", "1"}}}),
-              (std::vector<std::string>{"collocation=none", "collocation=mps"}))
+              (std::vector<std::string>{"collocation=-", "collocation=mps"}))
         << "alone first: unset before any value";
     EXPECT_EQ(labelsInOrder({{{"size", "8"}}}), (std::vector<std::string>{"all runs"}));
     // Text after numbers, text in byte order; a switch is named without a value.
@@ -60,7 +63,36 @@ TEST(ConfigurationNames, TheFewestParamsThatTellConfigurationsApartInTheOrderOfT
     EXPECT_TRUE(paramValueBefore("1e3", "adam"));
     EXPECT_TRUE(paramValueBefore("adam", "sgd"));
     EXPECT_TRUE(paramValueBefore("-", "0"));
-    EXPECT_FALSE(paramValueBefore("10", "10.0")) << "equal as numbers";
+    EXPECT_TRUE(paramValueBefore("10", "10.0")) << "equal as numbers, told apart by their spelling";
+    EXPECT_FALSE(paramValueBefore("10.0", "10"));
+}
+
+TEST(ConfigurationNames, HostileValuesAndUnsetSpellingsOrderOneWayWhateverTheOrderOfTheRuns) {
+    // "nan" compared false both ways (the order followed the runs' order), "0x40" was read as 64 by
+    // strtod, and "", "-", "none" and a missing param were all labelled "bs=none".
+    std::vector<ParamMap> keys = {{{"bs", "nan"}},    {{"bs", ""}},     {{"bs", "-"}},   {{"bs", "none"}},
+                                  {{"bs", "0x40"}},   {{"bs", "64"}},   {{"bs", "inf"}}, {{"bs", "run 10"}},
+                                  {{"bs", "run 2"}},  {{"other", "x"}}, {{"bs", "1e2"}}, {{"bs", "100"}},
+                                  {{"bs", "-1e308"}}, {{"bs", "1e400"}}};
+    const std::vector<std::string> expected = {"bs=\"\"", "bs=-",    "other=x",  "bs=-1e308", "bs=64",
+                                               "bs=100",  "bs=1e2",  "bs=0x40",  "bs=1e400",  "bs=inf",
+                                               "bs=nan",  "bs=none", "bs=run 2", "bs=run 10"};
+    std::vector<size_t> permutation(keys.size());
+    std::iota(permutation.begin(), permutation.end(), size_t(0));
+    std::mt19937 random(7);
+    for (int trial = 0; trial < 50; ++trial) {
+        std::vector<ParamMap> shuffled;
+        for (const size_t i : permutation)
+            shuffled.push_back(keys[i]);
+        ASSERT_EQ(labelsInOrder(shuffled), expected) << "trial " << trial;
+        std::shuffle(permutation.begin(), permutation.end(), random);
+    }
+    EXPECT_EQ(labelsInOrder({{{"bs", "none"}}, {{"bs", "-"}}, {}, {{"bs", ""}}}),
+              (std::vector<std::string>{"bs unset", "bs=\"\"", "bs=-", "bs=none"}))
+        << "a missing param, an empty one, \"-\" and the text none: four labels";
+    EXPECT_FALSE(paramValueBefore("nan", "nan"));
+    EXPECT_TRUE(paramValueBefore("", "-")) << "two unset spellings, one order";
+    EXPECT_TRUE(paramValueBefore("1e3", "0x40")) << "hex is text";
 }
 
 TEST(ConfigurationNames, TheScriptsArgumentStringIsReadAsItsFlags) {
@@ -75,7 +107,7 @@ TEST(ConfigurationNames, TheScriptsArgumentStringIsReadAsItsFlags) {
                                   {"model", "t.py"}}));
     const auto names = nameConfigurations(
         {readableParams({{"params", "--bs 32 --amp"}}), readableParams({{"params", "--bs 32"}})});
-    EXPECT_EQ(names.labels, (std::vector<std::string>{"amp=true", "amp=none"}))
+    EXPECT_EQ(names.labels, (std::vector<std::string>{"amp=true", "amp unset"}))
         << "a switch is on or not set";
     EXPECT_EQ(names.order, (std::vector<size_t>{1, 0})) << "without the switch first";
 }

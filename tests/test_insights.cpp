@@ -642,6 +642,48 @@ TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare
     EXPECT_NE(table.find("runs_per_gpu=2"), std::string::npos) << table;
 }
 
+// Deleting one run of a shared pair doubled the survivor's GPU energy (15 kJ -> 30 kJ): the deleted
+// run still shared the GPU while it ran. Its share is still counted, the partner is named as
+// deleted, and the workload's verdict says why there is none, with the way back.
+TEST(InsightReport, ADeletedPartnerStillSharedTheGpuAndTheReportSaysItIsDeleted) {
+    test::TempDir dir;
+    const std::string path = dir.file("h200.db");
+    std::filesystem::copy_file(test::fixturePath("runs/h200_matmul_experiment.db"), path);
+    auto store = openStore("sqlite:///" + path, OpenMode::OpenExisting);
+    const nlohmann::json before = buildReport(*store, resolveReportTargets(*store, {"h200-matmul"}), {});
+    std::string survivor, partner;
+    double share = 0;
+    for (const auto& r : before["runs"])
+        if (r["collocation"].is_object() && survivor.empty()) {
+            survivor = r["run_uuid"];
+            partner = r["collocation"]["shared_with"][0];
+            share = r["gpu_energy_attributed_j"];
+        }
+    ASSERT_FALSE(survivor.empty());
+    store->setRunDeleted(partner, true);
+    const nlohmann::json after = buildReport(*store, resolveReportTargets(*store, {"h200-matmul"}), {});
+    ASSERT_EQ(after["runs"].size(), before["runs"].size() - 1);
+    for (const auto& r : after["runs"]) {
+        if (r["run_uuid"] != survivor)
+            continue;
+        EXPECT_DOUBLE_EQ(r["gpu_energy_attributed_j"].get<double>(), share) << "not the whole GPU's";
+        ASSERT_TRUE(r["collocation"].is_object()) << "it still shared its GPU";
+        EXPECT_EQ(r["collocation"]["deleted_partners"], nlohmann::json::array({partner}));
+        EXPECT_TRUE(r["slowdown"].is_object());
+    }
+    bool said = false;
+    for (const auto& w : after["workloads"])
+        if (w["runs"] == nlohmann::json::array({survivor})) {
+            const std::string why = w["collocation_gain"].value("why", "");
+            EXPECT_NE(why.find("is deleted"), std::string::npos) << w.dump();
+            EXPECT_NE(why.find("radt run restore " + partner), std::string::npos) << why;
+            said = true;
+        }
+    EXPECT_TRUE(said) << after["workloads"].dump(1);
+    const std::string table = reportTable(after);
+    EXPECT_NE(table.find("radt run restore " + partner), std::string::npos) << table;
+}
+
 TEST(InsightReport, RadtReportNamesABaselineConfigurationThatDoesNotExist) {
     test::TempDir dir;
     const std::string db = dir.file("h200.db");

@@ -133,7 +133,7 @@ TEST(ParallelCoordinates, CategoriesAreOrderedNumbersAsNumbers) {
     EXPECT_TRUE(categoryLess("1e-4", "0.001"));
     EXPECT_TRUE(categoryLess("256", "adam"));     // numbers before text
     EXPECT_TRUE(categoryLess("run 2", "run 10")); // text in natural order
-    EXPECT_TRUE(categoryLess("sgd", "(none)"));   // a run without the param last
+    EXPECT_TRUE(categoryLess("(none)", "sgd"));   // a run without the param first, unset as in the report
     // On the axis, bottom to top: 64, 128, 256, evenly.
     s.engine.setAxes({"param:batch-size"});
     const ColumnScale& scale = s.engine.scale(0);

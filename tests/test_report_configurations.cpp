@@ -339,3 +339,73 @@ TEST(ReportConfigurations, LatexTextDropsBytesThatAreNotUtf8AndSaysWhich) {
     EXPECT_TRUE(none.empty());
     EXPECT_EQ(latexLossComments(none, "configuration 0"), "");
 }
+
+// A report's comparisons grew with the square of the configurations: 1,000 single-run
+// configurations printed every pair, "no test" included (half a million lines, 1.36 GB). Now every
+// pair only up to kAllPairsUpTo configurations, each against #0 beyond, and pairs that cannot be
+// tested counted in one line past kListUntestedUpTo; what is left out is said in every format.
+TEST(ReportConfigurations, ManyConfigurationsAreComparedInLinearTimeAndWhatIsLeftOutIsSaid) {
+    TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("many.db");
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        const int64_t single = store->getOrCreateExperiment("single");
+        const int64_t repeated = store->getOrCreateExperiment("repeated");
+        const int64_t t0 = 1'700'000'000'000;
+        auto add = [&](int64_t experiment, int batch, int seed, int64_t durationMs) {
+            const radt::Run run =
+                store->createRun({experiment, "r", t0, "test", "train.py", RunStatus::Running});
+            store->logParams(run.uuid, {{"workload", std::to_string(batch * 10 + seed)},
+                                        {"letter", "0"},
+                                        {"batch", std::to_string(batch)},
+                                        {"seed", std::to_string(seed)}});
+            store->setRunStatus(run.uuid, RunStatus::Finished, t0 + durationMs);
+        };
+        for (int b = 0; b < 1000; ++b)
+            add(single, b, 0, 10'000 + b);
+        for (int b = 0; b < 70; ++b)
+            for (int seed = 0; seed < 2; ++seed)
+                add(repeated, b, seed, 10'000 + b * 100 + seed * 37);
+    }
+    const Result table = radtRun(dir, {"report", "--store", uri, "single"});
+    ASSERT_EQ(table.rc, 0) << table.err;
+    const size_t lines = size_t(std::count(table.out.begin(), table.out.end(), '\n'));
+    EXPECT_LT(lines, 3100u) << "three tables of a line a run (runs, configurations, workloads), not a line a "
+                               "pair (half a million)";
+    EXPECT_NE(table.out.find("999 comparisons could not be tested (a configuration with one run, or no "
+                             "spread) and are not listed"),
+              std::string::npos)
+        << table.out.substr(table.out.size() - std::min<size_t>(table.out.size(), 2000));
+    EXPECT_NE(table.out.find("each configuration is compared with #0 only"), std::string::npos);
+
+    const Result single = radtRun(dir, {"report", "--store", uri, "--json", "single"});
+    ASSERT_EQ(single.rc, 0) << single.err;
+    const auto report = nlohmann::json::parse(single.out);
+    EXPECT_EQ(report["configurations"].size(), 1000u);
+    EXPECT_TRUE(report["comparisons"].empty()) << "none of them could be tested";
+    EXPECT_EQ(report["comparisons_scope"]["untested"], 999);
+    EXPECT_EQ(report["comparisons_scope"]["each_against"], 0);
+
+    // 70 configurations of two repeats: each tested against #0, 69 for duration (no energy here).
+    const Result repeated = radtRun(dir, {"report", "--store", uri, "--json", "repeated"});
+    ASSERT_EQ(repeated.rc, 0) << repeated.err;
+    const auto both = nlohmann::json::parse(repeated.out);
+    ASSERT_EQ(both["configurations"].size(), 70u);
+    ASSERT_EQ(both["comparisons"].size(), 69u);
+    for (const auto& k : both["comparisons"]) {
+        EXPECT_EQ(k["a"], 0);
+        EXPECT_TRUE(k["p_adjusted"].is_number()) << "two repeats with spread: a test, adjusted over 69";
+    }
+    EXPECT_EQ(both["comparisons_scope"]["why"], "first");
+    const Result csv = radtRun(dir, {"report", "--store", uri, "--csv", "repeated"});
+    ASSERT_EQ(csv.rc, 0) << csv.err;
+    EXPECT_EQ(firstLine(csv.out).rfind("# each configuration is compared with #0 only", 0), 0u)
+        << firstLine(csv.out);
+    const Result baseline =
+        radtRun(dir, {"report", "--store", uri, "--json", "--baseline", "#5", "repeated"});
+    ASSERT_EQ(baseline.rc, 0) << baseline.err;
+    const auto against5 = nlohmann::json::parse(baseline.out);
+    EXPECT_EQ(against5["comparisons"].size(), 69u);
+    EXPECT_EQ(against5["comparisons_scope"]["each_against"], 5);
+    EXPECT_EQ(against5["comparisons_scope"]["why"], "baseline");
+}

@@ -19,10 +19,12 @@ using nlohmann::json;
 const std::vector<std::string> kConfigurationFigures = {"duration_s", "gpu_energy_j", "energy_per_epoch_j",
                                                         "epoch_time_s", "gpu_util_pct"};
 const std::vector<std::string> kBookkeepingParams = {"workload", "letter", "manual", "listeners", "devices"};
+const size_t kAllPairsUpTo = 60;
+const size_t kListUntestedUpTo = 20;
 
 namespace {
 
-/// The figures compared pairwise (issue 23: duration and energy).
+/// The figures compared pairwise: duration and energy.
 const std::vector<std::string> kComparedFigures = {"duration_s", "gpu_energy_j"};
 
 /// A run's value of a configuration figure from its report entry; unset where it lacks it.
@@ -152,6 +154,7 @@ void orderAndName(Grouping& g, json& reportRuns) {
 Grouping groupRuns(json& report, const std::vector<Run>& runs, const ConfigurationOptions& options) {
     json& reportRuns = report["runs"];
     Grouping g;
+    std::map<std::map<std::string, std::string>, size_t> indexOf;
     json leftOut = json::object();
     for (size_t i = 0; i < runs.size() && i < reportRuns.size(); ++i) {
         if (!countsAsRepeat(runs[i].status)) {
@@ -164,9 +167,10 @@ Grouping groupRuns(json& report, const std::vector<Run>& runs, const Configurati
         const json& collocation = reportRuns[i]["collocation"];
         const size_t perGpu = collocation.is_object() ? collocation["shared_with"].size() + 1 : 1;
         const auto key = configurationParams(runs[i], options.repeatParams, perGpu);
-        const auto at = std::find(g.keys.begin(), g.keys.end(), key);
-        const size_t index = size_t(at - g.keys.begin());
-        if (at == g.keys.end()) {
+        const auto [at, added] =
+            indexOf.emplace(key, g.keys.size()); // a lookup, not a scan: 5,000 configurations
+        const size_t index = at->second;
+        if (added) {
             g.keys.push_back(key);
             g.members.emplace_back();
         }
@@ -183,12 +187,18 @@ using FigureValues = std::vector<std::map<std::string, std::vector<double>>>;
 
 /// The configurations as JSON, named by the params that differ between them (all when alone).
 json configurationsJson(const Grouping& g, const json& reportRuns, FigureValues& values) {
-    std::set<std::string> differing;
+    // A param differs when some configuration lacks it or has another value: its values and how
+    // many configurations have it, in one pass (a pass per pair was quadratic).
+    std::map<std::string, std::pair<std::set<std::string>, size_t>> seen;
     for (const auto& key : g.keys)
-        for (const auto& [name, value] : key)
-            for (const auto& other : g.keys)
-                if (!other.count(name) || other.at(name) != value)
-                    differing.insert(name);
+        for (const auto& [name, value] : key) {
+            seen[name].first.insert(value);
+            ++seen[name].second;
+        }
+    std::set<std::string> differing;
+    for (const auto& [name, valuesAndCount] : seen)
+        if (valuesAndCount.first.size() > 1 || valuesAndCount.second < g.keys.size())
+            differing.insert(name);
     json configurations = json::array();
     values.assign(g.keys.size(), {});
     for (size_t c = 0; c < g.keys.size(); ++c) {
@@ -232,16 +242,24 @@ std::optional<size_t> baselineConfiguration(const std::string& baseline, const j
     return found;
 }
 
-/// Welch's test of configuration b against a for each compared figure both have.
-void compareConfigurations(const FigureValues& values, size_t a, size_t b, json& comparisons) {
+/// Welch's test of configuration b against a for each compared figure both have. A pair that
+/// cannot be tested (a side with one run, or no spread) is listed only when `listUntested`, and
+/// counted in `untested` either way.
+void compareConfigurations(const FigureValues& values, size_t a, size_t b, bool listUntested,
+                           json& comparisons, size_t& untested) {
     for (const std::string& figure : kComparedFigures) {
         const auto ia = values[a].find(figure), ib = values[b].find(figure);
         if (ia == values[a].end() || ib == values[b].end() || ia->second.empty() || ib->second.empty())
             continue;
         const std::vector<double>& va = ia->second;
         const std::vector<double>& vb = ib->second;
-        const double ma = stats::summarise(va)->mean, mb = stats::summarise(vb)->mean;
         const auto w = stats::welchTest(va, vb);
+        if (!w) {
+            ++untested;
+            if (!listUntested)
+                continue;
+        }
+        const double ma = stats::summarise(va)->mean, mb = stats::summarise(vb)->mean;
         comparisons.push_back(
             {{"a", a},
              {"b", b},
@@ -299,18 +317,33 @@ void addConfigurations(json& report, const std::vector<Run>& runs, const Configu
     const Grouping g = groupRuns(report, runs, options);
     FigureValues values;
     report["configurations"] = configurationsJson(g, report["runs"], values);
-    // Comparisons: each pair, or each against the baseline's configuration.
-    const std::optional<size_t> baseline = baselineConfiguration(options.baseline, report["runs"], g.labels);
+    // Comparisons: each pair, or each against one reference (the baseline's configuration, or the
+    // first when there are too many for every pair): the work and the output grow linearly.
+    const size_t count = g.keys.size();
+    std::optional<size_t> reference = baselineConfiguration(options.baseline, report["runs"], g.labels);
+    std::string scope = reference ? "baseline" : "all pairs";
+    if (!reference && count > kAllPairsUpTo) {
+        reference = 0;
+        scope = "first";
+    }
+    const bool listUntested = count <= kListUntestedUpTo;
+    size_t untested = 0;
     json comparisons = json::array();
-    for (size_t a = 0; a < g.keys.size(); ++a)
-        for (size_t b = a + 1; b < g.keys.size(); ++b) {
-            if (!baseline)
-                compareConfigurations(values, a, b, comparisons);
-            else if (a == *baseline || b == *baseline)
-                compareConfigurations(values, *baseline, a == *baseline ? b : a, comparisons);
-        }
+    if (reference) {
+        for (size_t c = 0; c < count; ++c)
+            if (c != *reference)
+                compareConfigurations(values, *reference, c, listUntested, comparisons, untested);
+    } else {
+        for (size_t a = 0; a < count; ++a)
+            for (size_t b = a + 1; b < count; ++b)
+                compareConfigurations(values, a, b, listUntested, comparisons, untested);
+    }
     adjustForManyComparisons(comparisons);
     report["comparisons"] = comparisons;
+    report["comparisons_scope"] = {{"each_against", reference ? json(*reference) : json(nullptr)},
+                                   {"why", scope},
+                                   {"untested", untested},
+                                   {"untested_listed", listUntested}};
     report["pareto"] = paretoOf(values);
 }
 
@@ -324,6 +357,21 @@ std::string leftOutOfConfigurationsNote(const json& report) {
     return "left out of configurations: " + counts +
            " (only finished runs are repeats: a running run has done part of its work, a failed or "
            "killed one stopped short)";
+}
+
+std::string comparisonsScopeNote(const json& report) {
+    const json scope = report.value("comparisons_scope", json::object());
+    std::string note;
+    if (scope.value("why", "") == "first")
+        note = "each configuration is compared with #0 only: every pair is compared up to " +
+               std::to_string(kAllPairsUpTo) + " configurations (--baseline K chooses the reference)";
+    const size_t untested = scope.value("untested", size_t(0));
+    if (untested > 0 && !scope.value("untested_listed", true))
+        note += (note.empty() ? "" : "\n") + std::to_string(untested) +
+                " comparisons could not be tested (a configuration with one run, or no spread) and are "
+                "not listed: they are listed up to " +
+                std::to_string(kListUntestedUpTo) + " configurations";
+    return note;
 }
 
 } // namespace radt

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Repeated runs grouped into configurations (issue 23 §2, §3): runs whose params are equal once
-// radT's bookkeeping params and the repeat params (seed) are set aside. Per configuration the
+// Repeated runs grouped into configurations (resources/DESIGN.md, configurations): runs whose params are
+// equal once radT's bookkeeping params and the repeat params (seed) are set aside. Per configuration the
 // mean, sd and 95 % confidence interval of each figure; Welch tests between configurations; the
 // Pareto front of duration against energy; and the slowdown of collocated runs against the solo
 // configuration of the same params. Works on the report JSON that buildReport makes.
@@ -20,6 +20,13 @@ namespace radt {
 extern const std::vector<std::string> kConfigurationFigures;
 /// The params that never tell configurations apart: radT's bookkeeping.
 extern const std::vector<std::string> kBookkeepingParams;
+
+/// Every pair of configurations is compared up to this many configurations (1,770 pairs a
+/// figure); beyond, each is compared with one reference, so that the tests grow linearly.
+extern const size_t kAllPairsUpTo;
+/// Comparisons that cannot be tested are listed (with their ratio) up to this many
+/// configurations; beyond, they are counted in one line.
+extern const size_t kListUntestedUpTo;
 
 /// A sample as {"n", "mean", "sd", "ci95"} (Student t; sd and ci95 null under two values, mean
 /// null without any).
@@ -55,7 +62,9 @@ struct ConfigurationOptions {
 
 /// Adds "configurations" (each with its "label", in the order of their params: ConfigurationLabels.h),
 /// "comparisons" (Welch's p, its Holm-adjusted "p_adjusted" over the same figure's comparisons, and
-/// "diff_ci95" of mean b - mean a), "pareto" and "left_out_of_configurations" ({status: count} of
+/// "diff_ci95" of mean b - mean a), "comparisons_scope" ({"each_against": the reference or null for
+/// every pair, "why": "all pairs", "baseline" or "first", "untested": how many pairs could not be
+/// tested, "untested_listed"}), "pareto" and "left_out_of_configurations" ({status: count} of
 /// the runs that are not repeats) to `report`, and "configuration" (null for a run left out) to
 /// each of its runs. `runs` are the report's runs, in its order.
 void addConfigurations(nlohmann::json& report, const std::vector<Run>& runs,
@@ -64,5 +73,10 @@ void addConfigurations(nlohmann::json& report, const std::vector<Run>& runs,
 /// "left out of configurations: 1 running, 1 failed (...why)", from the report's
 /// "left_out_of_configurations"; "" when every run counted. Every output of the report says it.
 std::string leftOutOfConfigurationsNote(const nlohmann::json& report);
+
+/// What the comparisons leave out, a line each: "each configuration is compared with #0 only..."
+/// past kAllPairsUpTo configurations, "N comparisons could not be tested..." when they are not
+/// listed; "" when the comparisons are every pair and every one listed.
+std::string comparisonsScopeNote(const nlohmann::json& report);
 
 } // namespace radt

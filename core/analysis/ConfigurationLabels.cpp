@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <numeric>
@@ -37,12 +38,48 @@ bool unset(const std::string& value) {
     return value.empty() || value == "-";
 }
 
+/// A param value as a number: finite decimal only. "nan" is text (a NaN compares false both ways
+/// and would make the order depend on the order the runs come in), and so are "inf" and hex
+/// ("0x40", which strtod would read as 64).
 std::optional<double> asNumber(const std::string& text) {
-    if (text.empty())
+    if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
         return std::nullopt;
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    return end == text.c_str() + text.size() ? std::optional<double>(v) : std::nullopt;
+    return end == text.c_str() + text.size() && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+/// Text in natural order ("run 2" before "run 10"), then byte order: a total order.
+bool naturalTextBefore(const std::string& a, const std::string& b) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const bool da = ::isdigit(static_cast<unsigned char>(a[i])) != 0;
+        const bool db = ::isdigit(static_cast<unsigned char>(b[j])) != 0;
+        if (da && db) {
+            size_t ei = i, ej = j;
+            while (ei < a.size() && ::isdigit(static_cast<unsigned char>(a[ei])))
+                ++ei;
+            while (ej < b.size() && ::isdigit(static_cast<unsigned char>(b[ej])))
+                ++ej;
+            // The digit runs as numbers: without leading zeros, the longer is larger.
+            const size_t za = std::min(a.find_first_not_of('0', i), ei),
+                         zb = std::min(b.find_first_not_of('0', j), ej);
+            if (ei - za != ej - zb)
+                return ei - za < ej - zb;
+            if (const int c = a.compare(za, ei - za, b, zb, ej - zb); c != 0)
+                return c < 0;
+            i = ei;
+            j = ej;
+        } else {
+            if (a[i] != b[j])
+                return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+            ++i;
+            ++j;
+        }
+    }
+    if (i < a.size() || j < b.size())
+        return j < b.size() && i == a.size();
+    return a < b; // "07" and "7": equal as numbers, told apart by their bytes
 }
 
 /// radT's own params: they tell configurations apart only where the user's params do not.
@@ -141,13 +178,13 @@ ParamMap readableParams(const ParamMap& key) {
 
 bool paramValueBefore(const std::string& a, const std::string& b) {
     if (unset(a) || unset(b))
-        return unset(a) && !unset(b);
+        return unset(a) && unset(b) ? a < b : unset(a); // "" before "-": two spellings, one order
     const auto na = asNumber(a), nb = asNumber(b);
     if (na && nb)
-        return *na < *nb;
+        return *na != *nb ? *na < *nb : a < b; // "1e2" and "100": one value, two spellings
     if (na || nb)
         return bool(na); // numbers before text
-    return a < b;
+    return naturalTextBefore(a, b);
 }
 
 ConfigurationNames nameConfigurations(const std::vector<ParamMap>& keys) {
@@ -180,12 +217,19 @@ ConfigurationNames nameConfigurations(const std::vector<ParamMap>& keys) {
         }
         names.labels[c] = label;
     }
-    // An unset value alone tells its configuration apart: say it rather than leave it blank.
+    // An unset value alone tells its configuration apart: say which spelling rather than leave it
+    // blank ("none" is a value a param can have: `bs=none` would be two configurations' label).
     for (size_t c = 0; c < keys.size(); ++c)
-        if (names.labels[c].empty())
-            names.labels[c] = keys.size() == 1  ? "all runs"
-                              : telling.empty() ? ""
-                                                : telling.front() + "=none";
+        if (names.labels[c].empty()) {
+            std::string spelling;
+            if (!telling.empty()) {
+                const auto it = keys[c].find(telling.front());
+                spelling = telling.front() + (it == keys[c].end()  ? " unset"
+                                              : it->second.empty() ? "=\"\""
+                                                                   : "=-");
+            }
+            names.labels[c] = keys.size() == 1 ? "all runs" : spelling;
+        }
     std::map<std::string, int> uses;
     for (const std::string& label : names.labels)
         ++uses[label];

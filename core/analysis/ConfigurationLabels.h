@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Configurations named by their params and put in one order (issue 39 §1): a configuration's
+// Configurations named by their params and put in one order: a configuration's
 // label is the fewest params that tell the configurations apart ("batch-size=64"), chosen by the
 // rule the chart's line names follow (the user's params before radT's, then those with more
 // values, each kept only where it tells more configurations apart); the order is by those params,
@@ -23,8 +23,10 @@ std::vector<std::string> paramWords(const std::string& params);
 /// A param the run logged by name wins over a flag of the same name.
 ParamMap readableParams(const ParamMap& key);
 
-/// Whether param value `a` comes before `b`: unset ("" or "-") first, then numbers by value, then
-/// text in byte order.
+/// Whether param value `a` comes before `b`, a total order whatever order values come in: unset
+/// ("" before "-") first, then finite decimal numbers by value, then text in natural order ("run 2"
+/// before "run 10"; "nan", "inf" and "0x40" are text). The report's configurations and the
+/// parallel coordinates' axes order by it.
 bool paramValueBefore(const std::string& a, const std::string& b);
 
 /// The fewest params that tell the configurations (or lines, or runs) whose params are `keys`

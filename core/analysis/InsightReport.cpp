@@ -348,16 +348,27 @@ json reportSettings(const std::vector<Run>& runs, const ReportOptions& options) 
     return settings;
 }
 
+/// The store's deleted runs, marked so (Run::deleted).
+std::vector<Run> deletedRunsOf(Store& store) {
+    std::vector<Run> runs = store.deletedRuns();
+    for (Run& r : runs)
+        r.deleted = true;
+    return runs;
+}
+
 /// buildReport's state: the store's runs, which of them shared a GPU, and each run's facts,
 /// analysed once however many collocated runs or workloads ask for them.
 class ReportBuilder {
 public:
     ReportBuilder(Store& store, const ReportOptions& options)
-        : m_store(store), m_options(options), m_experimentNames(experimentNames(store)), m_all(store.runs()) {
-        // Which runs shared a GPU: runs of one workload on the same first device.
-        for (const Run& r : m_all)
-            if (!workloadId(r).empty())
-                m_byDevice[{workloadId(r), firstDevice(r)}].push_back(&r);
+        : m_store(store), m_options(options), m_experimentNames(experimentNames(store)), m_all(store.runs()),
+          m_deleted(deletedRunsOf(store)) {
+        // Which runs shared a GPU: runs of one workload on the same first device. A deleted run
+        // still shared it while it ran (it drew power): its partners' shares count it, and say it.
+        for (const std::vector<Run>* runs : {&m_all, &m_deleted})
+            for (const Run& r : *runs)
+                if (!workloadId(r).empty())
+                    m_byDevice[{workloadId(r), firstDevice(r)}].push_back(&r);
     }
 
     void analyseTargets(const std::vector<Run>& runs, const std::function<void(size_t, size_t)>& progress) {
@@ -383,12 +394,15 @@ public:
             m_workloads[workloadId(run)].push_back(&run);
         if (sharing > 1) {
             const auto& mates = m_byDevice[{workloadId(run), firstDevice(run)}];
-            json others = json::array();
+            json others = json::array(), deleted = json::array();
             for (const Run* m : mates)
                 if (m->uuid != run.uuid)
-                    others.push_back(m->uuid);
+                    (m->deleted ? deleted : others).push_back(m->uuid);
+            for (const json& uuid : deleted)
+                others.push_back(uuid);
             // Every run of a shared GPU sees that GPU's whole series: split its energy.
             j["collocation"] = {{"shared_with", others},
+                                {"deleted_partners", deleted},
                                 {"device", firstDevice(run)},
                                 {"energy_share_j", j["gpu_energy_attributed_j"]},
                                 {"method", "equal"}};
@@ -549,9 +563,29 @@ private:
         const bool collocated = std::any_of(members.begin(), members.end(), [&](const Run* r) {
             return m_facts[r->uuid].j["slowdown"].is_object();
         });
+        int64_t from = m_facts[members.front()->uuid].from, to = m_facts[members.front()->uuid].to;
+        // A job deleted since: no verdict without it, and the reason said where the verdict was.
+        std::string deleted;
+        for (const Run* r : members)
+            for (const Run* mate : m_byDevice[{workloadId(*r), firstDevice(*r)}])
+                if (mate->deleted && deleted.find(mate->uuid) == std::string::npos)
+                    deleted += (deleted.empty() ? "" : " ") + mate->uuid;
+        if (!deleted.empty() && collocated) {
+            for (const Run* r : members) {
+                from = std::min(from, m_facts[r->uuid].from);
+                to = std::max(to, m_facts[r->uuid].to);
+            }
+            return {{"jobs", members.size()},
+                    {"together_s", double(to - from) / 1000.0},
+                    {"together_j", orNull(total)},
+                    {"energy_per_job_together_j", nullptr},
+                    {"solo", json::array()},
+                    {"why", "a job of this workload is deleted, so there is no verdict without it (radt run "
+                            "restore " +
+                                deleted + ")"}};
+        }
         if (members.size() <= 1 || !collocated)
             return nullptr;
-        int64_t from = m_facts[members.front()->uuid].from, to = m_facts[members.front()->uuid].to;
         // Jobs of one solo baseline count it once per job: one after another, it runs k times.
         std::vector<std::pair<std::vector<const Run*>, size_t>> baselines;
         std::vector<std::string> without;
@@ -586,6 +620,7 @@ private:
     const ReportOptions& m_options;
     std::map<int64_t, std::string> m_experimentNames;
     const std::vector<Run> m_all;
+    const std::vector<Run> m_deleted; ///< they still shared their GPUs: partners' shares count them
     std::map<std::pair<std::string, std::string>, std::vector<const Run*>> m_byDevice;
     std::map<std::string, RunFacts> m_facts;
     std::vector<std::map<std::string, std::string>> m_storeConfigurations; ///< by index into m_all

@@ -60,8 +60,12 @@ std::string differenceText(const json& k, double scale) {
 void comparisonTable(std::ostream& out, const json& report) {
     const json& configurations = report.value("configurations", json::array());
     const json& comparisons = report.value("comparisons", json::array());
-    if (comparisons.empty())
+    const std::string scope = comparisonsScopeNote(report);
+    if (comparisons.empty()) {
+        if (!scope.empty())
+            out << "\n" << scope << "\n";
         return;
+    }
     out << "\nfigure          ratio b/a   diff b-a [95 % CI]          Welch t       p  p Holm   N a/b   "
            "compared (b vs a)\n";
     for (const json& k : comparisons) {
@@ -84,6 +88,8 @@ void comparisonTable(std::ostream& out, const json& report) {
                     [](const json& k) { return k["p_value"].is_null(); }))
         out << "-: no test where a configuration has one run (no significance from n < 2) or no spread\n";
     out << "p Holm: Welch's p adjusted by Holm-Bonferroni over the comparisons of the same figure\n";
+    if (!scope.empty())
+        out << scope << "\n";
 }
 
 std::string configurationTable(const json& report) {

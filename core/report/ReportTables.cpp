@@ -6,6 +6,7 @@
 #include "core/report/LatexText.h"
 
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 namespace radt {
@@ -28,14 +29,29 @@ std::string paramsText(const json& params) {
     return text.empty() ? "all runs" : text;
 }
 
-/// The comparison of configuration c with the reference for a figure; null when none.
-json comparisonWith(const json& report, size_t reference, size_t c, const std::string& figure) {
-    for (const json& k : report.value("comparisons", json::array()))
-        if (k["figure"] == figure &&
-            ((k["a"] == reference && k["b"] == c) || (k["b"] == reference && k["a"] == c)))
-            return k;
-    return nullptr;
-}
+/// The comparisons with one reference, by (the other configuration, figure): looked up per row,
+/// once made (a scan per row was quadratic in the configurations).
+class ComparisonsWith {
+public:
+    ComparisonsWith(const json& report, size_t reference) {
+        const auto it = report.find("comparisons");
+        if (it == report.end() || !it->is_array())
+            return;
+        for (const json& k : *it) {
+            const size_t a = k["a"].get<size_t>(), b = k["b"].get<size_t>();
+            if (a == reference || b == reference)
+                m_byOther[{a == reference ? b : a, k["figure"].get<std::string>()}] = &k;
+        }
+    }
+    /// The comparison of configuration c with the reference for a figure; null when none.
+    json of(size_t c, const std::string& figure) const {
+        const auto it = m_byOther.find({c, figure});
+        return it == m_byOther.end() ? json(nullptr) : *it->second;
+    }
+
+private:
+    std::map<std::pair<size_t, std::string>, const json*> m_byOther;
+};
 
 /// Marks by the Holm-adjusted p (a report from before Holm: the raw p).
 std::string stars(const json& comparison) {
@@ -72,13 +88,14 @@ std::string latexCell(const json& stat, double scale, int precision, const std::
 }
 
 /// One row of the LaTeX table: "# & params & N & time & energy & util \\".
-std::string latexRow(const json& report, size_t c, size_t reference, const std::string& label) {
+std::string latexRow(const json& report, const ComparisonsWith& comparisons, size_t c, size_t reference,
+                     const std::string& label) {
     const json& configuration = report["configurations"][c];
     const json& st = configuration["stats"];
     const size_t n = configuration["runs"].size();
     const bool isReference = c == reference;
     auto marks = [&](const char* figure) {
-        return isReference ? std::string() : stars(comparisonWith(report, reference, c, figure));
+        return isReference ? std::string() : stars(comparisons.of(c, figure));
     };
     std::ostringstream row;
     // The name wraps in its column (ragged, not stretched); the group keeps \\ the row's end.
@@ -101,6 +118,10 @@ bool anyFigureOverFewerRuns(const json& configurations) {
 } // namespace
 
 size_t referenceConfiguration(const json& report) {
+    if (const auto scope = report.find("comparisons_scope"); scope != report.end() && scope->is_object())
+        return scope->value("each_against", json(0)).is_number() ? scope->value("each_against", size_t(0))
+                                                                 : 0;
+    // A report from before comparisons_scope: each against one when every comparison has it as a.
     const json& comparisons = report.value("comparisons", json::array());
     if (comparisons.empty())
         return 0;
@@ -114,13 +135,14 @@ size_t referenceConfiguration(const json& report) {
 std::string configurationsLatex(const json& report) {
     const json& configurations = report.value("configurations", json::array());
     const size_t reference = referenceConfiguration(report);
+    const ComparisonsWith comparisons(report, reference);
     // Labels first: what they could not print is said in comments above the table.
     std::string rows, lossComments;
     for (size_t c = 0; c < configurations.size(); ++c) {
         LatexTextLosses losses;
         const std::string label = latexText(labelOf(configurations, c), losses);
         lossComments += latexLossComments(losses, "configuration " + std::to_string(c));
-        rows += latexRow(report, c, reference, label);
+        rows += latexRow(report, comparisons, c, reference, label);
     }
     std::ostringstream out;
     out << "% radt report --latex: needs \\usepackage{booktabs} and nothing else (param text is written "
@@ -129,8 +151,11 @@ std::string configurationsLatex(const json& report) {
            "\\footnotesize for \\small, or wrap the tabular in \\resizebox{\\linewidth}{!}{...} "
            "(\\usepackage{graphicx})\n"
         << lossComments;
-    if (const std::string note = leftOutOfConfigurationsNote(report); !note.empty())
-        out << "% " << note << "\n";
+    for (const std::string& note : {leftOutOfConfigurationsNote(report), comparisonsScopeNote(report)}) {
+        std::istringstream lines(note);
+        for (std::string line; std::getline(lines, line);)
+            out << "% " << line << "\n";
+    }
     out << "\\begin{table}[t]\n\\centering\n"
         << "\\caption{Configurations: mean $\\pm$ half-width of the 95\\,\\% confidence interval "
            "(Student $t$, $N-1$ degrees of freedom) over $N$ runs; GPU energy is each run's share of the "
@@ -151,11 +176,15 @@ std::string configurationsLatex(const json& report) {
 std::string configurationsCsv(const json& report) {
     const json& configurations = report.value("configurations", json::array());
     const size_t reference = referenceConfiguration(report);
+    const ComparisonsWith comparisons(report, reference);
     std::ostringstream out;
     // Runs that are not repeats (running, failed, killed) are said in a comment line before the
     // header: a reader skips it (pandas: comment='#'), a person sees why N is smaller.
-    if (const std::string note = leftOutOfConfigurationsNote(report); !note.empty())
-        out << "# " << note << "\n";
+    for (const std::string& note : {leftOutOfConfigurationsNote(report), comparisonsScopeNote(report)}) {
+        std::istringstream lines(note);
+        for (std::string line; std::getline(lines, line);)
+            out << "# " << line << "\n";
+    }
     out << "configuration,label,n,params";
     for (const std::string& figure : kConfigurationFigures)
         out << "," << figure << "_mean," << figure << "_ci95_low," << figure << "_ci95_high," << figure
@@ -174,7 +203,7 @@ std::string configurationsCsv(const json& report) {
         }
         out << "," << reference;
         for (const char* figure : {"duration_s", "gpu_energy_j"}) {
-            const json k = c == reference ? json() : comparisonWith(report, reference, c, figure);
+            const json k = c == reference ? json() : comparisons.of(c, figure);
             for (const char* which : {"p_value", "p_adjusted"}) {
                 std::ostringstream p; // p spans many decades: 6 significant digits, not 6 decimals
                 if (!k.is_null() && k.value(which, json()).is_number())

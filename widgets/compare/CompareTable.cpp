@@ -2,6 +2,7 @@
 #include "widgets/compare/CompareTable.h"
 
 #include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/ConfigurationLabels.h"
 #include "widgets/common/Formatting.h"
 
 #include <algorithm>
@@ -16,12 +17,6 @@ namespace radt {
 namespace {
 
 const QString kNone = QStringLiteral("(none)");
-
-bool asNumber(const QString& text, double* value) {
-    bool ok = false;
-    *value = text.toDouble(&ok);
-    return ok && std::isfinite(*value);
-}
 
 } // namespace
 
@@ -81,15 +76,9 @@ QString CompareTable::runLabel(size_t run) const {
 }
 
 bool categoryLess(const QString& a, const QString& b) {
-    double x = 0, y = 0;
-    const bool numberA = asNumber(a, &x), numberB = asNumber(b, &y);
-    if (numberA && numberB && x != y)
-        return x < y;
-    if (numberA != numberB)
-        return numberA; // numbers first
     if (a == kNone || b == kNone)
-        return b == kNone && a != kNone; // "(none)" last
-    return naturalLess(a, b);
+        return a == kNone && b != kNone; // a run without the param: unset, first as in the report
+    return paramValueBefore(a.toStdString(), b.toStdString());
 }
 
 std::vector<std::string> differingParams(const std::vector<Run>& runs) {

@@ -73,8 +73,8 @@ struct CompareTable {
 /// whose flags are params of their own). Sorted by name.
 std::vector<std::string> differingParams(const std::vector<Run>& runs);
 
-/// True when `a` comes before `b` among a param's values: numbers as numbers, before text; text in
-/// natural order ("run 2" < "run 10").
+/// True when `a` comes before `b` among a param's values: the report's order (paramValueBefore),
+/// "(none)" (a run without the param) first with the unset values.
 bool categoryLess(const QString& a, const QString& b);
 
 /// A categorical column of `param`; a run without it has "(none)".

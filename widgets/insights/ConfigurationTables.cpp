@@ -12,8 +12,10 @@
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QTimer>
 
 #include <algorithm>
+#include <map>
 
 namespace radt {
 
@@ -182,6 +184,9 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
     if (!report.is_object())
         return;
     const json& all = report.value("configurations", json::array());
+    std::map<std::string, int> family; // each figure's tested comparisons: what Holm adjusts over
+    for (const json& k : report.value("comparisons", json::array()))
+        family[k["figure"].get<std::string>()] += !k["p_value"].is_null();
     for (const json& k : report.value("comparisons", json::array())) {
         QList<QStandardItem*> row;
         const size_t a = k["a"].get<size_t>(), b = k["b"].get<size_t>();
@@ -219,11 +224,9 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
             const QString how = QObject::tr(
                 "Welch's two-sided t test. p (Holm): adjusted by Holm-Bonferroni over the %1 comparisons of "
                 "this figure; the marks (* p < 0.05, ** p < 0.01, *** p < 0.001) use it");
-            int family = 0;
-            for (const json& other : report["comparisons"])
-                family += other["figure"] == k["figure"] && !other["p_value"].is_null();
-            row[row.size() - 2]->setToolTip(how.arg(family));
-            row.back()->setToolTip(how.arg(family));
+            const int tested = family[k["figure"].get<std::string>()];
+            row[row.size() - 2]->setToolTip(how.arg(tested));
+            row.back()->setToolTip(how.arg(tested));
         }
         row << answerTextCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
         model->appendRow(row);
@@ -239,6 +242,9 @@ QStringList configurationNotes(const json& report) {
     if (const QString leftOut = QString::fromStdString(leftOutOfConfigurationsNote(report));
         !leftOut.isEmpty())
         lines << leftOut.left(1).toUpper() + leftOut.mid(1);
+    for (const QString& scope : QString::fromStdString(comparisonsScopeNote(report)).split(QLatin1Char('\n')))
+        if (!scope.isEmpty())
+            lines << scope.left(1).toUpper() + scope.mid(1);
     for (const json& name : report["settings"].value("unknown_repeat_params", json::array()))
         if (name != "seed") // the default: runs without seeds are common
             lines << QObject::tr("Repeats: '%1' is not a param of these runs, so it tells no repeats apart")
@@ -257,11 +263,16 @@ QTableView* answerTable(QStandardItemModel* model, QWidget* parent) {
     view->verticalHeader()->setVisible(false);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setTextElideMode(Qt::ElideMiddle);
-    QObject::connect(model, &QStandardItemModel::rowsInserted, view, [view] {
+    // Sized once after a fill, not at each of its rows: a row at a time was quadratic in the rows.
+    auto* resize = new QTimer(view);
+    resize->setSingleShot(true);
+    resize->setInterval(0);
+    QObject::connect(resize, &QTimer::timeout, view, [view] {
         view->resizeColumnsToContents();
         view->setColumnWidth(1, std::min(view->columnWidth(1), 220));
         view->setColumnWidth(2, std::min(view->columnWidth(2), 220));
     });
+    QObject::connect(model, &QStandardItemModel::rowsInserted, resize, qOverload<>(&QTimer::start));
     return view;
 }
 

@@ -136,33 +136,47 @@ ParamMap groupParamsOf(const Run& run, const ChartOptions& options) {
 
 /// Runs grouped by configuration or by picked params: each group one line, its mean with a band
 /// once it has two runs, named by the fewest params that tell the groups apart and its N, in the
-/// order of those params (numbers as numbers), as `radt report` orders configurations.
+/// order of those params (numbers as numbers), as `radt report` orders configurations. Only
+/// finished runs are in a mean and its N, by the report's rule (countsAsRepeat): a running,
+/// failed or killed run is drawn as a line of its own after its group's, saying why.
 std::vector<ChartLineGroup> groupByParams(const std::vector<ChartRunData>& runs,
                                           const ChartOptions& options) {
     std::vector<ParamMap> keys;
-    std::vector<std::vector<size_t>> members;
+    std::map<ParamMap, size_t> indexOf;
+    std::vector<std::vector<size_t>> members, unfinished;
     for (size_t i = 0; i < runs.size(); ++i) {
-        const ParamMap key = groupParamsOf(runs[i].run, options);
-        const auto at = std::find(keys.begin(), keys.end(), key);
-        if (at == keys.end()) {
-            keys.push_back(key);
-            members.push_back({i});
-        } else {
-            members[size_t(at - keys.begin())].push_back(i);
+        const auto [at, added] = indexOf.emplace(groupParamsOf(runs[i].run, options), keys.size());
+        if (added) {
+            keys.push_back(at->first);
+            members.emplace_back();
+            unfinished.emplace_back();
         }
+        (countsAsRepeat(runs[i].run.status) ? members : unfinished)[at->second].push_back(i);
     }
     const ConfigurationNames names = nameConfigurations(keys);
     std::vector<ChartLineGroup> groups;
     for (const size_t k : names.order) {
-        ChartLineGroup g;
         const QString label = toQString(names.labels[k]);
-        g.name = label + QStringLiteral(" (N=%1)").arg(members[k].size());
-        g.workloadKey = QStringLiteral("group:") + label;
-        g.merged = true;
-        g.runs = members[k];
-        g.band = g.runs.size() > 1;
-        g.grouped = true;
-        groups.push_back(std::move(g));
+        if (!members[k].empty()) {
+            ChartLineGroup g;
+            g.name = label + QStringLiteral(" (N=%1)").arg(members[k].size());
+            g.workloadKey = QStringLiteral("group:") + label;
+            g.merged = true;
+            g.runs = members[k];
+            g.band = g.runs.size() > 1;
+            g.grouped = true;
+            groups.push_back(std::move(g));
+        }
+        for (const size_t i : unfinished[k]) {
+            const Run& run = runs[i].run;
+            ChartLineGroup g;
+            g.name = QStringLiteral("%1: %2 (%3, not in N)")
+                         .arg(label, seriesLabelOf(run), toQString(toString(run.status)).toLower());
+            g.workloadKey = QStringLiteral("group:") + label + QLatin1Char('/') + toQString(run.uuid);
+            g.merged = false;
+            g.runs = {i};
+            groups.push_back(std::move(g));
+        }
     }
     return groups;
 }
