@@ -335,6 +335,53 @@ TEST_F(ChartExportTest, JsonOfAMeanBandLineCarriesItsMeansBandAndN) {
     }
 }
 
+// Two runs of one workload at +-1.7e308 made the mean band [-inf, inf]: the chart became a
+// coloured wash and the CSV said "inf" and "-nan". The mean is drawn and exported without its band,
+// named so, and no export writes a number a reader cannot take.
+TEST(ChartExportHostile, ABandWiderThanADoubleIsLeftOutNamedAndNeverWrittenAsInfOrNan) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("huge.db"), OpenMode::CreateIfMissing);
+    std::vector<std::string> uuids;
+    for (const double sign : {1.0, -1.0}) {
+        uuids.push_back(store->createRun({0, "r", kStart, "u", "s", RunStatus::Finished}).uuid);
+        store->logParams(uuids.back(), {{"workload", "1"}, {"letter", sign > 0 ? "a" : "b"}});
+        std::vector<MetricPoint> points;
+        for (int i = 0; i < 20; ++i)
+            points.push_back({"loss", sign * 1.7e308, kStart + i * 1000, i});
+        store->logMetrics(uuids.back(), points);
+    }
+    ChartPanel chart;
+    chart.resize(900, 500);
+    chart.changeOptions([](ChartOptions& o) {
+        o.naming = ChartOptions::Naming::RadtIds;
+        o.aggregate = ChartOptions::Aggregate::MeanBand;
+    });
+    test::plotFromStore(chart, *store, store->runs(), "loss");
+    ASSERT_EQ(chart.engine().lines().size(), 1u);
+    const ChartLine& line = chart.engine().lines()[0];
+    EXPECT_TRUE(line.bandTooWide);
+    EXPECT_FALSE(line.bandLow);
+    EXPECT_EQ(line.name.toStdString(), "0-1 (band too wide to draw)");
+    const QString csv = QString::fromStdString(dir.file("huge.csv"));
+    exportChartCsv(chart, csv);
+    const std::string text = test::readFile(csv.toStdString());
+    EXPECT_EQ(text.find("inf"), std::string::npos) << text.substr(0, 2000);
+    EXPECT_EQ(text.find("nan"), std::string::npos);
+    size_t means = 0;
+    for (const auto& f : parseCsv(text))
+        if (f.size() == 13 && f[1].empty() && f[3] == "mean") {
+            ++means;
+            EXPECT_EQ(f[8], "0") << "the mean of +-1.7e308, computed without overflow";
+            EXPECT_TRUE(f[10].empty() && f[11].empty()) << "no band edges: empty cells";
+        }
+    EXPECT_EQ(means, 20u) << "the mean line is still exported";
+    const QString json = QString::fromStdString(dir.file("huge.json"));
+    exportFormat("json")->write(chart, 1, json, 1.0, {});
+    const std::string board = test::readFile(json.toStdString());
+    EXPECT_EQ(board.find("inf"), std::string::npos);
+    EXPECT_EQ(board.find("nan"), std::string::npos);
+}
+
 TEST_F(ChartExportTest, CsvOnTheWallClockAxisKeepsToTheTimeRange) {
     m_chart.changeOptions([&](ChartOptions& o) { o.xAxis = ChartOptions::XAxis::WallClock; });
     m_chart.zoomX(double(kStart + 10'000), double(kStart + 20'000)); // ms since the epoch

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <QStringList>
 
 using namespace radt;
@@ -301,6 +303,32 @@ TEST(ChartLineGroups, OnlyFinishedRunsAreInAMeanAndTheOthersAreLinesOfTheirOwnTh
     const QStringList names = namesOf(runs, o);
     EXPECT_EQ(names.size(), 4 + 2) << names.join(" | ").toStdString();
     EXPECT_FALSE(names.contains("batch-size=64 (N=0)"));
+}
+
+// Values near 1e200 squared overflowed the sd, so the band was [-inf, inf] and washed out every
+// line of the chart; a band that is finite is drawn, one wider than a double is left out and said.
+TEST(ChartLineGroups, HugeValuesKeepAFiniteBandAndOneTooWideIsLeftOutAndSaid) {
+    std::vector<ChartRunData> runs;
+    for (int i = 0; i < 3; ++i)
+        runs.push_back(
+            makeRun("big" + std::to_string(i), 1, "e", {{"size", "big"}}, kStart, 10, (i + 1) * 1e200));
+    for (int i = 0; i < 3; ++i)
+        runs.push_back(
+            makeRun("max" + std::to_string(i), 1, "e", {{"size", "max"}}, kStart, 10, i == 2 ? 0 : 1e308));
+    ChartOptions o;
+    o.grouping = ChartOptions::Grouping::Configuration;
+    const std::vector<ChartLine> lines = buildChartLines(runs, o);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].name, "size=big (N=3)");
+    ASSERT_TRUE(lines[0].bandLow);
+    // Mean 2e200, sd 1e200, half-width t(0.975, 2) * 1e200 / sqrt(3).
+    const double half = 4.302652729911275 * 1e200 / std::sqrt(3.0);
+    EXPECT_NEAR(at(lines[0].pyramid, {5000}).at(0) / 2e200, 1.0, 1e-12);
+    EXPECT_NEAR(at(*lines[0].bandHigh, {5000}).at(0) / (2e200 + half), 1.0, 1e-9);
+    EXPECT_EQ(lines[1].name, "size=max (N=3) (band too wide to draw)");
+    EXPECT_FALSE(lines[1].bandLow);
+    EXPECT_TRUE(lines[1].isMeanLine());
+    EXPECT_NEAR(at(lines[1].pyramid, {5000}).at(0) / (1e308 / 3 * 2), 1.0, 1e-12) << "its mean is drawn";
 }
 
 TEST(ChartLineGroups, LinesGroupByThePickedParamsOrNotAtAll) {

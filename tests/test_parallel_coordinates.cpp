@@ -7,6 +7,7 @@
 #include "SweepTestSupport.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "widgets/compare/ColourScale.h"
 #include "widgets/compare/ColumnScale.h"
 #include "widgets/compare/CompareReader.h"
 #include "widgets/compare/CompareTable.h"
@@ -120,6 +121,33 @@ TEST(ParallelCoordinates, EachRunsValuesAreItsOwn) {
         EXPECT_TRUE(hover.contains(QStringLiteral("batch-size=%1, seed=%2").arg(r.batch).arg(r.seed)))
             << hover.toStdString();
         EXPECT_TRUE(hover.contains(QStringLiteral("Duration: "))) << hover.toStdString();
+    }
+}
+
+// A 1e308 value labelled its axis and the colour key with 309-digit numbers, and -1e308..1e308
+// made a span no double holds. Labels are 4 significant digits; every value keeps a place.
+TEST(ParallelCoordinates, HugeValuesGetShortLabelsAndAPlaceOnTheAxis) {
+    CompareColumn column;
+    column.kind = ColumnKind::Numeric;
+    column.values = {1e308, 5, 2.5e307};
+    for (const bool wide : {false, true}) {
+        if (wide)
+            column.values.push_back(-1.7e308);
+        const ColumnScale scale(column, false, 400, 0);
+        const std::vector<ScaleTick> ticks = scale.ticks();
+        ASSERT_FALSE(ticks.empty());
+        for (const ScaleTick& t : ticks)
+            EXPECT_LE(t.label.size(), 11) << t.label.toStdString(); // 4 significant digits: -1.798e+308
+        for (const double v : column.values) {
+            const double pixel = scale.toPixel(v);
+            EXPECT_TRUE(std::isfinite(pixel) && pixel >= 0 && pixel <= 400) << v << " at " << pixel;
+        }
+        EXPECT_GT(scale.toPixel(5), scale.toPixel(1e308)) << "larger is higher up (smaller y)";
+    }
+    // The colour key labels with the same ticks.
+    for (const auto& [fraction, label] : ColourScale(column, false).legend()) {
+        EXPECT_LE(label.size(), 11) << label.toStdString();
+        EXPECT_TRUE(std::isfinite(fraction));
     }
 }
 

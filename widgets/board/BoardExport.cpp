@@ -26,7 +26,7 @@ nlohmann::json groupMeansOf(const ChartPanel& chart) {
     const nlohmann::json named = chartOptionsToJson(options, false);
     nlohmann::json out = nlohmann::json::array();
     for (const ChartLine& line : engine.lines()) {
-        if (!line.bandLow || options.hiddenSeries.count(line.name))
+        if (!line.isMeanLine() || options.hiddenSeries.count(line.name))
             continue;
         nlohmann::json runs = nlohmann::json::array(), points = nlohmann::json::array();
         for (const size_t r : line.runs)

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 
 namespace radt {
@@ -158,6 +159,8 @@ void appendInt(std::string& out, int64_t value) {
 
 // Shortest text that reads back as the same double: full precision, and 10 rather than 10.0.
 void appendDouble(std::string& out, double value) {
+    if (!std::isfinite(value))
+        return; // an empty cell: "inf" and "nan" are no number a reader takes (a band too wide to draw)
     char buf[32];
     auto* const end = std::to_chars(buf, buf + sizeof buf, value).ptr;
     out.append(buf, end);
@@ -268,7 +271,7 @@ void appendBandRows(const ChartPanel& chart, const std::string& metric, std::str
     const ChartOptions& options = engine.options();
     const auto range = engine.zoom();
     for (const ChartLine& line : engine.lines()) {
-        if (!line.bandLow || options.hiddenSeries.count(line.name))
+        if (!line.isMeanLine() || options.hiddenSeries.count(line.name))
             continue;
         const std::string prefix = csvField(line.name) + ",,," + "mean," + metric + ',';
         for (const BandRow& row : bandRows(engine.runs(), line.runs, options)) {

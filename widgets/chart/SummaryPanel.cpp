@@ -112,7 +112,7 @@ std::vector<SummaryRow> SummaryPanel::rowsFor(Store& store, const std::vector<Ru
 std::vector<SummaryRow> SummaryPanel::groupRows(const ChartEngine& engine) {
     std::vector<SummaryRow> rows;
     for (const ChartLine& line : engine.lines()) {
-        if (!line.grouped || !line.bandLow)
+        if (!line.grouped || !line.isMeanLine())
             continue;
         Series mean;
         for (const BandRow& point : bandRows(engine.runs(), line.runs, engine.options())) {

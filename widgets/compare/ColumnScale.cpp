@@ -4,6 +4,7 @@
 #include "widgets/common/Formatting.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 namespace radt {
@@ -14,6 +15,10 @@ namespace {
 QString tickLabel(double value, double step) {
     if (std::fabs(value) < step * 1e-9)
         value = 0; // -0.0 and 1e-17 read as 0
+    // Past a million, or steps finer than 1e-4, in 4 significant digits: 1e308 in fixed notation
+    // is a label 309 digits wide.
+    if (std::max(std::fabs(value), step) >= 1e6 || (step < 1e-4 && value != 0))
+        return QString::number(value, 'g', 4);
     return QString::number(value, 'f', tickDecimals(step));
 }
 
@@ -68,10 +73,13 @@ ColumnScale::ColumnScale(const CompareColumn& column, bool log, double pixelLow,
     }
     // A little room at both ends so the extremes do not sit on the axis' ends; equal values in
     // the middle.
-    const double span = hi - lo;
-    const double pad = span > 0 ? span * 0.04 : (m_log ? 0.5 : std::max(std::fabs(lo) * 0.1, 1.0));
-    m_low = lo - pad;
-    m_high = hi + pad;
+    // Halves first: the span of -1e308 to 1e308 is more than a double holds; the ends stay finite.
+    const double halfSpan = hi / 2 - lo / 2;
+    const double pad = halfSpan > 0
+                           ? halfSpan * 0.08
+                           : (m_log ? 0.5 : std::min(std::max(std::fabs(lo) * 0.1, 1.0), DBL_MAX / 4));
+    m_low = std::max(lo - pad, -DBL_MAX);
+    m_high = std::min(hi + pad, DBL_MAX);
 }
 
 double ColumnScale::fraction(double value) const {
@@ -82,7 +90,7 @@ double ColumnScale::fraction(double value) const {
             return std::numeric_limits<double>::quiet_NaN();
         value = std::log10(value);
     }
-    return (value - m_low) / (m_high - m_low);
+    return (value / 2 - m_low / 2) / (m_high / 2 - m_low / 2);
 }
 
 double ColumnScale::toPixel(double value) const {
@@ -106,8 +114,19 @@ std::vector<ScaleTick> ColumnScale::ticks(int count) const {
         return logTicks();
     const double lo = m_low / m_divisor, hi = m_high / m_divisor;
     const double step = niceTickStep(hi - lo, count);
-    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
+    if (!std::isfinite(hi - lo) || step <= 0) {
+        // A range wider than a double (-1e308 to 1e308): its ends only, each said in 4 digits.
+        for (const double end : {lo, hi})
+            if (std::isfinite(end))
+                out.push_back({end * m_divisor, QString::number(end, 'g', 4)});
+        return out;
+    }
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9 && out.size() < size_t(4 * count + 4);
+         t += step) {
         out.push_back({t * m_divisor, tickLabel(t, step)});
+        if (t + step == t)
+            break; // a step below the values' precision (1e308 + 1)
+    }
     return out;
 }
 

@@ -63,7 +63,7 @@ std::pair<double, double> ChartEngine::fetchLines(int64_t from, int64_t to, int 
     runItemsInShares(shares, m_lines.size(), 8, [&](int index, size_t i) {
         Share& share = m_fetchShares[size_t(index)];
         const bool visible = !m_options.hiddenSeries.count(m_lines[i].name);
-        if (rangeAllowed && !m_lines[i].bandLow &&
+        if (rangeAllowed && !m_lines[i].isMeanLine() &&
             m_lines[i].pyramid.countIn(from, to) > size_t(kDensePointsPerColumn) * size_t(columns)) {
             m_drawnAsRange[i] = true;
             fetchRange(share, m_lines[i].pyramid, visible, drawn[i]);

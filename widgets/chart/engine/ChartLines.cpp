@@ -227,11 +227,14 @@ std::vector<BandRow> meanBand(const std::vector<Points>& parts, const ChartOptio
     for (const Points& p : parts) {
         for (size_t i = 0; i < p.x.size();) {
             const int64_t bin = floorDiv(p.x[i], width);
-            double sum = 0;
-            size_t n = 0;
-            for (; i < p.x.size() && floorDiv(p.x[i], width) == bin; ++i, ++n)
-                sum += p.y[i];
-            cells.push_back({bin, sum / double(n)});
+            size_t end = i;
+            while (end < p.x.size() && floorDiv(p.x[end], width) == bin)
+                ++end;
+            // Each value divided first: the sum of two values near DBL_MAX would overflow.
+            double mean = 0;
+            for (const size_t n = end - i; i < end; ++i)
+                mean += p.y[i] / double(n);
+            cells.push_back({bin, mean});
         }
     }
     std::stable_sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return a.bin < b.bin; });
@@ -240,21 +243,33 @@ std::vector<BandRow> meanBand(const std::vector<Points>& parts, const ChartOptio
     for (size_t i = 0; i < cells.size();) {
         const size_t first = i;
         const int64_t bin = cells[i].bin;
-        double sum = 0, lo = cells[i].value, hi = cells[i].value;
-        for (; i < cells.size() && cells[i].bin == bin; ++i) {
-            sum += cells[i].value;
+        double lo = cells[i].value, hi = cells[i].value;
+        while (i < cells.size() && cells[i].bin == bin) {
             lo = std::min(lo, cells[i].value);
             hi = std::max(hi, cells[i].value);
+            ++i;
         }
         const size_t n = i - first;
         if (n < fewest)
             continue;
-        const double mean = sum / double(n);
-        double squares = 0;
+        // Values near 1e200 squared, or two near DBL_MAX summed, overflow: the mean from values
+        // divided first, the sd from halved deviations scaled by the largest (the band of 1e200s
+        // is finite; one wider than a double can hold is not, and is left out by the caller).
+        double mean = 0;
         for (size_t k = first; k < i; ++k)
-            squares += (cells[k].value - mean) * (cells[k].value - mean);
-        const double sd = n > 1 ? std::sqrt(squares / double(n - 1)) : 0;
-        const auto [low, high] = bandEdges(options.band, mean, sd, n, lo, hi);
+            mean += cells[k].value / double(n);
+        double largest = 0;
+        for (size_t k = first; k < i; ++k)
+            largest = std::max(largest, std::fabs(cells[k].value / 2 - mean / 2));
+        double squares = 0;
+        for (size_t k = first; k < i && largest > 0; ++k) {
+            const double d = (cells[k].value / 2 - mean / 2) / largest;
+            squares += d * d;
+        }
+        const double sd = n > 1 && largest > 0 ? 2 * largest * std::sqrt(squares / double(n - 1)) : 0;
+        auto [low, high] = bandEdges(options.band, mean, sd, n, lo, hi);
+        if (!std::isfinite(low) || !std::isfinite(high))
+            low = high = std::nan("");
         rows.push_back({bin * width, mean, low, high, n});
     }
     return rows;
@@ -323,9 +338,17 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
             }
             if (mean.x.empty())
                 continue;
+            // A band wider than a double holds would span the axis from -inf to inf and wash out
+            // every line: the mean is drawn without it, and its name says so.
+            line.bandTooWide =
+                std::any_of(low.y.begin(), low.y.end(), [](double v) { return std::isnan(v); });
             line.pyramid = SeriesPyramid(std::move(mean.x), std::move(mean.y));
-            line.bandLow.emplace(std::move(low.x), std::move(low.y));
-            line.bandHigh.emplace(std::move(high.x), std::move(high.y));
+            if (line.bandTooWide) {
+                line.name += QObject::tr(" (band too wide to draw)");
+            } else {
+                line.bandLow.emplace(std::move(low.x), std::move(low.y));
+                line.bandHigh.emplace(std::move(high.x), std::move(high.y));
+            }
         } else {
             Points p = concatenated(std::move(parts));
             p.y = emaSmooth(p.y, options.smoothing); // radT smooths the merged line as one

@@ -109,6 +109,10 @@ struct ChartLine {
     std::optional<SeriesPyramid> bandLow, bandHigh;
     /// A group of runs by configuration or params (named "batch-size=64 (N=4)"), not a workload.
     bool grouped = false;
+    /// A mean line whose band overflowed a double (values near DBL_MAX): drawn and exported
+    /// without its band, named so. A mean line is one with a band or with this.
+    bool bandTooWide = false;
+    bool isMeanLine() const { return bandLow.has_value() || bandTooWide; }
 };
 
 /// Whether points from `from` on can join a borrowing line (no infinities to leave out).
