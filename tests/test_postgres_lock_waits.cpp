@@ -252,3 +252,42 @@ TEST_F(PostgresLockWaits, ArchivesPartitionDropWaitsBehindAnIdleReaderThenGivesU
     EXPECT_LT(std::stoi(held[1]), 1000);
     EXPECT_EQ(psqlIn(uri, "SELECT count(*) FROM pg_class WHERE relname = 'metrics_p20260105'"), "0");
 }
+
+// Two clients renaming two experiments to one name at once: the loser got the server's raw
+// unique-constraint error (an index name, "duplicate key value"). Made to happen for real: another
+// client's rename holds the name uncommitted while `radt experiment rename` checks (no one has it
+// yet) and then waits on the name's index entry; the other commits, and radt says it in its own
+// words with nothing changed.
+TEST_F(PostgresLockWaits, ARenameThatLosesARaceForANameIsToldInRadtsWordsAndChangesNothing) {
+    const std::string uri = m_backend->freshUri();
+    int64_t mine = 0, theirs = 0;
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        mine = store->getOrCreateExperiment("mine");
+        theirs = store->getOrCreateExperiment("theirs");
+    }
+    pqxx::connection other(uri);
+    auto colleague = std::make_unique<pqxx::work>(other);
+    colleague->exec_params("UPDATE experiments SET name = 'shared' WHERE experiment_id = $1", theirs);
+    Radt rename = startRadt(m_dir, {"experiment", "rename", "--store", uri, std::to_string(mine), "shared"});
+    pqxx::connection watcher(uri);
+    const bool waits = waitFor(
+        [&] {
+            return pqxx::nontransaction(watcher)
+                       .exec1("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
+                              "query LIKE 'UPDATE experiments SET name%'")[0]
+                       .as<int>() > 0;
+        },
+        20000);
+    colleague->commit();
+    const int rc = rename.wait();
+    ASSERT_TRUE(waits) << "radt never waited on the other client's name: " << rename.err();
+    EXPECT_EQ(rc, 2) << rename.err();
+    EXPECT_NE(rename.err().find("another client named an experiment 'shared'"), std::string::npos)
+        << rename.err();
+    EXPECT_EQ(rename.err().find("duplicate key"), std::string::npos) << rename.err();
+    auto store = openStore(uri, OpenMode::ReadOnly);
+    for (const Experiment& e : store->experiments())
+        if (e.id == mine)
+            EXPECT_EQ(e.name, "mine") << "nothing changed";
+}

@@ -121,7 +121,7 @@ std::vector<ScaleTick> ColumnScale::ticks(int count) const {
                 out.push_back({end * m_divisor, QString::number(end, 'g', 4)});
         return out;
     }
-    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9 && out.size() < size_t(4 * count + 4);
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9 && out.size() < 4 * size_t(count) + 4;
          t += step) {
         out.push_back({t * m_divisor, tickLabel(t, step)});
         if (t + step == t)

@@ -95,11 +95,20 @@ void renameExperiment(pqxx::work& tx, int64_t experimentId, const std::string& n
         throw StoreError("experiment " + taken[0][0].as<std::string>() +
                          (taken[0][1].as<std::string>() == "deleted" ? " (deleted)" : "") +
                          " is already named '" + name + "' in " + store);
-    tx.exec_params(
-        std::string("UPDATE experiments SET name = $1") +
-            (hasColumn(tx, "experiments", "last_update_time") ? ", last_update_time = " + kNowMs : "") +
-            " WHERE experiment_id = $2",
-        name, experimentId);
+    try {
+        tx.exec_params(
+            std::string("UPDATE experiments SET name = $1") +
+                (hasColumn(tx, "experiments", "last_update_time") ? ", last_update_time = " + kNowMs : "") +
+                " WHERE experiment_id = $2",
+            name, experimentId);
+    } catch (const pqxx::unique_violation&) {
+        // Another client gave an experiment this name after the check above (its transaction
+        // committed while this one waited on the name's index entry): the server's constraint
+        // message names an index, not what happened.
+        throw StoreError("another client named an experiment '" + name + "' in " + store +
+                         " while this rename waited: experiment " + std::to_string(experimentId) +
+                         " keeps its name (MLflow's names are unique)");
+    }
 }
 
 void setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store) {
