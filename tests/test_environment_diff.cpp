@@ -267,3 +267,28 @@ TEST(EnvironmentDiff, APipeForAFileIsNamedAndABrokenByteNeverEndsTheJson) {
     EXPECT_NE(json.out.find("caf\xEF\xBF\xBD"), std::string::npos) << "U+FFFD for the broken byte";
     EXPECT_EQ(report["configurations"].size(), 2u);
 }
+
+// A pip.txt line the reader did not understand made its package "(absent)" with no word on the
+// command line (the explorer's tab said it): the table and --json now name the run and the line.
+TEST(EnvironmentDiff, ALineNotUnderstoodIsNamedOnTheCommandLineAsInTheExplorer) {
+    TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("store.db");
+    {
+        auto store = openStore(uri, OpenMode::CreateIfMissing);
+        test::recordEnvironmentRun(*store, "8", 1, test::kPipA);
+        test::recordEnvironmentRun(*store, "8", 2, std::string(test::kPipA) + "torchvision\n");
+    }
+    const test::RadtResult text = test::runRadtToEnd(dir, {"report", "--store", uri, "--env-diff", "bench"});
+    ASSERT_EQ(text.rc, 0) << text.err;
+    const size_t at = text.out.find("not understood, run ");
+    ASSERT_NE(at, std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("pip.txt line", at), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("torchvision", at), std::string::npos) << text.out;
+    const test::RadtResult json =
+        test::runRadtToEnd(dir, {"report", "--store", uri, "--env-diff", "--json", "bench"});
+    ASSERT_EQ(json.rc, 0) << json.err;
+    const nlohmann::json report = nlohmann::json::parse(json.out);
+    const nlohmann::json& said = report["configurations"][0]["environment"]["not_understood"];
+    ASSERT_EQ(said.size(), 1u) << report["configurations"][0]["environment"].dump(1);
+    EXPECT_NE(said.begin().value()[0].get<std::string>().find("torchvision"), std::string::npos);
+}

@@ -10,6 +10,7 @@
 #include "core/store/Store.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 using namespace radt;
@@ -228,6 +229,15 @@ TEST_P(RunCuration, ExperimentsRenameDeleteAndRestoreWithTheirRunsAsMlflowsClien
     EXPECT_THROW(store->renameExperiment(sweep, "x"), StoreError) << "the store refuses it too";
     EXPECT_THROW(store->getOrCreateExperiment("sweep (wrong flag)"), StoreError)
         << "nothing is recorded into a deleted experiment";
+    // A run restored on its own inside the deleted experiment: its report names the experiment
+    // and says it is deleted (it said "experiment": "").
+    r = radt({"run", "restore", runs[0]});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    r = radt({"report", "--json", runs[0]});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["runs"][0]["experiment"], "sweep (wrong flag) (deleted)");
+    r = radt({"run", "delete", runs[0]});
+    ASSERT_EQ(r.rc, 0) << r.err;
 
     // restore_experiment brings back every run, the one deleted before too, as MLflow's does.
     r = radt({"experiment", "restore", id});

@@ -325,10 +325,14 @@ double mean(const std::vector<double>& v) {
     return sum / double(v.size());
 }
 
+/// Every experiment's name, deleted ones too: a run restored on its own may sit in a deleted
+/// experiment (its name was "" in the report).
 std::map<int64_t, std::string> experimentNames(Store& store) {
     std::map<int64_t, std::string> names;
     for (const Experiment& e : store.experiments())
         names[e.id] = e.name;
+    for (const Experiment& e : store.deletedExperiments())
+        names[e.id] = e.name + " (deleted)";
     return names;
 }
 

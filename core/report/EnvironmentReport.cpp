@@ -57,7 +57,13 @@ void addEnvironmentDiffs(json& report, const std::vector<Run>& runs, const Artif
                     values[uuids[r]] = row.values[r];
                 differs.push_back({{"item", row.item}, {"values", values}});
             }
-        configuration["environment"] = {{"differs", differs}};
+        // Lines of the captures not understood: the package they name shows as "(absent)", so the
+        // command line says them as the explorer's tab does.
+        json problems = json::object();
+        for (size_t r = 0; r < uuids.size(); ++r)
+            if (!environments[r].problems.empty())
+                problems[uuids[r]] = environments[r].problems;
+        configuration["environment"] = {{"differs", differs}, {"not_understood", problems}};
     }
 }
 
@@ -78,7 +84,16 @@ std::string cell(const std::string& text, size_t width) {
     return out + std::string(width - std::min(width, out.size()), ' ');
 }
 
-void writeConfiguration(std::ostringstream& out, size_t index, const json& configuration) {
+/// "  not understood, run 1a2b3c4d: pip.txt line 3: ...", a line each.
+void writeNotUnderstood(std::ostringstream& out, const json& configuration) {
+    const json notUnderstood =
+        configuration.value("environment", json::object()).value("not_understood", json::object());
+    for (const auto& [uuid, lines] : notUnderstood.items())
+        for (const json& line : lines)
+            out << "  not understood, run " << uuid.substr(0, 8) << ": " << line.get<std::string>() << "\n";
+}
+
+void writeConfigurationDiffs(std::ostringstream& out, size_t index, const json& configuration) {
     const std::vector<std::string> uuids = configuration.value("runs", std::vector<std::string>());
     out << "#" << index << " " << configuration.value("label", std::string()) << " (" << uuids.size()
         << (uuids.size() == 1 ? " run" : " runs") << "): ";
@@ -114,6 +129,11 @@ void writeConfiguration(std::ostringstream& out, size_t index, const json& confi
         line.erase(line.find_last_not_of(' ') + 1);
         out << line << "\n";
     }
+}
+
+void writeConfiguration(std::ostringstream& out, size_t index, const json& configuration) {
+    writeConfigurationDiffs(out, index, configuration);
+    writeNotUnderstood(out, configuration);
 }
 
 } // namespace
