@@ -7,8 +7,11 @@
 #include "core/artifacts/ArtifactListing.h"
 #include "core/artifacts/ArtifactLocation.h"
 #include "core/artifacts/TextPager.h"
+#include "core/base/Utf8.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include <chrono>
 #include <filesystem>
@@ -261,15 +264,20 @@ TEST(ArtifactListing, ListsNestedFilesWithSizesAndSaysWhatItCouldNotRead) {
     test::writeFile(root + "/pip.txt", "");
     fs::create_directory_symlink(root, root + "/loop"); // a link back up is not followed
     const ArtifactListing listing = listArtifacts(root);
-    ASSERT_EQ(listing.files.size(), 3u);
+    ASSERT_EQ(listing.files.size(), 4u);
     EXPECT_EQ(listing.files[0].relativePath, "output.log");
     EXPECT_EQ(listing.files[0].size, 5u);
     EXPECT_EQ(listing.files[1].relativePath, "pip.txt");
     EXPECT_EQ(listing.files[2].relativePath, "profiles/deep/run.ncu-rep");
     EXPECT_EQ(listing.files[2].size, 3000u);
+    EXPECT_EQ(listing.files[3].relativePath, "loop") << "listed as a link, not followed";
+    EXPECT_EQ(listing.files[3].type, ArtifactEntryType::FolderLink);
+    EXPECT_FALSE(listing.files[3].leavesFolder);
     EXPECT_TRUE(listing.problems.empty());
-    EXPECT_EQ(listArtifacts(root, 2).files.size(), 2u);
-    EXPECT_TRUE(listArtifacts(root, 2).truncated);
+    const ArtifactListing capped = listArtifacts(root, 2);
+    EXPECT_EQ(capped.files.size(), 3u) << "the run's own files are kept past the limit";
+    EXPECT_TRUE(capped.truncated);
+    EXPECT_EQ(capped.seen, 4u);
 
     fs::create_directories(root + "/private");
     test::writeFile(root + "/private/key", "x");
@@ -286,6 +294,79 @@ TEST(ArtifactListing, ListsNestedFilesWithSizesAndSaysWhatItCouldNotRead) {
     EXPECT_EQ(formatByteSize(300), "300 B");
     EXPECT_EQ(formatByteSize(1536), "1.5 KiB");
     EXPECT_EQ(formatByteSize(2ull << 30), "2.0 GiB");
+}
+
+// A colleague's artifact folder in a shared store: a link to /etc/passwd was listed as a path and
+// opened the local password file; links to /dev/zero or to a FIFO, and FIFOs, dropped out of the
+// list and its count; a right-to-left override made "invoice<U+202E>gpj.desktop" read as a .jpg.
+TEST(ArtifactListing, EveryEntryIsListedAsWhatItIsAndLinksOutOfTheFolderAreMarked) {
+    TempDir dir;
+    const std::string root = dir.file("artifacts");
+    fs::create_directories(root);
+    test::writeFile(root + "/output.log", "hello\n");
+    fs::create_symlink("/etc/passwd", root + "/config.txt");
+    fs::create_symlink("/dev/zero", root + "/zero");
+    fs::create_symlink("output.log", root + "/latest.log");
+    fs::create_symlink(root + "/nowhere", root + "/broken");
+    ASSERT_EQ(::mkfifo((root + "/pipe").c_str(), 0600), 0);
+    test::writeFile(root + "/invoice\xE2\x80\xAEgpj.desktop", "[Desktop Entry]\n");
+    const ArtifactListing listing = listArtifacts(root);
+    std::map<std::string, ArtifactFile> byName;
+    for (const ArtifactFile& f : listing.files)
+        byName[f.relativePath] = f;
+    ASSERT_EQ(byName.size(), 7u) << "nothing drops out";
+    EXPECT_EQ(listing.seen, 7u);
+    EXPECT_EQ(byName["config.txt"].linkTarget, "/etc/passwd");
+    EXPECT_TRUE(byName["config.txt"].leavesFolder);
+    EXPECT_EQ(byName["zero"].type, ArtifactEntryType::Device);
+    EXPECT_TRUE(byName["zero"].leavesFolder);
+    EXPECT_EQ(byName["latest.log"].type, ArtifactEntryType::File);
+    EXPECT_FALSE(byName["latest.log"].leavesFolder) << "a link inside the folder is an ordinary file";
+    EXPECT_EQ(byName["latest.log"].size, 6u);
+    EXPECT_EQ(byName["broken"].type, ArtifactEntryType::BrokenLink);
+    EXPECT_EQ(byName["pipe"].type, ArtifactEntryType::Fifo);
+    EXPECT_EQ(artifactTypeText(ArtifactEntryType::Fifo), "a named pipe (FIFO)");
+    EXPECT_EQ(escapedForDisplay("invoice\xE2\x80\xAEgpj.desktop"), "invoice\\u202egpj.desktop");
+    EXPECT_EQ(escapedForDisplay("a\tb\x1b[31m\xE9\xE2\x81\xA6x"), "a\\x09b\\x1b[31m\\xe9\\u2066x");
+    EXPECT_EQ(escapedForDisplay("caf\xC3\xA9 \xCE\xB1"), "caf\xC3\xA9 \xCE\xB1") << "text stays as it is";
+}
+
+// 100,000 files beside output.log kept 20,000 in directory order and left output.log out; a
+// folder deeper than PATH_MAX allows gave a bare "std::exception" and "Listing..." forever.
+TEST(ArtifactListing, ACappedListingKeepsTheRunsOwnFilesAndCountsTheRestAndDeepFoldersAreNamed) {
+    TempDir dir;
+    const std::string root = dir.file("artifacts");
+    fs::create_directories(root + "/checkpoints");
+    for (int i = 0; i < 3000; ++i)
+        test::writeFile(root + "/checkpoints/step-" + std::to_string(i) + ".pt", "x");
+    test::writeFile(root + "/output.log", "log\n");
+    test::writeFile(root + "/pip.txt", "numpy==1\n");
+    const ArtifactListing capped = listArtifacts(root, 500);
+    EXPECT_TRUE(capped.truncated);
+    EXPECT_EQ(capped.seen, 3002u);
+    EXPECT_FALSE(capped.seenIsLowerBound);
+    ASSERT_GE(capped.files.size(), 500u);
+    EXPECT_LE(capped.files.size(), 502u);
+    EXPECT_EQ(capped.files[0].relativePath, "output.log") << "the run's own files first";
+    EXPECT_EQ(capped.files[1].relativePath, "pip.txt");
+    const ArtifactListing bounded = listArtifacts(root, 100);
+    EXPECT_TRUE(bounded.seenIsLowerBound) << "counting stops at ten times the limit";
+    EXPECT_EQ(bounded.seen, 1000u);
+    EXPECT_EQ(bounded.files[0].relativePath, "output.log") << "whatever the walk met first";
+
+    std::string deep = dir.file("deep");
+    const std::string top = deep;
+    for (int level = 0; level < 70; ++level)
+        deep += "/d";
+    fs::create_directories(deep);
+    test::writeFile(deep + "/far.txt", "x");
+    test::writeFile(top + "/near.txt", "x");
+    const ArtifactListing listing = listArtifacts(top);
+    ASSERT_EQ(listing.files.size(), 1u);
+    EXPECT_EQ(listing.files[0].relativePath, "near.txt");
+    ASSERT_EQ(listing.problems.size(), 1u);
+    EXPECT_NE(listing.problems[0].find("deeper than 64 folders, not listed"), std::string::npos)
+        << listing.problems[0];
 }
 
 TEST(ArtifactLocation, SaysWhereUnreachableArtifactsAreAndWhy) {

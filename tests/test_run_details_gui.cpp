@@ -31,6 +31,7 @@
 #include <QChartView>
 #include <QClipboard>
 #include <QContextMenuEvent>
+#include <QDesktopServices>
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLineEdit>
@@ -42,9 +43,12 @@
 #include <QSysInfo>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QUrl>
+#include <sys/stat.h>
 
 #include <gtest/gtest.h>
 
@@ -359,4 +363,67 @@ TEST(RunDetailsGui, ARightClickOnAChartsLineOffersItsRunsDetails) {
     QTest::mouseMove(view->viewport(), onEntry);
     QApplication::processEvents();
     EXPECT_EQ(chart->runUuidsAt(onEntry), QStringList{QString::fromStdString(a)});
+}
+
+// A colleague's artifact folder: `config.txt -> /etc/passwd` opened the local password file on a
+// click; "invoice<U+202E>gpj.desktop" read as "invoicepotksed.jpg" and went to the desktop's opener
+// without a word. The link is marked and opens only through Show Link Target; the name is escaped;
+// a file that runs is asked about first, and a refusal hands nothing on; a pipe is never opened.
+TEST(RunDetailsGui, AColleaguesLinksPipesAndDisguisedNamesNeverTrickTheArtifactsPane) {
+    TempDir dir;
+    const std::string root = dir.file("artifacts");
+    fs::create_directories(root);
+    test::writeFile(root + "/output.log", "line one\n");
+    fs::create_symlink("/etc/passwd", root + "/config.txt");
+    ASSERT_EQ(::mkfifo((root + "/pipe").c_str(), 0600), 0);
+    const std::string disguised = "invoice\xE2\x80\xAEgpj.desktop";
+    test::writeFile(root + "/" + disguised, "[Desktop Entry]\nExec=true\n");
+    ArtifactsPane pane;
+    pane.showArtifacts("file://" + root, {"here", "here", false, ""});
+    ASSERT_TRUE(pane.waitListed(20000));
+    QStringList names;
+    for (int i = 0; i < pane.files()->topLevelItemCount(); ++i)
+        names << pane.files()->topLevelItem(i)->text(0);
+    EXPECT_EQ(names.size(), 4) << names.join(" | ").toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("config.txt → /etc/passwd  ⚠ outside the run's folder")))
+        << names.join(" | ").toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("invoice\\u202egpj.desktop")))
+        << names.join(" | ").toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("pipe  (a named pipe (FIFO))")));
+
+    ASSERT_TRUE(pane.openArtifact(QStringLiteral("config.txt")));
+    EXPECT_TRUE(pane.messageText().contains("outside the run's artifact folder"))
+        << pane.messageText().toStdString();
+    auto* follow = pane.findChild<QPushButton*>(QStringLiteral("artifactFollowLink"));
+    ASSERT_TRUE(follow);
+    EXPECT_FALSE(follow->isHidden());
+    pane.followLink();
+    EXPECT_TRUE(pane.messageText().isEmpty())
+        << "opened on the explicit action: " << pane.messageText().toStdString();
+
+    ASSERT_TRUE(pane.openArtifact(QStringLiteral("pipe")));
+    EXPECT_TRUE(pane.messageText().contains("is a named pipe (FIFO): it is listed, never opened"))
+        << pane.messageText().toStdString();
+
+    QTextBrowser opened; // its setSource slot gets what the desktop's opener would be handed
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &opened, "setSource");
+    QStringList asked;
+    bool answer = false;
+    pane.setAskFirst([&](const QString& question) {
+        asked << question;
+        return answer;
+    });
+    ASSERT_TRUE(pane.openArtifact(QString::fromStdString(disguised)));
+    pane.openExternally();
+    ASSERT_EQ(asked.size(), 1);
+    EXPECT_TRUE(asked[0].contains("invoice\\u202egpj.desktop")) << asked[0].toStdString();
+    EXPECT_TRUE(opened.source().isEmpty()) << "refused: nothing handed to the desktop";
+    answer = true;
+    pane.openExternally();
+    EXPECT_EQ(opened.source(), QUrl::fromLocalFile(QString::fromStdString(root + "/" + disguised)))
+        << "asked and agreed";
+    ASSERT_TRUE(pane.openArtifact(QStringLiteral("output.log")));
+    pane.openExternally();
+    EXPECT_EQ(asked.size(), 2) << "a log does not run: not asked";
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
 }

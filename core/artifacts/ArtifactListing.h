@@ -11,20 +11,40 @@
 
 namespace radt {
 
+/// What an entry of the folder is. Only a File (or a link to one) is ever opened; the others are
+/// listed so that nothing drops out of the list or its count without a word.
+enum class ArtifactEntryType { File, Fifo, Device, Socket, FolderLink, BrokenLink, Other };
+
 struct ArtifactFile {
     std::string relativePath; ///< from the artifact folder, '/'-separated
-    uint64_t size = 0;
+    uint64_t size = 0;        ///< a link's: its target's
+    ArtifactEntryType type = ArtifactEntryType::File;
+    std::string linkTarget; ///< a symbolic link's target as written ("" when not a link)
+    /// A link whose target is outside the artifact folder (or cannot be resolved): a colleague's
+    /// `config.txt -> /etc/passwd` is marked, and opened only on an explicit action.
+    bool leavesFolder = false;
 };
+
+/// "a named pipe (FIFO)", "a device", "a socket", "a link to a folder", "a broken link"; "" for a file.
+std::string artifactTypeText(ArtifactEntryType type);
+
+/// The names radT and its tools write into a run's artifact folder: a capped listing lists them
+/// first wherever the walk finds them (output.log, the environment captures, profiler reports).
+bool isRunsOwnArtifact(const std::string& relativePath);
 
 struct ArtifactListing {
-    std::vector<ArtifactFile> files; ///< sorted by path
-    /// Subfolders or entries that could not be read, each a sentence naming it.
+    std::vector<ArtifactFile> files; ///< the run's own files first, then by path
+    /// Subfolders or entries that could not be read (or too deep to list), each a sentence naming it.
     std::vector<std::string> problems;
     bool truncated = false; ///< more than the limit: the rest is not listed
+    size_t seen = 0;        ///< entries the walk found (a lower bound when `seenIsLowerBound`)
+    bool seenIsLowerBound = false;
 };
 
-/// Lists the regular files under `folder` (symbolic links to files included, links to folders not
-/// followed), at most `maxFiles` of them.
+/// Lists every entry under `folder` but folders (links as links: to files with their target's
+/// size, to folders not followed), at most `maxFiles` of them plus the run's own files found past
+/// that; counts the rest up to ten times `maxFiles`. Folders deeper than 64 levels are named, not
+/// walked. Never throws: what it could not read is in `problems`.
 ArtifactListing listArtifacts(const std::string& folder, size_t maxFiles = 20000);
 
 /// How many bytes the text test reads from the start of a file.

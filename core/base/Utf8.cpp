@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/base/Utf8.h"
 
+#include <cstdio>
+
 namespace radt {
 
 size_t utf8SequenceLength(const std::string& text, size_t i) {
@@ -19,6 +21,51 @@ size_t utf8SequenceLength(const std::string& text, size_t i) {
         ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
     }
     return ok ? len : 0;
+}
+
+namespace {
+
+/// The code point of the well-formed sequence of `length` bytes at text[i].
+uint32_t codePointAt(const std::string& text, size_t i, size_t length) {
+    const auto byte = [&](size_t k) { return uint32_t(static_cast<unsigned char>(text[i + k])); };
+    if (length == 1)
+        return byte(0);
+    uint32_t cp = byte(0) & (0xffu >> (length + 1));
+    for (size_t k = 1; k < length; ++k)
+        cp = (cp << 6) | (byte(k) & 0x3f);
+    return cp;
+}
+
+/// Characters that change how the text around them reads without showing themselves: C0 and C1
+/// controls, and the bidirectional marks, embeddings, overrides and isolates.
+bool hidesItself(uint32_t cp) {
+    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x061c || cp == 0x200e ||
+           cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+} // namespace
+
+std::string escapedForDisplay(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    char code[16];
+    for (size_t i = 0; i < text.size();) {
+        const size_t length = utf8SequenceLength(text, i);
+        if (length == 0) { // a stray byte
+            std::snprintf(code, sizeof code, "\\x%02x", static_cast<unsigned char>(text[i]));
+            out += code;
+            ++i;
+            continue;
+        }
+        if (const uint32_t cp = codePointAt(text, i, length); hidesItself(cp)) {
+            std::snprintf(code, sizeof code, cp < 0x80 ? "\\x%02x" : "\\u%04x", unsigned(cp));
+            out += code;
+        } else {
+            out.append(text, i, length);
+        }
+        i += length;
+    }
+    return out;
 }
 
 } // namespace radt

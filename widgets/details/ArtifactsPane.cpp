@@ -2,6 +2,7 @@
 #include "widgets/details/ArtifactsPane.h"
 
 #include "core/artifacts/ArtifactListing.h"
+#include "core/base/Utf8.h"
 #include "widgets/details/TextArtifactViewer.h"
 
 #include <QApplication>
@@ -9,11 +10,13 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -33,12 +36,33 @@ QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
 
+/// A name from the folder as it may be shown: its hidden characters escaped ("\u202e").
+QString shown(const std::string& text) {
+    return QString::fromStdString(escapedForDisplay(text));
+}
+
+constexpr int kTypeRole = Qt::UserRole + 1;   ///< ArtifactEntryType
+constexpr int kLeavesRole = Qt::UserRole + 2; ///< a link out of the run's folder
+constexpr int kTargetRole = Qt::UserRole + 3; ///< a link's target
+
+/// A file the desktop's opener would run rather than show: executable, or of a type that runs.
+bool runsWhenOpened(const QFileInfo& file) {
+    static const QStringList kRunnable = {
+        QStringLiteral("desktop"), QStringLiteral("sh"),  QStringLiteral("bash"),     QStringLiteral("py"),
+        QStringLiteral("pl"),      QStringLiteral("rb"),  QStringLiteral("appimage"), QStringLiteral("run"),
+        QStringLiteral("bin"),     QStringLiteral("jar"), QStringLiteral("exe"),      QStringLiteral("bat"),
+        QStringLiteral("cmd"),     QStringLiteral("msi"), QStringLiteral("deb"),      QStringLiteral("rpm"),
+        QStringLiteral("command"), QStringLiteral("js"),  QStringLiteral("vbs"),      QStringLiteral("ps1")};
+    return file.isExecutable() || kRunnable.contains(file.suffix().toLower());
+}
+
 } // namespace
 
 ArtifactsPane::ArtifactsPane(QWidget* parent)
     : QWidget(parent), m_location(new QLabel(this)), m_files(new QTreeWidget(this)),
       m_stack(new QStackedWidget(this)), m_viewer(new TextArtifactViewer(this)), m_message(new QLabel(this)),
-      m_external(new QPushButton(tr("Open with Default Application"), this)) {
+      m_external(new QPushButton(tr("Open with Default Application"), this)),
+      m_follow(new QPushButton(tr("Show Link Target"), this)) {
     m_location->setObjectName(QStringLiteral("artifactLocation"));
     m_location->setWordWrap(true);
     m_location->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -55,12 +79,19 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_external->setToolTip(tr("Open the file with the application the desktop uses for its type"));
+    m_follow->setObjectName(QStringLiteral("artifactFollowLink"));
+    m_askFirst = [this](const QString& question) {
+        return QMessageBox::question(this, tr("Open with Default Application"), question,
+                                     QMessageBox::Open | QMessageBox::Cancel,
+                                     QMessageBox::Cancel) == QMessageBox::Open;
+    };
 
     auto* messagePage = new QWidget(this);
     auto* messageLayout = new QVBoxLayout(messagePage);
     messageLayout->addStretch(1);
     messageLayout->addWidget(m_message);
     messageLayout->addWidget(m_external, 0, Qt::AlignHCenter);
+    messageLayout->addWidget(m_follow, 0, Qt::AlignHCenter);
     messageLayout->addStretch(1);
     m_stack->addWidget(m_viewer);    // ViewerPage
     m_stack->addWidget(messagePage); // MessagePage
@@ -89,6 +120,7 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     connect(m_files, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { openItem(item); });
     connect(m_files, &QWidget::customContextMenuRequested, this, &ArtifactsPane::showFileMenu);
     connect(m_external, &QPushButton::clicked, this, &ArtifactsPane::openExternally);
+    connect(m_follow, &QPushButton::clicked, this, &ArtifactsPane::followLink);
     clear(tr("No run chosen."));
 }
 
@@ -142,11 +174,28 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
     uint64_t total = 0;
     QTreeWidgetItem* log = nullptr;
     for (const ArtifactFile& file : listing.files) {
-        auto* item =
-            new QTreeWidgetItem(m_files, {fromStd(file.relativePath), fromStd(formatByteSize(file.size))});
+        // What it is, said in the list: a pipe or a device is never opened, a link shows its
+        // target, and one that leaves the run's folder is marked.
+        QString name = shown(file.relativePath);
+        const QString type = fromStd(artifactTypeText(file.type));
+        if (!file.linkTarget.empty())
+            name += QStringLiteral(" → ") + shown(file.linkTarget);
+        if (file.leavesFolder)
+            name += tr("  ⚠ outside the run's folder");
+        else if (!type.isEmpty() && file.linkTarget.empty())
+            name += QStringLiteral("  (%1)").arg(type);
+        auto* item = new QTreeWidgetItem(
+            m_files,
+            {name, file.type == ArtifactEntryType::File ? fromStd(formatByteSize(file.size)) : QString()});
         item->setData(0, Qt::UserRole, fromStd(file.relativePath));
+        item->setData(0, kTypeRole, int(file.type));
+        item->setData(0, kLeavesRole, file.leavesFolder);
+        item->setData(0, kTargetRole, fromStd(file.linkTarget));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(0, QDir(m_folder).filePath(fromStd(file.relativePath)));
+        item->setToolTip(
+            0, QDir(m_folder).filePath(shown(file.relativePath)) +
+                   (type.isEmpty() ? QString() : QStringLiteral("\n") + type) +
+                   (file.linkTarget.empty() ? QString() : QStringLiteral(" → ") + shown(file.linkTarget)));
         total += file.size;
         if (file.relativePath == "output.log")
             log = item;
@@ -157,7 +206,10 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
                                                     : tr("%1 files, %2, in %3").arg(listing.files.size()))
                              .arg(fromStd(formatByteSize(total)), m_folder);
     if (listing.truncated)
-        text += tr(" (only the first %1 are listed)").arg(listing.files.size());
+        text += tr(" (%1 of %2%3 entries listed: the run's own files first, then by name)")
+                    .arg(listing.files.size())
+                    .arg(listing.seenIsLowerBound ? tr("more than ") : QString())
+                    .arg(listing.seen);
     for (const std::string& problem : listing.problems)
         text += QStringLiteral("\n") + tr("Not readable: %1").arg(fromStd(problem));
     setLocation(text, false);
@@ -206,6 +258,24 @@ void ArtifactsPane::openItem(QTreeWidgetItem* item) {
         return;
     m_current = item->data(0, Qt::UserRole).toString();
     const QString path = QDir(m_folder).filePath(m_current);
+    const auto type = ArtifactEntryType(item->data(0, kTypeRole).toInt());
+    if (type != ArtifactEntryType::File) {
+        m_viewer->closeFile();
+        showMessage(tr("%1 is %2: it is listed, never opened or read.")
+                        .arg(shown(m_current.toStdString()), fromStd(artifactTypeText(type))),
+                    false);
+        return;
+    }
+    if (item->data(0, kLeavesRole).toBool() && m_followed != m_current) {
+        m_viewer->closeFile();
+        showMessage(tr("%1 is a link to %2, outside the run's artifact folder: a colleague's link may "
+                       "point at any file of this machine. Choose Show Link Target to open it.")
+                        .arg(shown(m_current.toStdString()),
+                             shown(item->data(0, kTargetRole).toString().toStdString())),
+                    false);
+        m_follow->setVisible(true);
+        return;
+    }
     std::string error;
     switch (classifyArtifact(path.toStdString(), &error)) {
     case ArtifactKind::Text: {
@@ -234,15 +304,40 @@ void ArtifactsPane::openItem(QTreeWidgetItem* item) {
 void ArtifactsPane::showMessage(const QString& text, bool offerExternal) {
     m_message->setText(text);
     m_external->setVisible(offerExternal);
+    m_follow->setVisible(false);
     m_stack->setCurrentIndex(MessagePage);
+}
+
+void ArtifactsPane::followLink() {
+    m_followed = m_current; // this link, this once: chosen by the person, not by a click on the list
+    for (int i = 0; i < m_files->topLevelItemCount(); ++i)
+        if (m_files->topLevelItem(i)->data(0, Qt::UserRole).toString() == m_current)
+            openItem(m_files->topLevelItem(i));
+    m_followed.clear();
 }
 
 void ArtifactsPane::openExternally() {
     if (m_current.isEmpty())
         return;
     const QString path = QDir(m_folder).filePath(m_current);
+    // The desktop's opener runs what runs (a .desktop file, a script, an AppImage): asked first,
+    // naming the file as it is, hidden characters escaped.
+    if (runsWhenOpened(QFileInfo(path))) {
+        const QString question =
+            tr("%1 is a program or a file that runs when opened (%2). It comes from the run's artifact "
+               "folder, which anyone who records into this store can fill. Open it with the desktop's "
+               "default application anyway?")
+                .arg(shown(m_current.toStdString()),
+                     QFileInfo(path).isExecutable() ? tr("executable") : QFileInfo(path).suffix());
+        if (!m_askFirst(question))
+            return;
+    }
     if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-        showMessage(tr("No application of this desktop opens %1.").arg(path), true);
+        showMessage(tr("No application of this desktop opens %1.").arg(shown(path.toStdString())), true);
+}
+
+void ArtifactsPane::setAskFirst(std::function<bool(const QString&)> ask) {
+    m_askFirst = std::move(ask);
 }
 
 void ArtifactsPane::showFileMenu(const QPoint& pos) {
@@ -251,10 +346,14 @@ void ArtifactsPane::showFileMenu(const QPoint& pos) {
         return;
     const QString path = QDir(m_folder).filePath(item->data(0, Qt::UserRole).toString());
     QMenu menu(this);
-    menu.addAction(tr("Open with Default Application"), this, [this, item] {
-        m_files->setCurrentItem(item);
-        openExternally();
-    });
+    const bool openable = ArtifactEntryType(item->data(0, kTypeRole).toInt()) == ArtifactEntryType::File &&
+                          !item->data(0, kLeavesRole).toBool();
+    menu.addAction(tr("Open with Default Application"), this,
+                   [this, item] {
+                       m_files->setCurrentItem(item);
+                       openExternally();
+                   })
+        ->setEnabled(openable); // a pipe, a device or a link out of the folder: never handed on
     menu.addAction(tr("Copy Path"), this, [path] { QApplication::clipboard()->setText(path); });
     menu.exec(m_files->viewport()->mapToGlobal(pos));
 }

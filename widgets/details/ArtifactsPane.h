@@ -11,6 +11,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <string>
 
 class QLabel;
@@ -53,6 +54,13 @@ public:
     bool isListing() const { return m_lister != nullptr; }
     /// Tests: processes events until the listing under way has landed; false on timeout.
     bool waitListed(int timeoutMs);
+    /// What asks before a file that runs is handed to the desktop's opener (a dialog; tests
+    /// answer it).
+    void setAskFirst(std::function<bool(const QString& question)> ask);
+    /// Opens the current file with the desktop's default application (asking first when it runs).
+    void openExternally();
+    /// Opens the link out of the run's folder shown now: the explicit action such a link needs.
+    void followLink();
 
 private:
     /// The listing landed: the files, the sentence above them, output.log (or `m_reopen`) opened.
@@ -61,7 +69,6 @@ private:
     void showMessage(const QString& text, bool offerExternal);
     /// The sentence above the list; `unreachable` leads it with "Artifacts not shown."
     void setLocation(const QString& text, bool unreachable);
-    void openExternally();
     void showFileMenu(const QPoint& pos);
 
     QLabel* m_location;
@@ -70,6 +77,9 @@ private:
     TextArtifactViewer* m_viewer;
     QLabel* m_message;
     QPushButton* m_external;
+    QPushButton* m_follow; ///< "Show Link Target": a link out of the folder opens only through it
+    QString m_followed;    ///< the link followLink() opens now
+    std::function<bool(const QString&)> m_askFirst;
     QObject* m_lister = nullptr; ///< the listing under way (its watcher); null when none
     QString m_reopen;            ///< the file reload() reopens once listed
     QString m_folder;
