@@ -180,8 +180,8 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
         const QString type = fromStd(artifactTypeText(file.type));
         if (!file.linkTarget.empty())
             name += QStringLiteral(" → ") + shown(file.linkTarget);
-        if (file.leavesFolder)
-            name += tr("  ⚠ outside the run's folder");
+        if (file.leavesFolder) // first, so that a narrow column still shows it
+            name = QStringLiteral("⚠ ") + name;
         else if (!type.isEmpty() && file.linkTarget.empty())
             name += QStringLiteral("  (%1)").arg(type);
         auto* item = new QTreeWidgetItem(
@@ -195,6 +195,7 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
         item->setToolTip(
             0, QDir(m_folder).filePath(shown(file.relativePath)) +
                    (type.isEmpty() ? QString() : QStringLiteral("\n") + type) +
+                   (file.leavesFolder ? QStringLiteral("\n") + tr("⚠ outside the run's folder") : QString()) +
                    (file.linkTarget.empty() ? QString() : QStringLiteral(" → ") + shown(file.linkTarget)));
         total += file.size;
         if (file.relativePath == "output.log")
