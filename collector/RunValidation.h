@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// One place that checks what a run is asked to do (issue 14): the CLI, experiment files, the
+// One place that checks what a run is asked to do: the CLI, experiment files, the
 // explorer's Launch dialog and --dry-run all get the same answer, before anything is written.
 
 #include "collector/RunOptions.h"

@@ -37,7 +37,7 @@ public:
 
 struct ProcSamplerOptions;
 
-/// One listener (issue 25 §2): its name, where it reads, what it records and how it is made.
+/// One listener: its name, where it reads, what it records and how it is made.
 /// `-l`, --list-listeners, the usage text, the launch dialog and makeListeners() all read this
 /// table; the keys it writes are its row in core's listenerKeys().
 struct ListenerSpec {

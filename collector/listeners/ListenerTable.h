@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The table of listeners radt knows (issue 25 §2): every kind in one place, so that `-l`, the
+// The table of listeners radt knows: every kind in one place, so that `-l`, the
 // usage text, the launch dialog and the sampling itself agree. Above the listeners it makes.
 
 #include "collector/listeners/Listener.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// CPU energy from Linux's powercap RAPL interface (issue 12): /sys/class/powercap/intel-rapl:*
+// CPU energy from Linux's powercap RAPL interface: /sys/class/powercap/intel-rapl:*
 // (the same driver serves AMD since family 17h). Package and DRAM domains only: core, uncore and
 // psys overlap the package and would count energy twice. Records `RAPL - <domain> Power W`.
 

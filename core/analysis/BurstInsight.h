@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Burst/idle characterisation of a series, after Driple (issue 12, resources/DESIGN.md §12): samples split
+// Burst/idle characterisation of a series, after Driple (resources/DESIGN.md §12): samples split
 // into burst and idle by 1-D 2-means, the amounts and durations of each, and the share of fixed windows whose
 // pattern is idle (I), burst (B) or burst-idle-burst (BIB).
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Did collocation pay off? (issue 23 §3, issue 39 §5): the jobs of a collocated workload together
+// Did collocation pay off? The jobs of a collocated workload together
 // against the same jobs one after another, each alone (its solo configuration's mean): time,
 // throughput gain, energy per job and its ratio to alone. Per workload, and per collocated
 // configuration (workloads whose jobs are the same configurations) with 95 % intervals where the

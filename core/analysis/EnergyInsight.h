@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Energy of a run (issue 12, resources/DESIGN.md §12): from a cumulative energy counter when the run
+// Energy of a run (resources/DESIGN.md §12): from a cumulative energy counter when the run
 // has one (KeyRole::GpuEnergyCounter: dcgmi's Total Energy Consumption, mJ), else the trapezoidal
 // integral of power (W). Intervals
 // longer than 5 sampling intervals are not bridged, and how much of the run is covered is said.
@@ -24,7 +24,7 @@ struct EnergyIntegral {
     int64_t coveredMs = 0;
 };
 
-/// An energy counter's readings with its glitches left out (issue 27): a reading that drops below
+/// An energy counter's readings with its glitches left out: a reading that drops below
 /// the one before while the reading after it continues where the counter was going (a 0 or a dip:
 /// the rate across it is the counter's usual one), a first reading far below the rest (a rate more
 /// than 50 times the usual one to the second), and a reading after the last that drops. A drop

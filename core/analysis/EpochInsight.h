@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Hardware samples aligned to training epochs (issue 12, resources/DESIGN.md §12): the epoch in progress at
+// Hardware samples aligned to training epochs (resources/DESIGN.md §12): the epoch in progress at
 // any time, from when the run's stepped software metric (e.g. `loss` logged per epoch) was logged.
 
 #include "core/base/Model.h"

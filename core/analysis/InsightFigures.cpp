@@ -32,7 +32,7 @@ json percent(const json& share) {
     return share.is_number() ? json(share.get<double>() * 100) : json();
 }
 
-/// What the run is charged with: its share of a GPU it shared (issue 23 §1), else the whole.
+/// What the run is charged with: its share of a GPU it shared, else the whole.
 json chargedEnergy(const json& r) {
     const json attributed = field(r, "gpu_energy_attributed_j");
     return attributed.is_null() ? field(r, "gpu_energy_j") : attributed;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A report's per-run figures as people read them (issue 23 §1, issue 25 §2): one table of
+// A report's per-run figures as people read them: one table of
 // {key, title, unit, decimals, where shown, value} that the explorer's Insights table, its bar
 // chart, its CSV/TSV exports and `radt report`'s terminal table all read. A new figure is one row
 // here; nothing refers to a figure by its position.

@@ -169,7 +169,7 @@ std::optional<double> addEnergyFacts(RunFacts& f, RunData& data, const EnergyEst
         f.deviceJ.emplace_back(d.device, d.joules);
     }
     j["gpu_energy_per_device"] = devices;
-    // The energy cross-check (issue 23 §1): counter against integrated power where a device has both.
+    // The energy cross-check: counter against integrated power where a device has both.
     if (gpu.checkCounterJoules && *gpu.checkPowerJoules > 0) {
         const double pct =
             std::fabs(*gpu.checkCounterJoules - *gpu.checkPowerJoules) / *gpu.checkPowerJoules * 100;
@@ -561,7 +561,7 @@ private:
                 {"gpu_energy_j", summaryJson(energies)}};
     }
 
-    // Collocation's gain (issue 23 §3, issue 39 §5): the runs together against the same runs one
+    // Collocation's gain: the runs together against the same runs one
     // after another alone (their solo configurations' means), in time and in energy per job.
     json collocationGain(const std::vector<const Run*>& members, const std::optional<double>& total) {
         const bool collocated = std::any_of(members.begin(), members.end(), [&](const Run* r) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// `radt report` (issue 12): the insight analyses over runs of a store, as one JSON document of a
+// `radt report`: the insight analyses over runs of a store, as one JSON document of a
 // fixed shape for scripts and as a readable table. Thin: each figure comes from its analysis
 // module (EnergyInsight, UtilisationInsight, BurstInsight, EpochInsight).
 

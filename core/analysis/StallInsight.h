@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Input stalls (issue 23 §4): the share of a run's time in which its GPU waited for the host,
+// Input stalls: the share of a run's time in which its GPU waited for the host,
 // i.e. GPU utilisation was low while the run's own processes kept a CPU core busy (data loading,
 // preprocessing, a Python loop between kernels). Both thresholds are settings, documented with
 // `radt report`.

@@ -49,7 +49,7 @@ int64_t nowMs() {
 int64_t recordingClockMs() {
     // The wall clock when this process first asked, carried on by CLOCK_BOOTTIME (monotonic, and
     // counting a laptop's suspend): a clock set back or forward by NTP or a person while radt
-    // records never makes samples go back in time or overlap (issue 27: a 30 s step back lost a
+    // records never makes samples go back in time or overlap (a 30 s step back lost a
     // quarter to half of a run's energy).
     auto bootMs = [] {
         timespec ts{};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Dead-band compaction of hardware series (issue 16), as process historians store their tags: a
+// Dead-band compaction of hardware series, as process historians store their tags: a
 // sample that the straight line between its kept neighbours reproduces within a tolerance is
 // dropped. Kept: the first and last sample, the series' highest and lowest, every value a chart
 // or analysis cannot use (NaN, MLflow's ±inf stand-ins) with its neighbours, and the ends of every

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Statistics for repeated runs (issue 23 §2, issue 39 §6): mean, standard deviation and the
+// Statistics for repeated runs: mean, standard deviation and the
 // Student t 95 % confidence interval of a sample, Welch's unequal-variance t test with the
 // interval of the difference of means, Holm's adjustment for many comparisons, and the Pareto
 // front of (duration, energy) points. The distributions are Boost.Math's; plain doubles, no Qt;

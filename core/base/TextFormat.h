@@ -24,7 +24,7 @@ int intervalDecimals(double halfWidth, int fallback);
 /// half-width's two significant digits, but no finer than 0.001 (0.1 % says all a ratio can).
 int ratioDecimals(double low, double high);
 /// A mean to the precision its interval gives it, and the half-width to the same decimals:
-/// "1498 ± 53", "12.04 ± 0.61" (issue 39 §7: never "1497.61 ± 52.62").
+/// "1498 ± 53", "12.04 ± 0.61" (never "1497.61 ± 52.62").
 std::string formatMeanPlusMinus(double mean, double halfWidth, int fallbackDecimals);
 /// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
 std::string formatLocalTime(int64_t msSinceEpoch);

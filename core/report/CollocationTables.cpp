@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The collocation verdicts of a `radt report` (issue 39 §5) as a booktabs LaTeX table and as CSV:
+// The collocation verdicts of a `radt report` as a booktabs LaTeX table and as CSV:
 // per collocated configuration, the jobs together against the same jobs one after another alone.
 #include "core/report/ReportTables.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Text from outside (a run's param names and values) as LaTeX that compiles with a plain
-// \documentclass{article} and pdflatex, and prints as it was written (issue 37 §4): no OT1 glyph
+// \documentclass{article} and pdflatex, and prints as it was written: no OT1 glyph
 // swaps (`<` printed as ¡), no ligatures (`--` printed as an en dash), no "Unicode character not
 // set up" stop. What cannot be printed is said, never silently lost.
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The configurations of a `radt report` as tables for a paper (issue 23 §5): a booktabs LaTeX
+// The configurations of a `radt report` as tables for a paper: a booktabs LaTeX
 // table (mean ± 95 % CI with N, significance marks against a reference configuration) and the
-// same figures as CSV; and its collocation verdicts the same two ways (issue 39 §5).
+// same figures as CSV; and its collocation verdicts the same two ways.
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Reading a compacted run's series as it was sampled (issue 16): `radt store compact` thins a
+// Reading a compacted run's series as it was sampled: `radt store compact` thins a
 // finished run's hardware series and tags the run; every analysis, summary and envelope reads the
 // series back through here, on the sampling grid the tag records.
 

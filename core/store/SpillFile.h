@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Samples and run endings a collector could not store, kept on disk beside the run's artifacts
-// until a store accepts them (issue 14: nothing lost). The collector's writer appends points to
+// until a store accepts them (nothing lost). The collector's writer appends points to
 // the spill file while the store refuses them; when it cannot close the run either, it leaves a
 // pending-close file. The next radt or radt-explorer that opens the store (RunReconciler) writes
 // both and removes them.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// `radt store compact` (issue 16): finished runs' hardware series thinned by dead-band compaction
+// `radt store compact`: finished runs' hardware series thinned by dead-band compaction
 // (SeriesCompaction.h) inside MLflow's schema, so MLflow and radT still read the store. The run
 // gets a radt.compacted tag (tolerance, sampling intervals, rows before and after), from which
 // analyses put its series back on their sampling grid (CompactedSeries.h).

@@ -17,7 +17,7 @@ namespace radt {
 
 namespace {
 
-/// The chart's drawn mean lines (issue 39 §2), for the JSON export: each one's name, its runs, the
+/// The chart's drawn mean lines, for the JSON export: each one's name, its runs, the
 /// band and the x axis, and per x its mean, band edges and N. A board saved by the explorer leaves
 /// them out (they are redrawn from the runs); radT ignores the key, the explorer keeps it as found.
 nlohmann::json groupMeansOf(const ChartPanel& chart) {

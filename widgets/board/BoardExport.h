@@ -19,7 +19,7 @@ namespace radt {
 inline const QSize kExportChartSize(1200, 600);
 class ChartPanel;
 
-/// One format a chart exports to (issue 25 §2). File > Export, `--export --format`, its help and
+/// One format a chart exports to. File > Export, `--export --format`, its help and
 /// the board export all read this table: a new format is one row here and its writer.
 struct ExportFormat {
     QString extension; ///< "png": the --format name and the file's suffix

@@ -262,7 +262,7 @@ void exportBoardPdf(const std::vector<ChartPanel*>& charts, const QString& path,
 
 namespace {
 
-/// Each drawn mean line's rows after the runs' own points (issue 39 §2): run_uuid empty, letter
+/// Each drawn mean line's rows after the runs' own points: run_uuid empty, letter
 /// "mean", x in the column of the chart's axis (timestamp, elapsed_ms or step; none on the epoch
 /// axis), value and smoothed the mean, then the band's edges (ChartOptions::Band) and N, the runs
 /// with data at that x.

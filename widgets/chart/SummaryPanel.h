@@ -60,7 +60,7 @@ public:
                             const Series& series);
     static SummaryRow rowOf(const Run& run, const QString& experiment, const std::string& metric,
                             const SeriesStats& stats);
-    /// One row per group the chart draws as a mean (issue 39 §2): the statistics of the mean line
+    /// One row per group the chart draws as a mean: the statistics of the mean line
     /// where at least two of its runs have data, named "mean of N" in the line's name.
     static std::vector<SummaryRow> groupRows(const ChartEngine& engine);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Basket > Parallel Coordinates (issue 39 §3): the basket's runs (or every run of its
+// Basket > Parallel Coordinates: the basket's runs (or every run of its
 // experiments) as parallel coordinates, one axis per param that differs and per chosen figure or
 // metric stat, coloured by a chosen column, brushed by dragging on the axes; and as a scatter of
 // any column against any other. Brushed runs go into the basket, or the basket is reduced to

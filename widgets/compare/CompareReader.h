@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What the comparison views read from a store, off the GUI thread (issue 39 §3): the runs (the
+// What the comparison views read from a store, off the GUI thread: the runs (the
 // basket's, or every run of the basket's experiments), their Insights figures (buildReport, as
 // the Insights view computes them) and the last, mean, min and max of chosen metrics
 // (Store::seriesStatsOfRun). A worker thread with its own read-only connection; a newer read

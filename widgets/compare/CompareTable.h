@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What the parallel coordinates and the scatter compare (issue 39 §3): the runs, and per run one
+// What the parallel coordinates and the scatter compare: the runs, and per run one
 // value in each column. A column is a param (categorical: its values as ordered ticks, numbers
 // compared as numbers, 64 < 128 < 256), an Insights figure (duration, GPU energy, energy per
 // epoch...: InsightFigures' rows, read from the report JSON buildReport makes) or a metric's last,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The parallel coordinates without a widget (issue 39 §3): the axes (columns of a CompareTable,
+// The parallel coordinates without a widget: the axes (columns of a CompareTable,
 // in order, each linear, log or categorical), where each run's polyline crosses them in a plot
 // rectangle, the brushes (a value range per axis; a run is selected when it lies inside every
 // brush: several brushes AND together), the runs' colours by a chosen column, and which run's

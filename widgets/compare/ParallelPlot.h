@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The parallel coordinates on screen (issue 39 §3): paints a ParallelEngine with QPainter (axes
+// The parallel coordinates on screen: paints a ParallelEngine with QPainter (axes
 // with their ticks and units, a polyline per run in its colour, brushed runs over dimmed ones,
 // the brushes, the colour legend, the count of runs) and hands it the mouse: a drag along an
 // axis brushes that range, a click on an axis clears its brush, hovering a line names its run,

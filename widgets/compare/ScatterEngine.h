@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A scatter of any column against any other (issue 39 §3) without a widget: the two scales (log
+// A scatter of any column against any other without a widget: the two scales (log
 // each where the values allow), where each run's point lies in a plot rectangle, and which point
 // is under the mouse. The runs, their colours and which are brushed come from the parallel
 // coordinates' engine, so both views show the same selection.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The scatter on screen (issue 39 §3): paints a ScatterEngine with QPainter (both axes with ticks,
+// The scatter on screen: paints a ScatterEngine with QPainter (both axes with ticks,
 // titles and units, a point per run in its colour, the brushed runs over the dimmed, the colour
 // legend, the count of runs shown) and names the run under the mouse.
 

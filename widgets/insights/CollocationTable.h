@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The Insights view's collocation verdict (issue 39 §5): did running jobs together on one GPU pay
+// The Insights view's collocation verdict: did running jobs together on one GPU pay
 // off? Per collocated configuration, then per workload under it: time together against the same
 // jobs one after another alone, throughput gain, energy per job together and alone and its ratio,
 // with 95 % intervals where workloads or solo runs repeat, and "no solo baseline" where none.

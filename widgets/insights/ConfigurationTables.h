@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The Insights view's answers for repeated runs (issue 23 §2), as tables a researcher reads and
+// The Insights view's answers for repeated runs, as tables a researcher reads and
 // copies: each configuration's N, mean ± 95 % CI and place on the efficiency frontier, and each
 // comparison's ratio, Welch t and p with its N on both sides.
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The efficiency frontier of a report's configurations (issue 23 §2) on a QChart: each
+// The efficiency frontier of a report's configurations on a QChart: each
 // configuration at (mean duration, mean attributed GPU energy) with its 95 % CI as whiskers, the
 // Pareto front drawn through the configurations on it, and each point naming its params and N
 // on hover.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The Insights bar chart (issue 12, issue 39 §4): a figure of the basket's runs as bars. Where
+// The Insights bar chart: a figure of the basket's runs as bars. Where
 // repeats make configurations (some has N >= 2), one bar per configuration: its mean with a 95 %
 // CI whisker, labelled by its params and N, in radt report's order; else, or on request, one bar
 // per run, named as the chart's legend names lines ("batch-size=64 seed=2").

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The explorer's Insights view (issue 12): `radt report`'s figures for the basket's runs in a
+// The explorer's Insights view: `radt report`'s figures for the basket's runs in a
 // sortable, copyable table (energy, energy per epoch, CO2e, utilisation, the util/SMACT flag,
 // collocation, slowdown), a bar chart comparing runs, and the workloads' energy. Computed on a
 // worker thread with its own store connection; followed every 5 s while a run is running.
@@ -62,10 +62,10 @@ public:
     /// The text under the table: the workloads' energy, and the runs left out of configurations.
     QString footer() const;
     QStandardItemModel* table() const { return m_views.model; }
-    /// The Configurations and Comparisons tabs' tables (issue 23 §2).
+    /// The Configurations and Comparisons tabs' tables.
     QStandardItemModel* configurations() const { return m_views.configurations; }
     QStandardItemModel* comparisons() const { return m_views.comparisons; }
-    /// The Collocation tab's table (issue 39 §5): per collocated configuration, then its workloads.
+    /// The Collocation tab's table: per collocated configuration, then its workloads.
     QStandardItemModel* collocation() const { return m_views.collocation; }
     QtCharts::QChart* chart() const { return m_views.chart; }
     /// The table as tab-separated text, header first (what Copy puts on the clipboard).

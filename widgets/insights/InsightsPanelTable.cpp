@@ -79,7 +79,7 @@ QString csvCell(const QString& text) {
 } // namespace
 
 void InsightsPanel::markEnergyCaveats(const json& r, QStandardItem* energy) {
-    // What a reader of the energy figure must know (issue 27): the cross-check when it is off,
+    // What a reader of the energy figure must know: the cross-check when it is off,
     // readings left out, a counter replaced by power, a window wider than the run.
     QStringList caveats;
     const json check = r.value("energy_check", json());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A QApplication that no exception escapes from (issue 14): Qt does not support exceptions
+// A QApplication that no exception escapes from: Qt does not support exceptions
 // thrown through its event loop, so a throwing slot or event handler would abort the program and
 // lose the user's session. Each one is caught where Qt delivers the event, reported on stderr and,
 // with a display, in one dialog; the application keeps running.

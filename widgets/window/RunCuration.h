@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A run's care in the explorer (issue 40 §3): rename, note, tag, delete and restore the runs
+// A run's care in the explorer: rename, note, tag, delete and restore the runs
 // selected in the tree, and rename, delete and restore its experiments (with their runs, as MLflow
 // does), writing the rows MLflow's own client writes (the Store's curation calls,
 // as `radt run` does) through a connection of its own on the loader's thread, then rereading the

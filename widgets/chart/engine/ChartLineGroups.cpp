@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The series rules (resources/DESIGN.md §9): which runs of a chart make which line, and the line's
 // name. Runs of a workload merge into one line unless it is shown run by run (radT's rule); the
-// user may instead group lines by configuration or by params they pick (issue 39 §2), each group
+// user may instead group lines by configuration or by params they pick, each group
 // drawn as its mean with a band and named by what tells the groups apart.
 #include "widgets/chart/engine/ChartLines.h"
 

@@ -33,7 +33,7 @@ struct ChartOptions {
     /// drawn, unless smoothed by the slider: Range, its mean per column with the min–max range
     /// lighter behind (peaks stay visible, the trend reads); Raw, each column's extremes joined.
     enum class Dense { Range, Raw };
-    /// Which runs make one line (issue 39 §2): radT's rule (a workload's runs, unless shown run by
+    /// Which runs make one line: radT's rule (a workload's runs, unless shown run by
     /// run), every run its own line, the runs of one configuration (params less radT's bookkeeping
     /// and seed), or the runs that share the params in `groupParams`.
     enum class Grouping { Workload, None, Configuration, Params };

@@ -215,7 +215,7 @@ void chartOptionsFromJson(
     readEnum(j, "seriesNames", namingNames(), o.naming, problem);
     readEnum(j, "dense", denseNames(), o.dense, problem);
     readEnum(j, "grouping", groupingNames(), o.grouping, problem);
-    // Before bands had a choice (issue 39) a mean's band was min to max: such files keep it.
+    // Before bands had a choice a mean's band was min to max: such files keep it.
     o.band =
         j.is_object() && !j.contains("band") && j.contains("aggregate") ? ChartOptions::Band::MinMax : o.band;
     readEnum(j, "band", bandNames(), o.band, problem);

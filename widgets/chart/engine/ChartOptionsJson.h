@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// ChartOptions as JSON (issue 25 §1): one name table per enum and one reader and writer, used by
+// ChartOptions as JSON: one name table per enum and one reader and writer, used by
 // board files (under radT's "explorer" key), sessions and ChartCard's combo boxes alike. A new
 // value of an option is one row in its table.
 
