@@ -105,44 +105,30 @@ sanitizer_configure
 cmake --build "$sanitized" -j"$jobs"
 stage_done "sanitized build ($sanitized)"
 status=0
-# The Release tree builds meanwhile, at the lowest priority: the sanitized tests wait on real time
-# for most of theirs (1.1 of 2 cores busy, measured: 354 s of CPU in 317 s), so the build takes
-# what they leave and never starves them. The GUI tests: those made in tests/CMakeLists.txt's
-# BUILD_GUI block.
-# At -O1 (the Release tree of the split only): it runs the GUI tests and makes the .deb packages the
-# round trip installs, neither of which measures speed, and -O1 compiles in two thirds of -O3's
-# time (ChartPanel.cpp 3.0 s against 4.7). README command 1, the whole suite without CI=true and
-# the benchmarks build at -O3.
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DBUILD_GUI=ON \
-  -DBUILD_TESTING=ON >/dev/null
-mapfile -t gui_tests < <(sed -n 's/^ *radt_add_test(\([a-z0-9_]*\).*/\1/p' \
-  <(sed -n '/# GUI_TESTS_BEGIN/,/# GUI_TESTS_END/p' "$root/tests/CMakeLists.txt"))
-release_log="$build/release-build.log"
-release_start=$SECONDS
-nice -n 19 cmake --build "$build" -j"$jobs" --target radt radt-explorer "${gui_tests[@]}" >"$release_log" 2>&1 &
-release_build=$!
 # Fewer at a time than in Release: ASan's shadow memory and slower code starve the tests that
 # wait on real time (two radt creating one store) at twice the cores.
 run_ctest "$sanitized" -j"$((jobs + 1))" --timeout 600 || status=$?
 stage_done "ctest under ASan+UBSan (tests without GUI)"
-if ! wait $release_build; then
-  tail -n 80 "$release_log" >&2
-  echo "test.sh: the Release build failed (whole log: $release_log)" >&2
-  exit 1
-fi
-echo "test.sh: the Release build took $((SECONDS - release_start)) s, beside the sanitized tests"
-stage_done "rest of the Release build of the GUI tests ($build)"
+# The Release tree, after the sanitized tests, not beside them: built at the lowest priority
+# beside them it slowed them from 330 to 434 s (memory and disk are shared, not only the cores)
+# and still had 542 s of its build left. At -O1 (the Release tree of the split only): it runs the
+# GUI tests and makes the .deb packages the round trip installs, neither of which measures speed,
+# and -O1 compiles in two thirds of -O3's time (ChartPanel.cpp 3.0 s against 4.7). README command
+# 1, the whole suite without CI=true and the benchmarks build at -O3. The GUI tests: those made in
+# tests/CMakeLists.txt's BUILD_GUI block.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DBUILD_GUI=ON \
+  -DBUILD_TESTING=ON >/dev/null
+mapfile -t gui_tests < <(sed -n 's/^ *radt_add_test(\([a-z0-9_]*\).*/\1/p' \
+  <(sed -n '/# GUI_TESTS_BEGIN/,/# GUI_TESTS_END/p' "$root/tests/CMakeLists.txt"))
 # Tests that skipped there for what the sanitized tree lacks (a GUI, meaningful resident sizes)
 # run in the Release tree, so the split leaves nothing unrun.
 mapfile -t rerun < <(python3 "$root/resources/test-report.py" --rerun-in-release "${logs[0]}")
-targets=()
+targets=(radt radt-explorer "${gui_tests[@]}")
 while read -r target; do
   [ -n "$target" ] && targets+=("$target")
 done < <(printf '%s\n' "${rerun[@]}" | cut -d. -f1 | sort -u)
-if [ ${#targets[@]} -gt 0 ]; then
-  cmake --build "$build" -j"$jobs" --target "${targets[@]}"
-  stage_done "Release build of the tests to run again (${targets[*]})"
-fi
+cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+stage_done "Release build (-O1) of the programs and the GUI tests ($build)"
 regex="^($(IFS='|'; echo "${gui_tests[*]}"))\\."
 if [ ${#rerun[@]} -gt 0 ]; then
   echo "test.sh: run in Release too, as they skipped under the sanitizer: ${rerun[*]}"
