@@ -21,6 +21,9 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 
+/// The files radT writes into a run's artifact folder by name: the log and the environment captures.
+constexpr const char* kRunsOwnFiles[] = {"output.log", "pip.txt", "conda.txt", "smi.txt"};
+
 /// A path below `root` as the listing names it; the walk only meets such paths, so no throwing
 /// fs::relative (which once ended a listing of a too-deep folder with a bare exception).
 std::string relativeName(const fs::path& root, const fs::path& path) {
@@ -86,7 +89,7 @@ ArtifactFile entryOf(const Walk& walk, const fs::path& path, const fs::directory
 /// The run's own files at the top of the folder, listed first whatever the walk meets before
 /// them (a cap or the count's bound could end it first).
 void listOwnFilesFirst(Walk& walk) {
-    for (const char* name : {"output.log", "pip.txt", "conda.txt", "smi.txt"}) {
+    for (const char* name : kRunsOwnFiles) {
         const fs::path path = walk.root / name;
         std::error_code error;
         const fs::directory_entry entry(path, error);
@@ -167,7 +170,7 @@ std::string artifactTypeText(ArtifactEntryType type) {
 
 bool isRunsOwnArtifact(const std::string& relativePath) {
     const std::string name = fs::path(relativePath).filename().string();
-    for (const char* own : {"output.log", "pip.txt", "conda.txt", "smi.txt"})
+    for (const char* own : kRunsOwnFiles)
         if (name == own)
             return true;
     for (const char* report : {".nsys-rep", ".qdrep", ".ncu-rep", ".pt.trace.json"})

@@ -23,22 +23,21 @@ size_t utf8SequenceLength(const std::string& text, size_t i) {
     return ok ? len : 0;
 }
 
-namespace {
-
-/// The code point of the well-formed sequence of `length` bytes at text[i].
-uint32_t codePointAt(const std::string& text, size_t i, size_t length) {
-    const auto byte = [&](size_t k) { return uint32_t(static_cast<unsigned char>(text[i + k])); };
+char32_t utf8CodePointAt(const std::string& text, size_t i, size_t length) {
+    const auto byte = [&](size_t k) { return char32_t(static_cast<unsigned char>(text[i + k])); };
     if (length == 1)
         return byte(0);
-    uint32_t cp = byte(0) & (0xffu >> (length + 1));
+    char32_t code = byte(0) & (0xFF >> (length + 1));
     for (size_t k = 1; k < length; ++k)
-        cp = (cp << 6) | (byte(k) & 0x3f);
-    return cp;
+        code = (code << 6) | (byte(k) & 0x3F);
+    return code;
 }
+
+namespace {
 
 /// Characters that change how the text around them reads without showing themselves: C0 and C1
 /// controls, and the bidirectional marks, embeddings, overrides and isolates.
-bool hidesItself(uint32_t cp) {
+bool hidesItself(char32_t cp) {
     return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x061c || cp == 0x200e ||
            cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
@@ -57,7 +56,7 @@ std::string escapedForDisplay(const std::string& text) {
             ++i;
             continue;
         }
-        if (const uint32_t cp = codePointAt(text, i, length); hidesItself(cp)) {
+        if (const char32_t cp = utf8CodePointAt(text, i, length); hidesItself(cp)) {
             std::snprintf(code, sizeof code, cp < 0x80 ? "\\x%02x" : "\\u%04x", unsigned(cp));
             out += code;
         } else {

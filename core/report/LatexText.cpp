@@ -128,17 +128,6 @@ const char* const kGreek[] = {
     "\\lambda", "\\mu", "\\nu", "\\xi", "o", "\\pi", "\\rho", "\\varsigma", "\\sigma", "\\tau", "\\upsilon",
     "\\phi", "\\chi", "\\psi", "\\omega"};
 
-/// The code point of the well-formed sequence of `length` bytes at text[i].
-char32_t codePointAt(const std::string& text, size_t i, size_t length) {
-    const auto byte = [&](size_t k) { return char32_t(static_cast<unsigned char>(text[i + k])); };
-    if (length == 1)
-        return byte(0);
-    char32_t code = byte(0) & (0xFF >> (length + 1));
-    for (size_t k = 1; k < length; ++k)
-        code = (code << 6) | (byte(k) & 0x3F);
-    return code;
-}
-
 /// A non-ASCII character as LaTeX; "" where plain pdflatex has no glyph for it.
 std::string nonAsciiInLatex(char32_t code) {
     if (code >= 0x0391 && code <= 0x03C9) {
@@ -222,7 +211,7 @@ std::string latexText(const std::string& text, LatexTextLosses& losses) {
         } else if (length == 1) {
             out += asciiInLatex(char(byte));
         } else {
-            const char32_t code = codePointAt(text, i, length);
+            const char32_t code = utf8CodePointAt(text, i, length);
             const std::string latex = nonAsciiInLatex(code);
             if (latex.empty()) {
                 losses.unsetCharacters.insert(code);
