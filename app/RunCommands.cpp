@@ -194,8 +194,19 @@ void setExperimentsDeleted(Store& store, const RunArgs& args, bool deleted) {
                                         std::to_string(running) +
                                         " RUNNING runs: stop them first, or delete it with --force");
     }
+    std::vector<int64_t> ids;
+    ids.reserve(experiments.size());
+    for (const Experiment& e : experiments)
+        ids.push_back(e.id);
+    // One transaction for all of them: a failure (or a kill -9) half-way through changes none.
+    const std::vector<int64_t> changed = store.setExperimentsDeleted(ids, deleted);
     for (const Experiment& e : experiments) {
-        store.setExperimentDeleted(e.id, deleted);
+        if (std::find(changed.begin(), changed.end(), e.id) == changed.end()) {
+            // another client got there between our reading and the transaction
+            std::cerr << "radt: experiment " << e.id << " (" << e.name << ") was already "
+                      << (deleted ? "deleted" : "restored") << " by another client: left as it is\n";
+            continue;
+        }
         size_t n = 0;
         for (const Run& r : runs)
             n += r.experimentId == e.id;

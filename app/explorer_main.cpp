@@ -5,6 +5,7 @@
 #include "core/store/Store.h"
 #include "core/store/StoreUri.h"
 #include "widgets/board/BoardExport.h"
+#include "widgets/common/FileReadPool.h"
 #include "widgets/runs/RunTreePane.h"
 #include "widgets/window/BoardDocument.h"
 #include "widgets/window/GuardedApplication.h"
@@ -258,7 +259,9 @@ int runInteractive(radt::MainWindow& window, const StartStore& start, const QStr
                                         openBoard();
                                     });
     }
-    return QApplication::exec();
+    const int exitCode = QApplication::exec();
+    radt::quitLeavingHungFileReads(exitCode, 2000); // Ctrl+Q ends the process, whatever hangs
+    return exitCode;
 }
 
 // --screenshot: everything in order on this thread, no dialog (nobody is there to click one);

@@ -8,6 +8,8 @@
 #include "GuiTestSupport.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "core/report/EnvironmentReport.h"
+#include "widgets/common/FileReadPool.h"
 #include "widgets/insights/CompareDialog.h"
 #include "widgets/insights/ConfigurationTables.h"
 #include "widgets/insights/EnvironmentPane.h"
@@ -23,9 +25,11 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
+#include <QThreadPool>
 
 #include <gtest/gtest.h>
 
+#include <future>
 #include <set>
 
 using namespace radt;
@@ -134,4 +138,31 @@ TEST(EnvironmentGui, ConfigurationsTabFlagsMixedEnvironments) {
     EXPECT_TRUE(model.item(0, column)->text().contains("mixed environments"));
     EXPECT_TRUE(model.item(0, column)->toolTip().contains("pip: torch"));
     EXPECT_TRUE(model.item(1, column)->text().isEmpty());
+}
+
+// Each opening of the Environment tab with a capture that never answers parked a thread of Qt's
+// global pool for good, and the tab said "Reading…" forever. Here the read pool's only thread is
+// held by a read that does not return: the tab says so after a while, and shows the environments
+// once the read gets its thread.
+TEST(EnvironmentGui, AReadThatDoesNotReturnIsSaidAndTheTabFillsWhenItGetsItsTurn) {
+    TempDir dir;
+    const std::string uri = "sqlite:///" + dir.file("store.db");
+    auto store = openStore(uri, OpenMode::CreateIfMissing);
+    const radt::Run a = test::recordEnvironmentRun(*store, "8", 1, test::kPipA);
+    const radt::Run b = test::recordEnvironmentRun(*store, "8", 2, test::kPipB);
+    const int threads = fileReadPool()->maxThreadCount();
+    fileReadPool()->setMaxThreadCount(1);
+    std::promise<void> release;
+    fileReadPool()->start([held = release.get_future().share()] { held.wait(); });
+    EnvironmentPane pane;
+    pane.setSlowReadNotice(200);
+    pane.setRuns({a, b}, {"a", "b"}, artifactContextOfStore(uri));
+    QTRY_VERIFY_WITH_TIMEOUT(pane.statusText().contains("Still reading"), 10000);
+    EXPECT_TRUE(pane.statusText().contains("after 0.2 s")) << pane.statusText().toStdString();
+    EXPECT_EQ(pane.table()->rowCount(), 0);
+    release.set_value();
+    QTRY_VERIFY_WITH_TIMEOUT(pane.table()->rowCount() > 0, 10000);
+    EXPECT_TRUE(pane.statusText().contains("3 items differ")) << pane.statusText().toStdString();
+    fileReadPool()->waitForDone();
+    fileReadPool()->setMaxThreadCount(threads);
 }

@@ -287,7 +287,9 @@ TEST_F(PostgresLockWaits, ARenameThatLosesARaceForANameIsToldInRadtsWordsAndChan
         << rename.err();
     EXPECT_EQ(rename.err().find("duplicate key"), std::string::npos) << rename.err();
     auto store = openStore(uri, OpenMode::ReadOnly);
-    for (const Experiment& e : store->experiments())
-        if (e.id == mine)
+    for (const Experiment& e : store->experiments()) {
+        if (e.id == mine) {
             EXPECT_EQ(e.name, "mine") << "nothing changed";
+        }
+    }
 }

@@ -314,6 +314,47 @@ TEST_P(RunCuration, SeveralRunsAreDeletedAllOrNoneAndARunAlreadyDeletedIsLeftAsI
     EXPECT_EQ(store->deletedExperiments().size(), 1u);
 }
 
+// `radt experiment delete ex1 ex2` deleted ex1 and then failed on ex2, leaving ex1 deleted: one
+// transaction each. Here the store itself refuses the second change (a trigger another client
+// installed, as a constraint or a broken connection would fail it) and the first must not stay.
+TEST_P(RunCuration, SeveralExperimentsChangeInOneTransactionAndAFailureOnTheLastChangesNone) {
+    auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+    const int64_t first = store->getOrCreateExperiment("ex1");
+    const int64_t second = store->getOrCreateExperiment("ex2");
+    const std::string run1 = store->createRun({first, "a", 0, "u", "s", RunStatus::Finished}).uuid;
+    store->createRun({second, "b", 0, "u", "s", RunStatus::Finished});
+    const bool sqlite = m_uri.rfind("sqlite:///", 0) == 0;
+    test::sqlByAnotherClient(
+        m_uri, sqlite ? "CREATE TRIGGER refuse_ex2 BEFORE UPDATE ON experiments WHEN NEW.name = 'ex2' "
+                        "BEGIN SELECT RAISE(ABORT, 'ex2 is kept by a trigger'); END;"
+                      : "CREATE FUNCTION refuse_ex2() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION "
+                        "'ex2 is kept by a trigger'; END $$ LANGUAGE plpgsql; "
+                        "CREATE TRIGGER refuse_ex2 BEFORE UPDATE ON experiments FOR EACH ROW "
+                        "WHEN (NEW.name = 'ex2') EXECUTE FUNCTION refuse_ex2();");
+
+    Result r = radt({"experiment", "delete", "ex1", "ex2"});
+    EXPECT_NE(r.rc, 0) << r.out;
+    EXPECT_NE(r.err.find("ex2 is kept by a trigger"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "nothing said as done";
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM experiments WHERE name = 'ex1'"), "active") << "all or none";
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE run_uuid = '" + run1 + "'"), "active");
+    EXPECT_ANY_THROW(store->setExperimentsDeleted({first, second}, true));
+    EXPECT_EQ(store->experiments().size(), 3u) << "the default one, ex1 and ex2, all still there";
+
+    // Without the trigger: one another client deleted meanwhile is left as it is, the other changes.
+    test::sqlByAnotherClient(m_uri,
+                             sqlite ? "DROP TRIGGER refuse_ex2;" : "DROP TRIGGER refuse_ex2 ON experiments;");
+    test::sqlByAnotherClient(m_uri, "UPDATE experiments SET lifecycle_stage = 'deleted' WHERE name = 'ex2'");
+    EXPECT_EQ(store->setExperimentsDeleted({first, second, first}, true), std::vector<int64_t>{first});
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE run_uuid = '" + run1 + "'"), "deleted");
+    EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE name = 'b'"), "active")
+        << "the runs of an experiment left as it is are left too";
+    r = radt({"experiment", "restore", "ex1", "ex2"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(store->experiments().size(), 3u);
+    EXPECT_THROW(store->setExperimentDeleted(first, false), StoreError) << "one experiment: not deleted";
+}
+
 // MLflow's set_tag of mlflow.runName changes runs.name too; `radt run tag` changed only the tag,
 // so MLflow's run list and ours disagreed. An empty name emptied it (MLflow's client refuses).
 TEST_P(RunCuration, TheRunNameTagRenamesTheRunAndAnEmptyNameIsRefused) {

@@ -15,6 +15,7 @@
 #include "widgets/board/ChartCard.h"
 #include "widgets/chart/ChartPanel.h"
 #include "widgets/chart/ChartPlotItem.h"
+#include "widgets/common/FileReadPool.h"
 #include "widgets/details/ArtifactsPane.h"
 #include "widgets/details/KeyValueTable.h"
 #include "widgets/details/RunDetailsPanel.h"
@@ -44,15 +45,19 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QTextBrowser>
+#include <QThreadPool>
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QUrl>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <future>
 
 using namespace radt;
 using radt::test::TempDir;
@@ -148,7 +153,7 @@ TEST(RunDetailsGui, RecordedRunShowsItsFieldsAndItsOutputLogIsSearched) {
 
     // The artifacts, listed off the GUI thread: output.log opens first, paged; a search finds the line.
     ArtifactsPane* artifacts = panel->artifacts();
-    ASSERT_TRUE(artifacts->waitListed(20000));
+    ASSERT_TRUE(artifacts->waitIdle(20000));
     QStringList files;
     for (int i = 0; i < artifacts->files()->topLevelItemCount(); ++i)
         files << artifacts->files()->topLevelItem(i)->text(0);
@@ -183,13 +188,14 @@ TEST(RunDetailsGui, RecordedRunShowsItsFieldsAndItsOutputLogIsSearched) {
     artifacts->reload();
     EXPECT_TRUE(artifacts->isListing());
     EXPECT_TRUE(artifacts->locationText().startsWith("Listing ")) << "said while it lists";
-    ASSERT_TRUE(artifacts->waitListed(20000));
+    ASSERT_TRUE(artifacts->waitIdle(20000));
     EXPECT_EQ(artifacts->currentArtifact(), "output.log");
     ASSERT_NE(viewer->pager(), nullptr);
     EXPECT_GE(viewer->pager()->lineCount(), 3000u);
 
     // A binary artifact is offered to the desktop, never shown as text.
     ASSERT_TRUE(artifacts->openArtifact("profile.bin"));
+    ASSERT_TRUE(artifacts->waitIdle(20000));
     EXPECT_EQ(viewer->pager(), nullptr);
     EXPECT_TRUE(artifacts->messageText().contains("not text")) << artifacts->messageText().toStdString();
     auto* open = artifacts->findChild<QPushButton*>();
@@ -238,7 +244,7 @@ TEST(RunDetailsGui, UnreachableAndMissingArtifactsAreSaid) {
     run.uuid = std::string(32, 'e');
     run.artifactUri = "file://" + dir.file("empty/artifacts");
     panel.showRun(run, context, run.startTime);
-    ASSERT_TRUE(panel.artifacts()->waitListed(20000));
+    ASSERT_TRUE(panel.artifacts()->waitIdle(20000));
     EXPECT_TRUE(panel.artifacts()->locationText().contains("is empty"))
         << panel.artifacts()->locationText().toStdString();
 
@@ -380,7 +386,7 @@ TEST(RunDetailsGui, AColleaguesLinksPipesAndDisguisedNamesNeverTrickTheArtifacts
     test::writeFile(root + "/" + disguised, "[Desktop Entry]\nExec=true\n");
     ArtifactsPane pane;
     pane.showArtifacts("file://" + root, {"here", "here", false, ""});
-    ASSERT_TRUE(pane.waitListed(20000));
+    ASSERT_TRUE(pane.waitIdle(20000));
     QStringList names;
     for (int i = 0; i < pane.files()->topLevelItemCount(); ++i)
         names << pane.files()->topLevelItem(i)->text(0);
@@ -398,6 +404,7 @@ TEST(RunDetailsGui, AColleaguesLinksPipesAndDisguisedNamesNeverTrickTheArtifacts
     ASSERT_TRUE(follow);
     EXPECT_FALSE(follow->isHidden());
     pane.followLink();
+    ASSERT_TRUE(pane.waitIdle(20000));
     EXPECT_TRUE(pane.messageText().isEmpty())
         << "opened on the explicit action: " << pane.messageText().toStdString();
 
@@ -426,4 +433,94 @@ TEST(RunDetailsGui, AColleaguesLinksPipesAndDisguisedNamesNeverTrickTheArtifacts
     pane.openExternally();
     EXPECT_EQ(asked.size(), 2) << "a log does not run: not asked";
     QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+}
+
+// A log truncated while shown kept "100 lines, 292 B" and drew empty numbered lines past its end.
+// The file is opened off the GUI thread ("Opening …" meanwhile) and watched: lines gone (truncated,
+// replaced) -> read again and said; only grown -> said.
+TEST(RunDetailsGui, AFileThatChangesOnDiskWhileShownIsReadAgainOrSaid) {
+    TempDir dir;
+    const std::string root = dir.file("artifacts");
+    fs::create_directories(root);
+    std::string hundred;
+    for (int i = 1; i <= 100; ++i)
+        hundred += "step " + std::to_string(i) + ": loss 0.5\n";
+    test::writeFile(root + "/output.log", hundred);
+    test::writeFile(root + "/other.txt", "other\n");
+    ArtifactsPane pane;
+    TextArtifactViewer* viewer = pane.viewer();
+    viewer->setChangeCheckInterval(50);
+    pane.showArtifacts("file://" + root, {"here", "here", false, ""});
+    ASSERT_TRUE(pane.waitIdle(20000));
+    ASSERT_EQ(pane.currentArtifact(), "output.log");
+    ASSERT_NE(viewer->pager(), nullptr);
+    EXPECT_EQ(viewer->pager()->lineCount(), 100u);
+
+    // Opened off the GUI thread: said while it opens.
+    ASSERT_TRUE(pane.openArtifact(QStringLiteral("other.txt")));
+    EXPECT_TRUE(pane.isOpening());
+    EXPECT_TRUE(pane.messageText().startsWith("Opening other.txt")) << pane.messageText().toStdString();
+    ASSERT_TRUE(pane.waitIdle(20000));
+    ASSERT_TRUE(pane.openArtifact(QStringLiteral("output.log")));
+    ASSERT_TRUE(pane.waitIdle(20000));
+
+    std::string ten;
+    for (int i = 1; i <= 10; ++i)
+        ten += "step " + std::to_string(i) + ": loss 0.5\n";
+    test::writeFile(root + "/output.log", ten); // truncated in place, as a restarted job does
+    QTRY_VERIFY_WITH_TIMEOUT(viewer->pager() && viewer->pager()->lineCount() == 10 &&
+                                 viewer->statusText().contains("truncated from"),
+                             10000);
+    EXPECT_TRUE(viewer->statusText().contains("10 lines")) << viewer->statusText().toStdString();
+    EXPECT_TRUE(viewer->statusText().contains("read again")) << viewer->statusText().toStdString();
+
+    {
+        std::ofstream more(root + "/output.log", std::ios::app);
+        more << "step 11: loss 0.4\n";
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(viewer->statusText().contains("grew from"), 10000);
+    EXPECT_EQ(viewer->pager()->lineCount(), 10u) << "what is shown stays; Reload reads the rest";
+    EXPECT_TRUE(viewer->statusText().contains("Reload")) << viewer->statusText().toStdString();
+
+    test::writeFile(root + "/new.log", "rotated\n");
+    fs::rename(root + "/new.log", root + "/output.log"); // a log rotated under the viewer
+    QTRY_VERIFY_WITH_TIMEOUT(viewer->statusText().contains("replaced by another file") && viewer->pager() &&
+                                 viewer->pager()->lineCount() == 1,
+                             10000);
+}
+
+// A read that never returns (one on a network mount that stopped answering: a read in the kernel
+// cannot be cancelled) held a thread of Qt's global pool for good: after two, every listing stayed
+// "Listing…", and Ctrl+Q hid the window while the process never exited. Here four such reads hold
+// threads of the pool the artifacts are read on; a listing and an opening still land.
+TEST(RunDetailsGui, ReadsThatNeverReturnLeaveRoomForTheListings) {
+    std::promise<void> release;
+    const std::shared_future<void> held = release.get_future().share();
+    for (int i = 0; i < 4; ++i)
+        fileReadPool()->start([held] { held.wait(); });
+    TempDir dir;
+    const std::string root = dir.file("artifacts");
+    fs::create_directories(root);
+    test::writeFile(root + "/output.log", "line one\n");
+    ArtifactsPane pane;
+    pane.showArtifacts("file://" + root, {"here", "here", false, ""});
+    EXPECT_TRUE(pane.waitIdle(20000)) << pane.locationText().toStdString();
+    EXPECT_EQ(pane.currentArtifact(), "output.log");
+    EXPECT_NE(pane.viewer()->pager(), nullptr);
+    release.set_value();
+    fileReadPool()->waitForDone();
+}
+
+TEST(RunDetailsGuiDeathTest, QuittingWhileAReadNeverReturnsEndsTheProcessAndSaysWhy) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            fileReadPool()->start([] {
+                for (;;)
+                    ::pause(); // a read stuck in the kernel
+            });
+            quitLeavingHungFileReads(3, 200);
+            std::exit(99); // not reached: the process ends with the window's exit code
+        },
+        testing::ExitedWithCode(3), "still hangs after 200 ms");
 }

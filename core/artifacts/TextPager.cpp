@@ -38,8 +38,41 @@ TextPager::TextPager(const std::string& path) : m_path(path) {
         throw std::runtime_error(why);
     }
     m_size = static_cast<uint64_t>(info.st_size);
+    m_device = static_cast<uint64_t>(info.st_dev);
+    m_inode = static_cast<uint64_t>(info.st_ino);
+    m_modifiedNs = int64_t(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
     if (m_size > 0)
         noteLineStart(0);
+}
+
+std::string TextPager::changeOnDisk(bool* shrunk) const {
+    if (shrunk)
+        *shrunk = false;
+    struct stat now {};
+    if (::stat(m_path.c_str(), &now) != 0) {
+        if (shrunk)
+            *shrunk = true;
+        return std::string("removed: ") + std::strerror(errno);
+    }
+    if (uint64_t(now.st_dev) != m_device || uint64_t(now.st_ino) != m_inode) {
+        if (shrunk)
+            *shrunk = true;
+        return "replaced by another file (" + formatByteSize(uint64_t(now.st_size)) + ")";
+    }
+    const auto size = static_cast<uint64_t>(now.st_size);
+    if (size < m_size) {
+        if (shrunk)
+            *shrunk = true;
+        return "truncated from " + formatByteSize(m_size) + " to " + formatByteSize(size);
+    }
+    if (size > m_size)
+        return "grew from " + formatByteSize(m_size) + " to " + formatByteSize(size);
+    if (int64_t(now.st_mtim.tv_sec) * 1000000000 + now.st_mtim.tv_nsec != m_modifiedNs) {
+        if (shrunk)
+            *shrunk = true; // rewritten in place: what is shown may no longer be what is there
+        return "rewritten (same size, " + formatByteSize(size) + ")";
+    }
+    return {};
 }
 
 TextPager::~TextPager() {

@@ -27,6 +27,13 @@ public:
     /// The size when the file was opened (what is read; a file still growing is read to there).
     uint64_t size() const { return m_size; }
 
+    /// What the file at path() is now against what was opened: "" when it is unchanged, else a
+    /// sentence ("truncated from 292 B to 120 B", "grew from ... to ...", "replaced by another
+    /// file", "removed: ..."). Looks at the path, never reads the file, so a log rotated or
+    /// replaced is noticed too; `*shrunk` says whether what is shown is no longer all there.
+    /// Safe on another thread than the reads (it touches only what the constructor set).
+    std::string changeOnDisk(bool* shrunk = nullptr) const;
+
     /// Indexes at most `maxBytes` more of the file; returns whether the whole file is indexed.
     bool indexMore(uint64_t maxBytes);
     bool indexComplete() const { return m_indexedTo >= m_size; }
@@ -75,6 +82,8 @@ private:
     std::string m_path;
     int m_fd = -1;
     uint64_t m_size = 0;
+    uint64_t m_device = 0, m_inode = 0;    ///< the file opened, to tell a replacement
+    int64_t m_modifiedNs = 0;              ///< its modification time when opened
     uint64_t m_indexedTo = 0;              ///< bytes scanned for line ends
     uint64_t m_lineStarts = 0;             ///< lines whose start is known
     std::vector<Checkpoint> m_checkpoints; ///< sparse: (line, offset), ascending

@@ -55,8 +55,15 @@ void Store::renameExperiment(int64_t /*experimentId*/, const std::string& /*name
     throw StoreError(displayUri() + ": this store cannot rename experiments");
 }
 
-void Store::setExperimentDeleted(int64_t /*experimentId*/, bool /*deleted*/) {
+std::vector<int64_t> Store::setExperimentsDeleted(const std::vector<int64_t>& /*experimentIds*/,
+                                                  bool /*deleted*/) {
     throw StoreError(displayUri() + ": this store cannot delete or restore experiments");
+}
+
+void Store::setExperimentDeleted(int64_t experimentId, bool deleted) {
+    if (setExperimentsDeleted({experimentId}, deleted).empty())
+        throw StoreError("experiment " + std::to_string(experimentId) + " is " +
+                         (deleted ? "already deleted" : "not deleted") + " in " + displayUri());
 }
 
 std::vector<Experiment> Store::deletedExperiments() {

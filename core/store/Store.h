@@ -91,10 +91,16 @@ public:
     /// Throws for an unknown or deleted experiment, or a name another experiment, deleted or not,
     /// already has (MLflow's names are unique).
     virtual void renameExperiment(int64_t experimentId, const std::string& name);
-    /// MLflow's delete_experiment and restore_experiment: the experiment's lifecycle_stage (and
+    /// MLflow's delete_experiment and restore_experiment: each experiment's lifecycle_stage (and
     /// last_update_time), and with it every one of its runs marked deleted (deleted_time now) or
-    /// active again, runs deleted on their own before included, as MLflow's client does.
-    virtual void setExperimentDeleted(int64_t experimentId, bool deleted);
+    /// active again, runs deleted on their own before included, as MLflow's client does. Several
+    /// experiments in one transaction: all or none, an unknown one an error naming it. One already
+    /// as asked (another client's change meanwhile, or named twice) is left as it is, its runs
+    /// too; the experiments actually changed are returned, in the order given.
+    virtual std::vector<int64_t> setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
+                                                       bool deleted);
+    /// One experiment; deleting a deleted one or restoring an active one is an error that says so.
+    void setExperimentDeleted(int64_t experimentId, bool deleted);
     /// The deleted experiments: what can be restored.
     virtual std::vector<Experiment> deletedExperiments();
 

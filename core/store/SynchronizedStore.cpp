@@ -45,8 +45,9 @@ std::vector<Run> SynchronizedStore::deletedRuns() {
 void SynchronizedStore::renameExperiment(int64_t experimentId, const std::string& name) {
     RADT_LOCKED(renameExperiment(experimentId, name));
 }
-void SynchronizedStore::setExperimentDeleted(int64_t experimentId, bool deleted) {
-    RADT_LOCKED(setExperimentDeleted(experimentId, deleted));
+std::vector<int64_t> SynchronizedStore::setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
+                                                              bool deleted) {
+    RADT_LOCKED(setExperimentsDeleted(experimentIds, deleted));
 }
 std::vector<Experiment> SynchronizedStore::deletedExperiments() {
     RADT_LOCKED(deletedExperiments());

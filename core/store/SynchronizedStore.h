@@ -28,7 +28,8 @@ public:
     std::vector<std::string> setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted) override;
     std::vector<Run> deletedRuns() override;
     void renameExperiment(int64_t experimentId, const std::string& name) override;
-    void setExperimentDeleted(int64_t experimentId, bool deleted) override;
+    std::vector<int64_t> setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
+                                               bool deleted) override;
     std::vector<Experiment> deletedExperiments() override;
     void importRun(const Run& run) override;
     bool applyCompaction(const std::string& runUuid,

@@ -2,7 +2,9 @@
 #include "widgets/details/ArtifactsPane.h"
 
 #include "core/artifacts/ArtifactListing.h"
+#include "core/artifacts/TextPager.h"
 #include "core/base/Utf8.h"
+#include "widgets/common/FileReadPool.h"
 #include "widgets/details/TextArtifactViewer.h"
 
 #include <QApplication>
@@ -54,6 +56,28 @@ bool runsWhenOpened(const QFileInfo& file) {
         QStringLiteral("cmd"),     QStringLiteral("msi"), QStringLiteral("deb"),      QStringLiteral("rpm"),
         QStringLiteral("command"), QStringLiteral("js"),  QStringLiteral("vbs"),      QStringLiteral("ps1")};
     return file.isExecutable() || kRunnable.contains(file.suffix().toLower());
+}
+
+/// A file opened off the GUI thread: what it is, and for text the pager with its first page indexed.
+struct OpenedFile {
+    ArtifactKind kind = ArtifactKind::Unreadable;
+    std::string error;
+    std::shared_ptr<TextPager> pager;
+};
+
+OpenedFile openFile(const std::string& path) {
+    OpenedFile opened;
+    opened.kind = classifyArtifact(path, &opened.error);
+    if (opened.kind != ArtifactKind::Text)
+        return opened;
+    try {
+        opened.pager = std::make_shared<TextPager>(path);
+        opened.pager->indexMore(1 << 20); // the first page, here too
+    } catch (const std::exception& e) {
+        opened.kind = ArtifactKind::Unreadable;
+        opened.error = e.what();
+    }
+    return opened;
 }
 
 } // namespace
@@ -121,11 +145,13 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     connect(m_files, &QWidget::customContextMenuRequested, this, &ArtifactsPane::showFileMenu);
     connect(m_external, &QPushButton::clicked, this, &ArtifactsPane::openExternally);
     connect(m_follow, &QPushButton::clicked, this, &ArtifactsPane::followLink);
+    connect(m_viewer, &TextArtifactViewer::changedOnDisk, this, &ArtifactsPane::fileChangedOnDisk);
     clear(tr("No run chosen."));
 }
 
 void ArtifactsPane::clear(const QString& message) {
-    m_lister = nullptr; // what is still being listed lands nowhere
+    m_lister = nullptr; // what is still being listed or opened lands nowhere
+    m_opener = nullptr;
     m_folder.clear();
     m_current.clear();
     const QSignalBlocker blocker(m_files);
@@ -167,7 +193,8 @@ void ArtifactsPane::showArtifacts(const std::string& artifactUri, const Artifact
         m_lister = nullptr;
         showListing(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([path = place.path] { return listArtifacts(path); }));
+    watcher->setFuture(
+        QtConcurrent::run(fileReadPool(), [path = place.path] { return listArtifacts(path); }));
 }
 
 void ArtifactsPane::showListing(const ArtifactListing& listing) {
@@ -197,7 +224,8 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
                    (type.isEmpty() ? QString() : QStringLiteral("\n") + type) +
                    (file.leavesFolder ? QStringLiteral("\n") + tr("⚠ outside the run's folder") : QString()) +
                    (file.linkTarget.empty() ? QString() : QStringLiteral(" → ") + shown(file.linkTarget)));
-        total += file.size;
+        if (file.linkTarget.empty())
+            total += file.size; // a link's target is elsewhere (maybe outside the folder): not counted
         if (file.relativePath == "output.log")
             log = item;
     }
@@ -222,12 +250,12 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
         m_files->setCurrentItem(log ? log : m_files->topLevelItem(0));
 }
 
-bool ArtifactsPane::waitListed(int timeoutMs) {
+bool ArtifactsPane::waitIdle(int timeoutMs) {
     QElapsedTimer timer;
     timer.start();
-    while (m_lister && timer.elapsed() < timeoutMs)
+    while ((m_lister || m_opener) && timer.elapsed() < timeoutMs)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
-    return !m_lister;
+    return !m_lister && !m_opener;
 }
 
 void ArtifactsPane::setLocation(const QString& text, bool unreachable) {
@@ -254,7 +282,8 @@ bool ArtifactsPane::openArtifact(const QString& relativePath) {
     return false;
 }
 
-void ArtifactsPane::openItem(QTreeWidgetItem* item) {
+void ArtifactsPane::openItem(QTreeWidgetItem* item, const QString& notice) {
+    m_opener = nullptr; // an opening still under way lands nowhere
     if (!item || m_folder.isEmpty())
         return;
     m_current = item->data(0, Qt::UserRole).toString();
@@ -277,29 +306,50 @@ void ArtifactsPane::openItem(QTreeWidgetItem* item) {
         m_follow->setVisible(true);
         return;
     }
-    std::string error;
-    switch (classifyArtifact(path.toStdString(), &error)) {
-    case ArtifactKind::Text: {
-        QString why;
-        if (m_viewer->openFile(path, &why)) {
-            m_stack->setCurrentIndex(ViewerPage);
+    m_viewer->closeFile();
+    showMessage(tr("Opening %1…").arg(shown(m_current.toStdString())), false);
+    auto* watcher = new QFutureWatcher<OpenedFile>(this);
+    m_opener = watcher;
+    connect(watcher, &QFutureWatcher<OpenedFile>::finished, this,
+            [this, watcher, name = m_current, size = item->text(1), notice] {
+                watcher->deleteLater();
+                if (m_opener != watcher)
+                    return; // another file chosen, or cleared meanwhile
+                m_opener = nullptr;
+                const OpenedFile opened = watcher->result();
+                switch (opened.kind) {
+                case ArtifactKind::Text:
+                    m_viewer->showPager(opened.pager);
+                    m_viewer->setNotice(notice);
+                    m_stack->setCurrentIndex(ViewerPage);
+                    return;
+                case ArtifactKind::Binary:
+                    showMessage(tr("%1 (%2) is not text: it holds bytes that are not UTF-8 text, as profiler "
+                                   "reports and other binary files do.")
+                                    .arg(name, size),
+                                true);
+                    return;
+                case ArtifactKind::Unreadable:
+                    showMessage(tr("%1 cannot be read: %2").arg(name, fromStd(opened.error)), false);
+                    return;
+                }
+            });
+    watcher->setFuture(
+        QtConcurrent::run(fileReadPool(), [path = path.toStdString()] { return openFile(path); }));
+}
+
+void ArtifactsPane::fileChangedOnDisk(const QString& what, bool shrunk) {
+    if (!shrunk) { // more of it: what is shown is still there
+        m_viewer->setNotice(tr("changed on disk: %1 (Reload reads it all)").arg(what));
+        return;
+    }
+    // Lines shown are gone or different: shown again as the file is now, and said.
+    for (int i = 0; i < m_files->topLevelItemCount(); ++i)
+        if (QTreeWidgetItem* item = m_files->topLevelItem(i);
+            item->data(0, Qt::UserRole).toString() == m_current) {
+            openItem(item, tr("%1 on disk while shown: read again").arg(what));
             return;
         }
-        showMessage(tr("%1 cannot be read: %2").arg(m_current, why), false);
-        return;
-    }
-    case ArtifactKind::Binary:
-        m_viewer->closeFile();
-        showMessage(tr("%1 (%2) is not text: it holds bytes that are not UTF-8 text, as profiler reports and "
-                       "other binary files do.")
-                        .arg(m_current, item->text(1)),
-                    true);
-        return;
-    case ArtifactKind::Unreadable:
-        m_viewer->closeFile();
-        showMessage(tr("%1 cannot be read: %2").arg(m_current, fromStd(error)), false);
-        return;
-    }
 }
 
 void ArtifactsPane::showMessage(const QString& text, bool offerExternal) {

@@ -3,8 +3,10 @@
 // A run's artifacts in the details: where they are (or, when this machine cannot read them, where
 // they are and why not: never an empty list without a word), the files with their sizes, and the
 // chosen file: text in a paged viewer with search, anything else offered to the desktop's default
-// application. output.log opens first when the run has one. The folder is listed off the GUI thread
-// (a network mount may take seconds): "Listing …" until it lands; a newer run's listing wins.
+// application. output.log opens first when the run has one. The folder is listed and a file opened
+// off the GUI thread (a network mount may take seconds, or hang): "Listing …" / "Opening …" until
+// it lands; a newer choice wins. A file shown that changes on disk is noticed: shown again when
+// lines shown are gone (truncated, replaced), said when it only grew.
 
 #include "core/artifacts/ArtifactLocation.h"
 
@@ -52,8 +54,11 @@ public:
     const QString& currentArtifact() const { return m_current; }
     /// A listing is under way.
     bool isListing() const { return m_lister != nullptr; }
-    /// Tests: processes events until the listing under way has landed; false on timeout.
-    bool waitListed(int timeoutMs);
+    /// A file is being opened.
+    bool isOpening() const { return m_opener != nullptr; }
+    /// Tests: processes events until the listing and the opening of a file under way have landed;
+    /// false on timeout.
+    bool waitIdle(int timeoutMs);
     /// What asks before a file that runs is handed to the desktop's opener (a dialog; tests
     /// answer it).
     void setAskFirst(std::function<bool(const QString& question)> ask);
@@ -65,7 +70,10 @@ public:
 private:
     /// The listing landed: the files, the sentence above them, output.log (or `m_reopen`) opened.
     void showListing(const ArtifactListing& listing);
-    void openItem(QTreeWidgetItem* item);
+    /// Opens the item's file off the GUI thread (`notice`: said in the viewer once shown).
+    void openItem(QTreeWidgetItem* item, const QString& notice = QString());
+    /// The file shown changed on disk: shown again when lines shown are gone, else said.
+    void fileChangedOnDisk(const QString& what, bool shrunk);
     void showMessage(const QString& text, bool offerExternal);
     /// The sentence above the list; `unreachable` leads it with "Artifacts not shown."
     void setLocation(const QString& text, bool unreachable);
@@ -81,6 +89,7 @@ private:
     QString m_followed;    ///< the link followLink() opens now
     std::function<bool(const QString&)> m_askFirst;
     QObject* m_lister = nullptr; ///< the listing under way (its watcher); null when none
+    QObject* m_opener = nullptr; ///< the file being opened (its watcher); null when none
     QString m_reopen;            ///< the file reload() reopens once listed
     QString m_folder;
     QString m_current;

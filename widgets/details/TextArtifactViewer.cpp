@@ -3,11 +3,13 @@
 
 #include "core/artifacts/ArtifactListing.h"
 #include "core/artifacts/TextPager.h"
+#include "widgets/common/FileReadPool.h"
 #include "widgets/details/TextPageView.h"
 
 #include <QAction>
 #include <QCheckBox>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -15,6 +17,7 @@
 #include <QLocale>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace radt {
 
@@ -73,28 +76,50 @@ TextArtifactViewer::TextArtifactViewer(QWidget* parent)
     connect(&m_indexTimer, &QTimer::timeout, this, &TextArtifactViewer::indexStep);
     m_findTimer.setInterval(0);
     connect(&m_findTimer, &QTimer::timeout, this, &TextArtifactViewer::findStep);
+    m_watchTimer.setInterval(2000);
+    connect(&m_watchTimer, &QTimer::timeout, this, &TextArtifactViewer::checkDisk);
     updateStatus();
 }
 
 TextArtifactViewer::~TextArtifactViewer() = default;
 
-bool TextArtifactViewer::openFile(const QString& path, QString* error) {
+void TextArtifactViewer::showPager(std::shared_ptr<TextPager> pager) {
     closeFile();
-    try {
-        m_pager = std::make_unique<TextPager>(path.toStdString());
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        updateStatus();
-        return false;
-    }
-    m_path = path;
-    m_pager->indexMore(1 << 20); // the first page at once
+    m_pager = std::move(pager);
+    if (!m_pager)
+        return;
+    m_path = QString::fromStdString(m_pager->path());
     m_view->setPager(m_pager.get());
     if (!m_pager->indexComplete())
         m_indexTimer.start();
+    m_watchTimer.start();
     updateStatus();
-    return true;
+}
+
+void TextArtifactViewer::setNotice(const QString& notice) {
+    m_notice = notice;
+    updateStatus();
+}
+
+void TextArtifactViewer::checkDisk() {
+    if (m_checking || !m_pager)
+        return;
+    m_checking = true;
+    auto* watcher = new QFutureWatcher<QPair<QString, bool>>(this);
+    connect(watcher, &QFutureWatcher<QPair<QString, bool>>::finished, this, [this, watcher, pager = m_pager] {
+        watcher->deleteLater();
+        m_checking = false;
+        const QPair<QString, bool> change = watcher->result();
+        if (pager != m_pager || change.first.isEmpty() || change.first == m_lastChange)
+            return; // another file by now, or nothing new
+        m_lastChange = change.first;
+        emit changedOnDisk(change.first, change.second);
+    });
+    watcher->setFuture(QtConcurrent::run(fileReadPool(), [pager = m_pager] {
+        bool shrunk = false;
+        const std::string what = pager->changeOnDisk(&shrunk);
+        return qMakePair(QString::fromStdString(what), shrunk);
+    }));
 }
 
 void TextArtifactViewer::closeFile() {
@@ -104,6 +129,9 @@ void TextArtifactViewer::closeFile() {
     m_matchOffset.reset();
     m_matchLine = -1;
     m_findMessage.clear();
+    m_watchTimer.stop();
+    m_lastChange.clear();
+    m_notice.clear();
     m_view->setPager(nullptr);
     m_pager.reset();
     m_path.clear();
@@ -239,6 +267,8 @@ void TextArtifactViewer::updateStatus() {
     } else if (!m_findMessage.isEmpty()) {
         text += QStringLiteral(" | ") + m_findMessage;
     }
+    if (!m_notice.isEmpty())
+        text += QStringLiteral(" | ") + m_notice;
     m_status->setText(text);
 }
 

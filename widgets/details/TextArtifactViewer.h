@@ -30,11 +30,17 @@ public:
     explicit TextArtifactViewer(QWidget* parent = nullptr);
     ~TextArtifactViewer() override;
 
-    /// Shows the file; false with the reason in *error (the view empty then).
-    bool openFile(const QString& path, QString* error = nullptr);
+    /// Shows a file opened off the GUI thread (TextPager, its first page indexed there: a file on
+    /// a slow mount never stalls the window), then indexes the rest in slices and watches the file
+    /// on disk for changes.
+    void showPager(std::shared_ptr<TextPager> pager);
+    /// A sentence after the status line (how the file changed on disk, what was done about it).
+    void setNotice(const QString& notice);
     void closeFile();
     QString filePath() const { return m_path; }
     TextPager* pager() const { return m_pager.get(); }
+    /// How often the file on disk is compared with what is shown (tests shorten it).
+    void setChangeCheckInterval(int ms) { m_watchTimer.setInterval(ms); }
     TextPageView* view() const { return m_view; }
     QLineEdit* searchField() const { return m_search; }
     QString statusText() const;
@@ -55,6 +61,9 @@ protected:
 signals:
     /// A search ended: found (the match highlighted and in view) or not.
     void searchFinished(bool found);
+    /// The file on disk is no longer what is shown: `what` says how; `shrunk` when lines shown
+    /// are gone or different (truncated, replaced, rewritten), not only more of them (grew).
+    void changedOnDisk(const QString& what, bool shrunk);
 
 private:
     struct Find {
@@ -69,8 +78,10 @@ private:
     void findStep();
     void foundAt(uint64_t offset);
     void updateStatus();
+    /// Compares the file on disk with what is shown, off the GUI thread (a stat may hang too).
+    void checkDisk();
 
-    std::unique_ptr<TextPager> m_pager;
+    std::shared_ptr<TextPager> m_pager; ///< shared with a check of the disk under way
     QString m_path;
     TextPageView* m_view;
     QLineEdit* m_search;
@@ -78,6 +89,10 @@ private:
     QLabel* m_status;
     QTimer m_indexTimer;
     QTimer m_findTimer;
+    QTimer m_watchTimer;
+    bool m_checking = false; ///< a check of the disk under way (one at a time: a stat may hang)
+    QString m_lastChange;    ///< what the last check found, said once
+    QString m_notice;
     std::optional<Find> m_find;
     std::optional<uint64_t> m_matchOffset; ///< the last match, where the next search starts
     int64_t m_matchLine = -1;

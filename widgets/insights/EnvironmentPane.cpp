@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/insights/EnvironmentPane.h"
 
+#include "widgets/common/FileReadPool.h"
 #include "widgets/common/Formatting.h"
 
 #include <QApplication>
@@ -14,6 +15,7 @@
 #include <QShortcut>
 #include <QTableWidget>
 #include <QThreadPool>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -60,8 +62,18 @@ void EnvironmentPane::setRuns(const std::vector<Run>& runs, const QStringList& h
     const quint64 generation = ++m_generation;
     fill();
     m_status->setText(tr("Reading the runs' pip.txt, conda.txt and smi.txt…"));
+    // The GUI never waits on the read; a read that takes long (a folder on a dead network mount)
+    // is said, not left as a silent "Reading…".
+    QTimer::singleShot(m_slowReadNoticeMs, this, [this, generation] {
+        if (m_generation == generation)
+            m_status->setText(
+                tr("Still reading the runs' pip.txt, conda.txt and smi.txt after %1 s: an artifact "
+                   "folder on a slow or unreachable file system? The rest of the window works "
+                   "meanwhile.")
+                    .arg(m_slowReadNoticeMs / 1000.0, 0, 'f', 1));
+    });
     QPointer<EnvironmentPane> self(this);
-    QThreadPool::globalInstance()->start([self, runs, context, generation] {
+    fileReadPool()->start([self, runs, context, generation] {
         auto environments = std::make_shared<std::vector<RunEnvironment>>();
         for (const Run& run : runs)
             environments->push_back(readRunEnvironment(run, context));

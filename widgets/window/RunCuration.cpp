@@ -393,22 +393,25 @@ void RunCuration::setExperimentsDeleted(const QList<qlonglong>& experimentIds, b
     // MLflow's restore brings back every run of an experiment, those deleted on their own before
     // the experiment too: undoing a delete deletes those again, as they were found when it was made.
     auto deletedBefore = std::make_shared<std::vector<std::string>>();
-    const auto mark = [ids](Store& s, bool to) {
-        for (int64_t id : ids)
-            s.setExperimentDeleted(id, to);
+    // All of them in one transaction; undo reverts only those this change made (one another client
+    // changed first is left as it is, as the runs' delete does).
+    auto changed = std::make_shared<std::vector<int64_t>>();
+    std::function<void(Store&)> apply = [ids, deleted, changed](Store& s) {
+        *changed = s.setExperimentsDeleted(ids, deleted);
     };
-    std::function<void(Store&)> apply = [mark, deleted](Store& s) { mark(s, deleted); };
-    std::function<void(Store&)> revert = [mark, deleted](Store& s) { mark(s, !deleted); };
+    std::function<void(Store&)> revert = [deleted, changed](Store& s) {
+        s.setExperimentsDeleted(*changed, !deleted);
+    };
     if (deleted) {
-        apply = [mark, ids, deletedBefore](Store& s) {
+        apply = [ids, deletedBefore, changed](Store& s) {
             deletedBefore->clear();
             for (const Run& r : s.deletedRuns())
                 if (std::find(ids.begin(), ids.end(), r.experimentId) != ids.end())
                     deletedBefore->push_back(r.uuid);
-            mark(s, true);
+            *changed = s.setExperimentsDeleted(ids, true);
         };
-        revert = [mark, deletedBefore](Store& s) {
-            mark(s, false);
+        revert = [deletedBefore, changed](Store& s) {
+            s.setExperimentsDeleted(*changed, false);
             s.setRunsDeleted(*deletedBefore, true);
         };
     }

@@ -20,6 +20,7 @@ void deleteTags(pqxx::work& tx, const std::string& runUuid, const std::vector<st
 bool setRunDeleted(pqxx::work& tx, const std::string& runUuid, bool deleted, const std::string& store);
 void renameExperiment(pqxx::work& tx, int64_t experimentId, const std::string& name,
                       const std::string& store);
-void setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store);
+/// False, changing nothing (its runs neither), when the experiment is already as asked.
+bool setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store);
 
 } // namespace radt::pg

@@ -111,11 +111,10 @@ void renameExperiment(pqxx::work& tx, int64_t experimentId, const std::string& n
     }
 }
 
-void setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store) {
+bool setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, const std::string& store) {
     const std::string stage = deleted ? "deleted" : "active";
     if (lockedExperimentLifecycleOf(tx, experimentId, store) == stage)
-        throw StoreError("experiment " + std::to_string(experimentId) + " is " +
-                         (deleted ? "already deleted" : "not deleted") + " in " + store);
+        return false; // as asked already: another client's change, or named twice
     tx.exec_params(
         std::string("UPDATE experiments SET lifecycle_stage = $1") +
             (hasColumn(tx, "experiments", "last_update_time") ? ", last_update_time = " + kNowMs : "") +
@@ -127,6 +126,7 @@ void setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, co
                                                                            : ", deleted_time = NULL";
     tx.exec_params("UPDATE runs SET lifecycle_stage = $1" + deletedTime + " WHERE experiment_id = $2", stage,
                    experimentId);
+    return true;
 }
 
 } // namespace radt::pg
@@ -180,13 +180,18 @@ void PostgresStore::renameExperiment(int64_t experimentId, const std::string& na
     });
 }
 
-void PostgresStore::setExperimentDeleted(int64_t experimentId, bool deleted) {
-    withConnection(deleted ? "deleting an experiment" : "restoring an experiment", [&](pqxx::connection& c) {
-        pqxx::work tx(c);
-        pg::setExperimentDeleted(tx, experimentId, deleted, m_uri.display());
-        tx.commit();
-        return 0;
-    });
+std::vector<int64_t> PostgresStore::setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
+                                                          bool deleted) {
+    return withConnection(
+        deleted ? "deleting experiments" : "restoring experiments", [&](pqxx::connection& c) {
+            pqxx::work tx(c); // one transaction: a kill -9 or an unknown experiment leaves all as they were
+            std::vector<int64_t> changed;
+            for (const int64_t id : experimentIds)
+                if (pg::setExperimentDeleted(tx, id, deleted, m_uri.display()))
+                    changed.push_back(id);
+            tx.commit();
+            return changed;
+        });
 }
 
 std::vector<Experiment> PostgresStore::deletedExperiments() {

@@ -120,34 +120,41 @@ void SqliteStore::renameExperiment(int64_t experimentId, const std::string& name
     tx.commit();
 }
 
-void SqliteStore::setExperimentDeleted(int64_t experimentId, bool deleted) {
-    Transaction tx(m_db);
+std::vector<int64_t> SqliteStore::setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
+                                                        bool deleted) {
+    Transaction tx(
+        m_db); // an unknown experiment or a failed update throws before the commit: nothing changes
     const std::string stage = deleted ? "deleted" : "active";
-    if (experimentLifecycleOf(m_db, experimentId, m_uri.display()) == stage)
-        throw StoreError("experiment " + std::to_string(experimentId) + " is " +
-                         (deleted ? "already deleted" : "not deleted") + " in " + m_uri.display());
     const int64_t now = nowMs();
     const bool hasUpdateTime = m_columns["experiments"].count("last_update_time") > 0;
-    SqliteStatement experiment(m_db, std::string("UPDATE experiments SET lifecycle_stage = ?") +
-                                         (hasUpdateTime ? ", last_update_time = ?" : "") +
-                                         " WHERE experiment_id = ?");
-    experiment.bind(1, stage);
-    if (hasUpdateTime)
-        experiment.bind(2, now);
-    experiment.bind(hasUpdateTime ? 3 : 2, experimentId).execute();
-    // Every run of it, as MLflow's _mark_run_deleted / _mark_run_active do.
     const bool hasDeletedTime = m_columns["runs"].count("deleted_time") > 0;
-    SqliteStatement runs(m_db, std::string("UPDATE runs SET lifecycle_stage = ?") +
-                                   (hasDeletedTime ? ", deleted_time = ?" : "") + " WHERE experiment_id = ?");
-    runs.bind(1, stage);
-    if (hasDeletedTime) {
-        if (deleted)
-            runs.bind(2, now);
-        else
-            runs.bindNull(2);
+    std::vector<int64_t> changed;
+    for (const int64_t id : experimentIds) {
+        if (experimentLifecycleOf(m_db, id, m_uri.display()) == stage)
+            continue; // as asked already: another client's change, or named twice
+        SqliteStatement experiment(m_db, std::string("UPDATE experiments SET lifecycle_stage = ?") +
+                                             (hasUpdateTime ? ", last_update_time = ?" : "") +
+                                             " WHERE experiment_id = ?");
+        experiment.bind(1, stage);
+        if (hasUpdateTime)
+            experiment.bind(2, now);
+        experiment.bind(hasUpdateTime ? 3 : 2, id).execute();
+        // Every run of it, as MLflow's _mark_run_deleted / _mark_run_active do.
+        SqliteStatement runs(m_db, std::string("UPDATE runs SET lifecycle_stage = ?") +
+                                       (hasDeletedTime ? ", deleted_time = ?" : "") +
+                                       " WHERE experiment_id = ?");
+        runs.bind(1, stage);
+        if (hasDeletedTime) {
+            if (deleted)
+                runs.bind(2, now);
+            else
+                runs.bindNull(2);
+        }
+        runs.bind(hasDeletedTime ? 3 : 2, id).execute();
+        changed.push_back(id);
     }
-    runs.bind(hasDeletedTime ? 3 : 2, experimentId).execute();
     tx.commit();
+    return changed;
 }
 
 std::vector<Experiment> SqliteStore::deletedExperiments() {
