@@ -335,3 +335,39 @@ TEST(ParallelCoordinates, PerConfigurationRowsAreTheReportsConfigurationsWithThe
     EXPECT_TRUE(configurationTable(runs, nlohmann::json::object()).runs.empty());
     EXPECT_TRUE(configurationTable(runs, nlohmann::json()).runs.empty());
 }
+
+// A failed run drew as a line like the finished ones, while the grouped chart and the report leave
+// it out of its configuration's figures: it says so on its line, and the per-configuration rows
+// (the report's) count only the finished runs.
+TEST(ParallelCoordinates, AFailedRunSaysItIsInNoConfigurationsFigures) {
+    test::TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("sweep.db"), OpenMode::CreateIfMissing);
+    const std::vector<test::SweepRun> runs = test::addSweepRuns(*store);
+    store->setRunStatus(runs[0].uuid, RunStatus::Failed, std::nullopt);
+    CompareRequest request;
+    for (const test::SweepRun& r : runs)
+        request.uuids.push_back(r.uuid);
+    const CompareResult result = readComparison(*store, request);
+    ParallelEngine engine;
+    engine.setTable(buildCompareTable(result.runs, result.report, result.stats));
+    size_t failed = engine.table().runs.size();
+    for (size_t i = 0; i < engine.table().runs.size(); ++i)
+        if (engine.table().runs[i].uuid.toStdString() == runs[0].uuid)
+            failed = i;
+    ASSERT_LT(failed, engine.table().runs.size());
+    EXPECT_FALSE(engine.table().runs[failed].countsAsRepeat());
+    EXPECT_TRUE(engine.table().runLabel(failed).endsWith("(FAILED: not in its configuration's figures)"))
+        << engine.table().runLabel(failed).toStdString();
+    EXPECT_TRUE(engine.describeRun(failed).contains("FAILED")) << engine.describeRun(failed).toStdString();
+    for (size_t i = 0; i < engine.table().runs.size(); ++i) {
+        if (i != failed) {
+            EXPECT_FALSE(engine.table().runLabel(i).contains("not in its")) << i;
+        }
+    }
+    const CompareTable configurations = configurationTable(engine.table(), result.report);
+    QStringList names;
+    for (const CompareRun& row : configurations.runs)
+        names << row.name;
+    EXPECT_EQ(names.filter("(N=3)").size(), 1) << names.join(" | ").toStdString();
+    EXPECT_EQ(names.filter("(N=4)").size(), 2) << names.join(" | ").toStdString();
+}

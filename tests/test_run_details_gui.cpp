@@ -10,6 +10,7 @@
 #include "RadtProcess.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "core/artifacts/ArtifactListing.h"
 #include "core/artifacts/TextPager.h"
 #include "widgets/board/BoardPanel.h"
 #include "widgets/board/ChartCard.h"
@@ -473,6 +474,8 @@ TEST(RunDetailsGui, AFileThatChangesOnDiskWhileShownIsReadAgainOrSaid) {
                              10000);
     EXPECT_TRUE(viewer->statusText().contains("10 lines")) << viewer->statusText().toStdString();
     EXPECT_TRUE(viewer->statusText().contains("read again")) << viewer->statusText().toStdString();
+    EXPECT_EQ(pane.files()->currentItem()->text(1), QString::fromStdString(formatByteSize(ten.size())))
+        << "the list says the size read now";
 
     {
         std::ofstream more(root + "/output.log", std::ios::app);

@@ -67,12 +67,20 @@ int CompareTable::column(const QString& id) const {
     return -1;
 }
 
+bool CompareRun::countsAsRepeat() const {
+    return radt::countsAsRepeat(status);
+}
+
 QString CompareTable::runLabel(size_t run) const {
     QStringList parts;
     for (const CompareColumn& c : columns)
         if (c.isCategorical())
             parts << QStringLiteral("%1=%2").arg(c.title, c.text(run));
-    return parts.isEmpty() ? runs[run].name : parts.join(QStringLiteral(", "));
+    QString label = parts.isEmpty() ? runs[run].name : parts.join(QStringLiteral(", "));
+    if (!runs[run].countsAsRepeat())
+        label += QStringLiteral(" (%1: not in its configuration's figures)")
+                     .arg(QString::fromLatin1(toString(runs[run].status)));
+    return label;
 }
 
 bool categoryLess(const QString& a, const QString& b) {
@@ -191,7 +199,7 @@ CompareTable buildCompareTable(const std::vector<Run>& runs, const nlohmann::jso
                                const std::map<QString, std::vector<SeriesStats>>& metricStats) {
     CompareTable table;
     for (const Run& r : runs)
-        table.runs.push_back({toQString(r.uuid), toQString(r.name), r.experimentId, r.params, {}});
+        table.runs.push_back({toQString(r.uuid), toQString(r.name), r.experimentId, r.params, {}, r.status});
     for (const std::string& param : differingParams(runs))
         table.columns.push_back(paramColumn(runs, param));
     for (const insight::RunFigure* f : numericFigures()) {

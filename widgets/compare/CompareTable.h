@@ -55,6 +55,11 @@ struct CompareRun {
     int64_t experimentId = 0;
     std::map<std::string, std::string> params;
     QStringList members; ///< a configuration's row: its runs' ids (empty for a run)
+    /// A run's status: one that did not finish is in no configuration's figures (countsAsRepeat,
+    /// the report's rule), and its line says so. A configuration's row is Finished.
+    RunStatus status = RunStatus::Finished;
+    /// The run counts in its configuration's figures (finished).
+    bool countsAsRepeat() const;
 };
 
 /// The runs and every column that can be shown (params that differ, figures, read metric stats).
@@ -64,7 +69,8 @@ struct CompareTable {
 
     /// The column with this id, or -1.
     int column(const QString& id) const;
-    /// "batch-size=64, seed=1": the run's values of the categorical columns (its name when none).
+    /// "batch-size=64, seed=1": the run's values of the categorical columns (its name when none),
+    /// then "(FAILED: not in its configuration's figures)" for a run that did not finish.
     QString runLabel(size_t run) const;
 };
 

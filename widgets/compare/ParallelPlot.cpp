@@ -28,9 +28,11 @@ constexpr size_t kAntialiasedLines = 200;
 /// A run's line: cosmetic, one pixel wide. A wider pen is stroked as a filled outline, which for
 /// 500 lines across the view cost seconds a frame (bench_parallel_frame); a cosmetic one is drawn
 /// by the fast line rasteriser, as the charts draw theirs (resources/DESIGN.md §8).
-QPen linePen(const QColor& colour) {
+QPen linePen(const QColor& colour, bool unfinished) {
     QPen pen(colour, 1.0);
     pen.setCosmetic(true);
+    if (unfinished) // a failed or running run: in no configuration's figures, drawn apart
+        pen.setStyle(Qt::DashLine);
     return pen;
 }
 
@@ -120,7 +122,8 @@ void ParallelPlot::paintLines(QPainter& painter) const {
             const bool selected = !brushed || m_engine.isSelected(run);
             if (selected != (pass == 1) || int(run) == m_hovered)
                 continue;
-            painter.setPen(linePen(lineColour(m_engine.colourOf(run), selected, n)));
+            painter.setPen(linePen(lineColour(m_engine.colourOf(run), selected, n),
+                                   !m_engine.table().runs[run].countsAsRepeat()));
             polyline.clear();
             for (int axis = 0; axis < m_engine.axisCount(); ++axis) {
                 const QPointF p = m_engine.point(run, axis);
@@ -216,6 +219,10 @@ void ParallelPlot::paintFooter(QPainter& painter, const QSize& size) const {
     QString text = m_engine.runCount() == 1 ? tr("1 run") : tr("%1 runs").arg(m_engine.runCount());
     if (m_engine.hasBrush())
         text += tr(", %1 brushed").arg(m_engine.selectedRuns().size());
+    const auto& runs = m_engine.table().runs;
+    if (const auto unfinished =
+            std::count_if(runs.begin(), runs.end(), [](const CompareRun& r) { return !r.countsAsRepeat(); }))
+        text += tr(", %1 dashed: not finished, in no configuration's figures").arg(unfinished);
     painter.setPen(QColor(60, 60, 60));
     painter.drawText(QRectF(8, size.height() - metrics.height() - 4, size.width() - 16, metrics.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, text);

@@ -28,6 +28,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace radt {
 
 namespace {
@@ -83,8 +85,9 @@ OpenedFile openFile(const std::string& path) {
 } // namespace
 
 ArtifactsPane::ArtifactsPane(QWidget* parent)
-    : QWidget(parent), m_location(new QLabel(this)), m_files(new QTreeWidget(this)),
-      m_stack(new QStackedWidget(this)), m_viewer(new TextArtifactViewer(this)), m_message(new QLabel(this)),
+    : QWidget(parent), m_split(new QSplitter(Qt::Horizontal, this)), m_location(new QLabel(this)),
+      m_files(new QTreeWidget(this)), m_stack(new QStackedWidget(this)),
+      m_viewer(new TextArtifactViewer(this)), m_message(new QLabel(this)),
       m_external(new QPushButton(tr("Open with Default Application"), this)),
       m_follow(new QPushButton(tr("Show Link Target"), this)) {
     m_location->setObjectName(QStringLiteral("artifactLocation"));
@@ -120,13 +123,12 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     m_stack->addWidget(m_viewer);    // ViewerPage
     m_stack->addWidget(messagePage); // MessagePage
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_files);
-    split->addWidget(m_stack);
-    split->setStretchFactor(0, 0);
-    split->setStretchFactor(1, 1);
-    split->setSizes({170, 700}); // the log gets the width: a line of it is read across
-    split->setChildrenCollapsible(false);
+    m_split->addWidget(m_files);
+    m_split->addWidget(m_stack);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    m_split->setSizes({170, 700}); // the log gets the width: a line of it is read across
+    m_split->setChildrenCollapsible(false);
     auto* reload = new QToolButton(this);
     reload->setText(tr("Reload"));
     reload->setToolTip(tr("List the artifacts again and reopen the file shown (a running run's log grows)"));
@@ -136,7 +138,7 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
     connect(reload, &QToolButton::clicked, this, &ArtifactsPane::reload);
 
     connect(m_files, &QTreeWidget::currentItemChanged, this,
@@ -242,12 +244,34 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
     for (const std::string& problem : listing.problems)
         text += QStringLiteral("\n") + tr("Not readable: %1").arg(fromStd(problem));
     setLocation(text, false);
+    fitListWidth();
     showMessage(listing.files.empty() ? text : tr("Choose a file to show it."), false);
     const QString reopen = std::exchange(m_reopen, QString());
     if (!reopen.isEmpty() && openArtifact(reopen))
         return;
     if (log || !listing.files.empty())
         m_files->setCurrentItem(log ? log : m_files->topLevelItem(0));
+}
+
+void ArtifactsPane::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    fitListWidth();
+}
+
+void ArtifactsPane::fitListWidth() {
+    const QList<int> sizes = m_split->sizes();
+    if (sizes.size() != 2 || !isVisible())
+        return;
+    const int total = sizes[0] + sizes[1];
+    const QFontMetrics metrics(m_files->font());
+    int name = 0, size = 0;
+    for (int i = 0; i < std::min(m_files->topLevelItemCount(), 500); ++i) { // enough to judge
+        name = std::max(name, metrics.horizontalAdvance(m_files->topLevelItem(i)->text(0)));
+        size = std::max(size, metrics.horizontalAdvance(m_files->topLevelItem(i)->text(1)));
+    }
+    const int wanted = std::min(name + size + 48, total / 3);
+    if (sizes[0] < wanted) // never narrower than the person made it
+        m_split->setSizes({wanted, total - wanted});
 }
 
 bool ArtifactsPane::waitIdle(int timeoutMs) {
@@ -270,16 +294,21 @@ QString ArtifactsPane::messageText() const {
     return m_stack->currentIndex() == MessagePage ? m_message->text() : QString();
 }
 
-bool ArtifactsPane::openArtifact(const QString& relativePath) {
+QTreeWidgetItem* ArtifactsPane::itemOf(const QString& relativePath) const {
     for (int i = 0; i < m_files->topLevelItemCount(); ++i)
-        if (QTreeWidgetItem* item = m_files->topLevelItem(i);
-            item->data(0, Qt::UserRole).toString() == relativePath) {
-            m_files->setCurrentItem(item);
-            if (m_current != relativePath)
-                openItem(item);
-            return true;
-        }
-    return false;
+        if (m_files->topLevelItem(i)->data(0, Qt::UserRole).toString() == relativePath)
+            return m_files->topLevelItem(i);
+    return nullptr;
+}
+
+bool ArtifactsPane::openArtifact(const QString& relativePath) {
+    QTreeWidgetItem* item = itemOf(relativePath);
+    if (!item)
+        return false;
+    m_files->setCurrentItem(item);
+    if (m_current != relativePath)
+        openItem(item);
+    return true;
 }
 
 void ArtifactsPane::openItem(QTreeWidgetItem* item, const QString& notice) {
@@ -319,6 +348,8 @@ void ArtifactsPane::openItem(QTreeWidgetItem* item, const QString& notice) {
                 const OpenedFile opened = watcher->result();
                 switch (opened.kind) {
                 case ArtifactKind::Text:
+                    if (QTreeWidgetItem* shownItem = itemOf(name)) // its size as read now
+                        shownItem->setText(1, fromStd(formatByteSize(opened.pager->size())));
                     m_viewer->showPager(opened.pager);
                     m_viewer->setNotice(notice);
                     m_stack->setCurrentIndex(ViewerPage);
@@ -344,12 +375,8 @@ void ArtifactsPane::fileChangedOnDisk(const QString& what, bool shrunk) {
         return;
     }
     // Lines shown are gone or different: shown again as the file is now, and said.
-    for (int i = 0; i < m_files->topLevelItemCount(); ++i)
-        if (QTreeWidgetItem* item = m_files->topLevelItem(i);
-            item->data(0, Qt::UserRole).toString() == m_current) {
-            openItem(item, tr("%1 on disk while shown: read again").arg(what));
-            return;
-        }
+    if (QTreeWidgetItem* item = itemOf(m_current))
+        openItem(item, tr("%1 on disk while shown: read again").arg(what));
 }
 
 void ArtifactsPane::showMessage(const QString& text, bool offerExternal) {
@@ -361,9 +388,8 @@ void ArtifactsPane::showMessage(const QString& text, bool offerExternal) {
 
 void ArtifactsPane::followLink() {
     m_followed = m_current; // this link, this once: chosen by the person, not by a click on the list
-    for (int i = 0; i < m_files->topLevelItemCount(); ++i)
-        if (m_files->topLevelItem(i)->data(0, Qt::UserRole).toString() == m_current)
-            openItem(m_files->topLevelItem(i));
+    if (QTreeWidgetItem* item = itemOf(m_current))
+        openItem(item);
     m_followed.clear();
 }
 

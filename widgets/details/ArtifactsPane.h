@@ -18,6 +18,7 @@
 
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QStackedWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -67,6 +68,10 @@ public:
     /// Opens the link out of the run's folder shown now: the explicit action such a link needs.
     void followLink();
 
+protected:
+    /// A listing that landed while the pane was hidden gets its width now.
+    void showEvent(QShowEvent* event) override;
+
 private:
     /// The listing landed: the files, the sentence above them, output.log (or `m_reopen`) opened.
     void showListing(const ArtifactListing& listing);
@@ -79,6 +84,12 @@ private:
     void setLocation(const QString& text, bool unreachable);
     void showFileMenu(const QPoint& pos);
 
+    /// The listed item of this path relative to the folder; null when none.
+    QTreeWidgetItem* itemOf(const QString& relativePath) const;
+    /// Widens the list (to a third of the pane at most) so that its names are not cut.
+    void fitListWidth();
+
+    QSplitter* m_split;
     QLabel* m_location;
     QTreeWidget* m_files;
     QStackedWidget* m_stack;
