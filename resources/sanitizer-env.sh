@@ -19,5 +19,6 @@ export LSAN_OPTIONS=suppressions="$sanitizer_build/lsan.supp"
 
 sanitizer_configure() {
   CC=$sanitizer_cc CXX=$sanitizer_cxx cmake -S "$(dirname "${BASH_SOURCE[0]}")/.." -B "$sanitizer_build" \
-    -DCMAKE_BUILD_TYPE=Release -DRADT_FUZZ=ON -DBUILD_GUI=OFF -DBUILD_TESTING=ON >/dev/null
+    -DCMAKE_BUILD_TYPE=Release -DRADT_FUZZ=ON -DBUILD_GUI=OFF -DBUILD_TESTING=ON \
+    "-DCMAKE_UNITY_BUILD=${RADT_UNITY_BUILD:-ON}" >/dev/null # a unity build: see resources/test.sh
 }

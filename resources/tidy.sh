@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # clang-tidy with the checked-in .clang-tidy over the production code (core/, collector/, widgets/,
 # app/; not tests/, bench/ or generated files), the project's headers they include with them.
-# Prints each finding and exits 1 if there is one. CI runs it after test.sh, in test.sh's build
-# tree ($RADT_BUILD_DIR); alone it configures build-tidy/ (a configure is enough: no source
-# includes moc output).
+# Prints each finding and exits 1 if there is one. It configures a tree of its own,
+# $RADT_TIDY_BUILD_DIR (default build-tidy/), without a unity build, so that the compilation
+# database names each source (a configure is enough: no source includes moc output; ~10 s).
 #
 #     bash resources/tidy.sh            # what changed: the .cpp files changed since the base, and
 #                                       # those that include a changed header (CI)
@@ -22,12 +22,12 @@ cd "$root"
 # clang-tidy beside what the build needs (the configure below): nothing to do when all is there.
 bash "$root/resources/install-deps.sh" clang-tidy
 jobs=${RADT_TIDY_JOBS:-$(nproc 2>/dev/null || echo 2)}
-build=${RADT_BUILD_DIR:-$root/build-tidy}
+build=${RADT_TIDY_BUILD_DIR:-$root/build-tidy}
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DBUILD_GUI=ON -DBUILD_TESTING=OFF >/dev/null
 fi
-# An existing tree keeps its options; this only adds the compilation database to it.
-cmake -S "$root" -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+# An existing tree keeps its other options; a unity build's database would name its joined files.
+cmake -S "$root" -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCMAKE_UNITY_BUILD=OFF >/dev/null
 
 # The tracked production sources the build compiles (a BUILD_GUI=OFF tree has no widgets/).
 mapfile -t production < <(git ls-files 'core/*.cpp' 'collector/*.cpp' 'widgets/*.cpp' 'app/*.cpp' |

@@ -17,7 +17,7 @@ namespace radt {
 namespace {
 
 constexpr double kAxisGrab = 14;   ///< how far from an axis a press still brushes it (px)
-constexpr double kHoverReach = 6;  ///< how far from a line the mouse still names its run (px)
+constexpr double kLineHoverReach = 6;  ///< how far from a line the mouse still names its run (px)
 constexpr double kBrushWidth = 14; ///< a brush's drawn width
 constexpr int kDragThreshold = 3;  ///< a press that moves less is a click
 /// Above this many runs the screen draws the lines aliased: antialiased, 500 lines across the view
@@ -294,7 +294,7 @@ void ParallelPlot::leaveEvent(QEvent* event) {
 }
 
 void ParallelPlot::hover(const QPoint& pos, const QPoint& global) {
-    const int run = m_engine.runAt(pos, kHoverReach);
+    const int run = m_engine.runAt(pos, kLineHoverReach);
     if (run != m_hovered) {
         m_hovered = run;
         update();

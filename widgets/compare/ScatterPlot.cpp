@@ -15,7 +15,7 @@ namespace radt {
 namespace {
 
 constexpr double kPointRadius = 4.5;
-constexpr double kHoverReach = 8;
+constexpr double kPointHoverReach = 8;
 
 /// "Duration (min, log)": a column's title with the unit its ticks are in.
 QString axisTitle(const CompareColumn& column, const ColumnScale& scale) {
@@ -167,7 +167,7 @@ void ScatterPlot::resizeEvent(QResizeEvent* event) {
 }
 
 void ScatterPlot::mouseMoveEvent(QMouseEvent* event) {
-    const int run = m_engine.runAt(event->pos(), kHoverReach);
+    const int run = m_engine.runAt(event->pos(), kPointHoverReach);
     if (run != m_hovered) {
         m_hovered = run;
         update();
