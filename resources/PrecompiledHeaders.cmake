@@ -39,6 +39,9 @@ function(radt_share_pch group)
     set_target_properties(${donor} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   endif()
   target_precompile_headers(${donor} PRIVATE ${arg_HEADERS})
+  # clang writes the time into a PCH, so every user's ccache hash changed with each build: a warm
+  # sanitized tree hit 16 of its compiles. Without it, the PCH is the same bytes each time.
+  target_compile_options(${donor} PRIVATE "$<$<CXX_COMPILER_ID:Clang>:SHELL:-Xclang -fno-pch-timestamp>")
   foreach(target IN LISTS users)
     target_precompile_headers(${target} REUSE_FROM ${donor})
     target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Winvalid-pch>)
