@@ -16,10 +16,10 @@ namespace radt {
 
 namespace {
 
-constexpr double kAxisGrab = 14;   ///< how far from an axis a press still brushes it (px)
-constexpr double kLineHoverReach = 6;  ///< how far from a line the mouse still names its run (px)
-constexpr double kBrushWidth = 14; ///< a brush's drawn width
-constexpr int kDragThreshold = 3;  ///< a press that moves less is a click
+constexpr double kAxisGrab = 14;      ///< how far from an axis a press still brushes it (px)
+constexpr double kLineHoverReach = 6; ///< how far from a line the mouse still names its run (px)
+constexpr double kBrushWidth = 14;    ///< a brush's drawn width
+constexpr int kDragThreshold = 3;     ///< a press that moves less is a click
 /// Above this many runs the screen draws the lines aliased: antialiased, 500 lines across the view
 /// took most of a frame's 50 to 90 ms; aliased, under 10 (bench_parallel_frame). Exports (PNG,
 /// SVG, PDF) always draw them antialiased.
