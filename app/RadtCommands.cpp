@@ -245,6 +245,10 @@ int runReport(const ReportArgs& args) {
             return 0;
         }
         const bool collocation = args.table == "collocation";
+        if (args.csv &&
+            !collocation) // the CSV holds only its header and rows: what it leaves out is said here
+            for (const std::string& note : reportNotes(report))
+                std::cerr << "radt report: " << note << "\n";
         std::cout << (args.json    ? jsonDocument(report)
                       : args.latex ? (collocation ? collocationLatex(report) : configurationsLatex(report))
                       : args.csv   ? (collocation ? collocationCsv(report) : configurationsCsv(report))
@@ -531,8 +535,7 @@ or another server; created when missing), checked there (status, params, tags, s
 and only then removed from the store in one transaction: partitions that ended before DATE and
 hold nothing else are dropped whole. Interrupted before the removal, nothing is lost: running
 it again completes the copy. A run that could not be copied whole (a key MLflow's rules reject)
-stays in the store and is SCHEDULED in the archive, never FINISHED. Exit status 1 when any run
-was left in the store (each named on stderr), 2 on an error.)";
+stays in the store and is SCHEDULED in the archive, never FINISHED.)";
 
 void addArchive(CLI::App& store, Action& action) {
     struct ArchiveArgs {
@@ -541,6 +544,9 @@ void addArchive(CLI::App& store, Action& action) {
     };
     auto args = std::make_shared<ArchiveArgs>();
     CLI::App* archive = store.add_subcommand("archive", kArchiveHelp);
+    archive->footer(
+        "Exit status: 0 when every run moved; 1 when any run was left in the store (each named on\n"
+        "stderr); 2 for bad arguments or a store error.");
     addStoreOption(*archive, args->store);
     addLockWaitOption(*archive, args->lockWait);
     archive->add_option("--before", args->before, "UTC date, YYYY-MM-DD[THH:MM:SS]")

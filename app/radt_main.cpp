@@ -75,6 +75,21 @@ opens the store.
 Exit status: the workload's exit status (0 when stopped by --time); 2 for bad arguments or a
 store error.)";
 
+/// What every subcommand's help ends with: its exit statuses. A subcommand copies its parent's
+/// footer when it is made, so without this `radt ls --help` ended with the recorder's (experiment
+/// files, Ctrl-C, "the workload's exit status"), which says nothing true of ls.
+const char* const kSubcommandFooter =
+    "Exit status: 0 when done; 2 for bad arguments or a store error (the reason on stderr), and\n"
+    "nothing changed. --store before the subcommand is the subcommand's.";
+
+void giveSubcommandsTheirFooter(CLI::App& app) {
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        if (sub->get_footer() == kFooter) // inherited, not its own
+            sub->footer(kSubcommandFooter);
+        giveSubcommandsTheirFooter(*sub);
+    }
+}
+
 /// The listeners' names and what they read, from their table, wrapped to the help's column.
 std::string listenersHelp() {
     std::string text = "listeners joined by '+'; default top+proc.\n", line;
@@ -371,6 +386,7 @@ int main(int argc, char** argv) { // NOLINT(bugprone-exception-escape)
     radt::cli::addStoreCommands(app, action);
     radt::cli::addRunCommands(app, action);
     radt::cli::addExperimentCommands(app, action);
+    giveSubcommandsTheirFooter(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -11,7 +11,7 @@ packages=(
   postgresql postgresql-common
   qtbase5-dev libqt5charts5-dev libqt5svg5-dev
   libgtest-dev libbenchmark-dev
-  python3 python3-scipy xvfb xauth xdotool imagemagick openbox
+  python3 python3-scipy python3-pandas xvfb xauth xdotool imagemagick openbox
   texlive-latex-base texlive-latex-recommended poppler-utils
   help2man dpkg-dev python3-venv
   "$@"

@@ -190,4 +190,16 @@ std::string shellOutput(const std::string& command) {
     return out;
 }
 
+std::string readByPythonCsvReaders(const std::string& path) {
+    // Debian's python3, which has python3-pandas (resources/install-deps.sh), whatever is on PATH.
+    const char* script = "import csv, sys\n"
+                         "rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
+                         "head = list(rows[0].keys()) if rows else []\n"
+                         "print('csv', len(rows), len(head), head[0] if head else '')\n"
+                         "import pandas\n"
+                         "frame = pandas.read_csv(sys.argv[1])\n"
+                         "print('pandas', len(frame), len(frame.columns), frame.columns[0])\n";
+    return shellOutput("/usr/bin/python3 -c " + shellQuote(script) + " " + shellQuote(path) + " 2>&1");
+}
+
 } // namespace radt::test

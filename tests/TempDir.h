@@ -48,6 +48,10 @@ std::string errorAsUnprivilegedUser(const TempDir& dir, const std::function<void
 bool waitFor(const std::function<bool()>& condition, int timeoutMs);
 /// `s` in single quotes for a shell command line, its own single quotes escaped.
 std::string shellQuote(const std::string& s);
+/// How Python's csv.DictReader and pandas.read_csv, both with their defaults, read the CSV file
+/// `path`: "ROWS COLUMNS FIRST-HEADER" from each, on two lines ("csv 3 22 configuration" then
+/// "pandas 3 22 configuration"), or the reader's error. What a researcher's script sees.
+std::string readByPythonCsvReaders(const std::string& path);
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> splitLines(const std::string& text);
 

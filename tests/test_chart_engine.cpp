@@ -3,6 +3,7 @@
 // draws in a frame, which line is under a pixel, what a crosshair reads, how the wheel zooms and
 // how live points grow a line, driven the way ChartPanel drives it, with no QWidget made.
 
+#include "core/base/MetricUnits.h"
 #include "widgets/chart/engine/ChartDescription.h"
 #include "widgets/chart/engine/ChartEngine.h"
 #include "widgets/chart/engine/ChartOptionsJson.h"
@@ -125,8 +126,8 @@ TEST(ChartEngine, TheCrosshairReadsEveryVisibleLineAndSaysWhereItIs) {
     QString title;
     const auto readings = crosshairReadings(engine, 42.0, 15, &title);
     ASSERT_EQ(readings.size(), 2u);
-    EXPECT_EQ(readings[0].row, "batch-size=64: 10");
-    EXPECT_EQ(readings[1].row, "batch-size=128: 42");
+    EXPECT_EQ(readings[0].row, "batch-size=64: 10 W") << "with the metric's unit, as its axis says it";
+    EXPECT_EQ(readings[1].row, "batch-size=128: 42 W");
     EXPECT_TRUE(title.isEmpty()) << "two lines fit: no summary title";
     EXPECT_EQ(crosshairPlace(engine, 42.0), "42.0 s after the start");
     EXPECT_FALSE(shownValueAt(engine, engine.lines()[1], 120'000).has_value())
@@ -215,4 +216,98 @@ TEST(ChartEngine, EachXAxisModeIsARowWithItsUnitTitleAndCrosshairPhrase) {
     EXPECT_EQ(xAxisMode(X::SinceStart).title(3600000.0, QString()), "time since start (h)");
     EXPECT_EQ(xAxisMode(X::WallClock).place(0, 0).left(4),
               QDateTime::fromMSecsSinceEpoch(0).toString("yyyy"));
+}
+
+// The README's grouped chart drew CPU utilisation from -100 to 150 % and a power band of +-2000 W:
+// near the runs' ends two runs still had data, Student's t(1) is 12.7, and the axis followed the
+// band. Now the band is drawn where at least 3 runs have data, never beyond what the metric can be
+// (utilisation 0-100 %), and the axis fits the means and the runs' own values.
+TEST(ChartEngine, AGroupedChartsAxisFitsTheRunsValuesAndItsBandStaysWithinTheMetricsRange) {
+    std::vector<ChartRunData> runs;
+    // Three seeds of one configuration at 90, 95 and 99 % for 10 s; two go on to 20 s at 10 and 99 %.
+    runs.push_back(makeRun("seed0001", "1", "64", 20, [](int64_t i) { return i < 10 ? 90.0 : 10.0; }));
+    runs.push_back(makeRun("seed0002", "2", "64", 20, [](int64_t) { return 99.0; }));
+    runs.push_back(makeRun("seed0003", "3", "64", 10, [](int64_t) { return 95.0; }));
+    for (size_t i = 0; i < runs.size(); ++i) {
+        runs[i].run.params["seed"] = std::to_string(i + 1);
+        runs[i].run.startTime = kStart + int64_t(i) * 100'000; // one after another
+        for (int64_t& t : runs[i].series.t)
+            t += int64_t(i) * 100'000;
+        runs[i].run.endTime = runs[i].series.t.back();
+    }
+    ChartEngine engine;
+    ChartOptions options;
+    options.grouping = ChartOptions::Grouping::Configuration;
+    options.band = ChartOptions::Band::Ci95;
+    engine.setOptions(options);
+    engine.setData(std::move(runs), QStringLiteral("DCGMI - GPU Utilization"));
+    EXPECT_EQ(engine.yAxisTitle(), "DCGMI - GPU Utilization (%)");
+    ASSERT_EQ(engine.lines().size(), 1u);
+    const ChartLine& line = engine.lines()[0];
+    ASSERT_TRUE(line.bandLow && line.bandHigh);
+    EXPECT_TRUE(line.bandNarrowed) << "two runs at the tail: no CI there";
+    EXPECT_TRUE(line.bandClipped) << "the CI of 90, 95, 99 reaches 105.9 %";
+    std::vector<int64_t> t;
+    std::vector<double> low, high, mean;
+    line.bandHigh->query(0, 20'000, 1000, t, high);
+    line.bandLow->query(0, 20'000, 1000, t, low);
+    line.pyramid.query(0, 20'000, 1000, t, mean);
+    ASSERT_EQ(high.size(), t.size());
+    for (size_t k = 0; k < t.size(); ++k) {
+        EXPECT_LE(high[k], 100.0) << "utilisation never above 100 %, x " << t[k];
+        EXPECT_GE(low[k], 0.0) << "never below 0, x " << t[k];
+        if (t[k] >= 10'000) {
+            EXPECT_DOUBLE_EQ(low[k], mean[k]) << "N = 2: the mean alone, x " << t[k];
+            EXPECT_DOUBLE_EQ(high[k], mean[k]);
+        }
+    }
+    EXPECT_DOUBLE_EQ(high.front(), 100.0) << "cut at 100, not drawn to 105.9";
+    std::vector<PlotLine> frame;
+    const auto [from, to] = engine.shownRange();
+    const auto [yMin, yMax] = engine.fetchLines(from, to, 200, frame);
+    EXPECT_GE(yMin, 10.0) << "the least of the runs' own values";
+    EXPECT_LE(yMax, 99.0) << "the greatest of them, not the band";
+    EXPECT_TRUE(seriesTooltip(engine, 0).contains("at least 3 runs"))
+        << seriesTooltip(engine, 0).toStdString();
+    EXPECT_TRUE(seriesTooltip(engine, 0).contains("cut at 0 and 100"))
+        << seriesTooltip(engine, 0).toStdString();
+
+    // A script's own metric gets no guessed unit or range: its band is the plain CI.
+    engine.setData(engine.runs(), QStringLiteral("loss"));
+    EXPECT_EQ(engine.yAxisTitle(), "loss");
+    EXPECT_FALSE(engine.lines()[0].bandClipped);
+}
+
+TEST(MetricUnits, EveryKnownToolsKeysSayTheirUnitAndAScriptsOwnNone) {
+    const std::vector<std::pair<std::string, std::string>> titles = {
+        {"SMI - Power Draw", "SMI - Power Draw (W)"},
+        {"SMI - GPU Util", "SMI - GPU Util (0–1)"},
+        {"SMI - Mem Used", "SMI - Mem Used (MiB)"},
+        {"DCGMI - Power Usage", "DCGMI - Power Usage (W)"},
+        {"DCGMI - Power Usage GPU 1", "DCGMI - Power Usage GPU 1 (W)"},
+        {"DCGMI - Total Energy Consumption", "DCGMI - Total Energy Consumption (mJ)"},
+        {"DCGMI - GPU Utilization", "DCGMI - GPU Utilization (%)"},
+        {"DCGMI - SM Active", "DCGMI - SM Active (0–1)"},
+        {"DCGMI - PCIE TX Bytes", "DCGMI - PCIE TX Bytes (B/s)"},
+        {"DMON - SM Util", "DMON - SM Util (%)"},
+        {"DMON - PCIe RX MB/s", "DMON - PCIe RX MB/s (MB/s)"},
+        {"DMON - GPU Temp C", "DMON - GPU Temp C (°C)"},
+        {"TOP - CPU Utilization", "TOP - CPU Utilization (%)"},
+        {"TOP - Memory Usage GB", "TOP - Memory Usage GB (GB)"},
+        {"PROC - CPU Utilization", "PROC - CPU Utilization (%)"},
+        {"PROC - RSS MB", "PROC - RSS MB (MB)"},
+        {"NET - eth0 RX MB/s", "NET - eth0 RX MB/s (MB/s)"},
+        {"nvme0n1 - MB read/s", "nvme0n1 - MB read/s (MB/s)"},
+        {"PS - CPU 3", "PS - CPU 3 (%)"},
+        {"SMI - Performance State", "SMI - Performance State"},
+        {"loss", "loss"},
+        {"val C", "val C"},
+    };
+    for (const auto& [key, title] : titles)
+        EXPECT_EQ(keyWithUnit(key), title) << key;
+    EXPECT_EQ(unitOfKey("DCGMI - GPU Utilization")->high, 100);
+    EXPECT_TRUE(std::isinf(unitOfKey("PROC - CPU Utilization")->high))
+        << "a process on 8 cores reaches 800 %";
+    EXPECT_EQ(unitOfKey("SMI - Power Draw")->low, 0);
+    EXPECT_FALSE(unitOfKey("accuracy"));
 }

@@ -233,6 +233,8 @@ TEST_F(ChartExportTest, CsvHasEveryVisiblePointAtFullResolutionWithRadtsEma) {
     EXPECT_EQ(std::string(kChartCsvHeader), test::splitLines(text).front());
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
     ASSERT_EQ(rows.size(), 250u) << "every point of both lines, not the decimated ones";
+    EXPECT_EQ(test::readByPythonCsvReaders(path.toStdString()), "csv 250 13 series\npandas 250 13 series")
+        << "Python's csv module and pandas read it with their defaults";
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls.back(), std::make_pair(size_t(250), size_t(250)));
     EXPECT_TRUE(contains(text, std::string(",2,\"c,\"\"q\"\"\",loss,"))) << "the letter is quoted";
@@ -355,6 +357,7 @@ TEST(ChartExportHostile, ABandWiderThanADoubleIsLeftOutNamedAndNeverWrittenAsInf
     chart.changeOptions([](ChartOptions& o) {
         o.naming = ChartOptions::Naming::RadtIds;
         o.aggregate = ChartOptions::Aggregate::MeanBand;
+        o.band = ChartOptions::Band::Sd; // a CI of two runs is no band at all: the mean alone
     });
     test::plotFromStore(chart, *store, store->runs(), "loss");
     ASSERT_EQ(chart.engine().lines().size(), 1u);
@@ -375,6 +378,10 @@ TEST(ChartExportHostile, ABandWiderThanADoubleIsLeftOutNamedAndNeverWrittenAsInf
             EXPECT_TRUE(f[10].empty() && f[11].empty()) << "no band edges: empty cells";
         }
     EXPECT_EQ(means, 20u) << "the mean line is still exported";
+    const size_t rows = test::splitLines(text).size() - 1;
+    EXPECT_EQ(test::readByPythonCsvReaders(csv.toStdString()),
+              "csv " + std::to_string(rows) + " 13 series\npandas " + std::to_string(rows) + " 13 series")
+        << "empty cells, not inf or nan: the readers take them as missing";
     const QString json = QString::fromStdString(dir.file("huge.json"));
     exportFormat("json")->write(chart, 1, json, 1.0, {});
     const std::string board = test::readFile(json.toStdString());

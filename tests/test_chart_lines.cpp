@@ -225,7 +225,9 @@ std::vector<double> at(const SeriesPyramid& p, const std::vector<int64_t>& xs) {
 TEST(ChartLineGroups, TwelveSeedsOfThreeConfigurationsAreThreeMeansWithTheirBandAndN) {
     const std::vector<ChartRunData> runs = sweepRuns();
     ChartOptions o;
+    EXPECT_EQ(o.band, ChartOptions::Band::MinMax) << "the seeds' own spread by default";
     o.grouping = ChartOptions::Grouping::Configuration;
+    o.band = ChartOptions::Band::Ci95;
     const std::vector<ChartLine> lines = buildChartLines(runs, o);
     ASSERT_EQ(lines.size(), 3u);
     EXPECT_EQ(lines[0].name, "batch-size=64 (N=4)") << "the params' order, numbers as numbers";
@@ -317,6 +319,7 @@ TEST(ChartLineGroups, HugeValuesKeepAFiniteBandAndOneTooWideIsLeftOutAndSaid) {
             makeRun("max" + std::to_string(i), 1, "e", {{"size", "max"}}, kStart, 10, i == 2 ? 0 : 1e308));
     ChartOptions o;
     o.grouping = ChartOptions::Grouping::Configuration;
+    o.band = ChartOptions::Band::Ci95;
     const std::vector<ChartLine> lines = buildChartLines(runs, o);
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0].name, "size=big (N=3)");

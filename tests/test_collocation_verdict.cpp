@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -207,6 +208,11 @@ TEST(CollocationVerdict, RadtReportPrintsItAsCsvAndAsAPaperTable) {
     EXPECT_EQ(second.rfind("collocation=MPS runs_per_gpu=2,2,2,1-4 1-5,2,workloads and solo runs,28.1055", 0),
               0u)
         << second;
+    test::writeFile(dir.file("collocation.csv"), csv.out);
+    const std::string columns = std::to_string(std::count(header.begin(), header.end(), ',') + 1);
+    EXPECT_EQ(test::readByPythonCsvReaders(dir.file("collocation.csv")),
+              "csv 2 " + columns + " label\npandas 2 " + columns + " label")
+        << "what a researcher's script reads, with the readers' defaults";
 
     const test::RadtResult latex = test::runRadtToEnd(
         dir, {"report", "--store", db, "--read-only", "--latex", "--table", "collocation", "h100-mps"});

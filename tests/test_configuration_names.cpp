@@ -10,6 +10,7 @@
 #include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/analysis/ConfigurationLabels.h"
+#include "core/analysis/InsightReport.h"
 #include "core/base/TextFormat.h"
 
 #include <gtest/gtest.h>
@@ -220,4 +221,27 @@ TEST(ConfigurationNames, AMeanIsWrittenToThePrecisionOfItsInterval) {
         << "rounding carries to 0.10, not 0.100";
     EXPECT_EQ(formatMeanPlusMinus(123456.0, 5432.1, 2), "123456 ± 5432") << "no decimals below the units";
     EXPECT_EQ(formatMeanPlusMinus(7.5, 0.0, 2), "7.50 ± 0.00") << "no spread: the fallback decimals";
+}
+
+// Workloads sorted as text (1-1, 1-10, 1-11, 1-12, 1-2) in the view and the terminal: the report's
+// "workloads", which both show in order, are in natural order.
+TEST(ConfigurationNames, WorkloadsAreInNaturalOrder) {
+    EXPECT_TRUE(naturalTextBefore("1-2", "1-10"));
+    EXPECT_FALSE(naturalTextBefore("1-10", "1-2"));
+    EXPECT_TRUE(naturalTextBefore("1-9", "2-1"));
+    TempDir dir;
+    auto store = openStore("sqlite:///" + dir.file("workloads.db"), OpenMode::CreateIfMissing);
+    const int64_t experiment = store->getOrCreateExperiment("many");
+    for (const int workload : {12, 1, 10, 2, 11, 3}) {
+        const int64_t start = 1'700'000'000'000 + workload * 100'000;
+        const radt::Run run = store->createRun({experiment, "w.py", start, "u", "w.py", RunStatus::Running});
+        store->logParams(run.uuid, {{"workload", std::to_string(workload)}, {"letter", "0"}});
+        store->setRunStatus(run.uuid, RunStatus::Finished, start + 10'000);
+    }
+    const json report = buildReport(*store, resolveReportTargets(*store, {"many"}), {});
+    std::vector<std::string> order;
+    for (const json& w : report["workloads"])
+        order.push_back(w["workload"].get<std::string>());
+    const std::string e = std::to_string(experiment) + "-";
+    EXPECT_EQ(order, (std::vector<std::string>{e + "1", e + "2", e + "3", e + "10", e + "11", e + "12"}));
 }

@@ -414,7 +414,8 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     ASSERT_EQ(menu->actions().size(), 19);
     EXPECT_TRUE(menu->actions()[2]->isChecked()) << "grouped per workload by default (radT's rule)";
     EXPECT_EQ(menu->actions()[4]->text(), "Per configuration (params less seed)");
-    EXPECT_TRUE(menu->actions()[7]->isChecked()) << "a 95 % CI band by default";
+    EXPECT_TRUE(menu->actions()[9]->isChecked()) << "a min-max band by default: the seeds' own spread";
+    EXPECT_EQ(menu->actions()[7]->text().left(3), "95 ") << "the CI one click away";
     EXPECT_TRUE(menu->actions()[15]->isChecked()) << "dense lines as mean and range by default";
     EXPECT_EQ(menu->actions().front()->text(), "Workload 1: individual runs");
     EXPECT_TRUE(menu->actions()[11]->isChecked()) << "automatic by default";

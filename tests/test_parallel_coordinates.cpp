@@ -9,6 +9,7 @@
 #include "core/StoreFactory.h"
 #include "widgets/compare/ColourScale.h"
 #include "widgets/compare/ColumnScale.h"
+#include "widgets/compare/CompareExport.h"
 #include "widgets/compare/CompareReader.h"
 #include "widgets/compare/CompareTable.h"
 #include "widgets/compare/ParallelEngine.h"
@@ -370,4 +371,12 @@ TEST(ParallelCoordinates, AFailedRunSaysItIsInNoConfigurationsFigures) {
         names << row.name;
     EXPECT_EQ(names.filter("(N=3)").size(), 1) << names.join(" | ").toStdString();
     EXPECT_EQ(names.filter("(N=4)").size(), 2) << names.join(" | ").toStdString();
+
+    // The table's CSV export reads with Python's csv module and pandas' defaults, a row per run.
+    const QString csv = compareCsv(engine);
+    test::writeFile(dir.file("compare.csv"), csv.toStdString());
+    const std::string columns = std::to_string(csv.section('\n', 0, 0).count(',') + 1);
+    EXPECT_EQ(test::readByPythonCsvReaders(dir.file("compare.csv")),
+              "csv 12 " + columns + " run_uuid\npandas 12 " + columns + " run_uuid")
+        << csv.toStdString();
 }

@@ -237,6 +237,25 @@ TEST(RadtCli, HelpListsTheOptions) {
     const Result compact = radtRun(dir, {"store", "compact", "--help"});
     EXPECT_EQ(compact.rc, 0);
     EXPECT_NE(compact.out.find("--tolerance"), std::string::npos) << compact.out;
+    // Each ends with its own exit statuses, never the recorder's footer (experiment files, Ctrl-C,
+    // "the workload's exit status"), which said nothing true of them.
+    EXPECT_NE(r.out.find("Exit status: the workload's exit status"), std::string::npos) << r.out;
+    for (const std::vector<std::string>& command : {std::vector<std::string>{"ls", "--help"},
+                                                    {"report", "--help"},
+                                                    {"run", "--help"},
+                                                    {"run", "rename", "--help"},
+                                                    {"experiment", "delete", "--help"},
+                                                    {"store", "copy", "--help"},
+                                                    {"store", "archive", "--help"}}) {
+        const Result help = radtRun(dir, command);
+        EXPECT_EQ(help.rc, 0) << command[0];
+        EXPECT_EQ(help.out.find("Ctrl-C"), std::string::npos) << help.out;
+        EXPECT_EQ(help.out.find("An experiment file"), std::string::npos) << help.out;
+        EXPECT_EQ(help.out.find("workload's exit status"), std::string::npos) << help.out;
+        EXPECT_NE(help.out.find("Exit status: 0 when"), std::string::npos) << help.out;
+    }
+    const Result archive = radtRun(dir, {"store", "archive", "--help"});
+    EXPECT_NE(archive.out.find("1 when any run was left in the store"), std::string::npos) << archive.out;
 }
 
 // The command line as getopt read it before CLI11 (issue 25 §5): radt's options end at the script

@@ -136,7 +136,14 @@ TEST(ReportConfigurations, RunningFailedAndKilledRunsAreLeftOutOfConfigurationsA
     EXPECT_NE(table.out.find("FAILED"), std::string::npos) << table.out;
     const Result csv = radtRun(dir, {"report", "--store", uri, "--csv", "bench"});
     ASSERT_EQ(csv.rc, 0) << csv.err;
-    EXPECT_EQ(firstLine(csv.out).rfind("# " + said, 0), 0u) << csv.out;
+    EXPECT_NE(csv.err.find("radt report: " + said), std::string::npos) << "said on stderr: " << csv.err;
+    EXPECT_EQ(firstLine(csv.out).rfind("configuration,label,n,params,", 0), 0u)
+        << "no comment line before the header: " << csv.out;
+    test::writeFile(dir.file("configurations.csv"), csv.out);
+    const std::string read = test::readByPythonCsvReaders(dir.file("configurations.csv"));
+    EXPECT_EQ(test::splitLines(read),
+              (std::vector<std::string>{"csv 1 29 configuration", "pandas 1 29 configuration"}))
+        << read;
     EXPECT_NE(csv.out.find("\n0,all runs,2,"), std::string::npos) << "N is the finished runs': " << csv.out;
     const Result latex = radtRun(dir, {"report", "--store", uri, "--latex", "bench"});
     ASSERT_EQ(latex.rc, 0) << latex.err;
@@ -399,8 +406,13 @@ TEST(ReportConfigurations, ManyConfigurationsAreComparedInLinearTimeAndWhatIsLef
     EXPECT_EQ(both["comparisons_scope"]["why"], "first");
     const Result csv = radtRun(dir, {"report", "--store", uri, "--csv", "repeated"});
     ASSERT_EQ(csv.rc, 0) << csv.err;
-    EXPECT_EQ(firstLine(csv.out).rfind("# each configuration is compared with #0 only", 0), 0u)
-        << firstLine(csv.out);
+    EXPECT_NE(csv.err.find("radt report: each configuration is compared with #0 only"), std::string::npos)
+        << csv.err;
+    test::writeFile(dir.file("repeated.csv"), csv.out);
+    const std::string read = test::readByPythonCsvReaders(dir.file("repeated.csv"));
+    EXPECT_EQ(test::splitLines(read),
+              (std::vector<std::string>{"csv 70 29 configuration", "pandas 70 29 configuration"}))
+        << read;
     const Result baseline =
         radtRun(dir, {"report", "--store", uri, "--json", "--baseline", "#5", "repeated"});
     ASSERT_EQ(baseline.rc, 0) << baseline.err;

@@ -49,7 +49,20 @@ std::optional<double> asNumber(const std::string& text) {
     return end == text.c_str() + text.size() && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
 
-/// Text in natural order ("run 2" before "run 10"), then byte order: a total order.
+/// radT's own params: they tell configurations apart only where the user's params do not.
+bool isRadtParam(const std::string& name) {
+    return name == "model" || name == "collocation" || name == "max_epoch" || name == "max_time" ||
+           name == "runs_per_gpu" || name == "devices";
+}
+
+/// A param's value in a configuration as the labels compare it: unset when missing or "-".
+std::string valueIn(const ParamMap& key, const std::string& name) {
+    const auto it = key.find(name);
+    return it == key.end() || unset(it->second) ? std::string("\x1e") : it->second;
+}
+
+} // namespace
+
 bool naturalTextBefore(const std::string& a, const std::string& b) {
     size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
@@ -81,20 +94,6 @@ bool naturalTextBefore(const std::string& a, const std::string& b) {
         return j < b.size() && i == a.size();
     return a < b; // "07" and "7": equal as numbers, told apart by their bytes
 }
-
-/// radT's own params: they tell configurations apart only where the user's params do not.
-bool isRadtParam(const std::string& name) {
-    return name == "model" || name == "collocation" || name == "max_epoch" || name == "max_time" ||
-           name == "runs_per_gpu" || name == "devices";
-}
-
-/// A param's value in a configuration as the labels compare it: unset when missing or "-".
-std::string valueIn(const ParamMap& key, const std::string& name) {
-    const auto it = key.find(name);
-    return it == key.end() || unset(it->second) ? std::string("\x1e") : it->second;
-}
-
-} // namespace
 
 /// The fewest params that tell the configurations apart, most telling first (greedy, as the
 /// chart's line names are chosen: the param that tells the most configurations apart next; the

@@ -23,6 +23,13 @@ std::vector<std::string> paramWords(const std::string& params);
 /// A param the run logged by name wins over a flag of the same name.
 ParamMap readableParams(const ParamMap& key);
 
+/// Text in natural order ("run 2" before "run 10", workload "1-2" before "1-10"), then byte order:
+/// a total order.
+bool naturalTextBefore(const std::string& a, const std::string& b);
+struct NaturalTextOrder {
+    bool operator()(const std::string& a, const std::string& b) const { return naturalTextBefore(a, b); }
+};
+
 /// Whether param value `a` comes before `b`, a total order whatever order values come in: unset
 /// ("" before "-") first, then finite decimal numbers by value, then text in natural order ("run 2"
 /// before "run 10"; "nan", "inf" and "0x40" are text). The report's configurations and the

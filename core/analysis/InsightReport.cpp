@@ -4,6 +4,7 @@
 #include "core/analysis/BurstInsight.h"
 #include "core/analysis/CollocationVerdict.h"
 #include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/ConfigurationLabels.h"
 #include "core/analysis/EnergyInsight.h"
 #include "core/analysis/EpochInsight.h"
 #include "core/analysis/UtilisationInsight.h"
@@ -627,8 +628,8 @@ private:
     const std::vector<Run> m_deleted; ///< they still shared their GPUs: partners' shares count them
     std::map<std::pair<std::string, std::string>, std::vector<const Run*>> m_byDevice;
     std::map<std::string, RunFacts> m_facts;
-    std::vector<std::map<std::string, std::string>> m_storeConfigurations; ///< by index into m_all
-    std::map<std::string, std::vector<const Run*>> m_workloads;
+    std::vector<std::map<std::string, std::string>> m_storeConfigurations;        ///< by index into m_all
+    std::map<std::string, std::vector<const Run*>, NaturalTextOrder> m_workloads; ///< "1-2" before "1-10"
     /// Per collocated run with a solo baseline: its runs, for the workload's gain.
     std::map<std::string, std::vector<const Run*>> m_soloBaselines;
 };

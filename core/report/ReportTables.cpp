@@ -53,18 +53,6 @@ private:
     std::map<std::pair<size_t, std::string>, const json*> m_byOther;
 };
 
-/// What the configurations and comparisons leave out (unfinished runs, untested pairs), a line
-/// each behind `prefix`: a comment of the LaTeX or CSV file.
-std::string noteLines(const json& report, const std::string& prefix) {
-    std::string out;
-    for (const std::string& note : {leftOutOfConfigurationsNote(report), comparisonsScopeNote(report)}) {
-        std::istringstream lines(note);
-        for (std::string line; std::getline(lines, line);)
-            out += prefix + line + "\n";
-    }
-    return out;
-}
-
 /// Marks by the Holm-adjusted p (a report from before Holm: the raw p).
 std::string stars(const json& comparison) {
     if (comparison.is_null() || comparison["p_value"].is_null())
@@ -163,7 +151,8 @@ std::string configurationsLatex(const json& report) {
            "\\footnotesize for \\small, or wrap the tabular in \\resizebox{\\linewidth}{!}{...} "
            "(\\usepackage{graphicx})\n"
         << lossComments;
-    out << noteLines(report, "% ");
+    for (const std::string& note : reportNotes(report))
+        out << "% " << note << "\n";
     out << "\\begin{table}[t]\n\\centering\n"
         << "\\caption{Configurations: mean $\\pm$ half-width of the 95\\,\\% confidence interval "
            "(Student $t$, $N-1$ degrees of freedom) over $N$ runs; GPU energy is each run's share of the "
@@ -181,14 +170,21 @@ std::string configurationsLatex(const json& report) {
     return out.str();
 }
 
+std::vector<std::string> reportNotes(const json& report) {
+    std::vector<std::string> notes;
+    for (const std::string& note : {leftOutOfConfigurationsNote(report), comparisonsScopeNote(report)}) {
+        std::istringstream lines(note);
+        for (std::string line; std::getline(lines, line);)
+            notes.push_back(line);
+    }
+    return notes;
+}
+
 std::string configurationsCsv(const json& report) {
     const json& configurations = report.value("configurations", json::array());
     const size_t reference = referenceConfiguration(report);
     const ComparisonsWith comparisons(report, reference);
     std::ostringstream out;
-    // Runs that are not repeats (running, failed, killed) are said in a comment line before the
-    // header: a reader skips it (pandas: comment='#'), a person sees why N is smaller.
-    out << noteLines(report, "# ");
     out << "configuration,label,n,params";
     for (const std::string& figure : kConfigurationFigures)
         out << "," << figure << "_mean," << figure << "_ci95_low," << figure << "_ci95_high," << figure

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace radt {
 
@@ -24,9 +25,14 @@ std::string configurationsLatex(const nlohmann::json& report);
 
 /// One row per configuration: index, label, N, params, then mean, ci95 low and high and n (the runs
 /// the figure is over) per figure, then the Welch p of time and energy against the reference, each
-/// followed by its Holm-adjusted p (RFC 4180 quoting). Runs left out of the configurations are said in a "#
-/// ..." line before the header.
+/// followed by its Holm-adjusted p (RFC 4180 quoting). Nothing but the header and the rows: a
+/// comment line would be taken as the header by Python's csv module and pandas' defaults; what the
+/// configurations leave out is in reportNotes() (radt prints it on stderr) and the JSON.
 std::string configurationsCsv(const nlohmann::json& report);
+
+/// What the configurations and comparisons leave out (unfinished runs, untested pairs), a line
+/// each: the LaTeX tables' comments, and radt report --csv's stderr.
+std::vector<std::string> reportNotes(const nlohmann::json& report);
 
 /// The report's "collocation" verdicts as a booktabs table: per collocated configuration N, time
 /// together and one after another alone (mean ± CI half-width), throughput gain and energy per job's

@@ -274,7 +274,7 @@ void appendBandRows(const ChartPanel& chart, const std::string& metric, std::str
         if (!line.isMeanLine() || options.hiddenSeries.count(line.name))
             continue;
         const std::string prefix = csvField(line.name) + ",,," + "mean," + metric + ',';
-        for (const BandRow& row : bandRows(engine.runs(), line.runs, options)) {
+        for (const BandRow& row : bandRows(engine.runs(), line.runs, options, engine.valueRange())) {
             if (range && (row.x < range->first || row.x > range->second))
                 continue;
             block += prefix;

@@ -275,7 +275,7 @@ void ChartPanel::styleSeries() {
 
 void ChartPanel::requery() {
     const bool hasData = !m_engine.lines().empty();
-    m_axes->show(m_engine.options(), hasData, m_engine.xAxisTitle(), displayName(m_engine.metricKey()));
+    m_axes->show(m_engine.options(), hasData, m_engine.xAxisTitle(), displayName(m_engine.yAxisTitle()));
     // Shows the legend with data, and only where its names fit; again when lines (live ones
     // growing past one point) bring the chart to or from its density.
     const int density = densityLines(m_engine);

@@ -115,7 +115,8 @@ std::vector<SummaryRow> SummaryPanel::groupRows(const ChartEngine& engine) {
         if (!line.grouped || !line.isMeanLine())
             continue;
         Series mean;
-        for (const BandRow& point : bandRows(engine.runs(), line.runs, engine.options())) {
+        for (const BandRow& point :
+             bandRows(engine.runs(), line.runs, engine.options(), engine.valueRange())) {
             mean.t.push_back(point.x);
             mean.step.push_back(0);
             mean.v.push_back(point.mean);

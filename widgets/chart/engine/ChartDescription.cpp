@@ -9,6 +9,7 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace radt {
@@ -86,6 +87,20 @@ QString seriesTooltip(const ChartEngine& engine, int series) {
         html += tr("<br><i>mean of %1 runs where at least two have data; band: %2</i>")
                     .arg(line.runs.size())
                     .arg(what);
+        if (line.bandNarrowed)
+            html +=
+                tr("<br><i>the band is drawn only where at least %1 runs have data: with two, Student's t "
+                   "is 12.7 and the interval says only that N is small (the mean goes on alone)</i>")
+                    .arg(kFewestRunsForCi);
+        if (line.bandClipped) {
+            const ValueRange range = engine.valueRange();
+            html += tr("<br><i>the band is cut at %1, where %2 can go no further</i>")
+                        .arg(std::isfinite(range.high) ? tr("%1 and %2").arg(range.low).arg(range.high)
+                                                       : QString::number(range.low),
+                             engine.metricKey().toHtmlEscaped());
+        }
+        html += tr("<br><i>the y axis fits the means and the runs' own values; a band beyond them is cut "
+                   "at the plot's edge</i>");
     }
     for (size_t index : line.runs) {
         const Run& run = engine.runs()[index].run;
@@ -165,12 +180,15 @@ std::vector<CrosshairReading> crosshairReadings(const ChartEngine& engine, doubl
     for (size_t i = 0; i < engine.lines().size(); ++i) {
         const ChartLine& line = engine.lines()[i];
         if (const auto value = shownValueAt(engine, line, x)) {
-            QString row = line.name + QStringLiteral(": ") + toQString(formatReading(*value));
+            // With its unit ("212 W"), as the axis title says it.
+            const QString unit =
+                engine.unitSymbol().isEmpty() ? QString() : QLatin1Char(' ') + engine.unitSymbol();
+            QString row = line.name + QStringLiteral(": ") + toQString(formatReading(*value)) + unit;
             if (line.bandLow)
                 if (auto lo = line.bandLow->nearest(x), hi = line.bandHigh->nearest(x); lo && hi)
-                    row +=
-                        QStringLiteral("  [%1 – %2]")
-                            .arg(toQString(formatReading(lo->second)), toQString(formatReading(hi->second)));
+                    row += QStringLiteral("  [%1 – %2]%3")
+                               .arg(toQString(formatReading(lo->second)),
+                                    toQString(formatReading(hi->second)), unit);
             readings.push_back({i, *value, row});
         }
     }

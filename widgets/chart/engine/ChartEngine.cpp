@@ -2,6 +2,7 @@
 #include "widgets/chart/engine/ChartEngine.h"
 
 #include "core/base/InsightSeries.h"
+#include "core/base/MetricUnits.h"
 #include "widgets/chart/engine/ChartOptionsJson.h"
 #include "widgets/common/Formatting.h"
 
@@ -82,8 +83,22 @@ bool ChartEngine::setOptions(ChartOptions options) {
     return linesChange;
 }
 
+ValueRange ChartEngine::valueRange() const {
+    const std::optional<MetricUnit> unit = unitOfKey(m_key.toStdString());
+    return unit ? ValueRange{unit->low, unit->high} : ValueRange{};
+}
+
+QString ChartEngine::unitSymbol() const {
+    const std::optional<MetricUnit> unit = unitOfKey(m_key.toStdString());
+    return unit ? QString::fromStdString(unit->symbol) : QString();
+}
+
+QString ChartEngine::yAxisTitle() const {
+    return QString::fromStdString(keyWithUnit(m_key.toStdString()));
+}
+
 void ChartEngine::rebuildLines() {
-    m_lines = buildChartLines(m_runs, m_options);
+    m_lines = buildChartLines(m_runs, m_options, valueRange());
     // Time since start in the unit that gives readable ticks for the whole length: 0-600 s,
     // 10-180 min, then hours (a zoom keeps the unit, so the axis does not change under the user).
     int64_t longest = 0;

@@ -55,6 +55,12 @@ public:
     const std::vector<ChartRunData>& runs() const { return m_runs; }
     const std::vector<ChartLine>& lines() const { return m_lines; }
     QString metricKey() const { return m_key; }
+    /// What the metric's values can physically be (its unit's range; unbounded for a script's own).
+    ValueRange valueRange() const;
+    /// The metric's unit symbol ("W", "%", "MiB"; "" for none or a ratio).
+    QString unitSymbol() const;
+    /// "DCGMI - Power Usage (W)": the y axis' title.
+    QString yAxisTitle() const;
 
     // --- options ---
     const ChartOptions& options() const { return m_options; }

@@ -29,6 +29,14 @@ std::pair<double, double> ChartEngine::fetchLines(int64_t from, int64_t to, int 
             }
         }
     };
+    // Values that set the scale without being drawn (a mean line's runs' least and greatest).
+    auto scaleTo = [&](Share& share, const SeriesPyramid& pyramid) {
+        pyramid.query(from, to, columns, share.t, share.v);
+        for (const double v : share.v) {
+            share.yMin = std::min(share.yMin, v);
+            share.yMax = std::max(share.yMax, v);
+        }
+    };
     // A dense line, unless the user smooths it: its mean per pixel column, the range behind it.
     auto fetchRange = [&](Share& share, const SeriesPyramid& pyramid, bool visible, PlotLine& line) {
         pyramid.queryEnvelope(from, to, columns, m_envelope);
@@ -71,9 +79,15 @@ std::pair<double, double> ChartEngine::fetchLines(int64_t from, int64_t to, int 
             return;
         }
         fetch(share, m_lines[i].pyramid, visible, drawn[i].points);
+        if (visible && m_lines[i].valueLow) {
+            scaleTo(share, *m_lines[i].valueLow);
+            scaleTo(share, *m_lines[i].valueHigh);
+        }
         if (m_lines[i].bandLow) {
-            fetch(share, *m_lines[i].bandHigh, visible, drawn[i].bandHigh);
-            fetch(share, *m_lines[i].bandLow, visible, drawn[i].bandLow);
+            // The scale fits the mean and the runs' own values, never a band beyond them: where the
+            // band is wider (a CI of few runs), the plot cuts it.
+            fetch(share, *m_lines[i].bandHigh, false, drawn[i].bandHigh);
+            fetch(share, *m_lines[i].bandLow, false, drawn[i].bandLow);
         } else {
             drawn[i].bandHigh.clear();
             drawn[i].bandLow.clear();

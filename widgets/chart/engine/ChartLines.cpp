@@ -199,7 +199,8 @@ int64_t floorDiv(int64_t a, int64_t b) {
     return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
-// The band's edges around the mean of n values with sample sd `sd`.
+// The band's edges around the mean of n values with sample sd `sd`. A CI of fewer than
+// kFewestRunsForCi runs is no band: the mean alone.
 std::pair<double, double> bandEdges(ChartOptions::Band band, double mean, double sd, size_t n, double lo,
                                     double hi) {
     switch (band) {
@@ -210,14 +211,16 @@ std::pair<double, double> bandEdges(ChartOptions::Band band, double mean, double
     case ChartOptions::Band::Ci95:
         break;
     }
-    const double half = n > 1 ? stats::studentTQuantile(0.975, double(n - 1)) * sd / std::sqrt(double(n)) : 0;
+    const double half =
+        n >= kFewestRunsForCi ? stats::studentTQuantile(0.975, double(n - 1)) * sd / std::sqrt(double(n)) : 0;
     return {mean - half, mean + half};
 }
 
 // Mean and band over the runs per bin. A run's several points in a bin count as their mean, so a
 // run sampled faster than the others does not outweigh them; with two runs or more, a bin only
 // one run reaches is left out.
-std::vector<BandRow> meanBand(const std::vector<Points>& parts, const ChartOptions& options) {
+std::vector<BandRow> meanBand(const std::vector<Points>& parts, const ChartOptions& options,
+                              ValueRange range) {
     const int64_t width = binWidth(parts, options.xAxis);
     struct Cell {
         int64_t bin;
@@ -270,7 +273,13 @@ std::vector<BandRow> meanBand(const std::vector<Points>& parts, const ChartOptio
         auto [low, high] = bandEdges(options.band, mean, sd, n, lo, hi);
         if (!std::isfinite(low) || !std::isfinite(high))
             low = high = std::nan("");
-        rows.push_back({bin * width, mean, low, high, n});
+        // Utilisation never leaves 0-100 %, power is never negative: a band is cut there.
+        const bool clipped = low < range.low || high > range.high;
+        if (clipped) {
+            low = std::max(low, range.low);
+            high = std::min(high, range.high);
+        }
+        rows.push_back({bin * width, mean, low, high, n, lo, hi, clipped});
     }
     return rows;
 }
@@ -289,7 +298,8 @@ void keepPositive(Points& p) {
 
 } // namespace
 
-std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options) {
+std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options,
+                                       ValueRange range) {
     const std::vector<ChartLineGroup> groups = groupChartRuns(runs, options);
     std::vector<ChartLine> lines;
     for (const ChartLineGroup& g : groups) {
@@ -322,19 +332,28 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
         if (g.band && parts.size() > 1) {
             for (Points& p : parts) // each run is smoothed on its own, then the runs are combined
                 p.y = emaSmooth(p.y, options.smoothing);
-            Points mean, low, high;
-            for (const BandRow& row : meanBand(parts, options)) {
+            Points mean, low, high, runsLow, runsHigh;
+            for (const BandRow& row : meanBand(parts, options, range)) {
                 mean.x.push_back(row.x);
                 mean.y.push_back(row.mean);
                 low.x.push_back(row.x);
                 low.y.push_back(row.low);
                 high.x.push_back(row.x);
                 high.y.push_back(row.high);
+                runsLow.x.push_back(row.x);
+                runsLow.y.push_back(row.runsLow);
+                runsHigh.x.push_back(row.x);
+                runsHigh.y.push_back(row.runsHigh);
+                line.bandClipped = line.bandClipped || row.clipped;
+                line.bandNarrowed = line.bandNarrowed ||
+                                    (options.band == ChartOptions::Band::Ci95 && row.n < kFewestRunsForCi);
             }
             if (options.logY) {
                 keepPositive(mean);
                 keepPositive(low); // a band reaching zero loses its lower edge there, not its line
                 keepPositive(high);
+                keepPositive(runsLow);
+                keepPositive(runsHigh);
             }
             if (mean.x.empty())
                 continue;
@@ -349,6 +368,8 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
                 line.bandLow.emplace(std::move(low.x), std::move(low.y));
                 line.bandHigh.emplace(std::move(high.x), std::move(high.y));
             }
+            line.valueLow.emplace(std::move(runsLow.x), std::move(runsLow.y));
+            line.valueHigh.emplace(std::move(runsHigh.x), std::move(runsHigh.y));
         } else {
             Points p = concatenated(std::move(parts));
             p.y = emaSmooth(p.y, options.smoothing); // radT smooths the merged line as one
@@ -364,7 +385,7 @@ std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, co
 }
 
 std::vector<BandRow> bandRows(const std::vector<ChartRunData>& runs, const std::vector<size_t>& members,
-                              const ChartOptions& options) {
+                              const ChartOptions& options, ValueRange range) {
     std::vector<Points> parts;
     for (const size_t r : members) {
         Points p = runPoints(runs[r], options.xAxis);
@@ -372,7 +393,7 @@ std::vector<BandRow> bandRows(const std::vector<ChartRunData>& runs, const std::
         if (!p.x.empty())
             parts.push_back(std::move(p));
     }
-    return parts.empty() ? std::vector<BandRow>() : meanBand(parts, options);
+    return parts.empty() ? std::vector<BandRow>() : meanBand(parts, options, range);
 }
 
 std::vector<std::vector<ChartLineRow>> chartLineRows(const std::vector<ChartRunData>& runs,

@@ -12,6 +12,7 @@
 
 #include <QString>
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -52,7 +53,11 @@ struct ChartOptions {
     Dense dense = Dense::Range;
     Grouping grouping = Grouping::Workload;
     std::vector<std::string> groupParams; ///< Grouping::Params: the params that make a group
-    Band band = Band::Ci95;
+    /// Min to max by default: with the 3 to 5 seeds a benchmark repeats, it is the runs' own
+    /// spread, never beyond their values or the metric's range, and needs no assumption (W&B's
+    /// grouped runs default to it too); a 95 % CI of 3 runs is t(2) = 4.3 standard errors each
+    /// way, a statement about N more than about the runs. The CI is one click away (Band menu).
+    Band band = Band::MinMax;
     std::set<QString> shownRuns;    ///< workload keys ("<experiment>-<workload>") drawn run by run
     std::set<QString> hiddenSeries; ///< series names hidden through the legend
 };
@@ -112,6 +117,13 @@ struct ChartLine {
     /// A mean line whose band overflowed a double (values near DBL_MAX): drawn and exported
     /// without its band, named so. A mean line is one with a band or with this.
     bool bandTooWide = false;
+    /// A mean line: per x bin the least and greatest of its runs' values. The y axis fits these
+    /// and the mean, never a band beyond them (a 95 % CI of two runs is 12.7 standard errors wide).
+    std::optional<SeriesPyramid> valueLow, valueHigh;
+    /// Where fewer than 3 runs have data, a 95 % CI band is not drawn (the mean alone).
+    bool bandNarrowed = false;
+    /// The band was cut at the metric's physical range somewhere (utilisation at 100 %, power at 0).
+    bool bandClipped = false;
     bool isMeanLine() const { return bandLow.has_value() || bandTooWide; }
 };
 
@@ -150,13 +162,24 @@ struct BandRow {
     int64_t x;
     double mean, low, high;
     size_t n;
+    double runsLow = 0, runsHigh = 0; ///< the least and greatest of the runs' values there
+    bool clipped = false;             ///< the band was cut at the metric's physical range
 };
+/// The values a metric can physically take (MetricUnit's range): bands stay within it.
+struct ValueRange {
+    double low = -std::numeric_limits<double>::infinity();
+    double high = std::numeric_limits<double>::infinity();
+};
+/// A 95 % CI band is drawn only where at least this many runs have data: with two, Student's t
+/// is 12.7 and the band spans thousands of watts around a mean of 200.
+constexpr size_t kFewestRunsForCi = 3;
 /// The mean and band of the runs `members` at full resolution (each run smoothed on its own
 /// first), in x order: what a band line draws and what exports write for it.
 std::vector<BandRow> bandRows(const std::vector<ChartRunData>& runs, const std::vector<size_t>& members,
-                              const ChartOptions& options);
+                              const ChartOptions& options, ValueRange range = {});
 
-std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options);
+std::vector<ChartLine> buildChartLines(const std::vector<ChartRunData>& runs, const ChartOptions& options,
+                                       ValueRange range = {});
 
 /// A raw point of a line at full resolution: runs[run].series[index], at x on the chart's axis,
 /// with the smoothed value drawn for it (radT's EMA over the merged line, or over its own run in a
