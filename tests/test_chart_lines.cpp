@@ -404,3 +404,24 @@ TEST(ChartLineGroups, TheSummaryGetsARowPerGroupOfItsMeanLine) {
     EXPECT_DOUBLE_EQ(rows[2].stats.max, 32.5);
     EXPECT_EQ(rows[0].stats.samples, 20u);
 }
+
+// The two jobs of an MPS pair ran at the same time on one GPU: per configuration they were drawn in
+// one mean with the runs that had a GPU alone ("iters=60 (N=9)" over 3 solo runs and 3 pairs). The
+// chart keys configurations as `radt report` does, by how many runs shared the GPU.
+TEST(ChartLineGroups, CollocatedJobsAreNotRepeatsOfARunAlone) {
+    std::vector<ChartRunData> runs;
+    int64_t start = kStart;
+    for (const char* workload : {"1", "2"}) { // alone, one after another
+        runs.push_back(makeRun(std::string("solo") + workload, 1, "e",
+                               {{"workload", workload}, {"letter", "0"}, {"devices", "0"}, {"iters", "60"}},
+                               start, 10, 100));
+        start += 100'000;
+    }
+    for (const char* letter : {"0_A", "0_B"}) // a pair on GPU 0 at once
+        runs.push_back(makeRun(std::string("pair") + letter, 1, "e",
+                               {{"workload", "3"}, {"letter", letter}, {"devices", "0"}, {"iters", "60"}},
+                               start, 10, 300));
+    ChartOptions o;
+    o.grouping = ChartOptions::Grouping::Configuration;
+    EXPECT_EQ(namesOf(runs, o), (QStringList{"runs_per_gpu=1 (N=2)", "runs_per_gpu=2 (N=2)"}));
+}

@@ -120,11 +120,31 @@ void nameReadably(std::vector<ChartLineGroup>& groups, const std::vector<ChartRu
 
 namespace {
 
+/// How many of the chart's runs share each run's GPU in its workload (radT's collocation: runs of
+/// one workload on one device), by run index; 1 for a run without a workload.
+std::vector<size_t> runsPerGpu(const std::vector<ChartRunData>& runs) {
+    auto gpuOf = [](const Run& run) {
+        const std::string devices = run.param("devices").empty() ? "0" : run.param("devices");
+        return std::make_pair(workloadKeyOf(run), devices.substr(0, devices.find('+')));
+    };
+    std::map<std::pair<QString, std::string>, size_t> sharing;
+    for (const ChartRunData& r : runs)
+        if (!r.run.workload().empty())
+            ++sharing[gpuOf(r.run)];
+    std::vector<size_t> out;
+    out.reserve(runs.size());
+    for (const ChartRunData& r : runs)
+        out.push_back(r.run.workload().empty() ? 1 : sharing[gpuOf(r.run)]);
+    return out;
+}
+
 /// The params a run's group is told by: its configuration (params less radT's bookkeeping and the
-/// repeat param seed, the script's argument string read as its flags), or the params picked.
-ParamMap groupParamsOf(const Run& run, const ChartOptions& options) {
+/// repeat param seed, the script's argument string read as its flags, and how many runs shared
+/// its GPU, as `radt report` keys configurations: two jobs of an MPS pair are not repeats of a run
+/// alone), or the params picked.
+ParamMap groupParamsOf(const Run& run, const ChartOptions& options, size_t sharingItsGpu) {
     if (options.grouping == ChartOptions::Grouping::Configuration)
-        return readableParams(configurationParams(run, {"seed"}, 1));
+        return readableParams(configurationParams(run, {"seed"}, sharingItsGpu));
     const ParamMap all = readableParams(run.params);
     ParamMap picked;
     for (const std::string& name : options.groupParams) {
@@ -144,8 +164,10 @@ std::vector<ChartLineGroup> groupByParams(const std::vector<ChartRunData>& runs,
     std::vector<ParamMap> keys;
     std::map<ParamMap, size_t> indexOf;
     std::vector<std::vector<size_t>> members, unfinished;
+    const std::vector<size_t> sharing = runsPerGpu(runs);
     for (size_t i = 0; i < runs.size(); ++i) {
-        const auto [at, added] = indexOf.emplace(groupParamsOf(runs[i].run, options), keys.size());
+        const auto [at, added] =
+            indexOf.emplace(groupParamsOf(runs[i].run, options, sharing[i]), keys.size());
         if (added) {
             keys.push_back(at->first);
             members.emplace_back();
