@@ -333,6 +333,14 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     EXPECT_TRUE(comparisons->item(0, columnOf(comparisons, "p"))
                     ->text()
                     .startsWith(p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3)));
+    EXPECT_TRUE(comparisons->item(0, columnOf(comparisons, "p"))
+                    ->toolTip()
+                    .startsWith(QStringLiteral("p = %1\n").arg(p, 0, 'g', 3)))
+        << "the exact p, 3 significant digits, where the cell says < 0.001";
+    EXPECT_TRUE(
+        comparisons->item(0, columnOf(comparisons, "p (Holm)"))
+            ->toolTip()
+            .startsWith(QStringLiteral("p (Holm) = %1\n").arg(first["p_adjusted"].get<double>(), 0, 'g', 3)));
     EXPECT_EQ(insights->footer().contains("Configurations"), false) << "the tab shows them, not the footer";
 
     auto* figure = insights->findChild<QComboBox*>();

@@ -225,8 +225,9 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
                 "Welch's two-sided t test. p (Holm): adjusted by Holm-Bonferroni over the %1 comparisons of "
                 "this figure; the marks (* p < 0.05, ** p < 0.01, *** p < 0.001) use it");
             const int tested = family[k["figure"].get<std::string>()];
-            row[row.size() - 2]->setToolTip(how.arg(tested));
-            row.back()->setToolTip(how.arg(tested));
+            // The cell says "< 0.001"; the exact p (3 significant digits) is one hover away.
+            row[row.size() - 2]->setToolTip(QObject::tr("p = %1\n").arg(p, 0, 'g', 3) + how.arg(tested));
+            row.back()->setToolTip(QObject::tr("p (Holm) = %1\n").arg(adjusted, 0, 'g', 3) + how.arg(tested));
         }
         row << answerTextCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
         model->appendRow(row);
