@@ -11,6 +11,7 @@
 #include "SciPy.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "core/analysis/CollocationVerdict.h"
 #include "core/analysis/InsightReport.h"
 #include "core/base/Statistics.h"
 #include "core/report/ReportTables.h"
@@ -94,6 +95,63 @@ TEST(CollocationVerdict, RatioIntervalsAreFiellersAndSumsAddTheirVariances) {
     EXPECT_DOUBLE_EQ(sum.df, 25.0 / (1.0 / 4 + 16.0 / 9));
 }
 
+// Two solo runs of 1 s and 19 s (t(1) = 12.7): Fieller's interval of the throughput gain reaches
+// below 0, which a ratio of two durations cannot. It starts at 0, and the sentence says no clear
+// difference rather than a negative gain.
+TEST(CollocationVerdict, ARatioIntervalNeverGoesBelowZero) {
+    json gain = {{"jobs", 2},
+                 {"together_s", 20.0},
+                 {"together_j", 8000.0},
+                 {"solo", json::array({{{"jobs", 2},
+                                        {"duration_s", {{"n", 2}, {"mean", 10.0}, {"sd", 12.7279}}},
+                                        {"gpu_energy_j", {{"n", 2}, {"mean", 4000.0}, {"sd", 100.0}}}}})}};
+    addGainFigures(gain, {});
+    ASSERT_TRUE(gain["throughput_gain_ci95"].is_array()) << gain.dump();
+    EXPECT_EQ(gain["throughput_gain_ci95"][0].get<double>(), 0.0) << gain.dump();
+    EXPECT_GT(gain["throughput_gain_ci95"][1].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(gain["throughput_gain"].get<double>(), 1.0);
+    ASSERT_TRUE(gain["energy_ratio_ci95"].is_array()) << "the energy ratio has its interval too";
+    EXPECT_GE(gain["energy_ratio_ci95"][0].get<double>(), 0.0);
+    EXPECT_LT(gain["energy_ratio_ci95"][0].get<double>(), 1.0);
+}
+
+// The one sentence per verdict: which side of 1 each ratio's interval is on decides the words.
+TEST(CollocationVerdict, TheSentenceFollowsTheIntervalsOfBothRatios) {
+    const auto verdict = [](double gain, double low, double high, double energy, double elow, double ehigh,
+                            size_t n) {
+        return json{{"n", n},
+                    {"why", nullptr},
+                    {"throughput_gain", {{"mean", gain}, {"ci95", {low, high}}}},
+                    {"energy_ratio", {{"mean", energy}, {"ci95", {elow, ehigh}}}}};
+    };
+    EXPECT_EQ(collocationSentence(verdict(1.7, 1.52, 1.9, 0.81, 0.74, 0.89, 3)),
+              "Sharing the GPU did x1.70 [1.52, 1.90] the work per hour at x0.810 [0.740, 0.890] the energy "
+              "per job: it paid off");
+    EXPECT_EQ(collocationSentence(verdict(0.8, 0.7, 0.9, 1.2, 1.1, 1.3, 2)),
+              "Sharing the GPU did x0.80 [0.70, 0.90] the work per hour at x1.20 [1.10, 1.30] the energy "
+              "per job: it did not pay off");
+    EXPECT_NE(collocationSentence(verdict(1.3, 1.2, 1.4, 1.2, 1.1, 1.3, 2))
+                  .find("energy per job: more work per hour, but more energy per job"),
+              std::string::npos);
+    EXPECT_NE(collocationSentence(verdict(1.0, 0.8, 1.2, 0.9, 0.85, 0.95, 2))
+                  .find(": less energy per job, no clear difference in work per hour"),
+              std::string::npos);
+    EXPECT_NE(collocationSentence(verdict(1.0, 0.0, 2.0, 1.0, 0.9, 1.1, 1))
+                  .find(": no clear difference from running the jobs alone; one workload, so the intervals "
+                        "cover only the solo runs' spread"),
+              std::string::npos);
+    json bare = verdict(1.5, 0, 0, 0.9, 0, 0, 1);
+    bare["throughput_gain"]["ci95"] = nullptr;
+    bare["energy_ratio"]["ci95"] = nullptr;
+    EXPECT_EQ(collocationSentence(bare),
+              "Sharing the GPU did x1.50 the work per hour at x0.90 the energy per "
+              "job: it paid off (no interval: neither the workloads nor the solo "
+              "runs repeat)");
+    json none = bare;
+    none["why"] = "no solo baseline for 0_A: ...";
+    EXPECT_EQ(collocationSentence(none), "No verdict: no solo baseline for 0_A: ...");
+}
+
 TEST(CollocationVerdict, MpsPaysOffMoreThanTimeSlicingWithIntervalsFromTheRepeats) {
     auto store = openStore(test::fixturePath("runs/h100_mps_experiment.db"), OpenMode::ReadOnly);
     const json report = buildReport(*store, resolveReportTargets(*store, {"h100-mps"}), {});
@@ -143,7 +201,17 @@ TEST(CollocationVerdict, MpsPaysOffMoreThanTimeSlicingWithIntervalsFromTheRepeat
         std::string::npos)
         << table;
     EXPECT_NE(table.find("throughput: x1.284 [1.256, 1.314]"), std::string::npos) << table;
-    EXPECT_NE(table.find("one workload: its intervals cover the solo runs' spread only"), std::string::npos);
+    // The verdict in one sentence per configuration; a single workload's caveat in it, not only in
+    // a tooltip.
+    EXPECT_NE(table.find("verdict:    Sharing the GPU did x1.284 [1.256, 1.314] the work per hour at x0.971 "
+                         "[0.948, 0.994] the energy per job: it paid off\n"),
+              std::string::npos)
+        << table;
+    EXPECT_NE(
+        table.find("it paid off; one workload, so the intervals cover only the solo runs' spread (repeat "
+                   "the workload for its own)"),
+        std::string::npos)
+        << table;
 }
 
 TEST(CollocationVerdict, TheH200PairsGainIsNotSureWhenTheSoloRunsSpreadThatMuch) {
@@ -208,6 +276,10 @@ TEST(CollocationVerdict, RadtReportPrintsItAsCsvAndAsAPaperTable) {
     EXPECT_EQ(second.rfind("collocation=MPS runs_per_gpu=2,2,2,1-4 1-5,2,workloads and solo runs,28.1055", 0),
               0u)
         << second;
+    EXPECT_NE(second.find(",\"Sharing the GPU did x1.284 [1.256, 1.314] the work per hour at x0.971 [0.948, "
+                          "0.994] the energy per job: it paid off\","),
+              std::string::npos)
+        << "the verdict's sentence in its own column: " << second;
     test::writeFile(dir.file("collocation.csv"), csv.out);
     const std::string columns = std::to_string(std::count(header.begin(), header.end(), ',') + 1);
     EXPECT_EQ(test::readByPythonCsvReaders(dir.file("collocation.csv")),

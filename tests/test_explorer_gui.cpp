@@ -433,6 +433,34 @@ TEST_F(ExplorerGuiTest, ChartControlsAndTheSummaryFollowTheChart) {
     EXPECT_EQ(m_window->chartPanel()->engine().xAxisTitle(), "wall clock");
 }
 
+// The metric search and a chart's smoothing and grouping belong to the store they were set on:
+// another store opens with its own (the defaults, never seen before), and the first store gets its
+// view back when it is opened again.
+TEST_F(ExplorerGuiTest, ViewSettingsAreKeptPerStore) {
+    MetricPicker* metrics = test::partOf<MetricPicker>(*m_window);
+    ChartCard* card = test::partOf<BoardPanel>(*m_window)->current();
+    metrics->setFilterText("CPU");
+    card->smoothingSlider()->setValue(40);
+    m_window->chartPanel()->changeOptions([](ChartOptions& o) { o.grouping = ChartOptions::Grouping::None; });
+
+    test::TempDir other;
+    const test::SampleStore second = test::buildSampleStore(other.file("other.db"), false);
+    QString error;
+    ASSERT_TRUE(m_window->openStore(QString::fromStdString(second.uri), &error)) << error.toStdString();
+    EXPECT_EQ(metrics->filterText(), "") << "the other store's metric list is not filtered by this one's";
+    EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 0);
+    EXPECT_EQ(m_window->chartPanel()->engine().options().grouping, ChartOptions().grouping);
+    metrics->setFilterText("GPU");
+
+    ASSERT_TRUE(m_window->openStore(QString::fromStdString(s_sample->uri), &error)) << error.toStdString();
+    EXPECT_EQ(metrics->filterText(), "CPU");
+    EXPECT_EQ(m_window->chartPanel()->engine().options().smoothing, 40);
+    EXPECT_EQ(card->smoothingSpinBox()->value(), 40) << "the controls show it too";
+    EXPECT_EQ(m_window->chartPanel()->engine().options().grouping, ChartOptions::Grouping::None);
+    ASSERT_TRUE(m_window->openStore(QString::fromStdString(second.uri), &error)) << error.toStdString();
+    EXPECT_EQ(metrics->filterText(), "GPU");
+}
+
 TEST_F(ExplorerGuiTest, TheBoardHoldsSeveralChartsThatFollowTheBasket) {
     m_window->addTreeIndexToBasket(workloadIndex("alpha", "1"));
     m_window->waitForLoads();

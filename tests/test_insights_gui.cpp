@@ -104,22 +104,14 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     EXPECT_EQ(cell(alone, "GPU energy"), "2.00 kJ");
     EXPECT_EQ(table->item(alone, columnOf(table, "GPU energy"))->toolTip(), "2000.0 J");
 
-    // Repeats make configurations (the pair is one, N=2): the bar chart compares them, a bar each
-    // with its 95 % CI whisker, in radt report's order and the unit of the largest (issue 39 §4).
-    ASSERT_EQ(insights->chart()->series().size(), 2) << "the bars and the pair's whisker";
-    EXPECT_EQ(insights->chart()->title(), "GPU energy (kJ): mean and 95 % CI per configuration");
-    auto* perConfiguration = qobject_cast<QtCharts::QAbstractBarSeries*>(insights->chart()->series().front());
-    ASSERT_TRUE(perConfiguration);
-    ASSERT_EQ(perConfiguration->barSets().front()->count(), 2);
-    EXPECT_DOUBLE_EQ(perConfiguration->barSets().front()->at(0), 2.0) << "runs_per_gpu=1 first";
-    EXPECT_DOUBLE_EQ(perConfiguration->barSets().front()->at(1), 0.5);
-    auto* names = qobject_cast<QtCharts::QBarCategoryAxis*>(insights->chart()->axes(Qt::Horizontal).front());
-    ASSERT_TRUE(names);
-    EXPECT_EQ(names->categories(), (QStringList{"runs_per_gpu=1<br>N=1", "runs_per_gpu=2<br>N=2"}));
-    // Per run on request: the runs' GPU energy, named as the chart's legend names their lines.
+    // No configuration has repeats: one run alone, and one pair whose two jobs ran at the same time
+    // on one GPU (one workload, N=1, not two repeats). So the bars are the runs', "per run" is
+    // greyed out, and each bar is named as the chart's legend names the run's line.
     auto* perRun = insights->findChild<QCheckBox*>();
-    ASSERT_TRUE(perRun && perRun->isEnabled());
-    perRun->setChecked(true);
+    ASSERT_TRUE(perRun);
+    EXPECT_FALSE(perRun->isEnabled()) << "nothing to group: a pair is one replicate";
+    EXPECT_EQ(insights->report()["configurations"][1]["n"], 1);
+    EXPECT_EQ(insights->report()["configurations"][1]["replicate"], "workload");
     ASSERT_EQ(insights->chart()->series().size(), 1);
     EXPECT_EQ(insights->chart()->title(), "GPU energy (kJ)");
     auto* bars = qobject_cast<QtCharts::QAbstractBarSeries*>(insights->chart()->series().front());
@@ -303,10 +295,16 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     auto config = [&](int row, const char* column) {
         return configurations->item(row, columnOf(configurations, column))->text();
     };
-    EXPECT_EQ(config(shared, "N"), "6");
+    // Its 6 runs ran two at a time on one GPU: its replicates are the 3 workloads (each its jobs'
+    // mean), as test_insights computes independently, and the cell says so.
+    EXPECT_EQ(config(shared, "N"), "3 workloads");
+    EXPECT_TRUE(configurations->item(shared, columnOf(configurations, "N"))
+                    ->toolTip()
+                    .startsWith("N counts workloads, not runs: its 6 runs shared GPUs in 3 workloads"));
+    EXPECT_EQ(config(alone8192, "N"), "3");
     // Each mean to the precision of its interval (issue 39 §7).
-    EXPECT_EQ(config(shared, "Duration (mean ± CI95)"), "18.54 ± 0.58 s");
-    EXPECT_EQ(config(shared, "GPU energy (mean ± CI95)"), "4.037 ± 0.058 kJ");
+    EXPECT_EQ(config(shared, "Duration (mean ± CI95)"), "18.5382 ± 0.0038 s");
+    EXPECT_EQ(config(shared, "GPU energy (mean ± CI95)"), "4.037 ± 0.070 kJ");
     EXPECT_EQ(config(shared, "Configuration"), "iters=60 runs_per_gpu=2") << "named as radt report names it";
     EXPECT_EQ(config(shared, "#"), "#1") << "in radt report's order";
     EXPECT_EQ(config(shared, "Frontier"), "yes");
@@ -315,7 +313,7 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     EXPECT_EQ(config(alone8192, "Frontier"), "") << "8192 alone: slower and dearer than 4096 alone";
     EXPECT_TRUE(configurations->item(shared, columnOf(configurations, "GPU energy (mean ± CI95)"))
                     ->toolTip()
-                    .startsWith("N=6, sd "));
+                    .startsWith("N=3, sd "));
     // The Comparisons tab: every pair for duration and energy, with Welch's p and N on both sides.
     const QStandardItemModel* comparisons = insights->comparisons();
     ASSERT_EQ(comparisons->rowCount(), 6) << "3 pairs x 2 figures";
@@ -402,7 +400,8 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     EXPECT_NE(test::readFile(tex.toStdString()).find("\\toprule"), std::string::npos);
     const QString csvPath = QString::fromStdString(dir.file("configurations.csv"));
     insights->exportConfigurations(csvPath);
-    EXPECT_EQ(test::readFile(csvPath.toStdString()).rfind("configuration,label,n,params,", 0), 0u);
+    EXPECT_EQ(test::readFile(csvPath.toStdString()).rfind("configuration,label,n,replicate,runs,params,", 0),
+              0u);
 
     // Clear all: the footer, the tables and the chart are empty at once, not after a recompute.
     window.clearBasket();
@@ -548,7 +547,18 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     EXPECT_EQ(cell(1, "Energy vs alone"), "×0.971 [0.948, 0.994]");
     EXPECT_EQ(cell(1, "Energy/job"), "7.28 ± 0.33 kJ");
     EXPECT_TRUE(model->item(0, columnOf(model, "Throughput"))->toolTip().contains("solo runs only"));
-    EXPECT_TRUE(insights.findChild<QLabel*>("collocationNote")->text().isEmpty());
+    // Above the table, the verdict in a sentence each; the single workload's caveat marked in its N
+    // cell and said under the sentences, not only in a tooltip.
+    EXPECT_EQ(cell(0, "N"), "1 *");
+    const QString note = insights.findChild<QLabel*>("collocationNote")->text();
+    EXPECT_TRUE(
+        note.contains("<b>collocation=MPS runs_per_gpu=2</b>: Sharing the GPU did x1.284 [1.256, 1.314] "
+                      "the work per hour at x0.971 [0.948, 0.994] the energy per job: it paid off"))
+        << note.toStdString();
+    EXPECT_TRUE(note.contains("<b>runs_per_gpu=2</b>: Sharing the GPU did x1.163 [1.162, 1.164]"))
+        << note.toStdString();
+    EXPECT_TRUE(note.contains("* one workload: its intervals cover only the solo runs' spread"))
+        << note.toStdString();
     // The paper table and the CSV are radt report's.
     insights.exportCollocation(QString::fromStdString(dir.file("collocation.tex")));
     insights.exportCollocation(QString::fromStdString(dir.file("collocation.csv")));

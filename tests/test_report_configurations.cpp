@@ -137,12 +137,12 @@ TEST(ReportConfigurations, RunningFailedAndKilledRunsAreLeftOutOfConfigurationsA
     const Result csv = radtRun(dir, {"report", "--store", uri, "--csv", "bench"});
     ASSERT_EQ(csv.rc, 0) << csv.err;
     EXPECT_NE(csv.err.find("radt report: " + said), std::string::npos) << "said on stderr: " << csv.err;
-    EXPECT_EQ(firstLine(csv.out).rfind("configuration,label,n,params,", 0), 0u)
+    EXPECT_EQ(firstLine(csv.out).rfind("configuration,label,n,replicate,runs,params,", 0), 0u)
         << "no comment line before the header: " << csv.out;
     test::writeFile(dir.file("configurations.csv"), csv.out);
     const std::string read = test::readByPythonCsvReaders(dir.file("configurations.csv"));
     EXPECT_EQ(test::splitLines(read),
-              (std::vector<std::string>{"csv 1 29 configuration", "pandas 1 29 configuration"}))
+              (std::vector<std::string>{"csv 1 31 configuration", "pandas 1 31 configuration"}))
         << read;
     EXPECT_NE(csv.out.find("\n0,all runs,2,"), std::string::npos) << "N is the finished runs': " << csv.out;
     const Result latex = radtRun(dir, {"report", "--store", uri, "--latex", "bench"});
@@ -411,7 +411,7 @@ TEST(ReportConfigurations, ManyConfigurationsAreComparedInLinearTimeAndWhatIsLef
     test::writeFile(dir.file("repeated.csv"), csv.out);
     const std::string read = test::readByPythonCsvReaders(dir.file("repeated.csv"));
     EXPECT_EQ(test::splitLines(read),
-              (std::vector<std::string>{"csv 70 29 configuration", "pandas 70 29 configuration"}))
+              (std::vector<std::string>{"csv 70 31 configuration", "pandas 70 31 configuration"}))
         << read;
     const Result baseline =
         radtRun(dir, {"report", "--store", uri, "--json", "--baseline", "#5", "repeated"});

@@ -21,7 +21,10 @@
 #include <QApplication>
 #include <QFont>
 #include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTest>
 #include <QTreeView>
 #include <QUndoStack>
@@ -156,6 +159,75 @@ TEST_P(RunCurationGui, RenameNoteTagDeleteAndRestoreAsMlflowWritesThemEachUndone
     curation->undoStack()->undo();
     ASSERT_TRUE(settled());
     EXPECT_FALSE(stored(a).has_value());
+}
+
+// After a change the reader's place stays: the same run selected (the Run menu still acts on it),
+// a deleted run offering only Restore, restore putting it back in the basket it left, a workload's
+// status made of its active runs, and a filter that matches nothing saying so.
+TEST_P(RunCurationGui, CurationKeepsTheReadersPlace) {
+    const std::string a = sample.runs.at("alpha/1/a"), b = sample.runs.at("alpha/1/b");
+    const QString qa = QString::fromStdString(a), qb = QString::fromStdString(b);
+    QPushButton* add = tree->findChild<QPushButton*>("addToBasket");
+    ASSERT_TRUE(add);
+    select(a);
+    curation->rename(qa, "kept selected");
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(tree->selectedRunUuids(), QStringList{qa}) << "the reread tree keeps the selection";
+    EXPECT_EQ(tree->runUuidAt(tree->view()->currentIndex()), qa) << "and the current row";
+    EXPECT_TRUE(curation->runActions()[0]->isEnabled()) << "Rename Run, without clicking the run again";
+    EXPECT_TRUE(add->isEnabled());
+
+    // Delete a run of the basket: it leaves it; restored, it comes back, beside its partner.
+    window.addRunsToBasket({qa, qb});
+    ASSERT_TRUE(window.waitForLoads());
+    curation->setDeleted({qa}, true);
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(window.basketRunUuids(), QStringList{qb});
+    curation->showDeletedAction()->setChecked(true);
+    ASSERT_TRUE(settled());
+    select(a);
+    EXPECT_TRUE(tree->selectedRunUuids().isEmpty()) << "a deleted run is not chosen";
+    EXPECT_FALSE(add->isEnabled()) << "a deleted run offers no Add to basket, only Restore";
+    EXPECT_TRUE(curation->runActions()[4]->isEnabled());
+    // Workload 1 now has a failed run and a deleted one: its status is the failed run's.
+    const QModelIndex workload1 = tree->model()->indexOfRun(qa).parent();
+    const auto statusOf = [&](const QModelIndex& index) {
+        return tree->model()->data(index.siblingAtColumn(RunTreeModel::StatusColumn)).toString();
+    };
+    EXPECT_EQ(statusOf(workload1), "FAILED") << "the deleted FINISHED run is not in its status";
+    EXPECT_TRUE(tree->model()
+                    ->data(workload1, Qt::ToolTipRole)
+                    .toString()
+                    .endsWith("and 1 deleted (not in its status)"))
+        << tree->model()->data(workload1, Qt::ToolTipRole).toString().toStdString();
+    curation->runActions()[4]->trigger(); // Restore
+    ASSERT_TRUE(settled());
+    ASSERT_TRUE(stored(a).has_value());
+    QStringList basket = window.basketRunUuids();
+    basket.sort();
+    QStringList both{qa, qb};
+    both.sort();
+    EXPECT_EQ(basket, both) << "restore puts the run back in the basket it left";
+    EXPECT_EQ(tree->selectedRunUuids(), QStringList{qa}) << "still the reader's row";
+    EXPECT_TRUE(add->isEnabled());
+
+    // A workload whose only run is deleted says so, not FINISHED.
+    const std::string only = sample.runs.at("alpha/2/a");
+    curation->setDeleted({QString::fromStdString(only)}, true);
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(statusOf(tree->model()->indexOfRun(QString::fromStdString(only)).parent()), "deleted");
+
+    // A filter that matches nothing says so, naming what it searched.
+    auto* filter = tree->findChild<QLineEdit*>("runFilter");
+    auto* noMatch = tree->findChild<QLabel*>("runFilterNoMatch");
+    ASSERT_TRUE(filter && noMatch);
+    EXPECT_FALSE(noMatch->isVisible());
+    filter->setText("no-such-run-anywhere");
+    ASSERT_TRUE(QTest::qWaitFor([&] { return noMatch->isVisible(); }, 5000));
+    EXPECT_TRUE(noMatch->text().startsWith(QStringLiteral("No run matches “no-such-run-anywhere”")))
+        << noMatch->text().toStdString();
+    filter->setText("vgg");
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !noMatch->isVisible(); }, 5000));
 }
 
 // Ctrl+Z after a colleague renamed the same run wrote the old name back over theirs, with no word.

@@ -2,6 +2,7 @@
 #include "core/analysis/CollocationVerdict.h"
 
 #include "core/base/Statistics.h"
+#include "core/base/TextFormat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,8 +39,10 @@ std::optional<stats::Estimate> aloneEstimate(const json& solo, const char* figur
     return stats::weightedSum(terms);
 }
 
-json intervalJson(const std::optional<std::pair<double, double>>& ci) {
-    return ci ? json::array({ci->first, ci->second}) : json(nullptr);
+/// A ratio's interval: both sides are positive quantities (times, energies), so the ratio cannot
+/// be negative; where Fieller's interval reaches below 0 (a side that varies a lot), it starts at 0.
+json ratioIntervalJson(const std::optional<std::pair<double, double>>& ci) {
+    return ci ? json::array({std::max(0.0, ci->first), std::max(0.0, ci->second)}) : json(nullptr);
 }
 
 /// The 95 % interval of an estimate's mean; null without a spread to go by.
@@ -69,7 +72,7 @@ json estimateJson(const std::optional<stats::Estimate>& e) {
 json ratioJson(const std::optional<stats::Estimate>& a, const std::optional<stats::Estimate>& b) {
     if (!a || !b || b->mean == 0)
         return {{"mean", nullptr}, {"ci95", nullptr}};
-    return {{"mean", a->mean / b->mean}, {"ci95", intervalJson(stats::ratioCi95(*a, *b))}};
+    return {{"mean", a->mean / b->mean}, {"ci95", ratioIntervalJson(stats::ratioCi95(*a, *b))}};
 }
 
 /// A collocated configuration: the workloads whose jobs are runs of the same configurations.
@@ -158,6 +161,27 @@ json verdictOf(const Collocated& c, const json& configurations) {
             {"why", why}};
 }
 
+/// "x1.70 [1.52, 1.90]" at the interval's precision; "x1.70" without one.
+std::string ratioWords(const json& ratio) {
+    const double mean = ratio["mean"].get<double>();
+    if (!ratio["ci95"].is_array())
+        return "x" + formatFixed(mean, 2);
+    const double low = ratio["ci95"][0].get<double>(), high = ratio["ci95"][1].get<double>();
+    const int decimals = ratioDecimals(low, high);
+    return "x" + formatFixed(mean, decimals) + " [" + formatFixed(low, decimals) + ", " +
+           formatFixed(high, decimals) + "]";
+}
+
+/// Which side of 1 a ratio is on, by its interval where it has one (else its mean): 1 above,
+/// -1 below, 0 where the interval holds 1.
+int sideOfOne(const json& ratio) {
+    if (!ratio["ci95"].is_array())
+        return ratio["mean"].get<double>() > 1 ? 1 : ratio["mean"].get<double>() < 1 ? -1 : 0;
+    if (ratio["ci95"][0].get<double>() > 1)
+        return 1;
+    return ratio["ci95"][1].get<double>() < 1 ? -1 : 0;
+}
+
 } // namespace
 
 void addGainFigures(json& gain, const std::vector<std::string>& withoutBaseline) {
@@ -186,7 +210,7 @@ void addGainFigures(json& gain, const std::vector<std::string>& withoutBaseline)
     gain["alone_one_after_another_s"] = aloneS->mean;
     gain["alone_one_after_another_s_ci95"] = intervalJson(*aloneS);
     gain["throughput_gain"] = aloneS->mean / together;
-    gain["throughput_gain_ci95"] = intervalJson(stats::ratioCi95(*aloneS, exactly(together)));
+    gain["throughput_gain_ci95"] = ratioIntervalJson(stats::ratioCi95(*aloneS, exactly(together)));
     const auto aloneJ = aloneEstimate(solo, "gpu_energy_j");
     if (!aloneJ || !gain["together_j"].is_number() || aloneJ->mean <= 0)
         return;
@@ -196,14 +220,48 @@ void addGainFigures(json& gain, const std::vector<std::string>& withoutBaseline)
     gain["energy_per_job_alone_j"] = aloneJ->mean / jobs;
     gain["energy_per_job_alone_j_ci95"] = intervalJson(scaled(*aloneJ, 1.0 / jobs));
     gain["energy_ratio"] = togetherJ / aloneJ->mean;
-    gain["energy_ratio_ci95"] = intervalJson(stats::ratioCi95(exactly(togetherJ), *aloneJ));
+    gain["energy_ratio_ci95"] = ratioIntervalJson(stats::ratioCi95(exactly(togetherJ), *aloneJ));
 }
 
 void addCollocationVerdicts(json& report) {
     json verdicts = json::array();
-    for (const Collocated& c : collocatedConfigurations(report))
-        verdicts.push_back(verdictOf(c, report["configurations"]));
+    for (const Collocated& c : collocatedConfigurations(report)) {
+        json v = verdictOf(c, report["configurations"]);
+        v["sentence"] = collocationSentence(v);
+        verdicts.push_back(v);
+    }
     report["collocation"] = verdicts;
+}
+
+std::string collocationSentence(const json& v) {
+    if (v["why"].is_string())
+        return "No verdict: " + v["why"].get<std::string>();
+    const json& gain = v["throughput_gain"];
+    const json& energy = v["energy_ratio"];
+    if (!gain["mean"].is_number())
+        return "No verdict: the solo runs have no duration";
+    const int faster = sideOfOne(gain);
+    const int costlier = energy["mean"].is_number() ? sideOfOne(energy) : 0;
+    std::string sentence = "Sharing the GPU did " + ratioWords(gain) + " the work per hour";
+    if (energy["mean"].is_number())
+        sentence += " at " + ratioWords(energy) + " the energy per job";
+    const bool intervals = gain["ci95"].is_array();
+    if (faster > 0 && costlier <= 0)
+        sentence += ": it paid off";
+    else if (faster < 0 || (costlier > 0 && faster == 0))
+        sentence += ": it did not pay off";
+    else if (faster > 0 && costlier > 0)
+        sentence += ": more work per hour, but more energy per job";
+    else if (costlier < 0)
+        sentence += ": less energy per job, no clear difference in work per hour";
+    else
+        sentence += ": no clear difference from running the jobs alone";
+    if (!intervals)
+        sentence += " (no interval: neither the workloads nor the solo runs repeat)";
+    else if (v.value("n", size_t(0)) == 1)
+        sentence += "; one workload, so the intervals cover only the solo runs' spread (repeat the "
+                    "workload for its own)";
+    return sentence;
 }
 
 } // namespace radt

@@ -26,6 +26,13 @@ void addGainFigures(nlohmann::json& gain, const std::vector<std::string>& withou
 /// workloads, N, time together and one after another alone, throughput gain, energy per job
 /// together and alone and their ratio, each as {"mean", "ci95"}; "why" where there is no verdict.
 /// Needs the report's "configurations", its runs' "configuration" and its "workloads".
+/// Each verdict also has its "sentence" (collocationSentence).
 void addCollocationVerdicts(nlohmann::json& report);
+
+/// The verdict in one sentence: "Sharing the GPU did x1.70 [1.52, 1.90] the work per
+/// hour at x0.81 [0.74, 0.89] the energy per job: it paid off; one workload, so the intervals
+/// cover only the solo runs' spread ...". "Paid off": more work per hour (the interval above 1)
+/// at no more energy per job; judged by the intervals where there are any, else by the means.
+std::string collocationSentence(const nlohmann::json& verdict);
 
 } // namespace radt

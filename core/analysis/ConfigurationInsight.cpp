@@ -122,6 +122,39 @@ configurationParams(const Run& run, const std::vector<std::string>& repeatParams
     return key;
 }
 
+std::vector<std::vector<size_t>> replicatesOf(const std::vector<size_t>& members, bool sharedGpus,
+                                              const json& reportRuns) {
+    std::vector<std::vector<size_t>> replicates;
+    std::map<std::string, size_t> indexOf; // workload id -> replicate, in the order first seen
+    for (const size_t i : members) {
+        const json& workload = reportRuns[i].value("workload", json());
+        if (!sharedGpus || !workload.is_string()) { // a run alone, or shared outside any workload
+            replicates.push_back({i});
+            continue;
+        }
+        const auto [at, added] = indexOf.emplace(workload.get<std::string>(), replicates.size());
+        if (added)
+            replicates.emplace_back();
+        replicates[at->second].push_back(i);
+    }
+    return replicates;
+}
+
+std::vector<std::vector<std::vector<size_t>>> configurationReplicates(const json& report) {
+    const json& configurations = report.value("configurations", json::array());
+    const json& runs = report.value("runs", json::array());
+    std::vector<std::vector<size_t>> members(configurations.size());
+    for (size_t i = 0; i < runs.size(); ++i)
+        if (const json& c = runs[i].value("configuration", json());
+            c.is_number() && c.get<size_t>() < members.size())
+            members[c.get<size_t>()].push_back(i);
+    std::vector<std::vector<std::vector<size_t>>> out;
+    for (size_t c = 0; c < configurations.size(); ++c)
+        out.push_back(
+            replicatesOf(members[c], configurations[c].value("replicate", "run") == "workload", runs));
+    return out;
+}
+
 namespace {
 
 /// Runs grouped into configurations, in the order of their params (nameConfigurations), whatever
@@ -182,7 +215,8 @@ Grouping groupRuns(json& report, const std::vector<Run>& runs, const Configurati
     return g;
 }
 
-/// Each configuration's figures, run by run: values[c][figure].
+/// Each configuration's figures, replicate by replicate (a run, or a workload's jobs' mean):
+/// values[c][figure].
 using FigureValues = std::vector<std::map<std::string, std::vector<double>>>;
 
 /// The configurations as JSON, named by the params that differ between them (all when alone).
@@ -207,17 +241,37 @@ json configurationsJson(const Grouping& g, const json& reportRuns, FigureValues&
             if (differing.count(name) || g.keys.size() == 1)
                 params[name] = value;
         json uuids = json::array();
-        for (const size_t i : g.members[c]) {
+        for (const size_t i : g.members[c])
             uuids.push_back(reportRuns[i]["run_uuid"]);
-            for (const std::string& figure : kConfigurationFigures)
-                if (const auto v = figureOf(reportRuns[i], figure))
-                    values[c][figure].push_back(*v);
+        const auto perGpu = g.keys[c].find("runs_per_gpu");
+        const bool shared = perGpu != g.keys[c].end() && perGpu->second != "1";
+        const std::vector<std::vector<size_t>> replicates = replicatesOf(g.members[c], shared, reportRuns);
+        const bool byWorkload = replicates.size() < g.members[c].size();
+        json workloads = json::array();
+        for (const std::vector<size_t>& replicate : replicates) {
+            if (byWorkload)
+                workloads.push_back(reportRuns[replicate.front()]["workload"]);
+            for (const std::string& figure : kConfigurationFigures) {
+                std::vector<double> jobs;
+                for (const size_t i : replicate)
+                    if (const auto v = figureOf(reportRuns[i], figure))
+                        jobs.push_back(*v);
+                if (!jobs.empty())
+                    values[c][figure].push_back(stats::summarise(jobs)->mean);
+            }
         }
         json statistics = json::object();
         for (const std::string& figure : kConfigurationFigures)
             statistics[figure] = summaryJson(values[c][figure]);
-        configurations.push_back(
-            {{"label", g.labels[c]}, {"params", params}, {"runs", uuids}, {"stats", statistics}});
+        json configuration = {{"label", g.labels[c]},
+                              {"params", params},
+                              {"runs", uuids},
+                              {"n", replicates.size()},
+                              {"replicate", byWorkload ? "workload" : "run"},
+                              {"stats", statistics}};
+        if (byWorkload)
+            configuration["workloads"] = workloads;
+        configurations.push_back(configuration);
     }
     return configurations;
 }
@@ -309,6 +363,10 @@ json paretoOf(const FigureValues& values) {
 
 } // namespace
 
+size_t configurationN(const json& configuration) {
+    return configuration.value("n", configuration.value("runs", json::array()).size());
+}
+
 bool countsAsRepeat(RunStatus status) {
     return status == RunStatus::Finished;
 }
@@ -357,6 +415,23 @@ std::string leftOutOfConfigurationsNote(const json& report) {
     return "left out of configurations: " + counts +
            " (only finished runs are repeats: a running run has done part of its work, a failed or "
            "killed one stopped short)";
+}
+
+std::string replicatesNote(const json& report) {
+    std::string note;
+    const json& configurations = report.value("configurations", json::array());
+    for (size_t c = 0; c < configurations.size(); ++c) {
+        const json& configuration = configurations[c];
+        if (configuration.value("replicate", "run") != "workload")
+            continue;
+        note += (note.empty() ? "" : "\n") + std::string("N of #") + std::to_string(c) + " (" +
+                configuration.value("label", "") + ") counts workloads, not runs: its " +
+                std::to_string(configuration["runs"].size()) + " runs shared GPUs in " +
+                std::to_string(configurationN(configuration)) +
+                (configurationN(configuration) == 1 ? " workload" : " workloads") +
+                ", whose jobs ran at the same time; each workload is one replicate (its jobs' mean)";
+    }
+    return note;
 }
 
 std::string comparisonsScopeNote(const json& report) {

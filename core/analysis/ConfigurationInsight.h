@@ -53,6 +53,24 @@ std::vector<std::string> unknownRepeatParams(const std::vector<Run>& runs,
 /// statistics, comparisons and frontier, and counted.
 bool countsAsRepeat(RunStatus status);
 
+/// A configuration's N, what its statistics count: its runs, or where its runs shared a GPU in
+/// workloads ("replicate": "workload"), its workloads (each one value per figure: its jobs' mean).
+/// A report written before "n" existed counts its runs.
+size_t configurationN(const nlohmann::json& configuration);
+
+/// A configuration's replicates, as indexes into the report's runs (`members`): each run alone, or
+/// where the runs shared a GPU (`sharedGpus`: runs_per_gpu > 1), the runs of each workload
+/// together. The jobs of one workload ran at the same time on the same GPU: they are one trial of
+/// the configuration, not independent repeats, so the statistics count the workload (its jobs'
+/// mean). A run that shared a GPU outside any workload is a replicate of its own.
+std::vector<std::vector<size_t>> replicatesOf(const std::vector<size_t>& members, bool sharedGpus,
+                                              const nlohmann::json& reportRuns);
+
+/// Each configuration's replicates in a report that addConfigurations completed: [c][replicate]
+/// the indexes of its runs in the report's "runs". For any per-run figure a view summarises per
+/// configuration (one value per replicate: its runs' mean).
+std::vector<std::vector<std::vector<size_t>>> configurationReplicates(const nlohmann::json& report);
+
 struct ConfigurationOptions {
     std::vector<std::string> repeatParams{"seed"};
     /// A run id (prefix), a configuration's handle ("#2") or its label ("batch-size=64"):
@@ -60,10 +78,11 @@ struct ConfigurationOptions {
     std::string baseline;
 };
 
-/// Adds "configurations" (each with its "label", in the order of their params: ConfigurationLabels.h),
-/// "comparisons" (Welch's p, its Holm-adjusted "p_adjusted" over the same figure's comparisons, and
-/// "diff_ci95" of mean b - mean a), "comparisons_scope" ({"each_against": the reference or null for
-/// every pair, "why": "all pairs", "baseline" or "first", "untested": how many pairs could not be
+/// Adds "configurations" (each with its "label", its "runs", its "n" and "replicate" ("run", or
+/// "workload" with its "workloads" where its runs shared a GPU), in the order of their params:
+/// ConfigurationLabels.h), "comparisons" (Welch's p, its Holm-adjusted "p_adjusted" over the same figure's
+/// comparisons, and "diff_ci95" of mean b - mean a), "comparisons_scope" ({"each_against": the reference or
+/// null for every pair, "why": "all pairs", "baseline" or "first", "untested": how many pairs could not be
 /// tested, "untested_listed"}), "pareto" and "left_out_of_configurations" ({status: count} of
 /// the runs that are not repeats) to `report`, and "configuration" (null for a run left out) to
 /// each of its runs. `runs` are the report's runs, in its order.
@@ -73,6 +92,10 @@ void addConfigurations(nlohmann::json& report, const std::vector<Run>& runs,
 /// "left out of configurations: 1 running, 1 failed (...why)", from the report's
 /// "left_out_of_configurations"; "" when every run counted. Every output of the report says it.
 std::string leftOutOfConfigurationsNote(const nlohmann::json& report);
+
+/// "N of #2 (iters=60 runs_per_gpu=2) counts workloads, not runs: ...", a line per configuration
+/// that replicates by workload; "" when every configuration's N counts its runs.
+std::string replicatesNote(const nlohmann::json& report);
 
 /// What the comparisons leave out, a line each: "each configuration is compared with #0 only..."
 /// past kAllPairsUpTo configurations, "N comparisons could not be tested..." when they are not

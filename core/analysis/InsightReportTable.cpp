@@ -86,7 +86,8 @@ void comparisonTable(std::ostream& out, const json& report) {
     }
     if (std::any_of(comparisons.begin(), comparisons.end(),
                     [](const json& k) { return k["p_value"].is_null(); }))
-        out << "-: no test where a configuration has one run (no significance from n < 2) or no spread\n";
+        out << "-: no test where a configuration has one replicate (no significance from n < 2) or no "
+               "spread\n";
     out << "p Holm: Welch's p adjusted by Holm-Bonferroni over the comparisons of the same figure\n";
     if (!scope.empty())
         out << scope << "\n";
@@ -104,7 +105,7 @@ std::string configurationTable(const json& report) {
     out << "\n#      N   time s (mean ± CI95)   GPU kJ (mean ± CI95)     GPU util %   configuration\n";
     for (size_t c = 0; c < configurations.size(); ++c) {
         const json& st = configurations[c]["stats"];
-        const size_t n = configurations[c]["runs"].size();
+        const size_t n = configurationN(configurations[c]);
         std::ostringstream index;
         index << "#" << c << (pareto.count(c) ? " *" : "");
         out << std::left << std::setw(6) << index.str() << std::right << std::setw(3) << n << std::setw(23)
@@ -115,6 +116,8 @@ std::string configurationTable(const json& report) {
     out << "* on the efficiency frontier (no other configuration is both faster and cheaper in energy)\n";
     if (!leftOut.empty())
         out << leftOut << "\n";
+    if (const std::string replicates = replicatesNote(report); !replicates.empty())
+        out << replicates << "\n";
     comparisonTable(out, report);
     return out.str();
 }
@@ -254,9 +257,8 @@ void collocationVerdicts(std::ostream& out, const json& report) {
             << estimateText(v["energy_per_job_together_j"], insight::Unit::Joules, 0) << ", alone "
             << estimateText(v["energy_per_job_alone_j"], insight::Unit::Joules, 0) << ": "
             << ratioText(v["energy_ratio"]["mean"], v["energy_ratio"]["ci95"]) << "\n";
-        if (v["n"].get<size_t>() == 1)
-            out << "    (one workload: its intervals cover the solo runs' spread only; repeat it for its "
-                   "own)\n";
+        if (v.value("sentence", json()).is_string())
+            out << "    verdict:    " << v["sentence"].get<std::string>() << "\n";
     }
 }
 

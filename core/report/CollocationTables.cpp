@@ -128,7 +128,7 @@ std::string collocationCsv(const json& report) {
                              "energy_ratio"};
     for (const char* figure : figures)
         out << "," << figure << "," << figure << "_ci95_low," << figure << "_ci95_high";
-    out << ",why\n";
+    out << ",verdict,why\n";
     for (const json& v : report.value("collocation", json::array())) {
         std::string workloads;
         for (const json& w : v["workloads"])
@@ -142,6 +142,7 @@ std::string collocationCsv(const json& report) {
             for (int i = 0; i < 2; ++i)
                 out << "," << (e["ci95"].is_array() ? csvNumber(e["ci95"][i]) : std::string());
         }
+        out << "," << csvField(v.value("sentence", ""));
         out << "," << (v["why"].is_string() ? csvField(v["why"].get<std::string>()) : std::string()) << "\n";
     }
     return out.str();

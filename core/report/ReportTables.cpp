@@ -92,7 +92,7 @@ std::string latexRow(const json& report, const ComparisonsWith& comparisons, siz
                      const std::string& label) {
     const json& configuration = report["configurations"][c];
     const json& st = configuration["stats"];
-    const size_t n = configuration["runs"].size();
+    const size_t n = configurationN(configuration);
     const bool isReference = c == reference;
     auto marks = [&](const char* figure) {
         return isReference ? std::string() : stars(comparisons.of(c, figure));
@@ -100,17 +100,26 @@ std::string latexRow(const json& report, const ComparisonsWith& comparisons, siz
     std::ostringstream row;
     // The name wraps in its column (ragged, not stretched); the group keeps \\ the row's end.
     row << c << " & {\\raggedright " << label << (isReference ? "$^{\\dagger}$" : "") << "\\par} & " << n
-        << " & " << latexCell(st["duration_s"], 1, 2, marks("duration_s"), n) << " & "
+        << (configuration.value("replicate", "run") == "workload" ? "$^{w}$" : "") << " & "
+        << latexCell(st["duration_s"], 1, 2, marks("duration_s"), n) << " & "
         << latexCell(st["gpu_energy_j"], 1e-3, 3, marks("gpu_energy_j"), n) << " & "
         << latexCell(st["gpu_util_pct"], 1, 1, "", n) << " \\\\\n";
     return row.str();
+}
+
+/// Whether any configuration's N counts workloads (its runs shared a GPU).
+bool anyReplicatesByWorkload(const json& configurations) {
+    for (const json& configuration : configurations)
+        if (configuration.value("replicate", "run") == "workload")
+            return true;
+    return false;
 }
 
 /// Whether any figure of any configuration is over fewer runs than its configuration's N.
 bool anyFigureOverFewerRuns(const json& configurations) {
     for (const json& configuration : configurations)
         for (const auto& [figure, stat] : configuration["stats"].items())
-            if (!stat["mean"].is_null() && stat["n"].get<size_t>() != configuration["runs"].size())
+            if (!stat["mean"].is_null() && stat["n"].get<size_t>() != configurationN(configuration))
                 return true;
     return false;
 }
@@ -162,6 +171,10 @@ std::string configurationsLatex(const json& report) {
         << (anyFigureOverFewerRuns(configurations)
                 ? " ($n{=}K$): that figure is over the $K$ of the $N$ runs that have it."
                 : "")
+        << (anyReplicatesByWorkload(configurations)
+                ? " $^{w}$: $N$ counts workloads, not runs: their jobs shared a GPU and ran at the same "
+                  "time, so each workload is one replicate (its jobs' mean)."
+                : "")
         << " $^{\\dagger}$: the reference.}\n"
         << "\\small\n\\setlength{\\tabcolsep}{4pt}\n"
         << "\\begin{tabular}{rp{0.3\\linewidth}rrrr}\n\\toprule\n"
@@ -172,7 +185,8 @@ std::string configurationsLatex(const json& report) {
 
 std::vector<std::string> reportNotes(const json& report) {
     std::vector<std::string> notes;
-    for (const std::string& note : {leftOutOfConfigurationsNote(report), comparisonsScopeNote(report)}) {
+    for (const std::string& note :
+         {leftOutOfConfigurationsNote(report), replicatesNote(report), comparisonsScopeNote(report)}) {
         std::istringstream lines(note);
         for (std::string line; std::getline(lines, line);)
             notes.push_back(line);
@@ -185,14 +199,15 @@ std::string configurationsCsv(const json& report) {
     const size_t reference = referenceConfiguration(report);
     const ComparisonsWith comparisons(report, reference);
     std::ostringstream out;
-    out << "configuration,label,n,params";
+    out << "configuration,label,n,replicate,runs,params";
     for (const std::string& figure : kConfigurationFigures)
         out << "," << figure << "_mean," << figure << "_ci95_low," << figure << "_ci95_high," << figure
             << "_n";
     out << ",reference,p_duration_s,p_adjusted_duration_s,p_gpu_energy_j,p_adjusted_gpu_energy_j\n";
     for (size_t c = 0; c < configurations.size(); ++c) {
         const json& st = configurations[c]["stats"];
-        out << c << "," << csvField(labelOf(configurations, c)) << "," << configurations[c]["runs"].size()
+        out << c << "," << csvField(labelOf(configurations, c)) << "," << configurationN(configurations[c])
+            << "," << configurations[c].value("replicate", "run") << "," << configurations[c]["runs"].size()
             << "," << csvField(paramsText(configurations[c]["params"]));
         for (const std::string& figure : kConfigurationFigures) {
             const json& s = st[figure];

@@ -72,7 +72,11 @@ QList<QStandardItem*> verdictRow(const json& v) {
     QFont bold = row.back()->font();
     bold.setBold(true);
     row.back()->setFont(bold);
-    row << answerNumberCell(QString::number(v["n"].get<int>()), v["n"].get<double>());
+    // One workload: its intervals are the solo runs' spread alone. Marked here, said under the table.
+    row << answerNumberCell(v["n"].get<int>() == 1 && !v["why"].is_string()
+                                ? QStringLiteral("1 *")
+                                : QString::number(v["n"].get<int>()),
+                            v["n"].get<double>());
     if (v["why"].is_string()) {
         appendWhy(row, QString::fromStdString(v["why"].get<std::string>()));
         return row;
@@ -162,10 +166,23 @@ void fillCollocationModel(QStandardItemModel* model, const json& report) {
 QString collocationNote(const json& report) {
     if (!report.is_object() || report["runs"].empty())
         return {};
-    if (report.value("collocation", json::array()).empty())
+    const json& verdicts = report.value("collocation", json::array());
+    if (verdicts.empty())
         return QObject::tr("No workload in the basket ran jobs together on one GPU: add collocated runs "
                            "and the solo runs of the same params to see whether sharing paid off.");
-    return {};
+    // The verdicts in a sentence each, above the table that backs them.
+    QStringList lines;
+    bool single = false;
+    for (const json& v : verdicts) {
+        lines << QStringLiteral("<b>%1</b>: %2")
+                     .arg(QString::fromStdString(v.value("label", "")).toHtmlEscaped(),
+                          QString::fromStdString(v.value("sentence", "")).toHtmlEscaped());
+        single = single || (v.value("n", 0) == 1 && !v["why"].is_string());
+    }
+    if (single)
+        lines << QObject::tr("* one workload: its intervals cover only the solo runs' spread, not the "
+                             "workload's own (repeat the workload to measure it).");
+    return lines.join(QStringLiteral("<br>"));
 }
 
 } // namespace radt

@@ -17,7 +17,8 @@ namespace radt {
 /// rows ("  workload 1-4"). Empty (headers only) when no run shared a GPU.
 void fillCollocationModel(QStandardItemModel* model, const nlohmann::json& report);
 
-/// One line for the view when the basket has no collocated workload, else "".
+/// What the Collocation tab says above its table: each verdict in a sentence (its label in bold,
+/// rich text) and what the "1 *" of a single workload means; why the table is empty where it is.
 QString collocationNote(const nlohmann::json& report);
 
 } // namespace radt

@@ -103,8 +103,19 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
         row.back()->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         const QString params = configurationParams(configuration);
         row << answerTextCell(params, params);
-        row << answerNumberCell(QString::number(configuration["runs"].size()),
-                                double(configuration["runs"].size()));
+        const size_t n = configurationN(configuration);
+        if (configuration.value("replicate", "run") == "workload") {
+            const QString workloads = n == 1 ? QObject::tr("1 workload") : QObject::tr("%1 workloads").arg(n);
+            row << answerNumberCell(workloads, double(n));
+            row.back()->setToolTip(
+                QObject::tr("N counts workloads, not runs: its %1 runs shared GPUs in %2, whose "
+                            "jobs ran at the same time, so each workload is one replicate (its jobs' mean). "
+                            "The means, intervals and Welch tests count workloads.")
+                    .arg(configuration["runs"].size())
+                    .arg(workloads));
+        } else {
+            row << answerNumberCell(QString::number(n), double(n));
+        }
         for (const StatColumn& column : kStatColumns) {
             const json& stat = configuration["stats"].value(column.stat, json());
             const insight::RunFigure& figure = insight::runFigure(column.figure);
@@ -119,7 +130,7 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
                 half = (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2;
             QString text = QString::fromStdString(
                 insight::formatMeanAndHalfWidth(mean, ci ? &half : nullptr, figure.unit, figure.decimals));
-            if (stat["n"].get<size_t>() != configuration["runs"].size()) // over fewer runs: its own N
+            if (stat["n"].get<size_t>() != n) // over fewer runs: its own N
                 text += QStringLiteral(" (n=%1)").arg(stat["n"].get<int>());
             QStandardItem* cell = answerNumberCell(text, mean);
             cell->setToolTip(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/insights/InsightBars.h"
 
+#include "core/analysis/ConfigurationInsight.h"
 #include "core/analysis/InsightFigures.h"
 #include "core/base/Statistics.h"
 #include "widgets/chart/engine/ChartLines.h"
@@ -212,16 +213,24 @@ void drawRunBars(QChart* chart, const json& report, const insight::RunFigure& fi
 
 std::vector<ConfigurationBar> configurationBars(const json& report, const insight::RunFigure& figure) {
     const json& configurations = report["configurations"];
+    const json& runs = report["runs"];
+    // One value per replicate: a run's, or where the runs shared a GPU, a workload's jobs' mean.
     std::vector<std::vector<double>> values(configurations.size());
-    for (const json& r : report["runs"])
-        if (r["configuration"].is_number() && r["configuration"].get<size_t>() < values.size())
-            if (const json v = figure.value(r); v.is_number())
-                values[r["configuration"].get<size_t>()].push_back(v.get<double>());
+    const auto replicates = configurationReplicates(report);
+    for (size_t c = 0; c < replicates.size(); ++c)
+        for (const std::vector<size_t>& replicate : replicates[c]) {
+            std::vector<double> jobs;
+            for (const size_t i : replicate)
+                if (const json v = figure.value(runs[i]); v.is_number())
+                    jobs.push_back(v.get<double>());
+            if (const auto s = stats::summarise(jobs))
+                values[c].push_back(s->mean);
+        }
     std::vector<ConfigurationBar> bars;
     for (size_t c = 0; c < configurations.size(); ++c) {
         ConfigurationBar bar;
         bar.label = QString::fromStdString(configurations[c].value("label", "#" + std::to_string(c)));
-        bar.runs = configurations[c]["runs"].size();
+        bar.runs = configurationN(configurations[c]);
         if (const auto s = stats::summarise(values[c])) {
             bar.n = s->n;
             bar.mean = s->mean;
@@ -236,7 +245,7 @@ bool repeatsMakeConfigurations(const json& report) {
     if (!report.is_object())
         return false;
     for (const json& c : report.value("configurations", json::array()))
-        if (c["runs"].size() >= 2)
+        if (configurationN(c) >= 2)
             return true;
     return false;
 }

@@ -69,13 +69,15 @@ QString runLabel(const json& r) {
     return QString::fromStdString(r["run_uuid"].get<std::string>().substr(0, 8));
 }
 
-/// The Collocation tab: a note (why it is empty) over the verdicts' table.
+/// The Collocation tab: the verdicts in a sentence each (or why there are none) over their table.
 QWidget* collocationPage(QWidget* parent, QStandardItemModel*& model, QLabel*& note) {
     auto* page = new QWidget(parent);
     model = new QStandardItemModel(parent);
     note = new QLabel(page);
     note->setObjectName(QStringLiteral("collocationNote"));
     note->setWordWrap(true);
+    note->setTextFormat(Qt::RichText);                        // the verdicts' labels in bold, escaped
+    note->setTextInteractionFlags(Qt::TextSelectableByMouse); // a sentence to quote
     QTableView* table = answerTable(model, page);
     table->setSortingEnabled(false); // a configuration's workloads stay under it
     table->setObjectName(QStringLiteral("collocationTable"));

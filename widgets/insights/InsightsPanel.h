@@ -146,7 +146,8 @@ private:
         QStandardItemModel* configurations = nullptr;
         QStandardItemModel* comparisons = nullptr;
         QStandardItemModel* collocation = nullptr;
-        QLabel* collocationNote = nullptr; ///< above the Collocation tab's table: why it is empty
+        QLabel* collocationNote =
+            nullptr; ///< above the Collocation tab's table: the verdicts, or why it is empty
         QtCharts::QChart* chart = nullptr;
         QtCharts::QChartView* chartView = nullptr;
     } m_views;

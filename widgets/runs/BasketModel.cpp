@@ -9,6 +9,11 @@
 
 namespace radt {
 
+namespace {
+/// How many runs deleted out of the basket it remembers to put back when they are restored.
+constexpr size_t kRememberedDeletedRuns = 10000;
+} // namespace
+
 // Index layout: a group row has internalId 0, a run row has its group's position + 1.
 BasketModel::BasketModel(QObject* parent) : QAbstractItemModel(parent) {}
 
@@ -89,6 +94,7 @@ void BasketModel::removeIndexes(const QModelIndexList& indexes) {
 }
 
 void BasketModel::clear() {
+    m_leftWhenDeleted.clear();
     if (m_groups.empty())
         return;
     beginResetModel();
@@ -98,11 +104,22 @@ void BasketModel::clear() {
 }
 
 void BasketModel::refresh(const std::vector<Run>& current) {
-    if (m_groups.empty())
-        return;
     std::map<std::string, const Run*> byUuid;
     for (const Run& r : current)
         byUuid[r.uuid] = &r;
+    // Runs that left when deleted and are active again: back where they were (their group).
+    std::vector<Run> back;
+    for (auto it = m_leftWhenDeleted.begin(); it != m_leftWhenDeleted.end();) {
+        const auto now = byUuid.find(it->first);
+        if (now == byUuid.end()) {
+            ++it;
+            continue;
+        }
+        back.push_back(*now->second);
+        it = m_leftWhenDeleted.erase(it);
+    }
+    if (m_groups.empty() && back.empty())
+        return;
     beginResetModel();
     for (Group& g : m_groups) {
         std::vector<Run> kept;
@@ -110,8 +127,20 @@ void BasketModel::refresh(const std::vector<Run>& current) {
             const auto it = byUuid.find(r.uuid);
             if (it != byUuid.end())
                 kept.push_back(*it->second);
+            else if (m_leftWhenDeleted.size() < kRememberedDeletedRuns)
+                m_leftWhenDeleted.emplace(r.uuid, r);
         }
         g.runs = std::move(kept);
+    }
+    for (const Run& r : back) {
+        const QString workload = toQString(r.workload());
+        auto group = std::find_if(m_groups.begin(), m_groups.end(), [&](const Group& g) {
+            return g.experimentId == r.experimentId && g.workload == workload;
+        });
+        if (group == m_groups.end())
+            group = m_groups.insert(m_groups.end(), Group{r.experimentId, workload, {}});
+        group->runs.push_back(r);
+        sortGroup(*group);
     }
     m_groups.erase(
         std::remove_if(m_groups.begin(), m_groups.end(), [](const Group& g) { return g.runs.empty(); }),

@@ -31,7 +31,10 @@ public:
     /// Removes the runs (and whole workload groups) the indexes point at.
     void removeIndexes(const QModelIndexList& indexes);
     void clear();
-    /// Replaces the basket's copies by fresh ones; runs absent from `current` leave the basket.
+    /// Replaces the basket's copies by fresh ones; runs absent from `current` (deleted, here or by
+    /// another client) leave the basket, and come back when a later `current` has them again
+    /// (restored, or the delete undone): a restore puts a run back where the delete took it from.
+    /// A run the user removed, or a cleared basket, is not brought back.
     void refresh(const std::vector<Run>& current);
 
     /// The runs in display order.
@@ -62,6 +65,8 @@ private:
     void sortGroup(Group& group);
 
     std::vector<Group> m_groups;
+    /// The runs refresh() took out because the store no longer had them active, by uuid.
+    std::map<std::string, Run> m_leftWhenDeleted;
     std::map<int64_t, QString> m_experimentNames;
 };
 

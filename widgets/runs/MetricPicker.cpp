@@ -177,6 +177,10 @@ void MetricPicker::setFilterText(const QString& text) {
     m_search->setText(text);
 }
 
+QString MetricPicker::filterText() const {
+    return m_search->text();
+}
+
 void MetricPicker::applyFilter() {
     const QString text = m_search->text().trimmed();
     const QSignalBlocker block(m_tree); // expanding for a search must not count as the user's

@@ -36,6 +36,7 @@ public:
     /// the one last shown too, then emits metricChosen.
     void clearChoice();
     void setFilterText(const QString& text);
+    QString filterText() const;
     QTreeWidget* tree() const { return m_tree; }
 
     /// The metric a first look should show: PROC CPU, else TOP CPU, else the first key.

@@ -22,7 +22,8 @@ struct RunTreeModel::Node {
     QString workload;
     int runIndex = -1; ///< into m_runs, run nodes only
     // Group aggregates, so data() stays O(1).
-    int runCount = 0;
+    int runCount = 0;     ///< active runs: what the status, start and duration are made of
+    int deletedCount = 0; ///< deleted runs shown (Show Deleted Runs), counted apart
     int64_t start = 0;
     int64_t durationMs = 0;
     RunStatus status = RunStatus::Finished;
@@ -185,6 +186,10 @@ void RunTreeModel::addWorkloadGroup(Node& experimentNode, const QString& workloa
         if (parents[runIndex] >= 0)
             continue; // placed under its parent run by nestChildRuns()
         runNodes[runIndex] = groupNode->addChild(Node::runLeaf(experimentId, workload, runIndex));
+        if (r.deleted) { // shown to be restored; the workload's status is its active runs'
+            ++groupNode->deletedCount;
+            continue;
+        }
         const int64_t end = r.startTime + r.durationMs(m_nowMs);
         first = groupNode->runCount == 0 ? r.startTime : std::min(first, r.startTime);
         last = groupNode->runCount == 0 ? end : std::max(last, end);
@@ -195,7 +200,8 @@ void RunTreeModel::addWorkloadGroup(Node& experimentNode, const QString& workloa
     groupNode->start = first;
     groupNode->durationMs = last - first;
     experimentNode.runCount += groupNode->runCount;
-    experimentNode.start = experimentNode.start == 0 ? first : std::min(experimentNode.start, first);
+    if (groupNode->runCount > 0) // a group of deleted runs only has no start of its own
+        experimentNode.start = experimentNode.start == 0 ? first : std::min(experimentNode.start, first);
 }
 
 void RunTreeModel::nestChildRuns(const std::vector<int>& parents, std::map<int, Node*>& runNodes,
@@ -454,6 +460,12 @@ QVariant RunTreeModel::groupData(const Node& node, int column, int role) const {
             return tr("Experiment %1, deleted with its runs: Restore Experiments brings them back")
                 .arg(node.experimentId);
     }
+    if (!hasRuns && node.kind == WorkloadNode && node.deletedCount > 0) { // every run of it deleted
+        if (column == StatusColumn && (role == Qt::DisplayRole || role == SortRole))
+            return role == SortRole ? QVariant(-1) : QVariant(tr("deleted"));
+        if (column == StatusColumn && role == Qt::ForegroundRole)
+            return QColor(Qt::gray);
+    }
     if (role == Qt::DisplayRole || role == SortRole) {
         const bool raw = role == SortRole;
         switch (column) {
@@ -485,7 +497,10 @@ QVariant RunTreeModel::groupData(const Node& node, int column, int role) const {
     if (role == Qt::ToolTipRole) {
         if (node.kind == ExperimentNode)
             return tr("Experiment %1: %n run(s)", nullptr, node.runCount).arg(node.experimentId);
-        return tr("Workload %1: %n run(s)", nullptr, node.runCount).arg(node.name);
+        const QString runs = tr("Workload %1: %n run(s)", nullptr, node.runCount).arg(node.name);
+        return node.deletedCount == 0
+                   ? runs
+                   : runs + tr(", and %n deleted (not in its status)", nullptr, node.deletedCount);
     }
     return QVariant();
 }

@@ -6,7 +6,9 @@
 #include "widgets/runs/RunTreeModel.h"
 
 #include <QHeaderView>
+#include <QItemSelection>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
@@ -17,8 +19,11 @@ namespace radt {
 
 namespace {
 
-/// Names an experiment or workload node across rereads (rows move when runs are added).
-QString nodeKey(const QModelIndex& index) {
+/// Names a node across rereads (rows move when runs are added): "e:<id>", "w:<id>:<workload>",
+/// "r:<uuid>" (`runUuid`, the run a run row stands for).
+QString nodeKey(const QModelIndex& index, const QString& runUuid = QString()) {
+    if (!runUuid.isEmpty())
+        return QStringLiteral("r:") + runUuid;
     const int kind = index.data(RunTreeModel::NodeKindRole).toInt();
     const QString experiment = QString::number(index.data(RunTreeModel::ExperimentIdRole).toLongLong());
     if (kind == RunTreeModel::ExperimentNode)
@@ -32,7 +37,9 @@ QString nodeKey(const QModelIndex& index) {
 
 RunTreePane::RunTreePane(QWidget* parent)
     : QWidget(parent), m_model(new RunTreeModel(this)), m_proxy(new RunFilterProxy(this)),
-      m_filter(new QLineEdit(this)), m_tree(new QTreeView(this)) {
+      m_filter(new QLineEdit(this)), m_tree(new QTreeView(this)), m_noMatch(new QLabel(this)),
+      m_add(new QPushButton(tr("Add to basket"), this)) {
+    m_add->setObjectName(QStringLiteral("addToBasket"));
     m_proxy->setSourceModel(m_model);
     m_filter->setObjectName(QStringLiteral("runFilter"));
     m_filter->setPlaceholderText(tr("Filter runs (name, status, letter, params)..."));
@@ -56,15 +63,19 @@ RunTreePane::RunTreePane(QWidget* parent)
     m_tree->setDragDropMode(QAbstractItemView::DragOnly);
     m_tree->setDefaultDropAction(Qt::CopyAction);
 
-    auto* add = new QPushButton(tr("Add to basket"), this);
-    add->setToolTip(
+    m_add->setToolTip(
         tr("Add the selected runs, workloads or experiments to the basket (double-click works too)"));
+    m_noMatch->setObjectName(QStringLiteral("runFilterNoMatch"));
+    m_noMatch->setWordWrap(true);
+    m_noMatch->setTextFormat(Qt::PlainText); // the filter's text as typed
+    m_noMatch->hide();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_filter);
+    layout->addWidget(m_noMatch);
     layout->addWidget(m_tree, 1);
-    layout->addWidget(add, 0, Qt::AlignLeft);
+    layout->addWidget(m_add, 0, Qt::AlignLeft);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         const bool filtering = !text.trimmed().isEmpty();
@@ -78,8 +89,12 @@ RunTreePane::RunTreePane(QWidget* parent)
             restoreExpandedNodes(*m_expandedBeforeFilter);
             m_expandedBeforeFilter.reset();
         }
+        updateChoosing();
     });
-    connect(add, &QPushButton::clicked, this, [this] { emit runsChosen(selectedRunUuids(), QString()); });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &RunTreePane::updateChoosing);
+    updateChoosing();
+    connect(m_add, &QPushButton::clicked, this, [this] { emit runsChosen(selectedRunUuids(), QString()); });
     // A double-click adds what it is on (a run, a workload, a whole experiment) to the basket, as
     // resources/doc/explorer.md promises; expanding stays on the arrow and the keyboard.
     m_tree->setExpandsOnDoubleClick(false);
@@ -118,13 +133,66 @@ void RunTreePane::showStore(const std::vector<Experiment>& experiments, const st
     m_model->setContents(experiments, runs, nowMs());
     m_tree->expandToDepth(0);
     fitColumns();
+    updateChoosing();
 }
 
 void RunTreePane::showReread(const std::vector<Experiment>& experiments, const std::vector<Run>& runs) {
     const QStringList expanded = expandedNodes();
+    const QStringList selected = selectedNodes();
     m_model->setContents(experiments, runs, nowMs());
     restoreExpandedNodes(expanded);
+    restoreSelectedNodes(selected);
     fitColumns();
+    updateChoosing();
+}
+
+void RunTreePane::updateChoosing() {
+    m_add->setEnabled(!selectedRunUuids().isEmpty());
+    const QString text = m_filter->text().trimmed();
+    m_noMatch->setVisible(!text.isEmpty() && m_proxy->rowCount() == 0);
+    if (m_noMatch->isVisible())
+        m_noMatch->setText(m_model->runCount() == 0
+                               ? tr("No run matches: this store has no runs yet.")
+                               : tr("No run matches “%1” in name, status, letter or params (tag:KEY=VALUE "
+                                    "and note:TEXT search tags and notes).")
+                                     .arg(text));
+}
+
+QStringList RunTreePane::selectedNodes() const {
+    QStringList keys;
+    const QModelIndex current = m_tree->currentIndex();
+    keys << (current.isValid() ? nodeKey(current.sibling(current.row(), 0), runUuidAt(current)) : QString());
+    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows())
+        keys << nodeKey(index, runUuidAt(index));
+    return keys;
+}
+
+void RunTreePane::restoreSelectedNodes(const QStringList& keys) {
+    if (keys.size() < 2 && keys.value(0).isEmpty())
+        return;
+    const QSet<QString> selected(keys.begin() + 1, keys.end());
+    // A walk over the shown tree (runs nest under runs): O(rows), once per reread.
+    QItemSelection selection;
+    QModelIndex current;
+    std::vector<QModelIndex> pending{QModelIndex()};
+    while (!pending.empty()) {
+        const QModelIndex parent = pending.back();
+        pending.pop_back();
+        for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
+            const QModelIndex index = m_proxy->index(row, 0, parent);
+            const QString key = nodeKey(index, runUuidAt(index));
+            if (selected.contains(key))
+                selection.select(index, index);
+            if (key == keys.front())
+                current = index;
+            if (m_proxy->hasChildren(index))
+                pending.push_back(index);
+        }
+    }
+    m_tree->selectionModel()->select(selection,
+                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    if (current.isValid())
+        m_tree->selectionModel()->setCurrentIndex(current, QItemSelectionModel::NoUpdate);
 }
 
 QStringList RunTreePane::runUuidsUnder(const QModelIndex& index) const {
@@ -201,9 +269,9 @@ void RunTreePane::showContextMenu(const QPoint& pos) {
     menu.addAction(tr("Details") + QStringLiteral("\t") + tr("Enter"), this,
                    [this, clicked] { emit detailsRequested(clicked); })
         ->setEnabled(!clicked.isEmpty());
-    const bool hasSelection = m_tree->selectionModel()->hasSelection();
+    // Deleted runs (Show Deleted Runs) offer only Restore: nothing of theirs goes to the basket.
     menu.addAction(tr("Add to basket"), this, [this] { emit runsChosen(selectedRunUuids(), QString()); })
-        ->setEnabled(hasSelection);
+        ->setEnabled(!selectedRunUuids().isEmpty());
     if (!m_curation.isEmpty()) {
         menu.addSeparator();
         menu.addActions(m_curation);

@@ -14,7 +14,9 @@
 #include <vector>
 
 class QAction;
+class QLabel;
 class QLineEdit;
+class QPushButton;
 class QModelIndex;
 class QTreeView;
 
@@ -34,7 +36,8 @@ public:
 
     /// A newly opened store's runs: experiments expanded, nothing else.
     void showStore(const std::vector<Experiment>& experiments, const std::vector<Run>& runs);
-    /// A reread of the same store: the nodes the user expanded stay expanded.
+    /// A reread of the same store (after a change here, another client's, a live run's): the nodes
+    /// the user expanded stay expanded, and the rows selected stay selected where they still are.
     void showReread(const std::vector<Experiment>& experiments, const std::vector<Run>& runs);
     /// The runs under a node (a run, a workload, an experiment) of the model or its proxy.
     QStringList runUuidsUnder(const QModelIndex& index) const;
@@ -73,6 +76,13 @@ protected:
 
 private:
     void fitColumns();
+    /// Add to basket only where the selection holds an active run; "No run matches" under a filter
+    /// that leaves nothing.
+    void updateChoosing();
+    /// The current row's key ("" without one), then each selected row's (nodeKey: "r:<uuid>" for
+    /// a run).
+    QStringList selectedNodes() const;
+    void restoreSelectedNodes(const QStringList& keys);
     QStringList expandedNodes() const;
     void restoreExpandedNodes(const QStringList& keys);
     void showContextMenu(const QPoint& pos);
@@ -81,6 +91,8 @@ private:
     RunFilterProxy* m_proxy;
     QLineEdit* m_filter;
     QTreeView* m_tree;
+    QLabel* m_noMatch;
+    QPushButton* m_add;
     std::optional<QStringList> m_expandedBeforeFilter; ///< while a filter is typed
     QList<QAction*> m_curation;                        ///< addCurationActions'
 };

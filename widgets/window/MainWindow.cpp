@@ -506,6 +506,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore(); // the user keeps the window and the run
         return;
     }
+    keepStoreView();
     QSettings settings;
     if (BoardDocument::sessionRestoreEnabled(settings))
         m_document->saveSession(settings);

@@ -134,6 +134,11 @@ private:
     /// Shows a store the session opened: the tree, an empty basket, cleared charts.
     void showOpenedStore(const QString& uri, const std::vector<Experiment>& experiments,
                          const std::vector<Run>& runs);
+    /// A store's view (the metric search, each chart's smoothing, grouping, band and the rest of
+    /// its options) is kept per store in QSettings: keepStoreView() writes the shown store's,
+    /// showStoreView() gives a store opened its own, or the defaults: never the last store's.
+    void keepStoreView();
+    void showStoreView(bool firstStore);
     /// Shows a reread tree, its expanded nodes kept.
     void showTree(const std::vector<Experiment>& experiments, const std::vector<Run>& runs, bool userAsked);
     /// The metric list: these keys plus keys already seen on the live bus that the store writer
@@ -156,6 +161,7 @@ private:
     RunDetailsController* m_details = nullptr;
     RunCuration* m_curation = nullptr; ///< rename, note, tag, delete and restore runs; Ctrl+Z
     RecentStores m_recent;
+    QString m_viewStore; ///< the store whose view is shown (RecentStores::normalize'd), "" before one
     std::unique_ptr<QSettings> m_selectionSettings; ///< before m_selections, which reads it
     std::unique_ptr<SavedSelections> m_selections;  ///< the basket's named selections
 };

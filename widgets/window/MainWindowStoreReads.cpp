@@ -11,6 +11,7 @@
 #include "widgets/board/ChartCard.h"
 #include "widgets/chart/ChartLoader.h"
 #include "widgets/chart/ChartPanel.h"
+#include "widgets/chart/engine/ChartOptionsJson.h"
 #include "widgets/common/Formatting.h"
 #include "widgets/compare/ComparePanel.h"
 #include "widgets/insights/InsightsPanel.h"
@@ -25,10 +26,12 @@
 
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
+#include <QUrl>
 
 #include <algorithm>
 #include <cstdio>
@@ -81,6 +84,8 @@ void MainWindow::openStoreInteractive(const QString& uri, OpenMode mode, std::fu
 
 void MainWindow::showOpenedStore(const QString& uri, const std::vector<Experiment>& experiments,
                                  const std::vector<Run>& runs) {
+    const bool firstStore = m_viewStore.isEmpty();
+    keepStoreView(); // the store shown until now: its view comes back when it is opened again
     m_ui.insights->setStore(uri);
     m_ui.parallel->setStore(uri);
     m_ui.basket->clear();
@@ -96,8 +101,50 @@ void MainWindow::showOpenedStore(const QString& uri, const std::vector<Experimen
             m_ui.tree->model()->runCount() > 0
                 ? QString()
                 : tr("This store has no runs yet: record one with  radt train.py ..."));
+    m_viewStore = RecentStores::normalize(uri);
+    showStoreView(firstStore);
     updateTitleAndStatus();
     statusBar()->showMessage(tr("Opened %1").arg(storeDisplayUri()), 5000);
+}
+
+namespace {
+
+/// The QSettings group of a store's view: its normalized URI, percent-encoded (a '/' would nest).
+QString storeViewGroup(const QString& store) {
+    return QStringLiteral("storeViews/") + QString::fromLatin1(QUrl::toPercentEncoding(store));
+}
+
+} // namespace
+
+void MainWindow::keepStoreView() {
+    if (m_viewStore.isEmpty())
+        return;
+    nlohmann::json charts = nlohmann::json::array();
+    for (int i = 0; i < m_ui.board->chartCount(); ++i)
+        charts.push_back(chartOptionsToJson(m_ui.board->chartAt(i)->chart()->engine().options(), true));
+    QSettings settings;
+    settings.beginGroup(storeViewGroup(m_viewStore));
+    settings.setValue(QStringLiteral("metricSearch"), m_ui.metrics->filterText());
+    settings.setValue(QStringLiteral("charts"), QString::fromStdString(charts.dump()));
+}
+
+void MainWindow::showStoreView(bool firstStore) {
+    QSettings settings;
+    settings.beginGroup(storeViewGroup(m_viewStore));
+    // The first store of a session with no view of its own keeps what the window starts with (a
+    // restored session's charts); any later one never inherits the store shown before it.
+    if (firstStore && !settings.contains(QStringLiteral("charts")))
+        return;
+    m_ui.metrics->setFilterText(settings.value(QStringLiteral("metricSearch")).toString());
+    // A view the explorer cannot read (an edited file) gives the defaults, as a store never seen.
+    const nlohmann::json stored = nlohmann::json::parse(
+        settings.value(QStringLiteral("charts")).toString().toStdString(), nullptr, false);
+    for (int i = 0; i < m_ui.board->chartCount(); ++i) {
+        ChartOptions options;
+        if (stored.is_array() && size_t(i) < stored.size() && stored[size_t(i)].is_object())
+            chartOptionsFromJson(stored[size_t(i)], options, [](const std::string&, const std::string&) {});
+        m_ui.board->chartAt(i)->chart()->changeOptions([&options](ChartOptions& o) { o = options; });
+    }
 }
 
 void MainWindow::reload() {
