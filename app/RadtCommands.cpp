@@ -136,6 +136,7 @@ struct ReportArgs {
     std::string store;
     bool json = false, latex = false, csv = false, readOnly = false;
     bool envDiff = false;                 ///< the environment items each configuration's runs differ in
+    bool verbose = false;                 ///< the terminal table plus each comparison's exact p
     std::string table = "configurations"; ///< what --latex and --csv print: configurations or collocation
     bool repeatParamsGiven = false;       ///< --repeat-param given: each name must be the runs'
     ReportOptions options;
@@ -252,7 +253,7 @@ int runReport(const ReportArgs& args) {
         std::cout << (args.json    ? jsonDocument(report)
                       : args.latex ? (collocation ? collocationLatex(report) : configurationsLatex(report))
                       : args.csv   ? (collocation ? collocationCsv(report) : configurationsCsv(report))
-                                   : reportTable(report));
+                                   : reportTable(report) + (args.verbose ? exactPValues(report) : ""));
         return 0;
     });
 }
@@ -334,6 +335,9 @@ void addReport(CLI::App& app, Action& action) {
         "--stall-cpu-cores expects a number of cores above 0", [&o](double c) { o.stalls.cpuCores = c; },
         "... while the run's processes use N CPU cores or more (default 0.8)")
         ->type_name("N");
+    report->add_flag("--verbose,-v", args->verbose,
+                     "after the table, each comparison's exact p and Holm's p (3 significant\n"
+                     "digits; the table says < 0.001 below that); --json and --csv hold them always");
     report->add_flag("--read-only", args->readOnly,
                      "open the store without writing anything (no read index, no fixes)");
     report->add_option("TARGET", args->targets, kTargetHelp)
@@ -344,6 +348,9 @@ void addReport(CLI::App& app, Action& action) {
         if (args->envDiff && (args->latex || args->csv))
             throw std::invalid_argument(
                 "--env-diff prints a table of its own or adds to --json, not to --latex or --csv");
+        if (args->verbose && (args->json || args->latex || args->csv))
+            throw std::invalid_argument("--verbose adds to the terminal table; --json and --csv already "
+                                        "hold the exact p, --latex marks significance only");
         if (args->table != "configurations" && !args->latex && !args->csv)
             throw std::invalid_argument("--table chooses what --latex or --csv prints: give one of them");
         action = [args] { return runReport(*args); };

@@ -563,12 +563,11 @@ TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare
     EXPECT_EQ(configurations[2]["label"], "iters=480 runs_per_gpu=1");
     EXPECT_EQ(configurations[0]["params"].count("seed"), 0u) << "seeds are repeats, not configurations";
     EXPECT_EQ(configurations[1]["runs"].size(), 6u);
-    // Its 6 runs ran two at a time on one GPU: the 3 workloads are its replicates, each one value per
-    // figure (its two jobs' mean). Independently (Python's statistics and scipy's t on the runs'
-    // durations and energy shares, grouped by workload): duration 18.538167 [18.534372, 18.541961] s
-    // from workload means 18.5395, 18.5365, 18.5385; energy 4037.138 [3966.889, 4107.388] J.
+    // 6 runs two at a time on a GPU: its replicates are the 3 workloads (their jobs' mean). Values from
+    // scipy's t on the runs' durations and energy shares grouped by workload (18.5395, 18.5365, 18.5385 s).
     EXPECT_EQ(configurations[1]["n"], 3);
     EXPECT_EQ(configurations[1]["replicate"], "workload");
+    EXPECT_EQ(configurations[0]["replicate"], "run") << "runs alone are their own replicates";
     EXPECT_EQ(configurations[1]["workloads"], nlohmann::json::array({"1-7", "1-8", "1-9"}));
     const nlohmann::json& sharedDuration = configurations[1]["stats"]["duration_s"];
     EXPECT_NEAR(sharedDuration["mean"].get<double>(), 18.538167, 1e-6);
@@ -578,7 +577,6 @@ TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare
     EXPECT_NEAR(sharedEnergy["mean"].get<double>(), 4037.138, 1e-3);
     EXPECT_NEAR(sharedEnergy["ci95"][0].get<double>(), 3966.889, 1e-3);
     EXPECT_NEAR(sharedEnergy["ci95"][1].get<double>(), 4107.388, 1e-3);
-    EXPECT_EQ(configurations[0]["replicate"], "run") << "runs alone are their own replicates";
     for (const auto& c : configurations) {
         const nlohmann::json& d = c["stats"]["duration_s"];
         EXPECT_EQ(d["n"], configurationN(c));
@@ -732,6 +730,15 @@ TEST(InsightReport, RadtReportNamesABaselineConfigurationThatDoesNotExist) {
     EXPECT_NE(test::readFile(dir.file("err")).find("--stall-gpu-below expects a percentage"),
               std::string::npos);
     EXPECT_EQ(report("--stall-cpu-cores lots h200-matmul"), 2);
+    // --verbose: the exact p where the table says <0.001 (scipy's ttest_ind, equal_var=False, on 4096
+    // alone against the shared pairs' workload means: p = 7.359e-09); refused beside --json.
+    ASSERT_EQ(report("--verbose h200-matmul"), 0) << test::readFile(dir.file("err"));
+    const std::string verbose = test::readFile(dir.file("out"));
+    EXPECT_NE(verbose.find("duration_s       7.36e-09    2.21e-08   iters=480 runs_per_gpu=1 vs iters=60 "
+                           "runs_per_gpu=2"),
+              std::string::npos)
+        << verbose;
+    EXPECT_EQ(report("--verbose --json h200-matmul"), 2) << "--verbose adds to the terminal table";
     // Without seed as a repeat param (iters, a param of these runs, named instead) every run is its
     // own configuration: no CI, no test. (A name no run has is refused: test_report_configurations.)
     ASSERT_EQ(report("--json --repeat-param iters h200-matmul"), 0) << test::readFile(dir.file("err"));

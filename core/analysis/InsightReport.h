@@ -41,4 +41,8 @@ nlohmann::json buildReport(Store& store, const std::vector<Run>& runs, const Rep
 /// The report as a table for a terminal.
 std::string reportTable(const nlohmann::json& report);
 
+/// `radt report --verbose`: each tested comparison's exact p and Holm's p to 3 significant digits
+/// (the table's cells say "<0.001" below that); "" without a tested comparison.
+std::string exactPValues(const nlohmann::json& report);
+
 } // namespace radt

@@ -301,6 +301,30 @@ void settingsFooter(std::ostream& out, const json& report) {
 
 } // namespace
 
+std::string exactPValues(const json& report) {
+    const json& configurations = report.value("configurations", json::array());
+    const auto threeDigits = [](const json& p) {
+        std::ostringstream text;
+        if (p.is_number())
+            text << std::setprecision(3) << p.get<double>();
+        return p.is_number() ? text.str() : std::string("-");
+    };
+    std::ostringstream out;
+    for (const json& k : report.value("comparisons", json::array())) {
+        if (!k["p_value"].is_number())
+            continue;
+        if (out.tellp() == 0)
+            out << "\nexact p (Welch's two-sided t test) and p Holm (adjusted over the figure's "
+                   "comparisons):\n"
+                << "figure                  p      p Holm   compared (b vs a)\n";
+        out << std::left << std::setw(14) << k["figure"].get<std::string>() << std::right << std::setw(11)
+            << threeDigits(k["p_value"]) << std::setw(12) << threeDigits(k.value("p_adjusted", json()));
+        out << "   " << labelOf(configurations, k["b"].get<size_t>()) << " vs "
+            << labelOf(configurations, k["a"].get<size_t>()) << "\n";
+    }
+    return out.str();
+}
+
 std::string reportTable(const json& report) {
     std::ostringstream out;
     runTable(out, report);
