@@ -552,10 +552,12 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     EXPECT_EQ(cell(0, "N"), "1 *");
     const QString note = insights.findChild<QLabel*>("collocationNote")->text();
     EXPECT_TRUE(
-        note.contains("<b>collocation=MPS runs_per_gpu=2</b>: Sharing the GPU did x1.284 [1.256, 1.314] "
-                      "the work per hour at x0.971 [0.948, 0.994] the energy per job: it paid off"))
-        << note.toStdString();
-    EXPECT_TRUE(note.contains("<b>runs_per_gpu=2</b>: Sharing the GPU did x1.163 [1.162, 1.164]"))
+        note.contains(QStringLiteral("<b>collocation=MPS runs_per_gpu=2</b>: Sharing the GPU did ×1.284 "
+                                     "[1.256, 1.314] the work per hour at ×0.971 [0.948, 0.994] the "
+                                     "energy per job: it paid off")))
+        << note.toStdString() << " (ratios written as the table writes them)";
+    EXPECT_TRUE(
+        note.contains(QStringLiteral("<b>runs_per_gpu=2</b>: Sharing the GPU did ×1.163 [1.162, 1.164]")))
         << note.toStdString();
     EXPECT_TRUE(note.contains("* one workload: its intervals cover only the solo runs' spread"))
         << note.toStdString();

@@ -132,10 +132,28 @@ std::string num(const json& v, int precision, const char* unit = "") {
 
 /// The per-run table: the figures that runFigures() puts in the terminal, in its order.
 void runTable(std::ostream& out, const json& report) {
+    // Right after the run's id, its configuration's label: the params that tell the runs apart
+    // ("batch-size=64"), so a reader knows which row is which; "-" for a run left out of them.
+    const json& configurations = report.value("configurations", json::array());
+    const auto configurationOf = [&configurations](const json& r) {
+        const json& c = r.value("configuration", json());
+        return c.is_number() && c.get<size_t>() < configurations.size()
+                   ? configurations[c.get<size_t>()].value("label", std::string("-"))
+                   : std::string("-");
+    };
+    size_t labelWidth = std::string("configuration").size();
+    for (const json& r : report.at("runs"))
+        labelWidth = std::max(labelWidth, configurationOf(r).size());
+    const auto afterRunId = [&](const insight::RunFigure& f, const std::string& text) {
+        if (std::string(f.key) == "run_id")
+            out << std::left << std::setw(int(labelWidth) + 2) << text;
+    };
     for (const insight::RunFigure& f : insight::runFigures())
-        if (f.terminal)
+        if (f.terminal) {
             out << (f.terminalWidth < 0 ? std::left : std::right) << std::setw(std::abs(f.terminalWidth))
                 << f.terminal;
+            afterRunId(f, "configuration");
+        }
     out << "\n";
     for (const json& r : report.at("runs")) {
         for (const insight::RunFigure& f : insight::runFigures()) {
@@ -153,6 +171,7 @@ void runTable(std::ostream& out, const json& report) {
                 cell += "!";
             out << (f.terminalWidth < 0 ? std::left : std::right) << std::setw(std::abs(f.terminalWidth))
                 << cell;
+            afterRunId(f, configurationOf(r));
         }
         out << "\n";
     }

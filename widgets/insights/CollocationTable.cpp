@@ -7,6 +7,7 @@
 
 #include <QFont>
 #include <QObject>
+#include <QRegularExpression>
 #include <QStandardItemModel>
 
 #include <map>
@@ -176,7 +177,10 @@ QString collocationNote(const json& report) {
     for (const json& v : verdicts) {
         lines << QStringLiteral("<b>%1</b>: %2")
                      .arg(QString::fromStdString(v.value("label", "")).toHtmlEscaped(),
-                          QString::fromStdString(v.value("sentence", "")).toHtmlEscaped());
+                          // The terminal's "x1.28" as the table beside it writes a ratio: "×1.28".
+                          QString::fromStdString(v.value("sentence", ""))
+                              .replace(QRegularExpression(QStringLiteral("\\bx(?=\\d)")), QStringLiteral("×"))
+                              .toHtmlEscaped());
         single = single || (v.value("n", 0) == 1 && !v["why"].is_string());
     }
     if (single)
