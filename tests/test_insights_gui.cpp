@@ -81,15 +81,16 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
         return table->item(row, columnOf(table, column))->text();
     };
     // Two runs shared the GPU: each is charged half of its 1000 J (issue 23 §1), the whole in the tooltip.
-    // Units by magnitude for the eye, the exact figure in the tooltip.
-    EXPECT_EQ(cell(collocated, "GPU energy"), "500 J");
-    const QString share = table->item(collocated, columnOf(table, "GPU energy"))->toolTip();
+    // One unit down each column, said in its header (as radt report's per-run table and the CSV):
+    // s and J; the magnitude a person says in the tooltip.
+    EXPECT_EQ(cell(collocated, "GPU energy J"), "500.0");
+    const QString share = table->item(collocated, columnOf(table, "GPU energy J"))->toolTip();
     EXPECT_TRUE(share.contains("Its share of GPU 0") && share.contains("1000.0 J")) << share.toStdString();
-    EXPECT_EQ(cell(collocated, "Energy / epoch"), "250 J");
-    EXPECT_EQ(cell(collocated, "Energy in Wh"), "0.139 Wh");
+    EXPECT_EQ(cell(collocated, "Energy / epoch J"), "250.0");
+    EXPECT_EQ(cell(collocated, "Energy in Wh"), "0.139");
     EXPECT_EQ(cell(collocated, "Slowdown x"), "2.00");
-    EXPECT_EQ(cell(collocated, "Duration"), "0:00:10.0");
-    EXPECT_EQ(cell(collocated, "CO2e"), "0.0833 g") << "500 J = 0.139 Wh at 400 g/kWh and PUE 1.5";
+    EXPECT_EQ(cell(collocated, "Duration s"), "10.0");
+    EXPECT_EQ(cell(collocated, "CO2e g"), "0.083") << "500 J = 0.139 Wh at 400 g/kWh and PUE 1.5";
     EXPECT_EQ(cell(collocated, "GPU util %"), "90.0");
     EXPECT_EQ(cell(collocated, "SM active %"), "30.0") << "DCGM's SM Active (a share of 1) in percent";
     EXPECT_TRUE(cell(collocated, "Util − SMACT pp").startsWith(QStringLiteral("⚠"))) << "the flag shows";
@@ -100,9 +101,9 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     };
     EXPECT_NE(why(alone, "Slowdown x").find("it ran alone"), std::string::npos) << why(alone, "Slowdown x");
     EXPECT_NE(why(alone, "Input stalls %").find("PROC - CPU Utilization"), std::string::npos);
-    EXPECT_NE(why(alone, "CPU energy").find("RAPL"), std::string::npos);
-    EXPECT_EQ(cell(alone, "GPU energy"), "2.00 kJ");
-    EXPECT_EQ(table->item(alone, columnOf(table, "GPU energy"))->toolTip(), "2000.0 J");
+    EXPECT_NE(why(alone, "CPU energy J").find("RAPL"), std::string::npos);
+    EXPECT_EQ(cell(alone, "GPU energy J"), "2000.0");
+    EXPECT_EQ(table->item(alone, columnOf(table, "GPU energy J"))->toolTip(), "2.00 kJ");
 
     // No configuration has repeats: one run alone, and one pair whose two jobs ran at the same time
     // on one GPU (one workload, N=1, not two repeats). So the bars are the runs', "per run" is
@@ -140,7 +141,11 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     insights->exportJson(json);
     const std::string csvText = test::readFile(csv.toStdString());
     const std::string header = csvText.substr(0, csvText.find('\n'));
-    EXPECT_EQ(header.substr(0, 35), "Run,Experiment,Workload,Letter,Stat");
+    // Right after the run's name, the param that tells these runs apart (one alone, two sharing).
+    EXPECT_EQ(header.substr(0, 48), "Run,runs_per_gpu,Experiment,Workload,Letter,Stat");
+    EXPECT_EQ(table->horizontalHeaderItem(1)->text(), "runs_per_gpu");
+    EXPECT_EQ(table->item(alone, 1)->text(), "1");
+    EXPECT_EQ(table->item(collocated, 1)->text(), "2");
     EXPECT_NE(header.find(",Duration s,GPU energy J,Energy in Wh,"), std::string::npos) << header;
     EXPECT_EQ(std::count(csvText.begin(), csvText.end(), '\n'), 4);
     // Exports keep raw numbers in the header's unit: 500.0 (J), not "500 J"; 10.0 (s), not a clock.
@@ -189,8 +194,8 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     ASSERT_TRUE(insights->waitForResult(20000));
     const QStandardItemModel* table = insights->table();
     ASSERT_EQ(table->rowCount(), 1);
-    const QStandardItem* energy = table->item(0, columnOf(table, "GPU energy"));
-    EXPECT_EQ(energy->text(), QStringLiteral("⚠ 3.60 kJ")) << "60 W for 60 s: the power series is used";
+    const QStandardItem* energy = table->item(0, columnOf(table, "GPU energy J"));
+    EXPECT_EQ(energy->text(), QStringLiteral("⚠ 3600.0")) << "60 W for 60 s: the power series is used";
     const QString tip = energy->toolTip();
     EXPECT_TRUE(tip.contains("Source: power.")) << tip.toStdString();
     EXPECT_TRUE(tip.contains("1 energy counter reading(s) out of line with the rest")) << tip.toStdString();
@@ -240,9 +245,9 @@ TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) 
         return configurations->item(0, columnOf(configurations, column))->text().toStdString();
     };
     EXPECT_EQ(cell("N"), "3");
-    EXPECT_EQ(cell("Duration (mean ± CI95)"), "10.00 ± 0.00 s")
+    EXPECT_EQ(cell("Duration\nmean ± CI95"), "10.00 ± 0.00 s")
         << "three 10 s runs; not the 5 s of the running one";
-    EXPECT_EQ(cell("GPU energy (mean ± CI95)"), "1.5 ± 6.4 kJ (n=2)") << "1000 J and 2000 J; not its 4500 J";
+    EXPECT_EQ(cell("GPU energy\nmean ± CI95"), "1.5 ± 6.4 kJ (n=2)") << "1000 J and 2000 J; not its 4500 J";
     EXPECT_TRUE(
         insights->footer().contains("Left out of configurations: 1 running (only finished runs are repeats"))
         << insights->footer().toStdString();
@@ -303,15 +308,15 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
                     .startsWith("N counts workloads, not runs: its 6 runs shared GPUs in 3 workloads"));
     EXPECT_EQ(config(alone8192, "N"), "3");
     // Each mean to the precision of its interval (issue 39 §7).
-    EXPECT_EQ(config(shared, "Duration (mean ± CI95)"), "18.5382 ± 0.0038 s");
-    EXPECT_EQ(config(shared, "GPU energy (mean ± CI95)"), "4.037 ± 0.070 kJ");
+    EXPECT_EQ(config(shared, "Duration\nmean ± CI95"), "18.5382 ± 0.0038 s");
+    EXPECT_EQ(config(shared, "GPU energy\nmean ± CI95"), "4.037 ± 0.070 kJ");
     EXPECT_EQ(config(shared, "Configuration"), "iters=60 runs_per_gpu=2") << "named as radt report names it";
     EXPECT_EQ(config(shared, "#"), "#1") << "in radt report's order";
     EXPECT_EQ(config(shared, "Frontier"), "yes");
-    EXPECT_EQ(config(alone8192, "Duration (mean ± CI95)"), "13.1 ± 4.4 s");
-    EXPECT_EQ(config(alone8192, "GPU energy (mean ± CI95)"), "4.22 ± 0.31 kJ");
+    EXPECT_EQ(config(alone8192, "Duration\nmean ± CI95"), "13.1 ± 4.4 s");
+    EXPECT_EQ(config(alone8192, "GPU energy\nmean ± CI95"), "4.22 ± 0.31 kJ");
     EXPECT_EQ(config(alone8192, "Frontier"), "") << "8192 alone: slower and dearer than 4096 alone";
-    EXPECT_TRUE(configurations->item(shared, columnOf(configurations, "GPU energy (mean ± CI95)"))
+    EXPECT_TRUE(configurations->item(shared, columnOf(configurations, "GPU energy\nmean ± CI95"))
                     ->toolTip()
                     .startsWith("N=3, sd "));
     // The Comparisons tab: every pair for duration and energy, with Welch's p and N on both sides.
@@ -324,7 +329,8 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
                   named[first["a"].get<size_t>()]["label"].get<std::string>());
     EXPECT_TRUE(
         comparisons->item(0, columnOf(comparisons, "p (Holm)"))->toolTip().contains("Holm-Bonferroni"));
-    EXPECT_FALSE(comparisons->item(0, columnOf(comparisons, "Difference b - a [95 % CI]"))->text().isEmpty());
+    EXPECT_FALSE(
+        comparisons->item(0, columnOf(comparisons, "Difference b - a\n[95 % CI]"))->text().isEmpty());
     EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "N a / b"))->text(),
               QStringLiteral("%1 / %2").arg(first["n_a"].get<int>()).arg(first["n_b"].get<int>()));
     const double p = first["p_value"].get<double>();

@@ -182,6 +182,35 @@ void orderAndName(Grouping& g, json& reportRuns) {
     g = std::move(ordered);
 }
 
+/// The params that tell the configurations apart ("telling_params", most telling first), and each
+/// run's values of them ("telling", "" where unset): the columns a per-run table leads with, so a
+/// reader sees which row is batch size 64. A failed run, in no configuration, gets its values too.
+void nameTellingParams(json& report, const std::vector<Run>& runs, const ConfigurationOptions& options) {
+    json& reportRuns = report["runs"];
+    std::vector<ParamMap> readable;
+    std::set<ParamMap> seen;
+    for (size_t i = 0; i < runs.size() && i < reportRuns.size(); ++i) {
+        const json& collocation = reportRuns[i]["collocation"];
+        const size_t perGpu = collocation.is_object() ? collocation["shared_with"].size() + 1 : 1;
+        readable.push_back(readableParams(configurationParams(runs[i], options.repeatParams, perGpu)));
+    }
+    std::vector<ParamMap> distinct;
+    for (const ParamMap& key : readable)
+        if (seen.insert(key).second)
+            distinct.push_back(key);
+    const std::vector<std::string> telling =
+        distinct.size() > 1 ? tellingParams(distinct) : std::vector<std::string>{};
+    report["telling_params"] = telling;
+    for (size_t i = 0; i < readable.size(); ++i) {
+        json values = json::object();
+        for (const std::string& name : telling) {
+            const auto it = readable[i].find(name);
+            values[name] = it == readable[i].end() || it->second == "-" ? "" : it->second;
+        }
+        reportRuns[i]["telling"] = values;
+    }
+}
+
 /// Groups the finished runs; the others get a null "configuration" and are counted, by status, in
 /// the report's "left_out_of_configurations".
 Grouping groupRuns(json& report, const std::vector<Run>& runs, const ConfigurationOptions& options) {
@@ -212,6 +241,7 @@ Grouping groupRuns(json& report, const std::vector<Run>& runs, const Configurati
     }
     report["left_out_of_configurations"] = leftOut;
     orderAndName(g, reportRuns);
+    nameTellingParams(report, runs, options);
     return g;
 }
 

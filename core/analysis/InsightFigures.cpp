@@ -267,7 +267,14 @@ std::string formatForPeople(double value, Unit unit, int decimals) {
     return printf3(("%." + std::to_string(std::max(decimals, 0)) + "f").c_str(), value);
 }
 
-std::string formatMeanAndHalfWidth(double mean, const double* halfWidth, Unit unit, int decimals) {
+std::string formatMeanAndHalfWidth(double mean, const double* halfWidth, Unit unit, int decimals,
+                                   const AxisScale* scale) {
+    if (scale && scaledByMagnitude(unit)) {
+        const std::string symbol = scale->symbol.empty() ? std::string() : " " + scale->symbol;
+        if (halfWidth)
+            return formatMeanPlusMinus(mean / scale->divisor, *halfWidth / scale->divisor, 2) + symbol;
+        return significant3(mean / scale->divisor) + symbol;
+    }
     if (!scaledByMagnitude(unit)) {
         if (halfWidth) // the mean to the precision its interval gives it: "1498 ± 53"
             return formatMeanPlusMinus(mean, *halfWidth, std::max(decimals, 0));
@@ -285,6 +292,12 @@ AxisScale axisScale(double top, Unit unit) {
         return {1, unitSymbol(unit)};
     const Prefix& p = prefixFor(top, unit);
     return {p.factor, p.symbol};
+}
+
+AxisScale tableScale(Unit unit) {
+    if (unit == Unit::Joules)
+        return {1e3, "kJ"};
+    return {1, unitSymbol(unit)};
 }
 
 } // namespace radt::insight

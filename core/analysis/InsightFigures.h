@@ -55,7 +55,10 @@ std::string formatForPeople(double value, Unit unit, int decimals);
 /// width's two significant digits (the mean to the precision its interval gives it); the mean
 /// alone (3 significant digits) when there is no half-width (n < 2). Other units: the same
 /// rounding, or `decimals` without a half-width, and no unit.
-std::string formatMeanAndHalfWidth(double mean, const double* halfWidth, Unit unit, int decimals);
+/// With `scale`, in that scale whatever the mean's magnitude (a table's column: one unit for all).
+struct AxisScale;
+std::string formatMeanAndHalfWidth(double mean, const double* halfWidth, Unit unit, int decimals,
+                                   const AxisScale* scale = nullptr);
 
 /// A scale for a chart's axis whose largest value is `top`: the divisor and its unit ("kJ", "min").
 struct AxisScale {
@@ -63,5 +66,10 @@ struct AxisScale {
     std::string symbol;
 };
 AxisScale axisScale(double top, Unit unit);
+
+/// The one scale of a figure in the tables of configurations, comparisons and collocation, in the
+/// explorer, `radt report`'s terminal output and LaTeX alike: durations in s, energy in kJ (the
+/// others in their unit). CSV and JSON keep SI base units (s, J); per-run tables too.
+AxisScale tableScale(Unit unit);
 
 } // namespace radt::insight

@@ -48,8 +48,12 @@ std::string pText(const json& p) {
 /// "+4.2 [1.1, 7.3]": mean b - mean a and its 95 % interval, at the interval's precision.
 std::string differenceText(const json& k, double scale) {
     const json& ci = k.value("diff_ci95", json());
-    if (!ci.is_array())
-        return "-";
+    if (!ci.is_array()) { // no interval (n < 2): the difference alone, as the explorer shows it
+        if (!k.value("diff", json()).is_number())
+            return "-";
+        const double diff = k["diff"].get<double>() * scale;
+        return (diff > 0 ? "+" : "") + formatFixed(diff, 2);
+    }
     const double lo = ci[0].get<double>() * scale, hi = ci[1].get<double>() * scale;
     const double diff = k["diff"].get<double>() * scale;
     const int decimals = intervalDecimals((hi - lo) / 2, 2);

@@ -25,8 +25,9 @@ QStandardItem* estimateCell(const json& mean, const json& ci, insight::Unit unit
     double half = 0;
     if (ci.is_array())
         half = (ci[1].get<double>() - ci[0].get<double>()) / 2;
+    const insight::AxisScale scale = insight::tableScale(unit); // one unit down the column
     return answerNumberCell(QString::fromStdString(insight::formatMeanAndHalfWidth(
-                                mean.get<double>(), ci.is_array() ? &half : nullptr, unit, decimals)),
+                                mean.get<double>(), ci.is_array() ? &half : nullptr, unit, decimals, &scale)),
                             mean.get<double>());
 }
 

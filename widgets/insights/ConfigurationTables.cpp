@@ -5,6 +5,7 @@
 #include "core/analysis/InsightFigures.h"
 #include "core/base/TextFormat.h"
 #include "core/report/EnvironmentReport.h"
+#include "widgets/common/TableLayout.h"
 #include "widgets/insights/FrontierChart.h"
 
 #include <QHeaderView>
@@ -84,10 +85,11 @@ QStandardItem* environmentCell(const json& configuration) {
 
 void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
     model->clear();
-    QStringList headers{QObject::tr("#"), QObject::tr("Configuration"), QObject::tr("Params"),
+    // The name first: it is the column that stays in view while the figures scroll sideways.
+    QStringList headers{QObject::tr("Configuration"), QObject::tr("#"), QObject::tr("Params"),
                         QObject::tr("N")};
     for (const StatColumn& c : kStatColumns)
-        headers << QObject::tr("%1 (mean ± CI95)").arg(QObject::tr(c.title));
+        headers << QObject::tr("%1\nmean ± CI95").arg(QObject::tr(c.title)); // two lines: narrower
     headers << QObject::tr("Frontier") << QObject::tr("Environment");
     model->setHorizontalHeaderLabels(headers);
     if (!report.is_object())
@@ -97,11 +99,12 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
     for (size_t c = 0; c < all.size(); ++c) {
         const json& configuration = all[c];
         QList<QStandardItem*> row;
-        row << answerNumberCell(QStringLiteral("#%1").arg(c), double(c));
+        const QString params = configurationParams(configuration);
         // Sorted by the params' own order (numbers as numbers), which is the report's.
         row << answerNumberCell(configurationLabel(configuration), double(c));
         row.back()->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        const QString params = configurationParams(configuration);
+        row.back()->setToolTip(QStringLiteral("#%1: %2").arg(c).arg(params));
+        row << answerNumberCell(QStringLiteral("#%1").arg(c), double(c));
         row << answerTextCell(params, params);
         const size_t n = configurationN(configuration);
         if (configuration.value("replicate", "run") == "workload") {
@@ -128,8 +131,9 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
             const bool ci = stat["ci95"].is_array();
             if (ci)
                 half = (stat["ci95"][1].get<double>() - stat["ci95"][0].get<double>()) / 2;
-            QString text = QString::fromStdString(
-                insight::formatMeanAndHalfWidth(mean, ci ? &half : nullptr, figure.unit, figure.decimals));
+            const insight::AxisScale scale = insight::tableScale(figure.unit); // as the terminal's, LaTeX's
+            QString text = QString::fromStdString(insight::formatMeanAndHalfWidth(
+                mean, ci ? &half : nullptr, figure.unit, figure.decimals, &scale));
             if (stat["n"].get<size_t>() != n) // over fewer runs: its own N
                 text += QStringLiteral(" (n=%1)").arg(stat["n"].get<int>());
             QStandardItem* cell = answerNumberCell(text, mean);
@@ -166,16 +170,21 @@ QString pText(double p) {
     return p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3);
 }
 
-/// "+4.2 [1.1, 7.3] s": mean b - mean a and its 95 % interval, in the figure's unit.
+/// "+4.2 [1.1, 7.3] s": mean b - mean a and its 95 % interval, in the figure's table scale (kJ
+/// for energy, as the Configurations tab and the terminal say it).
 QString differenceText(const json& k) {
     const insight::RunFigure& figure = insight::runFigure(k["figure"].get<std::string>());
-    const double diff = k.value("diff", 0.0);
+    const insight::AxisScale scale = insight::tableScale(figure.unit);
+    const QString unit = QString::fromStdString(scale.symbol);
+    const double diff = k.value("diff", 0.0) / scale.divisor;
     const json& ci = k.value("diff_ci95", json());
-    if (!ci.is_array())
-        return QString::number(diff, 'f', figure.decimals);
-    const double lo = ci[0].get<double>(), hi = ci[1].get<double>();
-    const int decimals = intervalDecimals((hi - lo) / 2, figure.decimals);
-    const QString unit = QString::fromUtf8(insight::unitSymbol(figure.unit));
+    if (!ci.is_array()) // no interval (n < 2): the difference alone, still with its unit
+        return QStringLiteral("%1%2%3")
+            .arg(diff > 0 ? QStringLiteral("+") : QString())
+            .arg(diff, 0, 'f', 2)
+            .arg(unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
+    const double lo = ci[0].get<double>() / scale.divisor, hi = ci[1].get<double>() / scale.divisor;
+    const int decimals = intervalDecimals((hi - lo) / 2, 2);
     return QStringLiteral("%1%2 [%3, %4]%5")
         .arg(diff > 0 ? QStringLiteral("+") : QString())
         .arg(diff, 0, 'f', decimals)
@@ -189,7 +198,7 @@ QString differenceText(const json& k) {
 void fillComparisonsModel(QStandardItemModel* model, const json& report) {
     model->clear();
     model->setHorizontalHeaderLabels({QObject::tr("Compared"), QObject::tr("Figure"),
-                                      QObject::tr("Ratio b / a"), QObject::tr("Difference b - a [95 % CI]"),
+                                      QObject::tr("Ratio\nb / a"), QObject::tr("Difference b - a\n[95 % CI]"),
                                       QObject::tr("Welch t"), QObject::tr("df"), QObject::tr("p"),
                                       QObject::tr("p (Holm)"), QObject::tr("N a / b")});
     if (!report.is_object())
@@ -264,25 +273,32 @@ QStringList configurationNotes(const json& report) {
     return lines;
 }
 
-QTableView* answerTable(QStandardItemModel* model, QWidget* parent) {
+QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QString& name,
+                        const QStringList& hiddenByDefault) {
     auto* proxy = new QSortFilterProxyModel(parent);
     proxy->setSourceModel(model);
     proxy->setSortRole(kConfigurationSortRole);
     auto* view = new QTableView(parent);
+    view->setObjectName(name);
     view->setModel(proxy);
     view->setSortingEnabled(true);
     view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     view->verticalHeader()->setVisible(false);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setTextElideMode(Qt::ElideMiddle);
+    view->setWordWrap(true); // a long name wraps at its spaces in a column kept narrow
+    // The name stays in view while the figures scroll; the columns a reader needs least wait in
+    // the header's menu, so the table fits beside its chart in a 1024 px window.
+    installColumnChooser(view, name, hiddenByDefault);
+    freezeFirstColumn(view);
     // Sized once after a fill, not at each of its rows: a row at a time was quadratic in the rows.
     auto* resize = new QTimer(view);
     resize->setSingleShot(true);
     resize->setInterval(0);
     QObject::connect(resize, &QTimer::timeout, view, [view] {
         view->resizeColumnsToContents();
-        view->setColumnWidth(1, std::min(view->columnWidth(1), 220));
-        view->setColumnWidth(2, std::min(view->columnWidth(2), 220));
+        view->setColumnWidth(0, std::min(view->columnWidth(0), 200));
+        view->resizeRowsToContents();
     });
     QObject::connect(model, &QStandardItemModel::rowsInserted, resize, qOverload<>(&QTimer::start));
     return view;

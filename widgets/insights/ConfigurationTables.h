@@ -37,8 +37,11 @@ void fillComparisonsModel(QStandardItemModel* model, const nlohmann::json& repor
 /// (running, failed, killed) and a repeat param no run has (other than the default seed).
 QStringList configurationNotes(const nlohmann::json& report);
 
-/// A sortable, read-only view of `model` whose columns fit their contents again whenever rows
-/// are added (the params column at most 220 px, cut in the middle).
-QTableView* answerTable(QStandardItemModel* model, QWidget* parent);
+/// A sortable, read-only view of `model` named `name`, whose columns fit their contents again
+/// whenever rows are added (the first, the name, at most 200 px and wrapped; kept in view while
+/// scrolling sideways), with a column chooser on its header: `hiddenByDefault` (header texts) and
+/// blank columns wait there until chosen (resources/DESIGN.md §7).
+QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QString& name,
+                        const QStringList& hiddenByDefault);
 
 } // namespace radt

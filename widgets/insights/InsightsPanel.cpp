@@ -13,6 +13,7 @@
 #include "core/store/Store.h"
 #include "widgets/common/FileDialogs.h"
 #include "widgets/common/Formatting.h"
+#include "widgets/common/TableLayout.h"
 #include "widgets/insights/ConfigurationTables.h"
 #include "widgets/insights/FrontierChart.h"
 #include "widgets/insights/InsightBars.h"
@@ -78,9 +79,10 @@ QWidget* collocationPage(QWidget* parent, QStandardItemModel*& model, QLabel*& n
     note->setWordWrap(true);
     note->setTextFormat(Qt::RichText);                        // the verdicts' labels in bold, escaped
     note->setTextInteractionFlags(Qt::TextSelectableByMouse); // a sentence to quote
-    QTableView* table = answerTable(model, page);
+    // The verdict's ratios and their ingredients shown; the solo side waits in the header's menu.
+    QTableView* table = answerTable(model, page, QStringLiteral("collocationTable"),
+                                    {QObject::tr("Alone"), QObject::tr("Energy/job alone")});
     table->setSortingEnabled(false); // a configuration's workloads stay under it
-    table->setObjectName(QStringLiteral("collocationTable"));
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(note);
@@ -253,6 +255,10 @@ void InsightsPanel::setUpViews() {
     m_views.table->verticalHeader()->setVisible(false);
     m_views.table->setTextElideMode(Qt::ElideMiddle);
     m_views.table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    // The run's name stays in view while its figures scroll; blank figures (no CO2e without an
+    // intensity, no epoch figures without epochs) wait in the header's menu.
+    installColumnChooser(m_views.table, QStringLiteral("insightsRunTable"), {});
+    freezeFirstColumn(m_views.table);
     m_views.chart->legend()->hide();
     m_views.chart->setMargins(QMargins(4, 4, 4, 4));
     m_views.chartView->setRenderHint(QPainter::Antialiasing);
@@ -272,14 +278,40 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     tabs->addTab(m_views.table, tr("Runs"));
     m_views.configurations = new QStandardItemModel(this);
     m_views.comparisons = new QStandardItemModel(this);
-    tabs->addTab(answerTable(m_views.configurations, this), tr("Configurations"));
-    tabs->addTab(answerTable(m_views.comparisons, this), tr("Comparisons"));
+    // What fits beside the chart at 1024 px; the rest one right-click on a header away.
+    tabs->addTab(answerTable(m_views.configurations, this, QStringLiteral("configurationsTable"),
+                             {tr("#"), tr("Params"), tr("Epoch time\nmean ± CI95")}),
+                 tr("Configurations"));
+    tabs->addTab(
+        answerTable(m_views.comparisons, this, QStringLiteral("comparisonsTable"), {tr("Welch t"), tr("df")}),
+        tr("Comparisons"));
     tabs->addTab(collocationPage(this, m_views.collocation, m_views.collocationNote), tr("Collocation"));
     split->addWidget(tabs);
     split->addWidget(m_views.chartView);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400});
+    // The table leads: the tab shown gets the width it needs to show every column it shows, the
+    // chart keeps the rest (its minimum at least), so a 1024 px window scrolls no table sideways.
+    auto fitTable = [split, tabs] {
+        auto* table = qobject_cast<QTableView*>(tabs->currentWidget());
+        if (!table)
+            table = tabs->currentWidget()->findChild<QTableView*>(QString(), Qt::FindDirectChildrenOnly);
+        const int total = split->width() - split->handleWidth();
+        const int chartLeast = split->widget(1)->minimumWidth();
+        if (!table || total <= chartLeast)
+            return;
+        const int need = widthToShowAllColumns(table) + (tabs->width() - table->width());
+        const int tableWidth = std::max(split->sizes().front(), std::min(need, total - chartLeast));
+        if (tableWidth != split->sizes().front())
+            split->setSizes({tableWidth, total - tableWidth});
+    };
+    auto* fit = new QTimer(this);
+    fit->setSingleShot(true);
+    fit->setInterval(50); // after the tables' own column fitting (a 0 ms timer each)
+    connect(fit, &QTimer::timeout, this, fitTable);
+    connect(tabs, &QTabWidget::currentChanged, fit, qOverload<>(&QTimer::start));
+    connect(this, &InsightsPanel::computed, fit, qOverload<>(&QTimer::start));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);

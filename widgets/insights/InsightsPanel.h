@@ -41,6 +41,13 @@ namespace insight {
 struct RunFigure;
 }
 
+/// A column of the Insights runs table: a figure of runFigures(), or one of the params that tell
+/// the runs apart (right after the run's name).
+struct RunTableColumn {
+    const insight::RunFigure* figure = nullptr; ///< null for a param column
+    QString param;
+};
+
 class InsightsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -101,9 +108,10 @@ private:
     void compute();
     void present(nlohmann::json report, quint64 generation, const QString& error);
     void fillTable();
-    void setTableHeaders(const std::vector<const insight::RunFigure*>& figures);
-    QList<QStandardItem*> runRow(const nlohmann::json& run,
-                                 const std::vector<const insight::RunFigure*>& figures);
+    void setTableHeaders(const std::vector<RunTableColumn>& columns);
+    QList<QStandardItem*> runRow(const nlohmann::json& run, const std::vector<RunTableColumn>& columns);
+    /// The table's column of the figure named `key` (after the param columns).
+    int figureColumn(const char* key) const;
     /// Caps the name columns' width (their tooltips hold the whole name).
     void fitNameColumns();
     /// The footer: the workloads' energy and the notes on runs left out of configurations.

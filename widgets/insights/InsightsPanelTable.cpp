@@ -14,6 +14,9 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
+#include <cmath>
+#include <cstdlib>
+
 using nlohmann::json;
 
 namespace radt {
@@ -22,12 +25,18 @@ namespace {
 
 constexpr int kRawRole = Qt::UserRole + 3; ///< a number in its raw unit, as exports write it
 
-/// The figures shown as the table's columns, in its order.
-std::vector<const insight::RunFigure*> viewFigures() {
-    std::vector<const insight::RunFigure*> out;
-    for (const insight::RunFigure& f : insight::runFigures())
-        if (f.inView)
-            out.push_back(&f);
+/// The table's columns, in its order: the run's name, the params that tell the runs apart, then
+/// the figures of runFigures() that are in the view.
+std::vector<RunTableColumn> runTableColumns(const json& report) {
+    std::vector<RunTableColumn> out;
+    for (const insight::RunFigure& f : insight::runFigures()) {
+        if (!f.inView)
+            continue;
+        out.push_back({&f, QString()});
+        if (out.size() == 1 && report.is_object())
+            for (const json& name : report.value("telling_params", json::array()))
+                out.push_back({nullptr, QString::fromStdString(name.get<std::string>())});
+    }
     return out;
 }
 
@@ -37,9 +46,10 @@ QString exportHeader(const insight::RunFigure& f) {
     return unit.isEmpty() || title.endsWith(unit) ? title : title + QLatin1Char(' ') + unit;
 }
 
-/// The view's header: units picked by magnitude are in the cells, the others in the header.
+/// The view's header is the export's: one unit down a column, said once in its header, the same
+/// as `radt report`'s per-run table and the CSV (s and J, not "0:00:18.5" beside "1.2 h").
 QString viewHeader(const insight::RunFigure& f) {
-    return insight::scaledByMagnitude(f.unit) ? QString::fromUtf8(f.title) : exportHeader(f);
+    return exportHeader(f);
 }
 
 /// A run's cell of one figure: its text for the eye, its number to sort by and export, ⚠ when flagged.
@@ -57,18 +67,35 @@ QStandardItem* figureItem(const insight::RunFigure& f, const json& r) {
         item->setData(item->text(), InsightsPanel::kNumberRole);
     } else {
         const double d = v.get<double>();
-        item->setText(QString::fromStdString(insight::formatForPeople(d, f.unit, f.decimals)));
+        item->setText(QString::number(d, 'f', f.decimals));
         item->setData(d, InsightsPanel::kNumberRole);
         item->setData(d, kRawRole);
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        if (insight::scaledByMagnitude(f.unit))
-            item->setToolTip(
-                QStringLiteral("%1 %2").arg(d, 0, 'f', f.decimals).arg(insight::unitSymbol(f.unit)));
+        if (insight::scaledByMagnitude(f.unit)) // the magnitude a person says, one hover away
+            item->setToolTip(QString::fromStdString(insight::formatForPeople(d, f.unit, f.decimals)));
     }
     if (f.flagged && f.flagged(r)) {
         item->setText(QStringLiteral("⚠ ") + item->text());
         item->setBackground(QColor(255, 236, 179));
     }
+    return item;
+}
+
+/// A run's value of a telling param ("" where unset shows "–"), sorted as the report orders
+/// configurations: numbers as numbers.
+QStandardItem* paramItem(const QString& name, const json& r) {
+    const std::string value = r.value("telling", json::object()).value(name.toStdString(), std::string());
+    auto* item = new QStandardItem(value.empty() ? QStringLiteral("–") : QString::fromStdString(value));
+    item->setEditable(false);
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    const bool numeric = !value.empty() && end == value.c_str() + value.size() && std::isfinite(number);
+    item->setData(numeric ? QVariant(number) : QVariant(QString::fromStdString(value)),
+                  InsightsPanel::kNumberRole);
+    if (numeric)
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setToolTip(value.empty() ? QObject::tr("%1 is not set for this run").arg(name)
+                                   : QStringLiteral("%1=%2").arg(name, item->text()));
     return item;
 }
 
@@ -112,44 +139,51 @@ void InsightsPanel::fillTable() {
     fillCollocationModel(m_views.collocation, m_report);
     m_views.collocationNote->setText(collocationNote(m_report));
     m_views.collocationNote->setVisible(!m_views.collocationNote->text().isEmpty());
-    const auto figures = viewFigures();
-    setTableHeaders(figures);
+    const std::vector<RunTableColumn> columns = runTableColumns(m_report);
+    setTableHeaders(columns);
     if (!m_report.is_object())
         return;
     for (const json& r : m_report["runs"])
-        m_views.model->appendRow(runRow(r, figures));
+        m_views.model->appendRow(runRow(r, columns));
     fitNameColumns();
     m_workloads->setText(workloadsText());
 }
 
-void InsightsPanel::setTableHeaders(const std::vector<const insight::RunFigure*>& figures) {
+void InsightsPanel::setTableHeaders(const std::vector<RunTableColumn>& columns) {
     QStringList headers;
-    for (const insight::RunFigure* f : figures)
-        headers << tr(viewHeader(*f).toUtf8().constData());
+    for (const RunTableColumn& c : columns)
+        headers << (c.figure ? tr(viewHeader(*c.figure).toUtf8().constData()) : c.param);
     m_views.model->setHorizontalHeaderLabels(headers);
-    for (int c = 0; c < int(figures.size()); ++c)
-        m_views.model->horizontalHeaderItem(c)->setToolTip(
-            tr("Exported and copied as \"%1\", in %2")
-                .arg(exportHeader(*figures[size_t(c)]),
-                     figures[size_t(c)]->unit == insight::Unit::Text
-                         ? tr("text")
-                         : QString::fromUtf8(insight::unitSymbol(figures[size_t(c)]->unit))));
+    for (int i = 0; i < int(columns.size()); ++i) {
+        const insight::RunFigure* f = columns[size_t(i)].figure;
+        m_views.model->horizontalHeaderItem(i)->setToolTip(
+            f ? tr("Exported and copied as \"%1\", in %2")
+                    .arg(exportHeader(*f), f->unit == insight::Unit::Text
+                                               ? tr("text")
+                                               : QString::fromUtf8(insight::unitSymbol(f->unit)))
+              : tr("The param %1: one of those that tell these runs apart").arg(columns[size_t(i)].param));
+    }
 }
 
-QList<QStandardItem*> InsightsPanel::runRow(const json& r,
-                                            const std::vector<const insight::RunFigure*>& figures) {
+int InsightsPanel::figureColumn(const char* key) const {
+    const int c = insight::viewColumn(key);
+    return c > 0 && m_report.is_object() ? c + int(m_report.value("telling_params", json::array()).size())
+                                         : c;
+}
+
+QList<QStandardItem*> InsightsPanel::runRow(const json& r, const std::vector<RunTableColumn>& columns) {
     QList<QStandardItem*> row;
-    for (const insight::RunFigure* f : figures)
-        row << figureItem(*f, r);
+    for (const RunTableColumn& c : columns)
+        row << (c.figure ? figureItem(*c.figure, r) : paramItem(c.param, r));
     const QString uuid = QString::fromStdString(r["run_uuid"].get<std::string>());
     row[0]->setToolTip(row[0]->text() + QLatin1Char('\n') + uuid);
     row[0]->setData(uuid, kUuidRole);
     if (r["util_smact_flag"].is_boolean() && r["util_smact_flag"].get<bool>())
-        row[insight::viewColumn("util_smact_gap_pp")]->setToolTip(
+        row[figureColumn("util_smact_gap_pp")]->setToolTip(
             tr("GPU utilisation is %1 percentage points above SM activity: the GPU looked busy, "
                "but most of its SMs were idle.")
                 .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0));
-    const int energyColumn = insight::viewColumn("gpu_energy_j");
+    const int energyColumn = figureColumn("gpu_energy_j");
     if (r["collocation"].is_object() && r["gpu_energy_device_j"].is_number())
         row[energyColumn]->setToolTip(
             tr("Its share of GPU %1, which it shared with %n other run(s): each moment's energy split "
@@ -166,10 +200,10 @@ void InsightsPanel::fitNameColumns() {
     // Long run and experiment names are cut in the middle (the whole name is the tooltip): the
     // figures, not the names, must fit a laptop's window.
     for (const char* key : {"name", "experiment", "shared_with"})
-        if (const int c = insight::viewColumn(key); m_views.table->columnWidth(c) > 180)
+        if (const int c = figureColumn(key); m_views.table->columnWidth(c) > 180)
             m_views.table->setColumnWidth(c, 180);
     for (int r = 0; r < m_views.model->rowCount(); ++r)
-        if (QStandardItem* experiment = m_views.model->item(r, insight::viewColumn("experiment")))
+        if (QStandardItem* experiment = m_views.model->item(r, figureColumn("experiment")))
             experiment->setToolTip(experiment->text());
 }
 
@@ -192,19 +226,20 @@ QString InsightsPanel::workloadsText() const {
 QString InsightsPanel::tableTsv() const {
     // Numbers in their raw unit (the header names it) at the figure's decimals: what the eye reads
     // as "4.04 kJ" a spreadsheet gets as 4040.3, under "GPU energy J".
-    const auto figures = viewFigures();
+    const std::vector<RunTableColumn> columns = runTableColumns(m_report);
     QStringList lines;
     QStringList header;
-    for (const insight::RunFigure* f : figures)
-        header << exportHeader(*f);
+    for (const RunTableColumn& c : columns)
+        header << (c.figure ? exportHeader(*c.figure) : c.param);
     lines << header.join(QLatin1Char('\t'));
     for (int r = 0; r < m_views.proxy->rowCount(); ++r) {
         QStringList cells;
-        for (int c = 0; c < m_views.proxy->columnCount() && c < int(figures.size()); ++c) {
+        for (int c = 0; c < m_views.proxy->columnCount() && c < int(columns.size()); ++c) {
             const QModelIndex index = m_views.proxy->index(r, c);
             const QVariant raw = index.data(kRawRole);
-            QString text = raw.isValid() ? QString::number(raw.toDouble(), 'f', figures[size_t(c)]->decimals)
-                                         : index.data().toString();
+            const insight::RunFigure* f = columns[size_t(c)].figure;
+            QString text = raw.isValid() && f ? QString::number(raw.toDouble(), 'f', f->decimals)
+                                              : index.data().toString();
             if (text.startsWith(QStringLiteral("⚠ "))) // the mark is for the eye
                 text.remove(0, 2);
             cells << text;
