@@ -55,19 +55,22 @@ public:
         connect(model, &QAbstractItemModel::modelReset, this, &FrozenColumnView::follow);
         connect(model, &QAbstractItemModel::layoutChanged, this, &FrozenColumnView::follow);
         connect(model, &QAbstractItemModel::columnsInserted, this, &FrozenColumnView::follow);
-        connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex&, int first, int last) {
-            for (int r = first; r <= last; ++r) // only the new rows: a fill of 10,000 stays linear
-                if (rowHeight(r) != m_base->rowHeight(r))
-                    setRowHeight(r, m_base->rowHeight(r));
-        });
+        connect(model, &QAbstractItemModel::rowsInserted, this,
+                [this](const QModelIndex&, int first, int last) {
+                    for (int r = first; r <= last; ++r) // only the new rows: a fill of 10,000 stays linear
+                        if (rowHeight(r) != m_base->rowHeight(r))
+                            setRowHeight(r, m_base->rowHeight(r));
+                });
         connect(base->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column, int, int) {
             if (column == 0)
                 follow();
         });
         connect(base->verticalHeader(), &QHeaderView::sectionResized, this,
                 [this](int row, int, int height) { setRowHeight(row, height); });
-        connect(verticalScrollBar(), &QScrollBar::valueChanged, base->verticalScrollBar(), &QScrollBar::setValue);
-        connect(base->verticalScrollBar(), &QScrollBar::valueChanged, verticalScrollBar(), &QScrollBar::setValue);
+        connect(verticalScrollBar(), &QScrollBar::valueChanged, base->verticalScrollBar(),
+                &QScrollBar::setValue);
+        connect(base->verticalScrollBar(), &QScrollBar::valueChanged, verticalScrollBar(),
+                &QScrollBar::setValue);
         connect(horizontalHeader(), &QHeaderView::sortIndicatorChanged, base->horizontalHeader(),
                 &QHeaderView::setSortIndicator);
         connect(base->horizontalHeader(), &QHeaderView::sortIndicatorChanged, horizontalHeader(),
@@ -99,7 +102,8 @@ private:
 
     void place() {
         const int frame = m_base->frameWidth();
-        const int left = frame + (m_base->verticalHeader()->isVisible() ? m_base->verticalHeader()->width() : 0);
+        const int left =
+            frame + (m_base->verticalHeader()->isVisible() ? m_base->verticalHeader()->width() : 0);
         horizontalHeader()->setFixedHeight(m_base->horizontalHeader()->height());
         setGeometry(left, frame, m_base->columnWidth(0),
                     m_base->viewport()->height() + m_base->horizontalHeader()->height());
@@ -147,25 +151,25 @@ QTableView* freezeFirstColumn(QTableView* view) {
 void installColumnChooser(QTableView* view, const QString& table, const QStringList& hiddenByDefault) {
     QHeaderView* header = view->horizontalHeader();
     header->setContextMenuPolicy(Qt::CustomContextMenu);
-    QObject::connect(header, &QHeaderView::customContextMenuRequested, view,
-                     [view, header, table](const QPoint& at) {
-                         QMenu menu(view);
-                         menu.setObjectName(QStringLiteral("columnChooser"));
-                         QAbstractItemModel* model = view->model();
-                         for (int c = 1; c < model->columnCount(); ++c) {
-                             const QString name = model->headerData(c, Qt::Horizontal).toString();
-                             QAction* action = menu.addAction(name);
-                             action->setCheckable(true);
-                             action->setChecked(!view->isColumnHidden(c));
-                             QObject::connect(action, &QAction::toggled, view, [view, table, name, c](bool on) {
-                                 QSettings().setValue(settingsKey(table, name), on);
-                                 view->setColumnHidden(c, !on);
-                                 if (on && view->columnWidth(c) < 20)
-                                     view->resizeColumnToContents(c);
-                             });
-                         }
-                         menu.exec(header->mapToGlobal(at));
-                     });
+    QObject::connect(
+        header, &QHeaderView::customContextMenuRequested, view, [view, header, table](const QPoint& at) {
+            QMenu menu(view);
+            menu.setObjectName(QStringLiteral("columnChooser"));
+            QAbstractItemModel* model = view->model();
+            for (int c = 1; c < model->columnCount(); ++c) {
+                const QString name = model->headerData(c, Qt::Horizontal).toString();
+                QAction* action = menu.addAction(name);
+                action->setCheckable(true);
+                action->setChecked(!view->isColumnHidden(c));
+                QObject::connect(action, &QAction::toggled, view, [view, table, name, c](bool on) {
+                    QSettings().setValue(settingsKey(table, name), on);
+                    view->setColumnHidden(c, !on);
+                    if (on && view->columnWidth(c) < 20)
+                        view->resizeColumnToContents(c);
+                });
+            }
+            menu.exec(header->mapToGlobal(at));
+        });
     // Once per refill, after its rows: whether a column is blank needs them.
     auto* again = new QTimer(view);
     again->setSingleShot(true);

@@ -75,7 +75,7 @@ QStandardItem* environmentCell(const json& configuration) {
         names << QString::fromStdString(items[i]);
     if (items.size() > 12)
         names << QObject::tr("and %n more", nullptr, int(items.size() - 12));
-    return answerTextCell(QObject::tr("⚠ mixed environments"),
+    return answerTextCell(QObject::tr("⚠ mixed"), // short: the column must fit beside the chart
                           QObject::tr("Its runs differ in %1: its mean mixes environments (Basket > Compare "
                                       "Runs > Environment, or radt report --env-diff, shows how)")
                               .arg(names.join(QStringLiteral(", "))));
@@ -297,7 +297,7 @@ QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QStrin
     resize->setInterval(0);
     QObject::connect(resize, &QTimer::timeout, view, [view] {
         view->resizeColumnsToContents();
-        view->setColumnWidth(0, std::min(view->columnWidth(0), 200));
+        view->setColumnWidth(0, std::min(view->columnWidth(0), 170));
         view->resizeRowsToContents();
     });
     QObject::connect(model, &QStandardItemModel::rowsInserted, resize, qOverload<>(&QTimer::start));

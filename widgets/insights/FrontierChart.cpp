@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/insights/FrontierChart.h"
 
+#include "widgets/common/TableLayout.h"
+
 #include <QCursor>
+#include <QFontMetrics>
 #include <QObject>
 #include <QToolTip>
 #include <QtCharts/QChart>
@@ -201,10 +204,28 @@ void drawFrontierChart(QChart* chart, const json& report) {
     for (const Point& p : points)
         addConfigurationPoint(chart, xAxis, yAxis, p, front.count(p.index) > 0);
     // Only the configurations belong in the legend, not their whiskers or the front's line.
+    QList<QLegendMarker*> entries;
+    QStringList names;
     for (QAbstractSeries* s : chart->series())
-        if (!qobject_cast<QScatterSeries*>(s))
-            for (auto* marker : chart->legend()->markers(s))
-                marker->setVisible(false);
+        for (auto* marker : chart->legend()->markers(s)) {
+            marker->setVisible(qobject_cast<QScatterSeries*>(s) != nullptr);
+            if (marker->isVisible()) {
+                entries << marker;
+                names << s->name();
+            }
+        }
+    // The legend's entries share its row: each gets its share of the width, shortened in the
+    // prefix the names share ("batch-…=64 (N=4)"), where QtCharts would cut "batch-size=64" at its end.
+    if (entries.isEmpty())
+        return;
+    // In the context of a series: a redraw deletes the series, their markers and this connection.
+    QObject::connect(chart, &QChart::plotAreaChanged, entries.front()->series(), [chart, entries, names] {
+        const int room = int(chart->size().width() - 20) / std::max(1, int(entries.size())) - 30;
+        const QStringList shown = elideInCommonPrefix(names, QFontMetrics(chart->legend()->font()), room);
+        for (int i = 0; i < entries.size(); ++i)
+            if (entries[i]->label() != shown[i])
+                entries[i]->setLabel(shown[i]);
+    });
 }
 
 } // namespace radt

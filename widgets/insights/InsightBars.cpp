@@ -5,11 +5,13 @@
 #include "core/analysis/InsightFigures.h"
 #include "core/base/Statistics.h"
 #include "widgets/chart/engine/ChartLines.h"
+#include "widgets/common/TableLayout.h"
 
 #include <QCursor>
 #include <QFontMetrics>
 #include <QObject>
 #include <QPen>
+#include <QSet>
 #include <QToolTip>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
@@ -57,46 +59,60 @@ QStringList axisNames(const QStringList& full) {
     return names;
 }
 
-/// The axis under the bars: upright names where they fit (in a smaller font if need be), else on
-/// their side in a font the bars leave room for; with no room at all, hovering a bar names it.
-QBarCategoryAxis* categoryAxis(QChart* chart, const QStringList& names) {
+/// The axis under the bars: each name on one line, upright, where the names fit under their bars
+/// (in a smaller font if need be; "runs_per_gpu=1 (N=2)"); else on their side a param a line
+/// (`stacked`: QtCharts draws only the first line of an upright name). Names too long upright
+/// lose the middle of the prefix they share, never the part that tells them apart.
+QBarCategoryAxis* categoryAxis(QChart* chart, const QStringList& upright, const QStringList& stacked) {
     auto* axis = new QBarCategoryAxis;
-    axis->append(names);
+    axis->append(stacked);
+    axis->setLabelsAngle(-90); // until the plot's width says the names fit flat
     // QtCharts cuts a name to "…" unless it fits the bar's width less ~15 px (upright) or its line
     // height does (on its side): a dozen upright names all read "…", three long ones "batch-siz…".
-    const int bars = int(names.size());
-    QObject::connect(chart, &QChart::plotAreaChanged, axis, [axis, names, bars](const QRectF& plot) {
-        const int room = int(plot.width() / bars) - 15;
-        QFont font = axis->labelsFont();
-        int angle = -90;
-        // Upright, QtCharts draws only a name's first line: names of several lines go on their side.
-        const bool oneLine = std::none_of(
-            names.begin(), names.end(), [](const QString& n) { return n.contains(QStringLiteral("<br>")); });
-        for (int px = 12; oneLine && px >= 9 && angle != 0; --px) {
-            font.setPixelSize(px);
-            const QFontMetrics metrics(font);
-            int widest = 0;
-            for (const QString& name : names)
-                for (const QString& line : name.split(QStringLiteral("<br>")))
-                    widest = std::max(widest, metrics.horizontalAdvance(line));
-            if (widest <= room)
-                angle = 0;
-        }
-        if (angle != 0)
-            font.setPixelSize(std::clamp(room, 7, 12));
-        if (font != axis->labelsFont())
-            axis->setLabelsFont(font);
-        if (axis->labelsAngle() != angle)
-            axis->setLabelsAngle(angle);
-        axis->setLabelsVisible(room >= 7);
-        axis->setTitleText(room >= 7 ? QString() : QObject::tr("hover a bar for its name"));
-    });
+    const int bars = int(stacked.size());
+    QObject::connect(
+        chart, &QChart::plotAreaChanged, axis, [axis, upright, stacked, bars](const QRectF& plot) {
+            const int room = int(plot.width() / bars) - 15;
+            QFont font = axis->labelsFont();
+            QStringList names = stacked;
+            int sharedPrefix = upright.size() > 1 ? int(upright.front().size()) : 0;
+            for (const QString& name : upright)
+                while (sharedPrefix > 0 && !name.startsWith(upright.front().left(sharedPrefix)))
+                    --sharedPrefix;
+            int angle = -90;
+            for (int px = 12; px >= 9 && angle != 0; --px) {
+                font.setPixelSize(px);
+                const QFontMetrics metrics(font);
+                // Shortened only in the prefix they share: each keeps the part that tells it apart.
+                const QStringList shortened = elideInCommonPrefix(upright, metrics, room);
+                bool fits = true;
+                for (int i = 0; i < shortened.size() && fits; ++i)
+                    fits = metrics.horizontalAdvance(shortened[i]) <= room &&
+                           shortened[i].endsWith(upright[i].mid(sharedPrefix));
+                if (fits && QSet<QString>(shortened.begin(), shortened.end()).size() == shortened.size()) {
+                    angle = 0;
+                    names = shortened;
+                }
+            }
+            if (angle != 0)
+                font.setPixelSize(std::clamp(room, 7, 12));
+            if (font != axis->labelsFont())
+                axis->setLabelsFont(font);
+            if (axis->categories() != names) {
+                axis->clear();
+                axis->append(names);
+            }
+            if (axis->labelsAngle() != angle)
+                axis->setLabelsAngle(angle);
+            axis->setLabelsVisible(room >= 7);
+            axis->setTitleText(room >= 7 ? QString() : QObject::tr("hover a bar for its name"));
+        });
     return axis;
 }
 
 /// The bars of `values` under `names`, on a value axis scaled to the largest (or to `top`).
 QBarSeries* addBars(QChart* chart, const QString& title, const std::vector<double>& values,
-                    const QStringList& names, const QStringList& tips, double top,
+                    const QStringList& upright, const QStringList& names, const QStringList& tips, double top,
                     const insight::AxisScale& scale) {
     auto* set = new QBarSet(title);
     for (double v : values)
@@ -115,7 +131,7 @@ QBarSeries* addBars(QChart* chart, const QString& title, const std::vector<doubl
             QToolTip::hideText();
     });
     chart->addSeries(series);
-    QBarCategoryAxis* categories = categoryAxis(chart, names);
+    QBarCategoryAxis* categories = categoryAxis(chart, upright, names);
     auto* axis = new QValueAxis;
     axis->setRange(0, top > 0 ? top / scale.divisor * 1.15 : 1);
     axis->applyNiceNumbers();
@@ -154,7 +170,7 @@ void addWhisker(QChart* chart, int index, double low, double high, QBarSeries* b
 void drawConfigurationBars(QChart* chart, const json& report, const insight::RunFigure& figure) {
     const std::vector<ConfigurationBar> bars = configurationBars(report, figure);
     std::vector<double> means;
-    QStringList full, tips;
+    QStringList full, upright, tips;
     double top = 0;
     for (const ConfigurationBar& b : bars) {
         means.push_back(b.mean.value_or(0));
@@ -162,6 +178,7 @@ void drawConfigurationBars(QChart* chart, const json& report, const insight::Run
         // A param a line: upright labels fit under narrower bars.
         full << QString(b.label).replace(QLatin1Char(' '), QStringLiteral("<br>")) +
                     QStringLiteral("<br>N=%1").arg(b.runs);
+        upright << QStringLiteral("%1 (N=%2)").arg(b.label).arg(b.runs);
         QString tip = QStringLiteral("%1\nN=%2").arg(b.label).arg(b.runs);
         if (b.n != b.runs)
             tip += QObject::tr(", %1 with this figure").arg(b.n);
@@ -184,7 +201,7 @@ void drawConfigurationBars(QChart* chart, const json& report, const insight::Run
     chart->setTitle(
         QObject::tr("%1: mean and 95 % CI per configuration").arg(title) +
         (leftOut ? QObject::tr(" (%n unfinished run(s) left out)", nullptr, int(leftOut)) : QString()));
-    QBarSeries* series = addBars(chart, title, means, axisNames(full), tips, top, scale);
+    QBarSeries* series = addBars(chart, title, means, upright, axisNames(full), tips, top, scale);
     for (size_t i = 0; i < bars.size(); ++i)
         if (bars[i].ci95)
             addWhisker(chart, int(i), bars[i].ci95->first / scale.divisor,
@@ -206,7 +223,7 @@ void drawRunBars(QChart* chart, const json& report, const insight::RunFigure& fi
     const double top = *std::max_element(values.begin(), values.end());
     const insight::AxisScale scale = insight::axisScale(top, figure.unit);
     chart->setTitle(figureTitle(figure, scale));
-    addBars(chart, figureTitle(figure, scale), values, axisNames(full), tips, top, scale);
+    addBars(chart, figureTitle(figure, scale), values, full, axisNames(full), tips, top, scale);
 }
 
 } // namespace

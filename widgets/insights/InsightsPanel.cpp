@@ -262,7 +262,7 @@ void InsightsPanel::setUpViews() {
     m_views.chart->legend()->hide();
     m_views.chart->setMargins(QMargins(4, 4, 4, 4));
     m_views.chartView->setRenderHint(QPainter::Antialiasing);
-    m_views.chartView->setMinimumSize(260, 140);
+    m_views.chartView->setMinimumSize(230, 140); // the tables take the rest of a 1024 px window
     m_status->setWordWrap(true); // a long note must not widen a floating window past the screen
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_workloads->setWordWrap(true);
@@ -280,7 +280,8 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     m_views.comparisons = new QStandardItemModel(this);
     // What fits beside the chart at 1024 px; the rest one right-click on a header away.
     tabs->addTab(answerTable(m_views.configurations, this, QStringLiteral("configurationsTable"),
-                             {tr("#"), tr("Params"), tr("Epoch time\nmean ± CI95")}),
+                             {tr("#"), tr("Params"), tr("Energy / epoch\nmean ± CI95"),
+                              tr("Epoch time\nmean ± CI95"), tr("GPU util %\nmean ± CI95")}),
                  tr("Configurations"));
     tabs->addTab(
         answerTable(m_views.comparisons, this, QStringLiteral("comparisonsTable"), {tr("Welch t"), tr("df")}),
