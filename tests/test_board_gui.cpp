@@ -292,8 +292,10 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     QFile csv(out + "/01-smi-power-draw.csv");
     ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
-    EXPECT_EQ(lines.front(), "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,"
+    EXPECT_EQ(lines.front(), "series,run_uuid,workload,letter,metric,unit,timestamp,elapsed_ms,step,value,"
                              "smoothed,band_low,band_high,n");
+    EXPECT_NE(lines.at(1).indexOf(",SMI - Power Draw,W,"), -1)
+        << "the metric's unit beside it: " << lines.at(1).toStdString();
     EXPECT_EQ(lines.size(), 1 + 31 + 31) << "runs A and B in 10..40 s; series 2 is hidden";
     MainWindow reopened;
     ASSERT_TRUE(reopened.document().openBoard(out + "/01-smi-power-draw.json"));

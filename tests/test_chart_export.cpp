@@ -135,7 +135,7 @@ std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
 }
 
 struct CsvRow {
-    std::string series, run, workload, letter, metric;
+    std::string series, run, workload, letter, metric, unit;
     int64_t timestamp, elapsed, step;
     double value, smoothed;
 };
@@ -146,11 +146,12 @@ std::vector<CsvRow> readCsv(const std::string& path) {
     std::vector<CsvRow> out;
     for (size_t i = 1; i < rows.size(); ++i) {
         const auto& f = rows[i];
-        EXPECT_EQ(f.size(), 13u) << "row " << i;
-        if (f.size() != 13 || (f[1].empty() && f[3] == "mean"))
+        EXPECT_EQ(f.size(), 14u) << "row " << i;
+        if (f.size() != 14 || (f[1].empty() && f[3] == "mean"))
             continue; // a mean line's row (its band and N): not a run's point
-        out.push_back({f[0], f[1], f[2], f[3], f[4], std::stoll(f[5]), std::stoll(f[6]), std::stoll(f[7]),
-                       std::strtod(f[8].c_str(), nullptr), std::strtod(f[9].c_str(), nullptr)});
+        out.push_back({f[0], f[1], f[2], f[3], f[4], f[5], std::stoll(f[6]), std::stoll(f[7]),
+                       std::stoll(f[8]), std::strtod(f[9].c_str(), nullptr),
+                       std::strtod(f[10].c_str(), nullptr)});
     }
     return out;
 }
@@ -228,16 +229,17 @@ TEST_F(ChartExportTest, CsvHasEveryVisiblePointAtFullResolutionWithRadtsEma) {
     exportChartCsv(m_chart, path, [&](size_t done, size_t total) { calls.emplace_back(done, total); });
 
     const std::string text = test::readFile(path.toStdString());
-    EXPECT_EQ(test::splitLines(text).front(), "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,"
-                                              "step,value,smoothed,band_low,band_high,n");
+    EXPECT_EQ(test::splitLines(text).front(),
+              "series,run_uuid,workload,letter,metric,unit,timestamp,elapsed_ms,"
+              "step,value,smoothed,band_low,band_high,n");
     EXPECT_EQ(std::string(kChartCsvHeader), test::splitLines(text).front());
     const std::vector<CsvRow> rows = readCsv(path.toStdString());
     ASSERT_EQ(rows.size(), 250u) << "every point of both lines, not the decimated ones";
-    EXPECT_EQ(test::readByPythonCsvReaders(path.toStdString()), "csv 250 13 series\npandas 250 13 series")
+    EXPECT_EQ(test::readByPythonCsvReaders(path.toStdString()), "csv 250 14 series\npandas 250 14 series")
         << "Python's csv module and pandas read it with their defaults";
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls.back(), std::make_pair(size_t(250), size_t(250)));
-    EXPECT_TRUE(contains(text, std::string(",2,\"c,\"\"q\"\"\",loss,"))) << "the letter is quoted";
+    EXPECT_TRUE(contains(text, std::string(",2,\"c,\"\"q\"\"\",loss,,"))) << "the letter is quoted";
 
     for (const std::string series : {"0-1", "0-2"}) {
         const std::vector<CsvRow> line = rowsOf(rows, series);
@@ -328,7 +330,7 @@ TEST_F(ChartExportTest, JsonOfAMeanBandLineCarriesItsMeansBandAndN) {
     EXPECT_EQ(means[0]["columns"], nlohmann::json::array({"x", "mean", "low", "high", "n"}));
     size_t csvMeans = 0;
     for (const auto& f : parseCsv(test::readFile(csv.toStdString())))
-        csvMeans += f.size() == 13 && f[1].empty() && f[3] == "mean";
+        csvMeans += f.size() == 14 && f[1].empty() && f[3] == "mean";
     EXPECT_EQ(means[0]["points"].size(), csvMeans) << "the rows the CSV has";
     for (const nlohmann::json& p : means[0]["points"]) {
         EXPECT_LE(p[2].get<double>(), p[1].get<double>());
@@ -372,15 +374,15 @@ TEST(ChartExportHostile, ABandWiderThanADoubleIsLeftOutNamedAndNeverWrittenAsInf
     EXPECT_EQ(text.find("nan"), std::string::npos);
     size_t means = 0;
     for (const auto& f : parseCsv(text))
-        if (f.size() == 13 && f[1].empty() && f[3] == "mean") {
+        if (f.size() == 14 && f[1].empty() && f[3] == "mean") {
             ++means;
-            EXPECT_EQ(f[8], "0") << "the mean of +-1.7e308, computed without overflow";
-            EXPECT_TRUE(f[10].empty() && f[11].empty()) << "no band edges: empty cells";
+            EXPECT_EQ(f[9], "0") << "the mean of +-1.7e308, computed without overflow";
+            EXPECT_TRUE(f[11].empty() && f[12].empty()) << "no band edges: empty cells";
         }
     EXPECT_EQ(means, 20u) << "the mean line is still exported";
     const size_t rows = test::splitLines(text).size() - 1;
     EXPECT_EQ(test::readByPythonCsvReaders(csv.toStdString()),
-              "csv " + std::to_string(rows) + " 13 series\npandas " + std::to_string(rows) + " 13 series")
+              "csv " + std::to_string(rows) + " 14 series\npandas " + std::to_string(rows) + " 14 series")
         << "empty cells, not inf or nan: the readers take them as missing";
     const QString json = QString::fromStdString(dir.file("huge.json"));
     exportFormat("json")->write(chart, 1, json, 1.0, {});
@@ -428,9 +430,9 @@ TEST_F(ChartExportTest, CsvReportsProgressEvery65536RowsOfALargeChart) {
     ASSERT_EQ(lines.size(), n + 1) << "every point, not the decimated ones";
     EXPECT_EQ(lines[1000].substr(0, 4), "0-1,");
     const std::vector<std::vector<std::string>> last = parseCsv(lines.back() + "\n");
-    ASSERT_EQ(last.front().size(), 13u);
-    EXPECT_EQ(last.front()[7], "149999");
-    EXPECT_EQ(std::strtod(last.front()[8].c_str(), nullptr), double(149'999 % 977) * 0.001) << lines.back();
+    ASSERT_EQ(last.front().size(), 14u);
+    EXPECT_EQ(last.front()[8], "149999");
+    EXPECT_EQ(std::strtod(last.front()[9].c_str(), nullptr), double(149'999 % 977) * 0.001) << lines.back();
 }
 
 TEST_F(ChartExportTest, CsvLeavesOutHiddenSeries) {

@@ -19,8 +19,8 @@
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QTabWidget>
-#include <QUrl>
 #include <QTableView>
+#include <QUrl>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QChart>
 
@@ -96,8 +96,8 @@ TEST_F(InsightsFit, EachAnswerTabFitsBesideTheChartInA1024PxWindow) {
         EXPECT_TRUE(waitFor([&] {
             return table->isVisible() && table->horizontalScrollBar()->maximum() == 0 &&
                    table->model()->rowCount() > 0;
-        })) << tabs()->tabText(tab).toStdString() << ": scrolls by "
-            << table->horizontalScrollBar()->maximum() << " px; shows "
+        })) << tabs()->tabText(tab).toStdString()
+            << ": scrolls by " << table->horizontalScrollBar()->maximum() << " px; shows "
             << shownHeaders(table).join(" | ").toStdString();
     }
     // What each shows by default: the verdict's numbers, the rest one right-click away.
@@ -174,7 +174,8 @@ TEST_F(InsightsFit, BarNamesLieFlatWhereTheyFit) {
     auto* axis = qobject_cast<QtCharts::QBarCategoryAxis*>(m_panel.chart()->axes(Qt::Horizontal).value(0));
     ASSERT_TRUE(axis);
     EXPECT_TRUE(waitFor([&] { return axis->categories().contains("runs_per_gpu=1 (N=2)"); }))
-        << axis->categories().join(" | ").toStdString() << " in " << m_panel.chart()->plotArea().width() << " px";
+        << axis->categories().join(" | ").toStdString() << " in " << m_panel.chart()->plotArea().width()
+        << " px";
     EXPECT_EQ(axis->labelsAngle(), 0);
     m_panel.resize(700, 480);
     EXPECT_TRUE(waitFor([&] { return axis->labelsAngle() == -90; })) << "three long names do not fit 700 px";

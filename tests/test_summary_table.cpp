@@ -5,6 +5,7 @@
 #include "GuiTestSupport.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "core/base/MetricUnits.h"
 #include "core/base/TextFormat.h"
 #include "core/store/Store.h"
 #include "widgets/chart/SummaryModel.h"
@@ -33,7 +34,7 @@ using namespace radt;
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-const std::string kPower = "GPU - Power";
+const std::string kPower = "SMI - Power Draw"; // a listener's key: its unit (W) shows
 const std::string kLoss = "loss";
 
 struct Generated {
@@ -245,7 +246,11 @@ TEST_F(SummaryTableTest, FiguresMatchAnIndependentComputation) {
         EXPECT_EQ(cell(SummaryModel::ExperimentColumn), e.experiment);
         EXPECT_EQ(cell(SummaryModel::WorkloadColumn), e.workload);
         EXPECT_EQ(cell(SummaryModel::LetterColumn), e.letter);
-        EXPECT_EQ(cell(SummaryModel::MetricColumn), e.metric);
+        EXPECT_EQ(cell(SummaryModel::MetricColumn), keyWithUnit(e.metric));
+        if (e.metric == kPower) // the unit of every number in its row; a script's "loss" has none
+            EXPECT_EQ(cell(SummaryModel::MetricColumn), "SMI - Power Draw (W)");
+        else
+            EXPECT_EQ(cell(SummaryModel::MetricColumn), e.metric);
         EXPECT_EQ(model->row(r).runUuid, e.uuid);
         EXPECT_EQ(model->index(r, 0).data(SummaryModel::RunUuidRole).toString().toStdString(), e.uuid);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/chart/ChartExport.h"
 
+#include "core/base/MetricUnits.h"
 #include "core/base/TextFormat.h"
 #include "core/board/BoardFile.h"
 #include "widgets/chart/ChartPanel.h"
@@ -29,8 +30,8 @@ ExportError::ExportError(const QString& path, const QString& detail)
     : std::runtime_error(QStringLiteral("cannot write %1: %2").arg(path, detail).toStdString()), m_path(path),
       m_detail(detail) {}
 
-const char* const kChartCsvHeader =
-    "series,run_uuid,workload,letter,metric,timestamp,elapsed_ms,step,value,smoothed,band_low,band_high,n";
+const char* const kChartCsvHeader = "series,run_uuid,workload,letter,metric,unit,timestamp,elapsed_ms,step,"
+                                    "value,smoothed,band_low,band_high,n";
 
 namespace {
 
@@ -338,7 +339,10 @@ void exportChartCsv(const ChartPanel& chart, const QString& path,
         total += size_t(end - begin);
     }
 
-    const std::string metric = csvField(chart.engine().metricKey());
+    // The metric and its unit ("W"; empty for a script's own metric, never a guess), as two fields.
+    const std::string key = chart.engine().metricKey().toStdString();
+    const std::optional<MetricUnit> unit = unitOfKey(key);
+    const std::string metric = csvField(key) + ',' + csvField(unit ? unit->symbol : std::string());
     std::vector<RunFields> fields(runs.size());
     for (size_t r = 0; r < runs.size(); ++r) {
         const ChartRunData& data = runs[r];

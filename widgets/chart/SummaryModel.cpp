@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/chart/SummaryModel.h"
 
+#include "core/base/MetricUnits.h"
 #include "widgets/common/Formatting.h"
 
 #include <QLocale>
@@ -167,6 +168,8 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
         if (isStatisticColumn(column))
             return formatValue(statistic(stats, column));
+        if (column == MetricColumn) // "SMI - Power Draw (W)": the unit of every number in the row
+            return QString::fromStdString(keyWithUnit(summary.metric.toStdString()));
         if (column == DurationColumn)
             return toQString(formatDuration(stats.durationMs));
         if (column == SamplesColumn)
@@ -183,8 +186,12 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         if (isStatisticColumn(column)) {
             const double value = statistic(stats, column);
+            const std::optional<MetricUnit> unit = unitOfKey(summary.metric.toStdString());
             return std::isnan(value) ? tr("No finite values")
-                                     : QString::number(value, 'g', QLocale::FloatingPointShortest);
+                                     : QString::number(value, 'g', QLocale::FloatingPointShortest) +
+                                           (unit && !unit->symbol.empty()
+                                                ? QLatin1Char(' ') + QString::fromStdString(unit->symbol)
+                                                : QString());
         }
         if (column == DurationColumn)
             return tr("%1 ms").arg(static_cast<qlonglong>(stats.durationMs));
