@@ -142,6 +142,23 @@ TEST(EnvironmentDiff, AFileOneRunLacksIsSaidNotReadAsNoPackages) {
     }
 }
 
+// Runs recorded on another machine: each one's artifact folder is out of reach under its own
+// path. That is no difference in what they ran on (the Configurations tab said "mixed" for every
+// configuration of the H100 MPS recording); each still says why in its own words.
+TEST(EnvironmentDiff, RunsWhoseFilesAllWentUnreadForTheirOwnPathsDoNotDiffer) {
+    TempDir dir;
+    radt::Run a, b;
+    a.tags = b.tags = {{"radt.host.name", "node1"}, {"radt.version", "0.1.0"}};
+    a.artifactUri = dir.file("a/artifacts");
+    b.artifactUri = dir.file("b/artifacts");
+    const std::vector<EnvironmentRow> rows =
+        diffEnvironments({readRunEnvironment(a, {}), readRunEnvironment(b, {})});
+    EXPECT_TRUE(differingItems(rows).empty());
+    ASSERT_EQ(rows.front().item, "environment files");
+    EXPECT_NE(rows.front().values[0], rows.front().values[1]) << "each names its own folder";
+    EXPECT_NE(rows.front().values[0].find("no such folder"), std::string::npos) << rows.front().values[0];
+}
+
 TEST(EnvironmentDiff, UnreachableAndBinaryArtifactsAreSaidPerRun) {
     TempDir dir;
     radt::Run gone;

@@ -396,8 +396,19 @@ std::vector<EnvironmentRow> diffEnvironments(const std::vector<RunEnvironment>& 
     EnvironmentRow files{kFilesItem, {}, false};
     for (const RunEnvironment& env : runs)
         files.values.push_back(filesValue(env));
-    files.differs = std::any_of(files.values.begin(), files.values.end(),
-                                [&](const std::string& v) { return v != files.values.front(); });
+    // Which files were read, not the words of why not: each run's unreachable artifact folder
+    // names its own path, and runs that all went unread do not differ in what they ran on.
+    const auto readFiles = [](const RunEnvironment& env) {
+        std::string key;
+        for (const std::string& file : environmentFileNames()) {
+            const auto it = env.files.find(file);
+            key += it != env.files.end() && it->second.empty() ? '1' : '0';
+        }
+        return key;
+    };
+    files.differs = std::any_of(runs.begin(), runs.end(), [&](const RunEnvironment& env) {
+        return readFiles(env) != readFiles(runs.front());
+    });
     rows.push_back(std::move(files));
     for (const std::string& item : order) {
         EnvironmentRow row{item, {}, false};

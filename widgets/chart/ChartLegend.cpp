@@ -5,12 +5,14 @@
 #include "widgets/chart/ChartPlotItem.h"
 #include "widgets/chart/engine/ChartEngine.h"
 #include "widgets/chart/engine/LineDensity.h"
+#include "widgets/common/TableLayout.h"
 
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 
 #include <algorithm>
@@ -25,6 +27,18 @@ ChartLegend::ChartLegend(QChart* chart)
     m_note->setBrush(QColor(90, 90, 90));
     m_note->hide();
     m_densityKey->hide();
+}
+
+void ChartLegend::shortenMarkerLabels(const std::vector<QLineSeries*>& series, const QFontMetrics& metrics,
+                                      int width) {
+    QStringList names;
+    for (const QLineSeries* s : series)
+        names << s->name();
+    const QStringList shown = elideInCommonPrefix(names, metrics, std::max(40, width));
+    for (size_t i = 0; i < series.size(); ++i)
+        for (QLegendMarker* marker : m_chart->legend()->markers(series[i]))
+            if (marker->label() != shown[int(i)])
+                marker->setLabel(shown[int(i)]);
 }
 
 void ChartLegend::layout(const ChartEngine& engine, const std::vector<QLineSeries*>& series,
@@ -94,6 +108,10 @@ void ChartLegend::layout(const ChartEngine& engine, const std::vector<QLineSerie
         if (!cannotFit && area.width() >= 560 && area.width() >= 2.2 * area.height()) {
             legend->setAlignment(Qt::AlignRight);
             const qreal most = area.width() / 3, tall = area.height() - 16 - keyHeight;
+            // Names wider than the column lose the middle of the prefix they share, then their
+            // own middle: "iters=60 ru…=1 (N=3)", never QtCharts' "iters=60 runs_per_gpu=1 (…"
+            // that hides the N and whatever tells the lines apart at their end.
+            shortenMarkerLabels(series, QFontMetrics(font), int(most) - 40);
             const QSizeF need = used(QRectF(area.width() - most - 8, 8 + keyHeight, most, tall));
             if (need.width() <= most && need.height() <= tall) {
                 // A few pixels more than the names took: laid out again at exactly their width,
@@ -108,8 +126,10 @@ void ChartLegend::layout(const ChartEngine& engine, const std::vector<QLineSerie
         }
         // Under the plot in rows; a narrow chart with many lines first tries a smaller font
         // before the plot gives up more than a third.
-        if (!cannotFit)
+        if (!cannotFit) {
             legend->setAlignment(Qt::AlignTop);
+            shortenMarkerLabels(series, QFontMetrics(font), int(area.width()) - 56); // one a row at most
+        }
         const qreal width = area.width() - 16;
         qreal height = 0;
         for (qreal size = full; !cannotFit && size >= std::min(full, 7.0); size -= 1) {

@@ -9,6 +9,7 @@
 
 #include <vector>
 
+class QFontMetrics;
 class QGraphicsSimpleTextItem;
 
 namespace QtCharts {
@@ -40,6 +41,10 @@ public:
     QString densityKey() const;
 
 private:
+    /// Each line's legend entry says its name in `width` pixels at most (elideInCommonPrefix).
+    void shortenMarkerLabels(const std::vector<QtCharts::QLineSeries*>& series, const QFontMetrics& metrics,
+                             int width);
+
     QtCharts::QChart* m_chart;
     QGraphicsSimpleTextItem* m_note; ///< in place of a legend too tall for the chart
     DensityKeyItem* m_densityKey;    ///< beside the note: what a density's shades mean

@@ -303,7 +303,10 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
         if (!table || total <= chartLeast)
             return;
         const int need = widthToShowAllColumns(table) + (tabs->width() - table->width());
-        const int tableWidth = std::max(split->sizes().front(), std::min(need, total - chartLeast));
+        // A table that fits gets the width it needs, the chart keeping the rest (its minimum at least); one
+        // that cannot fit anyway (the runs' 20 figures) scrolls beside a chart of its 40 %.
+        const int usual = total * 3 / 5;
+        const int tableWidth = need <= total - chartLeast ? std::max(usual, need) : usual;
         if (tableWidth != split->sizes().front())
             split->setSizes({tableWidth, total - tableWidth});
     };
