@@ -40,7 +40,7 @@ QStringList configurationNotes(const nlohmann::json& report);
 /// A sortable, read-only view of `model` named `name`, whose columns fit their contents again
 /// whenever rows are added (the first, the name, at most 170 px and wrapped; kept in view while
 /// scrolling sideways), with a column chooser on its header: `hiddenByDefault` (header texts) and
-/// blank columns wait there until chosen (resources/DESIGN.md §7).
+/// blank columns wait there until chosen (resources/DESIGN.md §12).
 QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QString& name,
                         const QStringList& hiddenByDefault);
 
