@@ -148,7 +148,8 @@ QTableView* freezeFirstColumn(QTableView* view) {
     return new FrozenColumnView(view);
 }
 
-void installColumnChooser(QTableView* view, const QString& table, const QStringList& hiddenByDefault) {
+void installColumnChooser(QTableView* view, const QString& settingsKey, const QStringList& hiddenByDefault) {
+    const QString table = settingsKey; // its choices' group in QSettings
     QHeaderView* header = view->horizontalHeader();
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(
