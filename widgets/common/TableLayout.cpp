@@ -148,8 +148,7 @@ QTableView* freezeFirstColumn(QTableView* view) {
     return new FrozenColumnView(view);
 }
 
-void installColumnChooser(QTableView* view, const QString& settingsKey, const QStringList& hiddenByDefault) {
-    const QString table = settingsKey; // its choices' group in QSettings
+void installColumnChooser(QTableView* view, const QString& table, const QStringList& hiddenByDefault) {
     QHeaderView* header = view->horizontalHeader();
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(

@@ -19,10 +19,10 @@ namespace radt {
 QTableView* freezeFirstColumn(QTableView* view);
 
 /// A context menu on `view`'s header that shows or hides each column but the first, the choices
-/// kept in QSettings under "columns/<settingsKey>" by header text. Until a user chooses, the
+/// kept in QSettings under "columns/<table>" by header text. Until a user chooses, the
 /// columns named in `hiddenByDefault` are hidden, and so is any column whose every cell is blank
 /// or "–" (nothing to read). Applied again whenever the model's headers change (a refill).
-void installColumnChooser(QTableView* view, const QString& settingsKey, const QStringList& hiddenByDefault);
+void installColumnChooser(QTableView* view, const QString& table, const QStringList& hiddenByDefault);
 
 /// The width `view` needs to show every column it shows, its frame and vertical scroll bar included.
 int widthToShowAllColumns(const QTableView* view);
