@@ -8,14 +8,18 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RADT_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${RADT_FUZZ_SECONDS:-30}
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=${RADT_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)} # CI: 1, beside the sanitized tests (test.sh)
 
 fuzz_only=0
 [ "${1:-}" = --fuzz-only ] && fuzz_only=1 # CI: test.sh ran the tests in this tree already
 # shellcheck source=resources/sanitizer-env.sh
 source "$root/resources/sanitizer-env.sh" "$build"
-sanitizer_configure
-cmake --build "$build" -j"$jobs"
+# Beside the tests in the same tree (test.sh built it just before), never configured or built
+# again while ctest reads it.
+if [ "${RADT_FUZZ_BESIDE_TESTS:-}" != 1 ]; then
+  sanitizer_configure
+  cmake --build "$build" -j"$jobs"
+fi
 if [ $fuzz_only = 0 ]; then
   echo "sanitize: core and collector tests under ASan+UBSan ($build)"
   run=()
@@ -33,7 +37,7 @@ artifacts="$build/fuzz-artifacts"
 mkdir -p "$artifacts"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# One fuzzer per core at a time: each is single-threaded, and -max_total_time bounds it.
+# One fuzzer per core at a time (RADT_FUZZ_JOBS): each is single-threaded, and -max_total_time bounds it.
 fuzz_one() {
   local name=$1 dict=()
   # The fuzzer adds what it finds to its corpus: give it a copy, not the seeds.

@@ -109,10 +109,27 @@ sanitizer_configure
 cmake --build "$sanitized" -j"$jobs"
 stage_done "sanitized build ($sanitized)"
 status=0
+# CI's fuzzers (RADT_FUZZ_BESIDE_TESTS=1, set by .ci/run) run beside the sanitized tests, one at a
+# time at the lowest priority: the tests wait on real time and keep about 1.1 of 2 cores busy
+# (354 s of CPU in 317 s), so the fuzzers take the idle core instead of 165 s of their own after
+# everything. At nice 19 they yield whenever a test wants the core (a build beside the tests, which
+# wants memory and disk too, slowed them by a third; a lone fuzzer wants neither).
+fuzz_pid=
+if [ "${RADT_FUZZ_BESIDE_TESTS:-}" = 1 ]; then
+  RADT_FUZZ_JOBS=1 nice -n 19 bash "$root/resources/sanitize.sh" --fuzz-only >"$sanitized/fuzzers.log" 2>&1 &
+  fuzz_pid=$!
+fi
 # Fewer at a time than in Release: ASan's shadow memory and slower code starve the tests that
 # wait on real time (two radt creating one store) at twice the cores.
 run_ctest "$sanitized" -j"$((jobs + 1))" --timeout 600 || status=$?
 stage_done "ctest under ASan+UBSan (tests without GUI)"
+if [ -n "$fuzz_pid" ]; then
+  fuzz_status=0
+  wait "$fuzz_pid" || fuzz_status=$?
+  cat "$sanitized/fuzzers.log"
+  [ $fuzz_status = 0 ] || { echo "test.sh: a fuzzer found something (above)" >&2; status=1; }
+  stage_done "fuzzers beside the sanitized tests (the wait after them)"
+fi
 # The Release tree, after the sanitized tests, not beside them: built at the lowest priority
 # beside them it slowed them from 330 to 434 s (memory and disk are shared, not only the cores)
 # and still had 542 s of its build left. At -O1 (the Release tree of the split only): it runs the
