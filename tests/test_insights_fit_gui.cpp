@@ -51,6 +51,9 @@ QStringList shownHeaders(const QTableView* table) {
     return out;
 }
 
+} // namespace
+
+// Outside the anonymous namespace: the tests derive from it (GCC's -Wsubobject-linkage).
 class InsightsFit : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -81,8 +84,6 @@ protected:
     QStringList m_runs;
     InsightsPanel m_panel;
 };
-
-} // namespace
 
 // The Insights view docked under a 1024x700 window is about 1000 px wide: the Configurations,
 // Comparisons and Collocation tabs then show each column they show without a sideways scroll,

@@ -3,11 +3,10 @@
 
 #include "core/StoreFactory.h"
 #include "core/analysis/InsightReport.h"
+#include "widgets/common/StoreReadThread.h"
 
 #include <QObject>
-#include <QThread>
 
-#include <mutex>
 #include <set>
 
 namespace radt {
@@ -86,51 +85,7 @@ CompareResult readComparison(Store& store, const CompareRequest& request,
     return result;
 }
 
-/// The worker thread and its own store connection, as the Insights view keeps one.
-struct CompareReader::Worker {
-    QThread* thread = new QThread; ///< on the heap: it may have to outlive the Worker
-    QObject* context = new QObject;
-    std::mutex mutex;
-    quint64 latest = 0;
-    std::string uri;
-    std::unique_ptr<Store> store; ///< opened, used and closed on the worker thread
-
-    Worker() {
-        context->moveToThread(thread);
-        QObject::connect(thread, &QThread::finished, context, &QObject::deleteLater);
-        thread->setObjectName(QStringLiteral("radt compare"));
-        thread->start();
-    }
-    Store& connection(const std::string& wanted) {
-        if (!store || uri != wanted) {
-            store.reset();
-            store = openStore(wanted, OpenMode::ReadOnly);
-            uri = wanted;
-        }
-        return *store;
-    }
-    bool superseded(quint64 generation) {
-        std::lock_guard<std::mutex> lock(mutex);
-        return latest != generation;
-    }
-    ~Worker() {
-        {
-            std::lock_guard<std::mutex> lock(mutex);
-            latest = ~quint64(0);
-        }
-        store.reset();
-        if (QThread::currentThread() == thread) { // the last reference went with a task
-            QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-            thread->quit();
-            return;
-        }
-        thread->quit();
-        thread->wait();
-        delete thread;
-    }
-};
-
-CompareReader::CompareReader() : m_worker(std::make_shared<Worker>()) {}
+CompareReader::CompareReader() : m_worker(StoreReadThread::start(QStringLiteral("radt compare"))) {}
 
 CompareReader::~CompareReader() = default;
 
@@ -138,12 +93,7 @@ void CompareReader::read(CompareRequest request, QObject* receiver, std::functio
                          std::function<void(int, int)> progress) {
     const quint64 generation = ++m_generation;
     m_pending = true;
-    {
-        std::lock_guard<std::mutex> lock(m_worker->mutex);
-        m_worker->latest = generation;
-    }
     QPointer<QObject> target(receiver);
-    std::weak_ptr<Worker> weak = m_worker;
     // The receiver owns this reader: while it lives, `this` does.
     auto land = [this, target, generation, done = std::move(done)](CompareResult result) mutable {
         if (!target || generation != m_generation)
@@ -151,28 +101,26 @@ void CompareReader::read(CompareRequest request, QObject* receiver, std::functio
         m_pending = false;
         done(std::move(result));
     };
-    QMetaObject::invokeMethod(m_worker->context, [weak, target, generation, request = std::move(request),
-                                                  land = std::move(land), progress]() mutable {
-        auto worker = weak.lock();
-        if (!worker || worker->superseded(generation))
-            return;
-        CompareResult result;
-        try {
-            result = readComparison(worker->connection(request.uri), request, [&](size_t d, size_t t) {
-                if (progress)
-                    QMetaObject::invokeMethod(target, [target, progress, d, t] {
-                        if (target)
-                            progress(int(d), int(t));
-                    });
-            });
-        } catch (const std::exception& e) {
-            result = CompareResult{};
-            result.error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(target, [land = std::move(land), result = std::move(result)]() mutable {
-            land(std::move(result));
+    // std::function needs a copyable task: the landing is shared, not moved.
+    auto landing = std::make_shared<decltype(land)>(std::move(land));
+    m_worker->postLatest(
+        generation, [target, request = std::move(request), landing, progress](StoreReadThread& reader) {
+            CompareResult result;
+            try {
+                result = readComparison(reader.connection(request.uri), request, [&](size_t d, size_t t) {
+                    if (progress)
+                        QMetaObject::invokeMethod(target, [target, progress, d, t] {
+                            if (target)
+                                progress(int(d), int(t));
+                        });
+                });
+            } catch (const std::exception& e) {
+                result = CompareResult{};
+                result.error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(
+                target, [landing, result = std::move(result)]() mutable { (*landing)(std::move(result)); });
         });
-    });
 }
 
 } // namespace radt

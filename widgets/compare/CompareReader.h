@@ -24,6 +24,8 @@ class QObject;
 
 namespace radt {
 
+class StoreReadThread;
+
 struct CompareRequest {
     std::string uri;
     std::vector<std::string> uuids;      ///< the basket
@@ -68,8 +70,7 @@ public:
     bool isBusy() const { return m_pending; }
 
 private:
-    struct Worker;
-    std::shared_ptr<Worker> m_worker;
+    std::shared_ptr<StoreReadThread> m_worker; ///< its own thread and connection
     quint64 m_generation = 0;
     bool m_pending = false;
 };

@@ -13,6 +13,7 @@
 #include "core/store/Store.h"
 #include "widgets/common/FileDialogs.h"
 #include "widgets/common/Formatting.h"
+#include "widgets/common/StoreReadThread.h"
 #include "widgets/common/TableLayout.h"
 #include "widgets/insights/ConfigurationTables.h"
 #include "widgets/insights/FrontierChart.h"
@@ -40,13 +41,10 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-
-#include <mutex>
 
 using namespace QtCharts;
 using nlohmann::json;
@@ -92,51 +90,9 @@ QWidget* collocationPage(QWidget* parent, QStandardItemModel*& model, QLabel*& n
 
 } // namespace
 
-/// The worker thread and its own store connection (reports read whole series: never on the GUI
-/// thread).
-struct InsightsPanel::Worker {
-    QThread* thread = new QThread; ///< on the heap: it may have to outlive the Worker (see below)
-    QObject* context = new QObject;
-    std::mutex mutex;
-    std::string uri;
-    std::unique_ptr<Store> store; ///< opened, used and closed on the worker thread
-    quint64 latest = 0;
-    Worker() {
-        context->moveToThread(thread);
-        QObject::connect(thread, &QThread::finished, context, &QObject::deleteLater);
-        thread->setObjectName(QStringLiteral("radt insights"));
-        thread->start();
-    }
-    /// Its connection to `wanted` (worker thread only), opened again when the store changed.
-    Store& connection(const std::string& wanted) {
-        if (!store || uri != wanted) {
-            store.reset();
-            store = openStore(wanted, OpenMode::ReadOnly); // reads only
-            uri = wanted;
-        }
-        return *store;
-    }
-    ~Worker() {
-        {
-            std::lock_guard<std::mutex> lock(mutex);
-            latest = ~quint64(0);
-        }
-        store.reset();
-        if (QThread::currentThread() == thread) {
-            // The panel went while a task ran: the task held the last reference, so this runs on
-            // the worker thread, which cannot wait for itself. It ends once the task returns and
-            // is deleted then, by the thread that owns the QThread object.
-            QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-            thread->quit();
-            return;
-        }
-        thread->quit();
-        thread->wait();
-        delete thread;
-    }
-};
-
-InsightsPanel::InsightsPanel(QWidget* parent) : QWidget(parent), m_worker(std::make_shared<Worker>()) {
+InsightsPanel::InsightsPanel(QWidget* parent)
+    // Reports read whole series: on a thread of their own, never the GUI's.
+    : QWidget(parent), m_worker(StoreReadThread::start(QStringLiteral("radt insights"))) {
     // In this order: the order widgets are made is the tab order.
     m_inputs.intensity = new QDoubleSpinBox(this);
     m_inputs.pue = new QDoubleSpinBox(this);
@@ -422,25 +378,12 @@ void InsightsPanel::compute() {
         uuids.push_back(u.toStdString());
     const std::string uri = m_uri.toStdString();
     m_status->setText(tr("Computing insights for %n run(s)…", nullptr, int(uuids.size())));
-    {
-        std::lock_guard<std::mutex> lock(m_worker->mutex);
-        m_worker->latest = generation;
-    }
     QPointer<InsightsPanel> self(this);
-    std::weak_ptr<Worker> weak = m_worker;
-    QMetaObject::invokeMethod(m_worker->context, [self, weak, generation, uri, uuids, options] {
-        auto worker = weak.lock();
-        if (!worker)
-            return;
-        {
-            std::lock_guard<std::mutex> lock(worker->mutex);
-            if (worker->latest != generation)
-                return; // superseded before it started
-        }
+    m_worker->postLatest(generation, [self, generation, uri, uuids, options](StoreReadThread& reader) {
         json report;
         QString error;
         try {
-            Store& store = worker->connection(uri);
+            Store& store = reader.connection(uri);
             std::vector<Run> runs;
             for (const std::string& u : uuids)
                 if (auto r = store.run(u))
@@ -563,15 +506,11 @@ void InsightsPanel::fillRunChart(TimeChartRequest::Kind kind) {
     const quint64 generation = m_burstGeneration;
     m_burstPending = true;
     QPointer<InsightsPanel> self(this);
-    std::weak_ptr<Worker> weak = m_worker;
     const std::string uri = m_uri.toStdString();
-    QMetaObject::invokeMethod(m_worker->context, [self, weak, generation, uri, request] {
-        auto worker = weak.lock();
-        if (!worker)
-            return;
+    m_worker->post([self, generation, uri, request](StoreReadThread& reader) {
         TimeChartData data;
         try {
-            data = readTimeChart(worker->connection(uri), request);
+            data = readTimeChart(reader.connection(uri), request);
         } catch (const std::exception& e) {
             data.error = QString::fromStdString(e.what());
         }

@@ -37,6 +37,7 @@ class QChartView;
 namespace radt {
 
 class Store;
+class StoreReadThread;
 namespace insight {
 struct RunFigure;
 }
@@ -130,11 +131,10 @@ private:
     double m_pue = 1.0;
     nlohmann::json m_report;
     QString m_error;
-    quint64 m_generation = 0; ///< a newer request supersedes an older one's result
-    quint64 m_shown = 0;      ///< the generation on screen
-    bool m_dirty = false;     ///< the runs changed while hidden
-    struct Worker;
-    std::shared_ptr<Worker> m_worker;
+    quint64 m_generation = 0;                  ///< a newer request supersedes an older one's result
+    quint64 m_shown = 0;                       ///< the generation on screen
+    bool m_dirty = false;                      ///< the runs changed while hidden
+    std::shared_ptr<StoreReadThread> m_worker; ///< reads and computes off the GUI thread
 
     /// The tool bar's fields: what the figures are computed with and which one the chart shows.
     struct Inputs {
