@@ -289,6 +289,11 @@ TEST(ParallelCoordinates, ColoursFollowTheChosenColumn) {
     }
     // Viridis: dark purple low, yellow high.
     EXPECT_LT(s.engine.colourOf(shortest).lightness(), s.engine.colourOf(longest).lightness());
+    // The key's title in the unit its ticks are written in (the sweep's runs use 3.5-5.1 kJ).
+    s.engine.setColourBy("figure:gpu_energy_j");
+    EXPECT_EQ(s.engine.colours().title(), "GPU energy (kJ)");
+    for (const auto& [fraction, label] : s.engine.colours().legend())
+        EXPECT_TRUE(label.endsWith(" kJ")) << label.toStdString();
     s.engine.setColourBy("param:batch-size");
     EXPECT_TRUE(s.engine.colours().isCategorical());
     EXPECT_EQ(s.engine.colours().legend().size(), 3u);

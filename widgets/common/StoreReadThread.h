@@ -42,7 +42,7 @@ public:
 private:
     explicit StoreReadThread(const QString& name);
 
-    QThread* m_thread; ///< on the heap: it may have to outlive this (see the destructor)
+    QThread* m_thread;  ///< on the heap: it may have to outlive this (see the destructor)
     QObject* m_context; ///< lives on the thread: what tasks are queued to
     std::mutex m_mutex;
     quint64 m_latest = 0;

@@ -27,7 +27,11 @@ constexpr std::array<QRgb, 10> kQualitative = {0x4e79a7, 0xf28e2b, 0xe15759, 0x7
 } // namespace
 
 ColourScale::ColourScale(const CompareColumn& column, bool log)
-    : m_valid(column.present() > 0), m_scale(column, log, 0, 1), m_title(column.header()) {}
+    : m_valid(column.present() > 0), m_scale(column, log, 0, 1),
+      // In the unit its ticks are written in: "GPU energy (kJ)" over "4 kJ", not "(J)" over them.
+      m_title(m_scale.tickUnit().isEmpty() || m_scale.isCategorical()
+                  ? column.header()
+                  : QStringLiteral("%1 (%2)").arg(column.title, m_scale.tickUnit())) {}
 
 QColor ColourScale::sequential(double fraction) {
     const double f = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0) * (kViridis.size() - 1);
