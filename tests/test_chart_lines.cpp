@@ -196,7 +196,8 @@ std::vector<ChartRunData> sweepRuns() {
         for (int seed = 1; seed <= 4; ++seed) {
             const double base = batch == 64 ? 10 : batch == 128 ? 20 : 30;
             const int64_t seconds = batch == 64 && seed == 4 ? 30 : 20;
-            runs.push_back(makeRun("run" + std::to_string(++n), 1, "sweep",
+            ++n; // before the call: its arguments read n in no set order
+            runs.push_back(makeRun("run" + std::to_string(n), 1, "sweep",
                                    {{"workload", std::to_string(n)},
                                     {"letter", "0"},
                                     {"model", "train.py"},

@@ -40,7 +40,7 @@ bool ColumnScale::canLog(const CompareColumn& column) {
 }
 
 ColumnScale::ColumnScale(const CompareColumn& column, bool log, double pixelLow, double pixelHigh)
-    : m_pixelLow(pixelLow), m_pixelHigh(pixelHigh), m_unit(column.unit) {
+    : m_pixelLow(pixelLow), m_pixelHigh(pixelHigh) {
     if (column.isCategorical()) {
         // Each category in the middle of its own band: a single one sits in the middle.
         m_categories = std::max<int>(1, int(column.categories.size()));

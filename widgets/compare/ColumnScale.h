@@ -52,7 +52,6 @@ private:
     double m_pixelLow = 0, m_pixelHigh = 1;
     double m_divisor = 1; ///< ticks are value / divisor in m_tickUnit
     QString m_tickUnit;
-    insight::Unit m_unit = insight::Unit::Count;
     QStringList m_labels;
 };
 
