@@ -62,7 +62,8 @@ public:
             const size_t wordAt = m_at;
             const std::string word = upper(bareWord());
             if (word == "OR")
-                throw RunFilterError(wordAt + 1, "OR is not supported: MLflow's search joins conditions with AND");
+                throw RunFilterError(wordAt + 1,
+                                     "OR is not supported: MLflow's search joins conditions with AND");
             if (word != "AND")
                 throw RunFilterError(wordAt + 1, "expected AND between two conditions");
         }
@@ -90,6 +91,8 @@ private:
         std::string out;
         while (m_at < m_text.size()) {
             const char c = m_text[m_at++];
+            if (c == '\0') // no store keeps one in a key or a value, and SQL text ends at it
+                throw RunFilterError(m_at, "a NUL byte cannot be searched for");
             if (c == '\\' && quote != '`' && m_at < m_text.size()) {
                 out += m_text[m_at++];
             } else if (c == quote) {
@@ -168,13 +171,17 @@ private:
                                                "NOT IN) after the key");
             }
         }
-        const bool orderOrEquality = c.op == "=" || c.op == "!=" || c.op == "<" || c.op == "<=" || c.op == ">" ||
-                                     c.op == ">=";
+        const bool orderOrEquality =
+            c.op == "=" || c.op == "!=" || c.op == "<" || c.op == "<=" || c.op == ">" || c.op == ">=";
         if (c.numeric && !orderOrEquality)
-            throw RunFilterError(opAt + 1, c.op + " compares text; '" + c.key + "' is a number: use =, !=, <, <=, >, >=");
+            throw RunFilterError(opAt + 1, c.op + " compares text; '" + c.key +
+                                               "' is a number: use =, !=, <, <=, >, >=");
         if (!c.numeric && orderOrEquality && c.op != "=" && c.op != "!=")
-            throw RunFilterError(opAt + 1, c.op + " does not compare text, as in MLflow: use =, !=, LIKE, ILIKE, IN "
-                                           "or NOT IN on '" + c.key + "'");
+            throw RunFilterError(opAt + 1,
+                                 c.op +
+                                     " does not compare text, as in MLflow: use =, !=, LIKE, ILIKE, IN "
+                                     "or NOT IN on '" +
+                                     c.key + "'");
     }
 
     std::string stringValue(const RunCondition& c) {
@@ -287,7 +294,8 @@ bool runMatches(const std::vector<RunCondition>& conditions, const Run& run,
 bool likeMatches(const std::string& text, const std::string& pattern, bool ignoreCase) {
     // Backtracking over the last %: linear in practice, never exponential.
     const auto same = [ignoreCase](char a, char b) {
-        return ignoreCase ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
+        return ignoreCase ? std::tolower(static_cast<unsigned char>(a)) ==
+                                std::tolower(static_cast<unsigned char>(b))
                           : a == b;
     };
     size_t t = 0, p = 0, starP = std::string::npos, starT = 0;

@@ -6,8 +6,9 @@
 // Keys with spaces or dashes are quoted with backticks or double quotes (params.`batch-size`).
 // Metrics, start_time and end_time compare as numbers (a metric by its latest value); params, tags
 // and the other attributes as text (=, !=, LIKE, ILIKE, IN, NOT IN; `<` on text is refused, as
-// MLflow refuses it); a run lacking the key never matches a condition on it. A bad expression throws RunFilterError naming the column where it
-// went wrong. One parsed filter serves the runs table, the tree and `radt ls --filter`.
+// MLflow refuses it); a run lacking the key never matches a condition on it. A bad expression throws
+// RunFilterError naming the column where it went wrong. One parsed filter serves the runs table, the tree and
+// `radt ls --filter`.
 
 #include "core/base/Model.h"
 
@@ -31,10 +32,10 @@ private:
 struct RunCondition {
     enum class Entity { Metric, Param, Tag, Attribute };
     Entity entity = Entity::Param;
-    std::string key; ///< the metric, param or tag key; an attribute's name ("status", "run_name", ...)
-    std::string op;  ///< "=", "!=", "<", "<=", ">", ">=", "LIKE", "ILIKE", "IN", "NOT IN"
-    bool numeric = false;            ///< compares as numbers (metrics, start_time, end_time)
-    double number = 0;               ///< when numeric
+    std::string key;      ///< the metric, param or tag key; an attribute's name ("status", "run_name", ...)
+    std::string op;       ///< "=", "!=", "<", "<=", ">", ">=", "LIKE", "ILIKE", "IN", "NOT IN"
+    bool numeric = false; ///< compares as numbers (metrics, start_time, end_time)
+    double number = 0;    ///< when numeric
     std::vector<std::string> values; ///< the string (one), or the IN list
     size_t column = 0;               ///< 1-based, where the condition starts
 };
