@@ -106,7 +106,14 @@ struct LsArgs {
     std::string store;
     bool json = false;
     bool readOnly = false;
+    std::string filter; ///< MLflow's search syntax; empty: every run
 };
+
+/// A search expression radt cannot read: the expression, a caret under where it went wrong.
+std::string filterErrorText(const std::string& expression, const RunFilterError& e) {
+    return std::string("--filter: ") + e.what() + "\n  " + expression + "\n  " +
+           std::string(e.column() > 0 ? e.column() - 1 : 0, ' ') + "^";
+}
 
 void addLs(CLI::App& app, Action& action) {
     auto args = std::make_shared<LsArgs>();
@@ -117,15 +124,28 @@ void addLs(CLI::App& app, Action& action) {
     ls->add_flag("--json", args->json, "the listing as one JSON document");
     ls->add_flag("--read-only", args->readOnly,
                  "open the store without writing anything (no read index, no fixes)");
+    ls->add_option("--filter", args->filter,
+                   "only the runs that meet EXPR, in MLflow's search syntax: params.`batch-size` = '64' and "
+                   "metrics.accuracy > 0.9 and attributes.status = 'FINISHED' (resources/doc/recording.md)");
     ls->callback([ls, args, &action] {
         if (!ls->remaining().empty())
             throw std::invalid_argument("unexpected argument '" + ls->remaining().front() +
                                         "' for 'radt ls'");
         action = [args] {
+            std::vector<RunCondition> filter;
+            try { // read before the store is opened: a typo costs no connection
+                filter = parseRunFilter(args->filter);
+            } catch (const RunFilterError& e) {
+                std::cerr << "radt: " << filterErrorText(args->filter, e) << "\n";
+                return 2;
+            }
+            const std::string said =
+                args->filter.find_first_not_of(" \t") == std::string::npos ? "" : args->filter;
             return reportingErrors([&] {
                 auto s = openResolvedStore(args->store,
                                            args->readOnly ? OpenMode::ReadOnly : OpenMode::OpenExisting);
-                std::cout << (args->json ? jsonDocument(storeListingJson(*s)) : storeListingText(*s));
+                std::cout << (args->json ? jsonDocument(storeListingJson(*s, filter, said))
+                                         : storeListingText(*s, filter, said));
                 return 0;
             });
         };

@@ -24,9 +24,9 @@ struct FixtureRun {
 /// runs have, a key with a dash, a value with a quote, text that looks like a number, a tag, a
 /// running run without an end time, a name with a non-ASCII letter.
 inline std::vector<FixtureRun> fixtureRuns() {
-    auto make = [](std::string uuid, std::string name, RunStatus status, int64_t start, std::optional<int64_t> end,
-                   std::map<std::string, std::string> params, std::map<std::string, std::string> tags,
-                   std::map<std::string, double> metrics) {
+    auto make = [](std::string uuid, std::string name, RunStatus status, int64_t start,
+                   std::optional<int64_t> end, std::map<std::string, std::string> params,
+                   std::map<std::string, std::string> tags, std::map<std::string, double> metrics) {
         FixtureRun f;
         f.run.uuid = std::move(uuid);
         f.run.name = std::move(name);
@@ -44,11 +44,11 @@ inline std::vector<FixtureRun> fixtureRuns() {
              {{"batch-size", "64"}, {"lr", "0.1"}, {"model", "resnet50"}, {"seed", "1"}},
              {{"team", "vision"}, {"mlflow.note.content", "baseline"}}, {{"accuracy", 0.91}, {"loss", 0.30}}),
         make("b2", "resnet bs128", RunStatus::Finished, 3000, 5000,
-             {{"batch-size", "128"}, {"lr", "0.1"}, {"model", "resnet50"}, {"seed", "2"}}, {{"team", "vision"}},
-             {{"accuracy", 0.89}, {"loss", 0.35}}),
+             {{"batch-size", "128"}, {"lr", "0.1"}, {"model", "resnet50"}, {"seed", "2"}},
+             {{"team", "vision"}}, {{"accuracy", 0.89}, {"loss", 0.35}}),
         make("c3", "vit bs256", RunStatus::Failed, 6000, 6500,
-             {{"batch-size", "256"}, {"model", "vit_b16"}, {"seed", "1"}, {"note", "it's fine"}}, {{"team", "Vision"}},
-             {{"loss", 2.5}}),
+             {{"batch-size", "256"}, {"model", "vit_b16"}, {"seed", "1"}, {"note", "it's fine"}},
+             {{"team", "Vision"}}, {{"loss", 2.5}}),
         make("d4", "vit bs 64 (live)", RunStatus::Running, 7000, std::nullopt,
              {{"batch-size", "64"}, {"model", "vit_b16"}, {"seed", "3"}}, {}, {{"accuracy", 0.5}}),
         make("e5", "détection", RunStatus::Killed, 8000, 9000, {{"model", "yolo"}, {"batch-size", "0064"}},

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace radt;
@@ -301,6 +302,49 @@ TEST(RadtCli, ADeletedExperimentIsNamedDeletedByIdAsByName) {
         EXPECT_NE(r.err.find("gone"), std::string::npos) << r.err;
     }
     EXPECT_TRUE(openStore("sqlite:///" + db, OpenMode::OpenExisting)->runs().empty());
+}
+
+// radt ls --filter: MLflow's search syntax, found by the store; only the experiments with a match,
+// the filter said in the text and the JSON; a bad expression shown with a caret where it broke.
+TEST(RadtCli, LsFilterListsOnlyTheRunsTheExpressionFinds) {
+    TempDir dir;
+    const std::string db = dir.file("s.db");
+    {
+        auto store = openStore("sqlite:///" + db, OpenMode::CreateIfMissing);
+        const int64_t sweep = store->getOrCreateExperiment("sweep");
+        const int64_t other = store->getOrCreateExperiment("other");
+        for (const auto& [experiment, batch, accuracy] :
+             {std::tuple{sweep, "64", 0.91}, std::tuple{sweep, "128", 0.89}, std::tuple{other, "64", 0.5}}) {
+            const radt::Run run =
+                store->createRun({experiment, "bs" + std::string(batch), 1000, "u", "t.py"});
+            store->logParams(run.uuid, {{"batch-size", batch}});
+            store->logMetrics(run.uuid, {{"accuracy", accuracy, 1000, 0}});
+            store->setRunStatus(run.uuid, RunStatus::Finished, 2000);
+        }
+    }
+    Result r = radtRun(
+        dir, {"ls", "--store", db, "--filter", "params.`batch-size` = '64' and metrics.accuracy > 0.9"});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_NE(r.out.find("1 run matches params.`batch-size` = '64' and metrics.accuracy > 0.9"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("bs64"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("bs128"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("\"other\""), std::string::npos) << "no experiment without a match: " << r.out;
+    r = radtRun(dir, {"ls", "--store", db, "--json", "--filter", "params.`batch-size` = '64'"});
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const nlohmann::json listing = nlohmann::json::parse(r.out);
+    EXPECT_EQ(listing["filter"], "params.`batch-size` = '64'");
+    ASSERT_EQ(listing["experiments"].size(), 2u) << "64 in both experiments";
+    for (const nlohmann::json& e : listing["experiments"])
+        EXPECT_EQ(e["workloads"][0]["runs"].size(), 1u) << e.dump();
+    r = radtRun(dir, {"ls", "--store", db, "--filter", "params.batch-size = '64'"});
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("radt: --filter: column 8: a key with a dash or a space is quoted"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("\n  params.batch-size = '64'\n         ^"), std::string::npos) << r.err;
 }
 
 TEST(RadtCli, AStoreInAReadOnlyFolderCanStillBeListed) {

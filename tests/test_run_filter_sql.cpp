@@ -33,7 +33,8 @@ protected:
         auto store = openStore(m_uri, OpenMode::CreateIfMissing);
         const int64_t experiment = store->getOrCreateExperiment("search");
         for (const test::FixtureRun& f : test::fixtureRuns()) {
-            const radt::Run run = store->createRun({experiment, f.run.name, f.run.startTime, "u", "train.py"});
+            const radt::Run run =
+                store->createRun({experiment, f.run.name, f.run.startTime, "u", "train.py"});
             m_ids[f.run.uuid] = run.uuid;
             store->logParams(run.uuid, {f.run.params.begin(), f.run.params.end()});
             store->setTags(run.uuid, {f.run.tags.begin(), f.run.tags.end()});
@@ -53,8 +54,9 @@ protected:
 
     /// The fixture ids of the runs the database returns for `expression`.
     std::set<std::string> sqlAnswer(const std::string& expression) {
-        const std::string where = runFilterSql(parseRunFilter(expression), postgres() ? SqlDialect::Postgres : SqlDialect::Sqlite,
-                                               hasLatestMetrics());
+        const std::string where =
+            runFilterSql(parseRunFilter(expression), postgres() ? SqlDialect::Postgres : SqlDialect::Sqlite,
+                         hasLatestMetrics());
         const std::string sql = "SELECT run_uuid FROM runs WHERE lifecycle_stage = 'active' AND " + where;
         std::set<std::string> uuids;
         if (postgres()) {
@@ -69,7 +71,8 @@ protected:
                       SQLITE_OK);
             sqlite3_stmt* stmt = nullptr;
             EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK)
-                << sqlite3_errmsg(db) << "\n" << sql;
+                << sqlite3_errmsg(db) << "\n"
+                << sql;
             while (stmt && sqlite3_step(stmt) == SQLITE_ROW)
                 uuids.insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
             sqlite3_finalize(stmt);
@@ -97,16 +100,44 @@ TEST_P(RunFilterSql, TheDatabaseReturnsTheRunsEachExpressionMustReturn) {
         ++asked;
     }
     EXPECT_GE(asked, 40u);
-    EXPECT_EQ(sqlAnswer("attributes.artifact_uri LIKE '%" + m_ids.at("c3") + "%'"), std::set<std::string>{"c3"});
+    EXPECT_EQ(sqlAnswer("attributes.artifact_uri LIKE '%" + m_ids.at("c3") + "%'"),
+              std::set<std::string>{"c3"});
+}
+
+// Store::searchRuns (what radt ls --filter asks) gives the same runs, in one experiment or all.
+TEST_P(RunFilterSql, TheStoreSearchesWithTheSameAnswers) {
+    auto store = openStore(m_uri, OpenMode::OpenExisting);
+    const int64_t experiment = store->getOrCreateExperiment("search"); // made in SetUp: found
+    for (const auto& [expression, expected] : test::runFilterCases()) {
+        if (expression.find("artifact_uri") != std::string::npos ||
+            expression.find("run_id") != std::string::npos)
+            continue;
+        for (const std::optional<int64_t> in :
+             {std::optional<int64_t>(experiment), std::optional<int64_t>()}) {
+            std::set<std::string> ids;
+            for (const radt::Run& run : store->searchRuns(parseRunFilter(expression), in))
+                for (const auto& [id, uuid] : m_ids)
+                    if (uuid == run.uuid)
+                        ids.insert(id);
+            EXPECT_EQ(ids, expected) << GetParam() << ": " << expression;
+        }
+    }
+    const std::vector<radt::Run> found = store->searchRuns(parseRunFilter("params.model = 'yolo'"));
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found.front().params.at("batch-size"), "0064") << "a run found comes with its params";
+    EXPECT_EQ(found.front().tags.at("team"), "detection") << "and its tags";
+    EXPECT_TRUE(store->searchRuns(parseRunFilter("params.model = 'yolo'"), experiment + 1).empty())
+        << "another experiment has none";
 }
 
 TEST_P(RunFilterSql, AValueCannotBreakOutOfItsLiteral) {
     // Quotes and SQL in a value or a key stay a value or a key: nothing matches, nothing is run.
-    for (const std::string& expression :
-         {std::string("params.model = 'x'' OR 1=1 --'"), std::string("tags.`team'; DROP TABLE runs; --` = 'a'"),
-          std::string("params.model LIKE '%'' OR ''%'")})
+    for (const std::string& expression : {std::string("params.model = 'x'' OR 1=1 --'"),
+                                          std::string("tags.`team'; DROP TABLE runs; --` = 'a'"),
+                                          std::string("params.model LIKE '%'' OR ''%'")})
         EXPECT_TRUE(sqlAnswer(expression).empty()) << expression;
-    EXPECT_EQ(sqlAnswer("params.model = 'yolo'"), std::set<std::string>{"e5"}) << "the runs table is still there";
+    EXPECT_EQ(sqlAnswer("params.model = 'yolo'"), std::set<std::string>{"e5"})
+        << "the runs table is still there";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RunFilterSql,

@@ -15,11 +15,13 @@ namespace radt {
 
 enum class SqlDialect { Sqlite, Postgres };
 
-/// A boolean SQL expression over the table `runs` (MLflow's) that holds for the runs meeting every
-/// condition; "1 = 1" for none. A metric compares its latest value: from `latest_metrics` where the
-/// store has it, else the sample of the highest step, then timestamp, in `metrics` (MLflow's
-/// stores of 2019 have no latest_metrics). A NaN latest value meets no condition.
-std::string runFilterSql(const std::vector<RunCondition>& conditions, SqlDialect dialect, bool hasLatestMetrics);
+/// A boolean SQL expression over MLflow's `runs` table, named `runs` in the statement (its alias
+/// there, "r"), that holds for the runs meeting every condition; "1 = 1" for none. A metric compares its
+/// latest value: from `latest_metrics` where the store has it, else the sample of the highest step, then
+/// timestamp, in `metrics` (MLflow's stores of 2019 have no latest_metrics). A NaN latest value meets no
+/// condition.
+std::string runFilterSql(const std::vector<RunCondition>& conditions, SqlDialect dialect,
+                         bool hasLatestMetrics, const std::string& runs = "runs");
 
 /// `text` as an SQL string literal: 'it''s'.
 std::string sqlLiteral(const std::string& text);

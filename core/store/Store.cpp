@@ -8,6 +8,20 @@
 
 namespace radt {
 
+std::vector<Run> Store::searchRuns(const std::vector<RunCondition>& conditions,
+                                   std::optional<int64_t> experimentId) {
+    std::vector<Run> found;
+    for (Run& run : runs(experimentId)) {
+        std::map<std::string, double> latest;
+        for (const auto& [key, metric] : latestMetrics(run.uuid))
+            if (!std::isnan(metric.value)) // a NaN latest value meets no condition, as in SQL
+                latest.emplace(key, metric.value);
+        if (runMatches(conditions, run, latest))
+            found.push_back(std::move(run));
+    }
+    return found;
+}
+
 Run newRunFor(const NewRun& spec, const std::string& artifactRoot) {
     Run run;
     run.uuid = newRunUuid();

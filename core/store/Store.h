@@ -4,6 +4,7 @@
 // collector, the CLI and the explorer never see SQL.
 
 #include "core/base/Model.h"
+#include "core/base/RunFilter.h"
 #include "core/base/SeriesMath.h"
 #include "core/store/EnvelopeRows.h"
 
@@ -117,6 +118,11 @@ public:
     /// Active runs with params and tags; all experiments when experimentId is unset.
     virtual std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) = 0;
     virtual std::optional<Run> run(const std::string& runUuid) = 0;
+    /// The active runs (of `experimentId`, else of every experiment) that meet `conditions`, MLflow's
+    /// search syntax (core/base/RunFilter), in start order. SQLite and PostgreSQL find them in SQL
+    /// (RunFilterSql); this fallback reads every run and its latest metrics.
+    virtual std::vector<Run> searchRuns(const std::vector<RunCondition>& conditions,
+                                        std::optional<int64_t> experimentId = std::nullopt);
     /// Sorted union of the metric keys the given runs have.
     virtual std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) = 0;
     /// Latest value per key of a run (derived from metrics on stores without latest_metrics).

@@ -44,13 +44,17 @@ std::string formatValue(double v) {
 
 } // namespace
 
-nlohmann::json storeListingJson(Store& store) {
-    const std::vector<Run> runs = store.runs();
+nlohmann::json storeListingJson(Store& store, const std::vector<RunCondition>& filter,
+                                const std::string& filterText) {
+    const bool filtered = !filterText.empty();
+    const std::vector<Run> runs = filtered ? store.searchRuns(filter) : store.runs();
     const Grouped grouped = group(runs);
     nlohmann::json experiments = nlohmann::json::array();
     for (const Experiment& e : store.experiments()) {
         nlohmann::json workloads = nlohmann::json::array();
         auto it = grouped.find(e.id);
+        if (filtered && it == grouped.end())
+            continue; // an experiment none of whose runs matched
         if (it != grouped.end()) {
             for (const auto& [workload, list] : it->second) {
                 nlohmann::json jruns = nlohmann::json::array();
@@ -75,17 +79,26 @@ nlohmann::json storeListingJson(Store& store) {
         }
         experiments.push_back({{"id", e.id}, {"name", e.name}, {"workloads", workloads}});
     }
-    return {{"store", store.displayUri()}, {"experiments", experiments}};
+    nlohmann::json listing = {{"store", store.displayUri()}, {"experiments", experiments}};
+    if (filtered)
+        listing["filter"] = filterText;
+    return listing;
 }
 
-std::string storeListingText(Store& store) {
+std::string storeListingText(Store& store, const std::vector<RunCondition>& filter,
+                             const std::string& filterText) {
     std::ostringstream out;
-    const std::vector<Run> runs = store.runs();
+    const bool filtered = !filterText.empty();
+    const std::vector<Run> runs = filtered ? store.searchRuns(filter) : store.runs();
     const Grouped grouped = group(runs);
     const int64_t now = nowMs();
     out << "store " << store.displayUri() << "\n";
+    if (filtered)
+        out << runs.size() << (runs.size() == 1 ? " run matches " : " runs match ") << filterText << "\n";
     for (const Experiment& e : store.experiments()) {
         auto it = grouped.find(e.id);
+        if (filtered && it == grouped.end())
+            continue; // an experiment none of whose runs matched
         const size_t count = it == grouped.end() ? 0 : it->second.size();
         out << "experiment " << e.id << " \"" << e.name << "\"" << (count ? "" : "  (no runs)") << "\n";
         if (it == grouped.end())

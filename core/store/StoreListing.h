@@ -12,9 +12,12 @@
 namespace radt {
 
 /// {"store", "experiments": [{"id", "name", "workloads": [{"id", "runs": [...]}]}]}; runs without
-/// a workload param sit under workload id null.
-nlohmann::json storeListingJson(Store& store);
+/// a workload param sit under workload id null. With `filter` (MLflow's search syntax, parsed),
+/// only the runs the store finds for it, and only the experiments that have one; "filter" says it.
+nlohmann::json storeListingJson(Store& store, const std::vector<RunCondition>& filter = {},
+                                const std::string& filterText = {});
 /// The same content as an indented tree for people.
-std::string storeListingText(Store& store);
+std::string storeListingText(Store& store, const std::vector<RunCondition>& filter = {},
+                             const std::string& filterText = {});
 
 } // namespace radt

@@ -78,6 +78,10 @@ std::optional<Experiment> SynchronizedStore::experimentById(int64_t id) {
 std::vector<Run> SynchronizedStore::runs(std::optional<int64_t> experimentId) {
     RADT_LOCKED(runs(experimentId));
 }
+std::vector<Run> SynchronizedStore::searchRuns(const std::vector<RunCondition>& conditions,
+                                               std::optional<int64_t> experimentId) {
+    RADT_LOCKED(searchRuns(conditions, experimentId));
+}
 std::optional<Run> SynchronizedStore::run(const std::string& runUuid) {
     RADT_LOCKED(run(runUuid));
 }

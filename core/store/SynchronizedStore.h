@@ -40,6 +40,8 @@ public:
     std::vector<Experiment> experiments() override;
     std::optional<Experiment> experimentById(int64_t id) override;
     std::vector<Run> runs(std::optional<int64_t> experimentId) override;
+    std::vector<Run> searchRuns(const std::vector<RunCondition>& conditions,
+                                std::optional<int64_t> experimentId) override;
     std::optional<Run> run(const std::string& runUuid) override;
     std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;
     std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;

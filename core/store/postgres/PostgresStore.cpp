@@ -4,6 +4,7 @@
 
 #include "core/base/Uuid.h"
 #include "core/store/MlflowLimits.h"
+#include "core/store/RunFilterSql.h"
 #include "core/store/postgres/PostgresEnvelopes.h"
 #include "core/store/postgres/PostgresMetricWrites.h"
 #include "core/store/postgres/PostgresPartitions.h"
@@ -549,14 +550,14 @@ std::vector<Experiment> PostgresStore::queryExperiments(const char* lifecycle) {
     });
 }
 
-std::vector<Run> PostgresStore::queryRuns(const std::string& where, const std::string& value,
+std::vector<Run> PostgresStore::queryRuns(const std::string& where, const std::optional<std::string>& value,
                                           const char* lifecycle) {
     return withConnection("reading runs", [&](pqxx::connection& c) {
         pqxx::read_transaction tx(c);
         const std::string filter = " WHERE r.lifecycle_stage = '" + std::string(lifecycle) + "'" +
                                    (where.empty() ? "" : " AND " + where);
         auto exec = [&](const std::string& sql) {
-            return where.empty() ? tx.exec(sql) : tx.exec_params(sql, value);
+            return where.empty() || !value ? tx.exec(sql) : tx.exec_params(sql, *value);
         };
         std::vector<Run> result;
         std::map<std::string, size_t> index;
@@ -598,6 +599,15 @@ std::vector<Run> PostgresStore::runs(std::optional<int64_t> experimentId) {
     if (experimentId)
         return queryRuns("r.experiment_id = $1::integer", std::to_string(*experimentId));
     return queryRuns("", "");
+}
+
+std::vector<Run> PostgresStore::searchRuns(const std::vector<RunCondition>& conditions,
+                                           std::optional<int64_t> experimentId) {
+    // The database finds them: no run is read that does not match.
+    const std::string filter = runFilterSql(conditions, SqlDialect::Postgres, m_hasLatestMetrics, "r");
+    if (experimentId)
+        return queryRuns("r.experiment_id = $1::integer AND " + filter, std::to_string(*experimentId));
+    return queryRuns(filter, std::nullopt);
 }
 
 std::optional<Run> PostgresStore::run(const std::string& runUuid) {

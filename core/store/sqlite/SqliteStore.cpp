@@ -5,6 +5,7 @@
 
 #include "core/base/Uuid.h"
 #include "core/store/MlflowLimits.h"
+#include "core/store/RunFilterSql.h"
 #include "core/store/sqlite/SqliteStatement.h"
 #include "core/store/sqlite/SqliteStoreTransaction.h"
 
@@ -540,15 +541,15 @@ std::optional<Experiment> SqliteStore::experimentById(int64_t id) {
     return Experiment{stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.int64(4)};
 }
 
-std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::string& bindValue, bool bindInt,
-                                        const char* lifecycle) {
+std::vector<Run> SqliteStore::queryRuns(const std::string& where, const std::optional<std::string>& bindValue,
+                                        bool bindInt, const char* lifecycle) {
     auto bindFilter = [&](SqliteStatement& stmt) {
-        if (where.empty())
+        if (where.empty() || !bindValue)
             return;
         if (bindInt)
-            stmt.bind(1, static_cast<int64_t>(std::stoll(bindValue)));
+            stmt.bind(1, static_cast<int64_t>(std::stoll(*bindValue)));
         else
-            stmt.bind(1, bindValue);
+            stmt.bind(1, *bindValue);
     };
     const std::string filter = " WHERE r.lifecycle_stage = '" + std::string(lifecycle) + "'" +
                                (where.empty() ? "" : " AND " + where);
@@ -596,6 +597,15 @@ std::vector<Run> SqliteStore::runs(std::optional<int64_t> experimentId) {
     if (experimentId)
         return queryRuns("r.experiment_id = ?", std::to_string(*experimentId), true);
     return queryRuns("", "", false);
+}
+
+std::vector<Run> SqliteStore::searchRuns(const std::vector<RunCondition>& conditions,
+                                         std::optional<int64_t> experimentId) {
+    // The database finds them: no run is read that does not match.
+    const std::string filter = runFilterSql(conditions, SqlDialect::Sqlite, m_hasLatestMetrics, "r");
+    if (experimentId)
+        return queryRuns("r.experiment_id = ? AND " + filter, std::to_string(*experimentId), true);
+    return queryRuns(filter, std::nullopt, false);
 }
 
 std::optional<Run> SqliteStore::run(const std::string& runUuid) {

@@ -63,6 +63,8 @@ public:
     std::vector<Experiment> experiments() override;
     std::optional<Experiment> experimentById(int64_t id) override;
     std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;
+    std::vector<Run> searchRuns(const std::vector<RunCondition>& conditions,
+                                std::optional<int64_t> experimentId = std::nullopt) override;
     std::optional<Run> run(const std::string& runUuid) override;
     std::vector<std::string> metricKeys(const std::vector<std::string>& runUuids) override;
     std::map<std::string, LatestMetric> latestMetrics(const std::string& runUuid) override;
@@ -91,9 +93,10 @@ private:
     void requireRun(const std::string& runUuid);
     /// Experiments of one lifecycle stage ("active" or "deleted"), by id.
     std::vector<Experiment> queryExperiments(const char* lifecycle);
-    /// Runs of one lifecycle stage (MLflow's 'active' or 'deleted') matching `where`.
-    std::vector<Run> queryRuns(const std::string& where, const std::string& bindValue, bool bindInt,
-                               const char* lifecycle = "active");
+    /// Runs of one lifecycle stage (MLflow's 'active' or 'deleted') matching `where`, whose one `?`
+    /// is `bindValue` (none: `where` has no parameter).
+    std::vector<Run> queryRuns(const std::string& where, const std::optional<std::string>& bindValue,
+                               bool bindInt, const char* lifecycle = "active");
     Series querySeries(const std::string& runUuid, const std::string& key,
                        std::optional<std::pair<int64_t, int64_t>> range);
     std::string columnOr(const std::string& table, const std::string& column,
