@@ -140,7 +140,7 @@ void addLs(CLI::App& app, Action& action) {
                 return 2;
             }
             const std::string said =
-                args->filter.find_first_not_of(" \t") == std::string::npos ? "" : args->filter;
+                filter.empty() ? std::string() : args->filter; // a blank one filters nothing
             return reportingErrors([&] {
                 auto s = openResolvedStore(args->store,
                                            args->readOnly ? OpenMode::ReadOnly : OpenMode::OpenExisting);

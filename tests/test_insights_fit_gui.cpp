@@ -12,7 +12,6 @@
 #include "widgets/insights/InsightsPanel.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QScrollBar>
@@ -20,6 +19,7 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTest>
 #include <QUrl>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QChart>
@@ -32,15 +32,9 @@ using namespace radt;
 
 namespace {
 
-template <typename Condition> bool waitFor(Condition condition, int timeoutMs = 5000) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!condition()) {
-        if (clock.elapsed() > timeoutMs)
-            return false;
-        QApplication::processEvents(QEventLoop::AllEvents, 20);
-    }
-    return true;
+/// Waits, processing events, until `condition` holds (QTest::qWaitFor), 5 s at most.
+template <typename Condition> bool waitFor(Condition condition) {
+    return QTest::qWaitFor(condition, 5000);
 }
 
 QStringList shownHeaders(const QTableView* table) {

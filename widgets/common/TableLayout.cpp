@@ -196,7 +196,7 @@ int widthToShowAllColumns(const QTableView* view) {
     return width;
 }
 
-QStringList elideInCommonPrefix(const QStringList& names, const QFontMetrics& metrics, int width) {
+int sharedPrefixLength(const QStringList& names) {
     int prefix = names.size() > 1 ? int(names.front().size()) : 0;
     for (const QString& name : names) {
         int same = 0;
@@ -204,6 +204,11 @@ QStringList elideInCommonPrefix(const QStringList& names, const QFontMetrics& me
             ++same;
         prefix = same;
     }
+    return prefix;
+}
+
+QStringList elideInCommonPrefix(const QStringList& names, const QFontMetrics& metrics, int width) {
+    const int prefix = sharedPrefixLength(names);
     const QString dots = QStringLiteral("…");
     QStringList out;
     for (const QString& name : names) {

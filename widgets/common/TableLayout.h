@@ -27,6 +27,9 @@ void installColumnChooser(QTableView* view, const QString& table, const QStringL
 /// The width `view` needs to show every column it shows, its frame and vertical scroll bar included.
 int widthToShowAllColumns(const QTableView* view);
 
+/// How many leading characters every one of `names` shares (0 for fewer than two names).
+int sharedPrefixLength(const QStringList& names);
+
 /// `names` shortened to `width` pixels each, the part that tells them apart kept: a name too long
 /// loses the middle of the prefix it shares with the others ("batch-…=64", never "batch-siz…"),
 /// and only then its own middle.

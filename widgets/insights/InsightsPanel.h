@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -110,7 +111,8 @@ private:
     void present(nlohmann::json report, quint64 generation, const QString& error);
     void fillTable();
     void setTableHeaders(const std::vector<RunTableColumn>& columns);
-    QList<QStandardItem*> runRow(const nlohmann::json& run, const std::vector<RunTableColumn>& columns);
+    QList<QStandardItem*> runRow(const nlohmann::json& run, const std::vector<RunTableColumn>& columns,
+                                 const std::map<std::string, std::map<std::string, double>>& paramRanks);
     /// The table's column of the figure named `key` (after the param columns).
     int figureColumn(const char* key) const;
     /// Caps the name columns' width (their tooltips hold the whole name).

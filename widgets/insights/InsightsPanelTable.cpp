@@ -3,6 +3,7 @@
 // view, its tooltips and caveat marks; and the table as copied and exported.
 #include "widgets/insights/InsightsPanel.h"
 
+#include "core/analysis/ConfigurationLabels.h"
 #include "core/analysis/InsightFigures.h"
 #include "core/base/AtomicFile.h"
 #include "core/base/TextFormat.h"
@@ -14,8 +15,8 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
-#include <cmath>
-#include <cstdlib>
+#include <algorithm>
+#include <map>
 
 using nlohmann::json;
 
@@ -40,16 +41,12 @@ std::vector<RunTableColumn> runTableColumns(const json& report) {
     return out;
 }
 
-/// "GPU energy J": how exports name a figure's column (their numbers are in its raw unit).
+/// "GPU energy J": how the view and the exports name a figure's column: one unit down a column,
+/// said once in its header, as `radt report`'s per-run table and the CSV (s and J, never
+/// "0:00:18.5" beside "1.2 h").
 QString exportHeader(const insight::RunFigure& f) {
     const QString title = QString::fromUtf8(f.title), unit = QString::fromUtf8(insight::unitSymbol(f.unit));
     return unit.isEmpty() || title.endsWith(unit) ? title : title + QLatin1Char(' ') + unit;
-}
-
-/// The view's header is the export's: one unit down a column, said once in its header, the same
-/// as `radt report`'s per-run table and the CSV (s and J, not "0:00:18.5" beside "1.2 h").
-QString viewHeader(const insight::RunFigure& f) {
-    return exportHeader(f);
 }
 
 /// A run's cell of one figure: its text for the eye, its number to sort by and export, ⚠ when flagged.
@@ -81,22 +78,31 @@ QStandardItem* figureItem(const insight::RunFigure& f, const json& r) {
     return item;
 }
 
-/// A run's value of a telling param ("" where unset shows "–"), sorted as the report orders
-/// configurations: numbers as numbers.
-QStandardItem* paramItem(const QString& name, const json& r) {
-    const std::string value = r.value("telling", json::object()).value(name.toStdString(), std::string());
+/// A run's value of a telling param ("–" where unset), sorted by `rank`: its place among the
+/// param's values in the report's order of params (paramValueBefore: numbers as numbers).
+QStandardItem* paramItem(const QString& name, const std::string& value, double rank) {
     auto* item = new QStandardItem(value.empty() ? QStringLiteral("–") : QString::fromStdString(value));
     item->setEditable(false);
-    char* end = nullptr;
-    const double number = std::strtod(value.c_str(), &end);
-    const bool numeric = !value.empty() && end == value.c_str() + value.size() && std::isfinite(number);
-    item->setData(numeric ? QVariant(number) : QVariant(QString::fromStdString(value)),
-                  InsightsPanel::kNumberRole);
-    if (numeric)
-        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setData(rank, InsightsPanel::kNumberRole);
     item->setToolTip(value.empty() ? QObject::tr("%1 is not set for this run").arg(name)
                                    : QStringLiteral("%1=%2").arg(name, item->text()));
     return item;
+}
+
+/// Each telling param's values, ranked in the order configurations are (what its column sorts by).
+std::map<std::string, std::map<std::string, double>> paramRanks(const json& report) {
+    std::map<std::string, std::map<std::string, double>> ranks;
+    for (const json& name : report.value("telling_params", json::array())) {
+        std::vector<std::string> values;
+        for (const json& r : report["runs"])
+            values.push_back(
+                r.value("telling", json::object()).value(name.get<std::string>(), std::string()));
+        std::sort(values.begin(), values.end(), paramValueBefore);
+        auto& rank = ranks[name.get<std::string>()];
+        for (const std::string& v : values)
+            rank.emplace(v, double(rank.size()));
+    }
+    return ranks;
 }
 
 QString csvCell(const QString& text) {
@@ -143,8 +149,9 @@ void InsightsPanel::fillTable() {
     setTableHeaders(columns);
     if (!m_report.is_object())
         return;
+    const auto ranks = paramRanks(m_report);
     for (const json& r : m_report["runs"])
-        m_views.model->appendRow(runRow(r, columns));
+        m_views.model->appendRow(runRow(r, columns, ranks));
     fitNameColumns();
     m_workloads->setText(workloadsText());
 }
@@ -152,7 +159,7 @@ void InsightsPanel::fillTable() {
 void InsightsPanel::setTableHeaders(const std::vector<RunTableColumn>& columns) {
     QStringList headers;
     for (const RunTableColumn& c : columns)
-        headers << (c.figure ? tr(viewHeader(*c.figure).toUtf8().constData()) : c.param);
+        headers << (c.figure ? tr(exportHeader(*c.figure).toUtf8().constData()) : c.param);
     m_views.model->setHorizontalHeaderLabels(headers);
     for (int i = 0; i < int(columns.size()); ++i) {
         const insight::RunFigure* f = columns[size_t(i)].figure;
@@ -167,14 +174,25 @@ void InsightsPanel::setTableHeaders(const std::vector<RunTableColumn>& columns) 
 
 int InsightsPanel::figureColumn(const char* key) const {
     const int c = insight::viewColumn(key);
-    return c > 0 && m_report.is_object() ? c + int(m_report.value("telling_params", json::array()).size())
-                                         : c;
+    return c > 0 && m_report.is_object() && m_report.contains("telling_params")
+               ? c + int(m_report["telling_params"].size())
+               : c;
 }
 
-QList<QStandardItem*> InsightsPanel::runRow(const json& r, const std::vector<RunTableColumn>& columns) {
+QList<QStandardItem*>
+InsightsPanel::runRow(const json& r, const std::vector<RunTableColumn>& columns,
+                      const std::map<std::string, std::map<std::string, double>>& ranks) {
     QList<QStandardItem*> row;
-    for (const RunTableColumn& c : columns)
-        row << (c.figure ? figureItem(*c.figure, r) : paramItem(c.param, r));
+    static const json kNone = json::object();
+    const json& telling = r.contains("telling") ? r["telling"] : kNone;
+    for (const RunTableColumn& c : columns) {
+        if (c.figure) {
+            row << figureItem(*c.figure, r);
+            continue;
+        }
+        const std::string value = telling.value(c.param.toStdString(), std::string());
+        row << paramItem(c.param, value, ranks.at(c.param.toStdString()).at(value));
+    }
     const QString uuid = QString::fromStdString(r["run_uuid"].get<std::string>());
     row[0]->setToolTip(row[0]->text() + QLatin1Char('\n') + uuid);
     row[0]->setData(uuid, kUuidRole);
