@@ -125,8 +125,10 @@ void addLs(CLI::App& app, Action& action) {
     ls->add_flag("--read-only", args->readOnly,
                  "open the store without writing anything (no read index, no fixes)");
     ls->add_option("--filter", args->filter,
-                   "only the runs that meet EXPR, in MLflow's search syntax: params.`batch-size` = '64' and "
-                   "metrics.accuracy > 0.9 and attributes.status = 'FINISHED' (resources/doc/recording.md)");
+                   "only the runs that meet EXPR, in MLflow's search syntax:\n"
+                   "params.`batch-size` = '64' and metrics.accuracy > 0.9 and\n"
+                   "attributes.status = 'FINISHED' (radt(1), resources/doc/recording.md)")
+        ->type_name("EXPR");
     ls->callback([ls, args, &action] {
         if (!ls->remaining().empty())
             throw std::invalid_argument("unexpected argument '" + ls->remaining().front() +
