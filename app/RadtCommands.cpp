@@ -99,8 +99,12 @@ std::function<void(size_t, size_t)> runCounter(const char* verb, size_t least = 
     };
 }
 
+} // namespace
+
 const char* const kTargetHelp = "a run id (or a unique prefix of at least 5 characters), a workload\n"
                                 "<experiment id>-<workload>, or an experiment name or id";
+
+namespace {
 
 struct LsArgs {
     std::string store;
@@ -159,6 +163,8 @@ struct ReportArgs {
     bool json = false, latex = false, csv = false, readOnly = false;
     bool envDiff = false;                 ///< the environment items each configuration's runs differ in
     bool verbose = false;                 ///< the terminal table plus each comparison's exact p
+    bool judge = false;                   ///< each run against its configuration's history
+    double minChange = 0.05;              ///< --judge: a smaller change than this share is normal
     std::string table = "configurations"; ///< what --latex and --csv print: configurations or collocation
     bool repeatParamsGiven = false;       ///< --repeat-param given: each name must be the runs'
     ReportOptions options;
@@ -360,11 +366,15 @@ void addReport(CLI::App& app, Action& action) {
     report->add_flag("--verbose,-v", args->verbose,
                      "after the table, each comparison's exact p and Holm's p (3 significant\n"
                      "digits; the table says < 0.001 below that); --json and --csv hold them always");
+    report->add_flag("--judge", args->judge,
+                     "each run against the earlier finished runs of its configuration: per figure\n"
+                     "the 95 % prediction interval and a verdict (radt check is the gate)");
+    addMinChangeOption(*report, args->minChange);
     report->add_flag("--read-only", args->readOnly,
                      "open the store without writing anything (no read index, no fixes)");
     report->add_option("TARGET", args->targets, kTargetHelp)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    report->callback([args, &action] {
+    report->callback([args, report, &action] {
         if (int(args->json) + int(args->latex) + int(args->csv) > 1)
             throw std::invalid_argument("--json, --latex and --csv each print the whole report: give one");
         if (args->envDiff && (args->latex || args->csv))
@@ -373,6 +383,19 @@ void addReport(CLI::App& app, Action& action) {
         if (args->verbose && (args->json || args->latex || args->csv))
             throw std::invalid_argument("--verbose adds to the terminal table; --json and --csv already "
                                         "hold the exact p, --latex marks significance only");
+        if (!args->judge && report->get_option("--min-change")->count())
+            throw std::invalid_argument("--min-change goes with --judge: it says how far from its history a "
+                                        "run may be and still be normal");
+        if (args->judge && (args->latex || args->csv || args->envDiff || args->verbose))
+            throw std::invalid_argument("--judge prints each run's judgement as a table or with --json; not "
+                                        "with --latex, --csv, --env-diff or --verbose");
+        if (args->judge) {
+            auto judge = std::make_shared<JudgeArgs>();
+            *judge = {args->store,   args->json,     args->readOnly, false, {}, args->options.repeatParams,
+                      args->targets, args->minChange};
+            action = [judge] { return runJudge(*judge); };
+            return;
+        }
         if (args->table != "configurations" && !args->latex && !args->csv)
             throw std::invalid_argument("--table chooses what --latex or --csv prints: give one of them");
         action = [args] { return runReport(*args); };
@@ -648,6 +671,7 @@ void addStore(CLI::App& app, Action& action) {
 void addStoreCommands(CLI::App& app, Action& action) {
     addLs(app, action);
     addReport(app, action);
+    addCheck(app, action);
     addStore(app, action);
 }
 

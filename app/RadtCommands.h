@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace radt::cli {
 
@@ -32,6 +33,31 @@ using Action = std::function<int()>;
 /// Adds `radt ls`, `radt report` and `radt store copy|compact` to `app`; the one chosen puts
 /// what it does in `action` when it is parsed.
 void addStoreCommands(CLI::App& app, Action& action);
+/// "a run id (or a unique prefix ...)": what a TARGET of ls, report and check may be.
+extern const char* const kTargetHelp;
+
+/// `radt report --judge` and `radt check` (JudgeCommands.cpp).
+struct JudgeArgs {
+    std::string store;
+    bool json = false, readOnly = false;
+    bool gate = false;           ///< radt check: exit 1 when a run is outside its history
+    std::vector<std::string> on; ///< the figures the gate checks; empty: all
+    std::vector<std::string> repeatParams{"seed"};
+    std::vector<std::string> targets;
+    double minChange = 0.05; ///< outside the interval by less than this share of the mean is normal
+};
+/// Prints each target run's judgement against its configuration's history; with `gate`, returns
+/// 1 when a run is outside it on a figure of `on`.
+int runJudge(const JudgeArgs& args);
+/// Adds `radt check RUN... [--on FIGURES]`.
+void addCheck(CLI::App& app, Action& action);
+/// --min-change PCT of a command that judges runs.
+CLI::Option* addMinChangeOption(CLI::App& command, double& minChange);
+/// --json, --repeat-param, --min-change and --read-only of a command that judges runs.
+void addJudgeOptions(CLI::App& command, JudgeArgs& args);
+/// What `radt RUN` says after a finished run: its judgement's sentence, or why it was not judged.
+std::string judgementAfterRun(Store& store, const Run& run, const std::string& storeUri);
+
 /// Adds `radt run rename|note|tag|untag|delete|restore` (RunCommands.cpp).
 void addRunCommands(CLI::App& app, Action& action);
 /// Adds `radt experiment rename|delete|restore` (RunCommands.cpp).

@@ -56,6 +56,8 @@ Commands:
   radt store partition [--period day|week]      partition a PostgreSQL store's metrics by time
   radt store archive --before DATE --to URI     move finished runs out of a PostgreSQL store
   radt report [options] TARGET...               energy, utilisation, burst/idle, collocation figures
+  radt report --judge RUN...                    each run against its configuration's history
+  radt check [--on FIGURES] RUN...              exit 1 when a run is outside that history (CI gate)
   radt run rename|note|tag|untag RUN ...        rename a run, set its note, add or remove tags
   radt run delete|restore RUN...                delete runs (MLflow's soft delete) or restore them
   radt experiment rename|delete|restore EXP...  the same for experiments, with all their runs
@@ -232,6 +234,8 @@ int recordOneRun(radt::Store& store, const radt::RunOptions& options) {
         std::cerr
             << "radt: error: " << outcome.kept << " samples are not in the store yet; they are kept "
             << "beside the run's artifacts and written by the next radt or radt-explorer that opens it\n";
+    if (outcome.status == radt::RunStatus::Finished && !lost && !outcome.kept)
+        std::cerr << radt::cli::judgementAfterRun(store, outcome.run, options.storeUri);
     if (const std::string gone = store.fileProblem(); !gone.empty()) {
         std::cerr << "radt: error: " << gone << "; run " << outcome.run.uuid << " and its " << outcome.samples
                   << " samples are in no file anyone can open again\n";

@@ -27,8 +27,9 @@ namespace {
 /// The figures compared pairwise: duration and energy.
 const std::vector<std::string> kComparedFigures = {"duration_s", "gpu_energy_j"};
 
-/// A run's value of a configuration figure from its report entry; unset where it lacks it.
-std::optional<double> figureOf(const json& run, const std::string& figure) {
+} // namespace
+
+std::optional<double> configurationFigure(const json& run, const std::string& figure) {
     if (figure == "gpu_energy_j") // what the run is charged with: its share of a shared GPU
         return run["gpu_energy_attributed_j"].is_number()
                    ? std::optional<double>(run["gpu_energy_attributed_j"])
@@ -46,8 +47,6 @@ std::optional<double> figureOf(const json& run, const std::string& figure) {
     const json& v = run.value(figure, json());
     return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
 }
-
-} // namespace
 
 json summaryJson(const std::vector<double>& values) {
     const auto s = stats::summarise(values);
@@ -284,7 +283,7 @@ json configurationsJson(const Grouping& g, const json& reportRuns, FigureValues&
             for (const std::string& figure : kConfigurationFigures) {
                 std::vector<double> jobs;
                 for (const size_t i : replicate)
-                    if (const auto v = figureOf(reportRuns[i], figure))
+                    if (const auto v = configurationFigure(reportRuns[i], figure))
                         jobs.push_back(*v);
                 if (!jobs.empty())
                     values[c][figure].push_back(stats::summarise(jobs)->mean);

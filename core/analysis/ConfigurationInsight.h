@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ extern const size_t kAllPairsUpTo;
 /// Comparisons that cannot be tested are listed (with their ratio) up to this many
 /// configurations; beyond, they are counted in one line.
 extern const size_t kListUntestedUpTo;
+
+/// A run's value of a configuration figure (kConfigurationFigures) from its report entry: energy as
+/// what the run is charged with (its share of a shared GPU); unset where it lacks it.
+std::optional<double> configurationFigure(const nlohmann::json& run, const std::string& figure);
 
 /// A sample as {"n", "mean", "sd", "ci95"} (Student t; sd and ci95 null under two values, mean
 /// null without any).
