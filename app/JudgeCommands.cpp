@@ -132,7 +132,8 @@ std::string judgementAfterRun(Store& store, const Run& run, const std::string& s
         options.environment = artifactContextOfStore(storeUri);
         const nlohmann::json j = judgeRun(store, run, options);
         return "radt: " + j["sentence"].get<std::string>() +
-               (j["judged"].get<bool>() ? " (radt report --judge " + run.uuid + " tells the figures)" : "") + "\n";
+               (j["judged"].get<bool>() ? " (radt report --judge " + run.uuid + " tells the figures)" : "") +
+               "\n";
     } catch (const std::exception& e) { // the run is recorded: a judgement that fails is said, not fatal
         return "radt: the run was not judged against its history: " + std::string(e.what()) + "\n";
     }

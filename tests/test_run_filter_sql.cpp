@@ -5,6 +5,7 @@
 // its answer held to the one runMatches() gives in memory. A metric is logged twice, so "latest"
 // is the later step, not the larger or the first value.
 #include "RunFilterCases.h"
+#include "RunFilterStore.h"
 #include "StoreTestBackends.h"
 #include "core/StoreFactory.h"
 #include "core/base/RunFilter.h"
@@ -31,22 +32,7 @@ protected:
         if (IsSkipped())
             return;
         auto store = openStore(m_uri, OpenMode::CreateIfMissing);
-        const int64_t experiment = store->getOrCreateExperiment("search");
-        for (const test::FixtureRun& f : test::fixtureRuns()) {
-            const radt::Run run =
-                store->createRun({experiment, f.run.name, f.run.startTime, "u", "train.py"});
-            m_ids[f.run.uuid] = run.uuid;
-            store->logParams(run.uuid, {f.run.params.begin(), f.run.params.end()});
-            store->setTags(run.uuid, {f.run.tags.begin(), f.run.tags.end()});
-            std::vector<MetricPoint> points;
-            for (const auto& [key, value] : f.metrics) {
-                points.push_back({key, value + 100, f.run.startTime, 0}); // earlier step, larger value
-                points.push_back({key, value, f.run.startTime + 10, 5});
-            }
-            store->logMetrics(run.uuid, points);
-            if (f.run.status != RunStatus::Running)
-                store->setRunStatus(run.uuid, f.run.status, *f.run.endTime);
-        }
+        m_ids = test::writeFixtureRuns(*store);
     }
 
     bool postgres() const { return GetParam().rfind("postgresql", 0) == 0; }

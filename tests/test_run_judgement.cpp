@@ -50,7 +50,8 @@ protected:
         env["XDG_DATA_HOME"] = dir.file("xdg");
         Radt r = startRadt(dir,
                            {"--store", store(), "-l", "smi+top", "--interval", "0.2", "--no-env-capture",
-                            dir.file("train.py"), "--epochs", std::to_string(epochs), "--seed", std::to_string(seed)},
+                            dir.file("train.py"), "--epochs", std::to_string(epochs), "--seed",
+                            std::to_string(seed)},
                            env);
         EXPECT_EQ(r.wait(), 0) << r.err();
         const std::string err = r.err();
@@ -72,10 +73,12 @@ TEST_F(RunJudgement, ASlowerRunIsJudgedSlowerAndANormalRepeatNormal) {
     std::vector<Recorded> history;
     for (int seed = 1; seed <= 4; ++seed)
         history.push_back(record(seed));
-    EXPECT_NE(history[0].err.find("radt: not judged: 0 earlier finished runs of its configuration; 3 are needed"),
-              std::string::npos)
+    EXPECT_NE(
+        history[0].err.find("radt: not judged: 0 earlier finished runs of its configuration; 3 are needed"),
+        std::string::npos)
         << history[0].err;
-    EXPECT_NE(history[2].err.find("radt: not judged: 2 earlier finished runs"), std::string::npos) << history[2].err;
+    EXPECT_NE(history[2].err.find("radt: not judged: 2 earlier finished runs"), std::string::npos)
+        << history[2].err;
     // The fourth is judged against three (its verdict depends on the machine's noise: not asserted).
     EXPECT_NE(history[3].err.find("earlier runs"), std::string::npos) << history[3].err;
     EXPECT_EQ(history[3].err.find("not judged"), std::string::npos) << history[3].err;
@@ -84,7 +87,8 @@ TEST_F(RunJudgement, ASlowerRunIsJudgedSlowerAndANormalRepeatNormal) {
 
     // A normal repeat passes a gate that allows what a shared machine's noise does to 2 s runs.
     const Recorded repeat = record(5);
-    const RadtResult normal = radt({"check", "--json", "--on", "duration", "--min-change", "40", repeat.uuid});
+    const RadtResult normal =
+        radt({"check", "--json", "--on", "duration", "--min-change", "40", repeat.uuid});
     EXPECT_EQ(normal.rc, 0) << normal.out << normal.err;
     const json repeatJudged = json::parse(normal.out)["judgements"][0];
     EXPECT_EQ(repeatJudged["history"]["n"], 4u);
@@ -116,7 +120,8 @@ TEST_F(RunJudgement, ASlowerRunIsJudgedSlowerAndANormalRepeatNormal) {
     ASSERT_EQ(duration["figure"], "duration_s");
     EXPECT_EQ(duration["verdict"], "above");
     EXPECT_GT(duration["ratio"].get<double>(), 1.5);
-    EXPECT_NE(std::find(j["outside"].begin(), j["outside"].end(), "throughput_epochs_per_h"), j["outside"].end());
+    EXPECT_NE(std::find(j["outside"].begin(), j["outside"].end(), "throughput_epochs_per_h"),
+              j["outside"].end());
 
     // The interval is the Student t prediction interval of one new run, as SciPy computes it
     // from the history's durations as the store holds them.
@@ -126,10 +131,11 @@ TEST_F(RunJudgement, ASlowerRunIsJudgedSlowerAndANormalRepeatNormal) {
         if (std::count(j["history"]["runs"].begin(), j["history"]["runs"].end(), r.uuid))
             durations.push_back(double(*r.endTime - r.startTime) / 1000.0);
     ASSERT_EQ(durations.size(), 5u);
-    const json reference = scipy("x = " + json(durations).dump() +
-                                 "\nimport statistics\nm = statistics.mean(x); s = statistics.stdev(x); n = len(x)\n"
-                                 "h = stats.t.ppf(0.975, n - 1) * s * (1 + 1 / n) ** 0.5\n"
-                                 "print(json.dumps([m, m - h, m + h]))\n");
+    const json reference =
+        scipy("x = " + json(durations).dump() +
+              "\nimport statistics\nm = statistics.mean(x); s = statistics.stdev(x); n = len(x)\n"
+              "h = stats.t.ppf(0.975, n - 1) * s * (1 + 1 / n) ** 0.5\n"
+              "print(json.dumps([m, m - h, m + h]))\n");
     ASSERT_TRUE(reference.is_array());
     EXPECT_NEAR(duration["mean"].get<double>(), reference[0].get<double>(), 1e-9);
     EXPECT_NEAR(duration["interval"][0].get<double>(), reference[1].get<double>(), 1e-9);
@@ -148,13 +154,15 @@ TEST_F(RunJudgement, CheckSaysWhatItCannotJudgeAndRefusesBadArguments) {
     // A figure that does not exist is named, with the ones that do.
     const RadtResult badFigure = radt({"check", "--on", "duration,speed", first.uuid});
     EXPECT_EQ(badFigure.rc, 2);
-    EXPECT_NE(badFigure.err.find("--on: 'speed' is no figure a run is judged on (they are duration, gpu_energy, "
-                                 "energy_per_epoch, throughput"),
-              std::string::npos)
+    EXPECT_NE(
+        badFigure.err.find("--on: 'speed' is no figure a run is judged on (they are duration, gpu_energy, "
+                           "energy_per_epoch, throughput"),
+        std::string::npos)
         << badFigure.err;
     const RadtResult badChange = radt({"check", "--min-change", "-3", first.uuid});
     EXPECT_EQ(badChange.rc, 2);
-    EXPECT_NE(badChange.err.find("--min-change expects 0 to 1000 percent"), std::string::npos) << badChange.err;
+    EXPECT_NE(badChange.err.find("--min-change expects 0 to 1000 percent"), std::string::npos)
+        << badChange.err;
     const RadtResult noRun = radt({"check", "ffffffffff"});
     EXPECT_EQ(noRun.rc, 2);
     EXPECT_NE(noRun.err.find("'ffffffffff' names no run"), std::string::npos) << noRun.err;
@@ -162,7 +170,8 @@ TEST_F(RunJudgement, CheckSaysWhatItCannotJudgeAndRefusesBadArguments) {
     EXPECT_EQ(noRunGiven.rc, 2);
     const RadtResult judgeAsLatex = radt({"report", "--judge", "--latex", first.uuid});
     EXPECT_EQ(judgeAsLatex.rc, 2);
-    EXPECT_NE(judgeAsLatex.err.find("--judge prints each run's judgement"), std::string::npos) << judgeAsLatex.err;
+    EXPECT_NE(judgeAsLatex.err.find("--judge prints each run's judgement"), std::string::npos)
+        << judgeAsLatex.err;
     const RadtResult changeWithoutJudge = radt({"report", "--min-change", "10", first.uuid});
     EXPECT_EQ(changeWithoutJudge.rc, 2);
     EXPECT_NE(changeWithoutJudge.err.find("--min-change goes with --judge"), std::string::npos)

@@ -23,8 +23,8 @@ const std::vector<JudgedFigure> kJudgedFigures = {
      "no GPU power or energy was recorded"},
     {"energy_per_epoch_j", "energy_per_epoch", "energy per epoch", "J", "more energy per epoch",
      "less energy per epoch", "it has no GPU energy or logs no epochs"},
-    {"throughput_epochs_per_h", "throughput", "throughput", "epochs/h", "higher throughput", "lower throughput",
-     "it logs no epochs (a metric at two steps or more)"},
+    {"throughput_epochs_per_h", "throughput", "throughput", "epochs/h", "higher throughput",
+     "lower throughput", "it logs no epochs (a metric at two steps or more)"},
 };
 
 namespace {
@@ -36,8 +36,9 @@ constexpr double kLevel = 0.95;
 std::optional<double> judgedValue(const json& reportRun, const std::string& figure) {
     if (figure == "throughput_epochs_per_h") {
         const json& epoch = reportRun.value("epoch_time_s", json());
-        return epoch.is_number() && epoch.get<double>() > 0 ? std::optional<double>(3600.0 / epoch.get<double>())
-                                                            : std::nullopt;
+        return epoch.is_number() && epoch.get<double>() > 0
+                   ? std::optional<double>(3600.0 / epoch.get<double>())
+                   : std::nullopt;
     }
     return configurationFigure(reportRun, figure);
 }
@@ -92,10 +93,12 @@ std::string earlierRuns(size_t n) {
 json judgeFigure(const JudgedFigure& figure, std::optional<double> value, const std::vector<double>& history,
                  const JudgeOptions& options) {
     const size_t needed = options.minHistory;
-    json j = {{"figure", figure.name}, {"label", figure.label}, {"unit", figure.unit},
-              {"value", value ? json(*value) : json(nullptr)}, {"n", history.size()},
-              {"mean", nullptr}, {"sd", nullptr}, {"interval", nullptr}, {"ratio", nullptr},
-              {"verdict", "not judged"}, {"words", ""}, {"why", nullptr}};
+    json j = {{"figure", figure.name}, {"label", figure.label},
+              {"unit", figure.unit},   {"value", value ? json(*value) : json(nullptr)},
+              {"n", history.size()},   {"mean", nullptr},
+              {"sd", nullptr},         {"interval", nullptr},
+              {"ratio", nullptr},      {"verdict", "not judged"},
+              {"words", ""},           {"why", nullptr}};
     const auto summary = stats::summarise(history);
     if (summary) {
         j["mean"] = summary->mean;
@@ -106,12 +109,14 @@ json judgeFigure(const JudgedFigure& figure, std::optional<double> value, const 
         return j;
     }
     if (history.size() < needed) {
-        j["why"] = std::to_string(history.size()) + " earlier run" + (history.size() == 1 ? " has" : "s have") +
-                   " a " + figure.label + "; " + std::to_string(needed) + " are needed to judge it";
+        j["why"] = std::to_string(history.size()) + " earlier run" +
+                   (history.size() == 1 ? " has" : "s have") + " a " + figure.label + "; " +
+                   std::to_string(needed) + " are needed to judge it";
         return j;
     }
     const double n = double(history.size());
-    const double half = stats::studentTQuantile(0.5 + kLevel / 2, n - 1) * *summary->sd * std::sqrt(1 + 1 / n);
+    const double half =
+        stats::studentTQuantile(0.5 + kLevel / 2, n - 1) * *summary->sd * std::sqrt(1 + 1 / n);
     const double low = summary->mean - half, high = summary->mean + half;
     j["interval"] = {low, high};
     const std::optional<double> ratio =
@@ -123,8 +128,9 @@ json judgeFigure(const JudgedFigure& figure, std::optional<double> value, const 
     if (outside && !small) {
         const bool above = *value > high;
         j["verdict"] = above ? "above" : "below";
-        j["words"] = std::string(above ? figure.above : figure.below) + " than " + earlierRuns(history.size()) +
-                     ": " + ratioText + ", outside the 95 % prediction interval";
+        j["words"] = std::string(above ? figure.above : figure.below) + " than " +
+                     earlierRuns(history.size()) + ": " + ratioText +
+                     ", outside the 95 % prediction interval";
     } else {
         j["verdict"] = "normal";
         j["words"] = "normal: " + ratioText + " the mean of " + earlierRuns(history.size()) +
@@ -147,7 +153,8 @@ std::string configurationWords(const json& configuration) {
 }
 
 /// The environment items the run's configuration differs in among the run and its history.
-json environmentOf(json& report, const std::vector<Run>& runs, size_t configuration, const ArtifactContext& context) {
+json environmentOf(json& report, const std::vector<Run>& runs, size_t configuration,
+                   const ArtifactContext& context) {
     addEnvironmentDiffs(report, runs, context);
     const json& c = report["configurations"][configuration];
     return c.value("environment", json{{"differs", json::array()}});
@@ -168,12 +175,23 @@ json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
     json report = buildReport(store, runs, reportOptions);
     const json& reportRuns = report["runs"];
     const json& judged = reportRuns.back();
-    json j = {{"run_uuid", run.uuid}, {"run_name", run.name}, {"configuration", nullptr},
+    json j = {{"run_uuid", run.uuid},
+              {"run_name", run.name},
+              {"configuration", nullptr},
               {"history",
-               {{"n", 0}, {"runs", json::array()}, {"needed", options.minHistory}, {"at_most", options.maxHistory}}},
-              {"judged", false}, {"why", nullptr}, {"figures", json::array()}, {"outside", json::array()},
-              {"verdict", "not judged"}, {"sentence", ""}, {"environment", nullptr},
-              {"level", kLevel}, {"min_change", options.minChange}};
+               {{"n", 0},
+                {"runs", json::array()},
+                {"needed", options.minHistory},
+                {"at_most", options.maxHistory}}},
+              {"judged", false},
+              {"why", nullptr},
+              {"figures", json::array()},
+              {"outside", json::array()},
+              {"verdict", "not judged"},
+              {"sentence", ""},
+              {"environment", nullptr},
+              {"level", kLevel},
+              {"min_change", options.minChange}};
     if (!judged["configuration"].is_number()) {
         j["why"] = std::string("the run is ") + toString(run.status) + ": only a finished run is judged";
         j["sentence"] = "not judged: " + j["why"].get<std::string>();
@@ -198,8 +216,9 @@ json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
     if (options.environment)
         j["environment"] = environmentOf(report, runs, c, *options.environment);
     if (history.size() < options.minHistory) {
-        j["why"] = std::to_string(history.size()) + " earlier finished run" + (history.size() == 1 ? "" : "s") +
-                   " of its configuration; " + std::to_string(options.minHistory) + " are needed to judge it";
+        j["why"] = std::to_string(history.size()) + " earlier finished run" +
+                   (history.size() == 1 ? "" : "s") + " of its configuration; " +
+                   std::to_string(options.minHistory) + " are needed to judge it";
         j["sentence"] = "not judged: " + j["why"].get<std::string>();
         return j;
     }
@@ -209,13 +228,16 @@ json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
     std::string outsideWords;
     for (const json& f : j["figures"])
         if (f["verdict"] == "above" || f["verdict"] == "below") {
-            const JudgedFigure& figure = *std::find_if(kJudgedFigures.begin(), kJudgedFigures.end(),
-                                                       [&](const JudgedFigure& k) { return f["figure"] == k.name; });
-            const std::string ratio = f["ratio"].is_number() ? ratioWords(f["ratio"].get<double>()) : "mean 0";
-            outsideWords += outsideWords.empty() ? (f["verdict"] == "above" ? figure.above : figure.below) +
-                                                       std::string(" than ") + earlierRuns(history.size()) + ": " + ratio
-                                                 : "; " + std::string(f["verdict"] == "above" ? figure.above : figure.below) +
-                                                       ": " + ratio;
+            const JudgedFigure& figure =
+                *std::find_if(kJudgedFigures.begin(), kJudgedFigures.end(),
+                              [&](const JudgedFigure& k) { return f["figure"] == k.name; });
+            const std::string ratio =
+                f["ratio"].is_number() ? ratioWords(f["ratio"].get<double>()) : "mean 0";
+            outsideWords += outsideWords.empty()
+                                ? (f["verdict"] == "above" ? figure.above : figure.below) +
+                                      std::string(" than ") + earlierRuns(history.size()) + ": " + ratio
+                                : "; " + std::string(f["verdict"] == "above" ? figure.above : figure.below) +
+                                      ": " + ratio;
             j["outside"].push_back(f["figure"]);
         }
     j["verdict"] = j["outside"].empty() ? "normal" : "outside";
@@ -229,23 +251,22 @@ json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
 
 std::string judgementText(const json& judgement) {
     std::ostringstream out;
-    out << "run " << judgement["run_uuid"].get<std::string>() << " (" << judgement["run_name"].get<std::string>()
-        << ")";
+    out << "run " << judgement["run_uuid"].get<std::string>() << " ("
+        << judgement["run_name"].get<std::string>() << ")";
     if (judgement["configuration"].is_string())
         out << ", configuration " << judgement["configuration"].get<std::string>();
     out << "\n" << judgement["sentence"].get<std::string>() << "\n";
     if (!judgement["figures"].empty()) {
         char line[256];
-        std::snprintf(line, sizeof line, "  %-18s %14s %16s  %-30s %7s  %s\n", "figure", "this run", "history mean",
-                      "95 % prediction interval", "ratio", "verdict");
+        std::snprintf(line, sizeof line, "  %-18s %14s %16s  %-30s %7s  %s\n", "figure", "this run",
+                      "history mean", "95 % prediction interval", "ratio", "verdict");
         out << line;
         for (const json& f : judgement["figures"]) {
             const std::string unit = f["unit"];
-            const std::string interval =
-                f["interval"].is_array()
-                    ? formatReading(f["interval"][0].get<double>()) + " to " +
-                          formatReading(f["interval"][1].get<double>()) + " " + unit
-                    : std::string("-");
+            const std::string interval = f["interval"].is_array()
+                                             ? formatReading(f["interval"][0].get<double>()) + " to " +
+                                                   formatReading(f["interval"][1].get<double>()) + " " + unit
+                                             : std::string("-");
             const std::string verdict = f["verdict"] == "above"   ? "outside, " + std::string("above")
                                         : f["verdict"] == "below" ? "outside, " + std::string("below")
                                         : f["verdict"] == "normal"
@@ -260,7 +281,8 @@ std::string judgementText(const json& judgement) {
         }
         out << "  history: N = " << judgement["history"]["n"].get<size_t>()
             << " earlier finished runs of the configuration (the latest "
-            << judgement["history"].value("at_most", size_t(0)) << " at most); outside the interval by less than "
+            << judgement["history"].value("at_most", size_t(0))
+            << " at most); outside the interval by less than "
             << formatReading(judgement.value("min_change", 0.0) * 100) << " % of the mean is normal\n";
     }
     const json& environment = judgement["environment"];
@@ -299,8 +321,8 @@ std::vector<std::string> judgedFigureNames(const std::string& commaSeparated) {
             known += (known.empty() ? "" : ", ") + std::string(f.brief);
         }
         if (found.empty())
-            throw std::invalid_argument("--on: '" + item + "' is no figure a run is judged on (they are " + known +
-                                        ", or their JSON names: duration_s, gpu_energy_j, ...)");
+            throw std::invalid_argument("--on: '" + item + "' is no figure a run is judged on (they are " +
+                                        known + ", or their JSON names: duration_s, gpu_energy_j, ...)");
         out.push_back(found);
     }
     if (out.empty())

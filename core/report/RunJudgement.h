@@ -22,12 +22,12 @@ namespace radt {
 /// A figure a run is judged on: its JSON name, its words and its unit, and what a value above or
 /// below the history is called.
 struct JudgedFigure {
-    const char* name;  ///< "duration_s"
-    const char* brief; ///< "duration": what `radt check --on` also accepts
-    const char* label; ///< "duration"
-    const char* unit;  ///< "s"
-    const char* above; ///< "slower"
-    const char* below; ///< "faster"
+    const char* name;    ///< "duration_s"
+    const char* brief;   ///< "duration": what `radt check --on` also accepts
+    const char* label;   ///< "duration"
+    const char* unit;    ///< "s"
+    const char* above;   ///< "slower"
+    const char* below;   ///< "faster"
     const char* missing; ///< why a run may lack it
 };
 /// duration_s, gpu_energy_j, energy_per_epoch_j, throughput_epochs_per_h.

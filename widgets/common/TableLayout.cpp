@@ -148,11 +148,13 @@ QTableView* freezeFirstColumn(QTableView* view) {
     return new FrozenColumnView(view);
 }
 
-void installColumnChooser(QTableView* view, const QString& table, const QStringList& hiddenByDefault) {
+void installColumnChooser(QTableView* view, const std::function<QString()>& tableOf,
+                          const std::function<QStringList()>& hiddenByDefault) {
     QHeaderView* header = view->horizontalHeader();
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(
-        header, &QHeaderView::customContextMenuRequested, view, [view, header, table](const QPoint& at) {
+        header, &QHeaderView::customContextMenuRequested, view, [view, header, tableOf](const QPoint& at) {
+            const QString table = tableOf();
             QMenu menu(view);
             menu.setObjectName(QStringLiteral("columnChooser"));
             QAbstractItemModel* model = view->model();
@@ -174,14 +176,20 @@ void installColumnChooser(QTableView* view, const QString& table, const QStringL
     auto* again = new QTimer(view);
     again->setSingleShot(true);
     again->setInterval(0);
-    QObject::connect(again, &QTimer::timeout, view,
-                     [view, table, hiddenByDefault] { applyColumnChoices(view, table, hiddenByDefault); });
+    QObject::connect(again, &QTimer::timeout, view, [view, tableOf, hiddenByDefault] {
+        applyColumnChoices(view, tableOf(), hiddenByDefault());
+    });
     QAbstractItemModel* model = view->model();
     QObject::connect(model, &QAbstractItemModel::modelReset, again, qOverload<>(&QTimer::start));
     QObject::connect(model, &QAbstractItemModel::rowsInserted, again, qOverload<>(&QTimer::start));
     QObject::connect(model, &QAbstractItemModel::columnsInserted, again, qOverload<>(&QTimer::start));
     QObject::connect(model, &QAbstractItemModel::headerDataChanged, again, qOverload<>(&QTimer::start));
-    applyColumnChoices(view, table, hiddenByDefault);
+    applyColumnChoices(view, tableOf(), hiddenByDefault());
+}
+
+void installColumnChooser(QTableView* view, const QString& table, const QStringList& hiddenByDefault) {
+    installColumnChooser(
+        view, [table] { return table; }, [hiddenByDefault] { return hiddenByDefault; });
 }
 
 int widthToShowAllColumns(const QTableView* view) {

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QFontMetrics;
 class QTableView;
 
@@ -23,6 +25,10 @@ QTableView* freezeFirstColumn(QTableView* view);
 /// columns named in `hiddenByDefault` are hidden, and so is any column whose every cell is blank
 /// or "–" (nothing to read). Applied again whenever the model's headers change (a refill).
 void installColumnChooser(QTableView* view, const QString& table, const QStringList& hiddenByDefault);
+/// The same for a table whose settings key and hidden columns change with what it shows (the runs
+/// table: a key per store, the params of each search): both asked again at each refill.
+void installColumnChooser(QTableView* view, const std::function<QString()>& table,
+                          const std::function<QStringList()>& hiddenByDefault);
 
 /// The width `view` needs to show every column it shows, its frame and vertical scroll bar included.
 int widthToShowAllColumns(const QTableView* view);

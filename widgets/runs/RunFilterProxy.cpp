@@ -3,6 +3,8 @@
 
 #include "widgets/runs/RunTreeModel.h"
 
+#include <QRegularExpression>
+
 namespace radt {
 
 RunFilterProxy::RunFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
@@ -13,10 +15,24 @@ RunFilterProxy::RunFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) 
 
 void RunFilterProxy::setFilterText(const QString& text) {
     const QString trimmed = text.trimmed();
-    if (trimmed == m_text)
+    if (trimmed == m_text && !m_searchUuids)
         return;
     m_text = trimmed;
+    m_searchUuids.reset();
     invalidateFilter();
+}
+
+void RunFilterProxy::setSearchMatches(const QString& expression, const QSet<QString>& runUuids) {
+    m_text = expression.trimmed();
+    m_searchUuids = runUuids;
+    invalidateFilter();
+}
+
+bool RunFilterProxy::isSearchExpression(const QString& text) {
+    static const QRegularExpression start(
+        QStringLiteral("^\\s*(params?|parameters?|metrics?|tags?|attributes?|attr|run)\\s*\\."),
+        QRegularExpression::CaseInsensitiveOption);
+    return start.match(text).hasMatch();
 }
 
 namespace {
@@ -46,6 +62,9 @@ bool RunFilterProxy::runTagsMatch(int sourceRow, const QModelIndex& sourceParent
 }
 
 bool RunFilterProxy::rowMatches(int sourceRow, const QModelIndex& sourceParent) const {
+    if (m_searchUuids) // a search: its runs, and their groups as their ancestors
+        return m_searchUuids->contains(
+            sourceModel()->index(sourceRow, 0, sourceParent).data(RunTreeModel::RunUuidRole).toString());
     if (m_text.startsWith(QLatin1String("tag:"), Qt::CaseInsensitive) ||
         m_text.startsWith(QLatin1String("note:"), Qt::CaseInsensitive))
         return runTagsMatch(sourceRow, sourceParent);
@@ -70,6 +89,8 @@ bool RunFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourcePa
         return true;
     if (rowMatches(sourceRow, sourceParent))
         return true;
+    if (m_searchUuids)
+        return false; // a run under a found run is not found with it
     // Typing a workload or experiment name should show everything inside it; recursive
     // filtering alone only keeps the ancestors of matching rows.
     for (QModelIndex up = sourceParent; up.isValid(); up = up.parent()) {

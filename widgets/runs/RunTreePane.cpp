@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/runs/RunTreePane.h"
 
+#include "core/base/RunFilter.h"
 #include "widgets/common/Formatting.h"
+#include "widgets/common/StoreReadThread.h"
 #include "widgets/runs/RunFilterProxy.h"
 #include "widgets/runs/RunTreeModel.h"
 
@@ -11,7 +13,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPointer>
 #include <QPushButton>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -45,7 +49,8 @@ RunTreePane::RunTreePane(QWidget* parent)
     m_filter->setPlaceholderText(tr("Filter runs (name, status, letter, params)..."));
     m_filter->setToolTip(
         tr("Text in a run's name, status, letter or params; tag:KEY or tag:KEY=VALUE for runs "
-           "with such a tag, note:TEXT for runs whose note holds it"));
+           "with such a tag, note:TEXT for runs whose note holds it; or a search in MLflow's syntax, "
+           "params.batch_size = '64' and metrics.loss < 0.5 (the store answers it)"));
     m_filter->setClearButtonEnabled(true);
 
     m_tree->setObjectName(QStringLiteral("runTree"));
@@ -77,19 +82,16 @@ RunTreePane::RunTreePane(QWidget* parent)
     layout->addWidget(m_tree, 1);
     layout->addWidget(m_add, 0, Qt::AlignLeft);
 
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        const bool filtering = !text.trimmed().isEmpty();
-        // The tree as the user left it comes back when the filter is cleared.
-        if (filtering && !m_expandedBeforeFilter)
-            m_expandedBeforeFilter = expandedNodes();
-        m_proxy->setFilterText(text);
-        if (filtering) {
-            m_tree->expandAll(); // matches can sit deep in the tree: show them all
-        } else if (m_expandedBeforeFilter) {
-            restoreExpandedNodes(*m_expandedBeforeFilter);
-            m_expandedBeforeFilter.reset();
+    m_searchPause = new QTimer(this);
+    m_searchPause->setSingleShot(true);
+    m_searchPause->setInterval(400);
+    connect(m_searchPause, &QTimer::timeout, this, &RunTreePane::search);
+    connect(m_filter, &QLineEdit::textChanged, this, &RunTreePane::filterChanged);
+    connect(m_filter, &QLineEdit::returnPressed, this, [this] {
+        if (m_searchPause->isActive()) { // Enter asks at once
+            m_searchPause->stop();
+            search();
         }
-        updateChoosing();
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RunTreePane::updateChoosing);
@@ -108,6 +110,79 @@ RunTreePane::RunTreePane(QWidget* parent)
                     emit currentRunChanged(uuid);
             });
     m_tree->installEventFilter(this);
+}
+
+void RunTreePane::filterChanged(const QString& text) {
+    const bool filtering = !text.trimmed().isEmpty();
+    // The tree as the user left it comes back when the filter is cleared.
+    if (filtering && !m_expandedBeforeFilter)
+        m_expandedBeforeFilter = expandedNodes();
+    m_searchProblem.clear();
+    ++m_searchGeneration; // an answer to an earlier text no longer lands
+    if (RunFilterProxy::isSearchExpression(text)) {
+        m_searchPause->start(); // the rows stay as they are until the store answers
+        return;
+    }
+    m_searchPause->stop();
+    m_proxy->setFilterText(text);
+    if (filtering) {
+        m_tree->expandAll(); // matches can sit deep in the tree: show them all
+    } else if (m_expandedBeforeFilter) {
+        restoreExpandedNodes(*m_expandedBeforeFilter);
+        m_expandedBeforeFilter.reset();
+    }
+    updateChoosing();
+}
+
+void RunTreePane::setStoreUri(const QString& uri) {
+    m_uri = uri;
+    if (RunFilterProxy::isSearchExpression(m_filter->text()))
+        search();
+}
+
+void RunTreePane::search() {
+    const QString text = m_filter->text();
+    if (!RunFilterProxy::isSearchExpression(text) || m_uri.isEmpty())
+        return;
+    const quint64 generation = ++m_searchGeneration;
+    std::vector<RunCondition> conditions;
+    try {
+        conditions = parseRunFilter(text.toStdString());
+    } catch (const RunFilterError& e) {
+        m_searchProblem = QString::fromStdString(e.what());
+        updateChoosing();
+        emit searched(-1);
+        return;
+    }
+    if (!m_searchReader)
+        m_searchReader = StoreReadThread::start(QStringLiteral("radt tree search"));
+    const std::string uri = m_uri.toStdString();
+    QPointer<RunTreePane> self(this);
+    m_searchReader->postLatest(
+        generation, [self, generation, uri, conditions, text](StoreReadThread& reader) {
+            QSet<QString> found;
+            QString error;
+            try {
+                for (const Run& run : reader.connection(uri).searchRuns(conditions))
+                    found.insert(toQString(run.uuid));
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(self, [self, generation, found = std::move(found), error, text] {
+                if (!self || generation != self->m_searchGeneration)
+                    return;
+                if (!error.isEmpty()) {
+                    self->m_searchProblem = tr("the store could not search: %1").arg(error);
+                    self->updateChoosing();
+                    emit self->searched(-1);
+                    return;
+                }
+                self->m_proxy->setSearchMatches(text, found);
+                self->m_tree->expandAll();
+                self->updateChoosing();
+                emit self->searched(found.size());
+            });
+        });
 }
 
 QString RunTreePane::runUuidAt(const QModelIndex& index) const {
@@ -144,13 +219,19 @@ void RunTreePane::showReread(const std::vector<Experiment>& experiments, const s
     restoreSelectedNodes(selected);
     fitColumns();
     updateChoosing();
+    if (RunFilterProxy::isSearchExpression(m_filter->text()))
+        search(); // the runs changed: the answer may have too
 }
 
 void RunTreePane::updateChoosing() {
     m_add->setEnabled(!selectedRunUuids().isEmpty());
     const QString text = m_filter->text().trimmed();
-    m_noMatch->setVisible(!text.isEmpty() && m_proxy->rowCount() == 0);
-    if (m_noMatch->isVisible())
+    m_noMatch->setVisible(!m_searchProblem.isEmpty() || (!text.isEmpty() && m_proxy->rowCount() == 0));
+    if (!m_searchProblem.isEmpty())
+        m_noMatch->setText(tr("Search: %1").arg(m_searchProblem));
+    else if (m_noMatch->isVisible() && RunFilterProxy::isSearchExpression(text))
+        m_noMatch->setText(tr("No run matches the search “%1”.").arg(text));
+    else if (m_noMatch->isVisible())
         m_noMatch->setText(m_model->runCount() == 0
                                ? tr("No run matches: this store has no runs yet.")
                                : tr("No run matches “%1” in name, status, letter or params (tag:KEY=VALUE "

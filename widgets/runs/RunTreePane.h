@@ -10,11 +10,13 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 class QAction;
 class QLabel;
+class QTimer;
 class QLineEdit;
 class QPushButton;
 class QModelIndex;
@@ -24,6 +26,7 @@ namespace radt {
 
 class RunFilterProxy;
 class RunTreeModel;
+class StoreReadThread;
 
 class RunTreePane : public QWidget {
     Q_OBJECT
@@ -57,6 +60,8 @@ public:
     void expandAll();
     /// Puts the keyboard in the filter, its text selected (Run > Find Runs).
     void focusFilter();
+    /// The store a search in the filter asks (MLflow's syntax is answered by the store, in SQL).
+    void setStoreUri(const QString& uri);
 
     /// The run a tree index (of the model or its proxy) stands for; "" for experiments and workloads.
     QString runUuidAt(const QModelIndex& index) const;
@@ -69,12 +74,19 @@ signals:
     /// The user chose these runs (the nodes under a double-click, the Add button, the menu);
     /// `what` names the node double-clicked, "" otherwise.
     void runsChosen(const QStringList& runUuids, const QString& what);
+    /// A search typed in the filter was answered (`runs` found) or refused (-1).
+    void searched(int runs);
 
 protected:
     /// Enter on a run in the tree asks for its details.
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// The filter's text as a search in MLflow's syntax: parsed here, answered by the store on
+    /// the search's thread, its runs kept by the proxy.
+    void search();
+    /// The filter's text changed: a text filter at once, a search once typing pauses.
+    void filterChanged(const QString& text);
     void fitColumns();
     /// Add to basket only where the selection holds an active run; "No run matches" under a filter
     /// that leaves nothing.
@@ -94,7 +106,12 @@ private:
     QLabel* m_noMatch;
     QPushButton* m_add;
     std::optional<QStringList> m_expandedBeforeFilter; ///< while a filter is typed
-    QList<QAction*> m_curation;                        ///< addCurationActions'
+    QString m_uri;
+    QTimer* m_searchPause;                           ///< a search is asked once typing pauses
+    QString m_searchProblem;                         ///< where the search typed went wrong, or ""
+    std::shared_ptr<StoreReadThread> m_searchReader; ///< made at the first search
+    quint64 m_searchGeneration = 0;
+    QList<QAction*> m_curation; ///< addCurationActions'
 };
 
 } // namespace radt

@@ -22,6 +22,7 @@
 #include "widgets/runs/MetricPicker.h"
 #include "widgets/runs/RunTreeModel.h"
 #include "widgets/runs/RunTreePane.h"
+#include "widgets/runs/RunsTablePane.h"
 #include "widgets/runs/SavedSelections.h"
 #include "widgets/window/BoardDocument.h"
 #include "widgets/window/LiveRuns.h"
@@ -153,6 +154,14 @@ MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
         statusBar()->showMessage(tr("Insights: %1/%2 runs").arg(done).arg(total), 2000);
     });
     connectComparePanel(*this, m_ui);
+    connect(m_ui.runsTable, &RunsTablePane::addToBasket, this, [this](const QStringList& uuids) {
+        const int added = addRunsToBasket(uuids);
+        statusBar()->showMessage(added == 0 ? tr("The selected runs are in the basket already")
+                                 : added == 1
+                                     ? tr("Added 1 run of the runs table to the basket")
+                                     : tr("Added %1 runs of the runs table to the basket").arg(added),
+                                 4000);
+    });
     m_ui.basketPanel->view()->viewport()->installEventFilter(this); // runs dropped from the tree
     m_document = new BoardDocument(*this, *this, m_ui);
     connect(m_document, &BoardDocument::opened, this, &MainWindow::updateSummary);

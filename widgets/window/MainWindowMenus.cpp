@@ -210,6 +210,11 @@ void MainWindow::createMenus() {
     details->setStatusTip(
         tr("A run's status, times, host, command, params, tags, latest metrics and artifacts "
            "(Enter on a run, or Details in its menu); it follows the current run"));
+    QAction* table = view->addAction(tr("Runs &Table"), this, [this] { bringUp(m_ui.docks.runsTable); });
+    table->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
+    table->setStatusTip(
+        tr("Every run of the store in a sortable table, a column per param, tag and metric, "
+           "found by MLflow's search syntax (params.batch_size = '64' and metrics.loss < 0.5)"));
     view->addSeparator();
     // The board is the point of the window: one chart can have all of it, and give it back.
     QAction* maximise =

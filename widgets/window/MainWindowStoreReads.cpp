@@ -20,6 +20,7 @@
 #include "widgets/runs/MetricPicker.h"
 #include "widgets/runs/RunTreeModel.h"
 #include "widgets/runs/RunTreePane.h"
+#include "widgets/runs/RunsTablePane.h"
 #include "widgets/runs/SavedSelections.h"
 #include "widgets/window/LiveRuns.h"
 #include "widgets/window/StoreSession.h"
@@ -88,9 +89,11 @@ void MainWindow::showOpenedStore(const QString& uri, const std::vector<Experimen
     keepStoreView(); // the store shown until now: its view comes back when it is opened again
     m_ui.insights->setStore(uri);
     m_ui.parallel->setStore(uri);
+    m_ui.runsTable->setStore(uri);
     m_ui.basket->clear();
     m_ui.basket->setExperimentNames(m_ui.session->experimentNames());
     m_ui.tree->showStore(experiments, runs);
+    m_ui.tree->setStoreUri(uri); // a search in the tree's filter asks this store
     m_recent.add(uri);
     // Keyed like Recent Stores: absolute SQLite path, no password written to disk.
     m_ui.basketPanel->setSelectionStore(m_selections.get(), RecentStores::normalize(uri));
@@ -160,6 +163,7 @@ void MainWindow::showTree(const std::vector<Experiment>& experiments, const std:
     std::copy_if(runs.begin(), runs.end(), std::back_inserter(active),
                  [](const Run& r) { return !r.deleted; });
     m_ui.basket->refresh(active);
+    m_ui.runsTable->reload(); // renamed, tagged, deleted or new runs
     updateTitleAndStatus();
     if (userAsked)
         statusBar()->showMessage(tr("Reloaded"), 3000);
@@ -168,6 +172,7 @@ void MainWindow::showTree(const std::vector<Experiment>& experiments, const std:
 void MainWindow::onBasketChanged() {
     m_ui.insights->setRuns(basketRunUuids());
     m_ui.parallel->setRuns(basketRunUuids());
+    m_ui.runsTable->setBasket(basketRunUuids());
     freeColoursOfRunsGone();
     // The charts follow the basket at once (they read on the loader's thread); the metric list
     // follows when the basket runs' keys are read.

@@ -25,6 +25,7 @@ class LiveBridge;
 class RunDetailsPanel;
 class MetricPicker;
 class RunTreePane;
+class RunsTablePane;
 class StoreSession;
 class SummaryPanel;
 
@@ -36,6 +37,7 @@ struct WindowDocks {
     QDockWidget* insights = nullptr;
     QDockWidget* parallel = nullptr;
     QDockWidget* details = nullptr;
+    QDockWidget* runsTable = nullptr;
 };
 
 /// The window's parts, as Qt Designer's Ui class holds a form's widgets: made in MainWindow's
@@ -55,6 +57,7 @@ struct WindowParts {
     LiveBridge* live = nullptr;         ///< samples of runs launched here, from the bus
     CompareDialog* compare = nullptr;   ///< made when first asked for
     RunDetailsPanel* details = nullptr; ///< one run's page: overview, params, metrics, artifacts
+    RunsTablePane* runsTable = nullptr; ///< every run of the store, found by a search
     WindowDocks docks;
     QProgressBar* progress = nullptr; ///< reads under way, in the status bar
     QLabel* counts = nullptr;         ///< experiments, runs and basket runs, in the status bar

@@ -6,6 +6,7 @@
 #include "widgets/insights/InsightsPanel.h"
 #include "widgets/launch/ConsolePane.h"
 #include "widgets/runs/BasketPanel.h"
+#include "widgets/runs/RunsTablePane.h"
 
 #include "widgets/chart/SummaryPanel.h"
 #include "widgets/runs/MetricPicker.h"
@@ -105,6 +106,10 @@ WorkspaceLayout::WorkspaceLayout(QMainWindow& window, WindowParts& parts) : m_wi
     m_ui.details = new RunDetailsPanel(&m_window);
     m_ui.docks.details =
         addFloatingDock(QMainWindow::tr("Run Details"), "details", m_ui.details, {1100, 0.85, 680, true});
+    // The runs table: floating like Insights, hidden until View > Runs Table (it reads only while shown).
+    m_ui.runsTable = new RunsTablePane(&m_window);
+    m_ui.docks.runsTable =
+        addFloatingDock(QMainWindow::tr("Runs Table"), "runsTable", m_ui.runsTable, {1200, 0.8, 640});
     placeConsole();
 }
 

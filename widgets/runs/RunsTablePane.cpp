@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/runs/RunsTablePane.h"
+
+#include "core/base/RunFilter.h"
+#include "core/store/Store.h"
+#include "widgets/common/Formatting.h"
+#include "widgets/common/StoreReadThread.h"
+#include "widgets/common/TableLayout.h"
+#include "widgets/runs/RunsTableModel.h"
+
+#include <QCryptographicHash>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QPushButton>
+#include <QShowEvent>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace radt {
+
+RunsTablePane::RunsTablePane(QWidget* parent)
+    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsSortProxy(this)),
+      m_view(new QTableView(this)), m_search(new QLineEdit(this)), m_status(new QLabel(this)),
+      m_add(new QPushButton(tr("Add to Basket"), this)) {
+    setObjectName(QStringLiteral("runsTable"));
+    m_search->setObjectName(QStringLiteral("runsTableSearch"));
+    m_search->setPlaceholderText(tr("Search runs: params.batch_size = '64' and metrics.loss < 0.5"));
+    m_search->setToolTip(
+        tr("MLflow's search syntax: params.KEY, metrics.KEY (its latest value), tags.KEY and\n"
+           "attributes.status|run_name|start_time|end_time with =, !=, <, <=, >, >=, LIKE, ILIKE,\n"
+           "IN, NOT IN, joined by AND; keys with spaces or dashes in backticks: params.`batch-size`.\n"
+           "Enter searches; an empty search shows every run."));
+    m_search->setClearButtonEnabled(true);
+    m_status->setObjectName(QStringLiteral("runsTableStatus"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+    m_add->setToolTip(tr("Put the selected runs in the basket (also: double-click, Enter)"));
+    m_proxy->setSourceModel(m_model);
+    m_view->setObjectName(QStringLiteral("runsTableView"));
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(2, Qt::DescendingOrder); // the newest runs first, as MLflow lists them
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setSectionsMovable(true);
+    freezeFirstColumn(m_view);
+    installColumnChooser(
+        m_view, [this] { return m_columnsTable; }, [this] { return m_model->hiddenByDefault(); });
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_search, 1);
+    top->addWidget(m_add);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_status);
+    layout->addWidget(m_view, 1);
+
+    connect(m_search, &QLineEdit::returnPressed, this, &RunsTablePane::search);
+    connect(m_add, &QPushButton::clicked, this, &RunsTablePane::addSelection);
+    connect(m_view, &QTableView::activated, this, &RunsTablePane::addSelection); // double-click, Enter
+    m_reader = StoreReadThread::start(QStringLiteral("radt runs table"));
+}
+
+RunsTablePane::~RunsTablePane() = default;
+
+void RunsTablePane::setStore(const QString& uri) {
+    m_uri = uri;
+    // The columns chosen are kept per store: a store's params are not another's.
+    m_columnsTable = QStringLiteral("runsTable-") +
+                     QString::fromLatin1(
+                         QCryptographicHash::hash(uri.toUtf8(), QCryptographicHash::Sha1).toHex().left(12));
+    reload();
+}
+
+void RunsTablePane::reload() {
+    m_stale = !isVisible();
+    if (!m_stale)
+        search();
+}
+
+void RunsTablePane::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    m_search->setFocus(); // shown to search: typing goes to the search, not to the rows
+    if (m_stale)
+        reload();
+}
+
+void RunsTablePane::setBasket(const QStringList& uuids) {
+    m_basket = QSet<QString>(uuids.begin(), uuids.end());
+    m_model->setBasket(m_basket);
+}
+
+QString RunsTablePane::statusText() const {
+    return m_status->text();
+}
+
+void RunsTablePane::search() {
+    const quint64 generation = ++m_generation;
+    if (m_uri.isEmpty()) {
+        m_model->setRows({}, nowMs());
+        m_status->setText(tr("No store is open."));
+        return;
+    }
+    const std::string expression = m_search->text().toStdString();
+    std::vector<RunCondition> conditions;
+    try {
+        conditions = parseRunFilter(expression);
+    } catch (const RunFilterError& e) {
+        // Where it went wrong, under the expression; the table keeps the last search's rows.
+        m_status->setText(tr("<span style='color:#b00020'>%1</span><pre>%2\n%3^</pre>")
+                              .arg(QString::fromStdString(e.what()).toHtmlEscaped(),
+                                   m_search->text().toHtmlEscaped(), QString(int(e.column()) - 1, QLatin1Char(' '))));
+        emit loaded(-1);
+        return;
+    }
+    m_status->setText(tr("Searching…"));
+    const std::string uri = m_uri.toStdString();
+    QPointer<RunsTablePane> self(this);
+    m_reader->postLatest(generation, [self, generation, uri, conditions](StoreReadThread& reader) {
+        std::vector<RunsTableRow> rows;
+        QString error;
+        try {
+            Store& store = reader.connection(uri);
+            std::map<int64_t, QString> experiments;
+            for (const Experiment& e : store.experiments())
+                experiments[e.id] = toQString(e.name);
+            for (Run& run : store.searchRuns(conditions)) {
+                if (reader.superseded(generation))
+                    return; // a newer search is waiting
+                RunsTableRow row{std::move(run), {}, {}};
+                row.experiment = experiments[row.run.experimentId];
+                for (const auto& [key, latest] : store.latestMetrics(row.run.uuid))
+                    row.latest[key] = latest.value;
+                rows.push_back(std::move(row));
+            }
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(self, [self, generation, rows = std::move(rows), error]() mutable {
+            if (!self || generation != self->m_generation)
+                return;
+            if (!error.isEmpty()) {
+                self->m_status->setText(tr("Cannot search the runs: %1").arg(error.toHtmlEscaped()));
+                emit self->loaded(-1);
+                return;
+            }
+            const int count = int(rows.size());
+            self->m_model->setRows(std::move(rows), nowMs());
+            self->m_model->setBasket(self->m_basket);
+            // Widths from the rows in view (Qt measures at most 1,000), none wider than a third
+            // of the table: a long value is elided, its whole text one hover away.
+            self->m_view->resizeColumnsToContents();
+            const int widest = std::max(120, self->m_view->width() / 3);
+            for (int c = 0; c < self->m_model->columnCount(); ++c)
+                self->m_view->setColumnWidth(c, std::min(self->m_view->columnWidth(c), widest));
+            const QString runs = count == 1 ? tr("1 run") : tr("%1 runs").arg(count);
+            self->m_status->setText(self->m_search->text().trimmed().isEmpty()
+                                        ? runs
+                                        : (count == 1 ? tr("1 run matches") : tr("%1 match").arg(runs)));
+            emit self->loaded(count);
+        });
+    });
+}
+
+void RunsTablePane::addSelection() {
+    QStringList uuids;
+    for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
+        uuids << row.data(RunsTableModel::RunUuidRole).toString();
+    if (!uuids.isEmpty())
+        emit addToBasket(uuids);
+}
+
+} // namespace radt
