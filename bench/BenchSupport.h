@@ -165,6 +165,17 @@ private:
     double m_sumV = 0;
 };
 
+/// This process's resident memory in bytes (/proc/self/statm), 0 where it cannot be read.
+inline long residentBytes() {
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        std::fclose(f);
+    }
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
 /// Seconds since `start`.
 inline double since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

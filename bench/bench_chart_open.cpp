@@ -156,39 +156,29 @@ void BM_LiveLatency(benchmark::State& state) {
     g_best["live_p95"] = latencyMs[latencyMs.size() * 95 / 100];
 }
 
-long residentBytes() {
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        std::fclose(f);
-    }
-    return resident * sysconf(_SC_PAGESIZE);
-}
-
 // Memory a loaded chart keeps: RSS with the chart open minus RSS before, per point loaded.
 double rssBytesPerPoint() {
     auto store = openStore("sqlite:///" + g_path, OpenMode::OpenExisting);
     const std::vector<Run> runs = store->runs(std::nullopt);
     malloc_trim(0);
-    const long before = residentBytes();
+    const long before = bench::residentBytes();
     ChartPanel panel;
     panel.resize(1200, 650);
     panel.setData(readChartRuns(*store, runs, kKey, panel.plotColumns()), QString(kKey));
     malloc_trim(0); // what the load freed goes back; what the chart keeps stays
-    const long after = residentBytes();
+    const long after = bench::residentBytes();
     return double(after - before) / (double(kRuns) * kPoints);
 }
 
 // The same for runs whose steps vary (software metrics logged per step): the step column stays.
 double rssBytesPerPointVaryingSteps() {
     malloc_trim(0);
-    const long before = residentBytes();
+    const long before = bench::residentBytes();
     ChartPanel panel;
     panel.resize(1200, 650);
     panel.setData(memoryRuns(kPoints), kKey);
     malloc_trim(0);
-    return double(residentBytes() - before) / (double(kRuns) * kPoints);
+    return double(bench::residentBytes() - before) / (double(kRuns) * kPoints);
 }
 
 } // namespace

@@ -44,11 +44,15 @@
 #include "widgets/runs/RunFilterProxy.h"
 #include "widgets/runs/RunTreeModel.h"
 #include "widgets/runs/RunTreePane.h"
+#include "widgets/runs/RunsTablePane.h"
 #include "widgets/window/MainWindow.h"
 #include "widgets/window/StoreSession.h"
 
 #include <QApplication>
 #include <QLineEdit>
+#include <QTableView>
+
+#include <utility>
 
 #include <benchmark/benchmark.h>
 #include <pqxx/pqxx>
@@ -179,6 +183,51 @@ void BM_TreeOpen(benchmark::State& state) {
         bench::keepBest(g_best, "filter", bench::since(timed));
         if (window.findChild<RunTreePane*>()->proxy()->rowCount() != kExperiments)
             state.SkipWithError("the filter hid an experiment");
+    }
+}
+
+/// The runs table of the 10,000 runs: every run read, searched and sorted through the real pane
+/// and its read thread, offscreen; its memory is the resident growth while it holds them.
+void BM_RunsTable(benchmark::State& state) {
+    const QString uri = QString::fromStdString("sqlite:///" + manyRunsStore());
+    for (auto _ : state) {
+        RunsTablePane pane;
+        pane.resize(1200, 600);
+        pane.show();
+        int landed = -2;
+        QObject::connect(&pane, &RunsTablePane::loaded, [&landed](int runs) { landed = runs; });
+        const auto waitForRows = [&landed] {
+            while (landed == -2)
+                QApplication::processEvents(QEventLoop::AllEvents, 5);
+            return std::exchange(landed, -2);
+        };
+        const long before = bench::residentBytes();
+        auto start = std::chrono::steady_clock::now();
+        pane.setStore(uri);
+        if (waitForRows() != kRuns)
+            state.SkipWithError("the table does not hold every run");
+        QApplication::processEvents();
+        bench::keepBest(g_best, "table_open", bench::since(start));
+        g_best["table_rss_mb"] = double(bench::residentBytes() - before) / 1e6;
+
+        const QAbstractItemModel* shown = pane.view()->model();
+        int batch = -1;
+        for (int c = 0; c < shown->columnCount(); ++c)
+            if (shown->headerData(c, Qt::Horizontal).toString() == QStringLiteral("params.batch_size"))
+                batch = c;
+        start = std::chrono::steady_clock::now();
+        pane.view()->sortByColumn(batch, Qt::AscendingOrder);
+        QApplication::processEvents();
+        bench::keepBest(g_best, "table_sort", bench::since(start));
+        if (shown->index(0, batch).data().toString() != QStringLiteral("64"))
+            state.SkipWithError("the smallest batch size does not sort first");
+
+        start = std::chrono::steady_clock::now();
+        pane.searchEdit()->setText(QStringLiteral("params.batch_size = '128' and metrics.loss < 0.01"));
+        QMetaObject::invokeMethod(pane.searchEdit(), "returnPressed");
+        if (waitForRows() <= 0)
+            state.SkipWithError("the search found nothing");
+        bench::keepBest(g_best, "table_search", bench::since(start));
     }
 }
 
@@ -602,6 +651,7 @@ void BM_PgChartRows(benchmark::State& state) {
 BENCHMARK(BM_RawSelect)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StoreRead)->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TreeOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RunsTable)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChartOpenCold)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChartOpen)->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SummaryCold)->Iterations(1)->Unit(benchmark::kMillisecond);
@@ -650,6 +700,19 @@ int main(int argc, char** argv) {
         bench::figure("tree_reread_10k_runs_ms", g_best["reread"] * 1e3, "ms");
         bench::figure("basket_add_2000_runs_ms", g_best["basket"] * 1e3, "ms");
         bench::figure("tree_filter_10k_runs_ms", g_best["filter"] * 1e3, "ms");
+    });
+    figures.after("BM_RunsTable", 1, [] {
+        const double open = g_best["table_open"], store = g_best["store"];
+        std::printf(
+            "runs table of %d runs: read and shown %.0f ms (the store's runs alone %.0f ms), sorted by "
+            "a param %.0f ms, searched %.0f ms, %.0f MB resident\n",
+            kRuns, open * 1e3, store * 1e3, g_best["table_sort"] * 1e3, g_best["table_search"] * 1e3,
+            g_best["table_rss_mb"]);
+        bench::figure("runs_table_open_10k_runs_ms", open * 1e3, "ms");
+        bench::figure("runs_table_open_vs_store_runs", store > 0 ? open / store : 0, "x");
+        bench::figure("runs_table_sort_10k_runs_ms", g_best["table_sort"] * 1e3, "ms");
+        bench::figure("runs_table_search_10k_runs_ms", g_best["table_search"] * 1e3, "ms");
+        bench::figure("runs_table_10k_runs_rss_mb", g_best["table_rss_mb"], "MB");
     });
     figures.after("BM_ChartOpenCold", 1, [] {
         std::printf("chart of %d runs x %d samples the first time (envelopes made and kept): %.0f ms\n",

@@ -19,8 +19,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
-#include <QTreeView>
 #include <QTest>
+#include <QTreeView>
 
 #include <gtest/gtest.h>
 
@@ -83,12 +83,15 @@ TEST_P(RunsTableGui, ASearchShowsItsRunsAndABadOneSaysWhereItWentWrong) {
     EXPECT_EQ(columnTexts(pane.view(), QStringLiteral("Run")), QStringList{QStringLiteral("resnet bs64")});
     EXPECT_EQ(pane.statusText(), QStringLiteral("1 run matches"));
     EXPECT_EQ(search(pane, QStringLiteral("params.model LIKE 'vit%' AND attributes.status != 'FAILED'")), 1);
-    EXPECT_EQ(columnTexts(pane.view(), QStringLiteral("Run")), QStringList{QStringLiteral("vit bs 64 (live)")});
+    EXPECT_EQ(columnTexts(pane.view(), QStringLiteral("Run")),
+              QStringList{QStringLiteral("vit bs 64 (live)")});
 
     // A bad expression keeps the rows and says the column, with a caret under it.
     EXPECT_EQ(search(pane, QStringLiteral("metrics.loss LIKE 'x'")), -1);
-    EXPECT_TRUE(pane.statusText().contains(QStringLiteral("column 14: LIKE compares text"))) << pane.statusText().toStdString();
-    EXPECT_TRUE(pane.statusText().contains(QStringLiteral("LIKE 'x'\n") + QString(13, QLatin1Char(' ')) + "^"))
+    EXPECT_TRUE(pane.statusText().contains(QStringLiteral("column 14: LIKE compares text")))
+        << pane.statusText().toStdString();
+    EXPECT_TRUE(
+        pane.statusText().contains(QStringLiteral("LIKE 'x'\n") + QString(13, QLatin1Char(' ')) + "^"))
         << pane.statusText().toStdString();
     EXPECT_EQ(pane.view()->model()->rowCount(), 1);
 
@@ -115,15 +118,15 @@ TEST_P(RunsTableGui, ColumnsSortNumbersAsNumbersWithBlanksLast) {
     EXPECT_FALSE(view->isColumnHidden(batch));
     EXPECT_FALSE(view->isColumnHidden(int(headers.indexOf(QStringLiteral("metrics.loss")))));
     // (The column chooser applies its defaults once the rows are in, from the event loop.)
-    EXPECT_TRUE(QTest::qWaitFor([&] { return view->isColumnHidden(int(headers.indexOf(QStringLiteral("tags.team")))); }));
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return view->isColumnHidden(int(headers.indexOf(QStringLiteral("tags.team")))); }));
 
     // "0064" is 64, "128" after "64" (text would put "128" first), the run without one last.
     view->sortByColumn(batch, Qt::AscendingOrder);
     const QStringList ascending = columnTexts(view, QStringLiteral("params.batch-size"));
     ASSERT_EQ(ascending.size(), 5);
     EXPECT_EQ(ascending.mid(3), (QStringList{"128", "256"}));
-    EXPECT_EQ(std::set<QString>(ascending.begin(), ascending.begin() + 3),
-              (std::set<QString>{"64", "0064"}));
+    EXPECT_EQ(std::set<QString>(ascending.begin(), ascending.begin() + 3), (std::set<QString>{"64", "0064"}));
     view->sortByColumn(batch, Qt::DescendingOrder);
     EXPECT_EQ(columnTexts(view, QStringLiteral("params.batch-size")).mid(0, 2), (QStringList{"256", "128"}));
     // The latest loss (not the larger value logged first), as numbers, the run without one last.
@@ -156,7 +159,8 @@ TEST_P(RunsTableGui, SelectedRowsGoToTheBasketWhoseRunsAreMarked) {
     pane.setBasket({uuids.front()});
     const QStringList shown = columnTexts(pane.view(), QStringLiteral("Run"));
     EXPECT_EQ(shown.filter(QStringLiteral("● ")).size(), 1) << shown.join('|').toStdString();
-    EXPECT_TRUE(shown.contains(QStringLiteral("● ") + QString::fromStdString(m_names[uuids.front().toStdString()])));
+    EXPECT_TRUE(
+        shown.contains(QStringLiteral("● ") + QString::fromStdString(m_names[uuids.front().toStdString()])));
 }
 
 namespace {
@@ -202,7 +206,8 @@ TEST_P(RunsTableGui, TheTreesFilterTakesTheSameSearch) {
     auto* problem = tree.findChild<QLabel*>(QStringLiteral("runFilterNoMatch"));
     ASSERT_NE(problem, nullptr);
     EXPECT_TRUE(problem->isVisibleTo(&tree));
-    EXPECT_TRUE(problem->text().startsWith(QStringLiteral("Search: column 14:"))) << problem->text().toStdString();
+    EXPECT_TRUE(problem->text().startsWith(QStringLiteral("Search: column 14:")))
+        << problem->text().toStdString();
 
     // Plain text filters as before, at once.
     filter->clear();

@@ -51,9 +51,12 @@ void RunsTableModel::setRows(std::vector<RunsTableRow> rows, int64_t nowMs) {
         for (const auto& [key, value] : row.latest)
             metrics.insert(key);
     }
-    m_columns = {{Column::Name, "", tr("Run")},           {Column::Status, "", tr("Status")},
-                 {Column::Start, "", tr("Start")},        {Column::Duration, "", tr("Duration (s)")},
-                 {Column::Experiment, "", tr("Experiment")}, {Column::Host, "", tr("Host")}};
+    m_columns = {{Column::Name, "", tr("Run")},
+                 {Column::Status, "", tr("Status")},
+                 {Column::Start, "", tr("Start")},
+                 {Column::Duration, "", tr("Duration (s)")},
+                 {Column::Experiment, "", tr("Experiment")},
+                 {Column::Host, "", tr("Host")}};
     m_hidden.clear();
     // The params that tell the runs apart first, as the Insights runs table leads with them.
     std::vector<std::string> telling, same;
@@ -61,7 +64,7 @@ void RunsTableModel::setRows(std::vector<RunsTableRow> rows, int64_t nowMs) {
         const bool bookkeeping =
             std::count(kBookkeepingParams.begin(), kBookkeepingParams.end(), key) || key == "params";
         (values.size() > 1 || paramRuns[key] < m_rows.size()) && !bookkeeping ? telling.push_back(key)
-                                                                               : same.push_back(key);
+                                                                              : same.push_back(key);
     }
     for (const auto* keys : {&telling, &same})
         for (const std::string& key : *keys) {
@@ -84,7 +87,8 @@ void RunsTableModel::setRows(std::vector<RunsTableRow> rows, int64_t nowMs) {
 void RunsTableModel::setBasket(const QSet<QString>& uuids) {
     m_basket = uuids;
     if (!m_rows.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::FontRole, Qt::DisplayRole});
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1),
+                         {Qt::FontRole, Qt::DisplayRole});
 }
 
 QStringList RunsTableModel::hiddenByDefault() const {
@@ -147,7 +151,8 @@ QVariant RunsTableModel::sortValue(const RunsTableRow& row, const Column& column
     }
     default: {
         const QString shown = text(row, column);
-        return shown.isEmpty() ? QVariant() : QVariant(shown.startsWith(QStringLiteral("● ")) ? shown.mid(2) : shown);
+        return shown.isEmpty() ? QVariant()
+                               : QVariant(shown.startsWith(QStringLiteral("● ")) ? shown.mid(2) : shown);
     }
     }
 }

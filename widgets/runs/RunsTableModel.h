@@ -22,7 +22,7 @@ namespace radt {
 /// A run of the table with what its cells show besides the run itself.
 struct RunsTableRow {
     Run run;
-    QString experiment;                  ///< its experiment's name
+    QString experiment;                   ///< its experiment's name
     std::map<std::string, double> latest; ///< its metrics' latest values
 };
 

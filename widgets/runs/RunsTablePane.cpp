@@ -119,7 +119,8 @@ void RunsTablePane::search() {
         // Where it went wrong, under the expression; the table keeps the last search's rows.
         m_status->setText(tr("<span style='color:#b00020'>%1</span><pre>%2\n%3^</pre>")
                               .arg(QString::fromStdString(e.what()).toHtmlEscaped(),
-                                   m_search->text().toHtmlEscaped(), QString(int(e.column()) - 1, QLatin1Char(' '))));
+                                   m_search->text().toHtmlEscaped(),
+                                   QString(int(e.column()) - 1, QLatin1Char(' '))));
         emit loaded(-1);
         return;
     }
