@@ -131,6 +131,11 @@ std::string judgementAfterRun(Store& store, const Run& run, const std::string& s
         JudgeOptions options;
         options.environment = artifactContextOfStore(storeUri);
         const nlohmann::json j = judgeRun(store, run, options);
+        // Kept on the run, as the history stood when it finished: the explorer marks it by this.
+        const std::string verdict = j["verdict"];
+        const std::string sentence = j["sentence"];
+        store.setTags(run.uuid,
+                      {{kRunJudgementTag, verdict == "outside" ? "outside: " + sentence : sentence}});
         return "radt: " + j["sentence"].get<std::string>() +
                (j["judged"].get<bool>() ? " (radt report --judge " + run.uuid + " tells the figures)" : "") +
                "\n";

@@ -272,6 +272,31 @@ TEST(ChartLineGroups, TwelveSeedsOfThreeConfigurationsAreThreeMeansWithTheirBand
     EXPECT_NEAR(at(buildChartLines(runs, o)[0].pyramid, {5000}).at(0), 12.5, 1e-9);
 }
 
+// The run page's "Overlay on Its History": a finished run set apart is drawn on its own over its
+// configuration's mean and band, and its values are in neither.
+TEST(ChartLineGroups, ARunSetApartIsDrawnOverItsConfigurationsMeanAndNotInIt) {
+    std::vector<ChartRunData> runs = sweepRuns();
+    for (double& v : runs[4].series.v)
+        v = 1000; // batch size 64, seed 1: the run judged, far off its history
+    ChartOptions o;
+    o.grouping = ChartOptions::Grouping::Configuration;
+    o.apartRuns = {QString::fromStdString(runs[4].run.uuid)};
+    const std::vector<ChartLine> lines = buildChartLines(runs, o);
+    ASSERT_EQ(lines.size(), 4u); // three configurations and the run
+    EXPECT_EQ(lines[0].name, "batch-size=64 (N=3)");
+    EXPECT_TRUE(lines[1].name.startsWith("batch-size=64: ") && lines[1].name.endsWith("(this run, not in N)"))
+        << lines[1].name.toStdString();
+    EXPECT_NEAR(at(lines[0].pyramid, {5000}).at(0), (12.0 + 13.0 + 14.0) / 3, 1e-12) << "seeds 2 to 4 only";
+    EXPECT_DOUBLE_EQ(at(lines[1].pyramid, {5000}).at(0), 1000.0);
+    // Its history alone in the chart: the run's line needs no configuration's name, and says
+    // first that it is the run (a narrow legend elides the middle).
+    std::vector<ChartRunData> history(runs.begin() + 4, runs.begin() + 8);
+    const std::vector<ChartLine> alone = buildChartLines(history, o);
+    ASSERT_EQ(alone.size(), 2u);
+    EXPECT_TRUE(alone[1].name.startsWith("this run: ") && alone[1].name.endsWith(" (not in N)"))
+        << alone[1].name.toStdString();
+}
+
 // A FAILED and a RUNNING run were averaged into their configuration's mean and N ("N=4, mean
 // 80.5" where the finished repeats give 11) while `radt report` left them out: one rule now
 // (countsAsRepeat), and each unfinished run is a line of its own that says why it is not in N.

@@ -77,6 +77,12 @@ TEST_P(RunsTableGui, ASearchShowsItsRunsAndABadOneSaysWhereItWentWrong) {
     ASSERT_TRUE(loaded.count() > 0 || loaded.wait(20000));
     EXPECT_EQ(loaded.last().at(0).toInt(), 5);
     EXPECT_EQ(pane.statusText(), QStringLiteral("5 runs"));
+    // The frozen name column covers the whole of the table's own, after its widths were fitted.
+    auto* frozen = pane.findChild<QTableView*>(QStringLiteral("runsTableViewFrozen"));
+    ASSERT_NE(frozen, nullptr);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return frozen->width() == pane.view()->columnWidth(0); }, 2000))
+        << frozen->width() << " over a name column of " << pane.view()->columnWidth(0);
+    EXPECT_EQ(frozen->columnWidth(0), pane.view()->columnWidth(0));
 
     // The latest value of a metric logged twice, a key with a dash, a string param.
     EXPECT_EQ(search(pane, QStringLiteral("metrics.loss < 1 and params.`batch-size` = '64'")), 1);

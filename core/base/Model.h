@@ -74,6 +74,10 @@ struct Series {
 
 /// MLflow's tag for a run's notes (its UI shows and edits it as the run's description).
 constexpr const char* kRunNoteTag = "mlflow.note.content";
+/// The judgement radt records on a run it finished (core/report/RunJudgement): "normal for ...",
+/// "outside: slower than its 6 earlier runs: 1.12x, ..." or "not judged: ...". The tree and the
+/// runs table mark runs outside their history by it without judging every run again.
+constexpr const char* kRunJudgementTag = "radt.judgement";
 /// MLflow's tag for a run's name, kept equal to runs.name (MLflow's set_tag changes both).
 constexpr const char* kRunNameTag = "mlflow.runName";
 

@@ -65,6 +65,7 @@ public:
             if (column == 0)
                 follow();
         });
+        connect(base->horizontalHeader(), &QHeaderView::geometriesChanged, this, &FrozenColumnView::place);
         connect(base->verticalHeader(), &QHeaderView::sectionResized, this,
                 [this](int row, int, int height) { setRowHeight(row, height); });
         connect(verticalScrollBar(), &QScrollBar::valueChanged, base->verticalScrollBar(),
@@ -101,6 +102,9 @@ private:
     }
 
     void place() {
+        // resizeColumnsToContents resizes without sectionResized: the width is taken here too.
+        if (columnWidth(0) != m_base->columnWidth(0))
+            setColumnWidth(0, m_base->columnWidth(0));
         const int frame = m_base->frameWidth();
         const int left =
             frame + (m_base->verticalHeader()->isVisible() ? m_base->verticalHeader()->width() : 0);

@@ -5,6 +5,7 @@
 #include "core/artifacts/TextPager.h"
 #include "core/base/Utf8.h"
 #include "widgets/common/FileReadPool.h"
+#include "widgets/details/ImageArtifactViewer.h"
 #include "widgets/details/TextArtifactViewer.h"
 
 #include <QApplication>
@@ -34,7 +35,7 @@ namespace radt {
 
 namespace {
 
-enum Page { ViewerPage, MessagePage };
+enum Page { ViewerPage, MessagePage, ImagePage };
 
 QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
@@ -45,9 +46,10 @@ QString shown(const std::string& text) {
     return QString::fromStdString(escapedForDisplay(text));
 }
 
-constexpr int kTypeRole = Qt::UserRole + 1;   ///< ArtifactEntryType
-constexpr int kLeavesRole = Qt::UserRole + 2; ///< a link out of the run's folder
-constexpr int kTargetRole = Qt::UserRole + 3; ///< a link's target
+constexpr int kTypeRole = Qt::UserRole + 1;    ///< ArtifactEntryType
+constexpr int kLeavesRole = Qt::UserRole + 2;  ///< a link out of the run's folder
+constexpr int kTargetRole = Qt::UserRole + 3;  ///< a link's target
+constexpr int kGalleryRole = Qt::UserRole + 4; ///< a folder's images (QStringList): its thumbnails
 
 /// A file the desktop's opener would run rather than show: executable, or of a type that runs.
 bool runsWhenOpened(const QFileInfo& file) {
@@ -87,8 +89,8 @@ OpenedFile openFile(const std::string& path) {
 ArtifactsPane::ArtifactsPane(QWidget* parent)
     : QWidget(parent), m_split(new QSplitter(Qt::Horizontal, this)), m_location(new QLabel(this)),
       m_files(new QTreeWidget(this)), m_stack(new QStackedWidget(this)),
-      m_viewer(new TextArtifactViewer(this)), m_message(new QLabel(this)),
-      m_external(new QPushButton(tr("Open with Default Application"), this)),
+      m_viewer(new TextArtifactViewer(this)), m_images(new ImageArtifactViewer(this)),
+      m_message(new QLabel(this)), m_external(new QPushButton(tr("Open with Default Application"), this)),
       m_follow(new QPushButton(tr("Show Link Target"), this)) {
     m_location->setObjectName(QStringLiteral("artifactLocation"));
     m_location->setWordWrap(true);
@@ -122,6 +124,9 @@ ArtifactsPane::ArtifactsPane(QWidget* parent)
     messageLayout->addStretch(1);
     m_stack->addWidget(m_viewer);    // ViewerPage
     m_stack->addWidget(messagePage); // MessagePage
+    m_stack->addWidget(m_images);    // ImagePage
+    connect(m_images, &ImageArtifactViewer::openRequested, this,
+            [this](const QString& relativePath) { openArtifact(relativePath); });
 
     m_split->addWidget(m_files);
     m_split->addWidget(m_stack);
@@ -231,6 +236,26 @@ void ArtifactsPane::showListing(const ArtifactListing& listing) {
         if (file.relativePath == "output.log")
             log = item;
     }
+    // A folder with two images or more gets a gallery entry first: its images as thumbnails.
+    std::map<QString, QStringList> imagesByFolder;
+    for (const ArtifactFile& file : listing.files)
+        if (file.type == ArtifactEntryType::File && !file.leavesFolder &&
+            isImageArtifact(fromStd(file.relativePath)))
+            imagesByFolder[QFileInfo(fromStd(file.relativePath)).path()] << fromStd(file.relativePath);
+    int galleries = 0;
+    for (const auto& [folder, images] : imagesByFolder) {
+        if (images.size() < 2)
+            continue;
+        auto* gallery = new QTreeWidgetItem(
+            {tr("▦ %1: %2 images")
+                 .arg(folder == QLatin1String(".") ? tr("images") : folder + QLatin1Char('/'))
+                 .arg(images.size()),
+             QString()});
+        gallery->setData(0, kGalleryRole, images);
+        gallery->setToolTip(
+            0, tr("The images of %1 as thumbnails").arg(folder == QLatin1String(".") ? m_folder : folder));
+        m_files->insertTopLevelItem(galleries++, gallery);
+    }
     QString text = listing.files.empty()
                        ? tr("The artifact folder %1 is empty.").arg(m_folder)
                        : (listing.files.size() == 1 ? tr("1 file, %1, in %2")
@@ -315,6 +340,13 @@ void ArtifactsPane::openItem(QTreeWidgetItem* item, const QString& notice) {
     m_opener = nullptr; // an opening still under way lands nowhere
     if (!item || m_folder.isEmpty())
         return;
+    if (const QStringList images = item->data(0, kGalleryRole).toStringList(); !images.isEmpty()) {
+        m_current.clear();
+        m_viewer->closeFile();
+        m_images->showThumbnails(m_folder, images);
+        m_stack->setCurrentIndex(ImagePage);
+        return;
+    }
     m_current = item->data(0, Qt::UserRole).toString();
     const QString path = QDir(m_folder).filePath(m_current);
     const auto type = ArtifactEntryType(item->data(0, kTypeRole).toInt());
@@ -337,6 +369,10 @@ void ArtifactsPane::openItem(QTreeWidgetItem* item, const QString& notice) {
     }
     m_viewer->closeFile();
     showMessage(tr("Opening %1…").arg(shown(m_current.toStdString())), false);
+    if (isImageArtifact(m_current)) {
+        openImage(path);
+        return;
+    }
     auto* watcher = new QFutureWatcher<OpenedFile>(this);
     m_opener = watcher;
     connect(watcher, &QFutureWatcher<OpenedFile>::finished, this,
@@ -367,6 +403,26 @@ void ArtifactsPane::openItem(QTreeWidgetItem* item, const QString& notice) {
             });
     watcher->setFuture(
         QtConcurrent::run(fileReadPool(), [path = path.toStdString()] { return openFile(path); }));
+}
+
+void ArtifactsPane::openImage(const QString& path) {
+    // Decoded on the file read pool, its header checked first: a huge or broken image is said.
+    auto* watcher = new QFutureWatcher<DecodedImage>(this);
+    m_opener = watcher;
+    connect(watcher, &QFutureWatcher<DecodedImage>::finished, this, [this, watcher, name = m_current] {
+        watcher->deleteLater();
+        if (m_opener != watcher)
+            return; // another file chosen, or cleared meanwhile
+        m_opener = nullptr;
+        const DecodedImage decoded = watcher->result();
+        if (decoded.image.isNull()) {
+            showMessage(decoded.error, true); // the desktop's application may do better
+            return;
+        }
+        m_images->showImage(decoded, shown(name.toStdString()));
+        m_stack->setCurrentIndex(ImagePage);
+    });
+    watcher->setFuture(QtConcurrent::run(fileReadPool(), [path] { return decodeImageArtifact(path); }));
 }
 
 void ArtifactsPane::fileChangedOnDisk(const QString& what, bool shrunk) {

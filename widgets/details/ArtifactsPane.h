@@ -2,7 +2,8 @@
 #pragma once
 // A run's artifacts in the details: where they are (or, when this machine cannot read them, where
 // they are and why not: never an empty list without a word), the files with their sizes, and the
-// chosen file: text in a paged viewer with search, anything else offered to the desktop's default
+// chosen file: text in a paged viewer with search, an image (PNG, JPEG, GIF, SVG) scaled to fit
+// and zoomed, a folder's images as thumbnails, anything else offered to the desktop's default
 // application. output.log opens first when the run has one. The folder is listed and a file opened
 // off the GUI thread (a network mount may take seconds, or hang): "Listing …" / "Opening …" until
 // it lands; a newer choice wins. A file shown that changes on disk is noticed: shown again when
@@ -26,6 +27,7 @@ class QTreeWidgetItem;
 namespace radt {
 
 struct ArtifactListing;
+class ImageArtifactViewer;
 class TextArtifactViewer;
 
 class ArtifactsPane : public QWidget {
@@ -47,6 +49,7 @@ public:
     const QString& folder() const { return m_folder; }
     QTreeWidget* files() const { return m_files; }
     TextArtifactViewer* viewer() const { return m_viewer; }
+    ImageArtifactViewer* images() const { return m_images; }
     /// What the right side shows when no text is open (a binary file's offer, an error), "" else.
     QString messageText() const;
     /// Selects and opens a listed file by its path relative to the folder; false when not listed.
@@ -77,6 +80,8 @@ private:
     void showListing(const ArtifactListing& listing);
     /// Opens the item's file off the GUI thread (`notice`: said in the viewer once shown).
     void openItem(QTreeWidgetItem* item, const QString& notice = QString());
+    /// Decodes an image off the GUI thread and shows it, or says why not.
+    void openImage(const QString& path);
     /// The file shown changed on disk: shown again when lines shown are gone, else said.
     void fileChangedOnDisk(const QString& what, bool shrunk);
     void showMessage(const QString& text, bool offerExternal);
@@ -94,6 +99,7 @@ private:
     QTreeWidget* m_files;
     QStackedWidget* m_stack;
     TextArtifactViewer* m_viewer;
+    ImageArtifactViewer* m_images;
     QLabel* m_message;
     QPushButton* m_external;
     QPushButton* m_follow; ///< "Show Link Target": a link out of the folder opens only through it

@@ -5,6 +5,7 @@
 #include "widgets/common/Formatting.h"
 #include "widgets/details/ArtifactsPane.h"
 #include "widgets/details/KeyValueTable.h"
+#include "widgets/details/RunHistoryPane.h"
 
 #include <QLabel>
 #include <QTabWidget>
@@ -49,7 +50,8 @@ RunDetailsPanel::RunDetailsPanel(QWidget* parent)
       m_overview(new KeyValueTable({tr("Field"), tr("Value")}, this)),
       m_params(new KeyValueTable({tr("Kind"), tr("Key"), tr("Value")}, this)),
       m_metrics(new KeyValueTable({tr("Metric"), tr("Latest value"), tr("Step"), tr("Time")}, this)),
-      m_metricsNote(new QLabel(this)), m_artifacts(new ArtifactsPane(this)) {
+      m_metricsNote(new QLabel(this)), m_artifacts(new ArtifactsPane(this)),
+      m_history(new RunHistoryPane(this)) {
     setObjectName(QStringLiteral("runDetails"));
     m_title->setObjectName(QStringLiteral("runDetailsTitle"));
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
@@ -68,6 +70,7 @@ RunDetailsPanel::RunDetailsPanel(QWidget* parent)
     m_tabs->addTab(m_params, tr("&Params && Tags"));
     m_tabs->addTab(metricsPage, tr("&Metrics"));
     m_tabs->addTab(m_artifacts, tr("&Artifacts"));
+    m_tabs->addTab(m_history, tr("&History"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
@@ -84,6 +87,7 @@ void RunDetailsPanel::clear(const QString& message) {
     m_metrics->setRows({});
     m_metricsNote->setText(message);
     m_artifacts->clear(message);
+    m_history->setMessage(message);
 }
 
 void RunDetailsPanel::showRun(const Run& run, const RunDetailsContext& context, int64_t nowMs) {
@@ -122,6 +126,7 @@ void RunDetailsPanel::fillOverview(const Run& run, const RunDetailsContext& cont
     add(tr("Ended"), run.endTime ? toQString(formatLocalTime(*run.endTime)) : tr("(not ended)"));
     add(tr("Duration"),
         toQString(formatDuration(run.durationMs(nowMs))) + (run.endTime ? QString() : tr(" so far")));
+    add(tr("Judged"), tagOr(run, kRunJudgementTag)); // as radt judged it when it finished: History has now
     add(tr("Host"), hostLine(run));
     add(tr("Command line"), commandLine(run));
     add(tr("Devices"), toQString(run.param("devices")));

@@ -20,6 +20,7 @@ namespace radt {
 
 class ArtifactsPane;
 class KeyValueTable;
+class RunHistoryPane;
 
 /// What the panel needs beside the run: names, and whether its artifacts can be on this machine.
 struct RunDetailsContext {
@@ -32,7 +33,7 @@ struct RunDetailsContext {
 class RunDetailsPanel : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { OverviewTab, ParamsTab, MetricsTab, ArtifactsTab };
+    enum Tab { OverviewTab, ParamsTab, MetricsTab, ArtifactsTab, HistoryTab };
 
     explicit RunDetailsPanel(QWidget* parent = nullptr);
 
@@ -53,6 +54,7 @@ public:
     KeyValueTable* paramsAndTags() const { return m_params; }
     KeyValueTable* metrics() const { return m_metrics; }
     ArtifactsPane* artifacts() const { return m_artifacts; }
+    RunHistoryPane* history() const { return m_history; }
 
 private:
     void fillOverview(const Run& run, const RunDetailsContext& context, int64_t nowMs);
@@ -65,6 +67,7 @@ private:
     KeyValueTable* m_metrics;
     QLabel* m_metricsNote;
     ArtifactsPane* m_artifacts;
+    RunHistoryPane* m_history;
     QString m_uuid;
     std::string m_artifactUri; ///< of the run shown, to keep its artifact open across rereads
 };

@@ -388,6 +388,11 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
     return groupData(node, index.column(), role);
 }
 
+bool outsideItsHistory(const Run& run) {
+    const auto judged = run.tags.find(kRunJudgementTag);
+    return judged != run.tags.end() && judged->second.rfind("outside:", 0) == 0;
+}
+
 QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
     if (role == Qt::DisplayRole || role == SortRole) {
         const bool raw = role == SortRole;
@@ -398,7 +403,8 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
             if (r.deleted) // shown to be restored (Show Deleted Runs)
                 return raw ? QVariant(-1) : QVariant(tr("deleted"));
             return raw ? QVariant(statusUrgency(r.status))
-                       : QVariant(QString::fromLatin1(toString(r.status)));
+                       : QVariant(QString::fromLatin1(toString(r.status)) +
+                                  (outsideItsHistory(r) ? QStringLiteral(" ⚠") : QString()));
         case LetterColumn:
             return toQString(r.letter());
         case DurationColumn:
@@ -418,6 +424,8 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
         font.setStrikeOut(true);
         return font;
     }
+    if (column == StatusColumn && role == Qt::DecorationRole && outsideItsHistory(r))
+        return QColor(0xe6, 0x7e, 0x00); // amber: finished, but not as its configuration's runs did
     if (column == StatusColumn && (role == Qt::ForegroundRole || role == Qt::DecorationRole)) {
         const QColor color = statusColor(r.status);
         return color.isValid() ? QVariant(color) : QVariant();
@@ -433,6 +441,8 @@ QVariant RunTreeModel::runData(const Run& r, int column, int role) const {
                 tags << toQString(key + (value.empty() ? "" : "=" + value));
         if (!tags.isEmpty())
             tip += tr("\nTags: %1").arg(tags.join(QLatin1String(", ")));
+        if (const auto judged = r.tags.find(kRunJudgementTag); judged != r.tags.end())
+            tip += tr("\nJudged when it finished: %1").arg(toQString(judged->second));
         if (const auto note = r.tags.find(kRunNoteTag); note != r.tags.end() && !note->second.empty()) {
             QString text = toQString(note->second);
             if (text.size() > 300)

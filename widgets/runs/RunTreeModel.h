@@ -17,6 +17,10 @@ namespace radt {
 
 class Store;
 
+/// Whether radt judged `run` outside its configuration's history when it finished (its
+/// kRunJudgementTag): the tree and the runs table mark it.
+bool outsideItsHistory(const Run& run);
+
 class RunTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:

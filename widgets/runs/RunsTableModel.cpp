@@ -51,11 +51,9 @@ void RunsTableModel::setRows(std::vector<RunsTableRow> rows, int64_t nowMs) {
         for (const auto& [key, value] : row.latest)
             metrics.insert(key);
     }
-    m_columns = {{Column::Name, "", tr("Run")},
-                 {Column::Status, "", tr("Status")},
-                 {Column::Start, "", tr("Start")},
-                 {Column::Duration, "", tr("Duration (s)")},
-                 {Column::Experiment, "", tr("Experiment")},
+    m_columns = {{Column::Name, "", tr("Run")},      {Column::Status, "", tr("Status")},
+                 {Column::Start, "", tr("Start")},   {Column::Duration, "", tr("Duration (s)")},
+                 {Column::Judged, "", tr("Judged")}, {Column::Experiment, "", tr("Experiment")},
                  {Column::Host, "", tr("Host")}};
     m_hidden.clear();
     // The params that tell the runs apart first, as the Insights runs table leads with them.
@@ -115,6 +113,15 @@ QString RunsTableModel::text(const RunsTableRow& row, const Column& column) cons
         return toQString(formatLocalTime(run.startTime));
     case Column::Duration:
         return QString::number(double(run.durationMs(m_nowMs)) / 1000.0, 'f', 1);
+    case Column::Judged: {
+        // The verdict; the sentence is the tooltip. ⚠ where the run left its history.
+        const std::string judged = valueOf(run.tags, kRunJudgementTag);
+        if (judged.rfind("outside:", 0) == 0)
+            return tr("⚠ outside");
+        if (judged.rfind("normal", 0) == 0)
+            return tr("normal");
+        return judged.empty() ? QString() : tr("not judged");
+    }
     case Column::Experiment:
         return row.experiment;
     case Column::Host:
@@ -183,6 +190,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
                      m_basket.contains(toQString(row.run.uuid)) ? tr("\nin the basket") : QString());
         if (column.kind == Column::Metric)
             return tr("latest value of %1: %2").arg(toQString(column.key), text(row, column));
+        if (column.kind == Column::Judged && !text(row, column).isEmpty())
+            return tr("Judged when it finished: %1").arg(toQString(valueOf(row.run.tags, kRunJudgementTag)));
         return text(row, column); // the whole of a value elided in its cell
     case Qt::TextAlignmentRole:
         return column.kind == Column::Metric || column.kind == Column::Duration

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The runs table's model (resources/DESIGN.md §8, the runs table): one row per run a search found,
-// a column per attribute (name, status, start, duration, experiment, host), per param, per tag and
+// a column per attribute (name, status, start, duration, the judgement radt recorded when the run
+// finished, experiment, host), per param, per tag and
 // per metric's latest value, headed by the key the search syntax names it by ("params.batch_size").
 // Cells are made when the view asks for them, never all up front; a column sorts numbers as
 // numbers and puts blanks last (RunsSortProxy).
@@ -51,7 +52,7 @@ public:
 
 private:
     struct Column {
-        enum Kind { Name, Status, Start, Duration, Experiment, Host, Param, Tag, Metric } kind;
+        enum Kind { Name, Status, Start, Duration, Judged, Experiment, Host, Param, Tag, Metric } kind;
         std::string key; ///< the param, tag or metric key
         QString header;
     };

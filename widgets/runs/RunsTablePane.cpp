@@ -160,10 +160,14 @@ void RunsTablePane::search() {
             self->m_model->setBasket(self->m_basket);
             // Widths from the rows in view (Qt measures at most 1,000), none wider than a third
             // of the table: a long value is elided, its whole text one hover away.
-            self->m_view->resizeColumnsToContents();
-            const int widest = std::max(120, self->m_view->width() / 3);
+            // (setColumnWidth, not resizeColumnsToContents: that one resizes without sectionResized,
+            // and the frozen name column follows that signal.)
+            QTableView* view = self->m_view;
+            const int widest = std::max(120, view->width() / 3);
             for (int c = 0; c < self->m_model->columnCount(); ++c)
-                self->m_view->setColumnWidth(c, std::min(self->m_view->columnWidth(c), widest));
+                view->setColumnWidth(
+                    c, std::min(widest, std::max(static_cast<QAbstractItemView*>(view)->sizeHintForColumn(c),
+                                                 view->horizontalHeader()->sectionSizeHint(c))));
             const QString runs = count == 1 ? tr("1 run") : tr("%1 runs").arg(count);
             self->m_status->setText(self->m_search->text().trimmed().isEmpty()
                                         ? runs

@@ -147,6 +147,7 @@ MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
     m_layout = std::make_unique<WorkspaceLayout>(*this, m_ui);
     m_live = new LiveRuns(*this, *this, m_ui);
     m_details = new RunDetailsController(*this, m_ui);
+    connect(m_details, &RunDetailsController::overlayRequested, this, &MainWindow::overlayOnHistory);
     m_curation = new RunCuration(*this, m_ui);
     connect(m_live, &LiveRuns::chartsChanged, this, &MainWindow::updateSummary);
     connect(m_live, &LiveRuns::basketKeysSeen, this, &MainWindow::applyBasketKeys);
@@ -185,6 +186,28 @@ MainWindow::MainWindow(QWidget* parent, bool readOnly) : QMainWindow(parent) {
     m_layout->fitPanesToWidth();
     setAcceptDrops(true); // a board file dropped on the window opens
     updateTitleAndStatus();
+}
+
+void MainWindow::overlayOnHistory(const QString& runUuid, const QStringList& historyUuids) {
+    // The basket becomes the run and its history (the chart keeps its metric, as a restored
+    // selection does); the current chart groups them per configuration with the run apart.
+    const QString metric = m_ui.metrics->currentKey();
+    clearBasket();
+    addRunsToBasket(historyUuids + QStringList{runUuid});
+    if (!metric.isEmpty() && metric != m_ui.metrics->currentKey())
+        plotMetric(metric);
+    if (ChartCard* card = m_ui.board->current())
+        card->chart()->changeOptions([&runUuid](ChartOptions& o) {
+            o.grouping = ChartOptions::Grouping::Configuration;
+            o.apartRuns = {runUuid};
+        });
+    statusBar()->showMessage(
+        metric.isEmpty() ? tr("The basket is the run and its %1 earlier runs: choose a metric to see it over "
+                              "their mean and band")
+                               .arg(historyUuids.size())
+                         : tr("The chart draws the run apart from the mean and band of its %1 earlier runs")
+                               .arg(historyUuids.size()),
+        6000);
 }
 
 void MainWindow::connectPanes() {

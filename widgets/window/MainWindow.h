@@ -129,6 +129,9 @@ private:
     void connectSession();
     /// The basket, tree, metric list, saved selections and board, wired to the window.
     void connectPanes();
+    /// The run page's "Overlay on Its History": the basket becomes the run and its history, the
+    /// current chart groups them per configuration with the run drawn apart.
+    void overlayOnHistory(const QString& runUuid, const QStringList& historyUuids);
     /// The chart loader's progress, failures and summaries, shown in the status bar and panels.
     void connectChartLoader();
     /// Shows a store the session opened: the tree, an empty basket, cleared charts.

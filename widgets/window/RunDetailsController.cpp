@@ -2,10 +2,13 @@
 #include "widgets/window/RunDetailsController.h"
 
 #include "core/report/EnvironmentReport.h"
+#include "core/report/RunJudgement.h"
 #include "widgets/board/BoardPanel.h"
 #include "widgets/chart/ChartLoader.h"
 #include "widgets/common/Formatting.h"
+#include "widgets/common/StoreReadThread.h"
 #include "widgets/details/RunDetailsPanel.h"
+#include "widgets/details/RunHistoryPane.h"
 #include "widgets/runs/BasketPanel.h"
 #include "widgets/runs/RunTreeModel.h"
 #include "widgets/runs/RunTreePane.h"
@@ -15,6 +18,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QSysInfo>
+#include <QTabWidget>
 #include <QTreeView>
 
 namespace radt {
@@ -38,6 +42,12 @@ RunDetailsController::RunDetailsController(QMainWindow& window, WindowParts& par
         else
             refresh(); // what changed while it was hidden
     });
+    connect(m_ui.details->tabs(), &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab == RunDetailsPanel::HistoryTab)
+            judgeShownRun();
+    });
+    connect(m_ui.details->history(), &RunHistoryPane::overlayRequested, this,
+            &RunDetailsController::overlayRequested);
 }
 
 bool RunDetailsController::showRun(const QString& runUuid) {
@@ -73,6 +83,10 @@ RunDetailsContext RunDetailsController::contextOf(const Run& run) const {
 
 void RunDetailsController::display(const Run& run) {
     m_ui.details->showRun(run, contextOf(run), nowMs());
+    if (m_judged != toQString(run.uuid))
+        m_judged.clear(); // another run: its judgement is asked for when its History tab shows
+    if (m_ui.details->tabs()->currentIndex() == RunDetailsPanel::HistoryTab)
+        judgeShownRun();
     // The latest values are the store's: read on the loader's thread; a later run's read wins.
     QPointer<RunDetailsPanel> panel(m_ui.details);
     const QString uuid = toQString(run.uuid);
@@ -90,13 +104,53 @@ void RunDetailsController::display(const Run& run) {
         });
 }
 
+void RunDetailsController::judgeShownRun() {
+    const QString uuid = m_ui.details->runUuid();
+    if (uuid.isEmpty() || uuid == m_judged)
+        return;
+    const Run* shown = m_ui.tree->model()->runByUuid(uuid);
+    if (!shown)
+        return;
+    m_judged = uuid;
+    const quint64 generation = ++m_judgeGeneration;
+    m_ui.details->history()->setMessage(
+        RunDetailsPanel::tr("Judging %1 against the earlier runs of its configuration…")
+            .arg(toQString(shown->name)));
+    if (!m_judge)
+        m_judge = StoreReadThread::start(QStringLiteral("radt judgement"));
+    const std::string storeUri = m_ui.session->uri().toStdString();
+    const Run run = *shown;
+    QPointer<RunDetailsController> self(this);
+    m_judge->postLatest(generation, [self, generation, storeUri, run](StoreReadThread& reader) {
+        nlohmann::json judgement;
+        QString error;
+        try {
+            JudgeOptions options;
+            options.environment = artifactContextOfStore(storeUri);
+            judgement = judgeRun(reader.connection(storeUri), run, options);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(self, [self, generation, judgement = std::move(judgement), error] {
+            if (!self || generation != self->m_judgeGeneration)
+                return;
+            RunHistoryPane* pane = self->m_ui.details->history();
+            if (error.isEmpty())
+                pane->setJudgement(judgement);
+            else
+                pane->setMessage(RunDetailsPanel::tr("Cannot judge the run: %1").arg(error));
+        });
+    });
+}
+
 void RunDetailsController::refresh() {
     const QString uuid = m_ui.details->runUuid();
     if (uuid.isEmpty() || !m_ui.docks.details->isVisible())
         return;
-    if (const Run* run = m_ui.tree->model()->runByUuid(uuid))
+    if (const Run* run = m_ui.tree->model()->runByUuid(uuid)) {
+        m_judged.clear(); // a reread: its history may have grown
         display(*run);
-    else
+    } else
         m_ui.details->clear(RunDetailsPanel::tr("The run %1 is no longer in the store.").arg(uuid));
 }
 

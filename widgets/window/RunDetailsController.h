@@ -9,11 +9,15 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
+
+#include <memory>
 
 class QMainWindow;
 
 namespace radt {
 
+class StoreReadThread;
 struct Run;
 struct RunDetailsContext;
 
@@ -27,14 +31,24 @@ public:
     /// Shows the run if the dock is shown (it follows the current run).
     void follow(const QString& runUuid);
 
+signals:
+    /// The History tab's "Overlay on Its History": the run and its history's runs.
+    void overlayRequested(const QString& runUuid, const QStringList& historyUuids);
+
 private:
     void display(const Run& run);
+    /// The History tab's judgement of the run shown, computed on the judgement's thread when the
+    /// tab is shown (a history of 50 runs reads their series: not for every run the tree passes).
+    void judgeShownRun();
     RunDetailsContext contextOf(const Run& run) const;
     /// The tree was read again: the run shown is refreshed (its status, end, tags), or said gone.
     void refresh();
 
     QMainWindow& m_window;
     WindowParts& m_ui;
+    std::shared_ptr<StoreReadThread> m_judge; ///< made at the first judgement
+    quint64 m_judgeGeneration = 0;
+    QString m_judged; ///< the run the History tab holds (or is computing) a judgement of
 };
 
 } // namespace radt

@@ -74,11 +74,11 @@ bool ChartEngine::setOptions(ChartOptions options) {
         m_zoom.reset(); // a time range means nothing in steps
     // Monochrome, line width and hidden series change how lines look, not what they are.
     const ChartOptions& o = m_options;
-    const bool linesChange = options.smoothing != o.smoothing || options.logY != o.logY ||
-                             options.xAxis != o.xAxis || options.aggregate != o.aggregate ||
-                             options.naming != o.naming || options.dense != o.dense ||
-                             options.shownRuns != o.shownRuns || options.grouping != o.grouping ||
-                             options.groupParams != o.groupParams || options.band != o.band;
+    const bool linesChange =
+        options.smoothing != o.smoothing || options.logY != o.logY || options.xAxis != o.xAxis ||
+        options.aggregate != o.aggregate || options.naming != o.naming || options.dense != o.dense ||
+        options.shownRuns != o.shownRuns || options.grouping != o.grouping ||
+        options.groupParams != o.groupParams || options.band != o.band || options.apartRuns != o.apartRuns;
     m_options = std::move(options);
     return linesChange;
 }

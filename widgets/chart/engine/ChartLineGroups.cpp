@@ -158,7 +158,8 @@ ParamMap groupParamsOf(const Run& run, const ChartOptions& options, size_t shari
 /// once it has two runs, named by the fewest params that tell the groups apart and its N, in the
 /// order of those params (numbers as numbers), as `radt report` orders configurations. Only
 /// finished runs are in a mean and its N, by the report's rule (countsAsRepeat): a running,
-/// failed or killed run is drawn as a line of its own after its group's, saying why.
+/// failed or killed run is drawn as a line of its own after its group's, saying why, as is a run
+/// set apart (ChartOptions::apartRuns: "this run" over its history's mean and band).
 std::vector<ChartLineGroup> groupByParams(const std::vector<ChartRunData>& runs,
                                           const ChartOptions& options) {
     std::vector<ParamMap> keys;
@@ -173,7 +174,8 @@ std::vector<ChartLineGroup> groupByParams(const std::vector<ChartRunData>& runs,
             members.emplace_back();
             unfinished.emplace_back();
         }
-        (countsAsRepeat(runs[i].run.status) ? members : unfinished)[at->second].push_back(i);
+        const bool apart = options.apartRuns.count(toQString(runs[i].run.uuid)) > 0;
+        (countsAsRepeat(runs[i].run.status) && !apart ? members : unfinished)[at->second].push_back(i);
     }
     const ConfigurationNames names = nameConfigurations(keys);
     std::vector<ChartLineGroup> groups;
@@ -192,8 +194,14 @@ std::vector<ChartLineGroup> groupByParams(const std::vector<ChartRunData>& runs,
         for (const size_t i : unfinished[k]) {
             const Run& run = runs[i].run;
             ChartLineGroup g;
-            g.name = QStringLiteral("%1: %2 (%3, not in N)")
-                         .arg(label, seriesLabelOf(run), toQString(toString(run.status)).toLower());
+            const bool apart = countsAsRepeat(run.status); // set apart: the run judged against the others
+            // Alone in the chart, a run set apart needs no group's name before its own.
+            g.name = apart && keys.size() == 1
+                         ? QStringLiteral("this run: %1 (not in N)").arg(seriesLabelOf(run))
+                         : QStringLiteral("%1: %2 (%3, not in N)")
+                               .arg(label, seriesLabelOf(run),
+                                    apart ? QStringLiteral("this run")
+                                          : toQString(toString(run.status)).toLower());
             g.workloadKey = QStringLiteral("group:") + label + QLatin1Char('/') + toQString(run.uuid);
             g.merged = false;
             g.runs = {i};

@@ -60,6 +60,9 @@ struct ChartOptions {
     Band band = Band::MinMax;
     std::set<QString> shownRuns;    ///< workload keys ("<experiment>-<workload>") drawn run by run
     std::set<QString> hiddenSeries; ///< series names hidden through the legend
+    /// Runs (uuids) drawn on their own beside their group's mean and band, in no N: a run judged
+    /// against its configuration's history (the run page's "Overlay on its history").
+    std::set<QString> apartRuns;
 };
 
 /// Past this many points per pixel column a line is dense (ChartOptions::Dense): four points a
