@@ -11,8 +11,8 @@
 #include <QImage>
 #include <QListWidget>
 #include <QPainter>
-#include <QToolButton>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
@@ -60,9 +60,9 @@ std::string chunk(const std::string& type, const std::string& data) {
 /// decoder that trusted it would try to allocate.
 void writeHugePng(const std::string& path) {
     const std::string ihdr = bigEndian(30000) + bigEndian(30000) + std::string("\x08\x06\x00\x00\x00", 5);
-    std::ofstream(path, std::ios::binary) << std::string("\x89PNG\r\n\x1a\n", 8) << chunk("IHDR", ihdr)
-                                          << chunk("IDAT", std::string("\x78\x9c\x03\x00\x00\x00\x00\x01", 8))
-                                          << chunk("IEND", "");
+    std::ofstream(path, std::ios::binary)
+        << std::string("\x89PNG\r\n\x1a\n", 8) << chunk("IHDR", ihdr)
+        << chunk("IDAT", std::string("\x78\x9c\x03\x00\x00\x00\x00\x01", 8)) << chunk("IEND", "");
 }
 
 void truncate(const std::string& path, double keep) {
@@ -101,14 +101,16 @@ TEST(ImageArtifacts, EachFormatDecodesWithItsSizeAndTheBrokenOrHugeAreRefused) {
     EXPECT_EQ(svg.size, QSize(300, 150));
     EXPECT_EQ(svg.image.pixelColor(75, 75), QColor("#3366cc"));
     // A thumbnail is read at its size.
-    EXPECT_EQ(thumbnailOf(QString::fromStdString(dir.file("confusion.jpg")), 160).image.size(), QSize(160, 120));
+    EXPECT_EQ(thumbnailOf(QString::fromStdString(dir.file("confusion.jpg")), 160).image.size(),
+              QSize(160, 120));
 
     // Refused, each with a sentence naming the file, never decoded.
     writeHugePng(dir.file("huge.png"));
     const DecodedImage huge = decodeImageArtifact(QString::fromStdString(dir.file("huge.png")));
     EXPECT_TRUE(huge.image.isNull());
-    EXPECT_TRUE(huge.error.startsWith("huge.png is 30000 × 30000 px (900 megapixels, 3.6 GB decoded): more than "
-                                      "the 64 megapixels"))
+    EXPECT_TRUE(
+        huge.error.startsWith("huge.png is 30000 × 30000 px (900 megapixels, 3.6 GB decoded): more than "
+                              "the 64 megapixels"))
         << huge.error.toStdString();
     std::filesystem::copy_file(dir.file("confusion.jpg"), dir.file("cut.jpg"));
     truncate(dir.file("cut.jpg"), 0.5);
@@ -171,10 +173,12 @@ TEST(ImageArtifacts, TheRunPageShowsImagesFittedAndAFolderAsThumbnails) {
         if (b->text() == QStringLiteral("100 %"))
             QTest::mouseClick(b, Qt::LeftButton);
     EXPECT_DOUBLE_EQ(viewer->zoom(), 1.0);
-    EXPECT_TRUE(viewer->infoText().endsWith(QStringLiteral("shown at 100 %"))) << viewer->infoText().toStdString();
+    EXPECT_TRUE(viewer->infoText().endsWith(QStringLiteral("shown at 100 %")))
+        << viewer->infoText().toStdString();
 
     // The huge one: a sentence, the desktop's application offered, nothing decoded.
     ASSERT_TRUE(pane.openArtifact(QStringLiteral("plots/huge.png")));
     ASSERT_TRUE(pane.waitIdle(20000));
-    EXPECT_TRUE(pane.messageText().contains(QStringLiteral("30000 × 30000 px"))) << pane.messageText().toStdString();
+    EXPECT_TRUE(pane.messageText().contains(QStringLiteral("30000 × 30000 px")))
+        << pane.messageText().toStdString();
 }

@@ -47,8 +47,9 @@ std::string storeWithASlowRun(const std::string& uri, std::vector<std::string>& 
         store->setRunStatus(run.uuid, RunStatus::Finished, start + int64_t(seconds[i] * 1000));
         (i < 5 ? history.push_back(run.uuid) : void(slow = run.uuid));
     }
-    store->setTags(slow, {{kRunJudgementTag, "outside: slower than its 5 earlier runs: 1.50x, outside the 95 % "
-                                             "prediction interval"}});
+    store->setTags(slow,
+                   {{kRunJudgementTag, "outside: slower than its 5 earlier runs: 1.50x, outside the 95 % "
+                                       "prediction interval"}});
     return slow;
 }
 
@@ -72,10 +73,13 @@ TEST(RunHistoryGui, TheTreeMarksTheRunAndItsPageJudgesAndOverlaysItOnItsHistory)
                                     ->mapFromSource(tree->model()->indexOfRun(QString::fromStdString(slow)));
     const QModelIndex status = slowRow.sibling(slowRow.row(), RunTreeModel::StatusColumn);
     EXPECT_EQ(status.data().toString(), QStringLiteral("FINISHED ⚠"));
-    EXPECT_TRUE(slowRow.data(Qt::ToolTipRole).toString().contains(
-        QStringLiteral("Judged when it finished: outside: slower than its 5 earlier runs")));
+    EXPECT_TRUE(
+        slowRow.data(Qt::ToolTipRole)
+            .toString()
+            .contains(QStringLiteral("Judged when it finished: outside: slower than its 5 earlier runs")));
     const QModelIndex normal = tree->model()->indexOfRun(QString::fromStdString(history[0]));
-    EXPECT_EQ(normal.sibling(normal.row(), RunTreeModel::StatusColumn).data().toString(), QStringLiteral("FINISHED"));
+    EXPECT_EQ(normal.sibling(normal.row(), RunTreeModel::StatusColumn).data().toString(),
+              QStringLiteral("FINISHED"));
 
     // Enter on it shows its page; its History tab judges it now against the store's runs.
     tree->view()->setCurrentIndex(slowRow);
@@ -109,9 +113,11 @@ TEST(RunHistoryGui, TheTreeMarksTheRunAndItsPageJudgesAndOverlaysItOnItsHistory)
     EXPECT_EQ(options.apartRuns, std::set<QString>{QString::fromStdString(slow)});
 
     // A normal repeat's page says it is normal.
-    tree->view()->setCurrentIndex(static_cast<QSortFilterProxyModel*>(tree->view()->model())
-                                      ->mapFromSource(tree->model()->indexOfRun(QString::fromStdString(history[4]))));
+    tree->view()->setCurrentIndex(
+        static_cast<QSortFilterProxyModel*>(tree->view()->model())
+            ->mapFromSource(tree->model()->indexOfRun(QString::fromStdString(history[4]))));
     QTest::keyClick(tree->view(), Qt::Key_Return);
     ASSERT_TRUE(QTest::qWaitFor([&] { return pane->runUuid().toStdString() == history[4]; }, 20000));
-    EXPECT_TRUE(pane->sentence().contains(QStringLiteral("normal for its configuration"))) << pane->sentence().toStdString();
+    EXPECT_TRUE(pane->sentence().contains(QStringLiteral("normal for its configuration")))
+        << pane->sentence().toStdString();
 }

@@ -46,7 +46,7 @@ DecodedImage renderSvg(const QString& path, const QString& name, int longestSide
         return out;
     }
     out.size = renderer.defaultSize().isValid() && !renderer.defaultSize().isEmpty() ? renderer.defaultSize()
-                                                                                      : QSize(800, 600);
+                                                                                     : QSize(800, 600);
     // Drawn at its own size up to the longest side: an SVG states any size it likes, cheaply.
     const QSize target = out.size.scaled(std::min(longestSide, std::max(out.size.width(), out.size.height())),
                                          std::min(longestSide, std::max(out.size.width(), out.size.height())),
@@ -76,14 +76,15 @@ DecodedImage checkRaster(QImageReader& reader, const QString& path, const QStrin
     }
     const qint64 pixels = qint64(out.size.width()) * out.size.height();
     if (pixels > maxPixels) {
-        out.error = QObject::tr("%1 is %2 × %3 px (%4 megapixels, %5 GB decoded): more than the %6 megapixels "
-                                "the run page decodes. Open it with the desktop's application.")
-                        .arg(name)
-                        .arg(out.size.width())
-                        .arg(out.size.height())
-                        .arg(megapixels(pixels))
-                        .arg(double(pixels) * 4 / 1e9, 0, 'f', 1)
-                        .arg(megapixels(maxPixels));
+        out.error =
+            QObject::tr("%1 is %2 × %3 px (%4 megapixels, %5 GB decoded): more than the %6 megapixels "
+                        "the run page decodes. Open it with the desktop's application.")
+                .arg(name)
+                .arg(out.size.width())
+                .arg(out.size.height())
+                .arg(megapixels(pixels))
+                .arg(double(pixels) * 4 / 1e9, 0, 'f', 1)
+                .arg(megapixels(maxPixels));
         return out;
     }
     if (out.format == QLatin1String("JPEG") && !jpegEndsWhole(path)) {
@@ -118,8 +119,9 @@ DecodedImage decode(const QString& path, qint64 maxPixels, int thumbnailEdge) {
 } // namespace
 
 bool isImageArtifact(const QString& fileName) {
-    static const QStringList suffixes = {QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
-                                         QStringLiteral("gif"), QStringLiteral("svg"), QStringLiteral("svgz")};
+    static const QStringList suffixes = {QStringLiteral("png"),  QStringLiteral("jpg"),
+                                         QStringLiteral("jpeg"), QStringLiteral("gif"),
+                                         QStringLiteral("svg"),  QStringLiteral("svgz")};
     return suffixes.contains(QFileInfo(fileName).suffix().toLower());
 }
 

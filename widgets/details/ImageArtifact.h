@@ -19,12 +19,12 @@ constexpr qint64 kMaxImagePixels = 64LL * 1000 * 1000;
 bool isImageArtifact(const QString& fileName);
 
 struct DecodedImage {
-    QImage image;    ///< null when refused
-    QSize size;      ///< the image's own size, from its header (an SVG's default size)
-    QString format;  ///< "PNG", "JPEG", "GIF", "SVG"
+    QImage image;   ///< null when refused
+    QSize size;     ///< the image's own size, from its header (an SVG's default size)
+    QString format; ///< "PNG", "JPEG", "GIF", "SVG"
     qint64 bytes = 0;
-    int frames = 1;  ///< a GIF's frames (the first is shown)
-    QString error;   ///< why it is not shown, naming the file; "" when shown
+    int frames = 1; ///< a GIF's frames (the first is shown)
+    QString error;  ///< why it is not shown, naming the file; "" when shown
 };
 
 /// Decodes `path` whole (an SVG rendered at its size, at most 4,096 px on its longer side), or

@@ -10,10 +10,10 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPointer>
-#include <QToolButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStackedWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -35,8 +35,8 @@ QString sizeText(qint64 bytes) {
 } // namespace
 
 ImageArtifactViewer::ImageArtifactViewer(QWidget* parent)
-    : QWidget(parent), m_info(new QLabel(this)), m_pages(new QStackedWidget(this)), m_scroll(new QScrollArea(this)),
-      m_canvas(new QLabel(this)), m_grid(new QListWidget(this)) {
+    : QWidget(parent), m_info(new QLabel(this)), m_pages(new QStackedWidget(this)),
+      m_scroll(new QScrollArea(this)), m_canvas(new QLabel(this)), m_grid(new QListWidget(this)) {
     setObjectName(QStringLiteral("imageViewer"));
     m_info->setObjectName(QStringLiteral("imageInfo"));
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -85,12 +85,13 @@ QString ImageArtifactViewer::infoText() const {
 void ImageArtifactViewer::showImage(const DecodedImage& image, const QString& name) {
     ++m_generation;
     m_image = image.image;
-    m_caption = tr("%1: %2 × %3 px, %4, %5%6")
-                    .arg(name)
-                    .arg(image.size.width())
-                    .arg(image.size.height())
-                    .arg(image.format, sizeText(image.bytes))
-                    .arg(image.frames > 1 ? tr(", %1 frames (the first shown)").arg(image.frames) : QString());
+    m_caption =
+        tr("%1: %2 × %3 px, %4, %5%6")
+            .arg(name)
+            .arg(image.size.width())
+            .arg(image.size.height())
+            .arg(image.format, sizeText(image.bytes))
+            .arg(image.frames > 1 ? tr(", %1 frames (the first shown)").arg(image.frames) : QString());
     m_pages->setCurrentWidget(m_scroll);
     setZoom(1.0, true);
 }
@@ -103,7 +104,8 @@ void ImageArtifactViewer::setZoom(double zoom, bool fit) {
         // The pages' size, not the scroll area's viewport: shown just now, it is not laid out yet.
         const int frame = 2 * m_scroll->frameWidth() + 4;
         const QSize room = m_pages->size() - QSize(frame, frame);
-        zoom = std::min({1.0, double(room.width()) / m_image.width(), double(room.height()) / m_image.height()});
+        zoom =
+            std::min({1.0, double(room.width()) / m_image.width(), double(room.height()) / m_image.height()});
     }
     m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
     render();
@@ -112,8 +114,8 @@ void ImageArtifactViewer::setZoom(double zoom, bool fit) {
 void ImageArtifactViewer::render() {
     // An SVG is drawn at its own size: its zoom is of the image it was drawn into.
     const QSize shown = (QSizeF(m_image.size()) * m_zoom).toSize().expandedTo(QSize(1, 1));
-    m_canvas->setPixmap(QPixmap::fromImage(
-        m_image.scaled(shown, Qt::KeepAspectRatio, m_zoom < 1 ? Qt::SmoothTransformation : Qt::FastTransformation)));
+    m_canvas->setPixmap(QPixmap::fromImage(m_image.scaled(
+        shown, Qt::KeepAspectRatio, m_zoom < 1 ? Qt::SmoothTransformation : Qt::FastTransformation)));
     m_canvas->setMinimumSize(m_fit ? QSize() : shown);
     m_info->setText(m_caption + tr(", shown at %1 %").arg(qRound(m_zoom * 100)));
 }

@@ -23,8 +23,8 @@ QString reading(const json& value, const std::string& unit) {
 } // namespace
 
 RunHistoryPane::RunHistoryPane(QWidget* parent)
-    : QWidget(parent), m_sentence(new QLabel(this)), m_table(new QTableWidget(0, 6, this)), m_note(new QLabel(this)),
-      m_overlay(new QPushButton(tr("Overlay on Its History"), this)) {
+    : QWidget(parent), m_sentence(new QLabel(this)), m_table(new QTableWidget(0, 6, this)),
+      m_note(new QLabel(this)), m_overlay(new QPushButton(tr("Overlay on Its History"), this)) {
     setObjectName(QStringLiteral("runHistory"));
     m_sentence->setObjectName(QStringLiteral("runHistorySentence"));
     m_sentence->setWordWrap(true);
@@ -68,12 +68,12 @@ void RunHistoryPane::setJudgement(const json& judgement) {
         m_history << QString::fromStdString(uuid.get<std::string>());
     const std::string verdict = judgement.value("verdict", std::string());
     // The sentence first, the verdict's colour on it: what a reader came for.
-    const QString colour = verdict == "outside" ? QStringLiteral("#b35c00")
+    const QString colour = verdict == "outside"  ? QStringLiteral("#b35c00")
                            : verdict == "normal" ? QStringLiteral("#1b7a1b")
                                                  : QStringLiteral("#555555");
-    m_sentence->setText(QStringLiteral("<b style='color:%1'>%2</b>")
-                            .arg(colour, QString::fromStdString(judgement.value("sentence", std::string()))
-                                             .toHtmlEscaped()));
+    m_sentence->setText(
+        QStringLiteral("<b style='color:%1'>%2</b>")
+            .arg(colour, QString::fromStdString(judgement.value("sentence", std::string())).toHtmlEscaped()));
     const json& figures = judgement["figures"];
     m_table->setRowCount(int(figures.size()));
     for (int r = 0; r < int(figures.size()); ++r) {
@@ -86,19 +86,21 @@ void RunHistoryPane::setJudgement(const json& judgement) {
                                          formatReading(f["interval"][1].get<double>()) + " " + unit)
                 : QStringLiteral("–");
         const std::string full = f.value("words", std::string());
-        const QString words = v == "above" || v == "below" // "⚠ slower": the rest is the sentence's
-                                  ? QStringLiteral("⚠ ") + QString::fromStdString(full.substr(0, full.find(" than ")))
-                              : v == "normal" ? tr("normal")
-                                              : tr("not judged: %1").arg(QString::fromStdString(
-                                                    f["why"].is_string() ? f["why"].get<std::string>() : ""));
-        const QStringList cells = {QString::fromStdString(f.value("label", std::string())),
-                                   reading(f["value"], unit),
-                                   reading(f["mean"], unit),
-                                   interval,
-                                   f["ratio"].is_number() ? QString::number(f["ratio"].get<double>(), 'f', 2) +
-                                                                QStringLiteral("×")
-                                                          : QStringLiteral("–"),
-                                   words};
+        const QString words =
+            v == "above" || v == "below" // "⚠ slower": the rest is the sentence's
+                ? QStringLiteral("⚠ ") + QString::fromStdString(full.substr(0, full.find(" than ")))
+                : v == "normal" ? tr("normal")
+                                : tr("not judged: %1")
+                                      .arg(QString::fromStdString(
+                                          f["why"].is_string() ? f["why"].get<std::string>() : ""));
+        const QStringList cells = {
+            QString::fromStdString(f.value("label", std::string())),
+            reading(f["value"], unit),
+            reading(f["mean"], unit),
+            interval,
+            f["ratio"].is_number() ? QString::number(f["ratio"].get<double>(), 'f', 2) + QStringLiteral("×")
+                                   : QStringLiteral("–"),
+            words};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(c == 5 && !full.empty() ? QString::fromStdString(full) : cells[c]);
@@ -109,20 +111,22 @@ void RunHistoryPane::setJudgement(const json& judgement) {
     }
     m_table->resizeColumnsToContents();
     const json& history = judgement["history"];
-    QString note = tr("History: N = %1 earlier finished runs of its configuration (%2), the latest %3 at most; "
-                      "outside the interval by less than %4 % of the mean is normal.")
-                       .arg(history.value("n", 0))
-                       .arg(QString::fromStdString(judgement["configuration"].is_string()
-                                                       ? judgement["configuration"].get<std::string>()
-                                                       : std::string("-")))
-                       .arg(history.value("at_most", 0))
-                       .arg(QString::fromStdString(formatReading(judgement.value("min_change", 0.0) * 100)));
+    QString note =
+        tr("History: N = %1 earlier finished runs of its configuration (%2), the latest %3 at most; "
+           "outside the interval by less than %4 % of the mean is normal.")
+            .arg(history.value("n", 0))
+            .arg(QString::fromStdString(judgement["configuration"].is_string()
+                                            ? judgement["configuration"].get<std::string>()
+                                            : std::string("-")))
+            .arg(history.value("at_most", 0))
+            .arg(QString::fromStdString(formatReading(judgement.value("min_change", 0.0) * 100)));
     const json& environment = judgement["environment"];
     if (environment.is_object() && !environment.value("differs", json::array()).empty()) {
         QStringList items;
         for (const json& d : environment["differs"])
             items << QString::fromStdString(d.value("item", std::string()));
-        note += tr("\nThe environment differs between the run and its history: %1.").arg(items.join(QStringLiteral(", ")));
+        note += tr("\nThe environment differs between the run and its history: %1.")
+                    .arg(items.join(QStringLiteral(", ")));
     }
     m_note->setText(note);
     m_overlay->setEnabled(!m_history.isEmpty());
