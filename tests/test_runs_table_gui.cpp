@@ -5,6 +5,7 @@
 
 #include "RunFilterStore.h"
 #include "StoreTestBackends.h"
+#include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/store/Store.h"
 #include "widgets/runs/RunTreeModel.h"
@@ -24,6 +25,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 
 using namespace radt;
@@ -223,3 +225,42 @@ TEST_P(RunsTableGui, TheTreesFilterTakesTheSameSearch) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, RunsTableGui, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& info) { return info.param; });
+
+// The figures radt report computes, in the table: the real H100 MPS recording's runs, each with
+// its GPU energy (a shared GPU's split among its runs) and utilisation, as the report gives them.
+TEST(RunsTableFigures, TheReportsFiguresFillTheirColumns) {
+    test::TempDir dir;
+    const std::string path = dir.file("mps.db");
+    std::filesystem::copy_file(RADT_FIXTURES_DIR "/runs/h100_mps_experiment.db", path);
+    RunsTablePane pane;
+    pane.resize(1200, 500);
+    pane.show();
+    QSignalSpy figures(&pane, &RunsTablePane::figuresLoaded);
+    pane.setStore(QString::fromStdString("sqlite:///" + path));
+    ASSERT_TRUE(figures.wait(60000));
+    EXPECT_EQ(figures.last().at(0).toInt(), 8);
+    const QAbstractItemModel* model = pane.view()->model();
+    int energy = -1, util = -1;
+    for (int c = 0; c < model->columnCount(); ++c) {
+        energy = model->headerData(c, Qt::Horizontal).toString() == "GPU energy (J)" ? c : energy;
+        util = model->headerData(c, Qt::Horizontal).toString() == "GPU util (%)" ? c : util;
+    }
+    ASSERT_GE(energy, 0);
+    ASSERT_GE(util, 0);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return !pane.view()->isColumnHidden(energy); }, 2000))
+        << "filled, the column is shown";
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, 0).data(RunsTableModel::RunUuidRole).toString().startsWith("46532390")) {
+            EXPECT_EQ(model->index(r, energy).data().toString(),
+                      QStringLiteral("7466")); // radt report: 7466.2 J
+            EXPECT_FALSE(model->index(r, util).data().toString().isEmpty());
+        }
+    // Sorted by energy, as numbers.
+    pane.view()->sortByColumn(energy, Qt::AscendingOrder);
+    double last = -1;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const double v = model->index(r, energy).data(RunsTableModel::SortRole).toDouble();
+        EXPECT_GE(v, last);
+        last = v;
+    }
+}

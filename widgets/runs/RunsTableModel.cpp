@@ -36,6 +36,7 @@ std::string valueOf(const std::map<std::string, std::string>& map, const std::st
 void RunsTableModel::setRows(std::vector<RunsTableRow> rows, int64_t nowMs) {
     beginResetModel();
     m_rows = std::move(rows);
+    m_figures.clear(); // computed again for these rows (a running run's grow)
     m_nowMs = nowMs;
     std::map<std::string, std::set<std::string>> paramValues;
     std::map<std::string, size_t> paramRuns;
@@ -51,9 +52,15 @@ void RunsTableModel::setRows(std::vector<RunsTableRow> rows, int64_t nowMs) {
         for (const auto& [key, value] : row.latest)
             metrics.insert(key);
     }
-    m_columns = {{Column::Name, "", tr("Run")},      {Column::Status, "", tr("Status")},
-                 {Column::Start, "", tr("Start")},   {Column::Duration, "", tr("Duration (s)")},
-                 {Column::Judged, "", tr("Judged")}, {Column::Experiment, "", tr("Experiment")},
+    m_columns = {{Column::Name, "", tr("Run")},
+                 {Column::Status, "", tr("Status")},
+                 {Column::Start, "", tr("Start")},
+                 {Column::Duration, "", tr("Duration (s)")},
+                 {Column::Judged, "", tr("Judged")},
+                 {Column::Figure, "gpu_energy_j", tableFigures()[0].second},
+                 {Column::Figure, "energy_per_epoch_j", tableFigures()[1].second},
+                 {Column::Figure, "gpu_util_pct", tableFigures()[2].second},
+                 {Column::Experiment, "", tr("Experiment")},
                  {Column::Host, "", tr("Host")}};
     m_hidden.clear();
     // The params that tell the runs apart first, as the Insights runs table leads with them.
@@ -80,6 +87,22 @@ void RunsTableModel::setRows(std::vector<RunsTableRow> rows, int64_t nowMs) {
         m_hidden << m_columns.back().header;
     }
     endResetModel();
+}
+
+const std::vector<std::pair<std::string, QString>>& RunsTableModel::tableFigures() {
+    static const std::vector<std::pair<std::string, QString>> figures = {
+        {"gpu_energy_j", tr("GPU energy (J)")},
+        {"energy_per_epoch_j", tr("Energy / epoch (J)")},
+        {"gpu_util_pct", tr("GPU util (%)")}};
+    return figures;
+}
+
+void RunsTableModel::setFigures(std::map<std::string, std::map<std::string, double>> figures) {
+    m_figures = std::move(figures);
+    if (m_rows.empty())
+        return;
+    emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::DisplayRole});
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1); // the chooser shows them once filled
 }
 
 void RunsTableModel::setBasket(const QSet<QString>& uuids) {
@@ -122,6 +145,16 @@ QString RunsTableModel::text(const RunsTableRow& row, const Column& column) cons
             return tr("normal");
         return judged.empty() ? QString() : tr("not judged");
     }
+    case Column::Figure: {
+        const auto run = m_figures.find(row.run.uuid);
+        if (run == m_figures.end())
+            return {};
+        const auto value = run->second.find(column.key);
+        // J to the joule, a percentage to a tenth: the unit is in the header.
+        return value == run->second.end()
+                   ? QStringLiteral("–")
+                   : QString::number(value->second, 'f', column.key == "gpu_util_pct" ? 1 : 0);
+    }
     case Column::Experiment:
         return row.experiment;
     case Column::Host:
@@ -148,6 +181,12 @@ QVariant RunsTableModel::sortValue(const RunsTableRow& row, const Column& column
     case Column::Metric: {
         const auto it = row.latest.find(column.key);
         return it == row.latest.end() ? QVariant() : QVariant(it->second);
+    }
+    case Column::Figure: {
+        const auto run = m_figures.find(row.run.uuid);
+        if (run == m_figures.end() || !run->second.count(column.key))
+            return {};
+        return run->second.at(column.key);
     }
     case Column::Param:
     case Column::Tag: {
@@ -190,11 +229,15 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
                      m_basket.contains(toQString(row.run.uuid)) ? tr("\nin the basket") : QString());
         if (column.kind == Column::Metric)
             return tr("latest value of %1: %2").arg(toQString(column.key), text(row, column));
+        if (column.kind == Column::Figure)
+            return tr("%1 as radt report computes it (a shared GPU's energy split among its runs)")
+                .arg(column.header);
         if (column.kind == Column::Judged && !text(row, column).isEmpty())
             return tr("Judged when it finished: %1").arg(toQString(valueOf(row.run.tags, kRunJudgementTag)));
         return text(row, column); // the whole of a value elided in its cell
     case Qt::TextAlignmentRole:
-        return column.kind == Column::Metric || column.kind == Column::Duration
+        return column.kind == Column::Metric || column.kind == Column::Duration ||
+                       column.kind == Column::Figure
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant();
     default:

@@ -2,7 +2,7 @@
 #pragma once
 // The runs table's model (resources/DESIGN.md §8, the runs table): one row per run a search found,
 // a column per attribute (name, status, start, duration, the judgement radt recorded when the run
-// finished, experiment, host), per param, per tag and
+// finished, the figures `radt report` computes, experiment, host), per param, per tag and
 // per metric's latest value, headed by the key the search syntax names it by ("params.batch_size").
 // Cells are made when the view asks for them, never all up front; a column sorts numbers as
 // numbers and puts blanks last (RunsSortProxy).
@@ -40,6 +40,11 @@ public:
     void setRows(std::vector<RunsTableRow> rows, int64_t nowMs);
     /// The basket's runs, shown in bold with a mark.
     void setBasket(const QSet<QString>& uuids);
+    /// The figures `radt report` computes (kTableFigures: GPU energy, energy per epoch, GPU
+    /// utilisation) by run uuid, for the runs they were computed for (blank for the others).
+    void setFigures(std::map<std::string, std::map<std::string, double>> figures);
+    /// The report figures the table shows, by their JSON names, with their headers.
+    static const std::vector<std::pair<std::string, QString>>& tableFigures();
     /// Columns a reader needs least, hidden until chosen: params with one value in every row
     /// (they tell no run apart) and radT's bookkeeping, every tag, hardware metrics.
     QStringList hiddenByDefault() const;
@@ -52,7 +57,19 @@ public:
 
 private:
     struct Column {
-        enum Kind { Name, Status, Start, Duration, Judged, Experiment, Host, Param, Tag, Metric } kind;
+        enum Kind {
+            Name,
+            Status,
+            Start,
+            Duration,
+            Judged,
+            Figure,
+            Experiment,
+            Host,
+            Param,
+            Tag,
+            Metric
+        } kind;
         std::string key; ///< the param, tag or metric key
         QString header;
     };
@@ -60,6 +77,7 @@ private:
     QString text(const RunsTableRow& row, const Column& column) const;
 
     std::vector<RunsTableRow> m_rows;
+    std::map<std::string, std::map<std::string, double>> m_figures; ///< run uuid -> figure -> value
     std::vector<Column> m_columns;
     QStringList m_hidden;
     QSet<QString> m_basket;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/runs/RunsTablePane.h"
 
+#include "core/analysis/ConfigurationInsight.h"
+#include "core/analysis/InsightReport.h"
 #include "core/base/RunFilter.h"
 #include "core/store/Store.h"
 #include "widgets/common/Formatting.h"
@@ -24,10 +26,18 @@
 
 namespace radt {
 
+namespace {
+
+/// Up to this many rows, a search's figures are computed unasked (a few seconds of series reads).
+constexpr int kFiguresUnasked = 300;
+
+} // namespace
+
 RunsTablePane::RunsTablePane(QWidget* parent)
     : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsSortProxy(this)),
       m_view(new QTableView(this)), m_search(new QLineEdit(this)), m_status(new QLabel(this)),
-      m_add(new QPushButton(tr("Add to Basket"), this)) {
+      m_add(new QPushButton(tr("Add to Basket"), this)),
+      m_figuresButton(new QPushButton(tr("Figures"), this)) {
     setObjectName(QStringLiteral("runsTable"));
     m_search->setObjectName(QStringLiteral("runsTableSearch"));
     m_search->setPlaceholderText(tr("Search runs: params.batch_size = '64' and metrics.loss < 0.5"));
@@ -58,6 +68,7 @@ RunsTablePane::RunsTablePane(QWidget* parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_search, 1);
+    top->addWidget(m_figuresButton);
     top->addWidget(m_add);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -67,6 +78,8 @@ RunsTablePane::RunsTablePane(QWidget* parent)
 
     connect(m_search, &QLineEdit::returnPressed, this, &RunsTablePane::search);
     connect(m_add, &QPushButton::clicked, this, &RunsTablePane::addSelection);
+    connect(m_figuresButton, &QPushButton::clicked, this, &RunsTablePane::computeFigures);
+    m_figuresButton->setEnabled(false);
     connect(m_view, &QTableView::activated, this, &RunsTablePane::addSelection); // double-click, Enter
     m_reader = StoreReadThread::start(QStringLiteral("radt runs table"));
 }
@@ -173,6 +186,65 @@ void RunsTablePane::search() {
                                         ? runs
                                         : (count == 1 ? tr("1 run matches") : tr("%1 match").arg(runs)));
             emit self->loaded(count);
+            // The report's figures read every series of each run: unasked for a few hundred rows.
+            self->m_figuresButton->setEnabled(count > 0);
+            self->m_figuresButton->setToolTip(tr("GPU energy, energy per epoch and GPU utilisation of the %1 "
+                                                 "runs shown, as radt report computes them")
+                                                  .arg(count));
+            if (count > 0 && count <= kFiguresUnasked)
+                self->computeFigures();
+        });
+    });
+}
+
+void RunsTablePane::computeFigures() {
+    const quint64 generation = m_generation; // the search whose rows these are
+    std::vector<Run> runs;
+    runs.reserve(m_model->rows().size());
+    for (const RunsTableRow& row : m_model->rows())
+        runs.push_back(row.run);
+    if (runs.empty())
+        return;
+    m_figuresButton->setEnabled(false);
+    const QString shown = m_status->text();
+    const std::string uri = m_uri.toStdString();
+    QPointer<RunsTablePane> self(this);
+    m_reader->post([self, generation, uri, runs = std::move(runs), shown](StoreReadThread& reader) {
+        struct Superseded {};
+        std::map<std::string, std::map<std::string, double>> figures;
+        try {
+            const nlohmann::json report =
+                buildReport(reader.connection(uri), runs, ReportOptions{}, [&](size_t done, size_t total) {
+                    if (reader.superseded(generation))
+                        throw Superseded{}; // a newer search: these rows are gone
+                    QMetaObject::invokeMethod(self, [self, generation, done, total, shown] {
+                        if (self && generation == self->m_generation)
+                            self->m_status->setText(
+                                tr("%1 (figures: %2 of %3 runs read)").arg(shown).arg(done).arg(total));
+                    });
+                });
+            for (const nlohmann::json& run : report["runs"])
+                for (const auto& [key, header] : RunsTableModel::tableFigures())
+                    if (const auto value = configurationFigure(run, key))
+                        figures[run["run_uuid"].get<std::string>()][key] = *value;
+        } catch (const Superseded&) {
+            return;
+        } catch (const std::exception& e) {
+            const QString error = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(self, [self, generation, shown, error] {
+                if (self && generation == self->m_generation)
+                    self->m_status->setText(
+                        tr("%1 (figures not computed: %2)").arg(shown, error.toHtmlEscaped()));
+            });
+            return;
+        }
+        QMetaObject::invokeMethod(self, [self, generation, figures = std::move(figures), shown]() mutable {
+            if (!self || generation != self->m_generation)
+                return;
+            const int count = int(figures.size());
+            self->m_model->setFigures(std::move(figures));
+            self->m_status->setText(shown);
+            emit self->figuresLoaded(count);
         });
     });
 }

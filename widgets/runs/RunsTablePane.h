@@ -48,12 +48,17 @@ signals:
     void addToBasket(const QStringList& uuids);
     /// A read landed (its rows shown) or failed.
     void loaded(int runs);
+    /// The figures of the rows shown landed (`runs` of them).
+    void figuresLoaded(int runs);
 
 protected:
     void showEvent(QShowEvent* event) override;
 
 private:
     void search();
+    /// The report's figures of the rows shown, computed on the table's thread (each run's series
+    /// read), said as they come; a newer search stops them.
+    void computeFigures();
     void addSelection();
 
     RunsTableModel* m_model;
@@ -62,6 +67,7 @@ private:
     QLineEdit* m_search;
     QLabel* m_status;
     QPushButton* m_add;
+    QPushButton* m_figuresButton; ///< figures for more runs than are computed unasked
     QString m_uri;
     QString m_columnsTable; ///< the column chooser's settings key: per store
     QSet<QString> m_basket;
