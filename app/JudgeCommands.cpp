@@ -127,21 +127,10 @@ CLI::Option* addMinChangeOption(CLI::App& command, double& minChange) {
 }
 
 std::string judgementAfterRun(Store& store, const Run& run, const std::string& storeUri) {
-    try {
-        JudgeOptions options;
-        options.environment = artifactContextOfStore(storeUri);
-        const nlohmann::json j = judgeRun(store, run, options);
-        // Kept on the run, as the history stood when it finished: the explorer marks it by this.
-        const std::string verdict = j["verdict"];
-        const std::string sentence = j["sentence"];
-        store.setTags(run.uuid,
-                      {{kRunJudgementTag, verdict == "outside" ? "outside: " + sentence : sentence}});
-        return "radt: " + j["sentence"].get<std::string>() +
-               (j["judged"].get<bool>() ? " (radt report --judge " + run.uuid + " tells the figures)" : "") +
-               "\n";
-    } catch (const std::exception& e) { // the run is recorded: a judgement that fails is said, not fatal
-        return "radt: the run was not judged against its history: " + std::string(e.what()) + "\n";
-    }
+    const std::string sentence = judgeFinishedRun(store, run, storeUri);
+    const bool judged = sentence.rfind("not judged", 0) != 0;
+    return "radt: " + sentence + (judged ? " (radt report --judge " + run.uuid + " tells the figures)" : "") +
+           "\n";
 }
 
 } // namespace radt::cli

@@ -5,6 +5,7 @@
 #include "collector/RunRecorder.h"
 #include "collector/RunValidation.h"
 #include "core/base/TextFormat.h"
+#include "core/report/RunJudgement.h"
 #include "core/store/RunReconciler.h"
 
 #include <algorithm>
@@ -368,6 +369,9 @@ RunStatus ExperimentRunner::recordOutcomes(Workload& w, const std::vector<RunOut
             workloadStatus = RunStatus::Killed;
         note("[RUN " + w.letters[i] + "] " + row.status + ", run " + o.run.uuid + ", " +
              std::to_string(o.samples) + " samples");
+        // Each finished run against the earlier runs of its configuration, as `radt RUN` says it.
+        if (o.status == RunStatus::Finished && o.unwritten + o.dropped == 0 && !o.closePending)
+            note("[RUN " + w.letters[i] + "] " + judgeFinishedRun(m_store, o.run, m_options.common.storeUri));
     }
     return workloadStatus;
 }

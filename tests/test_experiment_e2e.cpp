@@ -369,3 +369,28 @@ TEST(ExperimentE2E, MigInstancesOfARadtKilledWithSigkillAreRemovedByTheNextRadt)
         << readFile(e.dir.file("gpu-state.json"));
     EXPECT_TRUE(fs::is_empty(e.dir.file("state"))) << "the ledger is gone";
 }
+
+// An experiment's repeats are judged as `radt RUN` judges a run: each finished run against the
+// earlier runs of its configuration, said in the output and kept on the run (radt.judgement).
+TEST(ExperimentE2E, EachFinishedRunIsJudgedAgainstTheEarlierRunsOfItsConfiguration) {
+    ExperimentDir e("1,1,,,0,-,work.py,top,--steps 3 --seed 1\n"
+                    "1,2,,,0,-,work.py,top,--steps 3 --seed 2\n"
+                    "1,3,,,0,-,work.py,top,--steps 3 --seed 3\n"
+                    "1,4,,,0,-,work.py,top,--steps 3 --seed 4\n");
+    Radt r = e.start();
+    ASSERT_EQ(r.wait(), 0) << r.err();
+    EXPECT_NE(r.err().find("not judged: 0 earlier finished runs of its configuration; 3 are needed"),
+              std::string::npos)
+        << r.err();
+    EXPECT_NE(r.err().find("not judged: 2 earlier finished runs"), std::string::npos) << r.err();
+    auto store = openStore(e.uri, OpenMode::OpenExisting);
+    int judged = 0;
+    for (const radt::Run& run : store->runs()) {
+        const auto tag = run.tags.find(kRunJudgementTag);
+        ASSERT_NE(tag, run.tags.end()) << "run " << run.uuid << " (workload " << run.workload() << ")";
+        judged += tag->second.rfind("not judged", 0) != 0;
+        if (run.workload() == "4") // against workloads 1 to 3: normal or outside, but judged
+            EXPECT_NE(tag->second.find("its 3 earlier runs"), std::string::npos) << tag->second;
+    }
+    EXPECT_EQ(judged, 1);
+}

@@ -249,6 +249,21 @@ json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
     return j;
 }
 
+std::string judgeFinishedRun(Store& store, const Run& run, const std::string& storeUri) {
+    try {
+        JudgeOptions options;
+        options.environment = artifactContextOfStore(storeUri);
+        const json j = judgeRun(store, run, options);
+        // Kept on the run, as the history stood when it finished: the explorer marks it by this.
+        const std::string sentence = j["sentence"];
+        store.setTags(run.uuid,
+                      {{kRunJudgementTag, j["verdict"] == "outside" ? "outside: " + sentence : sentence}});
+        return sentence;
+    } catch (const std::exception& e) {
+        return std::string("not judged against its history: ") + e.what();
+    }
+}
+
 std::string judgementText(const json& judgement) {
     std::ostringstream out;
     out << "run " << judgement["run_uuid"].get<std::string>() << " ("

@@ -53,6 +53,12 @@ struct JudgeOptions {
 /// Throws std::invalid_argument for a run the store does not hold.
 nlohmann::json judgeRun(Store& store, const Run& run, const JudgeOptions& options);
 
+/// After radt recorded `run` to its end: the run judged (the environments compared where the
+/// artifacts of the store at `storeUri` are), the judgement kept on it as kRunJudgementTag, and
+/// its sentence returned ("slower than its 6 earlier runs: 1.12x, ..."). A judgement that fails is
+/// said in the sentence ("not judged: ..."), never thrown: the run itself is recorded.
+std::string judgeFinishedRun(Store& store, const Run& run, const std::string& storeUri);
+
 /// The judgement for a terminal: the sentence, then a line per figure with the value, the
 /// history's mean and interval in the figure's unit, and the environment that differs.
 std::string judgementText(const nlohmann::json& judgement);
