@@ -255,7 +255,7 @@ std::string judgeFinishedRun(Store& store, const Run& run, const std::string& st
         options.environment = artifactContextOfStore(storeUri);
         const json j = judgeRun(store, run, options);
         // Kept on the run, as the history stood when it finished: the explorer marks it by this.
-        const std::string sentence = j["sentence"];
+        std::string sentence = j["sentence"];
         store.setTags(run.uuid,
                       {{kRunJudgementTag, j["verdict"] == "outside" ? "outside: " + sentence : sentence}});
         return sentence;
