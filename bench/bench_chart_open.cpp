@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The explorer's chart as a user meets it (issue 5's four figures), all with real Qt rendering
+// The explorer's chart as a user meets it (four figures), all with real Qt rendering
 // on the offscreen platform:
 // * chart_open_ratio: 8 runs x 1M points from a SQLite store to the first painted frame of a
 //   ChartPanel (read, smoothing, pyramids, decimation, QtCharts paint), next to a bare SELECT of

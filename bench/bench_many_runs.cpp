@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A store of a cluster's runs in the explorer (issue 26 §2): 10,000 finished runs (10 experiments,
+// A store of a cluster's runs in the explorer: 10,000 finished runs (10 experiments,
 // radT's workload/letter params and a few more, MLflow's tags, one metric each) in SQLite.
 // * tree_open: what opening the store does before the window shows it (StoreSession::open: the
 //   store, its experiments and runs with params and tags) plus the run tree filled and its

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The parallel coordinates stay responsive with 500 runs (issue 39 §3): 500 runs x 8 axes (two
+// The parallel coordinates stay responsive with 500 runs: 500 runs x 8 axes (two
 // params as categories, six figures), the view 1200 x 600, with real Qt rendering on the offscreen
 // platform. Measured in the same run:
 // * frame: a repaint of the shown ParallelPlot (QWidget::repaint: the engine laid out, axes,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A GPU cluster's week in one PostgreSQL server (issue 26 §4), at a fraction of its size: 64 nodes
+// A GPU cluster's week in one PostgreSQL server, at a fraction of its size: 64 nodes
 // x 8 GPUs x 20 metrics at 1 Hz for 7 days is 6.2 billion samples; this builds stores at 1/1000
 // (6.2M samples) and 1/10,000 (620k), each with one node run per node (its share of the week) and
 // one run that lasts the whole week (604,800 samples of one metric), and times what the explorer

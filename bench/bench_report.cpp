@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// `radt report` over 8 runs x 20 metrics x 20k samples (issue 12; 100k with RADT_BENCH_FULL=1),
+// `radt report` over 8 runs x 20 metrics x 20k samples (100k with RADT_BENCH_FULL=1),
 // next to a raw sqlite3 SELECT of the same rows (every series the report reads, read once): the
 // floor for any report, since the analyses themselves are single passes. Figure report_ratio,
 // goal <= 1.5. RADT_BENCH_REPORT_SAMPLES sets the samples per series.
-// Figure report_configs_ms (issue 23, goal under 2 s at 10k): the report of 100 runs x 20 metrics
+// Figure report_configs_ms (goal: under 2 s at 10k): the report of 100 runs x 20 metrics
 // x 2k samples (10k with RADT_BENCH_FULL=1, or RADT_BENCH_REPORT_CONFIG_SAMPLES), ten
 // configurations of ten seeds each, with its statistics, tests and frontier.
 // Figures report_1000_configs_ms and _rss_mb (goal under 1 s and 100 MB), and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What a stored hardware sample costs on disk (issue 16), and what `radt store compact` gives back.
+// What a stored hardware sample costs on disk, and what `radt store compact` gives back.
 //
 // store_bytes_per_sample: a collector's rows (8 GPUs x 20 metrics at 1 Hz) logged through the
 // store into MLflow's schema, SQLite file growth per sample after wal_checkpoint(TRUNCATE), next

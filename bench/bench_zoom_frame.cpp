@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// One interactive frame of the explorer's chart (issue 13): 8 runs x 1M points in memory, the plot
+// One interactive frame of the explorer's chart: 8 runs x 1M points in memory, the plot
 // 1200 px wide, a zoom or pan to another x window and the view painted, with real Qt rendering
 // on the offscreen platform. Two ways of drawing the same decimated points, in the same run:
 // * panel: ChartPanel::zoomX as the explorer does it (pyramid query, the lines drawn as cosmetic
@@ -74,7 +74,7 @@ struct Windows {
     }
 };
 
-// The QtCharts path, as ChartPanel drew until issue 13: a QLineSeries per line.
+// The QtCharts path, as ChartPanel drew before its own plot item: a QLineSeries per line.
 class QtChartsPath {
 public:
     explicit QtChartsPath(const std::vector<ChartLine>& lines) : m_lines(lines) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Runs whose recorded environments differ (issue 40 §2), in a real store: pip.txt files that differ
+// Runs whose recorded environments differ, in a real store: pip.txt files that differ
 // in exactly two versions and one package only run A has, beside the real `nvidia-smi -q` recording.
 
 #include "TempDir.h"

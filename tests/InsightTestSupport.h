@@ -73,7 +73,7 @@ inline std::vector<std::string> addRepeatsOneWithoutPower(Store& store) {
     return uuids;
 }
 
-/// A batch-size sweep (issue 39): 3 configurations x 4 seeds, params `batch-size` and `seed`, in
+/// A batch-size sweep: 3 configurations x 4 seeds, params `batch-size` and `seed`, in
 /// experiment "sweep", written in an order that is not the params' (256, then 64, then 128; seeds
 /// 4 to 1), so that an order by params is seen to be one. Run k of batch size b lasts
 /// kSweepSeconds.at(b)[seed - 1] s at kSweepWatts.at(b) W.

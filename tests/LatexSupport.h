@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The real pdflatex as the judge of the paper tables: a table compiles in a plain article, and
-// its tabular's width as pdflatex measures it (issue 39 §7: it must fit an article's \linewidth).
+// its tabular's width as pdflatex measures it (it must fit an article's \linewidth).
 
 #include "TempDir.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A batch-size sweep as researchers record one (issue 39): 3 batch sizes (64, 128, 256) x 4 seeds,
+// A batch-size sweep as researchers record one: 3 batch sizes (64, 128, 256) x 4 seeds,
 // one finished run each in experiment "sweep", written through the store API as radt writes runs:
 // radT's params (workload, letter, model, params) and each flag as its own param. Every value is
 // known: the comparison views' tests check them.

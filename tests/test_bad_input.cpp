@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The catalogue of bad inputs (issue 14, resources/doc/bad-input.md): each entry runs the real
+// The catalogue of bad inputs (resources/doc/bad-input.md): each entry runs the real
 // `radt` or `radt-explorer` on one bad input and checks its exit code, a message naming what is
 // wrong, and that nothing was half-written (no run created or left RUNNING, no stray files, the
 // input file unchanged). One table, one CTest test per entry.

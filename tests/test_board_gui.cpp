@@ -140,7 +140,7 @@ TEST(BoardGui, ABoardsRunsFromElsewhereAreSummarisedFromTheFile) {
     EXPECT_EQ(a.experiment, "resnet");
     EXPECT_EQ(a.workload, "1") << "the workload in its experiment, as for a store run";
     EXPECT_EQ(a.letter, "0_A");
-    EXPECT_EQ(a.line, "1-1 0_A") << "named as its chart's legend names it (issue 24 item 10)";
+    EXPECT_EQ(a.line, "1-1 0_A") << "named as its chart's legend names it";
     EXPECT_EQ(rows.at({"cccc0000000000000000000000000003", "SMI - Power Draw"}).line, "1-2");
     EXPECT_EQ(a.stats.samples, 100u) << "every point the file carries, not the zoomed range";
     EXPECT_DOUBLE_EQ(a.stats.min, 100);
@@ -302,7 +302,7 @@ TEST(BoardGui, HeadlessExportWritesEveryChartAsTheGuiDrawsIt) {
     EXPECT_EQ(seriesNames(test::partOf<BoardPanel>(reopened)->chartAt(0)->chart()->engine()),
               (QStringList{"1-1 0_A", "1-1 0_B", "1-2"}));
 
-    // One table of formats (issue 25 §2): File > Export offers each of them, the chart as a radT
+    // One table of formats: File > Export offers each of them, the chart as a radT
     // board included, and --help lists the same ones.
     QStringList offered;
     for (QAction* action : window.findChildren<QAction*>())
@@ -405,7 +405,7 @@ TEST(BoardGui, TheLastSessionComesBack) {
     EXPECT_FALSE(other.document().restoreSession(settings));
 }
 
-// Issue 13: `radt-explorer board.json` showed the store's newest run in every chart of the
+// Regression: `radt-explorer board.json` showed the store's newest run in every chart of the
 // board, while File > Open Board was right. As main() does it: the first look (the latest
 // workload, a preferred metric) is under way when the board opens.
 TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
@@ -432,7 +432,7 @@ TEST(BoardGui, ABoardOpenedOverAFirstLookKeepsItsOwnRuns) {
               "aaaa0000000000000000000000000001");
 }
 
-// Issue 13: a board's runs never reached the summary table, and choosing a metric in a board
+// Regression: a board's runs never reached the summary table, and choosing a metric in a board
 // chart dropped the board's runs. The runs the open store holds now become the basket.
 TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
     test::TempDir dir;
@@ -480,7 +480,7 @@ TEST(BoardGui, ABoardsRunsAreSummarisedAndItsChartsCanShowOtherMetricsOfThem) {
     EXPECT_EQ(chart->engine().runs().front().run.uuid, b.toStdString());
 }
 
-// Issue 25 §1: one serialiser for chart options. Every value of every option survives a board file
+// One serialiser for chart options. Every value of every option survives a board file
 // and a session; a bad or unknown value is named and never becomes another value.
 TEST(ChartOptionsJson, EveryValueOfEveryOptionRoundTripsThroughBoardsAndSessions) {
     std::vector<ChartOptions> cases;
@@ -567,7 +567,7 @@ TEST(ChartOptionsJson, EveryValueOfEveryOptionRoundTripsThroughBoardsAndSessions
     EXPECT_EQ(said[2], "smoothing: expected a whole number from 0 to 99, got 120");
 }
 
-// Issue 24 item 2: a board opens at its first chart, and changing the columns goes back to it
+// A board opens at its first chart, and changing the columns goes back to it
 // (it stayed on the last row, and a 2-column view of a long board could look blank).
 TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     test::TempDir dir;
@@ -600,7 +600,7 @@ TEST(BoardGui, ABoardOpensAtItsFirstChartAndChangingColumnsGoesBackToIt) {
     EXPECT_EQ(scroll->value(), 0) << "two columns: back to chart 1";
 }
 
-// Issue 24 item 10: a board opened over edited charts asks first, and the summary of a board from
+// A board opened over edited charts asks first, and the summary of a board from
 // elsewhere lists the charts' runs, not the basket's other store runs as well.
 TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) {
     test::TempDir dir;
@@ -649,7 +649,7 @@ TEST(BoardGui, OpeningABoardOverAnEditedOneAsksAndTheSummaryShowsTheChartsRuns) 
     EXPECT_EQ(loadBoardFile(first.toStdString(), again).charts.at(0).smoothing, 35) << "discarded, not saved";
 }
 
-// Issue 24 item 7: a chart on the epoch axis whose runs log no epochs draws only its message; an
+// A chart on the epoch axis whose runs log no epochs draws only its message; an
 // export says so instead of writing a picture of the message, and the board file is still written.
 TEST(BoardGui, AChartThatDrawsNothingIsNotExportedAsAPictureOfItsMessage) {
     test::TempDir dir;

@@ -189,7 +189,7 @@ TEST(ChartEngine, ABoardFilesRunsAreNeverFollowedAndClearForgetsEverything) {
     EXPECT_TRUE(whyNothingIsDrawn(engine).isEmpty()) << "no metric chosen: nothing to explain";
 }
 
-// An x-axis mode is a row (issue 38 §6): each mode has its names and its unit, title and crosshair
+// An x-axis mode is a row: each mode has its names and its unit, title and crosshair
 // phrase, and the engine says what the row says.
 TEST(ChartEngine, EachXAxisModeIsARowWithItsUnitTitleAndCrosshairPhrase) {
     using X = ChartOptions::XAxis;

@@ -311,7 +311,7 @@ TEST_F(ChartExportTest, CsvOfAMeanBandLineHasEachRunsOwnEma) {
     EXPECT_EQ(ema.size(), 2u);
 }
 
-// Issue 39 §2: the chart as a radT board (JSON) carries each drawn mean line too: its runs, the
+// The chart as a radT board (JSON) carries each drawn mean line too: its runs, the
 // band, and per x the mean, the band's edges and N, the same rows the CSV has; reopened, the board
 // keeps them as found.
 TEST_F(ChartExportTest, JsonOfAMeanBandLineCarriesItsMeansBandAndN) {

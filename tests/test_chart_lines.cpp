@@ -185,7 +185,7 @@ TEST(ChartLineNames, TheFewestTellingParamsNameTheLinesUserParamsFirst) {
 
 namespace {
 
-/// Issue 39's sweep: batch sizes 64, 128, 256 x seeds 1-4, in the order 256, 64, 128. Run (b, s)
+/// The sweep: batch sizes 64, 128, 256 x seeds 1-4, in the order 256, 64, 128. Run (b, s)
 /// reads base(b) + s for 20 s (base 10, 20, 30); batch size 64's seed 4 runs 30 s, so for its last
 /// 10 s it alone has data.
 std::vector<ChartRunData> sweepRuns() {

@@ -342,7 +342,7 @@ TEST_F(ChartPanelTest, AWorkloadAsMeanWithAMinMaxBand) {
 }
 
 TEST_F(ChartPanelTest, AZoomedAxisTicksOnRoundNumbers) {
-    // Issue 13: zoomed tick labels read 3.004, 4.66867, 239.51.
+    // Regression: zoomed tick labels read 3.004, 4.66867, 239.51.
     plot("1", "loss");
     m_chart.zoomX(3.0037, 11.2);
     auto* axis = qobject_cast<QValueAxis*>(m_chart.chart()->axes(Qt::Horizontal).front());
@@ -469,7 +469,7 @@ TEST_F(ChartPanelTest, TheNavigatorShowsEverythingAndZoomsByDragging) {
     EXPECT_FALSE(image.isNull());
 }
 
-// Issue 12: a hardware metric on an epoch axis, the epochs read from the run's `loss` log.
+// A hardware metric on an epoch axis, the epochs read from the run's `loss` log.
 TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
     test::TempDir dir;
     auto store = openStore("sqlite:///" + dir.file("epochs.db"), OpenMode::CreateIfMissing);
@@ -504,7 +504,7 @@ TEST(ChartEpochAxis, HardwareSamplesArePlacedByTheEpochInProgress) {
     EXPECT_TRUE(chart.seriesPoints(0).isEmpty());
 }
 
-// Issue 13: a metric MLflow logged once drew nothing; it is drawn as a dot.
+// Regression: a metric MLflow logged once drew nothing; it is drawn as a dot.
 TEST(ChartSinglePoint, AOnePointSeriesIsDrawnAsADot) {
     test::TempDir dir;
     auto store = openStore("sqlite:///" + dir.file("one.db"), OpenMode::CreateIfMissing);
@@ -524,7 +524,7 @@ TEST(ChartSinglePoint, AOnePointSeriesIsDrawnAsADot) {
     EXPECT_GT(ink, 4) << "the dot is painted in the line's colour";
 }
 
-// Issue 13: colours changed when individual runs were toggled (they followed line positions).
+// Regression: colours changed when individual runs were toggled (they followed line positions).
 TEST(ChartColours, StayWithTheirRunsAndWorkloadsWhenAWorkloadIsShownRunByRun) {
     test::TempDir dir;
     auto store = openStore("sqlite:///" + dir.file("colours.db"), OpenMode::CreateIfMissing);
@@ -655,7 +655,7 @@ TEST(ChartCrosshair, SaysNothingPastARunsEndAndFollowsAZoom) {
     EXPECT_EQ(chart.crosshair().text(), "") << "not left at a spot the zoom no longer shows";
 }
 
-// Issue 24 item 7: an epoch axis over runs that log no epochs says so (and what to do), not
+// An epoch axis over runs that log no epochs says so (and what to do), not
 // "No data"; a software metric on it says that it is logged by step.
 TEST(ChartPanelEpochAxis, RunsWithoutEpochsSaySoInsteadOfNoData) {
     ChartRunData run;
@@ -686,7 +686,7 @@ TEST(ChartPanelEpochAxis, RunsWithoutEpochsSaySoInsteadOfNoData) {
     EXPECT_EQ(panel.chart()->title(), "No data for \"SMI - Power Draw\" in the basket's runs");
 }
 
-// Issue 24 item 4: the wheel over a chart zooms x around the mouse; zoomed back out to everything
+// The wheel over a chart zooms x around the mouse; zoomed back out to everything
 // it is no zoom; with Ctrl the wheel is left to the board, which scrolls.
 TEST(ChartWheel, TheWheelZoomsXAroundTheMouseAndCtrlLeavesItToTheBoard) {
     ChartPanel chart;
@@ -724,7 +724,7 @@ TEST(ChartWheel, TheWheelZoomsXAroundTheMouseAndCtrlLeavesItToTheBoard) {
 }
 
 TEST(ChartLegend, WrapsUnderThePlotAndGivesWayInANarrowChart) {
-    // Issue 24 item 3: nine lines in one row were all cut to "iters…".
+    // Regression: nine lines in one row were all cut to "iters…".
     ChartPanel chart;
     chart.resize(700, 460);
     std::vector<ChartRunData> runs;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The chart's own plot item (issue 13's 60 fps frames): the lines are drawn by ChartPlotItem over
+// The chart's own plot item (frames at 60 fps): the lines are drawn by ChartPlotItem over
 // the QtCharts axes, not by QLineSeries. What a user relies on: points land exactly where the axes
 // and grid say (linear, log, wall clock, zoomed), every line and band is painted in its colour and
 // a hidden one is not, the run-details tooltip appears when the mouse is on a line, and a zoom

@@ -410,7 +410,7 @@ TEST(CollectorE2E, ThePythonModuleIsANoOpOutsideRadt) {
 }
 
 TEST(CollectorE2E, AToolsBinaryGarbageNeverReachesTheTerminalRaw) {
-    // Issue 14: a misbehaving nvidia-smi's escapes and invalid bytes were echoed to stderr as is.
+    // Regression: a misbehaving nvidia-smi's escapes and invalid bytes were echoed to stderr as is.
     TempDir dir;
     auto env = fakeEnv(dir);
     env["RADT_FAKE_SMI_GARBAGE"] = "1";
@@ -431,7 +431,7 @@ TEST(CollectorE2E, AToolsBinaryGarbageNeverReachesTheTerminalRaw) {
 }
 
 TEST(CollectorE2E, AHangingEnvironmentCaptureIsStoppedAndNamed) {
-    // Issue 14: a hanging `nvidia-smi -q` held the end of the run for 31 s without a word.
+    // Regression: a hanging `nvidia-smi -q` held the end of the run for 31 s without a word.
     TempDir dir;
     auto env = fakeEnv(dir);
     env["RADT_FAKE_SMI_HANG_Q"] = "1";

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Did collocation pay off? (issue 39 §5) The verdict per collocated configuration on the real
+// Did collocation pay off? The verdict per collocated configuration on the real
 // H100 MPS recording and the real H200 experiment: time together against the same jobs one after
 // another alone, throughput gain and energy per job with their 95 % intervals (Fieller's theorem,
 // written out independently in Python with SciPy's t), "no solo baseline" where the solo runs are

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Configurations named by their params, in one order, with Holm-adjusted p and the interval of
-// each difference (issue 39 §1, §6, §7, §8): the naming rule on known params, then a batch-size
+// each difference: the naming rule on known params, then a batch-size
 // sweep reported by the real `radt report` in every format, its figures checked against SciPy and
 // a Holm adjustment written out in the test.
 

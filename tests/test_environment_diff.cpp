@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The environment diff (issue 40 §2): pip freeze, conda list and nvidia-smi -q read back as a run
+// The environment diff: pip freeze, conda list and nvidia-smi -q read back as a run
 // recorded them, broken input included; two runs recorded in a real SQLite store whose pip.txt
 // differ in exactly two versions and one package only one of them has; `radt report --env-diff`
 // on that store, as text and JSON.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Compare Runs' Environment tab (issue 40 §2) on two runs recorded in a real SQLite store whose
+// Compare Runs' Environment tab on two runs recorded in a real SQLite store whose
 // pip.txt differ in two versions and one package: Basket > Compare Runs shows exactly those three
 // rows, "Show all" everything (driver, GPU, the packages alike), Copy gives TSV; and the Insights
 // view's Configurations tab flags a configuration whose repeats mix environments.

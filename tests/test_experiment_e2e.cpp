@@ -339,7 +339,7 @@ TEST(ExperimentE2E, MigSlicesAreDestroyedAfterAFailingRunAndAfterCtrlC) {
 }
 
 TEST(ExperimentE2E, MigInstancesOfARadtKilledWithSigkillAreRemovedByTheNextRadt) {
-    // Issue 14: kill -9 during a MIG workload left the instances; nothing removed them.
+    // Regression: kill -9 during a MIG workload left the instances; nothing removed them.
     ExperimentDir e("1,1,,,0,1g.5gb,work.py,top,--steps 200\n");
     const std::map<std::string, std::string> state = {{"RADT_STATE_DIR", e.dir.file("state")}};
     Radt r = e.start({}, state);

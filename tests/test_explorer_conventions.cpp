@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Desktop conventions of the explorer (issue 13), driven by real key presses on a shown window:
+// Desktop conventions of the explorer, driven by real key presses on a shown window:
 // Save writes back to the board's own file, Ctrl+F goes to the run filter, F1 lists the shortcuts
 // read off the menus, file dialogs start where the user last went, and closing the window while a
 // launched run is running asks first.
@@ -130,7 +130,7 @@ TEST(ExplorerConventions, TheWindowFitsA1024By700Screen) {
 }
 
 TEST(ExplorerConventions, ClearingTheFilterBringsBackTheTreeAsTheUserLeftIt) {
-    // Issue 13: clearing the filter collapsed the whole tree.
+    // Regression: clearing the filter collapsed the whole tree.
     ShownWindow w;
     QTreeView* tree = test::partOf<RunTreePane>(w.window)->view();
     const QAbstractItemModel& shown = *tree->model();
@@ -151,7 +151,7 @@ TEST(ExplorerConventions, ClearingTheFilterBringsBackTheTreeAsTheUserLeftIt) {
 }
 
 TEST(ExplorerConventions, TheConsoleFollowsOutputAfterAResizeUnlessScrolledUp) {
-    // Issue 13: the console stopped following the output after a resize.
+    // Regression: the console stopped following the output after a resize.
     ConsolePane console;
     console.resize(600, 300);
     console.show();

@@ -227,7 +227,7 @@ TEST_F(ExplorerGuiTest, ExperimentsAndRunsGoToTheBasketGroupedByWorkload) {
     EXPECT_EQ(m_window->chartPanel()->engine().seriesCount(), 0);
 }
 
-// Issue 24 item 11: double-clicking an experiment or a workload adds its runs; the arrow and the
+// Double-clicking an experiment or a workload adds its runs; the arrow and the
 // keyboard expand and collapse, a double-click does not.
 TEST_F(ExplorerGuiTest, DoubleClickingAnExperimentOrWorkloadAddsItsRunsAndLeavesItsExpansionAlone) {
     m_window->resize(1024, 700);

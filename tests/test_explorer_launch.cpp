@@ -189,7 +189,7 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
 }
 
 TEST(ExplorerLaunch, ALaunchIsCheckedAsRadtChecksIt) {
-    // Issue 14: a launch from the explorer checked neither devices nor collocation.
+    // Regression: a launch from the explorer checked neither devices nor collocation.
     test::TempDir dir;
     const std::string uri = "sqlite:///" + dir.file("launch.db");
     openStore(uri, OpenMode::CreateIfMissing);

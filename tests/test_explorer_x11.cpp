@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// radt-explorer driven as a person drives it (issue 13): the real binary in a real X server
+// radt-explorer driven as a person drives it: the real binary in a real X server
 // (Xvfb), a real mouse and keyboard (xdotool's XTEST events, which reach the window exactly as a
 // user's do), and a real screenshot of the screen (ImageMagick's import). The scenario: clear the
 // basket, drag two workloads from the tree into it, add a chart, find a metric by typing, zoom
@@ -383,7 +383,7 @@ TEST_F(ExplorerX11Test, DragZoomExportSaveAndReopenABoardWithMouseAndKeys) {
     ASSERT_EQ(reopened["xTitle"].toString(), "time since start (s)");
     EXPECT_NEAR(xAt(reopened, 0), xAt(chart, 0), 0.001) << "the board keeps the zoom to the ms";
     EXPECT_NEAR(xAt(reopened, 1), xAt(chart, 1), 0.001);
-    // The board opens at its first chart (issue 24 item 2); Ctrl+wheel over the board scrolls it
+    // The board opens at its first chart; Ctrl+wheel over the board scrolls it
     // down to the power chart (the wheel alone would zoom the chart under the mouse, item 4).
     ASSERT_TRUE(waitForScreen([&](const Screen& s) {
         const auto charts = s.charts();
@@ -418,7 +418,7 @@ TEST_F(ExplorerX11Test, DragZoomExportSaveAndReopenABoardWithMouseAndKeys) {
     EXPECT_TRUE(test::waitFor([&] { return m_explorer->poll().has_value(); }, 15000));
 }
 
-// Issue 24 item 8: on a 1024x700 laptop screen under a real window manager the window, its title
+// On a 1024x700 laptop screen under a real window manager the window, its title
 // bar and its status bar (the progress bar, the index notice) are all on the screen. The frame made
 // the window 20 px taller than the screen before.
 TEST_F(ExplorerX11Test, UnderAWindowManagerTheWindowAndItsStatusBarFitA1024x700Screen) {
@@ -441,7 +441,7 @@ TEST_F(ExplorerX11Test, UnderAWindowManagerTheWindowAndItsStatusBarFitA1024x700S
         << log();
 }
 
-// Issue 40 item 1, with real keys under a window manager at 1024x700: Enter on a run in the tree
+// With real keys under a window manager at 1024x700: Enter on a run in the tree
 // opens Run Details beside the tree; Alt+A shows its artifacts, whose output.log is open; Ctrl+F,
 // a word typed and Enter find the line that holds it, scrolled into view.
 TEST_F(ExplorerX11Test, EnterOnARunShowsItsDetailsAndCtrlFFindsALineOfItsOutputLog) {
@@ -497,7 +497,7 @@ TEST_F(ExplorerX11Test, EnterOnARunShowsItsDetailsAndCtrlFFindsALineOfItsOutputL
     EXPECT_GT(pixelsNear(shot, *screen().named("textPageView"), qRgb(255, 210, 60)), 50);
 }
 
-// Issue 39 §2: twelve runs of a batch-size sweep (3 batch sizes x 4 seeds, each run its own
+// Twelve runs of a batch-size sweep (3 batch sizes x 4 seeds, each run its own
 // workload) are twelve lines; the chart's Runs menu, clicked with the mouse under a window
 // manager, groups them per configuration into three means named by batch size with their N.
 TEST_F(ExplorerX11Test, TwelveRunsOfASweepGroupIntoThreeLinesPerConfigurationFromTheRunsMenu) {
@@ -587,7 +587,7 @@ TEST_F(ExplorerX11Test, TwelveRunsOfASweepGroupIntoThreeLinesPerConfigurationFro
     EXPECT_TRUE(test::waitFor([&] { return m_explorer->poll().has_value(); }, 15000));
 }
 
-// Issue 40 §3 with real keys and the mouse under a window manager: F2 renames the selected run,
+// With real keys and the mouse under a window manager: F2 renames the selected run,
 // Delete deletes it (it leaves the tree), Run > Show Deleted Runs brings it back struck out, its
 // context menu restores it, Ctrl+Z undoes that; each read back from the store as another client.
 TEST_F(ExplorerX11Test, F2RenamesDeleteDeletesTheContextMenuRestoresAndCtrlZUndoes) {
@@ -659,7 +659,7 @@ TEST_F(ExplorerX11Test, F2RenamesDeleteDeletesTheContextMenuRestoresAndCtrlZUndo
     EXPECT_TRUE(test::waitFor([&] { return deletedInStore(); }, 10000)) << log();
 }
 
-// Issue 40 §1 from a chart: the mouse onto a legend entry, a right-click, Details (or one run of a
+// From a chart: the mouse onto a legend entry, a right-click, Details (or one run of a
 // merged line's list) with the mouse: the Run Details dock comes up with a run of that line.
 TEST_F(ExplorerX11Test, ARightClickOnALegendEntryOpensTheDetailsOfItsRun) {
     if (!onPath("openbox"))

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using namespace radt;
 
 // The real H200 experiment (tests/fixtures/runs): three repeats each of size 8192 and 4096 alone,
-// and three workloads of two size-8192 runs sharing the GPU (issue 23 §1-§3).
+// and three workloads of two size-8192 runs sharing the GPU.
 TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare) {
     auto store = openStore(test::fixturePath("runs/h200_matmul_experiment.db"), OpenMode::ReadOnly);
     const std::vector<radt::Run> runs = resolveReportTargets(*store, {"h200-matmul"});
@@ -33,7 +33,7 @@ TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare
     ASSERT_EQ(configurations.size(), 3u) << configurations.dump(1);
     EXPECT_EQ(configurations[0]["params"]["size"], "8192");
     EXPECT_EQ(configurations[0]["params"]["runs_per_gpu"], "1");
-    // In the order of their params (issue 39 §1), numbers as numbers: iters 60 before 480.
+    // In the order of their params, numbers as numbers: iters 60 before 480.
     EXPECT_EQ(configurations[0]["label"], "iters=60 runs_per_gpu=1");
     EXPECT_EQ(configurations[1]["params"]["runs_per_gpu"], "2");
     EXPECT_EQ(configurations[1]["label"], "iters=60 runs_per_gpu=2");
@@ -88,7 +88,7 @@ TEST(InsightReport, TheH200ExperimentGroupsRepeatsAndChargesSharedRunsTheirShare
     ASSERT_EQ(shares.size(), 3u);
     for (const auto& w : report["workloads"]) {
         // Two runs together against the same two one after another alone (solo means): more work
-        // per second, less energy (issue 23 §3).
+        // per second, less energy.
         const nlohmann::json& gain = w["collocation_gain"];
         if (!shares.count(w["workload"])) {
             EXPECT_TRUE(gain.is_null()) << w.dump();
@@ -233,7 +233,7 @@ TEST(InsightReport, RadtReportNamesABaselineConfigurationThatDoesNotExist) {
         << "each against #1 only";
 }
 
-// Issue 23 §5: a table a researcher pastes into a paper; it must compile, and say its N.
+// A table a researcher pastes into a paper; it must compile, and say its N.
 TEST(InsightReport, TheLatexTableCompilesWithPdflatexAndTheCsvHoldsTheSameFigures) {
     auto store = openStore(test::fixturePath("runs/h200_matmul_experiment.db"), OpenMode::ReadOnly);
     ReportOptions options;
@@ -258,7 +258,7 @@ TEST(InsightReport, TheLatexTableCompilesWithPdflatexAndTheCsvHoldsTheSameFigure
     test::TempDir dir;
     ASSERT_TRUE(test::compilesInAnArticle(dir, latex));
     EXPECT_GT(fs::file_size(dir.file("paper.pdf")), 1000u);
-    // The table fits an article's text width (issue 39 §7): its tabular measured by pdflatex itself.
+    // The table fits an article's text width: its tabular measured by pdflatex itself.
     const auto [tableWidth, lineWidth] = test::tabularWidth(dir, latex);
     EXPECT_EQ(lineWidth, 345.0) << "an article's text width at 10 pt";
     EXPECT_LE(tableWidth, lineWidth) << latex;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Images in the run page (issue 50 item 4): PNG, JPEG, GIF and SVG artifacts decoded off the GUI
+// Images in the run page: PNG, JPEG, GIF and SVG artifacts decoded off the GUI
 // thread and shown scaled to fit, their size said; a folder's images as thumbnails; a 30,000 x
 // 30,000 PNG, a truncated JPEG, a broken PNG and SVG that is not are refused with a sentence.
 #include "TempDir.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The per-run figure table and the input-stall analysis (issue 23 §1 and §4, issue 25 §2) on
+// The per-run figure table and the input-stall analysis on
 // hand-made series and values whose answers are worked out by hand: what a person reads in the
 // Insights view and `radt report`, and the stretches the stall chart shades.
 
@@ -36,7 +36,7 @@ Series everySecond(const std::function<double(int)>& value, const std::set<int>&
 
 } // namespace
 
-// Issue 23 §4: the GPU waits (under 10 %) while the run's processes keep a core busy (>= 80 %).
+// The GPU waits (under 10 %) while the run's processes keep a core busy (>= 80 %).
 TEST(InputStalls, KnownStallWindowsGiveExactSharesGapsAreNotCountedAndMissingSeriesGiveNothing) {
     // GPU idle in [20, 30) and [60, 70); the CPU busy except in [60, 70): one 10 s stall.
     const Series gpu =
@@ -84,7 +84,7 @@ TEST(InputStalls, KnownStallWindowsGiveExactSharesGapsAreNotCountedAndMissingSer
     EXPECT_FALSE(inputStalls(keys, read, 200000, 300000));
 }
 
-// Issue 23 §1 / issue 25 §2: figures read by people in units of their magnitude, and one table
+// Figures read by people in units of their magnitude, and one table
 // that names every figure (the view, its chart and the terminal find figures by key).
 TEST(InsightFigures, ValuesReadInTheUnitOfTheirMagnitudeAndDurationsAsAClock) {
     using insight::formatForPeople;

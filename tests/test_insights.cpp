@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The insight analyses (issue 12, resources/DESIGN.md §12) on small series whose answers are computed by
+// The insight analyses (resources/DESIGN.md §12) on small series whose answers are computed by
 // hand, and `radt report` over a real SQLite store holding a collocated workload and its solo baseline
 // (the real H200 experiment's report: test_h200_report.cpp).
 
@@ -153,7 +153,7 @@ std::pair<Series, Series> hundredWatts(int seconds) {
 
 } // namespace
 
-// Issue 27: a counter's first reading 0 (a 10 s, 100 W run was reported as 36,001,000 J), a
+// A counter's first reading 0 (a 10 s, 100 W run was reported as 36,001,000 J), a
 // counter that dips by 5 J every 97 readings (overcounted by 55 %), and a real reset.
 TEST(EnergyInsight, CounterGlitchesAreLeftOutAndARealResetStaysUncounted) {
     auto [counter, power] = hundredWatts(10);
@@ -410,7 +410,7 @@ TEST(InsightReport, ACollocatedWorkloadAgainstItsSoloBaseline) {
     EXPECT_TRUE(r["cpu_energy_j"].is_null());
     EXPECT_EQ(r["epochs"], 2);
     EXPECT_DOUBLE_EQ(r["energy_per_epoch_j"].get<double>(), 500.0);
-    // Two runs shared the GPU: each is charged half of it, CO2e included (issue 23 §1).
+    // Two runs shared the GPU: each is charged half of it, CO2e included.
     EXPECT_DOUBLE_EQ(r["gpu_energy_device_j"].get<double>(), 1000.0);
     EXPECT_DOUBLE_EQ(r["gpu_energy_attributed_j"].get<double>(), 500.0);
     EXPECT_DOUBLE_EQ(r["energy_per_epoch_attributed_j"].get<double>(), 250.0);
@@ -480,7 +480,7 @@ TEST(InsightReport, RadtReportPrintsATableJsonAndRefusesUnknownTargets) {
     EXPECT_EQ(test::readFile(s.dir.file("out")), "") << "nothing half-written";
 }
 
-// Issue 27: `radt report` of a run with very many metric keys keeps its memory proportional to the
+// `radt report` of a run with very many metric keys keeps its memory proportional to the
 // data (13.5 KB per key before: a million keys took 13.5 GB, then bad_alloc without context).
 TEST(InsightReport, ManyMetricKeysCostMemoryProportionalToTheirData) {
 #if defined(__has_feature)
@@ -515,7 +515,7 @@ TEST(InsightReport, ManyMetricKeysCostMemoryProportionalToTheirData) {
     EXPECT_EQ(nlohmann::json::parse(test::readFile(dir.file("out")))["runs"].size(), 1u);
 }
 
-// Issue 27: an MLflow run ended 0.6 s after its start, holding 100 s of points logged afterwards
+// An MLflow run ended 0.6 s after its start, holding 100 s of points logged afterwards
 // with their own times, was reported as 62 J at "96 % cover". The samples' own span is analysed
 // and the report says so.
 TEST(InsightReport, SamplesOutsideTheRunsStartAndEndAreAnalysedAndSaid) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The explorer's Insights view (issue 12): the basket's runs as energy, efficiency and
+// The explorer's Insights view: the basket's runs as energy, efficiency and
 // collocation figures, computed off the GUI thread, in a sortable table and a bar chart, exported
 // as CSV and JSON. Real SQLite store, real widgets (offscreen).
 
@@ -80,7 +80,7 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     auto cell = [&](int row, const char* column) {
         return table->item(row, columnOf(table, column))->text();
     };
-    // Two runs shared the GPU: each is charged half of its 1000 J (issue 23 §1), the whole in the tooltip.
+    // Two runs shared the GPU: each is charged half of its 1000 J, the whole in the tooltip.
     // One unit down each column, said in its header (as radt report's per-run table and the CSV):
     // s and J; the magnitude a person says in the tooltip.
     EXPECT_EQ(cell(collocated, "GPU energy J"), "500.0");
@@ -95,7 +95,7 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     EXPECT_EQ(cell(collocated, "SM active %"), "30.0") << "DCGM's SM Active (a share of 1) in percent";
     EXPECT_TRUE(cell(collocated, "Util − SMACT pp").startsWith(QStringLiteral("⚠"))) << "the flag shows";
     EXPECT_EQ(cell(alone, "Slowdown x"), "–");
-    // A blank figure says why (issue 23 §3).
+    // A blank figure says why.
     auto why = [&](int row, const char* column) {
         return table->item(row, columnOf(table, column))->toolTip().toStdString();
     };
@@ -165,7 +165,7 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     EXPECT_EQ(insights->table()->rowCount(), 1);
 }
 
-// Issue 27: a run whose energy counter read 0 first and disagrees with its power series shows ⚠
+// A run whose energy counter read 0 first and disagrees with its power series shows ⚠
 // on its GPU energy, and the tooltip says which source was used and why.
 TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     test::TempDir dir;
@@ -208,7 +208,7 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     EXPECT_FALSE(insights->tableTsv().contains(QStringLiteral("⚠")));
 }
 
-// Issue 37 §3 and §5: a run another client is still recording, of the same params as three
+// A run another client is still recording, of the same params as three
 // finished repeats, is no repeat: N stays 3 and a visible line says it was left out; the energy,
 // over the two repeats with a power series, carries its own N.
 TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) {
@@ -265,7 +265,7 @@ TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) 
     EXPECT_FALSE(insights->footer().contains("Repeats:")) << insights->footer().toStdString();
 }
 
-// Issue 23: the real H200 experiment's repeats as configurations in the view, the efficiency
+// The real H200 experiment's repeats as configurations in the view, the efficiency
 // frontier as a chart, and nothing of it left on screen once the basket is cleared.
 TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingStale) {
     test::TempDir dir;
@@ -307,7 +307,7 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
                     ->toolTip()
                     .startsWith("N counts workloads, not runs: its 6 runs shared GPUs in 3 workloads"));
     EXPECT_EQ(config(alone8192, "N"), "3");
-    // Each mean to the precision of its interval (issue 39 §7).
+    // Each mean to the precision of its interval.
     EXPECT_EQ(config(shared, "Duration\nmean ± CI95"), "18.5382 ± 0.0038 s");
     EXPECT_EQ(config(shared, "GPU energy\nmean ± CI95"), "4.037 ± 0.070 kJ");
     EXPECT_EQ(config(shared, "Configuration"), "iters=60 runs_per_gpu=2") << "named as radt report names it";
@@ -366,7 +366,7 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
         << "8192 alone: slower and dearer than 4096 alone: " << dominated.front().toStdString();
     EXPECT_TRUE(insights->chart()->legend()->isVisible());
 
-    // Input stalls on demand (issue 23 §4): the selected run's GPU utilisation with its stalls
+    // Input stalls on demand: the selected run's GPU utilisation with its stalls
     // shaded, and the same share as the report's figure for it.
     const int stalls = figure->findText("Input stalls (selected run)");
     ASSERT_GE(stalls, 0);
@@ -455,7 +455,7 @@ TEST(InsightsView, ClosingTheViewMidReportEndsTheWorkerWithoutAbort) {
     EXPECT_TRUE(deletedMidReport) << "the report never reported progress";
 }
 
-// Issue 39 §4: a sweep of 3 batch sizes x 4 seeds is three bars, each its configuration's mean with
+// A sweep of 3 batch sizes x 4 seeds is three bars, each its configuration's mean with
 // its 95 % CI whisker and N, labelled by its params, in radt report's order and with its numbers;
 // per run, twelve bars named as the chart's legend names lines.
 TEST(InsightsView, TheBarsOfASweepAreItsConfigurationsWithTheirIntervals) {
@@ -515,7 +515,7 @@ TEST(InsightsView, TheBarsOfASweepAreItsConfigurationsWithTheirIntervals) {
     EXPECT_TRUE(runNames->categories().contains("seed=4 batch-size=256"));
 }
 
-// Issue 39 §5: the collocation verdict on screen, from the real H100 MPS recording: per collocated
+// The collocation verdict on screen, from the real H100 MPS recording: per collocated
 // configuration (its workloads under it), time together and one after another alone, throughput
 // gain and energy per job with their intervals; exported as radt report --table collocation is.
 TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
@@ -593,7 +593,7 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
         << insights.findChild<QLabel*>("collocationNote")->text().toStdString();
 }
 
-// Issue 24 item 9: Basket > Insights (Ctrl+I) always ends with the view shown and on top; as the
+// Basket > Insights (Ctrl+I) always ends with the view shown and on top; as the
 // dock's toggle, it hid a floating view that had been restored behind the main window.
 TEST(InsightsView, CtrlIAlwaysEndsWithTheViewShown) {
     MainWindow window;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Hundreds of overlaid lines drawn as their density (issue 26 §2: a 500-run chart zoomed and
+// Hundreds of overlaid lines drawn as their density (a 500-run chart zoomed and
 // panned at the frame goal). What a user relies on: each pixel is shaded by how many lines pass
 // through it, counted once per line however many of its points fall there; the shades are the
 // key's; the line under the mouse is drawn over the density in its own colour; a chart of up to

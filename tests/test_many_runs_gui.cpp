@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A chart of many runs (issue 26): finished runs are read as their stored envelopes (a few
+// A chart of many runs: finished runs are read as their stored envelopes (a few
 // thousand points each, not every row), a run without one gets it on the way, and a zoom reads the
 // visible range again with every point, through the real loader thread, on SQLite and PostgreSQL.
 
@@ -249,7 +249,7 @@ TEST(ManyLines, AreDrawnAsTheirExtremesAndTheLegendSaysWhereTheNamesAre) {
     EXPECT_LE(chart.crosshair().boxRect().height(), 300) << "the box fits the chart";
 }
 
-// Issue 39 §2 on both stores: twelve runs of a sweep (3 batch sizes x 4 seeds) read through the
+// On both stores: twelve runs of a sweep (3 batch sizes x 4 seeds) read through the
 // loader from SQLite and from PostgreSQL group into three mean lines per configuration, named and
 // ordered as radt report names them, each over its four runs with a band.
 TEST_P(ManyRunsChart, ASweepGroupsIntoAMeanLinePerConfigurationOnEitherStore) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The parallel coordinates' engine without a widget (widgets/compare/ParallelEngine.h, issue 39
+// The parallel coordinates' engine without a widget (widgets/compare/ParallelEngine.h
 // §3): a real SQLite store of a batch-size sweep (3 batch sizes x 4 seeds) read as the view reads
 // it (readComparison: the Insights figures and metric stats), its axes, each run's values, the
 // numeric order of categories, log axes, hit testing and brushing, with no QWidget made.
@@ -301,7 +301,7 @@ TEST(ParallelCoordinates, ColoursFollowTheChosenColumn) {
     EXPECT_TRUE(s.engine.colourBy().isEmpty());
 }
 
-// Per configuration (issue 39 §3): a row per configuration of the report, in its order, a numeric
+// Per configuration: a row per configuration of the report, in its order, a numeric
 // column the mean of its runs that have a value, a param column only where each configuration's
 // runs agree; a run in no configuration (unfinished) is in no row, broken input gives no row.
 TEST(ParallelCoordinates, PerConfigurationRowsAreTheReportsConfigurationsWithTheirMeans) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Basket > Parallel Coordinates (issue 39 §3) in the window: a real SQLite sweep store (3 batch
+// Basket > Parallel Coordinates in the window: a real SQLite sweep store (3 batch
 // sizes x 4 seeds), the view read off the GUI thread, brushed with real mouse events on its axes,
 // the brushed runs put in the basket or made the basket with its buttons, a run named by hovering,
 // the scatter, and the exports (PNG, SVG, PDF, CSV). Real widgets, offscreen.

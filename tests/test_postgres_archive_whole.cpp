@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// An archive copy never looks complete when it is not (issue 37 §7). Another MLflow client wrote a
+// An archive copy never looks complete when it is not. Another MLflow client wrote a
 // metric key MLflow's rules reject straight into a PostgreSQL store (by SQL, as a client that
 // skips MLflow's checks would): into metrics alone, or into metrics and latest_metrics. The real
 // `radt store archive` keeps such a run in the store, leaves its copy SCHEDULED in the archive

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The locks that hold every writer back (issue 37 §2): `radt store partition`'s swap and `radt
+// The locks that hold every writer back: `radt store partition`'s swap and `radt
 // store archive`'s partition drop take ACCESS EXCLUSIVE on metrics, and PostgreSQL queues every
 // later request behind a waiting one. A real session idle in a transaction that read metrics (an
 // analyst's psql, as a second libpqxx connection) holds its lock; the real radt binary converts or

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Reads that never slow the writers (issue 26 §3): a lab's primary PostgreSQL server takes the
+// Reads that never slow the writers: a lab's primary PostgreSQL server takes the
 // collectors' writes, a streaming replica (PostgreSQL's own replication, set up by pg_basebackup)
 // serves the explorer. Two real servers of the test's own on loopback (PrivatePostgres): radt
 // records into the primary; the replica shows the run while it runs (the rows the explorer's live
@@ -90,7 +90,7 @@ TEST(PostgresReplica, TheExplorerFollowsARunOnAStreamingReplicaAndARecordingTher
         << wrong.err();
 }
 
-// A standby whose primary died answers on with the store as it was (issue 37 §8): a run RUNNING
+// A standby whose primary died answers on with the store as it was: a run RUNNING
 // forever. Opened, it says replication has stopped and how far behind it is; `radt ls` and `radt
 // report` say so on stderr, the explorer in its status bar (the open notice).
 TEST(PostgresReplica, AStandbyWhosePrimaryStoppedSaysReplicationStoppedAndHowFarBehindItIs) {

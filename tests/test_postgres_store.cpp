@@ -140,7 +140,7 @@ TEST_F(PostgresStoreTest, ConcurrentWritersToOneRunLoseNothingAndKeepLatestRight
 }
 
 TEST_F(PostgresStoreTest, ExperimentsByNameWorkAfterMlflow3MadeNamesUniquePerWorkspace) {
-    // Issue 15: after MLflow 3 upgraded a store radt created, `radt -e <name>` failed with "there
+    // Regression: after MLflow 3 upgraded a store radt created, `radt -e <name>` failed with "there
     // is no unique or exclusion constraint matching the ON CONFLICT specification". The upgrade's
     // change to experiments, as MLflow 3.11's schema has it.
     const std::string uri = m_backend->freshUri();

@@ -359,7 +359,7 @@ TEST(ProcParsers, LoadavgLastPid) {
     EXPECT_FALSE(parseLoadavgLastPid("0.41 0.67 0.79 1/234 x"));
 }
 
-// Issue 25 §2: one table of listeners. Every name -l accepts is made, listed and described from
+// One table of listeners. Every name -l accepts is made, listed and described from
 // it, and every key a /proc listener writes is recognised as that listener's hardware key (the
 // epoch finder and compaction rely on it).
 TEST(ListenerTable, EachListenerIsListedMadeAndOwnsTheKeysItWrites) {

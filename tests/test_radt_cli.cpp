@@ -58,7 +58,7 @@ TEST(RadtCli, RecordsTheDemoWorkloadEndToEnd) {
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_NE(r.out.find("epoch 4/4"), std::string::npos) << "workload stdout is passed through";
     EXPECT_NE(r.err.find("FINISHED"), std::string::npos) << r.err;
-    // Issue 13: the start line named no workload ("workload )").
+    // Regression: the start line named no workload ("workload )").
     EXPECT_NE(r.err.find("(experiment 1, workload 0) into"), std::string::npos) << r.err;
 
     auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
@@ -131,7 +131,7 @@ TEST(RadtCli, FailingWorkloadIsRecordedFailedWithItsExitCode) {
 }
 
 TEST(RadtCli, ARunThroughAnInterpreterIsNamedAfterItsScript) {
-    // Issue 13: two runs recorded as `radt python3 x.py` were both named "(1 0) python3".
+    // Regression: two runs recorded as `radt python3 x.py` were both named "(1 0) python3".
     TempDir dir;
     test::writeFile(dir.file("train_a.py"), "print('a')\n");
     const Result r = radtRun(dir, {"--store", storeUri(dir), "--no-env-capture", "-w", "1", "python3", "-u",
@@ -259,7 +259,7 @@ TEST(RadtCli, HelpListsTheOptions) {
     EXPECT_NE(archive.out.find("1 when any run was left in the store"), std::string::npos) << archive.out;
 }
 
-// The command line as getopt read it before CLI11 (issue 25 §5): radt's options end at the script
+// The command line as getopt read it before CLI11: radt's options end at the script
 // (its own flags, --help included, are the script's) or at "--"; an option given twice counts once,
 // the last; a short option's value may be attached.
 TEST(RadtCli, TheScriptsOwnFlagsAreItsAndOptionsEndAtTheScriptOrAtDashDash) {
@@ -282,7 +282,7 @@ TEST(RadtCli, TheScriptsOwnFlagsAreItsAndOptionsEndAtTheScriptOrAtDashDash) {
 }
 
 TEST(RadtCli, ADeletedExperimentIsNamedDeletedByIdAsByName) {
-    // Issue 14: by id the message said "does not exist", by name it said "is deleted".
+    // Regression: by id the message said "does not exist", by name it said "is deleted".
     TempDir dir;
     const std::string db = dir.file("s.db");
     {
@@ -348,7 +348,7 @@ TEST(RadtCli, LsFilterListsOnlyTheRunsTheExpressionFinds) {
 }
 
 TEST(RadtCli, AStoreInAReadOnlyFolderCanStillBeListed) {
-    // Issue 14: a WAL store in a folder the user cannot write failed with "attempt to write a
+    // Regression: a WAL store in a folder the user cannot write failed with "attempt to write a
     // readonly database". As root (CI) the check runs as nobody, for whom permissions apply.
     TempDir dir;
     const std::string folder = dir.file("ro");
@@ -384,7 +384,7 @@ TEST(RadtCli, ATruncatedStoreIsNamedInTheError) {
 }
 
 TEST(RadtCli, OpeningAStoreAnotherToolMadeSaysOnceThatItAddedTheReadIndexAndReadOnlyWritesNothing) {
-    // Issue 15: a read-only look (radt ls, the explorer) changed a store another tool owns.
+    // Regression: a read-only look (radt ls, the explorer) changed a store another tool owns.
     TempDir dir;
     const std::string db = dir.file("mlflow.db");
     std::filesystem::copy_file(test::fixturePath("mlflow/mlflow_empty_c9d4e5f6a7b8.db"), db);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The rapl listener (issue 12): package and DRAM power from a powercap tree, read through a root
+// The rapl listener: package and DRAM power from a powercap tree, read through a root
 // override from a fixture tree shaped like a two-socket machine's /sys.
 
 #include "TempDir.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `radt report`'s configurations as other clients and real recordings leave them (issue 37 §3-§6):
+// `radt report`'s configurations as other clients and real recordings leave them:
 // a run still RUNNING under a real `radt`, FAILED and KILLED runs, a repeat without a power series,
 // param values no LaTeX font has, and a --repeat-param no run has. Everything goes through the
 // real `radt` binary and, for the paper table, the real pdflatex.
@@ -76,7 +76,7 @@ std::string firstLine(const std::string& text) {
 
 } // namespace
 
-// Issue 37 §3: two finished repeats, one failed, one still recording under a real radt. Only the
+// Two finished repeats, one failed, one still recording under a real radt. Only the
 // finished two are the configuration (N=2, and its mean is theirs); every output says what was
 // left out and why; the per-run table still lists all four with their status.
 TEST(ReportConfigurations, RunningFailedAndKilledRunsAreLeftOutOfConfigurationsAndSaid) {
@@ -185,7 +185,7 @@ std::string storeWithARepeatWithoutPower(const TempDir& dir) {
 
 } // namespace
 
-// Issue 37 §5: energy over two runs beside N=3 said its own N in every output.
+// Energy over two runs beside N=3 said its own N in every output.
 TEST(ReportConfigurations, EachFigureCarriesItsOwnN) {
     TempDir dir;
     const std::string uri = storeWithARepeatWithoutPower(dir);
@@ -225,7 +225,7 @@ TEST(ReportConfigurations, EachFigureCarriesItsOwnN) {
     EXPECT_NE(table.out.find("1.5 ± 6.4 (n=2)"), std::string::npos) << table.out;
 }
 
-// Issue 37 §6: a --repeat-param no run has (a typo of seed) made every run its own configuration
+// Regression: a --repeat-param no run has (a typo of seed) made every run its own configuration
 // without a word; it is refused, naming the param and the params the runs have.
 TEST(ReportConfigurations, ARepeatParamNoRunHasIsRefusedNamingTheRunsParams) {
     TempDir dir;
@@ -272,7 +272,7 @@ bool haveProgram(const std::string& name) {
 
 } // namespace
 
-// Issue 37 §4: every param value compiles under a plain article with booktabs and prints as it
+// Every param value compiles under a plain article with booktabs and prints as it
 // was written: `<x> |y| --z` was `¡x¿ —y— –z`, Greek, CJK and emoji stopped pdflatex ("Unicode
 // character ... not set up"), control bytes went into the document. Compiled by the real pdflatex
 // and read back from the PDF.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A run's care where MLflow sees it (issue 40 §3): the real `radt run rename|note|tag|untag|delete|
+// A run's care where MLflow sees it: the real `radt run rename|note|tag|untag|delete|
 // restore` on every backend, checked in the rows MLflow's own client writes for each (runs.name and
 // the mlflow.runName tag, mlflow.note.content, tags, lifecycle_stage and deleted_time), read by
 // another client (Python's sqlite3, psql); a run deleted by MLflow is hidden as one deleted here.

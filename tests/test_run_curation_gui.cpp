@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A run's care in the explorer (issue 40 §3), on SQLite and on PostgreSQL: the tree's selection
+// A run's care in the explorer, on SQLite and on PostgreSQL: the tree's selection
 // renamed, noted, tagged, deleted with the Delete key and restored from Show Deleted Runs, each
 // written as MLflow's client writes it (read back through another connection), each undone by
 // Ctrl+Z; a deleted run leaves the basket; an experiment renamed, deleted with its runs and restored

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Run Details (issue 40 item 1) in the window over a real recorded run: radt records a Python
+// Run Details in the window over a real recorded run: radt records a Python
 // workload into a SQLite store, the explorer opens it, Enter on the run in the tree shows its page
 // (status, host, command line, devices, params and tags copied with Ctrl+C, the latest metrics),
 // its output.log opens in the paged viewer and a search finds a line; a binary artifact is offered

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A run judged against its configuration's history in the explorer (issue 50 item 3): the tree
+// A run judged against its configuration's history in the explorer: the tree
 // marks a run radt judged outside its history, the run page's History tab judges it on the
 // judgement's thread (durations of real runs in a real SQLite store), and "Overlay on Its History"
 // puts the run and its history in the basket and draws the run apart from their mean and band.

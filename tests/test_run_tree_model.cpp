@@ -166,7 +166,7 @@ TEST_F(RunTreeModelTest, FilterProxyKeepsMatchesTheirAncestorsAndDescendants) {
     EXPECT_EQ(proxy.rowCount(), 3);
 }
 
-// Issue 40 §4: tag:KEY[=VALUE] and note:TEXT find runs by what `radt run tag|note` (or MLflow's
+// Tag:KEY[=VALUE] and note:TEXT find runs by what `radt run tag|note` (or MLflow's
 // UI) set, and a run's tooltip shows its tags and note.
 TEST_F(RunTreeModelTest, FilterFindsRunsByTheirTagsAndNotesAndTheTooltipShowsThem) {
     const std::string tagged = m_sample.runs["beta/7/a"], noted = m_sample.runs["alpha/1/b"];
@@ -234,7 +234,7 @@ TEST(Formatting, Durations) {
     EXPECT_EQ(formatDuration(-5), "0ms");
 }
 
-// Issue 24 item 6: a chart's crosshair reads like a person says it.
+// A chart's crosshair reads like a person says it.
 TEST(Formatting, ElapsedTimeAndReadings) {
     EXPECT_EQ(formatElapsed(10'200), "10.2 s");
     EXPECT_EQ(formatElapsed(80'000), "1 m 20 s");
@@ -247,7 +247,7 @@ TEST(Formatting, ElapsedTimeAndReadings) {
     EXPECT_EQ(formatReading(-1234567.0), "-1,234,567");
 }
 
-// Issue 25 §5: one CSV quoting rule (RFC 4180) for the chart data, report tables, experiment files
+// One CSV quoting rule (RFC 4180) for the chart data, report tables, experiment files
 // and the Insights table; the Insights table's own copy left a carriage return unquoted.
 TEST(Formatting, CsvFieldsQuoteSeparatorsQuotesAndLineBreaksOnly) {
     EXPECT_EQ(csvField("plain text"), "plain text");
@@ -260,7 +260,7 @@ TEST(Formatting, CsvFieldsQuoteSeparatorsQuotesAndLineBreaksOnly) {
 }
 
 TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
-    // Issue 14: without ICU or a locale, QCollator put workload 1108 before 111.
+    // Regression: without ICU or a locale, QCollator put workload 1108 before 111.
     const int64_t experiment = m_store->getOrCreateExperiment("many workloads");
     for (const char* workload : {"1108", "111", "2", "12"}) {
         const radt::Run run = m_store->createRun(
@@ -278,7 +278,7 @@ TEST_F(RunTreeModelTest, WorkloadsSortAsNumbersWhateverTheLocale) {
     EXPECT_FALSE(naturalLess("1108", "111"));
 }
 
-// Issue 27: MLflow's nested child (no workload param) under a radt run of workload 1: the child sits
+// MLflow's nested child (no workload param) under a radt run of workload 1: the child sits
 // under its parent, and no empty "(unsorted)" row is left behind in the experiment.
 TEST_F(RunTreeModelTest, ANestedChildWithoutAWorkloadLeavesNoEmptyUnsortedRow) {
     const int64_t experiment = m_store->getOrCreateExperiment("nested");

@@ -353,7 +353,7 @@ TEST(SelectionsGui, ASavedSelectionComesBackIntoTheBasket) {
     EXPECT_FALSE(panel->selectionsButton()->isEnabled());
 }
 
-// Issue 24 item 15: a group's count follows the search ("DCGMI (18)" while one key showed).
+// A group's count follows the search ("DCGMI (18)" while one key showed).
 TEST(MetricPicker, AGroupsCountFollowsTheSearch) {
     MetricPicker picker;
     picker.setKeys({"DCGMI - Power Usage", "DCGMI - SM Active", "DCGMI - GPU Utilization", "loss"});

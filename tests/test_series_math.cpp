@@ -533,7 +533,7 @@ TEST(SeriesPyramid, ABorrowingPyramidAnswersLikeAnOwningOne) {
 }
 
 TEST(SeriesStats, MlflowsInfinityPlaceholdersAreLeftOutLikeNaN) {
-    // Issue 13: MLflow writes +-inf as +-1.797e308; the summary showed Min -1.798e+308, Mean 0.5.
+    // Regression: MLflow writes +-inf as +-1.797e308; the summary showed Min -1.798e+308, Mean 0.5.
     Series s;
     s.t = {0, 1, 2, 3, 4};
     s.step = {0, 0, 0, 0, 0};
@@ -546,7 +546,7 @@ TEST(SeriesStats, MlflowsInfinityPlaceholdersAreLeftOutLikeNaN) {
     EXPECT_EQ(st.last, 3.0);
 }
 
-// Issue 24 item 5: a dense line drawn as its mean per pixel column with the min–max range behind.
+// A dense line drawn as its mean per pixel column with the min–max range behind.
 TEST(SeriesPyramid, EnvelopeMatchesBruteForcePerColumn) {
     std::mt19937_64 rng(20261126);
     for (int trial = 0; trial < 400; ++trial) {

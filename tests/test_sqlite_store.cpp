@@ -190,7 +190,7 @@ TEST(SqliteStore, ReaderSeesWritesOfAnotherConnectionWhileWriting) {
 }
 
 TEST(RunUuid, EveryIdIsFreshRandomVersion4EvenAcrossAFork) {
-    // Issue 14: ids came from a generator seeded with one 32-bit value per thread; a forked
+    // Regression: ids came from a generator seeded with one 32-bit value per thread; a forked
     // child then repeated its parent's next id.
     std::set<std::string> seen;
     for (int i = 0; i < 10000; ++i) {
@@ -217,7 +217,7 @@ TEST(RunUuid, EveryIdIsFreshRandomVersion4EvenAcrossAFork) {
     ::close(pipeFds[1]);
 }
 
-// Issue 27: a store with damaged pages gave a report of 26 kJ for 62 kJ without an error (a damaged
+// Regression: a store with damaged pages gave a report of 26 kJ for 62 kJ without an error (a damaged
 // page of the read index read as fewer rows). Every page of a store, damaged in turn: reading the
 // run's power series either gives all of it or fails with SQLite's "malformed", never fewer rows.
 TEST(SqliteStore, ADamagedPageIsAnErrorNeverFewerRows) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Statistics for repeated runs (issue 23 §2) against SciPy (python3-scipy, installed by
+// Statistics for repeated runs against SciPy (python3-scipy, installed by
 // resources/install-deps.sh) computing the same figures on the same numbers in a real process.
 
 #include "SciPy.h"

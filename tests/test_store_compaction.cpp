@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Dead-band compaction (issue 16): which samples go, that what stays reproduces every recorded
+// Dead-band compaction: which samples go, that what stays reproduces every recorded
 // sample within the tolerance, and `radt store compact` on a real SQLite store, whose reports and
 // summaries stay within the tolerance of the run as recorded.
 

@@ -266,7 +266,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
                                            "postgresql_2019"),
                          [](const auto& info) { return info.param; });
 
-// Store compaction's primitive (issue 16): exactly the named points go, on every backend and
+// Store compaction's primitive: exactly the named points go, on every backend and
 // schema generation; the latest value, other keys and other runs stay; the space is given back.
 TEST_P(StoreContract, RemovedMetricPointsGoAndNothingElse) {
     auto store = openStore(m_uri, OpenMode::CreateIfMissing);

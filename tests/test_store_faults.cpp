@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Nothing lost when the store fails under a running collector (issue 14): a store locked by
+// Nothing lost when the store fails under a running collector: a store locked by
 // another process when radt is stopped, a file system that fills up, frees and fills again, and
 // two radt creating one new store at once. Real radt processes, real SQLite files, a real tmpfs.
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What `radt store compact` and `radt store copy` promise when interrupted (issue 27): a real radt
+// What `radt store compact` and `radt store copy` promise when interrupted: a real radt
 // killed with SIGKILL at a chosen point, two real radt compacting one store at once (SQLite and
 // PostgreSQL), a real full tmpfs. A run is compacted wholly or not at all, never twice; a copied
 // run is FINISHED only once all its samples are there.

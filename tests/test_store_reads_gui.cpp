@@ -142,7 +142,7 @@ TEST(StoreReads, TheFileMenusOpenReadsOffTheGuiThreadAndABadOneKeepsTheStoreOpen
     EXPECT_EQ(window.storeDisplayUri(), secondShown);
 }
 
-// Issue 24 item 12: the explorer's start opens its store on the loader's thread, so the window
+// The explorer's start opens its store on the loader's thread, so the window
 // shows at once while a first open adds the read index to a large store; the first look follows.
 TEST(StoreReads, AStartOpenLeavesTheWindowFreeAndItsFirstLookFollows) {
     test::TempDir dir;
@@ -221,7 +221,7 @@ TEST(StoreReads, OnlyTheNewestBasketsKeysReachTheMetricList) {
     EXPECT_EQ(window.chartPanel()->engine().metricKey(), "PROC - CPU Utilization");
 }
 
-// The session alone, without a window (issue 25 §3): what it says it opened, read or failed to,
+// The session alone, without a window: what it says it opened, read or failed to,
 // and in which order; only the newest open and key read land, a reread asked while one runs
 // becomes one more, and the reads of a store left behind land nowhere.
 TEST(StoreSession, SaysWhatLandedWithTypedSignalsAndOnlyTheNewestOfEachRead) {

@@ -240,7 +240,7 @@ TEST(StoreWriter, GivesUpAfterTheRetryWindowAndCountsWhatIsLeft) {
     EXPECT_EQ(stats.unwritten, 7u);
 }
 
-// Issue 27: a burst of metric lines larger than the closing window (5M lines made a healthy run exit
+// A burst of metric lines larger than the closing window (5M lines made a healthy run exit
 // 2 and stay RUNNING, blaming the store): a store that keeps committing is waited for until all is
 // written, with progress said; only a window without progress gives up.
 TEST(StoreWriter, ABurstLongerThanTheCloseWindowIsWrittenWholeWhileTheStoreTakesWrites) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The explorer's workspace (issue 13) on a shown 1024x700 window: the board is a grid of 1-3
+// The explorer's workspace on a shown 1024x700 window: the board is a grid of 1-3
 // columns where every chart is reachable and a new one is scrolled into view, the console opens
 // tabbed with the summary instead of squeezing the charts, a narrow chart's options overflow into
 // a menu while Reset and close stay visible, and the arrangement is kept across sessions.
@@ -199,7 +199,7 @@ TEST(Workspace, CompareRunsPutsParamsTagsAndLatestMetricsSideBySideWithDifferenc
     ASSERT_GE(loss, 0) << "latest metrics beside the params, labelled as latest";
     EXPECT_EQ(table->item(loss, 1)->text(), "—") << "run a logs no loss";
     EXPECT_EQ(table->item(loss, 2)->text(), "0.006667") << "2/300 to 4 significant digits";
-    // Issue 24 item 13: the duration first, and the charted metric's mean and p95 from the summary.
+    // The duration first, and the charted metric's mean and p95 from the summary.
     const int duration = rowOf("run: duration");
     ASSERT_EQ(duration, 0);
     EXPECT_FALSE(table->item(duration, 1)->text().isEmpty());
@@ -377,7 +377,7 @@ TEST(Workspace, ARunIsOneColourInEveryChartAndClearAllStartsTheColoursAgain) {
         << "a new comparison starts with the palette's first colour";
 }
 
-// Issue 24 item 1: one chart can have the whole window (View > Maximise Chart, Ctrl+Shift+M) and
+// One chart can have the whole window (View > Maximise Chart, Ctrl+Shift+M) and
 // give it back: the docks, the basket and metric list and the other charts hide and come back.
 TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
     Workspace w;
@@ -407,7 +407,7 @@ TEST(Workspace, AChartMaximisedFillsTheWindowAndGivesItBack) {
     EXPECT_EQ(first->height(), before);
 }
 
-// Issue 24 item 1: at 1024x700 a row of charts fits the board whole (before, a card's 340 px
+// At 1024x700 a row of charts fits the board whole (before, a card's 340 px
 // minimum made the board scroll and no chart was ever wholly visible); several rows keep that
 // minimum and scroll. A double-click on a chart maximises it, another brings everything back.
 TEST(Workspace, OneRowOfChartsFitsTheBoardAndADoubleClickMaximises) {
