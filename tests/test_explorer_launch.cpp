@@ -28,6 +28,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <functional>
 
 using namespace radt;
@@ -186,6 +188,54 @@ TEST(ExplorerLaunch, ALaunchedRunStreamsLiveIntoTheChartAndStopsCleanly) {
     for (const ChartRunData& r : chart->engine().runs())
         drawnRaw += r.series.size();
     EXPECT_EQ(drawnRaw, store->series(run, "TOP - CPU Utilization").size());
+}
+
+// A launched run that finishes is judged against its configuration's history in the console, as
+// `radt RUN` says it; a store that cannot be opened is said from the launch's own thread (the
+// window never waits on a server) and the launch ends with 2.
+TEST(ExplorerLaunch, AFinishedRunIsJudgedAndAStoreThatCannotBeOpenedIsSaid) {
+    test::TempDir dir;
+    const std::string path = dir.file("launch.db");
+    const std::string uri = "sqlite:///" + path;
+    openStore(uri, OpenMode::CreateIfMissing);
+    MainWindow window;
+    QString error;
+    ASSERT_TRUE(window.openStore(QString::fromStdString(uri), &error)) << error.toStdString();
+    auto* launcher = test::partOf<LaunchController>(window);
+    QSignalSpy finished(launcher, &LaunchController::finished);
+    QSignalSpy messages(launcher, &LaunchController::message);
+    LaunchRequest request;
+    request.target = RADT_SOURCE_DIR "/resources/examples/demo_train.py";
+    request.args = {"--epochs", "2", "--data-size", "200"};
+    request.options.listeners = "top";
+    request.options.intervalSeconds = 0.2;
+    request.options.captureEnvironment = false;
+    ASSERT_TRUE(window.liveRuns().launch(request, &error)) << error.toStdString();
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 60000));
+    EXPECT_EQ(finished.first().at(0).toInt(), 0);
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            for (const QList<QVariant>& m : messages)
+                if (m.at(0).toString().startsWith("not judged: 0 earlier finished runs of its configuration"))
+                    return true;
+            return false;
+        },
+        10000));
+    auto store = openStore(uri, OpenMode::ReadOnly);
+    ASSERT_EQ(store->runs().size(), 1u);
+    EXPECT_EQ(store->runs().front().tags.count(kRunJudgementTag), 1u);
+    store.reset();
+
+    // The store goes away under the window: the launch starts, and says why it ends.
+    std::filesystem::remove(path);
+    finished.clear();
+    messages.clear();
+    ASSERT_TRUE(window.liveRuns().launch(request, &error)) << error.toStdString();
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 30000));
+    EXPECT_EQ(finished.first().at(0).toInt(), 2);
+    ASSERT_TRUE(waitUntil([&] { return !messages.isEmpty(); }, 10000));
+    EXPECT_TRUE(messages.last().at(0).toString().contains(QString::fromStdString(path)))
+        << messages.last().at(0).toString().toStdString();
 }
 
 TEST(ExplorerLaunch, ALaunchIsCheckedAsRadtChecksIt) {

@@ -11,6 +11,7 @@
 #include "collector/RunRecorder.h"
 #include "core/StoreFactory.h"
 #include "core/base/TextFormat.h"
+#include "core/report/RunJudgement.h"
 #include "core/store/Store.h"
 #include "core/store/SynchronizedStore.h"
 
@@ -116,12 +117,6 @@ bool LaunchController::start(const std::string& storeUri, LaunchRequest request,
     } catch (const std::exception& e) {
         return fail(e.what());
     }
-    std::unique_ptr<Store> store;
-    try {
-        store = openStore(storeUri, OpenMode::OpenExisting);
-    } catch (const std::exception& e) {
-        return fail(e.what());
-    }
     request.options.storeUri = storeUri;
     request.options.pythonDir = findPythonModuleDir();
     request.options.command.clear();
@@ -138,18 +133,21 @@ bool LaunchController::start(const std::string& storeUri, LaunchRequest request,
     QPointer<LaunchController> self(this);
     // Signals from the worker thread are queued to the GUI thread by Qt (auto connection).
     auto note = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
-    m_thread = std::thread([this, note, store = std::move(store), request = std::move(request),
-                            experiment = std::move(experiment)]() mutable {
-        int code = 2;
-        try {
-            code = experiment ? runExperiment(*store, std::move(*experiment), request, note)
-                              : recordRun(*store, request, note);
-        } catch (const std::exception& e) {
-            note(e.what());
-        }
-        m_running = false;
-        emit finished(code);
-    });
+    m_thread =
+        std::thread([this, note, request = std::move(request), experiment = std::move(experiment)]() mutable {
+            int code = 2;
+            try {
+                // Opened here, not on the GUI thread: a server may take seconds to answer, or none.
+                // A store that cannot be opened is said in the console, the launch ends with 2.
+                std::unique_ptr<Store> store = openStore(request.options.storeUri, OpenMode::OpenExisting);
+                code = experiment ? runExperiment(*store, std::move(*experiment), request, note)
+                                  : recordRun(*store, request, note);
+            } catch (const std::exception& e) {
+                note(e.what());
+            }
+            m_running = false;
+            emit finished(code);
+        });
     return true;
 }
 
@@ -184,6 +182,10 @@ int LaunchController::recordRun(Store& store, LaunchRequest& request, const Note
     note("run " + outcome.run.uuid + " " + toString(outcome.status) + " after " +
          formatDuration(nowMs() - outcome.run.startTime) + ", " + std::to_string(outcome.samples) +
          " samples written");
+    // Against the earlier runs of its configuration, as `radt RUN` says it (and kept on the run).
+    if (outcome.status == RunStatus::Finished && outcome.unwritten + outcome.dropped == 0 &&
+        !outcome.closePending)
+        note(judgeFinishedRun(store, outcome.run, request.options.storeUri));
     return outcome.status == RunStatus::Killed ? 130 : outcome.timeLimitReached ? 0 : outcome.exit.code;
 }
 
