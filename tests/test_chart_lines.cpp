@@ -449,5 +449,16 @@ TEST(ChartLineGroups, CollocatedJobsAreNotRepeatsOfARunAlone) {
                                start, 10, 300));
     ChartOptions o;
     o.grouping = ChartOptions::Grouping::Configuration;
-    EXPECT_EQ(namesOf(runs, o), (QStringList{"runs_per_gpu=1 (N=2)", "runs_per_gpu=2 (N=2)"}));
+    // The pair's N counts its workload, as the report's and the Insights view's N do.
+    EXPECT_EQ(namesOf(runs, o), (QStringList{"runs_per_gpu=1 (N=2)", "runs_per_gpu=2 (N=1)"}));
+    // A workload's two runs on GPUs of their own are two repeats of a run alone, each counted.
+    start += 100'000;
+    for (const char* letter : {"0_A", "0_B"})
+        runs.push_back(makeRun(std::string("apart") + letter, 1, "e",
+                               {{"workload", "4"},
+                                {"letter", letter},
+                                {"devices", letter[2] == 'A' ? "0" : "1"},
+                                {"iters", "60"}},
+                               start, 10, 100));
+    EXPECT_EQ(namesOf(runs, o), (QStringList{"runs_per_gpu=1 (N=4)", "runs_per_gpu=2 (N=1)"}));
 }

@@ -183,7 +183,16 @@ std::vector<ChartLineGroup> groupByParams(const std::vector<ChartRunData>& runs,
         const QString label = toQString(names.labels[k]);
         if (!members[k].empty()) {
             ChartLineGroup g;
-            g.name = label + QStringLiteral(" (N=%1)").arg(members[k].size());
+            // Jobs that shared a GPU in one workload are one trial, as `radt report` counts them:
+            // the line's N counts its workloads, as the Insights view's N does ("runs_per_gpu=2
+            // (N=3)" over 6 runs: a longer "N=3 workloads" lost its params in a 1024 px legend).
+            // (Runs of one workload on GPUs of their own are repeats each, as in replicatesOf.)
+            std::set<std::pair<int64_t, std::string>> workloads;
+            for (const size_t i : members[k])
+                workloads.insert({runs[i].run.experimentId, sharing[i] > 1 && !runs[i].run.workload().empty()
+                                                                ? runs[i].run.workload()
+                                                                : runs[i].run.uuid});
+            g.name = label + QStringLiteral(" (N=%1)").arg(std::min(workloads.size(), members[k].size()));
             g.workloadKey = QStringLiteral("group:") + label;
             g.merged = true;
             g.runs = members[k];
