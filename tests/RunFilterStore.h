@@ -3,6 +3,8 @@
 // The fixture runs of RunFilterCases.h written into a real store, as the search tests and the
 // runs table's tests read them back.
 #include "RunFilterCases.h"
+#include "StoreTestBackends.h"
+#include "core/StoreFactory.h"
 #include "core/store/Store.h"
 
 #include <map>
@@ -31,5 +33,18 @@ inline std::map<std::string, std::string> writeFixtureRuns(Store& store) {
     }
     return ids;
 }
+
+/// A backend's fresh store holding the fixture runs (the search suites and the runs table's).
+class FixtureStoreTest : public BackendTest {
+protected:
+    void SetUp() override {
+        BackendTest::SetUp();
+        if (IsSkipped())
+            return;
+        auto store = openStore(m_uri, OpenMode::CreateIfMissing);
+        m_ids = writeFixtureRuns(*store);
+    }
+    std::map<std::string, std::string> m_ids; ///< fixture id -> the run's uuid in the store
+};
 
 } // namespace radt::test

@@ -25,16 +25,8 @@
 using namespace radt;
 
 // Outside an anonymous namespace: the tests derive from it (GCC's -Wsubobject-linkage).
-class RunFilterSql : public test::BackendTest {
+class RunFilterSql : public test::FixtureStoreTest {
 protected:
-    void SetUp() override {
-        test::BackendTest::SetUp();
-        if (IsSkipped())
-            return;
-        auto store = openStore(m_uri, OpenMode::CreateIfMissing);
-        m_ids = test::writeFixtureRuns(*store);
-    }
-
     bool postgres() const { return GetParam().rfind("postgresql", 0) == 0; }
     bool hasLatestMetrics() const { return GetParam().find("2019") == std::string::npos; }
 
@@ -70,8 +62,6 @@ protected:
                 ids.insert(id);
         return ids;
     }
-
-    std::map<std::string, std::string> m_ids; ///< fixture id -> the run's uuid in the store
 };
 
 TEST_P(RunFilterSql, TheDatabaseReturnsTheRunsEachExpressionMustReturn) {

@@ -31,14 +31,11 @@
 using namespace radt;
 
 // Outside an anonymous namespace: the tests derive from it (GCC's -Wsubobject-linkage).
-class RunsTableGui : public test::BackendTest {
+class RunsTableGui : public test::FixtureStoreTest {
 protected:
     void SetUp() override {
-        test::BackendTest::SetUp();
-        if (IsSkipped())
-            return;
-        auto store = openStore(m_uri, OpenMode::CreateIfMissing);
-        for (const auto& [fixture, uuid] : test::writeFixtureRuns(*store))
+        test::FixtureStoreTest::SetUp();
+        for (const auto& [fixture, uuid] : m_ids)
             for (const test::FixtureRun& f : test::fixtureRuns())
                 if (f.run.uuid == fixture)
                     m_names[uuid] = f.run.name;
@@ -105,6 +102,16 @@ TEST_P(RunsTableGui, ASearchShowsItsRunsAndABadOneSaysWhereItWentWrong) {
 
     // Empty: every run again.
     EXPECT_EQ(search(pane, QString()), 5);
+
+    // Another client tags a run (its own connection, as MLflow's set_tag writes): the table keeps no
+    // copy of the rows, so the same search read again finds it.
+    EXPECT_EQ(search(pane, QStringLiteral("tags.team = 'robotics'")), 0);
+    openStore(m_uri, OpenMode::OpenExisting)->setTags(m_ids.at("b2"), {{"team", "robotics"}});
+    QSignalSpy again(&pane, &RunsTablePane::loaded);
+    pane.reload();
+    ASSERT_TRUE(again.wait(20000));
+    EXPECT_EQ(again.last().at(0).toInt(), 1);
+    EXPECT_EQ(columnTexts(pane.view(), QStringLiteral("Run")), QStringList{QStringLiteral("resnet bs128")});
 }
 
 TEST_P(RunsTableGui, ColumnsSortNumbersAsNumbersWithBlanksLast) {

@@ -195,10 +195,11 @@ QVariant RunsTableModel::sortValue(const RunsTableRow& row, const Column& column
             return *number;
         return value.empty() ? QVariant() : QVariant(toQString(value));
     }
+    case Column::Name: // by the name, not by the basket's mark before it
+        return toQString(run.name.empty() ? run.uuid.substr(0, 8) : run.name);
     default: {
         const QString shown = text(row, column);
-        return shown.isEmpty() ? QVariant()
-                               : QVariant(shown.startsWith(QStringLiteral("● ")) ? shown.mid(2) : shown);
+        return shown.isEmpty() ? QVariant() : QVariant(shown);
     }
     }
 }
