@@ -49,7 +49,7 @@ const Run* findRun(const std::vector<Run>& runs, const std::string& target) {
 /// The store's runs, active and deleted, read once for every RUN of a command.
 struct StoreRuns {
     explicit StoreRuns(Store& store)
-        : active(store.runs()), gone(store.deletedRuns()), uri(store.displayUri()) {}
+        : active(store.runs()), gone(store.curation().deletedRuns()), uri(store.displayUri()) {}
     std::vector<Run> active, gone;
     std::string uri;
 };
@@ -141,7 +141,7 @@ void setDeleted(Store& store, const RunArgs& args, bool deleted) {
     uuids.reserve(runs.size());
     for (const Run& r : runs)
         uuids.push_back(r.uuid);
-    const std::vector<std::string> changed = store.setRunsDeleted(uuids, deleted);
+    const std::vector<std::string> changed = store.curation().setRunsDeleted(uuids, deleted);
     for (const Run& r : runs) {
         if (std::find(changed.begin(), changed.end(), r.uuid) != changed.end())
             std::cout << (deleted ? "deleted " : "restored ") << r.uuid << " (" << r.name << ")\n";
@@ -161,7 +161,7 @@ Experiment resolveExperiment(Store& store, const std::string& target, bool delet
                 return &e;
         return nullptr;
     };
-    const std::vector<Experiment> active = store.experiments(), gone = store.deletedExperiments();
+    const std::vector<Experiment> active = store.experiments(), gone = store.curation().deletedExperiments();
     if (const Experiment* e = find(deleted ? gone : active))
         return *e;
     if (const Experiment* other = find(deleted ? active : gone))
@@ -184,7 +184,7 @@ void setExperimentsDeleted(Store& store, const RunArgs& args, bool deleted) {
                          [&](const Experiment& x) { return x.id == e.id; }))
             experiments.push_back(std::move(e));
     }
-    std::vector<Run> runs = deleted ? store.runs() : store.deletedRuns();
+    std::vector<Run> runs = deleted ? store.runs() : store.curation().deletedRuns();
     for (const Experiment& e : experiments) {
         size_t running = 0;
         for (const Run& r : runs)
@@ -199,7 +199,7 @@ void setExperimentsDeleted(Store& store, const RunArgs& args, bool deleted) {
     for (const Experiment& e : experiments)
         ids.push_back(e.id);
     // One transaction for all of them: a failure (or a kill -9) half-way through changes none.
-    const std::vector<int64_t> changed = store.setExperimentsDeleted(ids, deleted);
+    const std::vector<int64_t> changed = store.curation().setExperimentsDeleted(ids, deleted);
     for (const Experiment& e : experiments) {
         if (std::find(changed.begin(), changed.end(), e.id) == changed.end()) {
             // another client got there between our reading and the transaction
@@ -231,7 +231,7 @@ void addExperimentCommands(CLI::App& app, Action& action) {
     addRunSubcommand(*experiment, action, "rename", "rename an experiment", "EXPERIMENT NAME", 2, 2,
                      [](Store& store, const RunArgs& a) {
                          const Experiment e = resolveExperiment(store, a.words[0], false);
-                         store.renameExperiment(e.id, a.words[1]);
+                         store.curation().renameExperiment(e.id, a.words[1]);
                          std::cout << "renamed experiment " << e.id << " (" << e.name << ") to " << a.words[1]
                                    << "\n";
                      });
@@ -264,7 +264,7 @@ void addRunCommands(CLI::App& app, Action& action) {
                                  "a run's name cannot be empty (MLflow's client leaves "
                                  "the name as it is)");
                          const Run r = resolveRun(StoreRuns(store), w[0], false);
-                         store.renameRun(r.uuid, w[1]);
+                         store.curation().renameRun(r.uuid, w[1]);
                          std::cout << "renamed " << r.uuid << " (" << r.name << ") to " << w[1] << "\n";
                      });
     addRunSubcommand(*run, action, "note", "set a run's note (MLflow's description)", "RUN TEXT", 2, 2,
@@ -274,34 +274,34 @@ void addRunCommands(CLI::App& app, Action& action) {
                          store.setTags(r.uuid, {{kRunNoteTag, w[1]}});
                          std::cout << "noted " << r.uuid << " (" << r.name << ")\n";
                      });
-    addRunSubcommand(*run, action, "tag", "add or change tags of a run", "RUN KEY=VALUE...", 2, SIZE_MAX,
-                     [](Store& store, const RunArgs& a) {
-                         const std::vector<std::string>& w = a.words;
-                         const Run r = resolveRun(StoreRuns(store), w[0], false);
-                         std::vector<std::pair<std::string, std::string>> tags;
-                         std::optional<std::string> name; // mlflow.runName renames, as MLflow's set_tag does
-                         for (size_t i = 1; i < w.size(); ++i) {
-                             auto tag = tagOf(w[i]);
-                             if (tag.first != kRunNameTag)
-                                 tags.push_back(std::move(tag));
-                             else if (tag.second.find_first_not_of(" \t") == std::string::npos)
-                                 throw std::invalid_argument(std::string("a run's name cannot be empty (") +
-                                                             kRunNameTag + "=)");
-                             else
-                                 name = tag.second;
-                         }
-                         if (!tags.empty())
-                             store.setTags(r.uuid, tags);
-                         if (name)
-                             store.renameRun(r.uuid, *name); // runs.name and the tag, in one transaction
-                         std::cout << "tagged " << r.uuid << " (" << r.name << "): " << tags.size()
-                                   << " tags\n";
-                     });
+    addRunSubcommand(
+        *run, action, "tag", "add or change tags of a run", "RUN KEY=VALUE...", 2, SIZE_MAX,
+        [](Store& store, const RunArgs& a) {
+            const std::vector<std::string>& w = a.words;
+            const Run r = resolveRun(StoreRuns(store), w[0], false);
+            std::vector<std::pair<std::string, std::string>> tags;
+            std::optional<std::string> name; // mlflow.runName renames, as MLflow's set_tag does
+            for (size_t i = 1; i < w.size(); ++i) {
+                auto tag = tagOf(w[i]);
+                if (tag.first != kRunNameTag)
+                    tags.push_back(std::move(tag));
+                else if (tag.second.find_first_not_of(" \t") == std::string::npos)
+                    throw std::invalid_argument(std::string("a run's name cannot be empty (") + kRunNameTag +
+                                                "=)");
+                else
+                    name = tag.second;
+            }
+            if (!tags.empty())
+                store.setTags(r.uuid, tags);
+            if (name)
+                store.curation().renameRun(r.uuid, *name); // runs.name and the tag, in one transaction
+            std::cout << "tagged " << r.uuid << " (" << r.name << "): " << tags.size() << " tags\n";
+        });
     addRunSubcommand(*run, action, "untag", "remove tags of a run", "RUN KEY...", 2, SIZE_MAX,
                      [](Store& store, const RunArgs& a) {
                          const std::vector<std::string>& w = a.words;
                          const Run r = resolveRun(StoreRuns(store), w[0], false);
-                         store.deleteTags(r.uuid, {w.begin() + 1, w.end()});
+                         store.curation().deleteTags(r.uuid, {w.begin() + 1, w.end()});
                          std::cout << "untagged " << r.uuid << " (" << r.name << "): " << w.size() - 1
                                    << " tags\n";
                      });

@@ -450,7 +450,7 @@ void BM_Summary(benchmark::State& state) {
 
 /// What proving kept entries fresh costs (the triggers' presence and each run's change count
 /// joined in): the 500 runs' envelopes at 4,096 slices and their stats entries read as a chart and
-/// the summary read them (Store::storedEnvelopes), against the same rows and blobs read by a bare
+/// the summary read them (EnvelopeCache::storedEnvelopes), against the same rows and blobs read by a bare
 /// prepared SELECT that checks only latest_metrics (what the store did before the count).
 void BM_FreshnessCheck(benchmark::State& state) {
     const std::string path = chartStore();
@@ -473,7 +473,7 @@ void BM_FreshnessCheck(benchmark::State& state) {
         for (const int buckets : {4096, kStatsBuckets}) {
             const char* name = buckets ? "envelopes" : "stats";
             auto start = std::chrono::steady_clock::now();
-            const size_t kept = store->storedEnvelopes(uuids, kChartKey, buckets).size();
+            const size_t kept = store->envelopes().storedEnvelopes(uuids, kChartKey, buckets).size();
             bench::keepBest(g_best, std::string("checked_") + name, bench::since(start));
             start = std::chrono::steady_clock::now();
             size_t read = 0;

@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
     {
         auto store = openStore(g_countedUri, OpenMode::CreateIfMissing);
         for (int i = 0; i < 500; ++i)
-            store->envelopeChangeCount(
+            store->envelopes().envelopeChangeCount(
                 store->createRun({0, "finished", 0, "bench", "bench", RunStatus::Finished}).uuid);
     }
     bench::Figures figures;

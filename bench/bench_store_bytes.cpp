@@ -69,7 +69,7 @@ void BM_SqliteBytesPerSample(benchmark::State& state) {
         const std::string dir = bench::scratchDir("store-bytes");
         auto store = openStore("sqlite:///" + dir + "/store.db", OpenMode::CreateIfMissing);
         const Run run = store->createRun({0, "bench", 0, "bench", "bench", RunStatus::Running});
-        const int64_t before = store->storageBytes();
+        const int64_t before = store->maintenance().storageBytes();
         for (int s = 0; s < kSeconds; s += 10) { // the writer's batches: 10 s of samples
             std::vector<MetricPoint> batch;
             for (int k = s; k < s + 10; ++k)
@@ -77,7 +77,7 @@ void BM_SqliteBytesPerSample(benchmark::State& state) {
                     batch.push_back(std::move(p));
             store->logMetrics(run.uuid, batch);
         }
-        g_figures["sqlite"] = double(store->storageBytes() - before) / double(kSamples);
+        g_figures["sqlite"] = double(store->maintenance().storageBytes() - before) / double(kSamples);
 
         // Baseline: the same rows in a bare table, same pragmas.
         sqlite3* db = nullptr;
@@ -121,7 +121,7 @@ void BM_PostgresBytesPerSample(benchmark::State& state) {
         std::system(("dropdb --if-exists " + db + " && createdb " + db).c_str());
         auto store = openStore("postgresql:///" + db, OpenMode::CreateIfMissing);
         const Run run = store->createRun({0, "bench", 0, "bench", "bench", RunStatus::Running});
-        const int64_t before = store->storageBytes();
+        const int64_t before = store->maintenance().storageBytes();
         for (int s = 0; s < kSeconds; s += 10) {
             std::vector<MetricPoint> batch;
             for (int k = s; k < s + 10; ++k)
@@ -129,7 +129,7 @@ void BM_PostgresBytesPerSample(benchmark::State& state) {
                     batch.push_back(std::move(p));
             store->logMetrics(run.uuid, batch);
         }
-        g_figures["postgres"] = double(store->storageBytes() - before) / double(kSamples);
+        g_figures["postgres"] = double(store->maintenance().storageBytes() - before) / double(kSamples);
         pqxx::connection c("dbname=" + db);
         pqxx::work tx(c);
         tx.exec(

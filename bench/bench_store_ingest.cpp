@@ -47,7 +47,7 @@ void BM_SqliteStoreCountingChanges(benchmark::State& state) {
     auto store = openStore("sqlite:///" + dir + "/store.db", OpenMode::CreateIfMissing);
     for (int i = 0; i < 500; ++i) {
         const Run done = store->createRun({0, "finished", 0, "bench", "bench", RunStatus::Finished});
-        store->envelopeChangeCount(done.uuid);
+        store->envelopes().envelopeChangeCount(done.uuid);
     }
     const Run run = store->createRun({0, "bench", 0, "bench", "bench", RunStatus::Running});
     measure(state, "store_counted",

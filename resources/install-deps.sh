@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git ccache lld
+  build-essential cmake ninja-build pkg-config git ccache lld
   libsqlite3-dev nlohmann-json3-dev libpqxx-dev libcli11-dev libboost-math-dev
   postgresql postgresql-common
   qtbase5-dev libqt5charts5-dev libqt5svg5-dev

@@ -37,6 +37,10 @@ stage_done() { echo "test.sh: $1 took $((SECONDS - stage_start)) s"; stage_start
 
 bash "$root/resources/install-deps.sh"
 stage_done "install-deps"
+# New trees build with Ninja (install-deps installs it): it starts a target's compiles before the
+# libraries it links are built and keeps both cores busy where make's per-directory steps left one
+# idle. An existing tree keeps the generator it was made with.
+if command -v ninja >/dev/null; then export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}; fi
 
 # The PostgreSQL store tests need a server: pg_virtualenv (postgresql-common) starts a throwaway
 # cluster on loopback, sets PGHOST/PGUSER/PGPASSWORD for the tests and removes it afterwards.

@@ -387,13 +387,15 @@ with radt.run.RADTBenchmark() as run:
     auto store = openStore(storeUri(dir), OpenMode::OpenExisting);
     const radt::Run run = store->runs().at(0);
     ASSERT_EQ(store->series(run.uuid, "tick").size(), 3000u);
-    const auto envelopes = store->storedEnvelopes({run.uuid}, "tick", envelopeLevels().front());
+    const auto envelopes = store->envelopes().storedEnvelopes({run.uuid}, "tick", envelopeLevels().front());
     ASSERT_EQ(envelopes.size(), 1u) << r.err();
     EXPECT_EQ(envelopes.at(run.uuid).pointCount, 3000);
     EXPECT_EQ(
         *std::max_element(envelopes.at(run.uuid).series.v.begin(), envelopes.at(run.uuid).series.v.end()),
         99.0);
-    EXPECT_TRUE(store->storedEnvelopes({run.uuid}, "TOP - CPU Utilization", envelopeLevels().front()).empty())
+    EXPECT_TRUE(store->envelopes()
+                    .storedEnvelopes({run.uuid}, "TOP - CPU Utilization", envelopeLevels().front())
+                    .empty())
         << "a few samples a second for a second or two: read whole";
 }
 
@@ -515,6 +517,6 @@ TEST(CollectorE2E, ARunDeletedByAnotherClientWhileRecordedIsSaidWithTheWayBack) 
     EXPECT_NE(recording.err().find("`radt run restore " + uuid.substr(0, 8) + "` brings it back"),
               std::string::npos)
         << recording.err();
-    store->setRunDeleted(uuid, false);
+    store->curation().setRunDeleted(uuid, false);
     EXPECT_EQ(store->run(uuid)->status, RunStatus::Finished) << "closed as any run, only hidden";
 }

@@ -243,7 +243,7 @@ TEST(CollocationVerdict, WithoutSoloRunsTheVerdictSaysSoEverywhere) {
         auto store = openStore(db, OpenMode::OpenExisting);
         for (const radt::Run& r : store->runs())
             if (r.param("runs_per_gpu") == "1" || r.workload() == "1" || r.workload() == "2")
-                store->setRunDeleted(r.uuid, true); // MLflow's soft delete: gone from every report
+                store->curation().setRunDeleted(r.uuid, true); // MLflow's soft delete: gone from every report
     }
     auto store = openStore(db, OpenMode::ReadOnly);
     const json report = buildReport(*store, resolveReportTargets(*store, {"h100-mps"}), {});

@@ -91,27 +91,28 @@ TEST_P(EnvelopeFreshness, AnotherClientsChangeToAFinishedRunIsNeverShownFromKept
         // The explorer's connection, open before the change and after it, as a window's is.
         auto explorer = openStore(m_uri, OpenMode::OpenExisting);
         const SeriesStats before = runsSeriesStats(*explorer, {finished}, "power", explorer.get()).at(run);
-        ASSERT_EQ(explorer->storedEnvelopes({run}, "power", 1024).size(), 1u) << "fresh before";
-        ASSERT_EQ(explorer->storedEnvelopes({run}, "power", kStatsBuckets).size(), 1u) << "fresh before";
+        ASSERT_EQ(explorer->envelopes().storedEnvelopes({run}, "power", 1024).size(), 1u) << "fresh before";
+        ASSERT_EQ(explorer->envelopes().storedEnvelopes({run}, "power", kStatsBuckets).size(), 1u)
+            << "fresh before";
 
         otherClient(m_uri, forRun(change.sql, run));
 
         const Series now = explorer->series(run, "power");
         const SeriesStats want = seriesStats(now);
         ASSERT_NE(want.mean, before.mean) << "the change moves the mean";
-        EXPECT_TRUE(explorer->storedEnvelopes({run}, "power", 1024).empty())
+        EXPECT_TRUE(explorer->envelopes().storedEnvelopes({run}, "power", 1024).empty())
             << "a stale envelope is not read";
-        EXPECT_TRUE(explorer->storedEnvelopes({run}, "power", kStatsBuckets).empty())
+        EXPECT_TRUE(explorer->envelopes().storedEnvelopes({run}, "power", kStatsBuckets).empty())
             << "stale statistics are not read";
         // The summary (and Compare Runs, which reads the same) computes them again and keeps them.
         expectSameStats(runsSeriesStats(*explorer, {finished}, "power", explorer.get()).at(run), want,
                         "summary");
-        const auto kept = explorer->storedEnvelopes({run}, "power", kStatsBuckets);
+        const auto kept = explorer->envelopes().storedEnvelopes({run}, "power", kStatsBuckets);
         ASSERT_EQ(kept.size(), 1u) << "kept again for the next summary";
         expectSameStats(statsOfEntry(kept.at(run), "kept"), want, "kept again");
         // The chart's envelope, made again (as a chart that read the run whole does), is the new series'.
         ASSERT_EQ(writeRunEnvelopes(*explorer, run), 1u);
-        const auto envelope = explorer->storedEnvelopes({run}, "power", 1024);
+        const auto envelope = explorer->envelopes().storedEnvelopes({run}, "power", 1024);
         ASSERT_EQ(envelope.size(), 1u);
         EXPECT_EQ(envelope.at(run).series.v, envelopeOf(now, now.t.front(), now.t.back(), 1024).v);
     }
@@ -122,23 +123,23 @@ TEST_P(EnvelopeFreshness, AChangeBetweenTheCountAndTheSaveLeavesTheEntryStale) {
     const std::string run = store->createRun({0, "r", 0, "u", "s", RunStatus::Finished}).uuid;
     store->logMetrics(run, samples(5000));
     // What a chart does: the count, the series read whole ...
-    const std::optional<int64_t> changes = store->envelopeChangeCount(run);
+    const std::optional<int64_t> changes = store->envelopes().envelopeChangeCount(run);
     ASSERT_TRUE(changes);
     const Series read = store->series(run, "power");
     // ... another client logs a point before the envelope is saved ...
     otherClient(m_uri, forRun(kChanges[0].sql, run));
     // ... so what is saved was made from the series before it, and is never read as fresh.
-    ASSERT_TRUE(store->saveEnvelopes(
+    ASSERT_TRUE(store->envelopes().saveEnvelopes(
         run, envelopesOf("power", read, store->latestMetrics(run).at("power"), *changes)));
-    EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty());
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", 1024).empty());
     // Saved again at the count it was made at: fresh.
-    const std::optional<int64_t> after = store->envelopeChangeCount(run);
+    const std::optional<int64_t> after = store->envelopes().envelopeChangeCount(run);
     ASSERT_TRUE(after);
     EXPECT_GT(*after, *changes);
     const Series now = store->series(run, "power");
-    ASSERT_TRUE(
-        store->saveEnvelopes(run, envelopesOf("power", now, store->latestMetrics(run).at("power"), *after)));
-    EXPECT_EQ(store->storedEnvelopes({run}, "power", 1024).size(), 1u);
+    ASSERT_TRUE(store->envelopes().saveEnvelopes(
+        run, envelopesOf("power", now, store->latestMetrics(run).at("power"), *after)));
+    EXPECT_EQ(store->envelopes().storedEnvelopes({run}, "power", 1024).size(), 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, EnvelopeFreshness,
@@ -158,8 +159,9 @@ TEST(EnvelopeFreshnessSqlite, AMetricsTableRebuiltWithoutTheTriggersKeepsNothing
     otherClient(uri, "CREATE TABLE _alembic_tmp_metrics AS SELECT * FROM metrics; DROP TABLE metrics; "
                      "ALTER TABLE _alembic_tmp_metrics RENAME TO metrics; "
                      "UPDATE metrics SET value = value + 1 WHERE timestamp = 1700000001000");
-    EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty()) << "nothing proves it fresh";
-    EXPECT_TRUE(store->storedEnvelopes({run}, "power", kStatsBuckets).empty());
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", 1024).empty())
+        << "nothing proves it fresh";
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", kStatsBuckets).empty());
     const std::string tables = test::shellOutput(
         "python3 -c " +
         test::shellQuote("import sqlite3, sys\n"
@@ -170,16 +172,16 @@ TEST(EnvelopeFreshnessSqlite, AMetricsTableRebuiltWithoutTheTriggersKeepsNothing
     // The next write makes the triggers again and drops what was kept while nothing counted.
     ASSERT_EQ(writeRunEnvelopes(*store, run), 1u);
     const Series now = store->series(run, "power");
-    const auto envelope = store->storedEnvelopes({run}, "power", 1024);
+    const auto envelope = store->envelopes().storedEnvelopes({run}, "power", 1024);
     ASSERT_EQ(envelope.size(), 1u);
     EXPECT_EQ(envelope.at(run).series.v, envelopeOf(now, now.t.front(), now.t.back(), 1024).v);
     otherClient(uri, forRun(kChanges[2].sql, run));
-    EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty()) << "counted again";
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", 1024).empty()) << "counted again";
     // A person drops our table to have everything made again: read as nothing kept, made anew.
     otherClient(uri, "DROP TABLE radt_envelopes");
-    EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty());
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", 1024).empty());
     ASSERT_EQ(writeRunEnvelopes(*store, run), 1u);
-    EXPECT_EQ(store->storedEnvelopes({run}, "power", 1024).size(), 1u);
+    EXPECT_EQ(store->envelopes().storedEnvelopes({run}, "power", 1024).size(), 1u);
 }
 
 // Adding the triggers waits for every writer of metrics to commit, and every new writer queues
@@ -200,7 +202,8 @@ TEST(EnvelopeFreshnessPostgres, MakingTheTriggersNeverWaitsBehindAWriterIdleInIt
     idle.exec_params("INSERT INTO metrics (\"key\", value, timestamp, run_uuid, step, is_nan) "
                      "VALUES ('loss', 1, 1700000000000, $1, 0, false)",
                      running);
-    auto count = std::async(std::launch::async, [&] { return store->envelopeChangeCount(finished); });
+    auto count =
+        std::async(std::launch::async, [&] { return store->envelopes().envelopeChangeCount(finished); });
     const bool returned = count.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
     if (!returned)
         idle.abort(); // let the waiting call end before the test fails
@@ -210,7 +213,7 @@ TEST(EnvelopeFreshnessPostgres, MakingTheTriggersNeverWaitsBehindAWriterIdleInIt
 
     idle.commit();
     ASSERT_EQ(writeRunEnvelopes(*store, finished), 1u) << "kept once the writer committed";
-    EXPECT_EQ(store->storedEnvelopes({finished}, "power", 1024).size(), 1u);
+    EXPECT_EQ(store->envelopes().storedEnvelopes({finished}, "power", 1024).size(), 1u);
 }
 
 // radt store partition swaps metrics for a partitioned copy of the same rows: the kept envelopes
@@ -228,8 +231,9 @@ TEST(EnvelopeFreshnessPostgres, KeptEnvelopesStayFreshThroughThePartitionConvers
     const PartitionOutcome converted = partitionStore(uri, "week");
     ASSERT_TRUE(converted.converted);
     auto after = openStore(uri, OpenMode::OpenExisting);
-    EXPECT_EQ(after->storedEnvelopes({run}, "power", 1024).size(), 1u) << "kept through the swap";
-    EXPECT_EQ(after->storedEnvelopes({run}, "power", kStatsBuckets).size(), 1u);
+    EXPECT_EQ(after->envelopes().storedEnvelopes({run}, "power", 1024).size(), 1u) << "kept through the swap";
+    EXPECT_EQ(after->envelopes().storedEnvelopes({run}, "power", kStatsBuckets).size(), 1u);
     otherClient(uri, forRun(kChanges[3].sql, run));
-    EXPECT_TRUE(after->storedEnvelopes({run}, "power", 1024).empty()) << "a change on the new table counts";
+    EXPECT_TRUE(after->envelopes().storedEnvelopes({run}, "power", 1024).empty())
+        << "a change on the new table counts";
 }

@@ -603,7 +603,7 @@ TEST_F(ExplorerX11Test, F2RenamesDeleteDeletesTheContextMenuRestoresAndCtrlZUndo
         return std::nullopt;
     };
     const auto deletedInStore = [&] {
-        for (const radt::Run& r : openStore(uri, OpenMode::OpenExisting)->deletedRuns())
+        for (const radt::Run& r : openStore(uri, OpenMode::OpenExisting)->curation().deletedRuns())
             if (r.name == "seed 3 (wrong flag)")
                 return true;
         return false;

@@ -159,7 +159,7 @@ TEST(InsightReport, ADeletedPartnerStillSharedTheGpuAndTheReportSaysItIsDeleted)
             share = r["gpu_energy_attributed_j"];
         }
     ASSERT_FALSE(survivor.empty());
-    store->setRunDeleted(partner, true);
+    store->curation().setRunDeleted(partner, true);
     const nlohmann::json after = buildReport(*store, resolveReportTargets(*store, {"h200-matmul"}), {});
     ASSERT_EQ(after["runs"].size(), before["runs"].size() - 1);
     for (const auto& r : after["runs"]) {

@@ -9,6 +9,7 @@
 #include "core/StoreFactory.h"
 #include "core/store/Store.h"
 #include "widgets/common/TableLayout.h"
+#include "widgets/insights/InsightRunsModel.h"
 #include "widgets/insights/InsightsPanel.h"
 
 #include <QApplication>
@@ -109,14 +110,14 @@ TEST_F(InsightsFit, EachAnswerTabFitsBesideTheChartInA1024PxWindow) {
 TEST_F(InsightsFit, TheRunsTableLeadsWithTheParamsAndKeepsTheNameInView) {
     compute(1000, 480);
     tabs()->setCurrentIndex(0);
-    const QStandardItemModel* model = m_panel.table();
+    const QAbstractItemModel* model = m_panel.table();
     ASSERT_EQ(model->rowCount(), 8);
-    EXPECT_EQ(model->horizontalHeaderItem(0)->text(), "Run");
-    EXPECT_EQ(model->horizontalHeaderItem(1)->text(), "collocation");
-    EXPECT_EQ(model->horizontalHeaderItem(2)->text(), "runs_per_gpu");
+    EXPECT_EQ(model->headerData(0, Qt::Horizontal).toString(), "Run");
+    EXPECT_EQ(model->headerData(1, Qt::Horizontal).toString(), "collocation");
+    EXPECT_EQ(model->headerData(2, Qt::Horizontal).toString(), "runs_per_gpu");
     QStringList perGpu;
     for (int r = 0; r < model->rowCount(); ++r)
-        perGpu << model->item(r, 2)->text();
+        perGpu << model->index(r, 2).data().toString();
     EXPECT_EQ(perGpu.count("1"), 2) << perGpu.join(",").toStdString();
     EXPECT_EQ(perGpu.count("2"), 6);
     auto* table = m_panel.findChild<QTableView*>(QStringLiteral("insightsRunTable"));

@@ -8,6 +8,7 @@
 #include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/store/Store.h"
+#include "widgets/insights/InsightRunsModel.h"
 #include "widgets/insights/InsightsPanel.h"
 #include "widgets/window/MainWindow.h"
 
@@ -37,9 +38,9 @@ using namespace radt;
 
 namespace {
 
-int columnOf(const QStandardItemModel* model, const QString& title) {
+int columnOf(const QAbstractItemModel* model, const QString& title) {
     for (int c = 0; c < model->columnCount(); ++c)
-        if (model->horizontalHeaderItem(c)->text() == title)
+        if (model->headerData(c, Qt::Horizontal).toString() == title)
             return c;
     ADD_FAILURE() << "no column " << title.toStdString();
     return -1;
@@ -72,19 +73,20 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     ASSERT_TRUE(insights->waitForResult(20000));
     ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
 
-    const QStandardItemModel* table = insights->table();
+    const QAbstractItemModel* table = insights->table();
     ASSERT_EQ(table->rowCount(), 3);
     int collocated = -1, alone = -1;
     for (int r = 0; r < table->rowCount(); ++r)
-        (table->item(r, columnOf(table, "Letter"))->text() == "0" ? alone : collocated) = r;
+        (table->index(r, columnOf(table, "Letter")).data().toString() == "0" ? alone : collocated) = r;
     auto cell = [&](int row, const char* column) {
-        return table->item(row, columnOf(table, column))->text();
+        return table->index(row, columnOf(table, column)).data().toString();
     };
     // Two runs shared the GPU: each is charged half of its 1000 J, the whole in the tooltip.
     // One unit down each column, said in its header (as radt report's per-run table and the CSV):
     // s and J; the magnitude a person says in the tooltip.
     EXPECT_EQ(cell(collocated, "GPU energy J"), "500.0");
-    const QString share = table->item(collocated, columnOf(table, "GPU energy J"))->toolTip();
+    const QString share =
+        table->index(collocated, columnOf(table, "GPU energy J")).data(Qt::ToolTipRole).toString();
     EXPECT_TRUE(share.contains("Its share of GPU 0") && share.contains("1000.0 J")) << share.toStdString();
     EXPECT_EQ(cell(collocated, "Energy / epoch J"), "250.0");
     EXPECT_EQ(cell(collocated, "Energy in Wh"), "0.139");
@@ -97,13 +99,14 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     EXPECT_EQ(cell(alone, "Slowdown x"), "–");
     // A blank figure says why.
     auto why = [&](int row, const char* column) {
-        return table->item(row, columnOf(table, column))->toolTip().toStdString();
+        return table->index(row, columnOf(table, column)).data(Qt::ToolTipRole).toString().toStdString();
     };
     EXPECT_NE(why(alone, "Slowdown x").find("it ran alone"), std::string::npos) << why(alone, "Slowdown x");
     EXPECT_NE(why(alone, "Input stalls %").find("PROC - CPU Utilization"), std::string::npos);
     EXPECT_NE(why(alone, "CPU energy J").find("RAPL"), std::string::npos);
     EXPECT_EQ(cell(alone, "GPU energy J"), "2000.0");
-    EXPECT_EQ(table->item(alone, columnOf(table, "GPU energy J"))->toolTip(), "2.00 kJ");
+    EXPECT_EQ(table->index(alone, columnOf(table, "GPU energy J")).data(Qt::ToolTipRole).toString(),
+              "2.00 kJ");
 
     // No configuration has repeats: one run alone, and one pair whose two jobs ran at the same time
     // on one GPU (one workload, N=1, not two repeats). So the bars are the runs', "per run" is
@@ -143,9 +146,9 @@ TEST(InsightsView, TheBasketsRunsBecomeFiguresATableAChartAndExports) {
     const std::string header = csvText.substr(0, csvText.find('\n'));
     // Right after the run's name, the param that tells these runs apart (one alone, two sharing).
     EXPECT_EQ(header.substr(0, 48), "Run,runs_per_gpu,Experiment,Workload,Letter,Stat");
-    EXPECT_EQ(table->horizontalHeaderItem(1)->text(), "runs_per_gpu");
-    EXPECT_EQ(table->item(alone, 1)->text(), "1");
-    EXPECT_EQ(table->item(collocated, 1)->text(), "2");
+    EXPECT_EQ(table->headerData(1, Qt::Horizontal).toString(), "runs_per_gpu");
+    EXPECT_EQ(table->index(alone, 1).data().toString(), "1");
+    EXPECT_EQ(table->index(collocated, 1).data().toString(), "2");
     EXPECT_NE(header.find(",Duration s,GPU energy J,Energy in Wh,"), std::string::npos) << header;
     EXPECT_EQ(std::count(csvText.begin(), csvText.end(), '\n'), 4);
     // Exports keep raw numbers in the header's unit: 500.0 (J), not "500 J"; 10.0 (s), not a clock.
@@ -192,17 +195,18 @@ TEST(InsightsView, AnEnergyFigureWithACaveatIsMarkedAndSaysWhy) {
     test::dockOf(window, "insights")->show();
     ASSERT_EQ(window.addRunsToBasket({QString::fromStdString(uuid)}), 1);
     ASSERT_TRUE(insights->waitForResult(20000));
-    const QStandardItemModel* table = insights->table();
+    const QAbstractItemModel* table = insights->table();
     ASSERT_EQ(table->rowCount(), 1);
-    const QStandardItem* energy = table->item(0, columnOf(table, "GPU energy J"));
-    EXPECT_EQ(energy->text(), QStringLiteral("⚠ 3600.0")) << "60 W for 60 s: the power series is used";
-    const QString tip = energy->toolTip();
+    const QModelIndex energy = table->index(0, columnOf(table, "GPU energy J"));
+    EXPECT_EQ(energy.data().toString(), QStringLiteral("⚠ 3600.0"))
+        << "60 W for 60 s: the power series is used";
+    const QString tip = energy.data(Qt::ToolTipRole).toString();
     EXPECT_TRUE(tip.contains("Source: power.")) << tip.toStdString();
     EXPECT_TRUE(tip.contains("1 energy counter reading(s) out of line with the rest")) << tip.toStdString();
     EXPECT_TRUE(tip.contains("the energy counter (5900 J) disagrees with integrated power (3600 J) by 64 %: "
                              "integrated power is used"))
         << tip.toStdString();
-    EXPECT_EQ(table->item(0, columnOf(table, "Source"))->text(), "power");
+    EXPECT_EQ(table->index(0, columnOf(table, "Source")).data().toString(), "power");
     // Copied or exported, the figure stays a number.
     EXPECT_TRUE(insights->tableTsv().contains("\t3600.0\t")) << insights->tableTsv().toStdString();
     EXPECT_FALSE(insights->tableTsv().contains(QStringLiteral("⚠")));
@@ -239,10 +243,10 @@ TEST(InsightsView, ARunningRunIsLeftOutOfItsConfigurationAndEachFigureSaysItsN) 
     ASSERT_TRUE(insights->waitForResult(20000));
     ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
     EXPECT_EQ(insights->table()->rowCount(), 4) << "the runs' table still lists the running run";
-    const QStandardItemModel* configurations = insights->configurations();
+    const QAbstractItemModel* configurations = insights->configurations();
     ASSERT_EQ(configurations->rowCount(), 1);
     auto cell = [&](const char* column) {
-        return configurations->item(0, columnOf(configurations, column))->text().toStdString();
+        return configurations->index(0, columnOf(configurations, column)).data().toString().toStdString();
     };
     EXPECT_EQ(cell("N"), "3");
     EXPECT_EQ(cell("Duration\nmean ± CI95"), "10.00 ± 0.00 s")
@@ -285,11 +289,11 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     ASSERT_TRUE(insights->waitForResult(20000));
     ASSERT_TRUE(insights->lastError().isEmpty()) << insights->lastError().toStdString();
     // The Configurations tab: N, mean ± CI in one unit, the frontier; the CI in the tooltip.
-    const QStandardItemModel* configurations = insights->configurations();
+    const QAbstractItemModel* configurations = insights->configurations();
     ASSERT_EQ(configurations->rowCount(), 3);
     int shared = -1, alone8192 = -1;
     for (int r = 0; r < configurations->rowCount(); ++r) {
-        const QString params = configurations->item(r, columnOf(configurations, "Params"))->text();
+        const QString params = configurations->index(r, columnOf(configurations, "Params")).data().toString();
         if (params == "iters=60, runs_per_gpu=2, size=8192")
             shared = r;
         if (params == "iters=60, runs_per_gpu=1, size=8192")
@@ -298,13 +302,14 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     ASSERT_GE(shared, 0);
     ASSERT_GE(alone8192, 0);
     auto config = [&](int row, const char* column) {
-        return configurations->item(row, columnOf(configurations, column))->text();
+        return configurations->index(row, columnOf(configurations, column)).data().toString();
     };
     // Its 6 runs ran two at a time on one GPU: its replicates are the 3 workloads (each its jobs'
     // mean), as test_insights computes independently, and the cell says so.
     EXPECT_EQ(config(shared, "N"), "3 workloads");
-    EXPECT_TRUE(configurations->item(shared, columnOf(configurations, "N"))
-                    ->toolTip()
+    EXPECT_TRUE(configurations->index(shared, columnOf(configurations, "N"))
+                    .data(Qt::ToolTipRole)
+                    .toString()
                     .startsWith("N counts workloads, not runs: its 6 runs shared GPUs in 3 workloads"));
     EXPECT_EQ(config(alone8192, "N"), "3");
     // Each mean to the precision of its interval.
@@ -316,34 +321,42 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     EXPECT_EQ(config(alone8192, "Duration\nmean ± CI95"), "13.1 ± 4.4 s");
     EXPECT_EQ(config(alone8192, "GPU energy\nmean ± CI95"), "4.22 ± 0.31 kJ");
     EXPECT_EQ(config(alone8192, "Frontier"), "") << "8192 alone: slower and dearer than 4096 alone";
-    EXPECT_TRUE(configurations->item(shared, columnOf(configurations, "GPU energy\nmean ± CI95"))
-                    ->toolTip()
+    EXPECT_TRUE(configurations->index(shared, columnOf(configurations, "GPU energy\nmean ± CI95"))
+                    .data(Qt::ToolTipRole)
+                    .toString()
                     .startsWith("N=3, sd "));
     // The Comparisons tab: every pair for duration and energy, with Welch's p and N on both sides.
-    const QStandardItemModel* comparisons = insights->comparisons();
+    const QAbstractItemModel* comparisons = insights->comparisons();
     ASSERT_EQ(comparisons->rowCount(), 6) << "3 pairs x 2 figures";
     const nlohmann::json& first = insights->report()["comparisons"][0];
     const nlohmann::json& named = insights->report()["configurations"];
-    EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "Compared"))->text().toStdString(),
+    EXPECT_EQ(comparisons->index(0, columnOf(comparisons, "Compared")).data().toString().toStdString(),
               named[first["b"].get<size_t>()]["label"].get<std::string>() + " vs " +
                   named[first["a"].get<size_t>()]["label"].get<std::string>());
-    EXPECT_TRUE(
-        comparisons->item(0, columnOf(comparisons, "p (Holm)"))->toolTip().contains("Holm-Bonferroni"));
-    EXPECT_FALSE(
-        comparisons->item(0, columnOf(comparisons, "Difference b - a\n[95 % CI]"))->text().isEmpty());
-    EXPECT_EQ(comparisons->item(0, columnOf(comparisons, "N a / b"))->text(),
+    EXPECT_TRUE(comparisons->index(0, columnOf(comparisons, "p (Holm)"))
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("Holm-Bonferroni"));
+    EXPECT_FALSE(comparisons->index(0, columnOf(comparisons, "Difference b - a\n[95 % CI]"))
+                     .data()
+                     .toString()
+                     .isEmpty());
+    EXPECT_EQ(comparisons->index(0, columnOf(comparisons, "N a / b")).data().toString(),
               QStringLiteral("%1 / %2").arg(first["n_a"].get<int>()).arg(first["n_b"].get<int>()));
     const double p = first["p_value"].get<double>();
-    EXPECT_TRUE(comparisons->item(0, columnOf(comparisons, "p"))
-                    ->text()
+    EXPECT_TRUE(comparisons->index(0, columnOf(comparisons, "p"))
+                    .data()
+                    .toString()
                     .startsWith(p < 0.001 ? QStringLiteral("< 0.001") : QString::number(p, 'f', 3)));
-    EXPECT_TRUE(comparisons->item(0, columnOf(comparisons, "p"))
-                    ->toolTip()
+    EXPECT_TRUE(comparisons->index(0, columnOf(comparisons, "p"))
+                    .data(Qt::ToolTipRole)
+                    .toString()
                     .startsWith(QStringLiteral("p = %1\n").arg(p, 0, 'g', 3)))
         << "the exact p, 3 significant digits, where the cell says < 0.001";
     EXPECT_TRUE(
-        comparisons->item(0, columnOf(comparisons, "p (Holm)"))
-            ->toolTip()
+        comparisons->index(0, columnOf(comparisons, "p (Holm)"))
+            .data(Qt::ToolTipRole)
+            .toString()
             .startsWith(QStringLiteral("p (Holm) = %1\n").arg(first["p_adjusted"].get<double>(), 0, 'g', 3)));
     EXPECT_EQ(insights->footer().contains("Configurations"), false) << "the tab shows them, not the footer";
 
@@ -373,7 +386,7 @@ TEST(InsightsView, ConfigurationsAndTheirFrontierShowAndClearAllLeavesNothingSta
     figure->setCurrentIndex(stalls);
     EXPECT_TRUE(insights->chart()->title().startsWith("Input stalls: reading")) << "read on the worker";
     ASSERT_TRUE(insights->waitForResult(20000));
-    const QString firstRow = insights->table()->item(0, 0)->data(Qt::UserRole + 2).toString();
+    const QString firstRow = insights->table()->index(0, 0).data(Qt::UserRole + 2).toString();
     double share = -1;
     for (const auto& r : insights->report()["runs"])
         if (r["run_uuid"] == firstRow.toStdString())
@@ -535,9 +548,9 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     insights.refresh();
     ASSERT_TRUE(insights.waitForResult(20000));
     ASSERT_TRUE(insights.lastError().isEmpty()) << insights.lastError().toStdString();
-    const QStandardItemModel* model = insights.collocation();
+    const QAbstractItemModel* model = insights.collocation();
     auto cell = [&](int row, const char* column) {
-        return model->item(row, columnOf(model, column))->text();
+        return model->index(row, columnOf(model, column)).data().toString();
     };
     // The time-sliced pair (one workload), then the MPS pairs with their two workloads under them.
     ASSERT_EQ(model->rowCount(), 4);
@@ -552,7 +565,10 @@ TEST(InsightsView, TheCollocationTabSaysWhetherSharingTheGpuPaidOff) {
     EXPECT_EQ(cell(0, "Throughput"), "×1.163 [1.162, 1.164]") << "a ratio to 0.1 % at most";
     EXPECT_EQ(cell(1, "Energy vs alone"), "×0.971 [0.948, 0.994]");
     EXPECT_EQ(cell(1, "Energy/job"), "7.28 ± 0.33 kJ");
-    EXPECT_TRUE(model->item(0, columnOf(model, "Throughput"))->toolTip().contains("solo runs only"));
+    EXPECT_TRUE(model->index(0, columnOf(model, "Throughput"))
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("solo runs only"));
     // Above the table, the verdict in a sentence each; the single workload's caveat marked in its N
     // cell and said under the sentences, not only in a tooltip.
     EXPECT_EQ(cell(0, "N"), "1 *");

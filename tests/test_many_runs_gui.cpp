@@ -93,7 +93,7 @@ TEST_P(ManyRunsChart, ReadsEnvelopesMakesAMissingOneAndAZoomReadsEveryPointOfIts
     }
     // SQLite read the last run whole and kept its envelope for the next chart; a server reduced
     // it where it is (`radt store compact` or the run's end store it there).
-    EXPECT_EQ(store->storedEnvelopes({runs.back().uuid}, kKey, level).size(), server ? 0u : 1u);
+    EXPECT_EQ(store->envelopes().storedEnvelopes({runs.back().uuid}, kKey, level).size(), server ? 0u : 1u);
 
     // Zoom to 200 s around the spike: every sample of the range (and half as much either side)
     // comes back, for every run.

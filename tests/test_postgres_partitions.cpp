@@ -160,7 +160,7 @@ TEST_F(PostgresPartitions, BatchesPastThePartitionsMakeTheirOwnAndTakeOverTheDef
                   "=2")
         << "2006-01-01 in its week's partition (2005-12-26), timestamp 0 in the default one";
     EXPECT_EQ(store->series(run, "loss").size(), 4u);
-    EXPECT_GT(store->storageBytes(), 0) << "a partitioned table's size is its partitions'";
+    EXPECT_GT(store->maintenance().storageBytes(), 0) << "a partitioned table's size is its partitions'";
 }
 
 // The statements MLflow's SqlAlchemyStore issues for metrics (log_batch with its duplicate check

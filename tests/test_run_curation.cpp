@@ -91,7 +91,7 @@ TEST_P(RunCuration, EachActionWritesWhatMlflowsClientWrites) {
         << "MLflow's delete time";
     EXPECT_FALSE(store->run(run)) << "a deleted run leaves every view";
     EXPECT_TRUE(store->runs().empty());
-    EXPECT_EQ(store->deletedRuns().size(), 2u);
+    EXPECT_EQ(store->curation().deletedRuns().size(), 2u);
 
     r = radt({"run", "restore", prefix});
     ASSERT_EQ(r.rc, 0) << r.err;
@@ -118,7 +118,7 @@ TEST_P(RunCuration, UnknownAmbiguousOrWrongRunsAreRefusedAndNothingChanges) {
         imported.uuid = uuid;
         imported.name = std::string("run ") + uuid[5];
         imported.status = RunStatus::Finished;
-        store->importRun(imported);
+        store->maintenance().importRun(imported);
         runs.push_back(uuid);
     }
     const std::string live = store->createRun({0, "live", 0, "u", "s", RunStatus::Running}).uuid;
@@ -219,14 +219,14 @@ TEST_P(RunCuration, ExperimentsRenameDeleteAndRestoreWithTheirRunsAsMlflowsClien
     EXPECT_FALSE(store->experimentById(sweep)->lifecycleStage == "active");
     ASSERT_EQ(store->experiments().size(), 1u) << "only Default is left";
     ASSERT_EQ(store->runs().size(), 1u);
-    ASSERT_EQ(store->deletedExperiments().size(), 1u);
-    EXPECT_EQ(store->deletedExperiments()[0].name, "sweep (wrong flag)");
+    ASSERT_EQ(store->curation().deletedExperiments().size(), 1u);
+    EXPECT_EQ(store->curation().deletedExperiments()[0].name, "sweep (wrong flag)");
     r = radt({"experiment", "rename", id, "x"});
     EXPECT_EQ(r.rc, 2);
     EXPECT_NE(r.err.find("is deleted: restore it first (radt experiment restore " + id + ")"),
               std::string::npos)
         << r.err;
-    EXPECT_THROW(store->renameExperiment(sweep, "x"), StoreError) << "the store refuses it too";
+    EXPECT_THROW(store->curation().renameExperiment(sweep, "x"), StoreError) << "the store refuses it too";
     EXPECT_THROW(store->getOrCreateExperiment("sweep (wrong flag)"), StoreError)
         << "nothing is recorded into a deleted experiment";
     // A run restored on its own inside the deleted experiment: its report names the experiment
@@ -301,17 +301,18 @@ TEST_P(RunCuration, SeveralRunsAreDeletedAllOrNoneAndARunAlreadyDeletedIsLeftAsI
     EXPECT_TRUE(store->run(runs[0]));
 
     // The store's own promise: an unknown run among them changes none.
-    EXPECT_ANY_THROW(store->setRunsDeleted({runs[0], "0123456789abcdef0123456789abcdef"}, true));
+    EXPECT_ANY_THROW(store->curation().setRunsDeleted({runs[0], "0123456789abcdef0123456789abcdef"}, true));
     EXPECT_TRUE(store->run(runs[0])) << "all or none";
-    EXPECT_EQ(store->setRunsDeleted({runs[0], runs[0]}, true), std::vector<std::string>{runs[0]});
-    EXPECT_EQ(store->setRunsDeleted({runs[0]}, true), std::vector<std::string>{}) << "already as asked";
+    EXPECT_EQ(store->curation().setRunsDeleted({runs[0], runs[0]}, true), std::vector<std::string>{runs[0]});
+    EXPECT_EQ(store->curation().setRunsDeleted({runs[0]}, true), std::vector<std::string>{})
+        << "already as asked";
 
     // An experiment named by its id and its name is deleted once.
     const int64_t id = store->getOrCreateExperiment("twice");
     store->createRun({id, "d", 0, "u", "s", RunStatus::Finished});
     r = radt({"experiment", "delete", "twice", std::to_string(id)});
     ASSERT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(store->deletedExperiments().size(), 1u);
+    EXPECT_EQ(store->curation().deletedExperiments().size(), 1u);
 }
 
 // `radt experiment delete ex1 ex2` deleted ex1 and then failed on ex2, leaving ex1 deleted: one
@@ -338,21 +339,23 @@ TEST_P(RunCuration, SeveralExperimentsChangeInOneTransactionAndAFailureOnTheLast
     EXPECT_EQ(r.out, "") << "nothing said as done";
     EXPECT_EQ(sql("SELECT lifecycle_stage FROM experiments WHERE name = 'ex1'"), "active") << "all or none";
     EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE run_uuid = '" + run1 + "'"), "active");
-    EXPECT_ANY_THROW(store->setExperimentsDeleted({first, second}, true));
+    EXPECT_ANY_THROW(store->curation().setExperimentsDeleted({first, second}, true));
     EXPECT_EQ(store->experiments().size(), 3u) << "the default one, ex1 and ex2, all still there";
 
     // Without the trigger: one another client deleted meanwhile is left as it is, the other changes.
     test::sqlByAnotherClient(m_uri,
                              sqlite ? "DROP TRIGGER refuse_ex2;" : "DROP TRIGGER refuse_ex2 ON experiments;");
     test::sqlByAnotherClient(m_uri, "UPDATE experiments SET lifecycle_stage = 'deleted' WHERE name = 'ex2'");
-    EXPECT_EQ(store->setExperimentsDeleted({first, second, first}, true), std::vector<int64_t>{first});
+    EXPECT_EQ(store->curation().setExperimentsDeleted({first, second, first}, true),
+              std::vector<int64_t>{first});
     EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE run_uuid = '" + run1 + "'"), "deleted");
     EXPECT_EQ(sql("SELECT lifecycle_stage FROM runs WHERE name = 'b'"), "active")
         << "the runs of an experiment left as it is are left too";
     r = radt({"experiment", "restore", "ex1", "ex2"});
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(store->experiments().size(), 3u);
-    EXPECT_THROW(store->setExperimentDeleted(first, false), StoreError) << "one experiment: not deleted";
+    EXPECT_THROW(store->curation().setExperimentDeleted(first, false), StoreError)
+        << "one experiment: not deleted";
 }
 
 // MLflow's set_tag of mlflow.runName changes runs.name too; `radt run tag` changed only the tag,

@@ -57,13 +57,13 @@ TEST_P(RunEnvelopes, AFinishedRunsLongSeriesAreSavedAndReadBackAsTheirEnvelope) 
     const size_t written = writeRunEnvelopes(*store, run);
     if (!keepsEnvelopes()) {
         EXPECT_EQ(written, 0u) << "no latest_metrics to tell a fresh envelope from a stale one";
-        EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty());
+        EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", 1024).empty());
         return;
     }
     EXPECT_EQ(written, 2u) << "power at 1024 and 4096 slices";
     const Series whole = store->series(run, "power");
     for (int level : envelopeLevels()) {
-        const auto stored = store->storedEnvelopes({run, "no-such-run"}, "power", level);
+        const auto stored = store->envelopes().storedEnvelopes({run, "no-such-run"}, "power", level);
         ASSERT_EQ(stored.size(), 1u) << level;
         const StoredEnvelope& e = stored.at(run);
         EXPECT_EQ(e.pointCount, 10000);
@@ -71,8 +71,8 @@ TEST_P(RunEnvelopes, AFinishedRunsLongSeriesAreSavedAndReadBackAsTheirEnvelope) 
         expectSameSeries(e.series, envelopeOf(whole, whole.t.front(), whole.t.back(), level));
         EXPECT_EQ(*std::max_element(e.series.v.begin(), e.series.v.end()), 400.0) << "the spikes survive";
     }
-    EXPECT_TRUE(store->storedEnvelopes({run}, "short", 1024).empty());
-    EXPECT_TRUE(store->storedEnvelopes({run}, "power", 777).empty()) << "no such resolution";
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "short", 1024).empty());
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", 777).empty()) << "no such resolution";
 }
 
 TEST_P(KeptEnvelopes, APointLoggedAfterwardsMakesTheEnvelopeStaleUntilItIsWrittenAgain) {
@@ -80,19 +80,19 @@ TEST_P(KeptEnvelopes, APointLoggedAfterwardsMakesTheEnvelopeStaleUntilItIsWritte
     const std::string run = store->createRun({0, "grows", 0, "u", "s", RunStatus::Running}).uuid;
     store->logMetrics(run, samples("power", 0, 5000));
     ASSERT_EQ(writeRunEnvelopes(*store, run), 1u);
-    ASSERT_EQ(store->storedEnvelopes({run}, "power", 1024).size(), 1u);
+    ASSERT_EQ(store->envelopes().storedEnvelopes({run}, "power", 1024).size(), 1u);
 
     // MLflow's client (or a resumed run) adds a point: latest_metrics moves, the envelope is old.
     store->logMetrics(run, samples("power", 5000, 1));
-    EXPECT_TRUE(store->storedEnvelopes({run}, "power", 1024).empty());
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({run}, "power", 1024).empty());
     ASSERT_EQ(writeRunEnvelopes(*store, run), 1u);
-    const auto again = store->storedEnvelopes({run}, "power", 1024);
+    const auto again = store->envelopes().storedEnvelopes({run}, "power", 1024);
     ASSERT_EQ(again.size(), 1u);
     EXPECT_EQ(again.at(run).pointCount, 5001);
 
     // Another connection (the explorer while radt writes) sees the same.
     auto other = openStore(m_uri, OpenMode::OpenExisting);
-    EXPECT_EQ(other->storedEnvelopes({run}, "power", 1024).size(), 1u);
+    EXPECT_EQ(other->envelopes().storedEnvelopes({run}, "power", 1024).size(), 1u);
 }
 
 TEST_P(KeptEnvelopes, AReadOnlyStoreReadsEnvelopesAndWritesNone) {
@@ -102,15 +102,16 @@ TEST_P(KeptEnvelopes, AReadOnlyStoreReadsEnvelopesAndWritesNone) {
         run = store->createRun({0, "r", 0, "u", "s", RunStatus::Finished}).uuid;
         store->logMetrics(run, samples("power", 0, 5000));
         store->logMetrics(run, samples("temp", 0, 5000));
-        const std::optional<int64_t> changes = store->envelopeChangeCount(run);
+        const std::optional<int64_t> changes = store->envelopes().envelopeChangeCount(run);
         ASSERT_TRUE(changes);
-        ASSERT_TRUE(store->saveEnvelopes(run, envelopesOf("power", store->series(run, "power"),
-                                                          store->latestMetrics(run).at("power"), *changes)));
+        ASSERT_TRUE(store->envelopes().saveEnvelopes(run, envelopesOf("power", store->series(run, "power"),
+                                                                      store->latestMetrics(run).at("power"),
+                                                                      *changes)));
     }
     auto readOnly = openStore(m_uri, OpenMode::ReadOnly);
-    EXPECT_EQ(readOnly->storedEnvelopes({run}, "power", 1024).size(), 1u);
+    EXPECT_EQ(readOnly->envelopes().storedEnvelopes({run}, "power", 1024).size(), 1u);
     EXPECT_EQ(writeRunEnvelopes(*readOnly, run), 0u);
-    EXPECT_TRUE(readOnly->storedEnvelopes({run}, "temp", 1024).empty());
+    EXPECT_TRUE(readOnly->envelopes().storedEnvelopes({run}, "temp", 1024).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RunEnvelopes,
@@ -138,12 +139,13 @@ TEST(RunEnvelopesSqlite, RowsOfAnotherVersionAreIgnoredAndABrokenOneIsNamed) {
         sqlite3_close(h);
     };
     sql("UPDATE radt_envelopes SET version = version + 1");
-    EXPECT_TRUE(openStore(db, OpenMode::OpenExisting)->storedEnvelopes({run}, "power", 1024).empty())
+    EXPECT_TRUE(
+        openStore(db, OpenMode::OpenExisting)->envelopes().storedEnvelopes({run}, "power", 1024).empty())
         << "a newer radt's envelope is not read as ours";
 
     sql("UPDATE radt_envelopes SET version = version - 1, points = x'0102030405'");
-    const std::string error =
-        test::errorOf([&] { openStore(db, OpenMode::OpenExisting)->storedEnvelopes({run}, "power", 1024); });
+    const std::string error = test::errorOf(
+        [&] { openStore(db, OpenMode::OpenExisting)->envelopes().storedEnvelopes({run}, "power", 1024); });
     EXPECT_NE(error.find("radt_envelopes of run " + run + ", 'power'"), std::string::npos) << error;
     EXPECT_NE(error.find("5 bytes"), std::string::npos) << error;
 }

@@ -99,7 +99,7 @@ TEST_P(KeptRunStats, AFinishedRunKeepsEveryKeysStatsAndASummaryReadsThemWhileFre
     EXPECT_EQ(writeRunEnvelopes(*store, run), 1u)
         << "power's envelope at 1024 slices; stats entries are not counted";
     for (const char* key : {"power", "short"}) {
-        const auto kept = store->storedEnvelopes({run}, key, kStatsBuckets);
+        const auto kept = store->envelopes().storedEnvelopes({run}, key, kStatsBuckets);
         ASSERT_EQ(kept.size(), 1u) << key << ": short series have their statistics kept too";
         expectSameStats(statsOfEntry(kept.at(run), key), seriesStats(store->series(run, key)), key);
     }
@@ -108,8 +108,9 @@ TEST_P(KeptRunStats, AFinishedRunKeepsEveryKeysStatsAndASummaryReadsThemWhileFre
     const radt::Run finished = *store->run(run);
     SeriesStats planted = store->seriesStatsOfRun(run, "power").at("power");
     planted.mean = 12345;
-    ASSERT_TRUE(store->saveEnvelopes(run, {statsEntry("power", planted, store->latestMetrics(run).at("power"),
-                                                      store->envelopeChangeCount(run).value())}));
+    ASSERT_TRUE(store->envelopes().saveEnvelopes(
+        run, {statsEntry("power", planted, store->latestMetrics(run).at("power"),
+                         store->envelopes().envelopeChangeCount(run).value())}));
     EXPECT_EQ(runsSeriesStats(*store, {finished}, "power", nullptr).at(run).mean, 12345);
 
     // A point logged afterwards makes it stale: computed again from the samples, and kept again.
@@ -117,7 +118,7 @@ TEST_P(KeptRunStats, AFinishedRunKeepsEveryKeysStatsAndASummaryReadsThemWhileFre
     const SeriesStats fresh = runsSeriesStats(*store, {finished}, "power", store.get()).at(run);
     expectSameStats(fresh, seriesStats(store->series(run, "power")), "after a late point");
     EXPECT_DOUBLE_EQ(fresh.last, 7.0);
-    const auto keptAgain = store->storedEnvelopes({run}, "power", kStatsBuckets);
+    const auto keptAgain = store->envelopes().storedEnvelopes({run}, "power", kStatsBuckets);
     ASSERT_EQ(keptAgain.size(), 1u) << "kept for the next summary";
     EXPECT_DOUBLE_EQ(statsOfEntry(keptAgain.at(run), "power").last, 7.0);
 
@@ -126,7 +127,7 @@ TEST_P(KeptRunStats, AFinishedRunKeepsEveryKeysStatsAndASummaryReadsThemWhileFre
     store->logMetrics(running, awkwardSamples("power", 0, 5000));
     const auto live = runsSeriesStats(*store, {*store->run(running)}, "power", store.get());
     expectSameStats(live.at(running), seriesStats(store->series(running, "power")), "running");
-    EXPECT_TRUE(store->storedEnvelopes({running}, "power", kStatsBuckets).empty());
+    EXPECT_TRUE(store->envelopes().storedEnvelopes({running}, "power", kStatsBuckets).empty());
     // A run without the key has no statistics rather than empty ones.
     EXPECT_TRUE(runsSeriesStats(*store, {finished}, "no such key", store.get()).empty());
 }
@@ -148,7 +149,7 @@ TEST_P(KeptRunStats, ACompactedRunsStatisticsAreThoseOfItsSeriesBackOnTheGrid) {
 
     const SeriesStats onGrid = seriesStats(readForAnalysis(*store, compacted, "SMI - Power Draw"));
     EXPECT_EQ(onGrid.samples, 6000u);
-    const auto kept = store->storedEnvelopes({run}, "SMI - Power Draw", kStatsBuckets);
+    const auto kept = store->envelopes().storedEnvelopes({run}, "SMI - Power Draw", kStatsBuckets);
     ASSERT_EQ(kept.size(), 1u) << "radt store compact keeps them";
     expectSameStats(statsOfEntry(kept.at(run), "kept"), onGrid, "kept");
     expectSameStats(runsSeriesStats(*store, {compacted}, "SMI - Power Draw", nullptr).at(run), onGrid,

@@ -232,7 +232,7 @@ TEST(SqliteStore, ADamagedPageIsAnErrorNeverFewerRows) {
             points.push_back({"SMI - Power Draw", 100.0 + i % 7, 1700000000000 + i * 1000LL, 0});
         store->logMetrics(uuid, points);
         store->setRunStatus(uuid, radt::RunStatus::Finished, 1700000600000);
-        store->storageBytes(); // a WAL checkpoint: everything in the main file
+        store->maintenance().storageBytes(); // a WAL checkpoint: everything in the main file
     }
     const auto pages = std::filesystem::file_size(clean) / 4096;
     ASSERT_GT(pages, 50u);

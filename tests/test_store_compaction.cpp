@@ -267,12 +267,13 @@ TEST(StoreCompaction, CompactWritesEveryFinishedRunsChartEnvelopes) {
     const CompactionStats stats = compactRuns(*s.store, s.store->runs(), parseTolerance("1%"));
     EXPECT_EQ(stats.envelopes, 2u) << "the power series and the MLflow run's val_loss, at 1024 slices";
     EXPECT_TRUE(stats.envelopeError.empty()) << stats.envelopeError;
-    const auto power = s.store->storedEnvelopes({s.finished, s.running}, "SMI - Power Draw", 1024);
+    const auto power =
+        s.store->envelopes().storedEnvelopes({s.finished, s.running}, "SMI - Power Draw", 1024);
     ASSERT_EQ(power.size(), 1u) << "the running run has none";
     EXPECT_EQ(power.at(s.finished).pointCount,
               int64_t(s.store->series(s.finished, "SMI - Power Draw").size()))
         << "made from the compacted series";
-    EXPECT_EQ(s.store->storedEnvelopes({mlflowRun}, "val_loss", 1024).size(), 1u);
+    EXPECT_EQ(s.store->envelopes().storedEnvelopes({mlflowRun}, "val_loss", 1024).size(), 1u);
 }
 
 // A run MLflow's own client wrote (no radt `listeners` param) whose keys merely look like radt's

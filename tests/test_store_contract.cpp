@@ -248,7 +248,7 @@ TEST_P(StoreContract, EnvelopesKeepPeaksWithAtMostTwoPointsPerBucket) {
     EXPECT_TRUE(std::is_sorted(envelope.t.begin(), envelope.t.end()));
     EXPECT_EQ(envelope.t.front(), 1'700'000'000'000);
     // Whichever store reduces it, the result is the same as reducing the whole series here.
-    const Series here = store->Store::seriesEnvelope(run, "SMI - Power Draw", std::nullopt, 800);
+    const Series here = store->StoreReader::seriesEnvelope(run, "SMI - Power Draw", std::nullopt, 800);
     EXPECT_EQ(envelope.t, here.t);
     EXPECT_EQ(envelope.v, here.v);
     EXPECT_EQ(envelope.step, here.step);
@@ -282,7 +282,7 @@ TEST_P(StoreContract, RemovedMetricPointsGoAndNothingElse) {
         {"SMI - Power Draw", std::numeric_limits<double>::quiet_NaN(), 1700000000000 + 60000, 0});
     store->logMetrics(a, points);
     store->logMetrics(b, points);
-    const int64_t bytesBefore = store->storageBytes();
+    const int64_t bytesBefore = store->maintenance().storageBytes();
     EXPECT_GT(bytesBefore, 0);
 
     Series gone;
@@ -300,13 +300,14 @@ TEST_P(StoreContract, RemovedMetricPointsGoAndNothingElse) {
     lossGone.t = {loss.t[3]};
     lossGone.step = {loss.step[3]};
     lossGone.v = {loss.v[3]};
-    EXPECT_TRUE(store->applyCompaction(a, {{"SMI - Power Draw", gone}, {"loss", lossGone}},
-                                       {"radt.compacted", "{}"}));
+    EXPECT_TRUE(store->maintenance().applyCompaction(a, {{"SMI - Power Draw", gone}, {"loss", lossGone}},
+                                                     {"radt.compacted", "{}"}));
     // Once tagged, a second compaction (another radt that read the run before the first committed)
     // changes nothing.
-    EXPECT_FALSE(store->applyCompaction(a, {{"SMI - Power Draw", power}}, {"radt.compacted", "{\"x\":1}"}));
+    EXPECT_FALSE(store->maintenance().applyCompaction(a, {{"SMI - Power Draw", power}},
+                                                      {"radt.compacted", "{\"x\":1}"}));
     EXPECT_EQ(store->run(a)->tags.at("radt.compacted"), "{}");
-    store->reclaimSpace();
+    store->maintenance().reclaimSpace();
 
     const Series left = store->series(a, "SMI - Power Draw");
     EXPECT_EQ(left.size(), power.size() - (gone.size() - 1));
@@ -316,8 +317,8 @@ TEST_P(StoreContract, RemovedMetricPointsGoAndNothingElse) {
     EXPECT_EQ(store->series(b, "SMI - Power Draw").size(), power.size()) << "another run's points stay";
     EXPECT_EQ(store->series(a, "loss").size(), 49u) << "both keys' points went in the one transaction";
     EXPECT_EQ(store->latestMetrics(a).at("SMI - Power Draw").timestamp, 1700000000000 + 60000);
-    EXPECT_GT(store->storageBytes(), 0);
-    EXPECT_THROW(store->applyCompaction("0123456789abcdef0123456789abcdef", {{"loss", gone}},
-                                        {"radt.compacted", "{}"}),
+    EXPECT_GT(store->maintenance().storageBytes(), 0);
+    EXPECT_THROW(store->maintenance().applyCompaction("0123456789abcdef0123456789abcdef", {{"loss", gone}},
+                                                      {"radt.compacted", "{}"}),
                  StoreError);
 }

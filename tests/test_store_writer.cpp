@@ -67,13 +67,8 @@ public:
         check();
         m_real.logMetrics(u, p);
     }
-    void importRun(const radt::Run& r) override { m_real.importRun(r); }
-    bool applyCompaction(const std::string& u, const std::vector<std::pair<std::string, Series>>& r,
-                         const std::pair<std::string, std::string>& t) override {
-        return m_real.applyCompaction(u, r, t);
-    }
-    void reclaimSpace() override { m_real.reclaimSpace(); }
-    int64_t storageBytes() override { return m_real.storageBytes(); }
+    StoreCuration& curation() override { return m_real.curation(); }
+    StoreMaintenance& maintenance() override { return m_real.maintenance(); }
     std::vector<Experiment> experiments() override { return m_real.experiments(); }
     std::vector<Run> runs(std::optional<int64_t> e) override { return m_real.runs(e); }
     std::optional<Run> run(const std::string& u) override { return m_real.run(u); }

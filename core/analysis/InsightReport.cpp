@@ -332,7 +332,7 @@ std::map<int64_t, std::string> experimentNames(Store& store) {
     std::map<int64_t, std::string> names;
     for (const Experiment& e : store.experiments())
         names[e.id] = e.name;
-    for (const Experiment& e : store.deletedExperiments())
+    for (const Experiment& e : store.curation().deletedExperiments())
         names[e.id] = e.name + " (deleted)";
     return names;
 }
@@ -355,7 +355,7 @@ json reportSettings(const std::vector<Run>& runs, const ReportOptions& options) 
 
 /// The store's deleted runs, marked so (Run::deleted).
 std::vector<Run> deletedRunsOf(Store& store) {
-    std::vector<Run> runs = store.deletedRuns();
+    std::vector<Run> runs = store.curation().deletedRuns();
     for (Run& r : runs)
         r.deleted = true;
     return runs;

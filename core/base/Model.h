@@ -35,7 +35,7 @@ struct Run {
     std::string artifactUri;
     std::map<std::string, std::string> params;
     std::map<std::string, std::string> tags;
-    /// MLflow's lifecycle_stage 'deleted': only what Store::deletedRuns() gives (to restore).
+    /// MLflow's lifecycle_stage 'deleted': only what StoreCuration::deletedRuns() gives (to restore).
     bool deleted = false;
 
     /// A param's value or "" when absent.

@@ -23,7 +23,7 @@ struct StoredEnvelope {
     /// another latest row, and its envelope is stale.
     int64_t latestTimestamp = 0;
     int64_t latestStep = 0;
-    /// The run's change count (Store::envelopeChangeCount) taken before the series was read: any
+    /// The run's change count (EnvelopeCache::envelopeChangeCount) taken before the series was read: any
     /// change to the run's samples since, by any client, counts one more and makes it stale.
     int64_t changeCount = -1;
     Series series;

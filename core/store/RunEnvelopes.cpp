@@ -62,7 +62,7 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
     const bool compacted = run->tags.count(kCompactedTag) > 0;
     // The change count first: a point logged, changed or deleted while the series is read counts
     // one more, so what is kept is taken for stale and made again, never shown short of it.
-    const std::optional<int64_t> changes = store.envelopeChangeCount(runUuid);
+    const std::optional<int64_t> changes = store.envelopes().envelopeChangeCount(runUuid);
     if (!changes)
         return 0;
     const std::map<std::string, LatestMetric> latest = store.latestMetrics(runUuid);
@@ -110,7 +110,7 @@ size_t writeRunEnvelopes(Store& store, const std::string& runUuid) {
         }
         all.push_back(statsEntry(key, *stats, l->second, *changes));
     }
-    if (all.empty() || !store.saveEnvelopes(runUuid, all))
+    if (all.empty() || !store.envelopes().saveEnvelopes(runUuid, all))
         return 0;
     return envelopes;
 }
@@ -160,7 +160,8 @@ std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vect
     for (const Run& run : runs)
         if (isFinished(run))
             finished.push_back(run.uuid);
-    std::map<std::string, StoredEnvelope> stored = store.storedEnvelopes(finished, key, kStatsBuckets);
+    std::map<std::string, StoredEnvelope> stored =
+        store.envelopes().storedEnvelopes(finished, key, kStatsBuckets);
     std::map<std::string, SeriesStats> out;
     for (const Run& run : runs) {
         if (const auto found = stored.find(run.uuid); found != stored.end()) {
@@ -174,7 +175,7 @@ std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vect
         std::optional<int64_t> changes;
         if (keep && isFinished(run)) {
             try {
-                changes = keep->envelopeChangeCount(run.uuid);
+                changes = keep->envelopes().envelopeChangeCount(run.uuid);
             } catch (const StoreError&) {
                 // Locked by a writer: summarised all the same, kept by the next summary.
             }
@@ -203,7 +204,7 @@ std::map<std::string, SeriesStats> runsSeriesStats(Store& store, const std::vect
         if (l == latest.end() || int64_t(stats->samples) <= envelopeMinPoints())
             continue; // a short series is summarised quicker than a kept entry is written
         try {
-            keep->saveEnvelopes(run.uuid, {statsEntry(key, *stats, l->second, *changes)});
+            keep->envelopes().saveEnvelopes(run.uuid, {statsEntry(key, *stats, l->second, *changes)});
         } catch (const StoreError&) {
             // Locked by a writer, a role that may only read: the next summary computes it again.
         }

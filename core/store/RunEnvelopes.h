@@ -6,7 +6,7 @@
 // few thousand points per run instead of every row. Written when a run finishes and by
 // `radt store compact`; a chart that finds one missing, stale or of another version reads the
 // run whole and writes it again. MLflow never reads the table. Fresh is proved by the run's change
-// count, which triggers on metrics keep for whichever client writes (Store::envelopeChangeCount).
+// count, which triggers on metrics keep for whichever client writes (EnvelopeCache::envelopeChangeCount).
 
 #include "core/base/Model.h"
 #include "core/base/SeriesMath.h"

@@ -8,8 +8,8 @@
 
 namespace radt {
 
-std::vector<Run> Store::searchRuns(const std::vector<RunCondition>& conditions,
-                                   std::optional<int64_t> experimentId) {
+std::vector<Run> StoreReader::searchRuns(const std::vector<RunCondition>& conditions,
+                                         std::optional<int64_t> experimentId) {
     std::vector<Run> found;
     for (Run& run : runs(experimentId)) {
         std::map<std::string, double> latest;
@@ -42,64 +42,46 @@ std::vector<std::pair<std::string, std::string>> mlflowRunTags(const NewRun& spe
             {"mlflow.source.type", "LOCAL"}};
 }
 
-void Store::renameRun(const std::string& /*runUuid*/, const std::string& /*name*/) {
-    throw StoreError(displayUri() + ": this store cannot rename runs");
-}
-
-void Store::deleteTags(const std::string& /*runUuid*/, const std::vector<std::string>& /*keys*/) {
-    throw StoreError(displayUri() + ": this store cannot remove tags");
-}
-
-std::vector<std::string> Store::setRunsDeleted(const std::vector<std::string>& /*runUuids*/,
-                                               bool /*deleted*/) {
-    throw StoreError(displayUri() + ": this store cannot delete or restore runs");
-}
-
-void Store::setRunDeleted(const std::string& runUuid, bool deleted) {
+void StoreCuration::setRunDeleted(const std::string& runUuid, bool deleted) {
     if (setRunsDeleted({runUuid}, deleted).empty())
         throw StoreError("run '" + runUuid + "' is " + (deleted ? "already deleted" : "not deleted") +
-                         " in " + displayUri());
+                         " in " + curatedUri());
 }
 
-std::vector<Run> Store::deletedRuns() {
-    return {};
-}
-
-void Store::renameExperiment(int64_t /*experimentId*/, const std::string& /*name*/) {
-    throw StoreError(displayUri() + ": this store cannot rename experiments");
-}
-
-std::vector<int64_t> Store::setExperimentsDeleted(const std::vector<int64_t>& /*experimentIds*/,
-                                                  bool /*deleted*/) {
-    throw StoreError(displayUri() + ": this store cannot delete or restore experiments");
-}
-
-void Store::setExperimentDeleted(int64_t experimentId, bool deleted) {
+void StoreCuration::setExperimentDeleted(int64_t experimentId, bool deleted) {
     if (setExperimentsDeleted({experimentId}, deleted).empty())
         throw StoreError("experiment " + std::to_string(experimentId) + " is " +
-                         (deleted ? "already deleted" : "not deleted") + " in " + displayUri());
+                         (deleted ? "already deleted" : "not deleted") + " in " + curatedUri());
 }
 
-std::vector<Experiment> Store::deletedExperiments() {
-    return {};
+EnvelopeCache& Store::envelopes() {
+    static EnvelopeCache none; // keeps nothing and holds no state: one serves every such store
+    return none;
 }
 
-Series Store::seriesEnvelope(const std::string& runUuid, const std::string& key,
-                             std::optional<std::pair<int64_t, int64_t>> range, int buckets) {
+std::optional<Experiment> StoreReader::experimentById(int64_t id) {
+    for (Experiment& e : experiments())
+        if (e.id == id)
+            return std::move(e);
+    return std::nullopt;
+}
+
+Series StoreReader::seriesEnvelope(const std::string& runUuid, const std::string& key,
+                                   std::optional<std::pair<int64_t, int64_t>> range, int buckets) {
     const Series all = range ? seriesRange(runUuid, key, range->first, range->second) : series(runUuid, key);
     return envelopeOf(all, range ? range->first : (all.t.empty() ? 0 : all.t.front()),
                       range ? range->second : (all.t.empty() ? 0 : all.t.back()), buckets);
 }
 
-std::map<std::string, int64_t> Store::pointCounts(const std::string& runUuid) {
+std::map<std::string, int64_t> StoreReader::pointCounts(const std::string& runUuid) {
     std::map<std::string, int64_t> counts;
     for (const std::string& key : metricKeys({runUuid}))
         counts[key] = int64_t(series(runUuid, key).size());
     return counts;
 }
 
-std::map<std::string, SeriesStats> Store::seriesStatsOfRun(const std::string& runUuid,
-                                                           const std::string& onlyKey) {
+std::map<std::string, SeriesStats> StoreReader::seriesStatsOfRun(const std::string& runUuid,
+                                                                 const std::string& onlyKey) {
     std::map<std::string, SeriesStats> out;
     const std::vector<std::string> keys =
         onlyKey.empty() ? metricKeys({runUuid}) : std::vector<std::string>{onlyKey};

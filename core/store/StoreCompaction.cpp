@@ -116,7 +116,7 @@ CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const Co
                             const std::function<void(size_t, size_t)>& progress) {
     CompactionStats stats;
     if (!options.dryRun)
-        stats.bytesBefore = store.storageBytes();
+        stats.bytesBefore = store.maintenance().storageBytes();
     for (size_t r = 0; r < runs.size(); ++r) {
         const Run& run = runs[r];
         if (run.status == RunStatus::Running) {
@@ -137,8 +137,8 @@ CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const Co
             bool applied = !plan.tag.is_null();
             if (applied && !options.dryRun) {
                 try {
-                    applied =
-                        store.applyCompaction(run.uuid, plan.removals, {kCompactedTag, plan.tag.dump()});
+                    applied = store.maintenance().applyCompaction(run.uuid, plan.removals,
+                                                                  {kCompactedTag, plan.tag.dump()});
                 } catch (const StoreError& e) {
                     // One transaction per run: this run is as it was; those before it are done.
                     throw StoreError(std::string(e.what()) + "; run " + run.uuid +
@@ -172,8 +172,8 @@ CompactionStats compactRuns(Store& store, const std::vector<Run>& runs, const Co
     }
     if (!options.dryRun) {
         try {
-            store.reclaimSpace();
-            stats.bytesAfter = store.storageBytes();
+            store.maintenance().reclaimSpace();
+            stats.bytesAfter = store.maintenance().storageBytes();
         } catch (const StoreError& e) {
             // The runs are compacted and consistent; only the file did not shrink (VACUUM needs
             // room for a copy). Running again with more room does it.

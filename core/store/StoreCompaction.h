@@ -29,8 +29,9 @@ CompactionOptions parseTolerance(const std::string& text);
 struct CompactionStats {
     size_t runs = 0, series = 0;
     size_t rowsBefore = 0, rowsAfter = 0;
-    int64_t bytesBefore = -1, bytesAfter = -1; ///< the store's metric storage (Store::storageBytes)
-    std::vector<std::string> skipped;          ///< "<run id>: why", one per run left as it was
+    int64_t bytesBefore = -1,
+            bytesAfter = -1;          ///< the store's metric storage (StoreMaintenance::storageBytes)
+    std::vector<std::string> skipped; ///< "<run id>: why", one per run left as it was
     std::string reclaimError;  ///< why the space was not given back (the runs are compacted all the same)
     size_t envelopes = 0;      ///< chart envelopes written (RunEnvelopes.h), compacted or not
     std::string envelopeError; ///< the first run whose envelopes could not be written, and why
@@ -41,7 +42,7 @@ struct CompactionStats {
 bool recordedByRadt(const Run& run);
 
 /// Compacts the hardware series of `runs`; running, already compacted and not radt-recorded runs
-/// are skipped (said in `skipped`). Each run is one transaction (Store::applyCompaction): killed
+/// are skipped (said in `skipped`). Each run is one transaction (StoreMaintenance::applyCompaction): killed
 /// or out of disk at any point, a run is either wholly compacted and tagged or as it was, so a
 /// re-run never thins a series twice; a run another compaction tagged meanwhile is skipped. The
 /// space is given back at the end (SQLite shrinks its file). `progress(done, total)` after each

@@ -139,7 +139,7 @@ StoreCopyStats copyStore(Store& source, Store& destination,
         Run incomplete = run;
         incomplete.status = RunStatus::Scheduled;
         incomplete.endTime.reset();
-        destination.importRun(incomplete);
+        destination.maintenance().importRun(incomplete);
         if (const std::string why = copyRunData(source, destination, run, stats.samples); !why.empty()) {
             stats.incomplete[run.uuid] = why;
         } else {

@@ -8,8 +8,21 @@ namespace radt {
     std::lock_guard<std::mutex> lock(m_mutex);                                                               \
     return m_store.call
 
+#define RADT_LOCKED_ROLE(call)                                                                               \
+    std::lock_guard<std::mutex> lock(m_mutex);                                                               \
+    return m_inner.call
+
 std::string SynchronizedStore::displayUri() const {
     RADT_LOCKED(displayUri());
+}
+std::string SynchronizedStore::openNotice() const {
+    RADT_LOCKED(openNotice());
+}
+std::string SynchronizedStore::fileProblem() const {
+    RADT_LOCKED(fileProblem());
+}
+bool SynchronizedStore::isReadOnly() const {
+    RADT_LOCKED(isReadOnly());
 }
 int64_t SynchronizedStore::getOrCreateExperiment(const std::string& name) {
     RADT_LOCKED(getOrCreateExperiment(name));
@@ -29,45 +42,8 @@ void SynchronizedStore::setTags(const std::string& runUuid,
                                 const std::vector<std::pair<std::string, std::string>>& tags) {
     RADT_LOCKED(setTags(runUuid, tags));
 }
-void SynchronizedStore::renameRun(const std::string& runUuid, const std::string& name) {
-    RADT_LOCKED(renameRun(runUuid, name));
-}
-void SynchronizedStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
-    RADT_LOCKED(deleteTags(runUuid, keys));
-}
-std::vector<std::string> SynchronizedStore::setRunsDeleted(const std::vector<std::string>& runUuids,
-                                                           bool deleted) {
-    RADT_LOCKED(setRunsDeleted(runUuids, deleted));
-}
-std::vector<Run> SynchronizedStore::deletedRuns() {
-    RADT_LOCKED(deletedRuns());
-}
-void SynchronizedStore::renameExperiment(int64_t experimentId, const std::string& name) {
-    RADT_LOCKED(renameExperiment(experimentId, name));
-}
-std::vector<int64_t> SynchronizedStore::setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
-                                                              bool deleted) {
-    RADT_LOCKED(setExperimentsDeleted(experimentIds, deleted));
-}
-std::vector<Experiment> SynchronizedStore::deletedExperiments() {
-    RADT_LOCKED(deletedExperiments());
-}
 void SynchronizedStore::logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) {
     RADT_LOCKED(logMetrics(runUuid, points));
-}
-void SynchronizedStore::importRun(const Run& run) {
-    RADT_LOCKED(importRun(run));
-}
-bool SynchronizedStore::applyCompaction(const std::string& runUuid,
-                                        const std::vector<std::pair<std::string, Series>>& removals,
-                                        const std::pair<std::string, std::string>& tag) {
-    RADT_LOCKED(applyCompaction(runUuid, removals, tag));
-}
-void SynchronizedStore::reclaimSpace() {
-    RADT_LOCKED(reclaimSpace());
-}
-int64_t SynchronizedStore::storageBytes() {
-    RADT_LOCKED(storageBytes());
 }
 std::vector<Experiment> SynchronizedStore::experiments() {
     RADT_LOCKED(experiments());
@@ -113,21 +89,95 @@ std::map<std::string, SeriesStats> SynchronizedStore::seriesStatsOfRun(const std
     RADT_LOCKED(seriesStatsOfRun(runUuid, onlyKey));
 }
 
-std::map<std::string, StoredEnvelope>
-SynchronizedStore::storedEnvelopes(const std::vector<std::string>& runUuids, const std::string& key,
-                                   int buckets) {
-    RADT_LOCKED(storedEnvelopes(runUuids, key, buckets));
+// The roles: the same lock, the wrapped store's role objects.
+class SynchronizedStore::Curation final : public StoreCuration {
+public:
+    Curation(StoreCuration& inner, std::mutex& mutex, const Store& store)
+        : m_inner(inner), m_mutex(mutex), m_store(store) {}
+    void renameRun(const std::string& runUuid, const std::string& name) override {
+        RADT_LOCKED_ROLE(renameRun(runUuid, name));
+    }
+    void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override {
+        RADT_LOCKED_ROLE(deleteTags(runUuid, keys));
+    }
+    std::vector<std::string> setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted) override {
+        RADT_LOCKED_ROLE(setRunsDeleted(runUuids, deleted));
+    }
+    std::vector<Run> deletedRuns() override { RADT_LOCKED_ROLE(deletedRuns()); }
+    void renameExperiment(int64_t experimentId, const std::string& name) override {
+        RADT_LOCKED_ROLE(renameExperiment(experimentId, name));
+    }
+    std::vector<int64_t> setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
+                                               bool deleted) override {
+        RADT_LOCKED_ROLE(setExperimentsDeleted(experimentIds, deleted));
+    }
+    std::vector<Experiment> deletedExperiments() override { RADT_LOCKED_ROLE(deletedExperiments()); }
+
+protected:
+    std::string curatedUri() const override { return m_store.displayUri(); }
+
+private:
+    StoreCuration& m_inner;
+    std::mutex& m_mutex;
+    const Store& m_store;
+};
+
+class SynchronizedStore::Maintenance final : public StoreMaintenance {
+public:
+    Maintenance(StoreMaintenance& inner, std::mutex& mutex) : m_inner(inner), m_mutex(mutex) {}
+    void importRun(const Run& run) override { RADT_LOCKED_ROLE(importRun(run)); }
+    bool applyCompaction(const std::string& runUuid,
+                         const std::vector<std::pair<std::string, Series>>& removals,
+                         const std::pair<std::string, std::string>& tag) override {
+        RADT_LOCKED_ROLE(applyCompaction(runUuid, removals, tag));
+    }
+    void reclaimSpace() override { RADT_LOCKED_ROLE(reclaimSpace()); }
+    int64_t storageBytes() override { RADT_LOCKED_ROLE(storageBytes()); }
+
+private:
+    StoreMaintenance& m_inner;
+    std::mutex& m_mutex;
+};
+
+class SynchronizedStore::Envelopes final : public EnvelopeCache {
+public:
+    Envelopes(EnvelopeCache& inner, std::mutex& mutex) : m_inner(inner), m_mutex(mutex) {}
+    std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
+                                                          const std::string& key, int buckets) override {
+        RADT_LOCKED_ROLE(storedEnvelopes(runUuids, key, buckets));
+    }
+    std::optional<int64_t> envelopeChangeCount(const std::string& runUuid) override {
+        RADT_LOCKED_ROLE(envelopeChangeCount(runUuid));
+    }
+    bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override {
+        RADT_LOCKED_ROLE(saveEnvelopes(runUuid, envelopes));
+    }
+
+private:
+    EnvelopeCache& m_inner;
+    std::mutex& m_mutex;
+};
+
+SynchronizedStore::SynchronizedStore(Store& store)
+    : m_store(store), m_curation(std::make_unique<Curation>(store.curation(), m_mutex, store)),
+      m_maintenance(std::make_unique<Maintenance>(store.maintenance(), m_mutex)),
+      m_envelopes(std::make_unique<Envelopes>(store.envelopes(), m_mutex)) {}
+
+SynchronizedStore::~SynchronizedStore() = default;
+
+StoreCuration& SynchronizedStore::curation() {
+    return *m_curation;
 }
 
-std::optional<int64_t> SynchronizedStore::envelopeChangeCount(const std::string& runUuid) {
-    RADT_LOCKED(envelopeChangeCount(runUuid));
+StoreMaintenance& SynchronizedStore::maintenance() {
+    return *m_maintenance;
 }
 
-bool SynchronizedStore::saveEnvelopes(const std::string& runUuid,
-                                      const std::vector<StoredEnvelope>& envelopes) {
-    RADT_LOCKED(saveEnvelopes(runUuid, envelopes));
+EnvelopeCache& SynchronizedStore::envelopes() {
+    return *m_envelopes;
 }
 
+#undef RADT_LOCKED_ROLE
 #undef RADT_LOCKED
 
 } // namespace radt

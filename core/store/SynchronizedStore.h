@@ -6,15 +6,20 @@
 
 #include "core/store/Store.h"
 
+#include <memory>
 #include <mutex>
 
 namespace radt {
 
 class SynchronizedStore : public Store {
 public:
-    explicit SynchronizedStore(Store& store) : m_store(store) {}
+    explicit SynchronizedStore(Store& store);
+    ~SynchronizedStore() override;
 
     std::string displayUri() const override;
+    std::string openNotice() const override;
+    std::string fileProblem() const override;
+    bool isReadOnly() const override;
     int64_t getOrCreateExperiment(const std::string& name) override;
     Run createRun(const NewRun& run) override;
     void setRunStatus(const std::string& runUuid, RunStatus status, std::optional<int64_t> endTime) override;
@@ -23,20 +28,6 @@ public:
     void setTags(const std::string& runUuid,
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
-    void renameRun(const std::string& runUuid, const std::string& name) override;
-    void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
-    std::vector<std::string> setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted) override;
-    std::vector<Run> deletedRuns() override;
-    void renameExperiment(int64_t experimentId, const std::string& name) override;
-    std::vector<int64_t> setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
-                                               bool deleted) override;
-    std::vector<Experiment> deletedExperiments() override;
-    void importRun(const Run& run) override;
-    bool applyCompaction(const std::string& runUuid,
-                         const std::vector<std::pair<std::string, Series>>& removals,
-                         const std::pair<std::string, std::string>& tag) override;
-    void reclaimSpace() override;
-    int64_t storageBytes() override;
     std::vector<Experiment> experiments() override;
     std::optional<Experiment> experimentById(int64_t id) override;
     std::vector<Run> runs(std::optional<int64_t> experimentId) override;
@@ -54,14 +45,21 @@ public:
     std::map<std::string, int64_t> pointCounts(const std::string& runUuid) override;
     std::map<std::string, SeriesStats> seriesStatsOfRun(const std::string& runUuid,
                                                         const std::string& onlyKey = {}) override;
-    std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
-                                                          const std::string& key, int buckets) override;
-    std::optional<int64_t> envelopeChangeCount(const std::string& runUuid) override;
-    bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override;
+    /// The wrapped store's roles, each call under the same mutex.
+    StoreCuration& curation() override;
+    StoreMaintenance& maintenance() override;
+    EnvelopeCache& envelopes() override;
 
 private:
+    class Curation;
+    class Maintenance;
+    class Envelopes;
+
     Store& m_store;
     mutable std::mutex m_mutex;
+    std::unique_ptr<Curation> m_curation;
+    std::unique_ptr<Maintenance> m_maintenance;
+    std::unique_ptr<Envelopes> m_envelopes;
 };
 
 } // namespace radt

@@ -5,6 +5,7 @@
 #include "core/store/Store.h"
 #include "widgets/chart/ChartPanel.h"
 #include "widgets/chart/SummaryPanel.h"
+#include "widgets/common/StoreReadThread.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -12,16 +13,27 @@
 
 namespace radt {
 
+namespace {
+
+/// Hands `job` to the GUI thread: the application object lives there for as long as any view, so
+/// a job finished after its loader went still lands somewhere, and finds the loader gone there.
+template <typename Job> void landOnGuiThread(Job&& job) {
+    QMetaObject::invokeMethod(QCoreApplication::instance(), std::forward<Job>(job), Qt::QueuedConnection);
+}
+
+} // namespace
+
 struct ChartLoader::Shared {
     std::mutex mutex;
-    std::string uri;                        ///< what the worker should read
+    std::string uri;                        ///< what the reads should read
     bool mayWrite = false;                  ///< the window opened it writable (envelopeKeeper)
     std::map<ChartPanel*, uint64_t> latest; ///< newest request per chart
     uint64_t latestSummary = 0;
     uint64_t next = 0;
-    // Worker thread only: its connection and the URI it was opened for.
-    std::unique_ptr<Store> store;
+    // The read thread only: the URI its connection and the keeper are for, and the keeper.
     std::string openedUri;
+    std::unique_ptr<Store> keeper;
+    bool keeperFailed = false;
 
     bool current(ChartPanel* chart, uint64_t generation) {
         std::lock_guard<std::mutex> lock(mutex);
@@ -32,23 +44,22 @@ struct ChartLoader::Shared {
         std::lock_guard<std::mutex> lock(mutex);
         return latestSummary == generation;
     }
-    /// The worker's connection, (re)opened when the window switched stores. Throws StoreError.
-    Store& connection() {
+    /// The read thread's connection to the window's store, reopened when the window switched
+    /// stores (read-only: a reader never writes, nor adds an index). Throws StoreError.
+    Store& connection(StoreReadThread& thread) {
         std::string wanted;
         {
             std::lock_guard<std::mutex> lock(mutex);
             wanted = uri;
         }
-        if (!store || openedUri != wanted) {
-            store.reset();
-            if (wanted.empty())
-                throw StoreError("no store is open");
-            store = openStore(wanted, OpenMode::ReadOnly); // a reader: never writes, nor adds an index
-            openedUri = wanted;
+        if (wanted.empty())
+            throw StoreError("no store is open");
+        if (openedUri != wanted) {
             keeper.reset();
             keeperFailed = false;
+            openedUri = wanted;
         }
-        return *store;
+        return thread.connection(wanted);
     }
     /// Where charts keep the envelopes they made: a writable connection to the same store, or
     /// nullptr (the window opened it read-only, or it cannot be opened for writing). After
@@ -68,30 +79,18 @@ struct ChartLoader::Shared {
         }
         return keeper.get();
     }
-    std::unique_ptr<Store> keeper; ///< worker thread only
-    bool keeperFailed = false;
 };
 
 ChartLoader::ChartLoader(QObject* parent)
-    : QObject(parent), m_thread(new QThread(this)), m_worker(new QObject),
-      m_shared(std::make_shared<Shared>()) {
-    m_thread->setObjectName(QStringLiteral("radt chart loader"));
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread->start();
-}
+    : QObject(parent), m_reads(StoreReadThread::start(QStringLiteral("radt chart loader"))),
+      m_shared(std::make_shared<Shared>()) {}
 
 ChartLoader::~ChartLoader() {
-    {
-        std::lock_guard<std::mutex> lock(m_shared->mutex);
-        m_shared->latest.clear(); // queued jobs see themselves stale and return at once
-        m_shared->latestSummary = ~uint64_t(0);
-    }
-    m_thread->quit();
-    m_thread->wait();
-    // The connections belong to the worker thread, which is gone: close them here.
-    m_shared->keeper.reset();
-    m_shared->store.reset();
+    std::lock_guard<std::mutex> lock(m_shared->mutex);
+    m_shared->latest.clear(); // queued jobs see themselves stale and return at once
+    m_shared->latestSummary = ~uint64_t(0);
+    // m_reads goes with the loader: its destructor waits for the thread, unless a job still runs,
+    // which holds the thread and m_shared (its keeper) until it returns, and then lands nowhere.
 }
 
 void ChartLoader::setStoreUri(const std::string& uri, bool mayWrite) {
@@ -119,53 +118,47 @@ void ChartLoader::requestChart(ChartPanel* chart, const std::vector<Run>& runs, 
     QPointer<ChartPanel> target(chart);
     std::shared_ptr<Shared> shared = m_shared;
     QPointer<ChartLoader> self(this);
-    QMetaObject::invokeMethod(
-        m_worker,
-        [=] {
-            auto deliver = [self](auto&& job) {
-                QMetaObject::invokeMethod(self.data(), std::forward<decltype(job)>(job),
-                                          Qt::QueuedConnection);
-            };
-            if (!shared->current(chart, generation)) { // superseded before it started
-                deliver([self] {
-                    if (self)
-                        self->finishOne();
-                });
-                return;
-            }
-            try {
-                Store& store = shared->connection();
-                auto data = std::make_shared<std::vector<ChartRunData>>(readChartRuns(
-                    store, runs, key.toStdString(), columns,
-                    [&](size_t done, size_t total) {
-                        deliver([self, key, done, total] {
-                            if (self)
-                                emit self->progress(key, int(done), int(total));
-                        });
-                    },
-                    shared->envelopeKeeper()));
-                deliver([self, target, data, key, shared, chart, generation] {
-                    if (!self)
-                        return;
-                    // Only the newest request lands, and only on a chart that still exists.
-                    if (target && shared->current(chart, generation)) {
-                        target->setData(std::move(*data), key);
-                        emit self->chartLoaded(target);
-                    }
+    m_reads->post([=](StoreReadThread& thread) {
+        auto deliver = [](auto&& job) { landOnGuiThread(std::forward<decltype(job)>(job)); };
+        if (!shared->current(chart, generation)) { // superseded before it started
+            deliver([self] {
+                if (self)
                     self->finishOne();
-                });
-            } catch (const std::exception& e) {
-                const QString error = QString::fromStdString(e.what());
-                deliver([self, target, key, error, shared, chart, generation] {
-                    if (!self)
-                        return;
-                    if (target && shared->current(chart, generation))
-                        emit self->chartFailed(target, key, error);
-                    self->finishOne();
-                });
-            }
-        },
-        Qt::QueuedConnection);
+            });
+            return;
+        }
+        try {
+            Store& store = shared->connection(thread);
+            auto data = std::make_shared<std::vector<ChartRunData>>(readChartRuns(
+                store, runs, key.toStdString(), columns,
+                [&](size_t done, size_t total) {
+                    deliver([self, key, done, total] {
+                        if (self)
+                            emit self->progress(key, int(done), int(total));
+                    });
+                },
+                shared->envelopeKeeper()));
+            deliver([self, target, data, key, shared, chart, generation] {
+                if (!self)
+                    return;
+                // Only the newest request lands, and only on a chart that still exists.
+                if (target && shared->current(chart, generation)) {
+                    target->setData(std::move(*data), key);
+                    emit self->chartLoaded(target);
+                }
+                self->finishOne();
+            });
+        } catch (const std::exception& e) {
+            const QString error = QString::fromStdString(e.what());
+            deliver([self, target, key, error, shared, chart, generation] {
+                if (!self)
+                    return;
+                if (target && shared->current(chart, generation))
+                    emit self->chartFailed(target, key, error);
+                self->finishOne();
+            });
+        }
+    });
 }
 
 void ChartLoader::cancelChart(ChartPanel* chart) {
@@ -186,75 +179,69 @@ void ChartLoader::requestSummary(const std::vector<Run>& runs, const std::vector
     std::shared_ptr<Shared> shared = m_shared;
     QPointer<ChartLoader> self(this);
     auto heldSeries = std::make_shared<const std::vector<SummaryPanel::HeldSeries>>(std::move(held));
-    QMetaObject::invokeMethod(
-        m_worker,
-        [=] {
-            auto deliver = [self](auto&& job) {
-                QMetaObject::invokeMethod(self.data(), std::forward<decltype(job)>(job),
-                                          Qt::QueuedConnection);
-            };
-            std::shared_ptr<std::vector<SummaryRow>> rows;
-            QString error;
-            if (shared->currentSummary(generation)) {
-                try {
-                    rows = std::make_shared<std::vector<SummaryRow>>();
-                    if (!runs.empty() && !metrics.empty()) { // else nothing to read, no store needed
-                        Store& store = shared->connection(); // first: the keeper opens the same URI
-                        *rows = SummaryPanel::rowsFor(store, runs, metrics, experimentNames,
-                                                      shared->envelopeKeeper());
-                    }
-                    for (const SummaryPanel::HeldSeries& h : *heldSeries)
-                        if (!h.series.empty())
-                            rows->push_back(SummaryPanel::rowOf(h.run, h.experiment, h.metric, h.series));
-                } catch (const std::exception& e) {
-                    rows.reset();
-                    error = QString::fromStdString(e.what());
+    m_reads->post([=](StoreReadThread& thread) {
+        std::shared_ptr<std::vector<SummaryRow>> rows;
+        QString error;
+        if (shared->currentSummary(generation)) {
+            try {
+                rows = std::make_shared<std::vector<SummaryRow>>();
+                if (!runs.empty() && !metrics.empty()) {       // else nothing to read, no store needed
+                    Store& store = shared->connection(thread); // first: the keeper opens the same URI
+                    *rows = SummaryPanel::rowsFor(store, runs, metrics, experimentNames,
+                                                  shared->envelopeKeeper());
                 }
+                for (const SummaryPanel::HeldSeries& h : *heldSeries)
+                    if (!h.series.empty())
+                        rows->push_back(SummaryPanel::rowOf(h.run, h.experiment, h.metric, h.series));
+            } catch (const std::exception& e) {
+                rows.reset();
+                error = QString::fromStdString(e.what());
             }
-            deliver([self, rows, error, shared, generation] {
-                if (!self)
-                    return;
-                if (shared->currentSummary(generation)) {
-                    if (rows)
-                        emit self->summaryReady(*rows);
-                    else if (!error.isEmpty())
-                        emit self->summaryFailed(error);
-                }
-                self->finishOne();
-            });
-        },
-        Qt::QueuedConnection);
+        }
+        landOnGuiThread([self, rows, error, shared, generation] {
+            if (!self)
+                return;
+            if (shared->currentSummary(generation)) {
+                if (rows)
+                    emit self->summaryReady(*rows);
+                else if (!error.isEmpty())
+                    emit self->summaryFailed(error);
+            }
+            self->finishOne();
+        });
+    });
 }
 
 void ChartLoader::readThenLand(std::function<void(Store& store)> read,
                                std::function<void(const QString& error)> land) {
     std::shared_ptr<Shared> shared = m_shared;
-    workThenLand([shared, read = std::move(read)] { read(shared->connection()); }, std::move(land));
+    postThenLand(
+        [shared, read = std::move(read)](StoreReadThread& thread) { read(shared->connection(thread)); },
+        std::move(land));
 }
 
 void ChartLoader::workThenLand(std::function<void()> work, std::function<void(const QString& error)> land) {
+    postThenLand([work = std::move(work)](StoreReadThread&) { work(); }, std::move(land));
+}
+
+void ChartLoader::postThenLand(std::function<void(StoreReadThread& thread)> work,
+                               std::function<void(const QString& error)> land) {
     ++m_pending;
     QPointer<ChartLoader> self(this);
-    QMetaObject::invokeMethod(
-        m_worker,
-        [self, work = std::move(work), land = std::move(land)] {
-            QString error;
-            try {
-                work();
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
-            }
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, land, error] {
-                    if (!self)
-                        return;
-                    land(error);
-                    self->finishOne();
-                },
-                Qt::QueuedConnection);
-        },
-        Qt::QueuedConnection);
+    m_reads->post([self, work = std::move(work), land = std::move(land)](StoreReadThread& thread) {
+        QString error;
+        try {
+            work(thread);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        landOnGuiThread([self, land, error] {
+            if (!self)
+                return;
+            land(error);
+            self->finishOne();
+        });
+    });
 }
 
 void ChartLoader::requestLatestMetrics(
@@ -322,9 +309,9 @@ void ChartLoader::requestTree(
             *runs = store.runs();
             if (!withDeleted)
                 return;
-            for (Experiment& e : store.deletedExperiments())
+            for (Experiment& e : store.curation().deletedExperiments())
                 experiments->push_back(std::move(e));
-            for (Run& r : store.deletedRuns()) {
+            for (Run& r : store.curation().deletedRuns()) {
                 r.deleted = true;
                 runs->push_back(std::move(r));
             }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Reads chart data and summary statistics off the GUI thread (issue: the window stays responsive
-// while 8 x 1M points load). One worker thread with its own connection to the open store, so
-// reads never wait on the GUI thread's connection; requests for a chart that has asked again are
-// dropped before and after reading, so only the newest view lands.
+// Reads chart data and summary statistics off the GUI thread (the window stays responsive while
+// 8 x 1M points load), on a StoreReadThread of its own (widgets/common/StoreReadThread.h, the
+// views' one way to read a store off the GUI thread) with its own connection to the open store,
+// so reads never wait on the GUI thread's connection; requests for a chart that has asked again
+// are dropped before and after reading, so only the newest view lands.
 
 #include "widgets/chart/SummaryModel.h"
 #include "widgets/chart/SummaryPanel.h"
@@ -21,12 +22,11 @@
 #include <string>
 #include <vector>
 
-class QThread;
-
 namespace radt {
 
 class ChartPanel;
 class Store;
+class StoreReadThread;
 
 class ChartLoader : public QObject {
     Q_OBJECT
@@ -100,9 +100,11 @@ private:
     /// Runs `read` on the worker with its connection, then `land` on the GUI thread with the
     /// error read threw ("" when none); pending until then. Not landed when the loader is gone.
     void readThenLand(std::function<void(Store& store)> read, std::function<void(const QString& error)> land);
+    /// The same for work that is given the thread (and may open its connection, or not).
+    void postThenLand(std::function<void(StoreReadThread& thread)> work,
+                      std::function<void(const QString& error)> land);
 
-    QThread* m_thread;
-    QObject* m_worker; ///< lives in m_thread; jobs run as its queued calls
+    std::shared_ptr<StoreReadThread> m_reads; ///< the thread the jobs run on, with its connection
     std::shared_ptr<Shared> m_shared;
     int m_pending = 0;
     std::set<ChartPanel*> m_polling; ///< charts with a poll under way (GUI thread only)

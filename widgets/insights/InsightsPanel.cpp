@@ -18,6 +18,7 @@
 #include "widgets/insights/ConfigurationTables.h"
 #include "widgets/insights/FrontierChart.h"
 #include "widgets/insights/InsightBars.h"
+#include "widgets/insights/InsightRunsModel.h"
 #include "widgets/insights/InsightTimeChart.h"
 
 #include <QApplication>
@@ -100,7 +101,7 @@ InsightsPanel::InsightsPanel(QWidget* parent)
     m_inputs.perRun = new QCheckBox(tr("per run"), this);
     m_status = new QLabel(this);
     m_workloads = new QLabel(this);
-    m_views.model = new QStandardItemModel(this);
+    m_views.model = new InsightRunsModel(this);
     m_views.proxy = new QSortFilterProxyModel(this);
     m_views.table = new QTableView(this);
     m_views.chart = new QChart;

@@ -25,7 +25,6 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
-class QStandardItem;
 class QStandardItemModel;
 class QTableView;
 class QTimer;
@@ -37,18 +36,8 @@ class QChartView;
 
 namespace radt {
 
-class Store;
+class InsightRunsModel;
 class StoreReadThread;
-namespace insight {
-struct RunFigure;
-}
-
-/// A column of the Insights runs table: a figure of runFigures(), or one of the params that tell
-/// the runs apart (right after the run's name).
-struct RunTableColumn {
-    const insight::RunFigure* figure = nullptr; ///< null for a param column
-    QString param;
-};
 
 class InsightsPanel : public QWidget {
     Q_OBJECT
@@ -70,7 +59,7 @@ public:
     const nlohmann::json& report() const { return m_report; }
     /// The text under the table: the workloads' energy, and the runs left out of configurations.
     QString footer() const;
-    QStandardItemModel* table() const { return m_views.model; }
+    InsightRunsModel* table() const { return m_views.model; }
     /// The Configurations and Comparisons tabs' tables.
     QStandardItemModel* configurations() const { return m_views.configurations; }
     QStandardItemModel* comparisons() const { return m_views.comparisons; }
@@ -88,8 +77,9 @@ public:
     void exportCollocation(const QString& path) const;
     QString lastError() const { return m_error; }
 
-    static constexpr int kNumberRole = Qt::UserRole + 1; ///< what a table column sorts by
-    static constexpr int kUuidRole = Qt::UserRole + 2;   ///< on a run row's first cell
+    static constexpr int kNumberRole =
+        Qt::UserRole + 1;                              ///< what a table column sorts by (InsightRunsModel's)
+    static constexpr int kUuidRole = Qt::UserRole + 2; ///< the run of a table row
 
 signals:
     void computed();
@@ -110,17 +100,10 @@ private:
     void compute();
     void present(nlohmann::json report, quint64 generation, const QString& error);
     void fillTable();
-    void setTableHeaders(const std::vector<RunTableColumn>& columns);
-    QList<QStandardItem*> runRow(const nlohmann::json& run, const std::vector<RunTableColumn>& columns,
-                                 const std::map<std::string, std::map<std::string, double>>& paramRanks);
-    /// The table's column of the figure named `key` (after the param columns).
-    int figureColumn(const char* key) const;
     /// Caps the name columns' width (their tooltips hold the whole name).
     void fitNameColumns();
     /// The footer: the workloads' energy and the notes on runs left out of configurations.
     QString workloadsText() const;
-    /// Marks a run's GPU energy cell ⚠ with a tooltip when its figure has a caveat.
-    void markEnergyCaveats(const nlohmann::json& run, QStandardItem* energy);
     void fillChart();
     /// The selected run's GPU utilisation with its burst periods or input stalls shaded: read on
     /// the worker, drawn when it lands.
@@ -150,7 +133,7 @@ private:
     QLabel* m_workloads = nullptr;
     /// What shows the report: the runs' table, the configurations' and comparisons' tables, the chart.
     struct Views {
-        QStandardItemModel* model = nullptr;
+        InsightRunsModel* model = nullptr;
         QSortFilterProxyModel* proxy = nullptr;
         QTableView* table = nullptr;
         QStandardItemModel* configurations = nullptr;

@@ -271,11 +271,11 @@ void RunCuration::rename(const QString& runUuid, const QString& name) {
     commit(std::make_shared<Change>(Change{tr("Rename run"),
                                            [uuid, before, after](Store& s) {
                                                expectName(s, uuid, before);
-                                               s.renameRun(uuid, after);
+                                               s.curation().renameRun(uuid, after);
                                            },
                                            [uuid, before, after](Store& s) {
                                                expectName(s, uuid, after);
-                                               s.renameRun(uuid, before);
+                                               s.curation().renameRun(uuid, before);
                                            }}));
 }
 
@@ -293,7 +293,7 @@ void RunCuration::setNote(const QString& runUuid, const QString& note) {
         if (note)
             s.setTags(uuid, {{kRunNoteTag, *note}});
         else
-            s.deleteTags(uuid, {kRunNoteTag});
+            s.curation().deleteTags(uuid, {kRunNoteTag});
     };
     commit(std::make_shared<Change>(Change{tr("Edit note"),
                                            [put, before, after](Store& s) { put(s, before, after); },
@@ -346,7 +346,7 @@ void RunCuration::changeTags(const QStringList& runUuids, const std::map<std::st
             if (!setting.empty())
                 s.setTags(uuid, setting);
             if (!removing.empty())
-                s.deleteTags(uuid, removing);
+                s.curation().deleteTags(uuid, removing);
         }
     };
     // Undo writes back only what this change touched (a key it removed, or one it set).
@@ -368,11 +368,11 @@ void RunCuration::setDeleted(const QStringList& runUuids, bool deleted) {
     // One transaction for all of them; a run another client already deleted (or restored) is left
     // as it is, and undo gives back only the runs this change did change.
     auto changed = std::make_shared<std::vector<std::string>>();
-    commit(std::make_shared<Change>(
-        Change{deleted ? tr("Delete %n run(s)", nullptr, int(uuids.size()))
-                       : tr("Restore %n run(s)", nullptr, int(uuids.size())),
-               [uuids, deleted, changed](Store& s) { *changed = s.setRunsDeleted(uuids, deleted); },
-               [deleted, changed](Store& s) { s.setRunsDeleted(*changed, !deleted); }}));
+    commit(std::make_shared<Change>(Change{
+        deleted ? tr("Delete %n run(s)", nullptr, int(uuids.size()))
+                : tr("Restore %n run(s)", nullptr, int(uuids.size())),
+        [uuids, deleted, changed](Store& s) { *changed = s.curation().setRunsDeleted(uuids, deleted); },
+        [deleted, changed](Store& s) { s.curation().setRunsDeleted(*changed, !deleted); }}));
 }
 
 void RunCuration::renameExperiment(qlonglong experimentId, const QString& name) {
@@ -381,9 +381,9 @@ void RunCuration::renameExperiment(qlonglong experimentId, const QString& name) 
         return;
     const int64_t id = experimentId;
     const std::string before = experiment->name, after = name.toStdString();
-    commit(std::make_shared<Change>(Change{tr("Rename experiment"),
-                                           [id, after](Store& s) { s.renameExperiment(id, after); },
-                                           [id, before](Store& s) { s.renameExperiment(id, before); }}));
+    commit(std::make_shared<Change>(
+        Change{tr("Rename experiment"), [id, after](Store& s) { s.curation().renameExperiment(id, after); },
+               [id, before](Store& s) { s.curation().renameExperiment(id, before); }}));
 }
 
 void RunCuration::setExperimentsDeleted(const QList<qlonglong>& experimentIds, bool deleted) {
@@ -397,22 +397,22 @@ void RunCuration::setExperimentsDeleted(const QList<qlonglong>& experimentIds, b
     // changed first is left as it is, as the runs' delete does).
     auto changed = std::make_shared<std::vector<int64_t>>();
     std::function<void(Store&)> apply = [ids, deleted, changed](Store& s) {
-        *changed = s.setExperimentsDeleted(ids, deleted);
+        *changed = s.curation().setExperimentsDeleted(ids, deleted);
     };
     std::function<void(Store&)> revert = [deleted, changed](Store& s) {
-        s.setExperimentsDeleted(*changed, !deleted);
+        s.curation().setExperimentsDeleted(*changed, !deleted);
     };
     if (deleted) {
         apply = [ids, deletedBefore, changed](Store& s) {
             deletedBefore->clear();
-            for (const Run& r : s.deletedRuns())
+            for (const Run& r : s.curation().deletedRuns())
                 if (std::find(ids.begin(), ids.end(), r.experimentId) != ids.end())
                     deletedBefore->push_back(r.uuid);
-            *changed = s.setExperimentsDeleted(ids, true);
+            *changed = s.curation().setExperimentsDeleted(ids, true);
         };
         revert = [deletedBefore, changed](Store& s) {
-            s.setExperimentsDeleted(*changed, false);
-            s.setRunsDeleted(*deletedBefore, true);
+            s.curation().setExperimentsDeleted(*changed, false);
+            s.curation().setRunsDeleted(*deletedBefore, true);
         };
     }
     const int n = int(ids.size());

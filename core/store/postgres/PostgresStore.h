@@ -18,6 +18,10 @@ namespace pg {
 enum class PartitionPeriod; // PostgresPartitions.h
 }
 
+class PostgresStoreCuration;
+class PostgresStoreMaintenance;
+class PostgresEnvelopeCache;
+
 class PostgresStore : public Store {
 public:
     /// Connects (password from the URI, PGPASSWORD or ~/.pgpass, as libpq does) and checks the
@@ -39,21 +43,6 @@ public:
     void setTags(const std::string& runUuid,
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
-    void renameRun(const std::string& runUuid, const std::string& name) override;
-    void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
-    std::vector<std::string> setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted) override;
-    std::vector<Run> deletedRuns() override;
-    void renameExperiment(int64_t experimentId, const std::string& name) override;
-    std::vector<int64_t> setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
-                                               bool deleted) override;
-    std::vector<Experiment> deletedExperiments() override;
-    void importRun(const Run& run) override;
-    bool applyCompaction(const std::string& runUuid,
-                         const std::vector<std::pair<std::string, Series>>& removals,
-                         const std::pair<std::string, std::string>& tag) override;
-    void reclaimSpace() override;
-    int64_t storageBytes() override;
-
     std::string openNotice() const override { return m_notice; }
     bool isReadOnly() const override { return m_readOnly; }
     std::vector<Experiment> experiments() override;
@@ -74,15 +63,18 @@ public:
     std::map<std::string, int64_t> pointCounts(const std::string& runUuid) override;
     std::map<std::string, SeriesStats> seriesStatsOfRun(const std::string& runUuid,
                                                         const std::string& onlyKey = {}) override;
-    std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
-                                                          const std::string& key, int buckets) override;
-    std::optional<int64_t> envelopeChangeCount(const std::string& runUuid) override;
-    bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override;
 
-    /// libpq's connection string for a URI: the scheme without SQLAlchemy's "+driver".
+    StoreCuration& curation() override;
+    StoreMaintenance& maintenance() override;
+    EnvelopeCache& envelopes() override;
+
     static std::string connectionString(const StoreUri& uri);
 
 private:
+    friend class PostgresStoreCuration; // the store's roles (PostgresStoreRoles.h) use its connection
+    friend class PostgresStoreMaintenance;
+    friend class PostgresEnvelopeCache;
+
     template <typename Fn> auto withConnection(const char* what, Fn fn);
     void connect();
     void checkOrCreateSchema(OpenMode mode);
@@ -112,6 +104,9 @@ private:
     int64_t m_partitionsCheckedDay = 0; ///< the last day of samples for which followPartitioning looked
     void followPartitioning(const std::vector<MetricPoint>& points);
     void extendPartitions(const std::vector<MetricPoint>& points);
+    std::unique_ptr<PostgresStoreCuration> m_curation;
+    std::unique_ptr<PostgresStoreMaintenance> m_maintenance;
+    std::unique_ptr<PostgresEnvelopeCache> m_envelopes;
 };
 
 } // namespace radt

@@ -4,6 +4,7 @@
 #include "core/store/MlflowLimits.h"
 #include "core/store/Store.h"
 #include "core/store/postgres/PostgresStoreConnection.h"
+#include "core/store/postgres/PostgresStoreRoles.h"
 
 namespace radt::pg {
 
@@ -133,69 +134,69 @@ bool setExperimentDeleted(pqxx::work& tx, int64_t experimentId, bool deleted, co
 
 namespace radt {
 
-void PostgresStore::renameRun(const std::string& runUuid, const std::string& name) {
+void PostgresStoreCuration::renameRun(const std::string& runUuid, const std::string& name) {
     mlflow::validateRunName(name);
     mlflow::validateTagValue("mlflow.runName", name);
-    withConnection("renaming a run", [&](pqxx::connection& c) {
+    m_store.withConnection("renaming a run", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        pg::renameRun(tx, runUuid, name, m_uri.display());
+        pg::renameRun(tx, runUuid, name, m_store.m_uri.display());
         tx.commit();
         return 0;
     });
 }
 
-void PostgresStore::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
-    withConnection("removing tags", [&](pqxx::connection& c) {
+void PostgresStoreCuration::deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) {
+    m_store.withConnection("removing tags", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        pg::deleteTags(tx, runUuid, keys, m_uri.display());
+        pg::deleteTags(tx, runUuid, keys, m_store.m_uri.display());
         tx.commit();
         return 0;
     });
 }
 
-std::vector<std::string> PostgresStore::setRunsDeleted(const std::vector<std::string>& runUuids,
-                                                       bool deleted) {
-    return withConnection(deleted ? "deleting runs" : "restoring runs", [&](pqxx::connection& c) {
+std::vector<std::string> PostgresStoreCuration::setRunsDeleted(const std::vector<std::string>& runUuids,
+                                                               bool deleted) {
+    return m_store.withConnection(deleted ? "deleting runs" : "restoring runs", [&](pqxx::connection& c) {
         pqxx::work tx(c); // one transaction: a kill -9 or an unknown run leaves all as they were
         std::vector<std::string> changed;
         for (const std::string& runUuid : runUuids)
-            if (pg::setRunDeleted(tx, runUuid, deleted, m_uri.display()))
+            if (pg::setRunDeleted(tx, runUuid, deleted, m_store.m_uri.display()))
                 changed.push_back(runUuid);
         tx.commit();
         return changed;
     });
 }
 
-std::vector<Run> PostgresStore::deletedRuns() {
-    return queryRuns("", "", "deleted");
+std::vector<Run> PostgresStoreCuration::deletedRuns() {
+    return m_store.queryRuns("", "", "deleted");
 }
 
-void PostgresStore::renameExperiment(int64_t experimentId, const std::string& name) {
+void PostgresStoreCuration::renameExperiment(int64_t experimentId, const std::string& name) {
     mlflow::validateExperimentName(name);
-    withConnection("renaming an experiment", [&](pqxx::connection& c) {
+    m_store.withConnection("renaming an experiment", [&](pqxx::connection& c) {
         pqxx::work tx(c);
-        pg::renameExperiment(tx, experimentId, name, m_uri.display());
+        pg::renameExperiment(tx, experimentId, name, m_store.m_uri.display());
         tx.commit();
         return 0;
     });
 }
 
-std::vector<int64_t> PostgresStore::setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
-                                                          bool deleted) {
-    return withConnection(
+std::vector<int64_t> PostgresStoreCuration::setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
+                                                                  bool deleted) {
+    return m_store.withConnection(
         deleted ? "deleting experiments" : "restoring experiments", [&](pqxx::connection& c) {
             pqxx::work tx(c); // one transaction: a kill -9 or an unknown experiment leaves all as they were
             std::vector<int64_t> changed;
             for (const int64_t id : experimentIds)
-                if (pg::setExperimentDeleted(tx, id, deleted, m_uri.display()))
+                if (pg::setExperimentDeleted(tx, id, deleted, m_store.m_uri.display()))
                     changed.push_back(id);
             tx.commit();
             return changed;
         });
 }
 
-std::vector<Experiment> PostgresStore::deletedExperiments() {
-    return queryExperiments("deleted");
+std::vector<Experiment> PostgresStoreCuration::deletedExperiments() {
+    return m_store.queryExperiments("deleted");
 }
 
 } // namespace radt

@@ -7,6 +7,7 @@
 #include "core/store/MlflowLimits.h"
 #include "core/store/RunFilterSql.h"
 #include "core/store/sqlite/SqliteStatement.h"
+#include "core/store/sqlite/SqliteStoreRoles.h"
 #include "core/store/sqlite/SqliteStoreTransaction.h"
 
 #include <sqlite3.h>
@@ -50,8 +51,23 @@ const char* SqliteStore::schemaVersion() {
     return kMlflowSqliteSchemaVersion;
 }
 
-SqliteStore::SqliteStore(const StoreUri& uri, OpenMode mode) : m_uri(uri) {
+SqliteStore::SqliteStore(const StoreUri& uri, OpenMode mode)
+    : m_uri(uri), m_curation(std::make_unique<SqliteCuration>(*this)),
+      m_maintenance(std::make_unique<SqliteMaintenance>(*this)),
+      m_envelopes(std::make_unique<SqliteEnvelopeCache>(*this)) {
     openFile(mode);
+}
+
+StoreCuration& SqliteStore::curation() {
+    return *m_curation;
+}
+
+StoreMaintenance& SqliteStore::maintenance() {
+    return *m_maintenance;
+}
+
+EnvelopeCache& SqliteStore::envelopes() {
+    return *m_envelopes;
 }
 
 SqliteStore::~SqliteStore() {
@@ -443,76 +459,6 @@ void SqliteStore::logMetrics(const std::string& runUuid, const std::vector<Metri
             m_upsertLatest->execute();
         }
     }
-    tx.commit();
-}
-
-bool SqliteStore::applyCompaction(const std::string& runUuid,
-                                  const std::vector<std::pair<std::string, Series>>& removals,
-                                  const std::pair<std::string, std::string>& tag) {
-    mlflow::validateKey(tag.first, "tag");
-    mlflow::validateTagValue(tag.first, tag.second);
-    // The primary key (key, timestamp, step, run_uuid, value[, is_nan]) finds each row; a
-    // 2019-era store without a step column matches on the rest.
-    const bool hasStep = columnOr("metrics", "step", "") == "step";
-    SqliteStatement remove(m_db, std::string("DELETE FROM metrics WHERE \"key\" = ? AND run_uuid = ? AND "
-                                             "timestamp = ? AND value = ?") +
-                                     (hasStep ? " AND step = ?" : ""));
-    // BEGIN IMMEDIATE holds the write lock from here: a second compaction of this run waits, then
-    // finds the tag and leaves the run alone.
-    Transaction tx(m_db);
-    requireRun(runUuid);
-    {
-        SqliteStatement done(m_db, "SELECT 1 FROM tags WHERE \"key\" = ? AND run_uuid = ?");
-        done.bind(1, tag.first).bind(2, runUuid);
-        if (done.step())
-            return false;
-    }
-    for (const auto& [key, points] : removals) {
-        for (size_t i = 0; i < points.size(); ++i) {
-            if (!std::isfinite(points.v[i]))
-                continue; // NaN is stored as 0 with is_nan: never a compaction candidate
-            remove.bindNoCopy(1, key).bindNoCopy(2, runUuid).bind(3, points.t[i]).bind(4, points.v[i]);
-            if (hasStep)
-                remove.bind(5, i < points.step.size() ? points.step[i] : 0);
-            remove.execute();
-        }
-    }
-    SqliteStatement setTag(m_db, "INSERT INTO tags (\"key\", value, run_uuid) VALUES (?, ?, ?)");
-    setTag.bind(1, tag.first).bind(2, tag.second).bind(3, runUuid).execute();
-    tx.commit();
-    return true;
-}
-
-void SqliteStore::reclaimSpace() {
-    sqliteExec(m_db, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint " + m_path);
-    sqliteExec(m_db, "VACUUM", "cannot rewrite " + m_path + " (VACUUM needs free space for a copy)");
-}
-
-int64_t SqliteStore::storageBytes() {
-    sqliteExec(m_db, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint " + m_path);
-    SqliteStatement pages(m_db, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
-    return pages.step() ? sqlite3_column_int64(pages.handle(), 0) : -1;
-}
-
-void SqliteStore::importRun(const Run& run) {
-    mlflow::validateRunName(run.name);
-    Transaction tx(m_db);
-    SqliteStatement insert(
-        m_db, "INSERT INTO runs (run_uuid, name, source_type, source_name, entry_point_name, "
-              "user_id, status, start_time, end_time, source_version, lifecycle_stage, "
-              "artifact_uri, experiment_id) VALUES (?, ?, 'LOCAL', ?, '', ?, ?, ?, ?, '', 'active', ?, ?) "
-              "ON CONFLICT (run_uuid) DO UPDATE SET status = excluded.status, end_time = excluded.end_time");
-    const auto tag = [&](const char* key) {
-        auto it = run.tags.find(key);
-        return it == run.tags.end() ? std::string() : it->second;
-    };
-    insert.bind(1, run.uuid).bind(2, run.name).bind(3, tag("mlflow.source.name")).bind(4, tag("mlflow.user"));
-    insert.bind(5, std::string(toString(run.status))).bind(6, run.startTime);
-    if (run.endTime)
-        insert.bind(7, *run.endTime);
-    else
-        insert.bindNull(7);
-    insert.bind(8, run.artifactUri).bind(9, run.experimentId).execute();
     tx.commit();
 }
 

@@ -15,6 +15,9 @@ struct sqlite3;
 namespace radt {
 
 class SqliteStatement;
+class SqliteCuration;
+class SqliteMaintenance;
+class SqliteEnvelopeCache;
 
 class SqliteStore : public Store {
 public:
@@ -45,21 +48,6 @@ public:
     void setTags(const std::string& runUuid,
                  const std::vector<std::pair<std::string, std::string>>& tags) override;
     void logMetrics(const std::string& runUuid, const std::vector<MetricPoint>& points) override;
-    void renameRun(const std::string& runUuid, const std::string& name) override;
-    void deleteTags(const std::string& runUuid, const std::vector<std::string>& keys) override;
-    std::vector<std::string> setRunsDeleted(const std::vector<std::string>& runUuids, bool deleted) override;
-    std::vector<Run> deletedRuns() override;
-    void renameExperiment(int64_t experimentId, const std::string& name) override;
-    std::vector<int64_t> setExperimentsDeleted(const std::vector<int64_t>& experimentIds,
-                                               bool deleted) override;
-    std::vector<Experiment> deletedExperiments() override;
-    void importRun(const Run& run) override;
-    bool applyCompaction(const std::string& runUuid,
-                         const std::vector<std::pair<std::string, Series>>& removals,
-                         const std::pair<std::string, std::string>& tag) override;
-    void reclaimSpace() override;
-    int64_t storageBytes() override;
-
     std::vector<Experiment> experiments() override;
     std::optional<Experiment> experimentById(int64_t id) override;
     std::vector<Run> runs(std::optional<int64_t> experimentId = std::nullopt) override;
@@ -71,18 +59,18 @@ public:
     Series series(const std::string& runUuid, const std::string& key) override;
     Series seriesRange(const std::string& runUuid, const std::string& key, int64_t fromMs,
                        int64_t toMs) override;
-    // SqliteStoreEnvelopes.cpp
     std::map<std::string, int64_t> pointCounts(const std::string& runUuid) override;
-    std::map<std::string, StoredEnvelope> storedEnvelopes(const std::vector<std::string>& runUuids,
-                                                          const std::string& key, int buckets) override;
-    std::optional<int64_t> envelopeChangeCount(const std::string& runUuid) override;
-    bool saveEnvelopes(const std::string& runUuid, const std::vector<StoredEnvelope>& envelopes) override;
+
+    StoreCuration& curation() override;
+    StoreMaintenance& maintenance() override;
+    EnvelopeCache& envelopes() override;
 
 private:
     class Transaction;
+    friend class SqliteCuration; // the store's roles (SqliteStoreRoles.h) work on its connection
+    friend class SqliteMaintenance;
+    friend class SqliteEnvelopeCache;
 
-    /// True while the triggers that count each run's changes (SqliteStoreEnvelopes.cpp) are on metrics.
-    bool countsRunChanges();
     void openFile(OpenMode mode);
     /// Opens a store this process may not write, for reading only (m_readOnly).
     void openReadOnly(const std::string& shown);
@@ -108,12 +96,15 @@ private:
     bool m_hasLatestMetrics = false;
     bool m_readOnly = false;
     uint64_t m_device = 0, m_inode = 0; ///< of the file as opened, to notice it deleted or replaced
-    std::string m_notice; ///< the read index was added to an existing store ///< opened for reading only: the
-                          ///< file or its folder is not ours to write
+    std::string m_notice;               ///< what opening changed: the read index added to an existing store
+                                        ///< file or its folder is not ours to write
     std::map<std::string, std::set<std::string>> m_columns; ///< table -> column names
     std::unique_ptr<SqliteStatement> m_insertMetric;
     std::unique_ptr<SqliteStatement> m_upsertLatest;
     std::set<std::string> m_validatedKeys; ///< metric keys already checked against MLflow's rules
+    std::unique_ptr<SqliteCuration> m_curation;
+    std::unique_ptr<SqliteMaintenance> m_maintenance;
+    std::unique_ptr<SqliteEnvelopeCache> m_envelopes;
 };
 
 } // namespace radt

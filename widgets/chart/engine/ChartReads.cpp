@@ -36,7 +36,7 @@ Series envelopeOrWhole(Store& store, Store* keep, const Run& run, const std::str
     std::optional<int64_t> changes;
     try {
         if (keep)
-            changes = keep->envelopeChangeCount(run.uuid);
+            changes = keep->envelopes().envelopeChangeCount(run.uuid);
     } catch (const StoreError&) {
         // Locked by a writer: charted all the same, kept by the next chart.
     }
@@ -48,7 +48,7 @@ Series envelopeOrWhole(Store& store, Store* keep, const Run& run, const std::str
     std::vector<StoredEnvelope> envelopes = envelopesOf(key, whole, l->second, changes.value_or(-1));
     try {
         if (changes)
-            keep->saveEnvelopes(run.uuid, envelopes);
+            keep->envelopes().saveEnvelopes(run.uuid, envelopes);
     } catch (const StoreError&) {
         // Locked by a writer, a role that may only read: the next chart reads it whole again.
     }
@@ -76,7 +76,7 @@ std::vector<ChartRunData> readChartRuns(Store& store, const std::vector<Run>& ru
         for (const Run& run : runs)
             if (run.status != RunStatus::Running)
                 finished.push_back(run.uuid);
-        stored = store.storedEnvelopes(finished, metricKey, level);
+        stored = store.envelopes().storedEnvelopes(finished, metricKey, level);
     }
     for (size_t i = 0; i < runs.size(); ++i) {
         const Run& run = runs[i];
