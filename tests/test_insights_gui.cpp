@@ -8,6 +8,7 @@
 #include "TempDir.h"
 #include "core/StoreFactory.h"
 #include "core/store/Store.h"
+#include "widgets/insights/AnswerTableModel.h"
 #include "widgets/insights/InsightRunsModel.h"
 #include "widgets/insights/InsightsPanel.h"
 #include "widgets/window/MainWindow.h"

@@ -5,10 +5,8 @@
 #include "core/base/TextFormat.h"
 #include "widgets/insights/ConfigurationTables.h"
 
-#include <QFont>
 #include <QObject>
 #include <QRegularExpression>
-#include <QStandardItemModel>
 
 #include <map>
 
@@ -19,7 +17,7 @@ using nlohmann::json;
 namespace {
 
 /// A figure in its unit, ± its interval's half-width where it has one.
-QStandardItem* estimateCell(const json& mean, const json& ci, insight::Unit unit, int decimals) {
+AnswerCell estimateCell(const json& mean, const json& ci, insight::Unit unit, int decimals) {
     if (!mean.is_number())
         return answerTextCell(QStringLiteral("–"));
     double half = 0;
@@ -32,7 +30,7 @@ QStandardItem* estimateCell(const json& mean, const json& ci, insight::Unit unit
 }
 
 /// "×1.28 [1.26, 1.31]": a ratio and its interval (not symmetric about it), at its precision.
-QStandardItem* ratioCell(const json& mean, const json& ci, const QString& how) {
+AnswerCell ratioCell(const json& mean, const json& ci, const QString& how) {
     if (!mean.is_number())
         return answerTextCell(QStringLiteral("–"));
     const double value = mean.get<double>();
@@ -45,35 +43,33 @@ QStandardItem* ratioCell(const json& mean, const json& ci, const QString& how) {
                    .arg(lo, 0, 'f', decimals)
                    .arg(hi, 0, 'f', decimals);
     }
-    QStandardItem* cell = answerNumberCell(text, value);
-    cell->setToolTip(how);
+    AnswerCell cell = answerNumberCell(text, value);
+    cell.toolTip = how;
     return cell;
 }
 
 /// The cells after the name and N: no verdict, said in the throughput column, why in its tooltip.
-void appendWhy(QList<QStandardItem*>& row, const QString& why) {
+void appendWhy(AnswerTableModel::Row& row, const QString& why) {
     const bool noBaseline = why.startsWith(QLatin1String("no solo baseline"));
     row << answerTextCell(QStringLiteral("–")) << answerTextCell(QStringLiteral("–"))
         << answerTextCell(noBaseline ? QObject::tr("no solo baseline") : QObject::tr("no verdict"), why);
-    row.back()->setForeground(Qt::darkRed);
+    row.back().foreground = QColor(Qt::darkRed);
     for (int i = 0; i < 3; ++i)
         row << answerTextCell(QStringLiteral("–"), why);
 }
 
-QList<QStandardItem*> verdictRow(const json& v) {
+AnswerTableModel::Row verdictRow(const json& v) {
     QStringList workloads;
     for (const json& w : v["workloads"])
         workloads << QString::fromStdString(w.get<std::string>());
-    QList<QStandardItem*> row;
+    AnswerTableModel::Row row;
     const QString label = QString::fromStdString(v["label"].get<std::string>());
     row << answerTextCell(
         label, QObject::tr("%1\n%n workload(s) of %2 jobs sharing a GPU: %3", nullptr, v["n"].get<int>())
                    .arg(label)
                    .arg(v["jobs"].get<int>())
                    .arg(workloads.join(QStringLiteral(", "))));
-    QFont bold = row.back()->font();
-    bold.setBold(true);
-    row.back()->setFont(bold);
+    row.back().bold = true;
     // One workload: its intervals are the solo runs' spread alone. Marked here, said under the table.
     row << answerNumberCell(v["n"].get<int>() == 1 && !v["why"].is_string()
                                 ? QStringLiteral("1 *")
@@ -107,8 +103,8 @@ QList<QStandardItem*> verdictRow(const json& v) {
     return row;
 }
 
-QList<QStandardItem*> workloadRow(const std::string& id, const json& g) {
-    QList<QStandardItem*> row;
+AnswerTableModel::Row workloadRow(const std::string& id, const json& g) {
+    AnswerTableModel::Row row;
     row << answerTextCell(QObject::tr("    workload %1").arg(QString::fromStdString(id)))
         << answerNumberCell(QStringLiteral("1"), 1);
     if (g["why"].is_string()) {
@@ -129,8 +125,7 @@ QList<QStandardItem*> workloadRow(const std::string& id, const json& g) {
 
 } // namespace
 
-void fillCollocationModel(QStandardItemModel* model, const json& report) {
-    model->clear();
+void fillCollocationModel(AnswerTableModel* model, const json& report) {
     // Short heads (the table shares a 1024 px screen with the chart); their tooltips say it all.
     const std::pair<const char*, const char*> heads[] = {
         {"Collocated", "The jobs' configurations, then each workload of them"},
@@ -142,14 +137,14 @@ void fillCollocationModel(QStandardItemModel* model, const json& report) {
         {"Energy/job alone", "A job's GPU energy alone: its solo runs' mean"},
         {"Energy vs alone",
          "Energy per job together / alone, with its 95 % interval: below 1, sharing saved energy"}};
-    int column = 0;
-    for (const auto& [title, tip] : heads) {
-        auto* head = new QStandardItem(QObject::tr(title));
-        head->setToolTip(QObject::tr(tip));
-        model->setHorizontalHeaderItem(column++, head);
-    }
-    if (!report.is_object())
+    std::vector<AnswerHeader> headers;
+    for (const auto& [title, tip] : heads)
+        headers.push_back({QObject::tr(title), QObject::tr(tip)});
+    std::vector<AnswerTableModel::Row> rows;
+    if (!report.is_object()) {
+        model->setTable(std::move(headers), {});
         return;
+    }
     // Pointers into the report itself (value() would hand out a temporary copy).
     const json none = json::array();
     std::map<std::string, const json*> gains;
@@ -157,12 +152,13 @@ void fillCollocationModel(QStandardItemModel* model, const json& report) {
         if (w["collocation_gain"].is_object())
             gains[w["workload"].get<std::string>()] = &w["collocation_gain"];
     for (const json& v : report.value("collocation", json::array())) {
-        model->appendRow(verdictRow(v));
+        rows.push_back(verdictRow(v));
         if (v["n"].get<int>() > 1)
             for (const json& id : v["workloads"])
                 if (const auto it = gains.find(id.get<std::string>()); it != gains.end())
-                    model->appendRow(workloadRow(it->first, *it->second));
+                    rows.push_back(workloadRow(it->first, *it->second));
     }
+    model->setTable(std::move(headers), std::move(rows));
 }
 
 QString collocationNote(const json& report) {

@@ -7,15 +7,16 @@
 
 #include <nlohmann/json.hpp>
 
-class QStandardItemModel;
 class QString;
 
 namespace radt {
 
+class AnswerTableModel;
+
 /// Fills `model` from the report's "collocation" verdicts and its workloads' "collocation_gain":
 /// a row per collocated configuration (its label, N workloads), each followed by its workloads'
 /// rows ("  workload 1-4"). Empty (headers only) when no run shared a GPU.
-void fillCollocationModel(QStandardItemModel* model, const nlohmann::json& report);
+void fillCollocationModel(AnswerTableModel* model, const nlohmann::json& report);
 
 /// What the Collocation tab says above its table: each verdict in a sentence (its label in bold,
 /// rich text) and what the "1 *" of a single workload means; why the table is empty where it is.

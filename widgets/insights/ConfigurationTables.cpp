@@ -11,7 +11,6 @@
 #include <QHeaderView>
 #include <QObject>
 #include <QSortFilterProxyModel>
-#include <QStandardItemModel>
 #include <QTableView>
 #include <QTimer>
 
@@ -46,27 +45,37 @@ QString figureTitle(const std::string& key) {
 
 } // namespace
 
-QStandardItem* answerTextCell(const QString& text, const QString& tip) {
-    auto* item = new QStandardItem(text);
-    item->setEditable(false);
-    item->setData(text, kConfigurationSortRole);
-    if (!tip.isEmpty())
-        item->setToolTip(tip);
-    return item;
+AnswerCell answerTextCell(const QString& text, const QString& tip) {
+    AnswerCell cell;
+    cell.text = text;
+    cell.toolTip = tip;
+    cell.sortValue = text;
+    return cell;
 }
 
-QStandardItem* answerNumberCell(const QString& text, double sortBy) {
-    auto* item = answerTextCell(text);
-    item->setData(sortBy, kConfigurationSortRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
+AnswerCell answerNumberCell(const QString& text, double sortBy) {
+    AnswerCell cell = answerTextCell(text);
+    cell.sortValue = sortBy;
+    cell.alignment = Qt::AlignRight | Qt::AlignVCenter;
+    return cell;
 }
+
+namespace {
+
+std::vector<AnswerHeader> headersOf(const QStringList& titles) {
+    std::vector<AnswerHeader> headers;
+    for (const QString& title : titles)
+        headers.push_back({title, QString()});
+    return headers;
+}
+
+} // namespace
 
 namespace {
 
 /// "⚠ mixed environments" where a configuration's runs differ in what they ran on (its tooltip
 /// names the items); "" where they share one or it was not read.
-QStandardItem* environmentCell(const json& configuration) {
+AnswerCell environmentCell(const json& configuration) {
     const std::vector<std::string> items = differingEnvironmentItems(configuration);
     if (items.empty())
         return answerTextCell(QString());
@@ -83,39 +92,40 @@ QStandardItem* environmentCell(const json& configuration) {
 
 } // namespace
 
-void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
-    model->clear();
+void fillConfigurationsModel(AnswerTableModel* model, const json& report) {
     // The name first: it is the column that stays in view while the figures scroll sideways.
     QStringList headers{QObject::tr("Configuration"), QObject::tr("#"), QObject::tr("Params"),
                         QObject::tr("N")};
     for (const StatColumn& c : kStatColumns)
         headers << QObject::tr("%1\nmean ± CI95").arg(QObject::tr(c.title)); // two lines: narrower
     headers << QObject::tr("Frontier") << QObject::tr("Environment");
-    model->setHorizontalHeaderLabels(headers);
-    if (!report.is_object())
+    std::vector<AnswerTableModel::Row> rows;
+    if (!report.is_object()) {
+        model->setTable(headersOf(headers), {});
         return;
+    }
     const json& pareto = report.value("pareto", json::array());
     const json& all = report.value("configurations", json::array());
     for (size_t c = 0; c < all.size(); ++c) {
         const json& configuration = all[c];
-        QList<QStandardItem*> row;
+        AnswerTableModel::Row row;
         const QString params = configurationParams(configuration);
         // Sorted by the params' own order (numbers as numbers), which is the report's.
         row << answerNumberCell(configurationLabel(configuration), double(c));
-        row.back()->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        row.back()->setToolTip(QStringLiteral("#%1: %2").arg(c).arg(params));
+        row.back().alignment = Qt::AlignLeft | Qt::AlignVCenter;
+        row.back().toolTip = QStringLiteral("#%1: %2").arg(c).arg(params);
         row << answerNumberCell(QStringLiteral("#%1").arg(c), double(c));
         row << answerTextCell(params, params);
         const size_t n = configurationN(configuration);
         if (configuration.value("replicate", "run") == "workload") {
             const QString workloads = n == 1 ? QObject::tr("1 workload") : QObject::tr("%1 workloads").arg(n);
             row << answerNumberCell(workloads, double(n));
-            row.back()->setToolTip(
+            row.back().toolTip =
                 QObject::tr("N counts workloads, not runs: its %1 runs shared GPUs in %2, whose "
                             "jobs ran at the same time, so each workload is one replicate (its jobs' mean). "
                             "The means, intervals and Welch tests count workloads.")
                     .arg(configuration["runs"].size())
-                    .arg(workloads));
+                    .arg(workloads);
         } else {
             row << answerNumberCell(QString::number(n), double(n));
         }
@@ -136,15 +146,15 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
                 mean, ci ? &half : nullptr, figure.unit, figure.decimals, &scale));
             if (stat["n"].get<size_t>() != n) // over fewer runs: its own N
                 text += QStringLiteral(" (n=%1)").arg(stat["n"].get<int>());
-            QStandardItem* cell = answerNumberCell(text, mean);
-            cell->setToolTip(
+            AnswerCell cell = answerNumberCell(text, mean);
+            cell.toolTip =
                 ci ? QObject::tr("N=%1, sd %2, 95 % CI [%3, %4] (Student t, %5 degrees of freedom)")
                          .arg(stat["n"].get<int>())
                          .arg(stat["sd"].get<double>(), 0, 'g', 4)
                          .arg(stat["ci95"][0].get<double>(), 0, 'g', 5)
                          .arg(stat["ci95"][1].get<double>(), 0, 'g', 5)
                          .arg(stat["n"].get<int>() - 1)
-                   : QObject::tr("N=%1: no CI from fewer than two runs").arg(stat["n"].get<int>()));
+                   : QObject::tr("N=%1: no CI from fewer than two runs").arg(stat["n"].get<int>());
             row << cell;
         }
         const bool front = std::find(pareto.begin(), pareto.end(), json(c)) != pareto.end();
@@ -152,8 +162,9 @@ void fillConfigurationsModel(QStandardItemModel* model, const json& report) {
             front ? QObject::tr("yes") : QString(),
             front ? QObject::tr("No other configuration is both faster and cheaper in energy") : QString());
         row << environmentCell(configuration);
-        model->appendRow(row);
+        rows.push_back(std::move(row));
     }
+    model->setTable(headersOf(headers), std::move(rows));
 }
 
 namespace {
@@ -195,20 +206,22 @@ QString differenceText(const json& k) {
 
 } // namespace
 
-void fillComparisonsModel(QStandardItemModel* model, const json& report) {
-    model->clear();
-    model->setHorizontalHeaderLabels({QObject::tr("Compared"), QObject::tr("Figure"),
-                                      QObject::tr("Ratio\nb / a"), QObject::tr("Difference b - a\n[95 % CI]"),
-                                      QObject::tr("Welch t"), QObject::tr("df"), QObject::tr("p"),
-                                      QObject::tr("p (Holm)"), QObject::tr("N a / b")});
-    if (!report.is_object())
+void fillComparisonsModel(AnswerTableModel* model, const json& report) {
+    const std::vector<AnswerHeader> headers =
+        headersOf({QObject::tr("Compared"), QObject::tr("Figure"), QObject::tr("Ratio\nb / a"),
+                   QObject::tr("Difference b - a\n[95 % CI]"), QObject::tr("Welch t"), QObject::tr("df"),
+                   QObject::tr("p"), QObject::tr("p (Holm)"), QObject::tr("N a / b")});
+    std::vector<AnswerTableModel::Row> rows;
+    if (!report.is_object()) {
+        model->setTable(headers, {});
         return;
+    }
     const json& all = report.value("configurations", json::array());
     std::map<std::string, int> family; // each figure's tested comparisons: what Holm adjusts over
     for (const json& k : report.value("comparisons", json::array()))
         family[k["figure"].get<std::string>()] += !k["p_value"].is_null();
     for (const json& k : report.value("comparisons", json::array())) {
-        QList<QStandardItem*> row;
+        AnswerTableModel::Row row;
         const size_t a = k["a"].get<size_t>(), b = k["b"].get<size_t>();
         if (b < all.size() && a < all.size())
             row << answerTextCell(
@@ -225,8 +238,7 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
                                      : answerNumberCell(QString::number(k["ratio"].get<double>(), 'f', 3),
                                                         k["ratio"].get<double>()));
         row << answerNumberCell(differenceText(k), k.value("diff", 0.0));
-        row.back()->setToolTip(
-            QObject::tr("Mean b - mean a; 95 % interval by Welch (Welch-Satterthwaite df)"));
+        row.back().toolTip = QObject::tr("Mean b - mean a; 95 % interval by Welch (Welch-Satterthwaite df)");
         if (k["p_value"].is_null()) {
             const QString why = QObject::tr("No test: a configuration with one run (no significance from "
                                             "n < 2) or no spread");
@@ -246,12 +258,13 @@ void fillComparisonsModel(QStandardItemModel* model, const json& report) {
                 "this figure; the marks (* p < 0.05, ** p < 0.01, *** p < 0.001) use it");
             const int tested = family[k["figure"].get<std::string>()];
             // The cell says "< 0.001"; the exact p (3 significant digits) is one hover away.
-            row[row.size() - 2]->setToolTip(QObject::tr("p = %1\n").arg(p, 0, 'g', 3) + how.arg(tested));
-            row.back()->setToolTip(QObject::tr("p (Holm) = %1\n").arg(adjusted, 0, 'g', 3) + how.arg(tested));
+            row[row.size() - 2].toolTip = QObject::tr("p = %1\n").arg(p, 0, 'g', 3) + how.arg(tested);
+            row.back().toolTip = QObject::tr("p (Holm) = %1\n").arg(adjusted, 0, 'g', 3) + how.arg(tested);
         }
         row << answerTextCell(QStringLiteral("%1 / %2").arg(k["n_a"].get<int>()).arg(k["n_b"].get<int>()));
-        model->appendRow(row);
+        rows.push_back(std::move(row));
     }
+    model->setTable(headers, std::move(rows));
 }
 
 QStringList configurationNotes(const json& report) {
@@ -273,7 +286,7 @@ QStringList configurationNotes(const json& report) {
     return lines;
 }
 
-QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QString& name,
+QTableView* answerTable(AnswerTableModel* model, QWidget* parent, const QString& name,
                         const QStringList& hiddenByDefault) {
     auto* proxy = new QSortFilterProxyModel(parent);
     proxy->setSourceModel(model);
@@ -291,7 +304,7 @@ QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QStrin
     // the header's menu, so the table fits beside its chart in a 1024 px window.
     installColumnChooser(view, name, hiddenByDefault);
     freezeFirstColumn(view);
-    // Sized once after a fill, not at each of its rows: a row at a time was quadratic in the rows.
+    // Sized once after a fill (the model is reset with every report), after the view has its rows.
     auto* resize = new QTimer(view);
     resize->setSingleShot(true);
     resize->setInterval(0);
@@ -300,7 +313,7 @@ QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QStrin
         view->setColumnWidth(0, std::min(view->columnWidth(0), 170));
         view->resizeRowsToContents();
     });
-    QObject::connect(model, &QStandardItemModel::rowsInserted, resize, qOverload<>(&QTimer::start));
+    QObject::connect(model, &QAbstractItemModel::modelReset, resize, qOverload<>(&QTimer::start));
     return view;
 }
 

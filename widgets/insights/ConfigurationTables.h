@@ -9,39 +9,39 @@
 
 #include <nlohmann/json.hpp>
 
-class QStandardItem;
-class QStandardItemModel;
+#include "widgets/insights/AnswerTableModel.h"
+
 class QTableView;
 class QWidget;
 
 namespace radt {
 
 /// Role holding a cell's number (sorting), as the runs' table uses it.
-inline constexpr int kConfigurationSortRole = Qt::UserRole + 1;
+inline constexpr int kConfigurationSortRole = AnswerTableModel::SortRole;
 
-/// A read-only cell of an answer table, sorted by its text; `tip` its tooltip.
-QStandardItem* answerTextCell(const QString& text, const QString& tip = QString());
-/// A read-only, right-aligned cell sorted by `sortBy`.
-QStandardItem* answerNumberCell(const QString& text, double sortBy);
+/// A cell of an answer table, sorted by its text; `tip` its tooltip.
+AnswerCell answerTextCell(const QString& text, const QString& tip = QString());
+/// A right-aligned cell sorted by `sortBy`.
+AnswerCell answerNumberCell(const QString& text, double sortBy);
 
 /// One row per configuration: "#", params, N, then mean ± CI of duration, GPU energy (attributed),
 /// energy per epoch, epoch time and GPU utilisation, whether it is on the frontier, and
 /// "⚠ mixed environments" where its runs differ in what they ran on (the report's "environment").
-void fillConfigurationsModel(QStandardItemModel* model, const nlohmann::json& report);
+void fillConfigurationsModel(AnswerTableModel* model, const nlohmann::json& report);
 
 /// One row per comparison: "#b vs #a", the figure, mean b / mean a, Welch t, df, p with its
 /// significance marks (* < 0.05, ** < 0.01, *** < 0.001), N a/b; "no test" where n < 2.
-void fillComparisonsModel(QStandardItemModel* model, const nlohmann::json& report);
+void fillComparisonsModel(AnswerTableModel* model, const nlohmann::json& report);
 
 /// What a reader of the configurations must know, one line each: the runs left out of them
 /// (running, failed, killed) and a repeat param no run has (other than the default seed).
 QStringList configurationNotes(const nlohmann::json& report);
 
 /// A sortable, read-only view of `model` named `name`, whose columns fit their contents again
-/// whenever rows are added (the first, the name, at most 170 px and wrapped; kept in view while
+/// whenever it is filled (the first, the name, at most 170 px and wrapped; kept in view while
 /// scrolling sideways), with a column chooser on its header: `hiddenByDefault` (header texts) and
 /// blank columns wait there until chosen (resources/DESIGN.md §12).
-QTableView* answerTable(QStandardItemModel* model, QWidget* parent, const QString& name,
+QTableView* answerTable(AnswerTableModel* model, QWidget* parent, const QString& name,
                         const QStringList& hiddenByDefault);
 
 } // namespace radt

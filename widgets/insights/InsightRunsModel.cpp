@@ -125,7 +125,9 @@ QVariant InsightRunsModel::data(const QModelIndex& index, int role) const {
 
 QVariant InsightRunsModel::figureData(const json& r, const RunTableColumn& column, int role) const {
     const insight::RunFigure& f = *column.figure;
-    const json v = f.value(r);
+    json v = f.value(r);
+    if (!v.is_null() && !v.is_string() && !v.is_number())
+        v = v.dump(); // not what a figure gives: shown as it is rather than thrown while painting
     const bool flagged = f.flagged && f.flagged(r);
     switch (role) {
     case Qt::DisplayRole: {
@@ -187,19 +189,20 @@ QString InsightRunsModel::extraToolTip(const json& r, int column, const QString&
         const json experiment = m_columns[size_t(column)].figure->value(r);
         return experiment.is_string() ? QString::fromStdString(experiment.get<std::string>()) : own;
     }
-    if (column == figureColumn("util_smact_gap_pp") && r.value("util_smact_flag", json()).is_boolean() &&
-        r["util_smact_flag"].get<bool>())
+    if (column == figureColumn("util_smact_gap_pp") && r.value("util_smact_flag", false) &&
+        r.value("util_smact_gap_pp", json()).is_number())
         return tr("GPU utilisation is %1 percentage points above SM activity: the GPU looked busy, "
                   "but most of its SMs were idle.")
             .arg(r["util_smact_gap_pp"].get<double>(), 0, 'f', 0);
     if (column != figureColumn("gpu_energy_j"))
         return own;
     QString tip = own;
-    if (r.value("collocation", json()).is_object() && r.value("gpu_energy_device_j", json()).is_number())
+    if (const json& shared = r.value("collocation", json());
+        shared.is_object() && r.value("gpu_energy_device_j", json()).is_number())
         tip = tr("Its share of GPU %1, which it shared with %n other run(s): each moment's energy split "
                  "equally among the runs active then. The whole GPU used %2 J over this run's time.",
-                 nullptr, int(r["collocation"]["shared_with"].size()))
-                  .arg(QString::fromStdString(r["collocation"]["device"].get<std::string>()))
+                 nullptr, int(shared.value("shared_with", json::array()).size()))
+                  .arg(QString::fromStdString(shared.value("device", std::string("?"))))
                   .arg(r["gpu_energy_device_j"].get<double>(), 0, 'f', 1);
     const QStringList caveats = energyCaveats(r);
     if (caveats.isEmpty())
@@ -215,14 +218,20 @@ QStringList InsightRunsModel::energyCaveats(const json& r) {
     // What a reader of the energy figure must know: the cross-check when it is off, readings left
     // out, a counter replaced by power, a window wider than the run.
     QStringList caveats;
+    // The cells are made while the view paints: a field missing from a report read from elsewhere
+    // is left out of the sentence, never thrown.
     const json check = r.value("energy_check", json());
+    const auto number = [&](const char* key) {
+        return check.value(key, json()).is_number() ? check[key].get<double>() : 0.0;
+    };
     if (r.value("energy_check_flag", false) && check.is_object())
         caveats << tr("The energy counter says %1 J, integrated power %2 J: %3 % apart.")
-                       .arg(check["counter_j"].get<double>(), 0, 'f', 0)
-                       .arg(check["power_j"].get<double>(), 0, 'f', 0)
-                       .arg(check["disagreement_pct"].get<double>(), 0, 'f', 1);
+                       .arg(number("counter_j"), 0, 'f', 0)
+                       .arg(number("power_j"), 0, 'f', 0)
+                       .arg(number("disagreement_pct"), 0, 'f', 1);
     for (const json& note : r.value("energy_notes", json::array()))
-        caveats << QString::fromStdString(note.get<std::string>());
+        if (note.is_string())
+            caveats << QString::fromStdString(note.get<std::string>());
     if (const json note = r.value("window_note", json()); note.is_string())
         caveats << QString::fromStdString(note.get<std::string>());
     return caveats;

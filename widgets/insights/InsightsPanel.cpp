@@ -39,7 +39,6 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -70,9 +69,9 @@ QString runLabel(const json& r) {
 }
 
 /// The Collocation tab: the verdicts in a sentence each (or why there are none) over their table.
-QWidget* collocationPage(QWidget* parent, QStandardItemModel*& model, QLabel*& note) {
+QWidget* collocationPage(QWidget* parent, AnswerTableModel*& model, QLabel*& note) {
     auto* page = new QWidget(parent);
-    model = new QStandardItemModel(parent);
+    model = new AnswerTableModel(parent);
     note = new QLabel(page);
     note->setObjectName(QStringLiteral("collocationNote"));
     note->setWordWrap(true);
@@ -233,8 +232,8 @@ void InsightsPanel::layOut(QHBoxLayout* bar) {
     auto* tabs = new QTabWidget(this);
     tabs->setDocumentMode(true);
     tabs->addTab(m_views.table, tr("Runs"));
-    m_views.configurations = new QStandardItemModel(this);
-    m_views.comparisons = new QStandardItemModel(this);
+    m_views.configurations = new AnswerTableModel(this);
+    m_views.comparisons = new AnswerTableModel(this);
     // What fits beside the chart at 1024 px; the rest one right-click on a header away.
     tabs->addTab(answerTable(m_views.configurations, this, QStringLiteral("configurationsTable"),
                              {tr("#"), tr("Params"), tr("Energy / epoch\nmean ± CI95"),

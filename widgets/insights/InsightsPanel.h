@@ -25,7 +25,6 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
-class QStandardItemModel;
 class QTableView;
 class QTimer;
 
@@ -36,6 +35,7 @@ class QChartView;
 
 namespace radt {
 
+class AnswerTableModel;
 class InsightRunsModel;
 class StoreReadThread;
 
@@ -61,10 +61,10 @@ public:
     QString footer() const;
     InsightRunsModel* table() const { return m_views.model; }
     /// The Configurations and Comparisons tabs' tables.
-    QStandardItemModel* configurations() const { return m_views.configurations; }
-    QStandardItemModel* comparisons() const { return m_views.comparisons; }
+    AnswerTableModel* configurations() const { return m_views.configurations; }
+    AnswerTableModel* comparisons() const { return m_views.comparisons; }
     /// The Collocation tab's table: per collocated configuration, then its workloads.
-    QStandardItemModel* collocation() const { return m_views.collocation; }
+    AnswerTableModel* collocation() const { return m_views.collocation; }
     QtCharts::QChart* chart() const { return m_views.chart; }
     /// The table as tab-separated text, header first (what Copy puts on the clipboard).
     QString tableTsv() const;
@@ -136,9 +136,9 @@ private:
         InsightRunsModel* model = nullptr;
         QSortFilterProxyModel* proxy = nullptr;
         QTableView* table = nullptr;
-        QStandardItemModel* configurations = nullptr;
-        QStandardItemModel* comparisons = nullptr;
-        QStandardItemModel* collocation = nullptr;
+        AnswerTableModel* configurations = nullptr;
+        AnswerTableModel* comparisons = nullptr;
+        AnswerTableModel* collocation = nullptr;
         QLabel* collocationNote =
             nullptr; ///< above the Collocation tab's table: the verdicts, or why it is empty
         QtCharts::QChart* chart = nullptr;

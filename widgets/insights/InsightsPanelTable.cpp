@@ -12,7 +12,6 @@
 
 #include <QLabel>
 #include <QSortFilterProxyModel>
-#include <QStandardItemModel>
 #include <QTableView>
 
 using nlohmann::json;
