@@ -21,7 +21,6 @@
 #include <QClipboard>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
@@ -128,16 +127,16 @@ TEST(EnvironmentGui, ConfigurationsTabFlagsMixedEnvironments) {
            {"stats", nlohmann::json::object()},
            {"environment", {{"differs", nlohmann::json::array()}}}}}},
         {"pareto", nlohmann::json::array()}};
-    QStandardItemModel model;
+    AnswerTableModel model;
     fillConfigurationsModel(&model, report);
     int column = -1;
     for (int c = 0; c < model.columnCount(); ++c)
-        if (model.horizontalHeaderItem(c)->text() == "Environment")
+        if (model.headerData(c, Qt::Horizontal).toString() == "Environment")
             column = c;
     ASSERT_GE(column, 0);
-    EXPECT_TRUE(model.item(0, column)->text().startsWith(QStringLiteral("⚠ mixed")));
-    EXPECT_TRUE(model.item(0, column)->toolTip().contains("pip: torch"));
-    EXPECT_TRUE(model.item(1, column)->text().isEmpty());
+    EXPECT_TRUE(model.index(0, column).data().toString().startsWith(QStringLiteral("⚠ mixed")));
+    EXPECT_TRUE(model.index(0, column).data(Qt::ToolTipRole).toString().contains("pip: torch"));
+    EXPECT_TRUE(model.index(1, column).data().toString().isEmpty());
 }
 
 // Each opening of the Environment tab with a capture that never answers parked a thread of Qt's

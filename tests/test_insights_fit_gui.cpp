@@ -17,7 +17,6 @@
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QSettings>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>

@@ -21,7 +21,6 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
-#include <QStandardItemModel>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
