@@ -114,10 +114,10 @@ cmake --build "$sanitized" -j"$jobs"
 stage_done "sanitized build ($sanitized)"
 status=0
 # CI's fuzzers (RADT_FUZZ_BESIDE_TESTS=1, set by .ci/run) run beside the sanitized tests, one at a
-# time at the lowest priority: the tests wait on real time and keep about 1.1 of 2 cores busy
-# (354 s of CPU in 317 s), so the fuzzers take the idle core instead of 165 s of their own after
-# everything. At nice 19 they yield whenever a test wants the core (a build beside the tests, which
-# wants memory and disk too, slowed them by a third; a lone fuzzer wants neither).
+# time at the lowest priority, on the CPU the tests leave (many wait on real time), instead of
+# 165 s of their own after everything. Each runs its 30 s; at nice 19 it yields whenever a test
+# wants the core (a build beside the tests, which wants memory and disk too, slowed them by a
+# third; a lone fuzzer wants neither).
 fuzz_pid=
 if [ "${RADT_FUZZ_BESIDE_TESTS:-}" = 1 ]; then
   RADT_FUZZ_JOBS=1 nice -n 19 bash "$root/resources/sanitize.sh" --fuzz-only >"$sanitized/fuzzers.log" 2>&1 &
@@ -125,7 +125,7 @@ if [ "${RADT_FUZZ_BESIDE_TESTS:-}" = 1 ]; then
 fi
 # Two more than the cores: at one more, the long tests that wait (an outage, a disk that fills)
 # held the slots while a core idled or ran the niced fuzzers (72 % of the CPU went to the tests:
-# 461 s); at two more, 348 s, all passing. Not twice the cores as in Release: ASan's shadow memory
+# 461 s); at two more, 355 s, all passing. Not twice the cores as in Release: ASan's shadow memory
 # and slower code starved the tests that wait on real time (two radt creating one store) there.
 run_ctest "$sanitized" -j"$((jobs + 2))" --timeout 600 || status=$?
 stage_done "ctest under ASan+UBSan (tests without GUI)"
@@ -143,8 +143,9 @@ fi
 # and -O1 compiles in two thirds of -O3's time (ChartPanel.cpp 3.0 s against 4.7). README command
 # 1, the whole suite without CI=true and the benchmarks build at -O3. The GUI tests: those made in
 # tests/CMakeLists.txt's BUILD_GUI block.
-# With clang, as the sanitized tree: it builds these programs and tests in 388 s cold on 2 cores
-# where GCC took 516 (nlohmann-json's templates most: ConfigurationInsight.cpp 5.4 s against 9.0).
+# With clang, as the sanitized tree: it built these programs and tests in 388 s cold on 2 cores
+# where GCC took 516 (nlohmann-json's templates most: ConfigurationInsight.cpp 5.4 s against 9.0);
+# 184 s with Ninja and the tests' own code at -O0 (tests/CMakeLists.txt).
 CC=$sanitizer_cc CXX=$sanitizer_cxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DBUILD_GUI=ON -DBUILD_TESTING=ON "$unity" >/dev/null
 mapfile -t gui_tests < <(sed -n 's/^ *radt_add_test(\([a-z0-9_]*\).*/\1/p' \

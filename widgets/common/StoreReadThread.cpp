@@ -42,9 +42,14 @@ StoreReadThread::~StoreReadThread() {
 void StoreReadThread::post(std::function<void(StoreReadThread&)> task) {
     std::weak_ptr<StoreReadThread> weak = weak_from_this();
     QMetaObject::invokeMethod(m_context, [weak, task = std::move(task)] {
-        if (auto self = weak.lock())
+        if (auto self = weak.lock(); self && !self->finished())
             task(*self);
     });
+}
+
+bool StoreReadThread::finished() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_finished;
 }
 
 void StoreReadThread::postLatest(quint64 generation, std::function<void(StoreReadThread&)> task) {
@@ -57,6 +62,16 @@ void StoreReadThread::postLatest(quint64 generation, std::function<void(StoreRea
         if (auto self = weak.lock(); self && !self->superseded(generation))
             task(*self);
     });
+}
+
+void StoreReadThread::finish() {
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_latest = ~quint64(0); // whatever is still queued is superseded
+        m_finished = true;
+    }
+    m_thread->quit();
+    m_thread->wait();
 }
 
 bool StoreReadThread::superseded(quint64 generation) {

@@ -35,17 +35,23 @@ public:
     void postLatest(quint64 generation, std::function<void(StoreReadThread&)> task);
     /// Whether a request newer than `generation` was posted since (a long task may stop early).
     bool superseded(quint64 generation);
+    /// Takes no more tasks (those queued are dropped) and waits for the one running, if any: for
+    /// an owner whose tasks must not outlive it (the chart loader's reach into its charts and its
+    /// writable connection). Not from a task.
+    void finish();
 
     /// The thread's connection to `uri` (tasks only), opened read-only, again when the URI changed.
     Store& connection(const std::string& uri);
 
 private:
     explicit StoreReadThread(const QString& name);
+    bool finished();
 
     QThread* m_thread;  ///< on the heap: it may have to outlive this (see the destructor)
     QObject* m_context; ///< lives on the thread: what tasks are queued to
     std::mutex m_mutex;
     quint64 m_latest = 0;
+    bool m_finished = false; ///< finish() was called: queued tasks are dropped
     std::string m_uri;
     std::unique_ptr<Store> m_store;
 };
