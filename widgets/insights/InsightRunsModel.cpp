@@ -108,18 +108,22 @@ QVariant InsightRunsModel::data(const QModelIndex& index, int role) const {
     if (role == UuidRole)
         return QString::fromStdString(run.value("run_uuid", std::string()));
     const RunTableColumn& column = m_columns[size_t(index.column())];
-    const bool energy = column.figure && index.column() == figureColumn("gpu_energy_j");
-    const QStringList caveats = energy ? energyCaveats(run) : QStringList();
     if (role == Qt::ToolTipRole) {
         const QString own =
             (column.figure ? figureData(run, column, role) : paramData(run, column.param, role)).toString();
         return extraToolTip(run, index.column(), own);
     }
     QVariant value = column.figure ? figureData(run, column, role) : paramData(run, column.param, role);
-    if (!caveats.isEmpty() && role == Qt::DisplayRole && !value.toString().startsWith(kWarningMark))
-        return kWarningMark + value.toString();
-    if (!caveats.isEmpty() && role == Qt::BackgroundRole)
-        return kWarningBackground;
+    // The energy cell's caveats (⚠ and amber) only for the roles that show them: sorting and the
+    // other roles of every cell need not look at them.
+    const bool marks = role == Qt::DisplayRole || role == Qt::BackgroundRole;
+    if (marks && column.figure && index.column() == figureColumn("gpu_energy_j") &&
+        !energyCaveats(run).isEmpty()) {
+        if (role == Qt::BackgroundRole)
+            return kWarningBackground;
+        if (!value.toString().startsWith(kWarningMark))
+            return kWarningMark + value.toString();
+    }
     return value;
 }
 
