@@ -73,9 +73,9 @@ std::string oneRun(const std::string& run, const std::string& metric = "SMI - Po
 Series series(std::vector<int64_t> t, std::vector<double> v, std::vector<int64_t> step = {}) {
     Series s;
     step.resize(t.size(), 0);
-    s.t = std::move(t);
-    s.v = std::move(v);
-    s.step = std::move(step);
+    s.t.assign(t.begin(), t.end());
+    s.v.assign(v.begin(), v.end());
+    s.step.assign(step.begin(), step.end());
     return s;
 }
 

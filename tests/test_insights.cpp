@@ -37,8 +37,8 @@ namespace {
 
 Series series(std::vector<int64_t> t, std::vector<double> v) {
     Series s;
-    s.t = std::move(t);
-    s.v = std::move(v);
+    s.t.assign(t.begin(), t.end());
+    s.v.assign(v.begin(), v.end());
     s.step.assign(s.t.size(), 0);
     return s;
 }

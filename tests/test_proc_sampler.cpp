@@ -11,8 +11,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
@@ -440,4 +442,50 @@ TEST(ListenerTable, KeysPlayTheirRolesInOrderAndAreKeysTheToolsWrite) {
         for (const RoleKey& r : l.roles)
             EXPECT_TRUE(std::count(written.begin(), written.end(), r.key)) << r.key << " was never written";
     }
+}
+
+TEST(ProcFile, ReadsTheFileAsItIsNowThroughOneDescriptor) {
+    // Real /proc: the kernel writes the file afresh at each read from its start. A thread of
+    // this process started between two reads is in the second.
+    ProcFile status("/proc/self/status");
+    auto threadsIn = [](const std::string& text) {
+        const size_t at = text.find("\nThreads:");
+        return at == std::string::npos ? -1 : std::atoi(text.c_str() + at + 9);
+    };
+    const auto before = status.read();
+    ASSERT_TRUE(before);
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread waiting([&] {
+        std::unique_lock<std::mutex> lock(mutex);
+        cv.wait(lock, [&] { return done; });
+    });
+    const auto during = status.read();
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        done = true;
+    }
+    cv.notify_one();
+    waiting.join();
+    ASSERT_TRUE(during);
+    EXPECT_EQ(threadsIn(*during), threadsIn(*before) + 1) << *during;
+
+    // A file longer than one read comes whole; a file rewritten in place is read as it is now.
+    test::TempDir dir;
+    const std::string path = dir.path() + "/stat";
+    test::writeFile(path, "first\n");
+    ProcFile file(path);
+    EXPECT_EQ(file.read().value_or("?"), "first\n");
+    const std::string longer(100'000, 'x');
+    test::writeFile(path, longer);
+    EXPECT_EQ(file.read().value_or("?"), longer);
+    test::writeFile(path, "short\n");
+    EXPECT_EQ(file.read().value_or("?"), "short\n") << "nothing of the longer text left behind";
+
+    // A file that is not there reads as nothing, and is read once it is.
+    ProcFile missing(dir.path() + "/later");
+    EXPECT_FALSE(missing.read());
+    test::writeFile(dir.path() + "/later", "now\n");
+    EXPECT_EQ(missing.read().value_or("?"), "now\n");
 }

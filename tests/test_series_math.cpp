@@ -487,8 +487,9 @@ TEST(SeriesPyramid, NearestPointForTheCrosshair) {
 TEST(SeriesPyramid, ABorrowingPyramidAnswersLikeAnOwningOne) {
     // A run's arrays, viewed with x = t - start, against a copy shifted by hand.
     const int64_t start = 1'700'000'000'000;
-    std::vector<int64_t> t;
-    std::vector<double> v;
+    // A Series' arrays, as the chart borrows them.
+    LargeArray<int64_t> t;
+    LargeArray<double> v;
     for (int i = 0; i < 5000; ++i) {
         t.push_back(start + i * 10);
         v.push_back(i == 3210 ? 999.0 : (i % 97 == 0 ? std::nan("") : std::sin(i * 0.01)));
@@ -496,7 +497,7 @@ TEST(SeriesPyramid, ABorrowingPyramidAnswersLikeAnOwningOne) {
     std::vector<int64_t> x;
     for (int64_t ti : t)
         x.push_back(ti - start);
-    SeriesPyramid owned(x, v);
+    SeriesPyramid owned(x, std::vector<double>(v.begin(), v.end()));
     SeriesPyramid view = SeriesPyramid::borrowing(t, v, start);
     EXPECT_TRUE(view.isBorrowed());
     EXPECT_FALSE(owned.isBorrowed());
@@ -527,8 +528,8 @@ TEST(SeriesPyramid, ABorrowingPyramidAnswersLikeAnOwningOne) {
     EXPECT_EQ(*std::max_element(vv.begin(), vv.end()), 999.0);
     EXPECT_THROW(view.append({100'000}, {1.0}), std::logic_error);
     EXPECT_THROW(owned.rebind(t, v), std::logic_error);
-    std::vector<int64_t> shorter(t.begin(), t.begin() + 10);
-    std::vector<double> shorterV(v.begin(), v.begin() + 10);
+    LargeArray<int64_t> shorter(t.begin(), t.begin() + 10);
+    LargeArray<double> shorterV(v.begin(), v.begin() + 10);
     EXPECT_THROW(view.rebind(shorter, shorterV), std::invalid_argument);
 }
 

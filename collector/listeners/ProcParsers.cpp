@@ -281,4 +281,27 @@ std::optional<std::string> readSmallFile(const std::string& path) {
     return out;
 }
 
+ProcFile::~ProcFile() {
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+std::optional<std::string> ProcFile::read() {
+    if (m_fd < 0 && (m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC)) < 0)
+        return std::nullopt;
+    // Until a read returns nothing: a /proc file of many records (net/dev, diskstats) comes a
+    // page at a time whatever the buffer.
+    std::string out;
+    char buf[16384];
+    ssize_t n;
+    while ((n = ::pread(m_fd, buf, sizeof buf, static_cast<off_t>(out.size()))) > 0)
+        out.append(buf, static_cast<size_t>(n));
+    if (n < 0) {
+        ::close(m_fd);
+        m_fd = -1;
+        return std::nullopt;
+    }
+    return out;
+}
+
 } // namespace radt

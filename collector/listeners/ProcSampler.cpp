@@ -31,9 +31,11 @@ double delta(uint64_t before, uint64_t after) {
 } // namespace
 
 ProcSampler::ProcSampler(int rootPid, ProcSamplerOptions options)
-    : m_rootPid(rootPid), m_options(std::move(options)), m_ticksPerSecond(sysconf(_SC_CLK_TCK)),
-      m_pageSize(sysconf(_SC_PAGESIZE)) {
-    if (auto text = readSmallFile(m_options.procRoot + "/meminfo"))
+    : m_rootPid(rootPid), m_options(std::move(options)), m_statFile(m_options.procRoot + "/stat"),
+      m_meminfoFile(m_options.procRoot + "/meminfo"), m_loadavgFile(m_options.procRoot + "/loadavg"),
+      m_diskstatsFile(m_options.procRoot + "/diskstats"), m_netDevFile(m_options.procRoot + "/net/dev"),
+      m_ticksPerSecond(sysconf(_SC_CLK_TCK)), m_pageSize(sysconf(_SC_PAGESIZE)) {
+    if (auto text = m_meminfoFile.read())
         if (auto mem = parseMeminfo(*text))
             m_memTotalKb = mem->totalKb;
 }
@@ -65,7 +67,7 @@ void ProcSampler::sample(int64_t nowMs, std::vector<MetricPoint>& out) {
 }
 
 void ProcSampler::sampleSystem(int64_t nowMs, std::vector<MetricPoint>& out) {
-    if (auto text = readSmallFile(m_options.procRoot + "/stat")) {
+    if (auto text = m_statFile.read()) {
         if (auto cpu = parseProcStatCpu(*text)) {
             if (m_lastCpu) {
                 if (auto pct = cpuUtilizationPercent(*m_lastCpu, *cpu))
@@ -74,7 +76,7 @@ void ProcSampler::sampleSystem(int64_t nowMs, std::vector<MetricPoint>& out) {
             m_lastCpu = cpu;
         }
     }
-    if (auto text = readSmallFile(m_options.procRoot + "/meminfo")) {
+    if (auto text = m_meminfoFile.read()) {
         if (auto mem = parseMeminfo(*text)) {
             m_memTotalKb = mem->totalKb;
             const double usedKb = static_cast<double>(mem->totalKb - mem->availableKb);
@@ -93,7 +95,7 @@ void ProcSampler::findTree(std::unordered_map<int, ProcessStat>& stats) {
     // else the collector does. /proc/loadavg names the last pid created: while it stays the
     // same, no process was born, so re-reading the tree's own pids is enough.
     std::optional<long> lastPid;
-    if (auto text = readSmallFile(m_options.procRoot + "/loadavg"))
+    if (auto text = m_loadavgFile.read())
         lastPid = parseLoadavgLastPid(*text);
     const bool rescan = !lastPid || !m_lastPid || *lastPid != *m_lastPid;
     m_lastPid = lastPid;
@@ -218,7 +220,7 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
 }
 
 void ProcSampler::sampleDisks(int64_t nowMs, std::vector<MetricPoint>& out) {
-    auto text = readSmallFile(m_options.procRoot + "/diskstats");
+    auto text = m_diskstatsFile.read();
     if (!text)
         return;
     std::vector<DiskStat> disks = parseDiskstats(*text);
@@ -263,7 +265,7 @@ void ProcSampler::sampleDisks(int64_t nowMs, std::vector<MetricPoint>& out) {
 }
 
 void ProcSampler::sampleNetwork(int64_t nowMs, std::vector<MetricPoint>& out) {
-    auto text = readSmallFile(m_options.procRoot + "/net/dev");
+    auto text = m_netDevFile.read();
     if (!text)
         return;
     std::vector<NetDevStat> ifaces = parseNetDev(*text);

@@ -53,6 +53,8 @@ private:
 
     int m_rootPid;
     ProcSamplerOptions m_options;
+    /// The files read every tick, each through a descriptor kept open.
+    ProcFile m_statFile, m_meminfoFile, m_loadavgFile, m_diskstatsFile, m_netDevFile;
     long m_ticksPerSecond;
     long m_pageSize;
     uint64_t m_memTotalKb = 0;

@@ -42,7 +42,7 @@ std::optional<BurstIdle> burstIdle(const Series& raw, double idleBelow, int64_t 
         return std::nullopt;
     BurstIdle out;
     out.samples = s.size();
-    const auto threshold = twoMeansThreshold(s.v);
+    const auto threshold = twoMeansThreshold({s.v.begin(), s.v.end()});
     // Constant: one state, by its level. Else the upper cluster, but never below the idle floor.
     out.threshold =
         std::max(threshold.value_or(s.v.front() >= idleBelow ? s.v.front() : s.v.front() + 1), idleBelow);

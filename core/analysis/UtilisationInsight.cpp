@@ -54,7 +54,7 @@ std::optional<UtilisationProfile> utilisationProfile(const Series& raw, double f
     }
     p.mean = total > 0 ? weighted / total : s.v.front();
     p.idleShare = total > 0 ? idle / total : (s.v.front() < kIdleShareOfScale * fullScale ? 1.0 : 0.0);
-    std::vector<double> values = s.v;
+    std::vector<double> values(s.v.begin(), s.v.end());
     p.p50 = percentile(values, 0.50);
     p.p95 = percentile(values, 0.95);
     return p;

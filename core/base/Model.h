@@ -2,6 +2,8 @@
 #pragma once
 // Data model shared by every layer (resources/DESIGN.md §3). Plain structs, no Qt.
 
+#include "core/base/LargeArrays.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -57,11 +59,12 @@ struct MetricPoint {
     int64_t step = 0;
 };
 
-/// A metric series as struct-of-arrays, sorted by time (resources/DESIGN.md §3).
+/// A metric series as struct-of-arrays, sorted by time (resources/DESIGN.md §3). The arrays of
+/// a long series live on huge pages (core/base/LargeArrays.h).
 struct Series {
-    std::vector<int64_t> t;
-    std::vector<int64_t> step;
-    std::vector<double> v;
+    LargeArray<int64_t> t;
+    LargeArray<int64_t> step;
+    LargeArray<double> v;
 
     size_t size() const { return t.size(); }
     bool empty() const { return t.empty(); }
@@ -69,6 +72,12 @@ struct Series {
         t.reserve(n);
         step.reserve(n);
         v.reserve(n);
+    }
+    /// One more point at the end (the arrays grow by doubling, as push_back's do).
+    void append(int64_t time, int64_t stepNumber, double value) {
+        t.push_back(time);
+        step.push_back(stepNumber);
+        v.push_back(value);
     }
 };
 

@@ -52,7 +52,7 @@ int64_t shifted(int64_t x, int64_t offset) {
     return out;
 }
 
-void checkSorted(const std::vector<int64_t>& t, const std::vector<double>& v, const char* what) {
+template <class Times, class Values> void checkSorted(const Times& t, const Values& v, const char* what) {
     if (t.size() != v.size())
         throw std::invalid_argument(std::string(what) + ": t and v differ in size");
     if (!std::is_sorted(t.begin(), t.end()))
@@ -128,7 +128,7 @@ SeriesPyramid::SeriesPyramid(std::vector<int64_t> t, std::vector<double> v) {
     extendLevels();
 }
 
-SeriesPyramid SeriesPyramid::borrowing(const std::vector<int64_t>& t, const std::vector<double>& v,
+SeriesPyramid SeriesPyramid::borrowing(const LargeArray<int64_t>& t, const LargeArray<double>& v,
                                        int64_t offset) {
     checkSorted(t, v, "SeriesPyramid::borrowing");
     SeriesPyramid p;
@@ -140,7 +140,7 @@ SeriesPyramid SeriesPyramid::borrowing(const std::vector<int64_t>& t, const std:
     return p;
 }
 
-void SeriesPyramid::rebind(const std::vector<int64_t>& t, const std::vector<double>& v) {
+void SeriesPyramid::rebind(const LargeArray<int64_t>& t, const LargeArray<double>& v) {
     if (!m_borrowT)
         throw std::logic_error("SeriesPyramid::rebind: the pyramid owns its points");
     if (t.size() != v.size() || t.size() < m_borrowN)

@@ -50,10 +50,9 @@ public:
     /// A pyramid over arrays it does not copy (a chart's run series, so a loaded point is held
     /// once): x = t[i] - offset. The vectors must stay alive and unchanged until rebind() or the
     /// pyramid's end; the pyramid stores only its levels.
-    static SeriesPyramid borrowing(const std::vector<int64_t>& t, const std::vector<double>& v,
-                                   int64_t offset);
+    static SeriesPyramid borrowing(const LargeArray<int64_t>& t, const LargeArray<double>& v, int64_t offset);
     /// After the borrowed vectors grew (they may have moved): points them again and adds levels.
-    void rebind(const std::vector<int64_t>& t, const std::vector<double>& v);
+    void rebind(const LargeArray<int64_t>& t, const LargeArray<double>& v);
     bool isBorrowed() const { return m_borrowT != nullptr; }
 
     size_t size() const { return count(); }

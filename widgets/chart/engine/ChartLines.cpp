@@ -51,7 +51,7 @@ void compactSteps(ChartRunData& r) {
         return;
     r.constantStep = s.step.front();
     r.stepsConstant = true;
-    std::vector<int64_t>().swap(s.step); // frees the memory, not only the size
+    decltype(s.step)().swap(s.step); // frees the memory, not only the size
 }
 
 void appendPoint(ChartRunData& r, int64_t t, int64_t step, double v) {
