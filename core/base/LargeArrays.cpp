@@ -18,8 +18,8 @@ void* mapHugePages(size_t bytes) {
         throw std::bad_alloc();
     // One huge page more than needed, then the ends cut off so the rest begins on a boundary:
     // mmap itself promises only 4 KiB alignment.
-    void* mapped = ::mmap(nullptr, length + kHugePageBytes, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* mapped =
+        ::mmap(nullptr, length + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED)
         throw std::bad_alloc();
     const auto at = reinterpret_cast<uintptr_t>(mapped);

@@ -41,13 +41,11 @@ void unmapHugePages(void* data, size_t bytes) noexcept;
 
 /// std::allocator, except that an array of kHugePageBytes or more lives on huge pages. Under
 /// AddressSanitizer every array comes from malloc, so overflows are still caught.
-template <class T>
-struct LargeArrayAllocator {
+template <class T> struct LargeArrayAllocator {
     using value_type = T;
 
     LargeArrayAllocator() = default;
-    template <class U>
-    LargeArrayAllocator(const LargeArrayAllocator<U>&) noexcept {}
+    template <class U> LargeArrayAllocator(const LargeArrayAllocator<U>&) noexcept {}
 
     T* allocate(size_t n) {
         if (!onHugePages(n))
@@ -71,24 +69,19 @@ private:
 };
 
 /// A std::vector whose storage is on huge pages once it is large (Series' arrays).
-template <class T>
-using LargeArray = std::vector<T, LargeArrayAllocator<T>>;
+template <class T> using LargeArray = std::vector<T, LargeArrayAllocator<T>>;
 
 /// The same elements, whichever memory holds them (a test's expected std::vector).
-template <class T>
-bool operator==(const LargeArray<T>& a, const std::vector<T>& b) {
+template <class T> bool operator==(const LargeArray<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
-template <class T>
-bool operator==(const std::vector<T>& a, const LargeArray<T>& b) {
+template <class T> bool operator==(const std::vector<T>& a, const LargeArray<T>& b) {
     return b == a;
 }
-template <class T>
-bool operator!=(const LargeArray<T>& a, const std::vector<T>& b) {
+template <class T> bool operator!=(const LargeArray<T>& a, const std::vector<T>& b) {
     return !(a == b);
 }
-template <class T>
-bool operator!=(const std::vector<T>& a, const LargeArray<T>& b) {
+template <class T> bool operator!=(const std::vector<T>& a, const LargeArray<T>& b) {
     return !(b == a);
 }
 
