@@ -2,6 +2,7 @@
 // SeriesMath: EMA smoothing, summary statistics, and the min/max pyramid checked against a
 // brute-force per-column reduction.
 
+#include "core/base/LargeArrays.h"
 #include "core/base/SeriesMath.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -596,4 +598,33 @@ TEST(SeriesPyramid, EnvelopeMatchesBruteForcePerColumn) {
             points += data.t[i] >= from && data.t[i] <= to;
         EXPECT_EQ(pyramid.countIn(from, to), points);
     }
+}
+
+TEST(LargeArray, HoldsMillionsOfPointsOnWholeHugePagesAndSmallOnesInMalloc) {
+    // A 3M-point series' times, grown by push_back as the store reads them.
+    LargeArray<int64_t> t;
+    for (int64_t i = 0; i < 3'000'000; ++i)
+        t.push_back(i * 7);
+    ASSERT_EQ(t.size(), 3'000'000u);
+    for (size_t i = 0; i < t.size(); i += 99'991)
+        ASSERT_EQ(t[i], static_cast<int64_t>(i) * 7) << i;
+    EXPECT_EQ(t.back(), 2'999'999 * 7);
+    const auto at = reinterpret_cast<uintptr_t>(t.data());
+    if (!kUnderAddressSanitizer)
+        EXPECT_EQ(at % kHugePageBytes, 0u) << "a large array starts on a huge page boundary";
+    // Copies, shrinking by swap and freeing work across the two kinds of memory.
+    LargeArray<int64_t> copy = t;
+    EXPECT_TRUE(copy == std::vector<int64_t>(t.begin(), t.end()));
+    copy.resize(10);
+    copy.shrink_to_fit();
+    EXPECT_EQ(copy.size(), 10u);
+    EXPECT_EQ(copy[9], 63);
+    LargeArray<int64_t>().swap(t);
+    EXPECT_EQ(t.capacity(), 0u);
+    // A mapping the machine cannot give is refused as an allocation, not a crash.
+    EXPECT_THROW(mapHugePages(size_t(-1) - 10), std::bad_alloc);
+    EXPECT_THROW(mapHugePages(size_t(1) << 60), std::bad_alloc);
+    void* small = mapHugePages(1);
+    static_cast<char*>(small)[kHugePageBytes - 1] = 1; // one byte rounds up to a whole huge page
+    unmapHugePages(small, 1);
 }

@@ -22,17 +22,20 @@ void* mapHugePages(size_t bytes) {
         ::mmap(nullptr, length + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED)
         throw std::bad_alloc();
-    const auto at = reinterpret_cast<uintptr_t>(mapped);
-    const uintptr_t aligned = (at + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-    if (aligned > at)
-        ::munmap(mapped, aligned - at);
-    if (const uintptr_t after = at + length + kHugePageBytes - (aligned + length); after > 0)
-        ::munmap(reinterpret_cast<void*>(aligned + length), after);
+    // Pointer arithmetic within the mapping, not integers made pointers again.
+    char* const base = static_cast<char*>(mapped);
+    const size_t lead =
+        (kHugePageBytes - reinterpret_cast<uintptr_t>(mapped) % kHugePageBytes) % kHugePageBytes;
+    char* const aligned = base + lead;
+    if (lead > 0)
+        ::munmap(base, lead);
+    if (const size_t trail = kHugePageBytes - lead; trail > 0)
+        ::munmap(aligned + length, trail);
 #ifdef MADV_HUGEPAGE
     // Advice: where the kernel has no huge pages (or says no) the memory works on small ones.
-    ::madvise(reinterpret_cast<void*>(aligned), length, MADV_HUGEPAGE);
+    ::madvise(aligned, length, MADV_HUGEPAGE);
 #endif
-    return reinterpret_cast<void*>(aligned);
+    return aligned;
 }
 
 void unmapHugePages(void* data, size_t bytes) noexcept {
