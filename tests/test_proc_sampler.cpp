@@ -354,6 +354,55 @@ TEST(ProcSampler, ADaemonisedChildStaysInTheTreeAfterItsParentExits) {
     close(fds[1]);
 }
 
+TEST(ProcSampler, WhenAProcessIsBornOnlyThePidsHandedOutSinceTheLastTickAreRead) {
+    // A /proc copy: init (1), the run's root (50) with its child (70), an unrelated process (60).
+    radt::test::TempDir dir;
+    const std::string root = dir.path();
+    auto process = [&](int pid, int ppid) {
+        std::filesystem::create_directories(root + "/" + std::to_string(pid));
+        radt::test::writeFile(root + "/" + std::to_string(pid) + "/stat",
+                              std::to_string(pid) + " (p" + std::to_string(pid) + ") S " +
+                                  std::to_string(ppid) + " 0 0 0 -1 0 0 0 0 0 7 3 0 0 20 0 1 0 " +
+                                  std::to_string(1000 + pid) + " 4096 25\n");
+    };
+    auto lastPid = [&](int pid) {
+        radt::test::writeFile(root + "/loadavg", "0.1 0.2 0.3 1/90 " + std::to_string(pid) + "\n");
+    };
+    for (auto [pid, ppid] : {std::pair{1, 0}, {50, 1}, {60, 1}, {70, 50}})
+        process(pid, ppid);
+    lastPid(100);
+    ProcSamplerOptions options;
+    options.top = options.ps = options.iostat = options.net = false;
+    options.proc = true;
+    options.procRoot = root;
+    ProcSampler sampler(50, options);
+    std::vector<MetricPoint> pts;
+    sampler.sample(1000, pts);
+    EXPECT_EQ(sampler.lastTree(), (std::vector<int>{50, 70})) << "the first tick reads every process";
+
+    // A grandchild is born (pid 101). The unrelated 60 now claims the root as its parent, which no
+    // kernel does: it shows that a process older than the last tick is not read again.
+    process(101, 70);
+    process(60, 50);
+    lastPid(101);
+    sampler.sample(2000, pts);
+    EXPECT_EQ(sampler.lastTree(), (std::vector<int>{50, 70, 101}));
+
+    // The pids wrap around at pid_max: 32000 and 3 are both new, children of the tree.
+    process(32000, 50);
+    process(3, 101);
+    lastPid(5);
+    sampler.sample(3000, pts);
+    EXPECT_EQ(sampler.lastTree(), (std::vector<int>{50, 3, 70, 101, 32000}));
+
+    // Nobody born, 70 gone: its child stays the run's (reparented, as a daemonised loader).
+    std::filesystem::remove_all(root + "/70");
+    pts.clear();
+    sampler.sample(4000, pts);
+    EXPECT_EQ(sampler.lastTree(), (std::vector<int>{50, 3, 101, 32000}));
+    EXPECT_DOUBLE_EQ(valueOf(pts, "PROC - Threads"), 4.0);
+}
+
 TEST(ProcParsers, LoadavgLastPid) {
     EXPECT_EQ(parseLoadavgLastPid("0.41 0.67 0.79 1/234 5678\n"), 5678);
     EXPECT_FALSE(parseLoadavgLastPid(""));

@@ -23,6 +23,12 @@ template <typename Fn> void forEachNumericEntry(const std::string& dirPath, Fn f
     }
 }
 
+/// Whether `pid` was handed out after `before` and no later than `now` (both /proc/loadavg's last
+/// pid): the kernel gives pids in increasing order and wraps around at pid_max.
+bool pidBornBetween(long pid, long before, long now) {
+    return before <= now ? pid > before && pid <= now : pid > before || pid <= now;
+}
+
 /// Counter delta, 0 when the counter went backwards (device re-plugged, counter reset).
 double delta(uint64_t before, uint64_t after) {
     return after >= before ? static_cast<double>(after - before) : 0.0;
@@ -93,11 +99,16 @@ void ProcSampler::sampleSystem(int64_t nowMs, std::vector<MetricPoint>& out) {
 void ProcSampler::findTree(std::unordered_map<int, ProcessStat>& stats) {
     // Listing /proc and reading every process's stat each tick would cost more than everything
     // else the collector does. /proc/loadavg names the last pid created: while it stays the
-    // same, no process was born, so re-reading the tree's own pids is enough.
+    // same, no process was born, so re-reading the tree's own pids is enough. When it moved,
+    // only the pids handed out since are new: a process that existed at the last tick and was
+    // not the run's cannot have become the run's, so of the rest only the tree's own are read
+    // (on a node of 1,000 processes that is a few files instead of 1,000 whenever one is born).
     std::optional<long> lastPid;
     if (auto text = m_loadavgFile.read())
         lastPid = parseLoadavgLastPid(*text);
-    const bool rescan = !lastPid || !m_lastPid || *lastPid != *m_lastPid;
+    const bool everything = !lastPid || !m_lastPid; // the first tick, or no loadavg to go by
+    const bool born = !everything && *lastPid != *m_lastPid;
+    const long before = m_lastPid.value_or(0);
     m_lastPid = lastPid;
 
     std::unordered_map<int, uint64_t> previous = std::move(m_treeStarts);
@@ -107,7 +118,7 @@ void ProcSampler::findTree(std::unordered_map<int, ProcessStat>& stats) {
         auto it = previous.find(pid);
         return it != previous.end() && it->second == s.startTicks;
     };
-    if (!rescan) {
+    if (!everything && !born) {
         for (const auto& [pid, start] : previous) {
             auto text = readSmallFile(m_options.procRoot + "/" + std::to_string(pid) + "/stat");
             auto s = text ? parseProcPidStat(*text) : std::nullopt;
@@ -115,8 +126,12 @@ void ProcSampler::findTree(std::unordered_map<int, ProcessStat>& stats) {
                 stats.emplace(pid, *s);
         }
     } else {
-        forEachNumericEntry(m_options.procRoot, [&](const char* pid) {
-            auto text = readSmallFile(m_options.procRoot + "/" + pid + "/stat");
+        forEachNumericEntry(m_options.procRoot, [&](const char* name) {
+            const long pid = std::strtol(name, nullptr, 10);
+            if (!everything && !pidBornBetween(pid, before, *lastPid) &&
+                !previous.count(static_cast<int>(pid)))
+                return;
+            auto text = readSmallFile(m_options.procRoot + "/" + name + "/stat");
             if (!text)
                 return; // the process exited between readdir and open
             if (auto s = parseProcPidStat(*text); s && !s->zombie)
