@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace radt {
 
@@ -36,6 +37,14 @@ void* mapHugePages(size_t bytes) {
     ::madvise(aligned, length, MADV_HUGEPAGE);
 #endif
     return aligned;
+}
+
+void releasePagesPast(void* data, size_t usedBytes, size_t capacityBytes) noexcept {
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t from = (usedBytes + page - 1) / page * page;
+    const size_t to = wholeHugePages(capacityBytes);
+    if (to > from) // splits the last huge page; its unused small pages are freed
+        ::madvise(static_cast<char*>(data) + from, to - from, MADV_DONTNEED);
 }
 
 void unmapHugePages(void* data, size_t bytes) noexcept {

@@ -59,17 +59,29 @@ template <class T> struct LargeArrayAllocator {
             unmapHugePages(p, n * sizeof(T));
     }
 
-    friend bool operator==(const LargeArrayAllocator&, const LargeArrayAllocator&) { return true; }
-    friend bool operator!=(const LargeArrayAllocator&, const LargeArrayAllocator&) { return false; }
-
-private:
+    /// Whether an array of n elements is a mapping of its own (else malloc's memory).
     static bool onHugePages(size_t n) {
         return !kUnderAddressSanitizer && n >= kHugePageBytes / sizeof(T) && n <= size_t(-1) / sizeof(T);
     }
+
+    friend bool operator==(const LargeArrayAllocator&, const LargeArrayAllocator&) { return true; }
+    friend bool operator!=(const LargeArrayAllocator&, const LargeArrayAllocator&) { return false; }
 };
 
 /// A std::vector whose storage is on huge pages once it is large (Series' arrays).
 template <class T> using LargeArray = std::vector<T, LargeArrayAllocator<T>>;
+
+/// Gives the kernel back the pages of a mapping from mapHugePages past its first `usedBytes`.
+void releasePagesPast(void* data, size_t usedBytes, size_t capacityBytes) noexcept;
+
+/// Once an array is filled: its capacity past its size given back. A huge page is resident whole
+/// once touched, so a 300k-point array (2.4 MB in a 4 MiB capacity) held 4 MiB, 14 bytes a point
+/// instead of 8; the part of the last huge page past the end is released (it reads as zeros and is
+/// faulted in again if the array grows).
+template <class T> void releaseUnusedCapacity(LargeArray<T>& a) noexcept {
+    if (LargeArrayAllocator<T>::onHugePages(a.capacity()))
+        releasePagesPast(a.data(), a.size() * sizeof(T), a.capacity() * sizeof(T));
+}
 
 /// The same elements, whichever memory holds them (a test's expected std::vector).
 template <class T> bool operator==(const LargeArray<T>& a, const std::vector<T>& b) {

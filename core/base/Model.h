@@ -73,6 +73,13 @@ struct Series {
         step.reserve(n);
         v.reserve(n);
     }
+    /// Once read: the arrays' capacity past their size given back to the kernel (a long series'
+    /// last huge page is otherwise resident whole; core/base/LargeArrays.h).
+    void releaseUnusedCapacity() noexcept {
+        radt::releaseUnusedCapacity(t);
+        radt::releaseUnusedCapacity(step);
+        radt::releaseUnusedCapacity(v);
+    }
     /// One more point at the end (the arrays grow by doubling, as push_back's do).
     void append(int64_t time, int64_t stepNumber, double value) {
         t.push_back(time);

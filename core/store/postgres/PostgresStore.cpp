@@ -687,6 +687,7 @@ Series PostgresStore::querySeries(const std::string& runUuid, const std::string&
             s.step.push_back(row[1].as<int64_t>());
             s.v.push_back(row[3].as<bool>() ? std::numeric_limits<double>::quiet_NaN() : row[2].as<double>());
         }
+        s.releaseUnusedCapacity();
         return s;
     });
 }

@@ -620,13 +620,15 @@ Series SqliteStore::querySeries(const std::string& runUuid, const std::string& k
         stmt.bind(3, range->first).bind(4, range->second);
     // No up-front reserve: 16k points per series made every one-point series of a run with a
     // million keys hold ~13 KB (radt report took 13.5 GB). Growth by doubling, a long series on
-    // huge pages: its page faults were a third of reading 1M points (series_read_ratio).
+    // huge pages: its page faults were a third of reading 1M points (series_read_ratio); the
+    // capacity past the end is given back once read (else a long series' last huge page stays whole).
     Series s;
     sqlite3_stmt* h = stmt.handle();
     while (stmt.step())
         s.append(sqlite3_column_int64(h, 0), sqlite3_column_int64(h, 1),
                  sqlite3_column_int64(h, 3) ? std::numeric_limits<double>::quiet_NaN()
                                             : sqlite3_column_double(h, 2));
+    s.releaseUnusedCapacity();
     return s;
 }
 
