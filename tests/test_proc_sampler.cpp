@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <pthread.h>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
@@ -317,6 +318,71 @@ TEST(ProcSampler, PerCoreCpuOfTheRunsThreadsFromRealProc) {
     }));
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
+}
+
+namespace {
+size_t openDescriptors() {
+    return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                                             std::filesystem::directory_iterator()));
+}
+
+/// A child process of `threads` threads that block until it is killed; returns its pid once they run.
+pid_t processWithThreads(int threads) {
+    int ready[2];
+    if (pipe(ready) != 0)
+        return -1;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        for (int i = 0; i < threads; ++i) {
+            pthread_t thread;
+            pthread_create(
+                &thread, nullptr,
+                [](void*) -> void* {
+                    pause();
+                    return nullptr;
+                },
+                nullptr);
+        }
+        (void)!write(ready[1], "r", 1);
+        for (;;)
+            pause();
+    }
+    char go = 0;
+    (void)!read(ready[0], &go, 1);
+    close(ready[0]);
+    close(ready[1]);
+    return pid;
+}
+} // namespace
+
+TEST(ProcSampler, ThreadsAreReadThroughKeptDescriptorsThatCloseWhenTheThreadsEnd) {
+    // The ps listener reads every thread's stat each tick: each through a descriptor kept open,
+    // closed when the thread is gone, and at most 256 of them however many threads a run has.
+    ProcSamplerOptions options;
+    options.top = options.proc = options.iostat = options.net = false;
+    options.ps = true;
+    const size_t before = openDescriptors();
+    for (const auto& [threads, kept] : {std::pair<int, size_t>{7, 8}, {299, 256}}) {
+        const pid_t pid = processWithThreads(threads);
+        ASSERT_GT(pid, 0);
+        {
+            ProcSampler sampler(pid, options);
+            std::vector<MetricPoint> pts;
+            sampler.sample(nowMs(), pts);
+            const size_t sampling = openDescriptors();
+            sampler.sample(nowMs() + 1000, pts);
+            EXPECT_EQ(openDescriptors(), sampling) << "the same descriptors read again";
+            EXPECT_TRUE(std::any_of(pts.begin(), pts.end(), [](const MetricPoint& p) {
+                return p.key.rfind("PS - MEM ", 0) == 0 && p.value > 0;
+            }));
+            kill(pid, SIGKILL);
+            waitpid(pid, nullptr, 0);
+            sampler.sample(nowMs() + 2000, pts);
+            EXPECT_EQ(sampling - openDescriptors(), kept)
+                << threads + 1 << " threads: their descriptors closed once they ended";
+        }
+        EXPECT_EQ(openDescriptors(), before) << "and the sampler's own with it";
+    }
 }
 
 TEST(ProcSampler, ADaemonisedChildStaysInTheTreeAfterItsParentExits) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <unordered_set>
 
 namespace radt {
 
@@ -199,10 +200,12 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
     std::map<int, double> cpuTicks;
     std::map<int, std::set<int>> pidsOnCore;
     std::map<int, uint64_t> ticks;
+    std::unordered_set<int> read; // the tids listed this tick
     for (int pid : m_tree) {
         const std::string taskDir = m_options.procRoot + "/" + std::to_string(pid) + "/task";
         forEachNumericEntry(taskDir, [&](const char* tid) {
-            auto text = readSmallFile(taskDir + "/" + tid + "/stat");
+            read.insert(std::atoi(tid));
+            auto text = readTaskStat(taskDir + "/" + tid + "/stat", std::atoi(tid));
             if (!text)
                 return;
             auto s = parseProcPidStat(*text);
@@ -232,6 +235,25 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
     }
     m_lastThreadTicks = std::move(ticks);
     m_lastThreadSampleMs = nowMs;
+    // The descriptors of threads that ended or left the tree are closed.
+    for (auto it = m_taskFiles.begin(); it != m_taskFiles.end();)
+        it = read.count(it->first) ? std::next(it) : m_taskFiles.erase(it);
+}
+
+std::optional<std::string> ProcSampler::readTaskStat(const std::string& path, int tid) {
+    // A training process has tens of threads, each read every tick: through a descriptor kept
+    // open that is one call into the kernel instead of a path lookup, an open, a read and a close.
+    // Up to a bound, so a run of thousands of threads cannot use up radt's descriptors.
+    auto it = m_taskFiles.find(tid);
+    if (it == m_taskFiles.end()) {
+        if (m_taskFiles.size() >= kMaxKeptTaskFiles)
+            return readSmallFile(path);
+        it = m_taskFiles.emplace(tid, ProcFile(path)).first;
+    }
+    auto text = it->second.read();
+    if (!text)
+        m_taskFiles.erase(it); // ended: the next thread with this tid gets a descriptor of its own
+    return text;
 }
 
 void ProcSampler::sampleDisks(int64_t nowMs, std::vector<MetricPoint>& out) {

@@ -48,6 +48,7 @@ private:
                     std::vector<MetricPoint>& out);
     void sampleThreads(int64_t nowMs, const std::unordered_map<int, ProcessStat>& stats,
                        std::vector<MetricPoint>& out);
+    std::optional<std::string> readTaskStat(const std::string& path, int tid);
     void sampleDisks(int64_t nowMs, std::vector<MetricPoint>& out);
     void sampleNetwork(int64_t nowMs, std::vector<MetricPoint>& out);
 
@@ -62,6 +63,9 @@ private:
     std::map<int, uint64_t> m_lastTicks; ///< pid -> utime+stime at the previous sample
     int64_t m_lastTreeSampleMs = 0;
     std::map<int, uint64_t> m_lastThreadTicks; ///< tid -> utime+stime
+    /// The run's threads' stat files, kept open between ticks (at most kMaxKeptTaskFiles).
+    std::unordered_map<int, ProcFile> m_taskFiles;
+    static constexpr size_t kMaxKeptTaskFiles = 256;
     int64_t m_lastThreadSampleMs = 0;
     std::vector<DiskStat> m_lastDisks;
     std::optional<RaplReader> m_rapl;
