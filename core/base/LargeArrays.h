@@ -8,7 +8,9 @@
 // takes one fault for 512 pages, but the kernel gives them only to memory that asks for them
 // before it is first written (Debian: transparent_hugepage=madvise), on 2 MiB boundaries.
 // malloc cannot be made to do either for one allocation (glibc can for all, by an environment
-// tunable), so an array of 2 MiB or more is a mapping of its own here.
+// tunable), so an array of 2 MiB or more is a mapping of its own here. With Debian's
+// defrag=madvise a first touch may wait while the kernel compacts memory for a huge page; the
+// stores' reads that fill these arrays run off the GUI thread (resources/DESIGN.md §2).
 
 #include <algorithm>
 #include <cstddef>
