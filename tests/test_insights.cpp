@@ -13,6 +13,7 @@
 #include "core/analysis/StallInsight.h"
 #include "core/analysis/UtilisationInsight.h"
 #include "core/base/InsightSeries.h"
+#include "core/base/LargeArrays.h"
 #include "core/store/Store.h"
 
 #include <gtest/gtest.h>
@@ -483,14 +484,8 @@ TEST(InsightReport, RadtReportPrintsATableJsonAndRefusesUnknownTargets) {
 // `radt report` of a run with very many metric keys keeps its memory proportional to the
 // data (13.5 KB per key before: a million keys took 13.5 GB, then bad_alloc without context).
 TEST(InsightReport, ManyMetricKeysCostMemoryProportionalToTheirData) {
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    GTEST_SKIP() << "AddressSanitizer's shadow memory makes resident sizes meaningless";
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-    GTEST_SKIP() << "AddressSanitizer's shadow memory makes resident sizes meaningless";
-#endif
+    if (kUnderAddressSanitizer)
+        GTEST_SKIP() << "AddressSanitizer's shadow memory makes resident sizes meaningless";
     test::TempDir dir;
     const std::string uri = "sqlite:///" + dir.file("keys.db");
     {

@@ -266,19 +266,7 @@ std::string metricKeyPart(const std::string& name) {
 }
 
 std::optional<std::string> readSmallFile(const std::string& path) {
-    // /proc files report size 0: read until EOF with plain read(2), no iostream overhead.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return std::nullopt;
-    std::string out;
-    char buf[4096];
-    ssize_t n;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0)
-        out.append(buf, static_cast<size_t>(n));
-    ::close(fd);
-    if (n < 0)
-        return std::nullopt;
-    return out;
+    return ProcFile(path).read(); // opened, read whole and closed again
 }
 
 ProcFile::~ProcFile() {
@@ -289,8 +277,8 @@ ProcFile::~ProcFile() {
 std::optional<std::string> ProcFile::read() {
     if (m_fd < 0 && (m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC)) < 0)
         return std::nullopt;
-    // Until a read returns nothing: a /proc file of many records (net/dev, diskstats) comes a
-    // page at a time whatever the buffer.
+    // /proc files report size 0: read until a read returns nothing (a file of many records,
+    // net/dev or diskstats, comes a page at a time whatever the buffer), no iostream overhead.
     std::string out;
     char buf[16384];
     ssize_t n;

@@ -204,8 +204,9 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
     for (int pid : m_tree) {
         const std::string taskDir = m_options.procRoot + "/" + std::to_string(pid) + "/task";
         forEachNumericEntry(taskDir, [&](const char* tid) {
-            read.insert(std::atoi(tid));
-            auto text = readTaskStat(taskDir + "/" + tid + "/stat", std::atoi(tid));
+            const int id = std::atoi(tid);
+            read.insert(id);
+            auto text = readTaskStat(taskDir + "/" + tid + "/stat", id);
             if (!text)
                 return;
             auto s = parseProcPidStat(*text);
