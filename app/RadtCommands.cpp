@@ -6,6 +6,7 @@
 #include "core/StoreFactory.h"
 #include "core/analysis/ConfigurationInsight.h"
 #include "core/analysis/InsightReport.h"
+#include "core/base/TextFormat.h"
 #include "core/report/EnvironmentReport.h"
 #include "core/report/ReportTables.h"
 #include "core/store/RunReconciler.h"
@@ -13,7 +14,7 @@
 #include "core/store/StoreCopy.h"
 #include "core/store/StoreListing.h"
 #include "core/store/StoreUri.h"
-#include "core/store/postgres/PostgresMaintenance.h"
+#include "core/store/postgres/PostgresBackend.h"
 
 #include <algorithm>
 #include <chrono>
@@ -552,7 +553,7 @@ void addPartition(CLI::App& store, Action& action) {
         action = [uri, period, lockWait] {
             return reportingErrors([&] {
                 const std::string target = resolveStoreUri(*uri).uri;
-                const PartitionOutcome o = partitionStore(
+                const PartitionOutcome o = postgresBackend().partition(
                     target, *period,
                     [](size_t done, size_t total, int64_t samples) {
                         countLine("copied " + std::to_string(done) + "/" + std::to_string(total) + " runs, " +
@@ -611,7 +612,7 @@ void addArchive(CLI::App& store, Action& action) {
         const int64_t before = parseUtcDate(args->before);
         action = [args, before] {
             return reportingErrors([&] {
-                const ArchiveOutcome o = archiveStore(
+                const ArchiveOutcome o = postgresBackend().archive(
                     resolveStoreUri(args->store).uri, before, args->to, openStore,
                     [](size_t done, size_t total, size_t samples) {
                         countLine("archived " + std::to_string(done) + "/" + std::to_string(total) +

@@ -10,8 +10,11 @@ build=${1:?build folder}
 bundle=${2:?bundle folder}
 rm -rf "$bundle"
 mkdir -p "$bundle"
-cp "$build/app/radt" "$bundle/"
-ldd "$build/app/radt" | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | while read -r lib; do
+# The PostgreSQL module lies beside radt in a bundle, where radt looks for it when run through the
+# bundle's dynamic loader (core/StoreFactory.cpp); its libraries (libpq's chain) come along.
+cp "$build/app/radt" "$build/lib/radt/radt-postgres.so" "$bundle/"
+ldd "$build/app/radt" "$build/lib/radt/radt-postgres.so" | awk '/=> \//{print $3} /^\t\/lib/{print $1}' |
+  sort -u | while read -r lib; do
   cp -L "$lib" "$bundle/"
 done
 ls "$bundle" | wc -l

@@ -22,6 +22,7 @@ BELOW = {
     "core/store": ["core/base"],
     "core/store/sqlite": ["core/store", "core/base"],
     "core/store/postgres": ["core/store", "core/base"],
+    "core/store/postgres/module": ["core/store/postgres", "core/store", "core/base"],
     "core/analysis": ["core/store", "core/base"],
     "core/report": ["core/analysis", "core/artifacts", "core/store", "core/base"],
     "core/board": ["core/base"],

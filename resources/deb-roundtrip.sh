@@ -54,6 +54,12 @@ runs = [r for e in json.load(sys.stdin)["experiments"] for w in e["workloads"] f
 assert len(runs) == 3 and all(r["status"] == "FINISHED" for r in runs), runs
 assert all(abs(r["latest_metrics"]["loss"] - 1.0 / 3) < 1e-12 for r in runs), runs
 ' || fail "the recorded runs are not as expected"
+# libpq is loaded only for a postgresql:// store, from the installed module (core/StoreFactory.cpp):
+# radt itself does not link it, and the module is reached (the refused connection is libpq's answer).
+! ldd /usr/bin/radt | grep -q libpq || fail "the installed radt links libpq"
+/usr/bin/radt ls --store postgresql://nobody@127.0.0.1:1/none 2>"$work/pg.err" && fail "a refused connection passed"
+grep -q "cannot connect to postgresql://nobody@127.0.0.1:1/none" "$work/pg.err" ||
+  fail "the installed radt did not reach its PostgreSQL module: $(cat "$work/pg.err")"
 QT_QPA_PLATFORM=offscreen XDG_DATA_HOME="$work/xdg" XDG_CONFIG_HOME="$work/cfg" \
   /usr/bin/radt-explorer --store "$work/s.db" --screenshot "$work/shot.png" 2>/dev/null ||
   fail "the installed radt-explorer could not render"
@@ -61,7 +67,7 @@ QT_QPA_PLATFORM=offscreen XDG_DATA_HOME="$work/xdg" XDG_CONFIG_HOME="$work/cfg" 
 for f in /usr/share/applications/radt-explorer.desktop /usr/share/mime/packages/radt-explorer.xml \
          /usr/share/icons/hicolor/scalable/apps/radt-explorer.svg /usr/share/icons/hicolor/48x48/apps/radt-explorer.png \
          /usr/share/man/man1/radt.1.gz /usr/share/man/man1/radt-explorer.1.gz /usr/share/radt/python/radt/__init__.py \
-         /usr/share/doc/radt/copyright /usr/share/doc/radt-explorer/copyright; do
+         /usr/share/doc/radt/copyright /usr/share/doc/radt-explorer/copyright /usr/lib/radt/radt-postgres.so; do
   [ -e "$f" ] || fail "$f is not installed"
 done
 if command -v desktop-file-validate >/dev/null; then
@@ -70,7 +76,7 @@ fi
 
 cd /
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq radt-explorer radt >/dev/null
-for f in /usr/bin/radt /usr/bin/radt-explorer /usr/share/radt /usr/share/applications/radt-explorer.desktop \
+for f in /usr/bin/radt /usr/bin/radt-explorer /usr/lib/radt /usr/share/radt /usr/share/applications/radt-explorer.desktop \
          /usr/share/mime/packages/radt-explorer.xml /usr/share/man/man1/radt.1.gz /usr/share/doc/radt; do
   [ ! -e "$f" ] || fail "$f is left after purging"
 done

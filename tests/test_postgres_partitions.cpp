@@ -8,6 +8,7 @@
 #include "StoreTestBackends.h"
 #include "TempDir.h"
 #include "core/StoreFactory.h"
+#include "core/base/TextFormat.h"
 #include "core/store/postgres/PostgresMaintenance.h"
 #include "core/store/postgres/PostgresStore.h"
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sqlite3.h>
+#include <sstream>
 
 #include <chrono>
 #include <fcntl.h>
@@ -34,8 +35,13 @@ struct Result {
     std::string err;
 };
 
-Result radtRun(const TempDir& dir, const std::vector<std::string>& args) {
-    std::string cmd = test::shellQuote(kRadt);
+/// radt with `environment` ("NAME=value" each) added to the test's own.
+Result radtRun(const TempDir& dir, const std::vector<std::string>& args,
+               const std::vector<std::string>& environment = {}) {
+    std::string cmd = "env";
+    for (const auto& e : environment)
+        cmd += " " + test::shellQuote(e);
+    cmd += " " + test::shellQuote(kRadt);
     for (const auto& a : args)
         cmd += " " + test::shellQuote(a);
     cmd += " >" + test::shellQuote(dir.file("stdout")) + " 2>" + test::shellQuote(dir.file("stderr")) +
@@ -452,4 +458,53 @@ TEST(RadtCli, AStoreNamedBeforeTheSubcommandIsTheOneItActsOn) {
     r = radtHere({"--store", "", "ls"});
     EXPECT_EQ(r.rc, 2) << r.err;
     EXPECT_FALSE(std::filesystem::exists(home)) << "no default store was made";
+}
+
+// libpq and the ~25 libraries behind it are loaded only for a postgresql:// store, from radt's
+// PostgreSQL module (core/store/postgres/PostgresBackend.h): a SQLite run never maps them, and a
+// module that is missing, not a library or not radt's is a store error that names it.
+TEST(RadtCli, ASqliteRunNeverLoadsLibpqAndAPostgresStoreLoadsTheModuleOrSaysWhyNot) {
+    TempDir dir;
+    // The workload prints its parent's mappings: radt's own, while it records into SQLite.
+    const Result sqlite =
+        radtRun(dir, {"--store", storeUri(dir), "--no-env-capture", "sh", "-c", "cat /proc/$PPID/maps"});
+    ASSERT_EQ(sqlite.rc, 0) << sqlite.err;
+    EXPECT_NE(sqlite.out.find("libsqlite3"), std::string::npos) << sqlite.out;
+    EXPECT_EQ(sqlite.out.find("libpq"), std::string::npos) << "a SQLite run loaded libpq:\n" << sqlite.out;
+    EXPECT_EQ(sqlite.out.find("radt-postgres.so"), std::string::npos) << sqlite.out;
+
+    const std::string uri = "postgresql://nobody@127.0.0.1:1/none"; // refused at once: libpq's answer
+    const Result reached = radtRun(dir, {"ls", "--store", uri});
+    EXPECT_EQ(reached.rc, 2);
+    EXPECT_NE(reached.err.find("cannot connect to " + uri), std::string::npos)
+        << "the module in the build tree was not reached: " << reached.err;
+
+    std::string sqliteLibrary; // a real shared library that is not radt's module
+    for (std::istringstream maps(test::readFile("/proc/self/maps")); std::getline(maps, sqliteLibrary);)
+        if (sqliteLibrary.find("libsqlite3") != std::string::npos)
+            break;
+    sqliteLibrary = sqliteLibrary.substr(sqliteLibrary.find('/'));
+    test::writeFile(dir.file("text.so"), "not a library\n");
+    struct Case {
+        std::string module, message;
+    };
+    const std::vector<Case> cases = {
+        {dir.file("absent.so"),
+         "PostgreSQL stores need radt's PostgreSQL module (radt-postgres.so), which is "
+         "not at " +
+             dir.file("absent.so") + "; set RADT_POSTGRES_MODULE"},
+        {dir.file("text.so"), dir.file("text.so") + " cannot be loaded: "},
+        {sqliteLibrary, sqliteLibrary + " is not radt's PostgreSQL module (it has no radt_postgres_backend)"},
+    };
+    for (const Case& c : cases) {
+        const Result r = radtRun(dir, {"ls", "--store", uri}, {"RADT_POSTGRES_MODULE=" + c.module});
+        EXPECT_EQ(r.rc, 2) << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << r.err;
+        EXPECT_EQ(r.err.find("cannot connect"), std::string::npos) << r.err;
+    }
+    // A run into such a store fails before its workload starts, and leaves nothing behind.
+    const Result run = radtRun(dir, {"--store", uri, "--no-env-capture", "touch", dir.file("ran")},
+                               {"RADT_POSTGRES_MODULE=" + dir.file("absent.so")});
+    EXPECT_EQ(run.rc, 2) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("ran")));
 }

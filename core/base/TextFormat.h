@@ -28,6 +28,9 @@ int ratioDecimals(double low, double high);
 std::string formatMeanPlusMinus(double mean, double halfWidth, int fallbackDecimals);
 /// Local time "YYYY-MM-DD HH:MM:SS" of an epoch-ms timestamp.
 std::string formatLocalTime(int64_t msSinceEpoch);
+/// "2026-11-01" or "2026-11-01T12:00:00" (UTC) as ms since the epoch (`radt store archive
+/// --before`); a day that does not exist is refused. Throws std::invalid_argument.
+int64_t parseUtcDate(const std::string& text);
 
 /// One CSV field by RFC 4180: a field holding a comma, a quote or a line break is quoted, its
 /// quotes doubled; anything else is written as it is. The one quoting rule of every CSV we write

@@ -165,10 +165,13 @@ std::string valueText(const json& v, const std::string& unit) {
     return v.is_number() ? formatReading(v.get<double>()) + " " + unit : std::string("-");
 }
 
-} // namespace
+/// "0 earlier finished runs of its configuration; 3 are needed to judge it"
+std::string tooFewWhy(size_t history, size_t needed) {
+    return std::to_string(history) + " earlier finished run" + (history == 1 ? "" : "s") +
+           " of its configuration; " + std::to_string(needed) + " are needed to judge it";
+}
 
-json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
-    std::vector<Run> runs = historyCandidates(store, run, options);
+json judgeAgainst(Store& store, const Run& run, std::vector<Run> runs, const JudgeOptions& options) {
     runs.push_back(run);
     ReportOptions reportOptions;
     reportOptions.repeatParams = options.repeatParams;
@@ -216,9 +219,7 @@ json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
     if (options.environment)
         j["environment"] = environmentOf(report, runs, c, *options.environment);
     if (history.size() < options.minHistory) {
-        j["why"] = std::to_string(history.size()) + " earlier finished run" +
-                   (history.size() == 1 ? "" : "s") + " of its configuration; " +
-                   std::to_string(options.minHistory) + " are needed to judge it";
+        j["why"] = tooFewWhy(history.size(), options.minHistory);
         j["sentence"] = "not judged: " + j["why"].get<std::string>();
         return j;
     }
@@ -249,16 +250,30 @@ json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
     return j;
 }
 
+} // namespace
+
+json judgeRun(Store& store, const Run& run, const JudgeOptions& options) {
+    return judgeAgainst(store, run, historyCandidates(store, run, options), options);
+}
+
 std::string judgeFinishedRun(Store& store, const Run& run, const std::string& storeUri) {
     try {
         JudgeOptions options;
-        options.environment = artifactContextOfStore(storeUri);
-        const json j = judgeRun(store, run, options);
+        std::vector<Run> candidates = historyCandidates(store, run, options);
+        std::string sentence;
+        if (candidates.empty() && countsAsRepeat(run.status)) {
+            // The first run of its kind: nothing to compare, said without a report of the run
+            // (~2 ms at the end of every such run; the words judgeRun would give).
+            sentence = "not judged: " + tooFewWhy(0, options.minHistory);
+        } else {
+            options.environment = artifactContextOfStore(storeUri);
+            const json j = judgeAgainst(store, run, std::move(candidates), options);
+            sentence = j["verdict"] == "outside" ? "outside: " + j["sentence"].get<std::string>()
+                                                 : j["sentence"].get<std::string>();
+        }
         // Kept on the run, as the history stood when it finished: the explorer marks it by this.
-        std::string sentence = j["sentence"];
-        store.setTags(run.uuid,
-                      {{kRunJudgementTag, j["verdict"] == "outside" ? "outside: " + sentence : sentence}});
-        return sentence;
+        store.setTags(run.uuid, {{kRunJudgementTag, sentence}});
+        return sentence.rfind("outside: ", 0) == 0 ? sentence.substr(9) : sentence;
     } catch (const std::exception& e) {
         return std::string("not judged against its history: ") + e.what();
     }

@@ -17,21 +17,6 @@
 
 namespace radt {
 
-int64_t parseUtcDate(const std::string& text) {
-    std::tm tm{};
-    const char* end = strptime(text.c_str(), "%Y-%m-%d", &tm);
-    if (end && (*end == 'T' || *end == ' '))
-        end = strptime(end + 1, "%H:%M:%S", &tm);
-    const int day = tm.tm_mday, month = tm.tm_mon;
-    const std::time_t seconds = end && !*end ? timegm(&tm) : 0;
-    // strptime takes 2026-02-30, which timegm makes March 2: a day that does not exist is refused.
-    std::tm back{};
-    if (!end || *end || !gmtime_r(&seconds, &back) || back.tm_mday != day || back.tm_mon != month)
-        throw std::invalid_argument(
-            "--before expects a date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC), got '" + text + "'");
-    return int64_t(seconds) * 1000;
-}
-
 namespace {
 
 std::string uuidArray(const std::set<std::string>& runs) {

@@ -67,7 +67,4 @@ ArchiveOutcome archiveStore(const std::string& uri, int64_t beforeMs, const std:
                             const std::function<void(size_t, size_t, size_t)>& progress = {},
                             const LockPatience& patience = {});
 
-/// "2026-11-01" or "2026-11-01T12:00:00" (UTC) as ms since the epoch; throws std::invalid_argument.
-int64_t parseUtcDate(const std::string& text);
-
 } // namespace radt
