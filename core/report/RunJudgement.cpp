@@ -260,20 +260,20 @@ std::string judgeFinishedRun(Store& store, const Run& run, const std::string& st
     try {
         JudgeOptions options;
         std::vector<Run> candidates = historyCandidates(store, run, options);
-        std::string sentence;
+        std::string sentence, tag;
         if (candidates.empty() && countsAsRepeat(run.status)) {
             // The first run of its kind: nothing to compare, said without a report of the run
             // (~2 ms at the end of every such run; the words judgeRun would give).
-            sentence = "not judged: " + tooFewWhy(0, options.minHistory);
+            sentence = tag = "not judged: " + tooFewWhy(0, options.minHistory);
         } else {
             options.environment = artifactContextOfStore(storeUri);
             const json j = judgeAgainst(store, run, std::move(candidates), options);
-            sentence = j["verdict"] == "outside" ? "outside: " + j["sentence"].get<std::string>()
-                                                 : j["sentence"].get<std::string>();
+            sentence = j["sentence"];
+            tag = j["verdict"] == "outside" ? "outside: " + sentence : sentence;
         }
         // Kept on the run, as the history stood when it finished: the explorer marks it by this.
-        store.setTags(run.uuid, {{kRunJudgementTag, sentence}});
-        return sentence.rfind("outside: ", 0) == 0 ? sentence.substr(9) : sentence;
+        store.setTags(run.uuid, {{kRunJudgementTag, tag}});
+        return sentence;
     } catch (const std::exception& e) {
         return std::string("not judged against its history: ") + e.what();
     }
