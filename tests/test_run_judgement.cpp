@@ -126,6 +126,12 @@ TEST_F(RunJudgement, ASlowerRunIsJudgedSlowerAndANormalRepeatNormal) {
     // The interval is the Student t prediction interval of one new run, as SciPy computes it
     // from the history's durations as the store holds them.
     auto s = openStore(store(), OpenMode::ReadOnly);
+    // What each run said when it finished is kept on it (the explorer's Judged field): the first
+    // in so many words, the slow one marked outside.
+    EXPECT_EQ(s->run(history[0].uuid)->tags.at(kRunJudgementTag),
+              "not judged: 0 earlier finished runs of its configuration; 3 are needed to judge it");
+    const std::string slowTag = s->run(slow.uuid)->tags.at(kRunJudgementTag);
+    EXPECT_EQ(slowTag.rfind("outside: slower than its 5 earlier runs: ", 0), 0u) << slowTag;
     std::vector<double> durations;
     for (const radt::Run& r : s->runs())
         if (std::count(j["history"]["runs"].begin(), j["history"]["runs"].end(), r.uuid))
