@@ -200,12 +200,12 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
     std::map<int, double> cpuTicks;
     std::map<int, std::set<int>> pidsOnCore;
     std::map<int, uint64_t> ticks;
-    std::unordered_set<int> read; // the tids listed this tick
+    std::unordered_set<int> listedTids; // this tick's
     for (int pid : m_tree) {
         const std::string taskDir = m_options.procRoot + "/" + std::to_string(pid) + "/task";
         forEachNumericEntry(taskDir, [&](const char* tid) {
             const int id = std::atoi(tid);
-            read.insert(id);
+            listedTids.insert(id);
             auto text = readTaskStat(taskDir + "/" + tid + "/stat", id);
             if (!text)
                 return;
@@ -238,7 +238,7 @@ void ProcSampler::sampleThreads(int64_t nowMs, const std::unordered_map<int, Pro
     m_lastThreadSampleMs = nowMs;
     // The descriptors of threads that ended or left the tree are closed.
     for (auto it = m_taskFiles.begin(); it != m_taskFiles.end();)
-        it = read.count(it->first) ? std::next(it) : m_taskFiles.erase(it);
+        it = listedTids.count(it->first) ? std::next(it) : m_taskFiles.erase(it);
 }
 
 std::optional<std::string> ProcSampler::readTaskStat(const std::string& path, int tid) {
